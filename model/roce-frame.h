@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ROCE_FRAME_H
+#define ROCE_FRAME_H
+
+#include "aeth-header.h"
+#include "atomic-ack-eth-header.h"
+#include "atomic-eth-header.h"
+#include "bth-header.h"
+#include "cnp-header.h"
+#include "rdma-word-header.h"
+#include "reth-header.h"
+#include "vlan-tag-header.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv6-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief One RoCEv2 packet as its fields (IBA Annex A17): Ethernet [802.1Q] /
+ * IPv4 or IPv6 / UDP (destination port 4791) / BTH / extension headers /
+ * payload / pad / ICRC; with the builder that writes it and the parser that
+ * reads it back.
+ *
+ * Which extension headers are written or read follows the BTH opcode
+ * (GetRdmaOpcodeInfo); the others are ignored. The builder sets PadCnt from
+ * the payload size, the IP and UDP lengths, the IPv4 header checksum, UDP
+ * checksum 0 (as RoCE NICs send on IPv4) and the ICRC. The parser checks, in
+ * order, every length against the bytes present, the ICRC, the opcode, and
+ * the extension-header and pad layout, and never reads past the buffer.
+ */
+struct RoceFrame
+{
+    static constexpr uint16_t UDP_PORT = 4791;        //!< RoCEv2 UDP destination port
+    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800; //!< EtherType IPv4
+    static constexpr uint16_t ETHERTYPE_IPV6 = 0x86DD; //!< EtherType IPv6
+
+    /// Outcome of parsing a frame.
+    enum ParseStatus
+    {
+        OK,             //!< a well-formed RoCEv2 packet
+        NOT_ROCE,       //!< not IPv4/IPv6 + UDP to port 4791 (e.g. a PFC frame)
+        TRUNCATED,      //!< fewer bytes than the headers or lengths need
+        BAD_LENGTH,     //!< IP and UDP lengths disagree, or payload where none may be
+        UNSUPPORTED_L3, //!< IPv4 options or IPv6 extension headers
+        BAD_ICRC,       //!< ICRC mismatch (corrupted packet)
+        UNKNOWN_OPCODE, //!< BTH opcode this module does not implement
+        BAD_PAD,        //!< PadCnt larger than the data, or data not 4-byte aligned
+    };
+
+    /**
+     * \param status a parse outcome
+     * \return its name, e.g. "BAD_ICRC"
+     */
+    static const char* ParseStatusName(ParseStatus status);
+
+    // Ethernet and 802.1Q
+    Mac48Address srcMac;       //!< Ethernet source
+    Mac48Address dstMac;       //!< Ethernet destination
+    bool hasVlan{false};       //!< whether an 802.1Q tag follows the MACs
+    VlanTagHeader vlan;        //!< the tag (PCP = 802.1p priority)
+    // IP
+    bool ipv6{false};          //!< IPv6 instead of IPv4
+    Ipv4Address srcIpv4;       //!< IPv4 source
+    Ipv4Address dstIpv4;       //!< IPv4 destination
+    Ipv6Address srcIpv6;       //!< IPv6 source
+    Ipv6Address dstIpv6;       //!< IPv6 destination
+    uint8_t dscp{0};           //!< DSCP, 6 bits
+    uint8_t ecn{0};            //!< ECN, 2 bits (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE)
+    uint8_t ttl{64};           //!< IPv4 TTL or IPv6 hop limit
+    uint16_t ipId{0};          //!< IPv4 identification (DF is always set)
+    uint32_t flowLabel{0};     //!< IPv6 flow label, 20 bits
+    // UDP
+    uint16_t udpSrcPort{0xC000}; //!< RoCEv2 entropy, constant per QP
+    // InfiniBand transport
+    BthHeader bth;                   //!< base transport header
+    RethHeader reth;                 //!< used when the opcode carries a RETH
+    AethHeader aeth;                 //!< ... an AETH
+    AtomicEthHeader atomicEth;       //!< ... an AtomicETH
+    AtomicAckEthHeader atomicAckEth; //!< ... an AtomicAckETH
+    ImmDtHeader immDt;               //!< ... an ImmDt
+    IethHeader ieth;                 //!< ... an IETH
+    CnpHeader cnp;                   //!< ... the CNP reserved block
+    Ptr<Packet> payload;             //!< payload without pad; null = none
+    uint32_t icrc{0};                //!< ICRC written by the builder, read by the parser
+
+    /**
+     * \brief Build the packet from the IP header through the ICRC.
+     * Sets bth PadCnt and `icrc` (hence not const).
+     * \return a new packet
+     */
+    Ptr<Packet> BuildIpPacket();
+    /**
+     * \brief Build the whole Ethernet frame (no preamble, no FCS).
+     * \return a new packet
+     */
+    Ptr<Packet> BuildEthernetFrame();
+
+    /**
+     * \brief Parse an Ethernet frame (no preamble, no FCS).
+     * \param frame the frame; not modified
+     * \param out receives the fields; valid only when OK is returned
+     * \param verifyIcrc whether to recompute and compare the ICRC
+     * \return the outcome
+     */
+    static ParseStatus ParseEthernetFrame(Ptr<const Packet> frame,
+                                          RoceFrame& out,
+                                          bool verifyIcrc = true);
+    /**
+     * \brief Parse a packet that starts at the IP header.
+     * \param packet the packet; not modified
+     * \param ipv6 whether the network layer is IPv6
+     * \param out receives the IP and upper fields; valid only when OK is returned
+     * \param verifyIcrc whether to recompute and compare the ICRC
+     * \return the outcome
+     */
+    static ParseStatus ParseIpPacket(Ptr<const Packet> packet,
+                                     bool ipv6,
+                                     RoceFrame& out,
+                                     bool verifyIcrc = true);
+
+    /**
+     * \brief The RoCEv2 UDP source port of a QP pair, as Linux derives it
+     * (include/rdma/ib_verbs.h: rdma_calc_flow_label then
+     * rdma_flow_label_to_udp_sport): in 0xC000-0xFFFF, constant per QP.
+     * \param localQpn the sender's QPN
+     * \param remoteQpn the destination QPN
+     * \return the UDP source port
+     */
+    static uint16_t UdpSourcePort(uint32_t localQpn, uint32_t remoteQpn);
+};
+
+} // namespace ns3
+
+#endif // ROCE_FRAME_H
