@@ -352,14 +352,15 @@ WriteManifest(std::ostream& os, const std::vector<SentFrame>& frames)
 {
     os << "frame\tkind\topcode\tdestqp\tpsn\tackreq\tpadcnt\tbecn\tecn\tpcp\tudp_sport\tpayload"
           "\treth_va\treth_rkey\treth_dmalen\taeth_syndrome\taeth_msn\timmdt\tieth_rkey"
-          "\tatomic_swap\tatomic_cmp\tatomic_orig\ticrc\tpfc_cev\tpfc_time3\n";
+          "\tatomic_va\tatomic_rkey\tatomic_swap\tatomic_cmp\tatomic_orig\ticrc\tpfc_cev"
+          "\tpfc_time3\n";
     for (size_t i = 0; i < frames.size(); ++i)
     {
         const SentFrame& s = frames[i];
         os << i + 1 << "\t" << s.kind;
         if (s.kind == "pfc")
         {
-            os << "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t" << s.pfc.GetClassEnableVector()
+            os << std::string(24, '\t') << s.pfc.GetClassEnableVector()
                << "\t" << s.pfc.GetPauseQuanta(3) << "\n";
             continue;
         }
@@ -377,6 +378,8 @@ WriteManifest(std::ostream& os, const std::vector<SentFrame>& frames)
            << "\t" << opt(EXT_AETH, f.aeth.GetSyndrome()) << "\t"
            << opt(EXT_AETH, f.aeth.GetMsn()) << "\t" << opt(EXT_IMMDT, f.immDt.GetImmediateData())
            << "\t" << opt(EXT_IETH, f.ieth.GetRkey()) << "\t"
+           << opt(EXT_ATOMICETH, f.atomicEth.GetVirtualAddress()) << "\t"
+           << opt(EXT_ATOMICETH, f.atomicEth.GetRkey()) << "\t"
            << opt(EXT_ATOMICETH, f.atomicEth.GetSwapOrAdd()) << "\t"
            << opt(EXT_ATOMICETH, f.atomicEth.GetCompare()) << "\t"
            << opt(EXT_ATOMICACKETH, f.atomicAckEth.GetOriginalRemoteData()) << "\t" << f.icrc

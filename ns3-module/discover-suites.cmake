@@ -20,7 +20,7 @@ foreach(_name IN LISTS _names)
   endif()
   math(EXPR _count "${_count} + 1")
   string(APPEND _content
-         "add_test([=[${_name}]=] [==[${RUNNER}]==] [=[--suite=${_name}]=] --stop-on-failure)\n"
+         "add_test([=[${_name}]=] [==[${RUNNER}]==] [=[--suite=${_name}]=] --verbose)\n"
          "set_tests_properties([=[${_name}]=] PROPERTIES FAIL_REGULAR_EXPRESSION "
          "[=[Usage: ]=])\n")
 endforeach()

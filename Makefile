@@ -1,0 +1,37 @@
+# The two commands (see README.md): `make run` and `make test`. Each installs
+# what is missing from Debian 12's packages, configures and builds the
+# standalone module against the installed ns-3, then runs.
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+OUT ?= out
+
+.PHONY: all deps configure build run test compat clean
+
+all: build
+
+deps:
+	scripts/install-deps.sh
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DRDMA_WARNINGS_AS_ERRORS=ON $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The main job. Until rdma-sim exists this is the most complete example: an
+# RC conversation with every opcode, CNP and PFC written to a pcap.
+run: build
+	mkdir -p $(OUT)
+	$(BUILD_DIR)/examples/rdma-wire-example --pcap=$(OUT)/rdma-wire.pcap --manifest=$(OUT)/rdma-wire.tsv
+
+test: build
+	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
+
+# Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
+compat:
+	ns3-module/check-compat.sh
+
+clean:
+	rm -rf $(BUILD_DIR) $(OUT)

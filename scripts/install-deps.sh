@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs, from Debian 12's packages, everything the rdma module needs to
+# build and test: the compiler and CMake, ns-3.37 (libns3-dev, and ns3 whose
+# files its CMake config names), zlib (ICRC), and the tests' outside oracles
+# (tshark, python3-scapy) and runner (python3-pytest). Installs only what is
+# missing, so a second run does not touch the network.
+set -eu
+
+PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
+tshark python3-scapy python3-pytest"
+
+missing=""
+for p in $PACKAGES; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "installed" ] || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "install-deps: all packages present"
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: missing packages:$missing; run as root or install sudo" >&2
+    exit 1
+fi
+
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; the answer does not matter here.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

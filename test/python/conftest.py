@@ -1,0 +1,30 @@
+"""Shared pytest fixtures: where the standalone build is and how to run its programs."""
+
+import os
+import subprocess
+
+import pytest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+
+
+@pytest.fixture(scope='session')
+def build_dir():
+    """The standalone CMake build (RDMA_BUILD_DIR, default <tree>/build)."""
+    path = os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build'))
+    if not os.path.isdir(path):
+        pytest.fail('no build at %s: run "make build" (or set RDMA_BUILD_DIR)' % path)
+    return path
+
+
+@pytest.fixture(scope='session')
+def run_example(build_dir):
+    """Run an example program of the build; return its CompletedProcess."""
+
+    def run(name, *args):
+        exe = os.path.join(build_dir, 'examples', name)
+        if not os.access(exe, os.X_OK):
+            pytest.fail('example %s is not built at %s' % (name, exe))
+        return subprocess.run([exe] + list(args), capture_output=True, text=True, timeout=120)
+
+    return run
