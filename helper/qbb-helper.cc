@@ -1,0 +1,224 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qbb-helper.h"
+
+#include "rdma-pcap-writer.h"
+
+#include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/qbb-channel.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/simulator.h"
+
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QbbHelper");
+
+namespace
+{
+
+/**
+ * \brief ASCII "d" sink for one device's file.
+ * \param stream the file
+ * \param frame the dropped frame
+ * \param reason why
+ */
+void
+AsciiDropSinkWithoutContext(Ptr<OutputStreamWrapper> stream,
+                            Ptr<const Packet> frame,
+                            QbbNetDevice::DropReason reason)
+{
+    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << *frame
+                         << " reason=" << QbbNetDevice::DropReasonName(reason) << std::endl;
+}
+
+/**
+ * \brief ASCII "d" sink for a shared file.
+ * \param stream the file
+ * \param context the trace path
+ * \param frame the dropped frame
+ * \param reason why
+ */
+void
+AsciiDropSinkWithContext(Ptr<OutputStreamWrapper> stream,
+                         std::string context,
+                         Ptr<const Packet> frame,
+                         QbbNetDevice::DropReason reason)
+{
+    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << context << " "
+                         << *frame << " reason=" << QbbNetDevice::DropReasonName(reason)
+                         << std::endl;
+}
+
+} // namespace
+
+QbbHelper::QbbHelper()
+{
+    m_deviceFactory.SetTypeId("ns3::QbbNetDevice");
+    m_channelFactory.SetTypeId("ns3::QbbChannel");
+}
+
+void
+QbbHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+QbbHelper::SetChannelAttribute(std::string name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+NetDeviceContainer
+QbbHelper::Install(NodeContainer c)
+{
+    NS_ABORT_MSG_UNLESS(c.GetN() == 2,
+                        "QbbHelper::Install: a link joins exactly 2 nodes, got " << c.GetN());
+    return Install(c.Get(0), c.Get(1));
+}
+
+NetDeviceContainer
+QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
+{
+    NS_LOG_FUNCTION(this << a << b);
+    Ptr<QbbChannel> channel = m_channelFactory.Create<QbbChannel>();
+    NetDeviceContainer devices;
+    for (const Ptr<Node>& node : {a, b})
+    {
+        Ptr<QbbNetDevice> dev = m_deviceFactory.Create<QbbNetDevice>();
+        dev->SetAddress(Mac48Address::Allocate());
+        node->AddDevice(dev);
+        dev->Attach(channel);
+        devices.Add(dev);
+    }
+    return devices;
+}
+
+void
+QbbHelper::ScheduleLinkDown(Ptr<QbbChannel> channel, Time down, Time up)
+{
+    NS_ABORT_MSG_UNLESS(channel, "QbbHelper::ScheduleLinkDown: no channel");
+    NS_ABORT_MSG_UNLESS(down.IsPositive() && up > down,
+                        "QbbHelper::ScheduleLinkDown: need 0 <= down < up, got down="
+                            << down << " up=" << up);
+    Simulator::Schedule(down, &QbbChannel::SetLinkDown, channel);
+    Simulator::Schedule(up, &QbbChannel::SetLinkUp, channel);
+}
+
+void
+QbbHelper::ScheduleLinkDown(const NetDeviceContainer& devices, Time down, Time up)
+{
+    std::set<QbbChannel*> done;
+    for (auto it = devices.Begin(); it != devices.End(); ++it)
+    {
+        Ptr<QbbNetDevice> dev = DynamicCast<QbbNetDevice>(*it);
+        if (!dev || !dev->GetQbbChannel())
+        {
+            continue;
+        }
+        Ptr<QbbChannel> channel = dev->GetQbbChannel();
+        if (done.insert(PeekPointer(channel)).second)
+        {
+            ScheduleLinkDown(channel, down, up);
+        }
+    }
+}
+
+int64_t
+QbbHelper::AssignStreams(const NetDeviceContainer& devices, int64_t stream)
+{
+    int64_t current = stream;
+    for (auto it = devices.Begin(); it != devices.End(); ++it)
+    {
+        Ptr<QbbNetDevice> dev = DynamicCast<QbbNetDevice>(*it);
+        if (dev)
+        {
+            current += dev->AssignStreams(current);
+        }
+    }
+    return current - stream;
+}
+
+void
+QbbHelper::EnablePcapInternal(std::string prefix,
+                              Ptr<NetDevice> nd,
+                              bool /* promiscuous */,
+                              bool explicitFilename)
+{
+    Ptr<QbbNetDevice> device = nd->GetObject<QbbNetDevice>();
+    if (!device)
+    {
+        NS_LOG_INFO("QbbHelper::EnablePcapInternal: device " << nd
+                                                             << " is not a ns3::QbbNetDevice");
+        return;
+    }
+    PcapHelper pcapHelper;
+    std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    // RdmaPcapWriter writes link type 1 (Ethernet) with nanosecond stamps.
+    static_assert(PcapHelper::DLT_EN10MB == 1, "pcap link type Ethernet");
+    auto writer = Create<RdmaPcapWriter>(filename);
+    NS_ABORT_MSG_UNLESS(writer->IsOpen(), "QbbHelper: " << writer->GetError());
+    device->TraceConnectWithoutContext("PhyTxBegin",
+                                       MakeCallback(&RdmaPcapWriter::WriteNow, writer));
+    device->TraceConnectWithoutContext("PhyRxEnd",
+                                       MakeCallback(&RdmaPcapWriter::WriteNow, writer));
+}
+
+void
+QbbHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                               std::string prefix,
+                               Ptr<NetDevice> nd,
+                               bool explicitFilename)
+{
+    Ptr<QbbNetDevice> device = nd->GetObject<QbbNetDevice>();
+    if (!device)
+    {
+        NS_LOG_INFO("QbbHelper::EnableAsciiInternal: device " << nd
+                                                              << " is not a ns3::QbbNetDevice");
+        return;
+    }
+    // The default sinks print packets.
+    Packet::EnablePrinting();
+
+    if (!stream)
+    {
+        // A file per device: no context needed.
+        AsciiTraceHelper asciiTraceHelper;
+        std::string filename =
+            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, device);
+        Ptr<OutputStreamWrapper> file = asciiTraceHelper.CreateFileStream(filename);
+        asciiTraceHelper.HookDefaultEnqueueSinkWithoutContext<QbbNetDevice>(device, "MacTx", file);
+        asciiTraceHelper.HookDefaultDequeueSinkWithoutContext<QbbNetDevice>(device,
+                                                                            "PhyTxBegin",
+                                                                            file);
+        asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<QbbNetDevice>(device, "MacRx", file);
+        device->TraceConnectWithoutContext("Drop",
+                                           MakeBoundCallback(&AsciiDropSinkWithoutContext, file));
+        return;
+    }
+
+    // A shared stream: Config paths give each line its context.
+    std::ostringstream base;
+    base << "/NodeList/" << nd->GetNode()->GetId() << "/DeviceList/" << nd->GetIfIndex()
+         << "/$ns3::QbbNetDevice/";
+    Config::Connect(base.str() + "MacTx",
+                    MakeBoundCallback(&AsciiTraceHelper::DefaultEnqueueSinkWithContext, stream));
+    Config::Connect(base.str() + "PhyTxBegin",
+                    MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
+    Config::Connect(base.str() + "MacRx",
+                    MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
+    Config::Connect(base.str() + "Drop", MakeBoundCallback(&AsciiDropSinkWithContext, stream));
+}
+
+} // namespace ns3

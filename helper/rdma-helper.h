@@ -1,0 +1,86 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_HELPER_H
+#define RDMA_HELPER_H
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief Settings of an RC connection made by RdmaHelper::Connect: what
+ * real code exchanges out of band (GIDs, QPNs, PSNs) is taken from the two
+ * NICs and QPs; these are the rest of the ModifyQp attributes.
+ */
+struct RdmaConnectionConfig
+{
+    RdmaMtu pathMtu{IBV_MTU_1024}; //!< path MTU
+    uint8_t timeout{14};           //!< local ACK timeout exponent (4.096 us x 2^14 = 67 ms)
+    uint8_t retryCnt{7};           //!< retry_cnt
+    uint8_t rnrRetry{7};           //!< rnr_retry (7 = infinite)
+    uint8_t minRnrTimer{1};        //!< min_rnr_timer code (1 = 10 us)
+    uint8_t maxRdAtomic{16};       //!< max_rd_atomic
+    uint8_t maxDestRdAtomic{16};   //!< max_dest_rd_atomic
+    uint32_t accessFlags{IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+                         IBV_ACCESS_REMOTE_ATOMIC}; //!< QP access flags
+    uint32_t psnA{0};              //!< first PSN A sends (B expects)
+    uint32_t psnB{0};              //!< first PSN B sends (A expects)
+    uint8_t trafficClass{26 << 2}; //!< IP TOS of the QPs' packets (DSCP 26)
+};
+
+/**
+ * \ingroup rdma
+ * \brief Installs RdmaNic on host nodes and connects RC queue pairs.
+ */
+class RdmaHelper
+{
+  public:
+    RdmaHelper();
+
+    /**
+     * \brief Set an RdmaNic attribute for the NICs installed next.
+     * \param name attribute name
+     * \param value its value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Aggregate an RdmaNic to a node and attach it to its port.
+     * \param node the host
+     * \param device its QbbNetDevice
+     * \param address the host's IPv4 address (GID)
+     * \return the NIC
+     */
+    Ptr<RdmaNic> Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const;
+
+    /**
+     * \brief Walk two QPs through RESET -> INIT -> RTR -> RTS, each pointed
+     * at the other, as a connection manager would.
+     * \param a one QP (in RESET)
+     * \param nicA its NIC
+     * \param b the other QP (in RESET)
+     * \param nicB its NIC
+     * \param config the attributes to use
+     * \return 0, or the errno of the first ModifyQp that failed
+     */
+    static int Connect(Ptr<RdmaQueuePair> a,
+                       Ptr<RdmaNic> nicA,
+                       Ptr<RdmaQueuePair> b,
+                       Ptr<RdmaNic> nicB,
+                       const RdmaConnectionConfig& config = RdmaConnectionConfig());
+
+  private:
+    ObjectFactory m_nicFactory; //!< NIC attributes
+};
+
+} // namespace ns3
+
+#endif // RDMA_HELPER_H

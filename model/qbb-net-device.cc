@@ -1,0 +1,676 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qbb-net-device.h"
+
+#include "qbb-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/log.h"
+#include "ns3/make-event.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QbbNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(QbbNetDevice);
+
+namespace
+{
+/// Smallest Ethernet payload (IEEE 802.3); Send() pads shorter payloads.
+constexpr uint16_t g_minPayloadBytes = 46;
+/// "No cached wire time" marker for m_wireTimeBytes.
+constexpr uint32_t g_noCachedSize = std::numeric_limits<uint32_t>::max();
+} // namespace
+
+TypeId
+QbbNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::QbbNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Rdma")
+            .AddConstructor<QbbNetDevice>()
+            .AddAttribute("Mtu",
+                          "Largest Ethernet payload, bytes (the frame adds a 14-byte header and "
+                          "SendFrame() allows a 4-byte 802.1Q tag on top).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&QbbNetDevice::SetMtu, &QbbNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(g_minPayloadBytes))
+            .AddAttribute("DataRate",
+                          "Line rate, bits per second. A frame of B bytes (no FCS) occupies "
+                          "the wire for (max(B, 60) + 24) * 8 / DataRate.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&QbbNetDevice::SetDataRate,
+                                               &QbbNetDevice::GetDataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("TxQueueMaxBytes",
+                          "Capacity of the transmit queue, bytes of frames waiting (the frame "
+                          "being serialized is not counted); a frame that does not fit is "
+                          "dropped (Drop trace, QUEUE_FULL).",
+                          UintegerValue(10000000),
+                          MakeUintegerAccessor(&QbbNetDevice::m_txQueueMaxBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model applied to every received frame; a frame it declares "
+                          "corrupt gets one bit flipped (see CorruptTailBytes).",
+                          PointerValue(),
+                          MakePointerAccessor(&QbbNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddAttribute("CorruptTailBytes",
+                          "Span, bytes counted back from the end of the frame, in which the "
+                          "bit flipped in a corrupted frame lies (drawn uniformly from the "
+                          "device's random stream; never inside the 14-byte Ethernet header "
+                          "unless the frame is nothing else). The default 4 is the ICRC of a "
+                          "RoCEv2 frame, so an ICRC check always detects the damage; larger "
+                          "spans reach the payload and, in short frames, header fields the "
+                          "ICRC masks (IP TTL/DSCP/ECN/checksum, UDP checksum, BTH resv8a).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&QbbNetDevice::m_corruptTailBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("MacTx",
+                            "A frame was accepted for transmission (by Send, SendFrom or "
+                            "SendFrame), before it is queued or dropped by the queue.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A received frame was passed up: to the frame callback, or on the "
+                            "standard path a frame for this host, broadcast or multicast.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "The first bit of a frame was put on the wire.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "The last bit of a frame was put on the wire (wire time, overhead "
+                            "included, after PhyTxBegin).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "The last bit of a frame arrived and the frame is passed to the "
+                            "MAC (a corrupted copy on the frame-callback path).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A received frame was corrupt and dropped (standard path).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A frame was dropped, with the reason (queue full, link down, "
+                            "corrupt, bad size).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_dropTrace),
+                            "ns3::QbbNetDevice::DropTracedCallback");
+    return tid;
+}
+
+const char*
+QbbNetDevice::DropReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case DROP_QUEUE_FULL:
+        return "QUEUE_FULL";
+    case DROP_LINK_DOWN:
+        return "LINK_DOWN";
+    case DROP_CORRUPT:
+        return "CORRUPT";
+    case DROP_BAD_SIZE:
+        return "BAD_SIZE";
+    case DROP_REASON_COUNT:
+        break;
+    }
+    return "UNKNOWN";
+}
+
+QbbNetDevice::QbbNetDevice()
+    : m_mtu(9000),
+      m_rate(DataRate("100Gbps")),
+      m_txQueueMaxBytes(10000000),
+      m_corruptTailBytes(4),
+      m_wireTimeBytes(g_noCachedSize)
+{
+    NS_LOG_FUNCTION(this);
+    m_corruptRng = CreateObject<UniformRandomVariable>();
+    // One event object serves every transmission (adopt MakeEvent's reference).
+    m_txCompleteImpl = Ptr<EventImpl>(MakeEvent(&QbbNetDevice::TransmitComplete, this), false);
+}
+
+QbbNetDevice::~QbbNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+QbbNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_txCompleteEvent);
+    m_txCompleteImpl = nullptr;
+    for (auto& q : m_txQueues)
+    {
+        q.frames.clear();
+        q.bytes = 0;
+    }
+    m_txQueueBytes = 0;
+    m_txFrame = nullptr;
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_corruptRng = nullptr;
+    m_txReadyCallback.Nullify();
+    m_frameRxCallback.Nullify();
+    m_rxCallback.Nullify();
+    m_promiscRxCallback.Nullify();
+    NetDevice::DoDispose();
+}
+
+bool
+QbbNetDevice::Attach(Ptr<QbbChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    if (!channel->Attach(this))
+    {
+        return false;
+    }
+    m_channel = channel;
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+QbbNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "QbbNetDevice: DataRate must be above 0 bit/s");
+    m_rate = rate;
+    m_wireTimeBytes = g_noCachedSize;
+}
+
+DataRate
+QbbNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Time
+QbbNetDevice::GetWireTime(uint32_t frameBytes) const
+{
+    // Frames of one size follow each other on a busy port: keep the last
+    // result instead of a 128-bit division per frame.
+    if (frameBytes != m_wireTimeBytes)
+    {
+        m_wireTime = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
+                                                 WIRE_OVERHEAD_BYTES);
+        m_wireTimeBytes = frameBytes;
+    }
+    return m_wireTime;
+}
+
+bool
+QbbNetDevice::SendFrame(Ptr<Packet> frame)
+{
+    // Per-frame path: no NS_LOG_FUNCTION here or below (see the class notes).
+    const uint32_t size = frame->GetSize();
+    if (size < ETHERNET_HEADER_BYTES ||
+        size > uint32_t{m_mtu} + ETHERNET_HEADER_BYTES + VLAN_TAG_BYTES)
+    {
+        NS_LOG_LOGIC("frame of " << size << " bytes does not fit Mtu " << m_mtu);
+        Drop(frame, DROP_BAD_SIZE);
+        return false;
+    }
+    if (!m_channel)
+    {
+        NS_LOG_WARN("QbbNetDevice " << this << " has no channel; frame not sent");
+        return false;
+    }
+    m_macTxTrace(frame);
+    if (!m_txFrame && m_txQueueBytes == 0)
+    {
+        // Idle transmitter, nothing waiting: straight to the wire.
+        TransmitStart(frame);
+        return true;
+    }
+    if (m_txQueueBytes + size > m_txQueueMaxBytes)
+    {
+        NS_LOG_LOGIC("queue full (" << m_txQueueBytes << " bytes)");
+        Drop(frame, DROP_QUEUE_FULL);
+        return false;
+    }
+    TxQueue& q = m_txQueues[SelectTxQueue(frame)];
+    q.frames.push_back(frame);
+    q.bytes += size;
+    m_txQueueBytes += size;
+    return true;
+}
+
+uint32_t
+QbbNetDevice::SelectTxQueue(Ptr<const Packet> /* frame */) const
+{
+    return 0;
+}
+
+Ptr<Packet>
+QbbNetDevice::DequeueFrame()
+{
+    for (auto& q : m_txQueues)
+    {
+        if (!q.frames.empty())
+        {
+            Ptr<Packet> frame = q.frames.front();
+            q.frames.pop_front();
+            const uint32_t size = frame->GetSize();
+            q.bytes -= size;
+            m_txQueueBytes -= size;
+            return frame;
+        }
+    }
+    return nullptr;
+}
+
+void
+QbbNetDevice::TransmitStart(Ptr<Packet> frame)
+{
+    NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
+    m_txFrame = frame;
+    const Time wireTime = GetWireTime(frame->GetSize());
+    m_phyTxBeginTrace(frame);
+    m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
+    if (!m_channel->TransmitStart(frame, this, wireTime))
+    {
+        // The transmitter serializes the frame anyway; it is lost on the wire.
+        Drop(frame, DROP_LINK_DOWN);
+    }
+}
+
+void
+QbbNetDevice::TransmitComplete()
+{
+    Ptr<Packet> frame = m_txFrame;
+    m_txFrame = nullptr;
+    ++m_stats.txFrames;
+    m_stats.txBytes += frame->GetSize();
+    m_phyTxEndTrace(frame);
+
+    Ptr<Packet> next = DequeueFrame();
+    if (next)
+    {
+        TransmitStart(next);
+    }
+    else if (!m_txReadyCallback.IsNull())
+    {
+        m_txReadyCallback();
+    }
+}
+
+void
+QbbNetDevice::Receive(Ptr<Packet> frame)
+{
+    Ptr<Packet> rx = frame;
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        ++m_stats.rxCorrupt;
+        if (m_frameRxCallback.IsNull())
+        {
+            NS_LOG_LOGIC("corrupt frame dropped");
+            m_phyRxDropTrace(frame);
+            Drop(frame, DROP_CORRUPT);
+            return;
+        }
+        rx = CorruptCopy(frame);
+    }
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += rx->GetSize();
+    m_phyRxEndTrace(rx);
+    if (!m_frameRxCallback.IsNull())
+    {
+        m_macRxTrace(rx);
+        m_frameRxCallback(this, rx);
+        return;
+    }
+    ForwardUp(rx);
+}
+
+void
+QbbNetDevice::ForwardUp(Ptr<Packet> frame)
+{
+    // The frame object is shared with the sender (and its trace sinks):
+    // take the header off a copy-on-write copy.
+    Ptr<Packet> payload = frame->Copy();
+    EthernetHeader eth(false);
+    payload->RemoveHeader(eth);
+    const uint16_t protocol = eth.GetLengthType();
+    const Mac48Address dst = eth.GetDestination();
+    const Mac48Address src = eth.GetSource();
+
+    PacketType type;
+    if (dst.IsBroadcast())
+    {
+        type = NetDevice::PACKET_BROADCAST;
+    }
+    else if (dst.IsGroup())
+    {
+        type = NetDevice::PACKET_MULTICAST;
+    }
+    else if (dst == m_address)
+    {
+        type = NetDevice::PACKET_HOST;
+    }
+    else
+    {
+        type = NetDevice::PACKET_OTHERHOST;
+    }
+
+    if (!m_promiscRxCallback.IsNull())
+    {
+        m_promiscRxCallback(this, payload, protocol, src, dst, type);
+    }
+    if (type != NetDevice::PACKET_OTHERHOST)
+    {
+        m_macRxTrace(frame);
+        if (!m_rxCallback.IsNull())
+        {
+            m_rxCallback(this, payload, protocol, src);
+        }
+    }
+}
+
+Ptr<Packet>
+QbbNetDevice::CorruptCopy(Ptr<const Packet> frame)
+{
+    const uint32_t size = frame->GetSize();
+    std::vector<uint8_t> bytes(size);
+    frame->CopyData(bytes.data(), size);
+    const uint32_t beyondHeader =
+        size > ETHERNET_HEADER_BYTES ? size - ETHERNET_HEADER_BYTES : size;
+    const uint32_t span = std::min(m_corruptTailBytes, beyondHeader);
+    const uint32_t bit = m_corruptRng->GetInteger(0, span * 8 - 1);
+    const uint32_t byte = size - span + bit / 8;
+    bytes[byte] ^= static_cast<uint8_t>(1U << (bit % 8));
+    NS_LOG_LOGIC("flipped bit " << bit % 8 << " of byte " << byte << " of " << size);
+    return Create<Packet>(bytes.data(), size);
+}
+
+void
+QbbNetDevice::LostOnLink(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    Drop(frame, DROP_LINK_DOWN);
+}
+
+void
+QbbNetDevice::NotifyLinkChange()
+{
+    NS_LOG_FUNCTION(this);
+    m_linkChangeCallbacks();
+}
+
+void
+QbbNetDevice::Drop(Ptr<const Packet> frame, DropReason reason)
+{
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << frame);
+    ++m_stats.drops[reason];
+    m_dropTrace(frame, reason);
+}
+
+void
+QbbNetDevice::SetTxReadyCallback(Callback<void> callback)
+{
+    m_txReadyCallback = callback;
+}
+
+void
+QbbNetDevice::SetFrameReceiveCallback(FrameReceiveCallback callback)
+{
+    m_frameRxCallback = callback;
+}
+
+bool
+QbbNetDevice::IsTxIdle() const
+{
+    return !m_txFrame && m_txQueueBytes == 0;
+}
+
+uint64_t
+QbbNetDevice::GetTxQueueBytes() const
+{
+    return m_txQueueBytes;
+}
+
+uint32_t
+QbbNetDevice::GetTxQueueFrames() const
+{
+    std::size_t n = 0;
+    for (const auto& q : m_txQueues)
+    {
+        n += q.frames.size();
+    }
+    return static_cast<uint32_t>(n);
+}
+
+const QbbNetDevice::Stats&
+QbbNetDevice::GetStats() const
+{
+    return m_stats;
+}
+
+void
+QbbNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> em)
+{
+    NS_LOG_FUNCTION(this << em);
+    m_receiveErrorModel = em;
+}
+
+int64_t
+QbbNetDevice::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_corruptRng->SetStream(stream);
+    return 1;
+}
+
+Ptr<QbbChannel>
+QbbNetDevice::GetQbbChannel() const
+{
+    return m_channel;
+}
+
+void
+QbbNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+QbbNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+QbbNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+QbbNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+QbbNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+QbbNetDevice::SetMtu(const uint16_t mtu)
+{
+    NS_LOG_FUNCTION(this << mtu);
+    if (mtu < g_minPayloadBytes)
+    {
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+QbbNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+QbbNetDevice::IsLinkUp() const
+{
+    return m_channel && m_channel->GetNDevices() == 2 && m_channel->IsLinkUp();
+}
+
+void
+QbbNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+QbbNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+QbbNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+QbbNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+QbbNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+QbbNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+QbbNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+QbbNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    return DoSend(packet, m_address, Mac48Address::ConvertFrom(dest), protocolNumber);
+}
+
+bool
+QbbNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << source << dest << protocolNumber);
+    return DoSend(packet,
+                  Mac48Address::ConvertFrom(source),
+                  Mac48Address::ConvertFrom(dest),
+                  protocolNumber);
+}
+
+bool
+QbbNetDevice::DoSend(Ptr<Packet> packet,
+                     Mac48Address source,
+                     Mac48Address dest,
+                     uint16_t protocolNumber)
+{
+    const uint32_t payloadBytes = packet->GetSize();
+    if (payloadBytes < g_minPayloadBytes)
+    {
+        packet->AddPaddingAtEnd(g_minPayloadBytes - payloadBytes);
+    }
+    EthernetHeader eth(false);
+    eth.SetSource(source);
+    eth.SetDestination(dest);
+    eth.SetLengthType(protocolNumber);
+    packet->AddHeader(eth);
+    if (payloadBytes > m_mtu)
+    {
+        NS_LOG_LOGIC("payload of " << payloadBytes << " bytes exceeds Mtu " << m_mtu);
+        Drop(packet, DROP_BAD_SIZE);
+        return false;
+    }
+    return SendFrame(packet);
+}
+
+Ptr<Node>
+QbbNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+QbbNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+QbbNetDevice::NeedsArp() const
+{
+    return true;
+}
+
+void
+QbbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+QbbNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+QbbNetDevice::SupportsSendFrom() const
+{
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,310 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-nic.h"
+
+#include "qbb-net-device.h"
+#include "rdma-opcode.h"
+
+#include "ns3/boolean.h"
+#include "ns3/channel.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("DataMode",
+                          "Memory regions registered from now on hold real bytes, so every "
+                          "byte a WRITE, READ, SEND or atomic places can be checked (slower).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_dataMode),
+                          MakeBooleanChecker())
+            .AddAttribute("VerifyIcrc",
+                          "Check the ICRC of every received frame and drop mismatches "
+                          "(IBA A17.3.3).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_verifyIcrc),
+                          MakeBooleanChecker())
+            .AddAttribute("Ecn",
+                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send; 0 = "
+                          "Not-ECT.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&RdmaNic::m_ecn),
+                          MakeUintegerChecker<uint8_t>(0, 3))
+            .AddTraceSource("RxDrop",
+                            "A received frame was dropped: the frame and the reason.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),
+                            "ns3::RdmaNic::DropTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_dataMode(false),
+      m_verifyIcrc(true),
+      m_ecn(2),
+      m_nextPd(1),
+      m_nextKey(1),
+      m_nextQpn(0x100),
+      m_ipId(0)
+{
+    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& kv : m_qps)
+    {
+        kv.second->Dispose();
+    }
+    m_qps.clear();
+    m_mrs.clear();
+    m_device = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
+{
+    m_device = device;
+    m_address = address;
+    Ptr<Channel> ch = device->GetChannel();
+    for (std::size_t i = 0; ch && i < ch->GetNDevices(); ++i)
+    {
+        if (ch->GetDevice(i) != device)
+        {
+            m_peerMac = Mac48Address::ConvertFrom(ch->GetDevice(i)->GetAddress());
+        }
+    }
+    device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this));
+    device->SetFrameReceiveCallback(MakeCallback(&RdmaNic::OnFrameReceived, this));
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+Ptr<QbbNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+const RdmaNic::Stats&
+RdmaNic::GetStats() const
+{
+    return m_stats;
+}
+
+Ptr<RdmaProtectionDomain>
+RdmaNic::AllocPd()
+{
+    return CreateObject<RdmaProtectionDomain>(m_nextPd++);
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd, uint64_t addr, uint64_t length, uint32_t access)
+{
+    // ibv_reg_mr: remote write and atomic need local write (IBA 10.6.3.1).
+    bool remoteWrites = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+    if (!pd || length == 0 || (remoteWrites && !(access & IBV_ACCESS_LOCAL_WRITE)) ||
+        addr + length < addr)
+    {
+        return nullptr;
+    }
+    // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
+    uint32_t key = (m_nextKey++ << 8) | 0x5A;
+    auto mr = CreateObject<RdmaMemoryRegion>(pd, addr, length, access, key, m_dataMode);
+    m_mrs[key] = mr;
+    return mr;
+}
+
+void
+RdmaNic::DeregMr(Ptr<RdmaMemoryRegion> mr)
+{
+    if (mr)
+    {
+        m_mrs.erase(mr->GetLkey());
+    }
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaNic::LookupMr(uint32_t key) const
+{
+    auto it = m_mrs.find(key);
+    return it == m_mrs.end() ? nullptr : it->second;
+}
+
+Ptr<RdmaCompletionQueue>
+RdmaNic::CreateCq(uint32_t depth)
+{
+    auto cq = CreateObject<RdmaCompletionQueue>();
+    cq->SetDepth(std::max<uint32_t>(depth, 1));
+    return cq;
+}
+
+void
+RdmaNic::SetQpAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
+{
+    if (!init.pd || !init.sendCq || !init.recvCq)
+    {
+        return nullptr;
+    }
+    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    uint32_t qpn = m_nextQpn++ & 0xFFFFFF;
+    qp->Initialize(qpn,
+                   init,
+                   MakeCallback(&RdmaNic::LookupMr, this),
+                   MakeCallback(&RdmaNic::OnQpTxReady, this));
+    m_qps[qpn] = qp;
+    return qp;
+}
+
+void
+RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
+{
+    if (qp)
+    {
+        m_qps.erase(qp->GetQpn());
+        qp->Dispose();
+    }
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQp(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second;
+}
+
+void
+RdmaNic::OnQpTxReady(Ptr<RdmaQueuePair> qp)
+{
+    uint32_t qpn = qp->GetQpn();
+    if (!m_isActive[qpn])
+    {
+        m_isActive[qpn] = true;
+        m_active.push_back(qpn);
+    }
+    TrySend();
+}
+
+void
+RdmaNic::OnDeviceTxReady()
+{
+    TrySend();
+}
+
+void
+RdmaNic::TrySend()
+{
+    while (m_device && m_device->IsTxIdle() && !m_active.empty())
+    {
+        uint32_t qpn = m_active.front();
+        m_active.pop_front();
+        Ptr<RdmaQueuePair> qp = GetQp(qpn);
+        RoceFrame f;
+        if (!qp || !qp->BuildNextPacket(f))
+        {
+            m_isActive[qpn] = false;
+            continue;
+        }
+        if (qp->HasPacket())
+        {
+            m_active.push_back(qpn); // round robin
+        }
+        else
+        {
+            m_isActive[qpn] = false;
+        }
+        const RdmaQpAttr& attr = qp->Query();
+        f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
+        f.dstMac = m_peerMac;
+        f.srcIpv4 = m_address;
+        f.dstIpv4 = attr.ahAttr.destGid;
+        f.dscp = attr.ahAttr.trafficClass >> 2;
+        f.ecn = m_ecn;
+        f.ipId = m_ipId++;
+        f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
+        Ptr<Packet> frame = f.BuildEthernetFrame();
+        ++m_stats.txFrames;
+        m_stats.txBytes += frame->GetSize();
+        m_device->SendFrame(frame);
+    }
+}
+
+void
+RdmaNic::Drop(Ptr<const Packet> frame, DropReason reason)
+{
+    ++m_stats.rxDrops[reason];
+    m_rxDrop(frame, reason);
+}
+
+void
+RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
+{
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += frame->GetSize();
+    RoceFrame f;
+    RoceFrame::ParseStatus st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
+    switch (st)
+    {
+    case RoceFrame::OK:
+        break;
+    case RoceFrame::BAD_ICRC:
+        NS_LOG_INFO("ICRC error: frame dropped");
+        Drop(frame, DROP_BAD_ICRC);
+        return;
+    case RoceFrame::NOT_ROCE:
+        Drop(frame, DROP_NOT_ROCE);
+        return;
+    case RoceFrame::UNKNOWN_OPCODE:
+        Drop(frame, DROP_UNKNOWN_OPCODE);
+        return;
+    default:
+        Drop(frame, DROP_MALFORMED);
+        return;
+    }
+    if (f.dstIpv4 != m_address)
+    {
+        Drop(frame, DROP_NOT_FOR_US);
+        return;
+    }
+    if (f.bth.GetOpcode() == ROCE_CNP)
+    {
+        return; // congestion control consumes CNPs (a later layer)
+    }
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (!qp)
+    {
+        Drop(frame, DROP_UNKNOWN_QP);
+        return;
+    }
+    qp->Receive(f);
+    TrySend();
+}
+
+} // namespace ns3

@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "rdma-completion-queue.h"
+#include "rdma-memory-region.h"
+#include "rdma-protection-domain.h"
+#include "rdma-queue-pair.h"
+#include "roce-frame.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <unordered_map>
+
+namespace ns3
+{
+
+class QbbNetDevice;
+class Packet;
+
+/**
+ * \ingroup rdma
+ * \brief A RoCEv2 RDMA NIC, aggregated to a host Node, with the verbs API
+ * (protection domains, memory regions, completion queues, RC queue pairs)
+ * and one Ethernet port (a QbbNetDevice).
+ *
+ * Transmit: whenever the port can take a frame, the NIC's scheduler picks
+ * the next QP with a packet ready (round robin), lets it fill the transport
+ * headers, adds Ethernet, IPv4 (the QP's traffic class, ECT(0)) and UDP
+ * (port 4791, a source port constant per QP) and builds the frame with its
+ * ICRC. Receive: every frame is parsed and its ICRC checked; a bad frame is
+ * dropped and counted by reason; a good one goes to the QP its DestQP names.
+ *
+ * Verbs calls return null or an errno value on bad arguments, as verbs do.
+ */
+class RdmaNic : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * \brief Attach the Ethernet port and the host's address (the RoCEv2 GID).
+     * \param device the port
+     * \param address the IPv4 address packets are sent from and to
+     */
+    void Attach(Ptr<QbbNetDevice> device, Ipv4Address address);
+    /// \return the host's IPv4 address
+    Ipv4Address GetAddress() const;
+    /// \return the port
+    Ptr<QbbNetDevice> GetDevice() const;
+
+    /// \return a new protection domain (ibv_alloc_pd)
+    Ptr<RdmaProtectionDomain> AllocPd();
+    /**
+     * \brief Register a memory region (ibv_reg_mr).
+     * \param pd protection domain
+     * \param addr first virtual address
+     * \param length bytes (> 0)
+     * \param access RdmaAccessFlags
+     * \return the region, or null: length 0, or remote write/atomic without
+     *         local write (EINVAL in verbs)
+     */
+    Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
+                                uint64_t addr,
+                                uint64_t length,
+                                uint32_t access);
+    /**
+     * \brief Deregister a memory region (ibv_dereg_mr): its keys stop working.
+     * \param mr the region
+     */
+    void DeregMr(Ptr<RdmaMemoryRegion> mr);
+    /**
+     * \brief Create a completion queue (ibv_create_cq).
+     * \param depth entries (cqe)
+     * \return the queue
+     */
+    Ptr<RdmaCompletionQueue> CreateCq(uint32_t depth);
+    /**
+     * \brief Create an RC queue pair in RESET (ibv_create_qp); its
+     * attributes (AckReqInterval, LossRecovery, ...) come from the NIC's
+     * QpFactory (SetQpAttribute).
+     * \param init PD, CQs and queue depths
+     * \return the QP, or null without a PD or CQs
+     */
+    Ptr<RdmaQueuePair> CreateQp(const RdmaQueuePair::InitAttr& init);
+    /**
+     * \brief Destroy a QP (ibv_destroy_qp): later packets to it are dropped.
+     * \param qp the QP
+     */
+    void DestroyQp(Ptr<RdmaQueuePair> qp);
+    /**
+     * \brief Set an attribute of every QP created after this call.
+     * \param name attribute name, e.g. "LossRecovery"
+     * \param value its value
+     */
+    void SetQpAttribute(const std::string& name, const AttributeValue& value);
+    /// \return the QP with this number, or null
+    Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
+
+    /// Receive-side drop reasons.
+    enum DropReason
+    {
+        DROP_BAD_ICRC,     //!< ICRC mismatch (corrupted on the wire)
+        DROP_MALFORMED,    //!< truncated, bad length, bad pad, unsupported
+        DROP_NOT_ROCE,     //!< not RoCEv2 (nothing else is handled here)
+        DROP_UNKNOWN_QP,   //!< no QP with the packet's DestQP
+        DROP_NOT_FOR_US,   //!< destination IP is not this host
+        DROP_UNKNOWN_OPCODE, //!< an opcode this module does not implement
+    };
+
+    /// Counters of the NIC.
+    struct Stats
+    {
+        uint64_t txFrames{0};       //!< frames handed to the port
+        uint64_t txBytes{0};        //!< their bytes
+        uint64_t rxFrames{0};       //!< frames received
+        uint64_t rxBytes{0};        //!< their bytes
+        uint64_t rxDrops[6]{};      //!< drops by DropReason
+    };
+
+    /// \return the counters
+    const Stats& GetStats() const;
+
+    /// Signature of the RxDrop trace.
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A QP has something to send.
+    void OnQpTxReady(Ptr<RdmaQueuePair> qp);
+    /// The port can take a frame.
+    void OnDeviceTxReady();
+    /// Send as long as the port is idle and a QP has a packet.
+    void TrySend();
+    /// A frame arrived from the port.
+    void OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    /// \return the region with this key, or null
+    Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
+    /// Count and trace a dropped frame.
+    void Drop(Ptr<const Packet> frame, DropReason reason);
+
+    Ptr<QbbNetDevice> m_device;                              //!< the port
+    Ipv4Address m_address;                                   //!< GID
+    Mac48Address m_peerMac;                                  //!< next hop's MAC
+    bool m_dataMode;                                         //!< MRs hold real bytes
+    bool m_verifyIcrc;                                       //!< check ICRC on receive
+    uint8_t m_ecn;                                           //!< ECN codepoint sent
+    uint32_t m_nextPd;                                       //!< PD numbers
+    uint32_t m_nextKey;                                      //!< key index
+    uint32_t m_nextQpn;                                      //!< QP numbers
+    uint16_t m_ipId;                                         //!< IPv4 identification
+    ObjectFactory m_qpFactory;                               //!< QP attributes
+    std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
+    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;  //!< by QPN
+    std::deque<uint32_t> m_active;                           //!< QPs with packets, round robin
+    std::unordered_map<uint32_t, bool> m_isActive;           //!< membership of m_active
+    Stats m_stats;                                           //!< counters
+    TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;  //!< RxDrop trace
+};
+
+} // namespace ns3
+
+#endif // RDMA_NIC_H

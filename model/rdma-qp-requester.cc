@@ -1,0 +1,764 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-qp-requester.h"
+
+#include "rdma-opcode.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQpRequester");
+
+namespace
+{
+RdmaWcOpcode
+WcOpcodeOf(RdmaWrOpcode op)
+{
+    switch (op)
+    {
+    case IBV_WR_RDMA_WRITE:
+    case IBV_WR_RDMA_WRITE_WITH_IMM:
+        return IBV_WC_RDMA_WRITE;
+    case IBV_WR_RDMA_READ:
+        return IBV_WC_RDMA_READ;
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+        return IBV_WC_COMP_SWAP;
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+        return IBV_WC_FETCH_ADD;
+    default:
+        return IBV_WC_SEND;
+    }
+}
+
+bool
+IsAtomic(RdmaWrOpcode op)
+{
+    return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
+} // namespace
+
+RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp)
+    : m_qp(qp),
+      m_retryLeft(7),
+      m_rnrRetryLeft(7),
+      m_rnrWaiting(false),
+      m_sinceAckReq(0),
+      m_readAtomicOut(0),
+      m_retrying(false),
+      m_retryFrom(0)
+{
+}
+
+RdmaQpRequester::~RdmaQpRequester()
+{
+    Stop();
+}
+
+void
+RdmaQpRequester::Start(uint32_t sqPsn)
+{
+    m_state = RdmaRecoveryState();
+    m_state.una = m_state.nextPsn = m_state.highestSent = sqPsn & 0xFFFFFF;
+    m_retryLeft = m_qp->Query().retryCnt;
+    m_rnrRetryLeft = m_qp->Query().rnrRetry;
+}
+
+void
+RdmaQpRequester::Stop()
+{
+    m_timer.Cancel();
+    m_rnrTimer.Cancel();
+    m_rnrWaiting = false;
+    m_retrying = false;
+}
+
+void
+RdmaQpRequester::Reset()
+{
+    Stop();
+    m_sq.clear();
+    m_state = RdmaRecoveryState();
+    m_sinceAckReq = 0;
+    m_readAtomicOut = 0;
+}
+
+void
+RdmaQpRequester::Flush()
+{
+    Stop();
+    std::deque<Wqe> sq;
+    sq.swap(m_sq);
+    m_readAtomicOut = 0;
+    for (const Wqe& w : sq)
+    {
+        RdmaWorkCompletion wc;
+        wc.wrId = w.wr.wrId;
+        wc.status = IBV_WC_WR_FLUSH_ERR;
+        wc.opcode = WcOpcodeOf(w.wr.opcode);
+        wc.posted = w.posted;
+        m_qp->Complete(true, wc);
+    }
+}
+
+void
+RdmaQpRequester::Post(const RdmaSendWr& wr)
+{
+    Wqe w;
+    w.wr = wr;
+    w.posted = Simulator::Now();
+    w.readAtomic = wr.opcode == IBV_WR_RDMA_READ || IsAtomic(wr.opcode);
+    w.length = IsAtomic(wr.opcode) ? 8 : wr.TotalLength();
+    w.packets = IsAtomic(wr.opcode) ? 1 : PacketsFor(w.length);
+    m_sq.push_back(w);
+    m_qp->NotifyTx();
+}
+
+uint32_t
+RdmaQpRequester::GetOutstanding() const
+{
+    return m_sq.size();
+}
+
+const RdmaRecoveryState&
+RdmaQpRequester::GetRecoveryState() const
+{
+    return m_state;
+}
+
+uint32_t
+RdmaQpRequester::PacketsFor(uint64_t length) const
+{
+    uint32_t mtu = m_qp->GetMtuBytes();
+    return length == 0 ? 1 : static_cast<uint32_t>((length + mtu - 1) / mtu);
+}
+
+uint32_t
+RdmaQpRequester::LastPsn(const Wqe& w)
+{
+    return PsnAdd(w.firstPsn, w.packets - 1);
+}
+
+RdmaQpRequester::Wqe*
+RdmaQpRequester::FindByPsn(uint32_t psn)
+{
+    for (Wqe& w : m_sq)
+    {
+        if (!w.assigned)
+        {
+            break;
+        }
+        if (PsnDiff(psn, w.firstPsn) >= 0 && PsnDiff(psn, LastPsn(w)) <= 0)
+        {
+            return &w;
+        }
+    }
+    return nullptr;
+}
+
+bool
+RdmaQpRequester::ReadAtomicAllowed(const Wqe& w) const
+{
+    if (w.readAtomic && m_readAtomicOut >= m_qp->Query().maxRdAtomic)
+    {
+        return false;
+    }
+    // IBV_SEND_FENCE: wait until earlier READ/atomics have completed.
+    return !((w.wr.sendFlags & IBV_SEND_FENCE) && m_readAtomicOut > 0);
+}
+
+bool
+RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
+{
+    if (m_rnrWaiting)
+    {
+        return false;
+    }
+    QpState st = m_qp->GetState();
+    if (st != IBV_QPS_RTS && st != IBV_QPS_SQD)
+    {
+        return false;
+    }
+    // Selective repeat: queued retransmissions first, oldest PSN first.
+    bool found = false;
+    for (uint32_t p : m_state.retransmit)
+    {
+        if (PsnDiff(p, m_state.una) >= 0 && (!found || PsnDiff(p, psn) < 0))
+        {
+            psn = p;
+            found = true;
+        }
+    }
+    if (found)
+    {
+        retransmission = true;
+        return true;
+    }
+    psn = m_state.nextPsn;
+    if (PsnDiff(psn, m_state.highestSent) < 0)
+    {
+        retransmission = true; // go-back-N: resending what was sent before
+        return true;
+    }
+    retransmission = false;
+    uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(m_qp->GetMtuBytes());
+    bool windowOpen =
+        window == 0 || PsnDiff(m_state.highestSent, m_state.una) < static_cast<int32_t>(window);
+    if (const_cast<RdmaQpRequester*>(this)->FindByPsn(psn))
+    {
+        return windowOpen; // the rest of a message under way
+    }
+    if (st == IBV_QPS_SQD)
+    {
+        return false; // drained: no new request starts
+    }
+    const Wqe* next = nullptr;
+    for (const Wqe& w : m_sq)
+    {
+        if (!w.assigned)
+        {
+            next = &w;
+            break;
+        }
+    }
+    return next && ReadAtomicAllowed(*next) && windowOpen;
+}
+
+bool
+RdmaQpRequester::HasPacket() const
+{
+    uint32_t psn = 0;
+    bool retransmission = false;
+    return NextPsnToSend(psn, retransmission);
+}
+
+bool
+RdmaQpRequester::BuildPacket(RoceFrame& frame)
+{
+    uint32_t psn = 0;
+    bool retransmission = false;
+    if (!NextPsnToSend(psn, retransmission))
+    {
+        return false;
+    }
+    bool fromSet = m_state.retransmit.erase(psn) > 0;
+    if (fromSet)
+    {
+        m_state.resent.insert(psn);
+    }
+    Wqe* w = retransmission ? nullptr : FindByPsn(psn);
+    if (!retransmission && !w)
+    {
+        for (Wqe& c : m_sq)
+        {
+            if (!c.assigned)
+            {
+                w = &c;
+                break;
+            }
+        }
+        w->assigned = true;
+        w->firstPsn = psn;
+        w->nextRespPsn = psn;
+        if (w->readAtomic)
+        {
+            ++m_readAtomicOut;
+        }
+    }
+    else if (retransmission)
+    {
+        w = FindByPsn(psn);
+        if (!w || w->done)
+        {
+            // Acknowledged since it was queued: move on.
+            if (!fromSet)
+            {
+                m_state.nextPsn = PsnAdd(psn, 1);
+            }
+            return BuildPacket(frame);
+        }
+    }
+    FillPacket(*w, psn, frame);
+    // A READ request stands for all its response PSNs.
+    uint32_t after = (w->wr.opcode == IBV_WR_RDMA_READ) ? PsnAdd(LastPsn(*w), 1) : PsnAdd(psn, 1);
+    if (!fromSet)
+    {
+        m_state.nextPsn = after;
+    }
+    if (PsnDiff(after, m_state.highestSent) > 0)
+    {
+        m_state.highestSent = after;
+    }
+    if (retransmission)
+    {
+        ++m_qp->MutableStats().retransmissions;
+    }
+    m_qp->TracePacketTx(frame.bth.GetOpcode(), psn, retransmission);
+    if (!m_timer.IsRunning())
+    {
+        UpdateTimer();
+    }
+    return true;
+}
+
+void
+RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
+{
+    const RdmaQpAttr& attr = m_qp->Query();
+    const RdmaSendWr& wr = w.wr;
+    uint32_t mtu = m_qp->GetMtuBytes();
+    uint32_t idx = PsnDiff(psn, w.firstPsn);
+    uint64_t offset = uint64_t(idx) * mtu;
+    frame.bth = BthHeader();
+    frame.bth.SetDestQp(attr.destQpNum);
+    frame.bth.SetPsn(psn);
+    frame.payload = nullptr;
+
+    if (wr.opcode == IBV_WR_RDMA_READ)
+    {
+        frame.bth.SetOpcode(RC_RDMA_READ_REQUEST);
+        frame.bth.SetAckReq(true);
+        frame.reth.SetVirtualAddress(wr.remoteAddr + offset);
+        frame.reth.SetRkey(wr.rkey);
+        frame.reth.SetDmaLength(static_cast<uint32_t>(w.length - offset));
+        m_sinceAckReq = 0;
+        return;
+    }
+    if (IsAtomic(wr.opcode))
+    {
+        bool cs = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+        frame.bth.SetOpcode(cs ? RC_COMPARE_SWAP : RC_FETCH_ADD);
+        frame.bth.SetAckReq(true);
+        frame.atomicEth.SetVirtualAddress(wr.remoteAddr);
+        frame.atomicEth.SetRkey(wr.rkey);
+        frame.atomicEth.SetSwapOrAdd(cs ? wr.swap : wr.compareAdd);
+        frame.atomicEth.SetCompare(cs ? wr.compareAdd : 0);
+        m_sinceAckReq = 0;
+        return;
+    }
+
+    bool first = idx == 0;
+    bool last = idx + 1 == w.packets;
+    uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(mtu, w.length - offset));
+    bool send = wr.opcode == IBV_WR_SEND || wr.opcode == IBV_WR_SEND_WITH_IMM ||
+                wr.opcode == IBV_WR_SEND_WITH_INV;
+    bool imm = wr.opcode == IBV_WR_SEND_WITH_IMM || wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+    bool inv = wr.opcode == IBV_WR_SEND_WITH_INV;
+    uint8_t op;
+    if (send)
+    {
+        if (first && last)
+        {
+            op = imm ? RC_SEND_ONLY_WITH_IMMEDIATE
+                     : (inv ? RC_SEND_ONLY_WITH_INVALIDATE : RC_SEND_ONLY);
+        }
+        else if (last)
+        {
+            op = imm ? RC_SEND_LAST_WITH_IMMEDIATE
+                     : (inv ? RC_SEND_LAST_WITH_INVALIDATE : RC_SEND_LAST);
+        }
+        else
+        {
+            op = first ? RC_SEND_FIRST : RC_SEND_MIDDLE;
+        }
+    }
+    else
+    {
+        if (first && last)
+        {
+            op = imm ? RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : RC_RDMA_WRITE_ONLY;
+        }
+        else if (last)
+        {
+            op = imm ? RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : RC_RDMA_WRITE_LAST;
+        }
+        else
+        {
+            op = first ? RC_RDMA_WRITE_FIRST : RC_RDMA_WRITE_MIDDLE;
+        }
+        frame.reth.SetVirtualAddress(wr.remoteAddr);
+        frame.reth.SetRkey(wr.rkey);
+        frame.reth.SetDmaLength(static_cast<uint32_t>(w.length));
+    }
+    frame.bth.SetOpcode(op);
+    frame.immDt.SetImmediateData(wr.immData);
+    frame.ieth.SetRkey(wr.invalidateRkey);
+    frame.bth.SetSolicitedEvent(last && (wr.sendFlags & IBV_SEND_SOLICITED));
+    frame.payload = m_qp->Gather(wr.sgList, offset, chunk);
+    bool ackReq = last || ++m_sinceAckReq >= m_qp->m_ackReqInterval;
+    if (ackReq)
+    {
+        m_sinceAckReq = 0;
+    }
+    frame.bth.SetAckReq(ackReq);
+}
+
+void
+RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
+{
+    if (PsnDiff(psn, m_state.una) > 0)
+    {
+        m_state.una = psn;
+        // Forward progress restores the retry budgets (Linux rxe_comp.c).
+        m_retryLeft = m_qp->Query().retryCnt;
+        m_rnrRetryLeft = m_qp->Query().rnrRetry;
+        m_retrying = false;
+        UpdateTimer(true);
+    }
+    for (Wqe& w : m_sq)
+    {
+        if (!w.assigned)
+        {
+            break;
+        }
+        if (!w.done && !w.readAtomic && PsnDiff(LastPsn(w), psn) < 0)
+        {
+            w.done = true;
+        }
+    }
+    for (auto it = m_state.sacked.begin(); it != m_state.sacked.end();)
+    {
+        it = PsnDiff(*it, m_state.una) < 0 ? m_state.sacked.erase(it) : std::next(it);
+    }
+    for (std::set<uint32_t>* set : {&m_state.retransmit, &m_state.resent})
+    {
+        for (auto it = set->begin(); it != set->end();)
+        {
+            it = PsnDiff(*it, m_state.una) < 0 ? set->erase(it) : std::next(it);
+        }
+    }
+    if (PsnDiff(m_state.nextPsn, m_state.una) < 0)
+    {
+        m_state.nextPsn = m_state.una;
+    }
+}
+
+void
+RdmaQpRequester::CompleteDone()
+{
+    while (!m_sq.empty() && m_sq.front().done && m_qp->GetState() != IBV_QPS_ERR)
+    {
+        Wqe w = m_sq.front();
+        m_sq.pop_front();
+        if (w.wr.sendFlags & IBV_SEND_SIGNALED)
+        {
+            RdmaWorkCompletion wc;
+            wc.wrId = w.wr.wrId;
+            wc.status = IBV_WC_SUCCESS;
+            wc.opcode = WcOpcodeOf(w.wr.opcode);
+            wc.byteLen = static_cast<uint32_t>(w.length);
+            wc.posted = w.posted;
+            m_qp->Complete(true, wc);
+        }
+    }
+}
+
+bool
+RdmaQpRequester::ConsumeRetry()
+{
+    if (m_retryLeft == 0)
+    {
+        return false;
+    }
+    --m_retryLeft;
+    return true;
+}
+
+void
+RdmaQpRequester::FailHead(RdmaWcStatus status)
+{
+    NS_LOG_FUNCTION(this << RdmaWcStatusName(status));
+    Stop();
+    if (m_sq.empty())
+    {
+        m_qp->EnterError();
+        return;
+    }
+    Wqe w = m_sq.front();
+    m_sq.pop_front();
+    if (w.readAtomic && w.assigned && !w.done && m_readAtomicOut > 0)
+    {
+        --m_readAtomicOut;
+    }
+    m_qp->FailWorkRequest(true, w.wr.wrId, WcOpcodeOf(w.wr.opcode), w.posted, status);
+}
+
+void
+RdmaQpRequester::UpdateTimer(bool restart)
+{
+    uint8_t timeout = m_qp->Query().timeout;
+    bool outstanding = PsnDiff(m_state.highestSent, m_state.una) > 0;
+    if (timeout == 0 || !outstanding || m_rnrWaiting)
+    {
+        m_timer.Cancel();
+        return;
+    }
+    if (restart || !m_timer.IsRunning())
+    {
+        m_timer.Cancel();
+        // IBA 9.7.6.1.3: 4.096 us x 2^timeout.
+        Time t = NanoSeconds(4096) * (int64_t(1) << timeout);
+        m_timer = Simulator::Schedule(t, &RdmaQpRequester::OnTimeout, this);
+    }
+}
+
+void
+RdmaQpRequester::OnTimeout()
+{
+    if (PsnDiff(m_state.highestSent, m_state.una) <= 0)
+    {
+        return;
+    }
+    NS_LOG_INFO("QP " << m_qp->GetQpn() << " local ACK timeout at una " << m_state.una);
+    ++m_qp->MutableStats().timeouts;
+    m_retrying = false;
+    if (!ConsumeRetry())
+    {
+        FailHead(IBV_WC_RETRY_EXC_ERR);
+        return;
+    }
+    m_qp->GetLossRecovery()->OnTimeout(m_state);
+    UpdateTimer(true);
+    m_qp->NotifyTx();
+}
+
+void
+RdmaQpRequester::OnRnrTimerExpired(uint32_t psn)
+{
+    m_rnrWaiting = false;
+    RewindTo(psn);
+    UpdateTimer(true);
+    m_qp->NotifyTx();
+}
+
+void
+RdmaQpRequester::StartRetry(uint32_t from)
+{
+    if (m_retrying)
+    {
+        // Responses sent after the lost ones keep arriving: one retry at a
+        // time, until progress or a timeout (Linux rxe's started_retry).
+        return;
+    }
+    NS_LOG_INFO("QP " << m_qp->GetQpn() << " responses from " << from << " lost: retry");
+    if (!ConsumeRetry())
+    {
+        FailHead(IBV_WC_RETRY_EXC_ERR);
+        return;
+    }
+    m_retrying = true;
+    m_retryFrom = from;
+    RewindTo(from);
+    // The QP tells the NIC once the response has been handled.
+}
+
+void
+RdmaQpRequester::RewindTo(uint32_t psn)
+{
+    m_state.nextPsn = PsnDiff(psn, m_state.una) < 0 ? m_state.una : psn;
+}
+
+bool
+RdmaQpRequester::RecoverLostResponses(uint32_t bound)
+{
+    for (Wqe& w : m_sq)
+    {
+        if (!w.assigned || PsnDiff(w.firstPsn, bound) >= 0)
+        {
+            break;
+        }
+        if (w.readAtomic && !w.done)
+        {
+            // A response for a later PSN arrived first: this READ's or
+            // atomic's responses were lost (IBA 9.7.5.1.5, rxe_comp.c).
+            uint32_t from = w.nextRespPsn;
+            AcknowledgeBefore(from);
+            CompleteDone();
+            StartRetry(from);
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
+{
+    QpState st = m_qp->GetState();
+    if (st != IBV_QPS_RTS && st != IBV_QPS_SQD)
+    {
+        return;
+    }
+    uint8_t op = frame.bth.GetOpcode();
+    uint32_t psn = frame.bth.GetPsn();
+    NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " response " << RdmaOpcodeName(op) << " psn " << psn
+                       << " syndrome " << +frame.aeth.GetSyndrome() << " una " << m_state.una
+                       << " next " << m_state.nextPsn);
+
+    if (op == RC_RDMA_READ_RESPONSE_FIRST || op == RC_RDMA_READ_RESPONSE_MIDDLE ||
+        op == RC_RDMA_READ_RESPONSE_LAST || op == RC_RDMA_READ_RESPONSE_ONLY)
+    {
+        Wqe* w = FindByPsn(psn);
+        if (!w || w->done || w->wr.opcode != IBV_WR_RDMA_READ)
+        {
+            return; // duplicate or stray response
+        }
+        if (RecoverLostResponses(w->firstPsn))
+        {
+            return; // an earlier READ/atomic is unanswered
+        }
+        int32_t d = PsnDiff(psn, w->nextRespPsn);
+        if (d < 0)
+        {
+            return; // duplicate
+        }
+        if (d > 0)
+        {
+            // Earlier responses were lost: ask again from the first missing one.
+            AcknowledgeBefore(w->nextRespPsn);
+            StartRetry(w->nextRespPsn);
+            return;
+        }
+        AcknowledgeBefore(psn); // a response acknowledges every earlier request
+        uint64_t offset = uint64_t(PsnDiff(psn, w->firstPsn)) * m_qp->GetMtuBytes();
+        if (frame.payload)
+        {
+            m_qp->Scatter(w->wr.sgList, offset, frame.payload);
+        }
+        w->nextRespPsn = PsnAdd(psn, 1);
+        if (psn == LastPsn(*w))
+        {
+            w->done = true;
+            --m_readAtomicOut;
+        }
+        AcknowledgeBefore(PsnAdd(psn, 1));
+        CompleteDone();
+        return;
+    }
+
+    if (op == RC_ATOMIC_ACKNOWLEDGE)
+    {
+        Wqe* w = FindByPsn(psn);
+        if (!w || w->done || !IsAtomic(w->wr.opcode) || RecoverLostResponses(psn))
+        {
+            return;
+        }
+        AcknowledgeBefore(psn);
+        if (!w->wr.sgList.empty())
+        {
+            const RdmaSge& sge = w->wr.sgList.front();
+            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(sge.lkey);
+            if (mr)
+            {
+                mr->WriteU64(sge.addr, frame.atomicAckEth.GetOriginalRemoteData());
+            }
+        }
+        w->done = true;
+        --m_readAtomicOut;
+        AcknowledgeBefore(PsnAdd(psn, 1));
+        CompleteDone();
+        return;
+    }
+
+    if (op != RC_ACKNOWLEDGE)
+    {
+        return;
+    }
+    const AethHeader& aeth = frame.aeth;
+    switch (aeth.GetSyndromeType())
+    {
+    case AethHeader::ACK: {
+        if (PsnDiff(psn, m_state.una) < 0)
+        {
+            return; // stale
+        }
+        if (RecoverLostResponses(PsnAdd(psn, 1)))
+        {
+            return;
+        }
+        AcknowledgeBefore(PsnAdd(psn, 1));
+        CompleteDone();
+        return;
+    }
+    case AethHeader::RNR_NAK: {
+        ++m_qp->MutableStats().rnrNakReceived;
+        if (PsnDiff(psn, m_state.una) < 0 || RecoverLostResponses(psn))
+        {
+            return;
+        }
+        AcknowledgeBefore(psn);
+        CompleteDone();
+        if (m_qp->Query().rnrRetry != 7)
+        {
+            if (m_rnrRetryLeft == 0)
+            {
+                FailHead(IBV_WC_RNR_RETRY_EXC_ERR);
+                return;
+            }
+            --m_rnrRetryLeft;
+        }
+        m_rnrWaiting = true;
+        m_timer.Cancel();
+        m_rnrTimer.Cancel();
+        m_rnrTimer = Simulator::Schedule(AethHeader::RnrTimerCodeToTime(aeth.GetSyndromeValue()),
+                                         &RdmaQpRequester::OnRnrTimerExpired,
+                                         this,
+                                         psn);
+        return;
+    }
+    case AethHeader::NAK: {
+        if (PsnDiff(psn, m_state.una) < 0 || RecoverLostResponses(psn))
+        {
+            return;
+        }
+        AcknowledgeBefore(psn);
+        CompleteDone();
+        if (aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR)
+        {
+            ++m_qp->MutableStats().nakSeqReceived;
+            Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
+            bool sack = policy->ResponderKeepsOutOfOrder();
+            // Go-back-N NAKs cost a retry; selective-repeat NAKs are SACKs,
+            // one per out-of-order packet, and only timeouts count.
+            if (!sack && !ConsumeRetry())
+            {
+                FailHead(IBV_WC_RETRY_EXC_ERR);
+                return;
+            }
+            policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack);
+            Wqe* w = FindByPsn(psn);
+            if (w && w->wr.opcode == IBV_WR_RDMA_READ)
+            {
+                RewindTo(psn); // lost READ responses are asked for again
+            }
+                return;
+        }
+        RdmaWcStatus status = IBV_WC_REM_OP_ERR;
+        switch (aeth.GetSyndromeValue())
+        {
+        case AethHeader::NAK_INVALID_REQUEST:
+            status = IBV_WC_REM_INV_REQ_ERR;
+            break;
+        case AethHeader::NAK_REMOTE_ACCESS_ERROR:
+            status = IBV_WC_REM_ACCESS_ERR;
+            break;
+        case AethHeader::NAK_INVALID_RD_REQUEST:
+            status = IBV_WC_REM_INV_RD_REQ_ERR;
+            break;
+        default:
+            break;
+        }
+        FailHead(status);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,155 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_QP_REQUESTER_H
+#define RDMA_QP_REQUESTER_H
+
+#include "rdma-loss-recovery.h"
+#include "rdma-work-request.h"
+#include "roce-frame.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaQueuePair;
+
+/**
+ * \ingroup rdma
+ * \brief The send side of an RC QP: the requester, which turns send work
+ * requests into request packets (segmenting by the path MTU, assigning
+ * PSNs), and the completer, which matches ACKs, NAKs, READ responses and
+ * atomic ACKs against them (IBA 9.7.4-9.7.5; Linux rxe_req.c, rxe_comp.c).
+ *
+ * Rules kept here: AckReq on the last packet of a message and every
+ * AckReqInterval packets; at most max_rd_atomic READ/atomic requests
+ * outstanding (IBA 9.7.7.2.2... 10.3.1); IBV_SEND_FENCE waits for earlier
+ * READ/atomics; an ACK or a response beyond an outstanding READ/atomic
+ * means its responses were lost (the request is sent again); a sequence NAK
+ * or a timeout costs one retry_cnt, an RNR NAK one rnr_retry (7 =
+ * infinite) and waits the RNR timer the NAK names; an exhausted counter
+ * completes the oldest request with IBV_WC_RETRY_EXC_ERR or
+ * IBV_WC_RNR_RETRY_EXC_ERR; other NAKs complete it with REM_INV_REQ_ERR,
+ * REM_ACCESS_ERR or REM_OP_ERR. Completions are generated in posting order.
+ */
+class RdmaQpRequester
+{
+  public:
+    /// \param qp the owning QP
+    explicit RdmaQpRequester(RdmaQueuePair* qp);
+    ~RdmaQpRequester();
+
+    /// Start from the QP's sq_psn (on RTR -> RTS).
+    void Start(uint32_t sqPsn);
+    /// Drop every request without completing it (move to RESET).
+    void Reset();
+    /// Complete every request with IBV_WC_WR_FLUSH_ERR (the QP is in ERR).
+    void Flush();
+    /// Stop timers.
+    void Stop();
+
+    /**
+     * \brief Queue a work request (validated by the QP).
+     * \param wr the request
+     */
+    void Post(const RdmaSendWr& wr);
+    /// \return queued, not yet completed requests
+    uint32_t GetOutstanding() const;
+
+    /// \return whether a request packet may be sent now
+    bool HasPacket() const;
+    /**
+     * \brief Fill the next request packet.
+     * \param frame receives BTH, extension headers and payload
+     * \return false if nothing may be sent
+     */
+    bool BuildPacket(RoceFrame& frame);
+
+    /**
+     * \brief A response packet (ACK, NAK, READ response, atomic ACK) arrived.
+     * \param frame the packet
+     */
+    void ReceiveResponse(const RoceFrame& frame);
+
+    /// \return the recovery state (for tests and traces)
+    const RdmaRecoveryState& GetRecoveryState() const;
+
+  private:
+    /// A send work request in the send queue.
+    struct Wqe
+    {
+        RdmaSendWr wr;            //!< the request
+        Time posted;              //!< when posted
+        uint64_t length{0};       //!< message bytes
+        uint32_t packets{1};      //!< PSNs the message uses
+        uint32_t firstPsn{0};     //!< first PSN (valid once assigned)
+        bool assigned{false};     //!< PSNs assigned (first packet sent)
+        bool done{false};         //!< acknowledged / responded
+        bool readAtomic{false};   //!< READ or atomic
+        uint32_t nextRespPsn{0};  //!< READ: next response PSN expected
+    };
+
+    /// \return the WQE whose PSN range holds psn, or nullptr
+    Wqe* FindByPsn(uint32_t psn);
+    /// \return the last PSN of a WQE
+    static uint32_t LastPsn(const Wqe& w);
+    /// \return packets of a message of `length` bytes at the path MTU
+    uint32_t PacketsFor(uint64_t length) const;
+    /// Build the request packet carrying `psn` of WQE `w`.
+    void FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame);
+    /// \return the next PSN to (re)send, and whether one may be sent now
+    bool NextPsnToSend(uint32_t& psn, bool& retransmission) const;
+    /// Everything before psn is acknowledged; complete SEND/WRITE WQEs up to it.
+    void AcknowledgeBefore(uint32_t psn);
+    /// Generate completions for finished WQEs at the head, in order.
+    void CompleteDone();
+    /// A retry (timeout or sequence NAK): false if retry_cnt is exhausted.
+    bool ConsumeRetry();
+    /// Fail the oldest WQE with status and put the QP in error.
+    void FailHead(RdmaWcStatus status);
+    /**
+     * \brief Arm the local ACK timer while PSNs are outstanding, cancel it
+     * otherwise.
+     * \param restart restart a running timer (forward progress was made)
+     */
+    void UpdateTimer(bool restart = false);
+    /// The local ACK timer expired.
+    void OnTimeout();
+    /// The RNR wait is over: resend from psn.
+    void OnRnrTimerExpired(uint32_t psn);
+    /**
+     * \brief A response acknowledged every PSN before `bound`: if a READ or
+     * atomic before it is still unanswered, its responses were lost; ask
+     * again (costs a retry).
+     * \return true if that happened (the response needs no more handling)
+     */
+    bool RecoverLostResponses(uint32_t bound);
+    /// Resend from `from` after lost responses, once per loss (costs a retry).
+    void StartRetry(uint32_t from);
+    /// Rewind sending to psn (go-back-N).
+    void RewindTo(uint32_t psn);
+    /// \return whether a READ/atomic may start (max_rd_atomic, fence)
+    bool ReadAtomicAllowed(const Wqe& w) const;
+
+    RdmaQueuePair* m_qp;          //!< owner
+    std::deque<Wqe> m_sq;         //!< posted, not yet completed
+    RdmaRecoveryState m_state;    //!< PSN state shared with the policy
+    uint32_t m_retryLeft;         //!< retries left (retry_cnt)
+    uint32_t m_rnrRetryLeft;      //!< RNR retries left (rnr_retry)
+    bool m_rnrWaiting;            //!< paused by an RNR NAK
+    uint32_t m_sinceAckReq;       //!< packets since the last AckReq
+    uint32_t m_readAtomicOut;     //!< outstanding READ/atomic requests
+    bool m_retrying;              //!< a retry for lost responses is under way
+    uint32_t m_retryFrom;         //!< ... from this PSN
+    EventId m_timer;              //!< local ACK timer
+    EventId m_rnrTimer;           //!< RNR wait
+};
+
+} // namespace ns3
+
+#endif // RDMA_QP_REQUESTER_H

@@ -1,0 +1,687 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-qp-responder.h"
+
+#include "rdma-loss-recovery.h"
+#include "rdma-opcode.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQpResponder");
+
+namespace
+{
+/// Keep out-of-order packets only this far ahead of the expected PSN.
+constexpr int32_t MAX_OUT_OF_ORDER = 1 << 16;
+
+bool
+IsSend(uint8_t op)
+{
+    return op <= RC_SEND_ONLY_WITH_IMMEDIATE || op == RC_SEND_LAST_WITH_INVALIDATE ||
+           op == RC_SEND_ONLY_WITH_INVALIDATE;
+}
+
+bool
+IsWrite(uint8_t op)
+{
+    return op >= RC_RDMA_WRITE_FIRST && op <= RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+}
+} // namespace
+
+RdmaQpResponder::RdmaQpResponder(RdmaQueuePair* qp)
+    : m_qp(qp),
+      m_ePsn(0),
+      m_msn(0),
+      m_nakSent(false),
+      m_inSend(false),
+      m_recvOffset(0),
+      m_inWrite(false),
+      m_writeVa(0),
+      m_writeRemaining(0),
+      m_writeLength(0)
+{
+}
+
+void
+RdmaQpResponder::Start(uint32_t rqPsn)
+{
+    m_ePsn = rqPsn & 0xFFFFFF;
+    m_msn = 0;
+    m_nakSent = false;
+}
+
+void
+RdmaQpResponder::Reset()
+{
+    m_rq.clear();
+    m_responses.clear();
+    m_resources.clear();
+    m_outOfOrder.clear();
+    m_inSend = false;
+    m_inWrite = false;
+    m_writeMr = nullptr;
+    m_nakSent = false;
+}
+
+void
+RdmaQpResponder::Flush()
+{
+    std::deque<RecvWqe> rq;
+    rq.swap(m_rq);
+    if (m_inSend)
+    {
+        rq.push_front(m_recv);
+        m_inSend = false;
+    }
+    for (const RecvWqe& r : rq)
+    {
+        RdmaWorkCompletion wc;
+        wc.wrId = r.wr.wrId;
+        wc.status = IBV_WC_WR_FLUSH_ERR;
+        wc.opcode = IBV_WC_RECV;
+        wc.posted = r.posted;
+        m_qp->Complete(false, wc);
+    }
+    m_responses.clear();
+    m_outOfOrder.clear();
+}
+
+void
+RdmaQpResponder::Post(const RdmaRecvWr& wr)
+{
+    m_rq.push_back({wr, Simulator::Now()});
+}
+
+uint32_t
+RdmaQpResponder::GetPostedRecvs() const
+{
+    return m_rq.size();
+}
+
+uint32_t
+RdmaQpResponder::GetExpectedPsn() const
+{
+    return m_ePsn;
+}
+
+uint32_t
+RdmaQpResponder::GetMsn() const
+{
+    return m_msn;
+}
+
+bool
+RdmaQpResponder::HasPacket() const
+{
+    return !m_responses.empty();
+}
+
+void
+RdmaQpResponder::QueueAck(uint32_t psn)
+{
+    if (!m_responses.empty() && m_responses.back().kind == Response::ACK &&
+        m_responses.back().syndrome == AethHeader::CREDITS_NOT_LIMITED &&
+        !m_responses.back().thenError)
+    {
+        m_responses.back().psn = psn; // cumulative: the newer ACK covers the older
+        m_responses.back().msn = m_msn;
+        return;
+    }
+    QueueAeth(psn, AethHeader::CREDITS_NOT_LIMITED);
+}
+
+void
+RdmaQpResponder::QueueAeth(uint32_t psn, uint8_t syndrome)
+{
+    Response r;
+    r.kind = Response::ACK;
+    r.psn = psn;
+    r.syndrome = syndrome;
+    r.msn = m_msn;
+    m_responses.push_back(r);
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::Fail(uint8_t nakCode, uint32_t psn)
+{
+    NS_LOG_INFO("QP " << m_qp->GetQpn() << " responder NAK code " << +nakCode << " psn " << psn);
+    AethHeader a;
+    a.SetNak(static_cast<AethHeader::NakCode>(nakCode));
+    QueueAeth(psn, a.GetSyndrome());
+    m_responses.back().thenError = true;
+    return FAILED;
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::SendRnrNak(uint32_t psn)
+{
+    ++m_qp->MutableStats().rnrNakSent;
+    QueueAeth(psn, uint8_t(0x20 | (m_qp->Query().minRnrTimer & 0x1F)));
+    // The RNR NAK stands for the gap: the requester resends from psn after
+    // the timer, so later packets are dropped without a sequence NAK.
+    m_nakSent = true;
+    return RNR;
+}
+
+void
+RdmaQpResponder::FailCurrentRecv(RdmaWcStatus status)
+{
+    if (!m_inSend)
+    {
+        return;
+    }
+    m_inSend = false;
+    RdmaWorkCompletion wc;
+    wc.wrId = m_recv.wr.wrId;
+    wc.status = status;
+    wc.opcode = IBV_WC_RECV;
+    wc.posted = m_recv.posted;
+    m_qp->Complete(false, wc);
+}
+
+uint32_t
+RdmaQpResponder::PendingReadAtomic() const
+{
+    uint32_t n = 0;
+    for (const Response& r : m_responses)
+    {
+        n += (r.kind != Response::ACK);
+    }
+    return n;
+}
+
+void
+RdmaQpResponder::SaveResource(const Resource& r)
+{
+    m_resources.push_back(r);
+    while (m_resources.size() > std::max<uint32_t>(m_qp->Query().maxDestRdAtomic, 1))
+    {
+        m_resources.pop_front();
+    }
+}
+
+bool
+RdmaQpResponder::CheckRemoteAccess(uint32_t rkey,
+                                   uint64_t va,
+                                   uint64_t length,
+                                   uint32_t flag,
+                                   uint32_t psn,
+                                   Ptr<RdmaMemoryRegion>& mr)
+{
+    mr = m_qp->LookupMr(rkey);
+    bool ok = mr && !mr->IsInvalidated() && mr->GetRkey() == rkey && mr->GetPd() == m_qp->GetPd() &&
+              (mr->GetAccess() & flag) && (m_qp->Query().qpAccessFlags & flag) &&
+              mr->Contains(va, length);
+    if (!ok)
+    {
+        Fail(AethHeader::NAK_REMOTE_ACCESS_ERROR, psn);
+    }
+    return ok;
+}
+
+void
+RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
+{
+    QpState st = m_qp->GetState();
+    if (st != IBV_QPS_RTR && st != IBV_QPS_RTS && st != IBV_QPS_SQD)
+    {
+        return;
+    }
+    if (!m_responses.empty() && m_responses.back().thenError)
+    {
+        return; // failing: nothing more is executed
+    }
+    uint32_t psn = frame.bth.GetPsn();
+    int32_t d = PsnDiff(psn, m_ePsn);
+    NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " request " << RdmaOpcodeName(frame.bth.GetOpcode())
+                       << " psn " << psn << " expected " << m_ePsn << " payload "
+                       << (frame.payload ? frame.payload->GetSize() : 0));
+    if (d < 0)
+    {
+        ++m_qp->MutableStats().duplicates;
+        HandleDuplicate(frame);
+        return;
+    }
+    if (d > 0)
+    {
+        ++m_qp->MutableStats().outOfSequence;
+        HandleOutOfSequence(frame);
+        return;
+    }
+    Result r = Execute(frame);
+    if (r != DONE)
+    {
+        return;
+    }
+    m_nakSent = false;
+    // Selective repeat: packets kept past the gap now follow in order.
+    bool drained = false;
+    for (auto it = m_outOfOrder.find(m_ePsn); it != m_outOfOrder.end();
+         it = m_outOfOrder.find(m_ePsn))
+    {
+        RoceFrame next = it->second;
+        m_outOfOrder.erase(it);
+        drained = true;
+        if (Execute(next) != DONE)
+        {
+            break;
+        }
+    }
+    if (drained && !(m_responses.size() && m_responses.back().thenError))
+    {
+        QueueAck(PsnAdd(m_ePsn, -1));
+    }
+}
+
+void
+RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
+{
+    uint32_t psn = frame.bth.GetPsn();
+    if (m_qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+    {
+        if (PsnDiff(psn, m_ePsn) < MAX_OUT_OF_ORDER)
+        {
+            m_outOfOrder.emplace(psn, frame);
+        }
+        // IRN: every out-of-order packet is answered with a NAK carrying the
+        // expected PSN, and the PSN received in the AETH MSN field (SACK).
+        AethHeader a;
+        a.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
+        Response r;
+        r.kind = Response::ACK;
+        r.psn = m_ePsn;
+        r.syndrome = a.GetSyndrome();
+        r.msn = psn;
+        m_responses.push_back(r);
+        ++m_qp->MutableStats().nakSeqSent;
+        return;
+    }
+    if (!m_nakSent)
+    {
+        // Go-back-N (IBA 9.7.5.1.2): one NAK per gap, then silent drops.
+        m_nakSent = true;
+        AethHeader a;
+        a.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
+        QueueAeth(m_ePsn, a.GetSyndrome());
+        ++m_qp->MutableStats().nakSeqSent;
+    }
+}
+
+void
+RdmaQpResponder::HandleDuplicate(const RoceFrame& frame)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    uint32_t psn = frame.bth.GetPsn();
+    if (IsSend(op) || IsWrite(op))
+    {
+        // C9-105: acknowledge again with the last PSN acknowledged.
+        QueueAck(PsnAdd(m_ePsn, -1));
+        return;
+    }
+    for (const Resource& res : m_resources)
+    {
+        int32_t off = PsnDiff(psn, res.psn);
+        if (off < 0 || off >= static_cast<int32_t>(res.packets))
+        {
+            continue;
+        }
+        if (res.read && op == RC_RDMA_READ_REQUEST && frame.reth.GetRkey() == res.rkey)
+        {
+            // Serve the (possibly shortened) request again from its PSN.
+            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(res.rkey);
+            if (!mr || !mr->Contains(frame.reth.GetVirtualAddress(), frame.reth.GetDmaLength()))
+            {
+                return;
+            }
+            Response r;
+            r.kind = Response::READ;
+            r.psn = psn;
+            r.msn = m_msn;
+            r.mr = mr;
+            r.va = frame.reth.GetVirtualAddress();
+            r.length = frame.reth.GetDmaLength();
+            uint32_t mtu = m_qp->GetMtuBytes();
+            r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
+            m_responses.push_back(r);
+            return;
+        }
+        if (!res.read && off == 0 && (op == RC_COMPARE_SWAP || op == RC_FETCH_ADD))
+        {
+            // Never execute an atomic twice: send the saved result.
+            Response r;
+            r.kind = Response::ATOMIC_ACK;
+            r.psn = psn;
+            r.msn = m_msn;
+            r.orig = res.orig;
+            m_responses.push_back(r);
+            return;
+        }
+    }
+    // No saved resource covers it: silently dropped (IBA 9.7.5.1.1).
+    NS_LOG_INFO("QP " << m_qp->GetQpn() << " duplicate " << RdmaOpcodeName(op) << " psn " << psn
+                      << " has no saved resource (" << m_resources.size() << " kept, oldest "
+                      << (m_resources.empty() ? 0 : m_resources.front().psn) << ")");
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::Execute(const RoceFrame& frame)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    if (IsSend(op))
+    {
+        return ExecuteSend(frame);
+    }
+    if (IsWrite(op))
+    {
+        return ExecuteWrite(frame);
+    }
+    if (op == RC_RDMA_READ_REQUEST)
+    {
+        return ExecuteRead(frame);
+    }
+    if (op == RC_COMPARE_SWAP || op == RC_FETCH_ADD)
+    {
+        return ExecuteAtomic(frame);
+    }
+    return Fail(AethHeader::NAK_INVALID_REQUEST, frame.bth.GetPsn());
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::ExecuteSend(const RoceFrame& frame)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    uint32_t psn = frame.bth.GetPsn();
+    bool first = op == RC_SEND_FIRST || op == RC_SEND_ONLY || op == RC_SEND_ONLY_WITH_IMMEDIATE ||
+                 op == RC_SEND_ONLY_WITH_INVALIDATE;
+    bool last = op != RC_SEND_FIRST && op != RC_SEND_MIDDLE;
+    if (first == m_inSend)
+    {
+        // FIRST inside a message, or MIDDLE/LAST outside one.
+        FailCurrentRecv(IBV_WC_REM_INV_REQ_ERR);
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn);
+    }
+    if (first)
+    {
+        if (m_rq.empty())
+        {
+            return SendRnrNak(psn);
+        }
+        m_recv = m_rq.front();
+        m_rq.pop_front();
+        m_inSend = true;
+        m_recvOffset = 0;
+        // Receive buffers need local write access in this QP's PD (IBA 10.6.3).
+        for (const RdmaSge& sge : m_recv.wr.sgList)
+        {
+            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(sge.lkey);
+            if (!mr || mr->GetPd() != m_qp->GetPd() ||
+                !(mr->GetAccess() & IBV_ACCESS_LOCAL_WRITE) || !mr->Contains(sge.addr, sge.length))
+            {
+                FailCurrentRecv(IBV_WC_LOC_PROT_ERR);
+                return Fail(AethHeader::NAK_REMOTE_OPERATIONAL_ERROR, psn);
+            }
+        }
+    }
+    uint32_t len = frame.payload ? frame.payload->GetSize() : 0;
+    if (m_recvOffset + len > m_recv.wr.TotalLength())
+    {
+        FailCurrentRecv(IBV_WC_LOC_LEN_ERR);
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn);
+    }
+    if (len > 0)
+    {
+        m_qp->Scatter(m_recv.wr.sgList, m_recvOffset, frame.payload);
+    }
+    m_recvOffset += len;
+    m_ePsn = PsnAdd(m_ePsn, 1);
+    if (last)
+    {
+        RdmaWorkCompletion wc;
+        wc.wrId = m_recv.wr.wrId;
+        wc.opcode = IBV_WC_RECV;
+        wc.byteLen = static_cast<uint32_t>(m_recvOffset);
+        wc.posted = m_recv.posted;
+        if (op == RC_SEND_LAST_WITH_IMMEDIATE || op == RC_SEND_ONLY_WITH_IMMEDIATE)
+        {
+            wc.immData = frame.immDt.GetImmediateData();
+            wc.wcFlags |= RdmaWorkCompletion::IBV_WC_WITH_IMM;
+        }
+        if (op == RC_SEND_LAST_WITH_INVALIDATE || op == RC_SEND_ONLY_WITH_INVALIDATE)
+        {
+            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(frame.ieth.GetRkey());
+            if (mr && mr->GetPd() == m_qp->GetPd())
+            {
+                mr->Invalidate();
+            }
+            wc.invalidatedRkey = frame.ieth.GetRkey();
+            wc.wcFlags |= RdmaWorkCompletion::IBV_WC_WITH_INV;
+        }
+        m_inSend = false;
+        m_msn = PsnAdd(m_msn, 1);
+        m_qp->Complete(false, wc);
+    }
+    if (frame.bth.GetAckReq())
+    {
+        QueueAck(psn);
+    }
+    return DONE;
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::ExecuteWrite(const RoceFrame& frame)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    uint32_t psn = frame.bth.GetPsn();
+    bool first = op == RC_RDMA_WRITE_FIRST || op == RC_RDMA_WRITE_ONLY ||
+                 op == RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+    bool last = op != RC_RDMA_WRITE_FIRST && op != RC_RDMA_WRITE_MIDDLE;
+    bool imm = op == RC_RDMA_WRITE_LAST_WITH_IMMEDIATE || op == RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE;
+    if (first == m_inWrite)
+    {
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn);
+    }
+    if (imm && m_rq.empty())
+    {
+        return SendRnrNak(psn);
+    }
+    if (first)
+    {
+        Ptr<RdmaMemoryRegion> mr;
+        if (!CheckRemoteAccess(frame.reth.GetRkey(),
+                               frame.reth.GetVirtualAddress(),
+                               frame.reth.GetDmaLength(),
+                               IBV_ACCESS_REMOTE_WRITE,
+                               psn,
+                               mr))
+        {
+            return FAILED;
+        }
+        m_inWrite = true;
+        m_writeMr = mr;
+        m_writeVa = frame.reth.GetVirtualAddress();
+        m_writeLength = frame.reth.GetDmaLength();
+        m_writeRemaining = m_writeLength;
+    }
+    uint32_t len = frame.payload ? frame.payload->GetSize() : 0;
+    if (len > m_writeRemaining || (last && len != m_writeRemaining))
+    {
+        m_inWrite = false;
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn);
+    }
+    if (len > 0)
+    {
+        m_qp->WriteMemory(m_writeMr, m_writeVa, frame.payload);
+    }
+    m_writeVa += len;
+    m_writeRemaining -= len;
+    m_ePsn = PsnAdd(m_ePsn, 1);
+    if (last)
+    {
+        m_inWrite = false;
+        m_writeMr = nullptr;
+        m_msn = PsnAdd(m_msn, 1);
+        if (imm)
+        {
+            RecvWqe r = m_rq.front();
+            m_rq.pop_front();
+            RdmaWorkCompletion wc;
+            wc.wrId = r.wr.wrId;
+            wc.opcode = IBV_WC_RECV_RDMA_WITH_IMM;
+            wc.byteLen = static_cast<uint32_t>(m_writeLength);
+            wc.immData = frame.immDt.GetImmediateData();
+            wc.wcFlags = RdmaWorkCompletion::IBV_WC_WITH_IMM;
+            wc.posted = r.posted;
+            m_qp->Complete(false, wc);
+        }
+    }
+    if (frame.bth.GetAckReq())
+    {
+        QueueAck(psn);
+    }
+    return DONE;
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::ExecuteRead(const RoceFrame& frame)
+{
+    uint32_t psn = frame.bth.GetPsn();
+    Ptr<RdmaMemoryRegion> mr;
+    if (!CheckRemoteAccess(frame.reth.GetRkey(),
+                           frame.reth.GetVirtualAddress(),
+                           frame.reth.GetDmaLength(),
+                           IBV_ACCESS_REMOTE_READ,
+                           psn,
+                           mr))
+    {
+        return FAILED;
+    }
+    if (PendingReadAtomic() >= m_qp->Query().maxDestRdAtomic)
+    {
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn); // too many outstanding
+    }
+    Response r;
+    r.kind = Response::READ;
+    r.psn = psn;
+    r.mr = mr;
+    r.va = frame.reth.GetVirtualAddress();
+    r.length = frame.reth.GetDmaLength();
+    uint32_t mtu = m_qp->GetMtuBytes();
+    r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
+    m_msn = PsnAdd(m_msn, 1); // C9-148: a READ counts when accepted
+    r.msn = m_msn;
+    m_responses.push_back(r);
+    SaveResource({true, psn, r.packets, frame.reth.GetRkey(), 0});
+    m_ePsn = PsnAdd(m_ePsn, r.packets);
+    return DONE;
+}
+
+RdmaQpResponder::Result
+RdmaQpResponder::ExecuteAtomic(const RoceFrame& frame)
+{
+    uint32_t psn = frame.bth.GetPsn();
+    uint64_t va = frame.atomicEth.GetVirtualAddress();
+    if (va % 8 != 0)
+    {
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn); // IBA 9.4.5: 8-byte aligned
+    }
+    Ptr<RdmaMemoryRegion> mr;
+    if (!CheckRemoteAccess(frame.atomicEth.GetRkey(), va, 8, IBV_ACCESS_REMOTE_ATOMIC, psn, mr))
+    {
+        return FAILED;
+    }
+    if (PendingReadAtomic() >= m_qp->Query().maxDestRdAtomic)
+    {
+        return Fail(AethHeader::NAK_INVALID_REQUEST, psn);
+    }
+    uint64_t orig = mr->ReadU64(va);
+    if (frame.bth.GetOpcode() == RC_COMPARE_SWAP)
+    {
+        if (orig == frame.atomicEth.GetCompare())
+        {
+            mr->WriteU64(va, frame.atomicEth.GetSwapOrAdd());
+        }
+    }
+    else
+    {
+        mr->WriteU64(va, orig + frame.atomicEth.GetSwapOrAdd());
+    }
+    m_msn = PsnAdd(m_msn, 1);
+    Response r;
+    r.kind = Response::ATOMIC_ACK;
+    r.psn = psn;
+    r.msn = m_msn;
+    r.orig = orig;
+    m_responses.push_back(r);
+    SaveResource({false, psn, 1, frame.atomicEth.GetRkey(), orig});
+    m_ePsn = PsnAdd(m_ePsn, 1);
+    return DONE;
+}
+
+bool
+RdmaQpResponder::BuildPacket(RoceFrame& frame)
+{
+    if (m_responses.empty())
+    {
+        return false;
+    }
+    Response& r = m_responses.front();
+    frame.bth = BthHeader();
+    frame.bth.SetDestQp(m_qp->Query().destQpNum);
+    frame.payload = nullptr;
+    bool done = true;
+    if (r.kind == Response::ACK)
+    {
+        frame.bth.SetOpcode(RC_ACKNOWLEDGE);
+        frame.bth.SetPsn(r.psn);
+        frame.aeth.SetSyndrome(r.syndrome);
+        frame.aeth.SetMsn(r.msn);
+    }
+    else if (r.kind == Response::ATOMIC_ACK)
+    {
+        frame.bth.SetOpcode(RC_ATOMIC_ACKNOWLEDGE);
+        frame.bth.SetPsn(r.psn);
+        frame.aeth.SetAck();
+        frame.aeth.SetMsn(r.msn);
+        frame.atomicAckEth.SetOriginalRemoteData(r.orig);
+    }
+    else
+    {
+        uint32_t mtu = m_qp->GetMtuBytes();
+        uint64_t offset = uint64_t(r.next) * mtu;
+        uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(mtu, r.length - offset));
+        bool first = r.next == 0;
+        bool last = r.next + 1 == r.packets;
+        uint8_t op = first && last ? RC_RDMA_READ_RESPONSE_ONLY
+                     : first       ? RC_RDMA_READ_RESPONSE_FIRST
+                     : last        ? RC_RDMA_READ_RESPONSE_LAST
+                                   : RC_RDMA_READ_RESPONSE_MIDDLE;
+        frame.bth.SetOpcode(op);
+        frame.bth.SetPsn(PsnAdd(r.psn, r.next));
+        frame.aeth.SetAck();
+        frame.aeth.SetMsn(r.msn);
+        frame.payload = m_qp->ReadMemory(r.mr, r.va + offset, chunk);
+        ++r.next;
+        done = last;
+    }
+    m_qp->TracePacketTx(frame.bth.GetOpcode(), frame.bth.GetPsn(), false);
+    if (done)
+    {
+        bool thenError = r.thenError;
+        m_responses.pop_front();
+        if (thenError)
+        {
+            // The NAK is on its way; now the QP enters the error state.
+            Simulator::ScheduleNow(&RdmaQueuePair::EnterError, m_qp);
+        }
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,237 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "rdma-completion-queue.h"
+#include "rdma-memory-region.h"
+#include "rdma-qp-requester.h"
+#include "rdma-qp-responder.h"
+#include "rdma-verbs.h"
+#include "rdma-work-request.h"
+#include "roce-frame.h"
+
+#include "ns3/callback.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class RdmaLossRecovery;
+
+/**
+ * \ingroup rdma
+ * \brief An InfiniBand Reliable Connected queue pair (IBA Vol 1 chapters 9
+ * and 10), as a RoCEv2 NIC runs it.
+ *
+ * The verbs side: Modify walks the state machine (IBA 10.3.1; the
+ * transition/attribute table of Linux drivers/infiniband/core/verbs.c),
+ * PostSend/PostRecv queue work requests, completions go to the send and
+ * receive CQs. The wire side: the NIC asks HasPacket/BuildNextPacket for
+ * the next packet when its port can send, and hands every packet addressed
+ * to this QPN to Receive. Inside, an RdmaQpRequester (requester and
+ * completer) runs the send queue and an RdmaQpResponder the receive side;
+ * the loss-recovery policy is a pluggable RdmaLossRecovery.
+ *
+ * Errors follow verbs: a call with bad arguments returns an errno value
+ * (EINVAL, ENOMEM) and changes nothing; an error found while executing a
+ * work request completes it with the status the spec gives, moves the QP to
+ * ERR and flushes every other work request with IBV_WC_WR_FLUSH_ERR.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaQueuePair();
+    ~RdmaQueuePair() override;
+
+    /// Capabilities and resources given at creation (struct ibv_qp_init_attr).
+    struct InitAttr
+    {
+        Ptr<RdmaProtectionDomain> pd;       //!< protection domain
+        Ptr<RdmaCompletionQueue> sendCq;    //!< CQ of send work requests
+        Ptr<RdmaCompletionQueue> recvCq;    //!< CQ of receive work requests
+        uint32_t maxSendWr{1024};           //!< send queue depth
+        uint32_t maxRecvWr{1024};           //!< receive queue depth
+        uint8_t maxRdAtomicLimit{16};       //!< device limit of max_rd_atomic / max_dest_rd_atomic
+    };
+
+    /**
+     * \brief Set up the QP (done by RdmaNic::CreateQp).
+     * \param qpn the QP number (24 bits)
+     * \param init resources
+     * \param lookupMr finds a memory region by L_Key or R_Key (null if none)
+     * \param txReady tells the NIC this QP has a packet to send
+     */
+    void Initialize(uint32_t qpn,
+                    const InitAttr& init,
+                    Callback<Ptr<RdmaMemoryRegion>, uint32_t> lookupMr,
+                    Callback<void, Ptr<RdmaQueuePair>> txReady);
+
+    /**
+     * \brief ibv_modify_qp.
+     * \param attr attribute values
+     * \param mask RdmaQpAttrMask bits saying which values to apply
+     * \return 0, or EINVAL for an illegal transition, a missing required or
+     *         a disallowed attribute, or an out-of-range value (QP unchanged)
+     */
+    int Modify(const RdmaQpAttr& attr, uint32_t mask);
+    /// \return the current attributes (ibv_query_qp)
+    const RdmaQpAttr& Query() const;
+    /// \return the current state
+    QpState GetState() const;
+    /// \return the QP number
+    uint32_t GetQpn() const;
+
+    /**
+     * \brief ibv_post_send.
+     * \param wr the work request
+     * \return 0; EINVAL before RTS or for an opcode RC does not support;
+     *         ENOMEM when the send queue is full. In ERR the request is
+     *         accepted and flushed.
+     */
+    int PostSend(const RdmaSendWr& wr);
+    /**
+     * \brief ibv_post_recv.
+     * \param wr the work request
+     * \return 0; EINVAL in RESET; ENOMEM when the receive queue is full.
+     *         In ERR the request is accepted and flushed.
+     */
+    int PostRecv(const RdmaRecvWr& wr);
+
+    /// \return whether the QP has a packet ready to send now
+    bool HasPacket() const;
+    /**
+     * \brief Fill the transport part of the next packet (BTH, extension
+     * headers, payload); the NIC adds the addresses and builds the frame.
+     * \param frame receives the fields
+     * \return false if there is nothing to send
+     */
+    bool BuildNextPacket(RoceFrame& frame);
+    /**
+     * \brief A packet whose DestQP is this QP arrived (ICRC already checked).
+     * \param frame the parsed packet
+     */
+    void Receive(const RoceFrame& frame);
+
+    /// \return the loss-recovery policy
+    Ptr<RdmaLossRecovery> GetLossRecovery() const;
+
+    /// Counters of one QP.
+    struct Stats
+    {
+        uint64_t packetsSent{0};      //!< every packet built
+        uint64_t retransmissions{0};  //!< requester packets sent again
+        uint64_t timeouts{0};         //!< local ACK timeouts
+        uint64_t nakSeqSent{0};       //!< PSN sequence error NAKs sent
+        uint64_t nakSeqReceived{0};   //!< PSN sequence error NAKs received
+        uint64_t rnrNakSent{0};       //!< RNR NAKs sent
+        uint64_t rnrNakReceived{0};   //!< RNR NAKs received
+        uint64_t duplicates{0};       //!< duplicate requests received
+        uint64_t outOfSequence{0};    //!< out-of-sequence requests received
+    };
+
+    /// \return the counters
+    const Stats& GetStats() const;
+
+    /// Signature of the PacketTx trace: opcode, PSN, retransmission.
+    typedef void (*PacketTracedCallback)(uint8_t opcode, uint32_t psn, bool retransmission);
+    /// Signature of the StateChange trace.
+    typedef void (*StateTracedCallback)(QpState from, QpState to);
+
+    // --- used by RdmaQpRequester and RdmaQpResponder ---
+
+    /**
+     * \brief Put a completion on a CQ; an overrun moves the QP to ERR.
+     * \param send true for the send CQ
+     * \param wc the completion
+     */
+    void Complete(bool send, RdmaWorkCompletion wc);
+    /**
+     * \brief A work request failed: complete it with `status` (always, even
+     * if unsignaled), move to ERR and flush the rest (IBA 10.7.3.1).
+     * \param send whether the failing request is a send request
+     * \param wrId its id
+     * \param opcode its completion opcode
+     * \param posted when it was posted
+     * \param status the error
+     */
+    void FailWorkRequest(bool send,
+                         uint64_t wrId,
+                         RdmaWcOpcode opcode,
+                         Time posted,
+                         RdmaWcStatus status);
+    /// Move to ERR and flush both queues.
+    void EnterError();
+    /// Tell the NIC a packet may be ready.
+    void NotifyTx();
+    /// \return the memory region with this key, or null
+    Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
+    /// \return the protection domain
+    Ptr<RdmaProtectionDomain> GetPd() const;
+    /// \return the path MTU, bytes
+    uint32_t GetMtuBytes() const;
+    /// \return the counters, writable
+    Stats& MutableStats();
+    /// Fire the PacketTx trace.
+    void TracePacketTx(uint8_t opcode, uint32_t psn, bool retransmission);
+    /**
+     * \brief Payload of `length` bytes at `offset` into a scatter/gather
+     * list: real bytes when its regions are in data mode, else zero bytes.
+     */
+    Ptr<Packet> Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint32_t length) const;
+    /// Place a payload at `offset` into a scatter/gather list (data mode).
+    void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload);
+    /// \return `length` bytes of a region from `va` (real bytes in data mode)
+    Ptr<Packet> ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length) const;
+    /// Write a payload into a region at `va` (data mode).
+    void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload);
+    /**
+     * \brief Check a local scatter/gather list (IBA 10.6.3): every L_Key
+     * names a region of this QP's PD that holds the range and allows the
+     * access.
+     * \param sgList the list
+     * \param needLocalWrite whether the NIC writes into it (READ, atomics)
+     * \return whether the list is valid
+     */
+    bool CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLocalWrite) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Check mask and values of a transition (no change made).
+    int CheckModify(const RdmaQpAttr& attr, uint32_t mask) const;
+    /// Apply the masked attributes.
+    void ApplyAttributes(const RdmaQpAttr& attr, uint32_t mask);
+    /// Change state, firing the trace.
+    void SetState(QpState state);
+
+    uint32_t m_qpn;                                   //!< QP number
+    InitAttr m_init;                                  //!< creation resources
+    RdmaQpAttr m_attr;                                //!< current attributes
+    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr; //!< key lookup
+    Callback<void, Ptr<RdmaQueuePair>> m_txReady;     //!< NIC notification
+    RdmaQpRequester m_requester;                      //!< send side
+    RdmaQpResponder m_responder;                      //!< receive side
+    Ptr<RdmaLossRecovery> m_recovery;                 //!< loss-recovery policy
+    uint32_t m_ackReqInterval;                        //!< AckReq every N packets
+    Stats m_stats;                                    //!< counters
+    TracedCallback<uint8_t, uint32_t, bool> m_packetTx; //!< PacketTx trace
+    TracedCallback<QpState, QpState> m_stateChange;   //!< StateChange trace
+
+    friend class RdmaQpRequester;
+    friend class RdmaQpResponder;
+};
+
+} // namespace ns3
+
+#endif // RDMA_QUEUE_PAIR_H
