@@ -54,9 +54,8 @@ AsciiDropSinkWithContext(Ptr<OutputStreamWrapper> stream,
                          Ptr<const Packet> frame,
                          QbbNetDevice::DropReason reason)
 {
-    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << context << " "
-                         << *frame << " reason=" << QbbNetDevice::DropReasonName(reason)
-                         << std::endl;
+    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << context << " " << *frame
+                         << " reason=" << QbbNetDevice::DropReasonName(reason) << std::endl;
 }
 
 } // namespace
@@ -108,9 +107,9 @@ void
 QbbHelper::ScheduleLinkDown(Ptr<QbbChannel> channel, Time down, Time up)
 {
     NS_ABORT_MSG_UNLESS(channel, "QbbHelper::ScheduleLinkDown: no channel");
-    NS_ABORT_MSG_UNLESS(down.IsPositive() && up > down,
-                        "QbbHelper::ScheduleLinkDown: need 0 <= down < up, got down="
-                            << down << " up=" << up);
+    NS_ABORT_MSG_UNLESS(
+        down.IsPositive() && up > down,
+        "QbbHelper::ScheduleLinkDown: need 0 <= down < up, got down=" << down << " up=" << up);
     Simulator::Schedule(down, &QbbChannel::SetLinkDown, channel);
     Simulator::Schedule(up, &QbbChannel::SetLinkUp, channel);
 }
@@ -171,8 +170,7 @@ QbbHelper::EnablePcapInternal(std::string prefix,
     NS_ABORT_MSG_UNLESS(writer->IsOpen(), "QbbHelper: " << writer->GetError());
     device->TraceConnectWithoutContext("PhyTxBegin",
                                        MakeCallback(&RdmaPcapWriter::WriteNow, writer));
-    device->TraceConnectWithoutContext("PhyRxEnd",
-                                       MakeCallback(&RdmaPcapWriter::WriteNow, writer));
+    device->TraceConnectWithoutContext("PhyRxEnd", MakeCallback(&RdmaPcapWriter::WriteNow, writer));
 }
 
 void

@@ -52,13 +52,13 @@ QbbNetDevice::GetTypeId()
                           UintegerValue(9000),
                           MakeUintegerAccessor(&QbbNetDevice::SetMtu, &QbbNetDevice::GetMtu),
                           MakeUintegerChecker<uint16_t>(g_minPayloadBytes))
-            .AddAttribute("DataRate",
-                          "Line rate, bits per second. A frame of B bytes (no FCS) occupies "
-                          "the wire for (max(B, 60) + 24) * 8 / DataRate.",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&QbbNetDevice::SetDataRate,
-                                               &QbbNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate, bits per second. A frame of B bytes (no FCS) occupies "
+                "the wire for (max(B, 60) + 24) * 8 / DataRate.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&QbbNetDevice::SetDataRate, &QbbNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("TxQueueMaxBytes",
                           "Capacity of the transmit queue, bytes of frames waiting (the frame "
                           "being serialized is not counted); a frame that does not fit is "

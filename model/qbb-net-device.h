@@ -64,8 +64,9 @@ class UniformRandomVariable;
  *
  * Errors: a frame the ReceiveErrorModel declares corrupt is really
  * corrupted: one bit of a copy of the frame is flipped (see CorruptTailBytes)
- * and the copy goes up the frame-callback path, where the NIC's ICRC check
- * finds it; on the standard path it is dropped (PhyRxDrop, Drop with
+ * and the copy (a new Packet made from the bytes: packet tags do not carry
+ * over) goes up the frame-callback path, where the NIC's ICRC check finds
+ * it; on the standard path it is dropped (PhyRxDrop, Drop with
  * DROP_CORRUPT). Either way it is counted in Stats::rxCorrupt.
  *
  * Link failure: see QbbChannel::SetLinkDown(). The transmitter does not
@@ -358,16 +359,16 @@ class QbbNetDevice : public NetDevice
      */
     void Drop(Ptr<const Packet> frame, DropReason reason);
 
-    Ptr<Node> m_node;              //!< the node
-    Ptr<QbbChannel> m_channel;     //!< the channel
-    uint32_t m_ifIndex{0};         //!< interface index
-    Mac48Address m_address;        //!< MAC address
-    uint16_t m_mtu;                //!< Ethernet payload bytes
-    DataRate m_rate;               //!< line rate
-    uint64_t m_txQueueMaxBytes;    //!< queue limit, bytes
-    uint32_t m_corruptTailBytes;   //!< span of the flipped bit, bytes from the end
-    Ptr<ErrorModel> m_receiveErrorModel;       //!< receive errors, or null
-    Ptr<UniformRandomVariable> m_corruptRng;   //!< position of the flipped bit
+    Ptr<Node> m_node;                        //!< the node
+    Ptr<QbbChannel> m_channel;               //!< the channel
+    uint32_t m_ifIndex{0};                   //!< interface index
+    Mac48Address m_address;                  //!< MAC address
+    uint16_t m_mtu;                          //!< Ethernet payload bytes
+    DataRate m_rate;                         //!< line rate
+    uint64_t m_txQueueMaxBytes;              //!< queue limit, bytes
+    uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
+    Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors, or null
+    Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
 
     std::array<TxQueue, 1> m_txQueues; //!< transmit queues (one class for now)
     uint64_t m_txQueueBytes{0};        //!< bytes in all queues
@@ -380,18 +381,18 @@ class QbbNetDevice : public NetDevice
 
     Stats m_stats; //!< counters
 
-    Callback<void> m_txReadyCallback;                     //!< pull hook
-    FrameReceiveCallback m_frameRxCallback;               //!< raw-frame receive
-    NetDevice::ReceiveCallback m_rxCallback;              //!< standard receive
+    Callback<void> m_txReadyCallback;                      //!< pull hook
+    FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
+    NetDevice::ReceiveCallback m_rxCallback;               //!< standard receive
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive
-    TracedCallback<> m_linkChangeCallbacks;               //!< link up/down listeners
+    TracedCallback<> m_linkChangeCallbacks;                //!< link up/down listeners
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;     //!< MacTx: frame accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;     //!< MacRx: frame passed up
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< MacTx: frame accepted for sending
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< MacRx: frame passed up
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< PhyTxBegin: first bit sent
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;  //!< PhyTxEnd: last bit sent
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;  //!< PhyRxEnd: last bit received
-    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace; //!< PhyRxDrop: corrupt, dropped
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;   //!< PhyTxEnd: last bit sent
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;   //!< PhyRxEnd: last bit received
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< PhyRxDrop: corrupt, dropped
     TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace; //!< Drop: any drop, with reason
 };
 

@@ -249,6 +249,22 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
     bool fromSet = m_state.retransmit.erase(psn) > 0;
     if (fromSet)
     {
+        Wqe* r = FindByPsn(psn);
+        if (r && r->wr.opcode == IBV_WR_RDMA_READ)
+        {
+            // One request stands for the READ's response PSNs: ask once, from
+            // the first response still missing.
+            for (uint32_t p = r->firstPsn; PsnDiff(p, LastPsn(*r)) <= 0; p = PsnAdd(p, 1))
+            {
+                m_state.retransmit.erase(p);
+                m_state.resent.insert(p);
+            }
+            if (r->done)
+            {
+                return BuildPacket(frame);
+            }
+            psn = r->nextRespPsn;
+        }
         m_state.resent.insert(psn);
     }
     Wqe* w = retransmission ? nullptr : FindByPsn(psn);
@@ -522,7 +538,28 @@ RdmaQpRequester::OnTimeout()
         FailHead(IBV_WC_RETRY_EXC_ERR);
         return;
     }
-    m_qp->GetLossRecovery()->OnTimeout(m_state);
+    Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
+    policy->OnTimeout(m_state);
+    if (policy->ResponderKeepsOutOfOrder())
+    {
+        // A SACK says the responder has a READ/atomic request, not that its
+        // response arrived: ask again for every unanswered one.
+        for (const Wqe& w : m_sq)
+        {
+            if (!w.assigned)
+            {
+                break;
+            }
+            if (w.readAtomic && !w.done && PsnDiff(w.nextRespPsn, m_state.una) >= 0)
+            {
+                for (uint32_t p = w.firstPsn; PsnDiff(p, LastPsn(w)) <= 0; p = PsnAdd(p, 1))
+                {
+                    m_state.sacked.erase(p);
+                }
+                m_state.retransmit.insert(w.nextRespPsn);
+            }
+        }
+    }
     UpdateTimer(true);
     m_qp->NotifyTx();
 }
@@ -560,7 +597,18 @@ RdmaQpRequester::StartRetry(uint32_t from)
 void
 RdmaQpRequester::RewindTo(uint32_t psn)
 {
-    m_state.nextPsn = PsnDiff(psn, m_state.una) < 0 ? m_state.una : psn;
+    if (PsnDiff(psn, m_state.una) < 0)
+    {
+        psn = m_state.una;
+    }
+    if (m_qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+    {
+        // Selective repeat: the responder kept what followed; resend just this.
+        m_state.resent.erase(psn);
+        m_state.retransmit.insert(psn);
+        return;
+    }
+    m_state.nextPsn = psn;
 }
 
 bool

@@ -192,7 +192,7 @@ RdmaQpResponder::PendingReadAtomic() const
     uint32_t n = 0;
     for (const Response& r : m_responses)
     {
-        n += (r.kind != Response::ACK);
+        n += (r.kind != Response::ACK && !r.replay);
     }
     return n;
 }
@@ -349,6 +349,7 @@ RdmaQpResponder::HandleDuplicate(const RoceFrame& frame)
             r.length = frame.reth.GetDmaLength();
             uint32_t mtu = m_qp->GetMtuBytes();
             r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
+            r.replay = true;
             m_responses.push_back(r);
             return;
         }
@@ -360,6 +361,7 @@ RdmaQpResponder::HandleDuplicate(const RoceFrame& frame)
             r.psn = psn;
             r.msn = m_msn;
             r.orig = res.orig;
+            r.replay = true;
             m_responses.push_back(r);
             return;
         }

@@ -111,6 +111,7 @@ class RdmaQpResponder
         uint32_t packets{1};    //!< READ: response packets
         uint32_t next{0};       //!< READ: next packet index
         bool thenError{false};  //!< move the QP to ERR after sending
+        bool replay{false};     //!< answers a duplicate from a saved resource
     };
 
     /// A READ or atomic kept for duplicate requests (responder resources).

@@ -86,12 +86,12 @@ FrameSeq(Ptr<const Packet> frame)
 /// Two nodes joined by one QbbHelper link.
 struct Link
 {
-    NodeContainer nodes;       //!< the nodes
-    NetDeviceContainer devs;   //!< their devices
-    Ptr<QbbNetDevice> a;       //!< device on node 0 (the sender in most tests)
-    Ptr<QbbNetDevice> b;       //!< device on node 1
-    Mac48Address macA;         //!< a's MAC
-    Mac48Address macB;         //!< b's MAC
+    NodeContainer nodes;     //!< the nodes
+    NetDeviceContainer devs; //!< their devices
+    Ptr<QbbNetDevice> a;     //!< device on node 0 (the sender in most tests)
+    Ptr<QbbNetDevice> b;     //!< device on node 1
+    Mac48Address macA;       //!< a's MAC
+    Mac48Address macB;       //!< b's MAC
 
     /**
      * \param helper configured helper
@@ -120,8 +120,8 @@ MakeHelper(const std::string& rate, Time delay)
 /// One received frame and when its last bit arrived.
 struct Arrival
 {
-    Time t;          //!< arrival time
-    Ptr<Packet> p;   //!< the frame as passed up
+    Time t;        //!< arrival time
+    Ptr<Packet> p; //!< the frame as passed up
 };
 
 /// GetWireTime: (max(B, 60) + 24) * 8 / rate.
@@ -187,10 +187,9 @@ class BackToBackTimingTestCase : public TestCase
         std::vector<Ptr<Packet>> sent;
         {
             Link link(helper);
-            link.b->SetFrameReceiveCallback(
-                FrameCb([&](Ptr<QbbNetDevice>, Ptr<Packet> p) {
-                    arrivals.push_back({Simulator::Now(), p});
-                }));
+            link.b->SetFrameReceiveCallback(FrameCb([&](Ptr<QbbNetDevice>, Ptr<Packet> p) {
+                arrivals.push_back({Simulator::Now(), p});
+            }));
             const uint32_t n = 6;
             // Burst 1 at t0 = 0, burst 2 at t0 = 20 us (the port is idle again).
             for (Time t0 : {Time(0), MicroSeconds(20)})
@@ -198,8 +197,7 @@ class BackToBackTimingTestCase : public TestCase
                 Simulator::Schedule(t0, [&, t0]() {
                     for (uint32_t i = 0; i < n; ++i)
                     {
-                        Ptr<Packet> f =
-                            MakeFrame(link.macA, link.macB, m_frameBytes, sent.size());
+                        Ptr<Packet> f = MakeFrame(link.macA, link.macB, m_frameBytes, sent.size());
                         sent.push_back(f);
                         NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(f), true, "accepted");
                     }
@@ -288,8 +286,7 @@ class SaturatedThroughputTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(frames, total, "all frames arrive");
         NS_TEST_EXPECT_MSG_EQ(queueStayedEmpty, true, "pull hook keeps the queue empty");
         const double rate = static_cast<double>(DataRate(m_rate).GetBitRate());
-        const double measured =
-            (frames - 1) * m_frameBytes * 8.0 / (last - first).GetSeconds();
+        const double measured = (frames - 1) * m_frameBytes * 8.0 / (last - first).GetSeconds();
         const double expected = rate * m_frameBytes / (m_frameBytes + 24.0);
         NS_TEST_EXPECT_MSG_EQ_TOL(measured / expected, 1.0, 0.002, "goodput / expected");
         Simulator::Destroy();
@@ -380,7 +377,8 @@ class ErrorModelTestCase : public TestCase
 {
   public:
     ErrorModelTestCase()
-        : TestCase("receive error model: real bit flip on the frame path, drop on the standard path")
+        : TestCase(
+              "receive error model: real bit flip on the frame path, drop on the standard path")
     {
     }
 
@@ -487,7 +485,9 @@ class ErrorModelTestCase : public TestCase
             NS_TEST_EXPECT_MSG_GT_OR_EQ(bit / 8, 14, "not in the Ethernet header");
         }
         NS_TEST_EXPECT_MSG_EQ((w1.flippedBits == w2.flippedBits), true, "same stream, same bits");
-        NS_TEST_EXPECT_MSG_EQ((w1.flippedBits == w3.flippedBits), false, "other stream, other bits");
+        NS_TEST_EXPECT_MSG_EQ((w1.flippedBits == w3.flippedBits),
+                              false,
+                              "other stream, other bits");
 
         // Rate 0: frames arrive unchanged (the comparison above can fail).
         RawRun clean = RunRaw(0.0, 4, -1);
@@ -614,14 +614,18 @@ class LinkDownTestCase : public TestCase
         {
             uint32_t i = expectSeqs[k];
             NS_TEST_EXPECT_MSG_EQ(FrameSeq(arrivals[k].p), i, "arrival " << k);
-            NS_TEST_EXPECT_MSG_EQ(arrivals[k].t, w * static_cast<int64_t>(i + 1) + d, "time of " << i);
+            NS_TEST_EXPECT_MSG_EQ(arrivals[k].t,
+                                  w * static_cast<int64_t>(i + 1) + d,
+                                  "time of " << i);
         }
         NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().txFrames, total, "sender kept serializing");
         NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[QbbNetDevice::DROP_LINK_DOWN],
                               41,
                               "LINK_DOWN drops counted by the sender");
         NS_TEST_EXPECT_MSG_EQ(linkDownDropsA, 41, "Drop trace, LINK_DOWN");
-        NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[QbbNetDevice::DROP_LINK_DOWN], 0, "receiver");
+        NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[QbbNetDevice::DROP_LINK_DOWN],
+                              0,
+                              "receiver");
         NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().rxFrames, total - 41, "receiver count");
         NS_TEST_EXPECT_MSG_EQ(changesA, 2, "link change callbacks on a (down, up)");
         NS_TEST_EXPECT_MSG_EQ(changesB, 2, "link change callbacks on b (down, up)");
@@ -629,6 +633,72 @@ class LinkDownTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(upProbes[0], true, "up at 1 us");
         NS_TEST_EXPECT_MSG_EQ(upProbes[1], false, "down at 6 us");
         NS_TEST_EXPECT_MSG_EQ(upProbes[2], true, "up at 9 us");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Both directions at once, with transmissions started from inside receive
+ * callbacks (as a NIC answers with ACKs): b echoes every frame it gets, and
+ * on the first one a sends one more frame. W = 100 ns, D = 1 us. Frames
+ * 0..3 leave a at 0..300 ns and reach b at (k+1)W + D = 1.1..1.4 us; the
+ * extra frame leaves a at 1.1 us and reaches b at 2.2 us; each echo leaves b
+ * when its frame arrives (b is idle by then) and reaches a W + D later:
+ * 2.2, 2.3, 2.4, 2.5 us, and 3.3 us for the extra frame's echo.
+ */
+class BidirectionalTestCase : public TestCase
+{
+  public:
+    BidirectionalTestCase()
+        : TestCase("both directions, with frames sent from receive callbacks")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        QbbHelper helper = MakeHelper("100Gbps", MicroSeconds(1));
+        Link link(helper);
+        std::vector<std::pair<Time, uint32_t>> atB;
+        std::vector<std::pair<Time, uint32_t>> atA;
+        link.b->SetFrameReceiveCallback(
+            QbbNetDevice::FrameReceiveCallback([&](Ptr<QbbNetDevice> dev, Ptr<Packet> p) {
+                const uint32_t seq = FrameSeq(p);
+                atB.emplace_back(Simulator::Now(), seq);
+                dev->SendFrame(MakeFrame(link.macB, link.macA, 1226, 1000 + seq));
+                if (seq == 0)
+                {
+                    link.a->SendFrame(MakeFrame(link.macA, link.macB, 1226, 4));
+                }
+            }));
+        link.a->SetFrameReceiveCallback(
+            QbbNetDevice::FrameReceiveCallback([&](Ptr<QbbNetDevice>, Ptr<Packet> p) {
+                atA.emplace_back(Simulator::Now(), FrameSeq(p));
+            }));
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            link.a->SendFrame(MakeFrame(link.macA, link.macB, 1226, i));
+        }
+        Simulator::Run();
+        const std::vector<std::pair<Time, uint32_t>> expectB = {{NanoSeconds(1100), 0},
+                                                                {NanoSeconds(1200), 1},
+                                                                {NanoSeconds(1300), 2},
+                                                                {NanoSeconds(1400), 3},
+                                                                {NanoSeconds(2200), 4}};
+        const std::vector<std::pair<Time, uint32_t>> expectA = {{NanoSeconds(2200), 1000},
+                                                                {NanoSeconds(2300), 1001},
+                                                                {NanoSeconds(2400), 1002},
+                                                                {NanoSeconds(2500), 1003},
+                                                                {NanoSeconds(3300), 1004}};
+        NS_TEST_ASSERT_MSG_EQ(atB.size(), expectB.size(), "frames at b");
+        NS_TEST_ASSERT_MSG_EQ(atA.size(), expectA.size(), "echoes at a");
+        for (std::size_t i = 0; i < expectB.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(atB[i].first, expectB[i].first, "time at b " << i);
+            NS_TEST_EXPECT_MSG_EQ(atB[i].second, expectB[i].second, "frame at b " << i);
+            NS_TEST_EXPECT_MSG_EQ(atA[i].first, expectA[i].first, "time at a " << i);
+            NS_TEST_EXPECT_MSG_EQ(atA[i].second, expectA[i].second, "echo at a " << i);
+        }
         Simulator::Destroy();
     }
 };
@@ -649,9 +719,8 @@ class QueueLimitTestCase : public TestCase
         helper.SetDeviceAttribute("TxQueueMaxBytes", UintegerValue(3000));
         Link link(helper);
         std::vector<uint32_t> got;
-        link.b->SetFrameReceiveCallback(
-            QbbNetDevice::FrameReceiveCallback(
-                [&](Ptr<QbbNetDevice>, Ptr<Packet> p) { got.push_back(FrameSeq(p)); }));
+        link.b->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback(
+            [&](Ptr<QbbNetDevice>, Ptr<Packet> p) { got.push_back(FrameSeq(p)); }));
         uint32_t fullDrops = 0;
         link.a->TraceConnectWithoutContext(
             "Drop",
@@ -705,11 +774,11 @@ class StandardPathTestCase : public TestCase
     /// One standard-path delivery.
     struct Rx
     {
-        bool promisc;                 //!< from the promiscuous callback
-        uint32_t size;                //!< payload bytes
-        uint16_t protocol;            //!< EtherType
-        NetDevice::PacketType type;   //!< promiscuous only
-        std::vector<uint8_t> bytes;   //!< payload
+        bool promisc;               //!< from the promiscuous callback
+        uint32_t size;              //!< payload bytes
+        uint16_t protocol;          //!< EtherType
+        NetDevice::PacketType type; //!< promiscuous only
+        std::vector<uint8_t> bytes; //!< payload
     };
 
     void DoRun() override
@@ -722,20 +791,18 @@ class StandardPathTestCase : public TestCase
                 rx.push_back({false, p->GetSize(), proto, NetDevice::PACKET_HOST, ToBytes(p)});
                 return true;
             }));
-        link.b->SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback(
-            [&](Ptr<NetDevice>,
-                Ptr<const Packet> p,
-                uint16_t proto,
-                const Address&,
-                const Address&,
-                NetDevice::PacketType type) {
+        link.b->SetPromiscReceiveCallback(
+            NetDevice::PromiscReceiveCallback([&](Ptr<NetDevice>,
+                                                  Ptr<const Packet> p,
+                                                  uint16_t proto,
+                                                  const Address&,
+                                                  const Address&,
+                                                  NetDevice::PacketType type) {
                 rx.push_back({true, p->GetSize(), proto, type, ToBytes(p)});
                 return true;
             }));
         std::vector<uint8_t> small = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        Simulator::Schedule(Time(0), [&]() {
-            link.a->Send(ToPacket(small), link.macB, 0x0800);
-        });
+        Simulator::Schedule(Time(0), [&]() { link.a->Send(ToPacket(small), link.macB, 0x0800); });
         Simulator::Schedule(MicroSeconds(5), [&]() {
             link.a->Send(Create<Packet>(100), Mac48Address::GetBroadcast(), 0x0806);
         });
@@ -750,10 +817,10 @@ class StandardPathTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(rx[1].promisc, false, "then standard");
         NS_TEST_EXPECT_MSG_EQ(rx[1].protocol, 0x0800, "EtherType");
         NS_TEST_EXPECT_MSG_EQ(rx[1].size, 46, "padded to the Ethernet minimum");
-        NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(rx[1].bytes.begin(), rx[1].bytes.begin() + 10) ==
-                               small),
-                              true,
-                              "payload bytes");
+        NS_TEST_EXPECT_MSG_EQ(
+            (std::vector<uint8_t>(rx[1].bytes.begin(), rx[1].bytes.begin() + 10) == small),
+            true,
+            "payload bytes");
         NS_TEST_EXPECT_MSG_EQ(rx[2].type, NetDevice::PACKET_BROADCAST, "BROADCAST");
         NS_TEST_EXPECT_MSG_EQ(rx[3].promisc, false, "broadcast goes up");
         NS_TEST_EXPECT_MSG_EQ(rx[3].protocol, 0x0806, "ARP EtherType");
@@ -767,9 +834,8 @@ class StandardPathTestCase : public TestCase
         std::vector<std::vector<uint8_t>> frames;
         link.b->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback(
             [&](Ptr<QbbNetDevice>, Ptr<Packet> p) { frames.push_back(ToBytes(p)); }));
-        Simulator::Schedule(Time(0), [&]() {
-            link.a->Send(Create<Packet>(100), link.macB, 0x0800);
-        });
+        Simulator::Schedule(Time(0),
+                            [&]() { link.a->Send(Create<Packet>(100), link.macB, 0x0800); });
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(rx.size(), 0, "standard callbacks not called");
         NS_TEST_ASSERT_MSG_EQ(frames.size(), 1, "frame callback called");
@@ -790,7 +856,9 @@ class StandardPathTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(MakeFrame(link.macA, link.macB, 9019, 0)),
                               false,
                               "frame beyond Mtu + 18");
-        NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(Create<Packet>(13)), false, "shorter than a header");
+        NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(Create<Packet>(13)),
+                              false,
+                              "shorter than a header");
         NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[QbbNetDevice::DROP_BAD_SIZE], 3, "BAD_SIZE");
         NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(MakeFrame(link.macA, link.macB, 9018, 0)),
                               true,
@@ -847,10 +915,10 @@ class TraceFilesTestCase : public TestCase
                           (in.IsNanoSecMode() ? frac : uint64_t{frac} * 1000ULL);
             NS_TEST_EXPECT_MSG_EQ(ns, times[i].GetNanoSeconds(), path << " time " << i);
             NS_TEST_EXPECT_MSG_EQ(orig, frames[i].size(), path << " length " << i);
-            NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(buf.begin(), buf.begin() + incl) ==
-                                   frames[i]),
-                                  true,
-                                  path << " bytes " << i);
+            NS_TEST_EXPECT_MSG_EQ(
+                (std::vector<uint8_t>(buf.begin(), buf.begin() + incl) == frames[i]),
+                true,
+                path << " bytes " << i);
         }
         uint32_t sec = 0;
         uint32_t frac = 0;
@@ -944,14 +1012,16 @@ class RdmaQbbLinkTestSuite : public TestSuite
         : TestSuite("rdma-qbb-link", UNIT)
     {
         AddTestCase(new WireTimeTestCase, TestCase::QUICK);
-        AddTestCase(new BackToBackTimingTestCase("100Gbps", 1226, MicroSeconds(1), NanoSeconds(100)),
-                    TestCase::QUICK);
+        AddTestCase(
+            new BackToBackTimingTestCase("100Gbps", 1226, MicroSeconds(1), NanoSeconds(100)),
+            TestCase::QUICK);
         AddTestCase(new BackToBackTimingTestCase("1Gbps", 40, NanoSeconds(250), NanoSeconds(672)),
                     TestCase::QUICK);
         AddTestCase(new SaturatedThroughputTestCase("100Gbps", 1000), TestCase::QUICK);
         AddTestCase(new SaturatedThroughputTestCase("25Gbps", 9000), TestCase::QUICK);
         AddTestCase(new TxReadyTestCase, TestCase::QUICK);
         AddTestCase(new ErrorModelTestCase, TestCase::QUICK);
+        AddTestCase(new BidirectionalTestCase, TestCase::QUICK);
         AddTestCase(new LinkDownTestCase, TestCase::QUICK);
         AddTestCase(new QueueLimitTestCase, TestCase::QUICK);
         AddTestCase(new StandardPathTestCase, TestCase::QUICK);
