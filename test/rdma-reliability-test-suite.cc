@@ -274,6 +274,36 @@ class LinkDownTestCase : public TestCase
     }
 };
 
+/// A link down for a while and up again: timeouts bridge the gap.
+class LinkFlapTestCase : public TestCase
+{
+  public:
+    LinkFlapTestCase()
+        : TestCase("link down 2 ms then up: the transfer resumes after timeouts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.connection.timeout = 8; // 1.048576 ms
+        TwoHosts h(o);
+        QbbHelper::ScheduleLinkDown(h.devices, MicroSeconds(10), MilliSeconds(2));
+        TwoHosts::Fill(h.mrA, TwoHosts::VA_A, 1 << 20, 11);
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 1 << 20);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(h.qpA->GetStats().timeouts, 1, "timed out while down");
+        NS_TEST_EXPECT_MSG_GT(h.wcA[0].completed, MilliSeconds(2), "finished after the link came up");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(h.mrB, TwoHosts::VA_B, 1 << 20, 11), true, "bytes");
+        Simulator::Destroy();
+    }
+};
+
 /// Random loss both ways: every message completes once, every byte is right.
 class RandomLossTestCase : public TestCase
 {
@@ -411,6 +441,7 @@ class RdmaReliabilityTestSuite : public TestSuite
         AddTestCase(new RnrTestCase, TestCase::QUICK);
         AddTestCase(new RnrExhaustedTestCase, TestCase::QUICK);
         AddTestCase(new LinkDownTestCase, TestCase::QUICK);
+        AddTestCase(new LinkFlapTestCase, TestCase::QUICK);
         for (const char* policy : {"ns3::RdmaGoBackN", "ns3::RdmaSelectiveRepeat"})
         {
             for (double rate : {0.001, 0.01, 0.05})

@@ -165,6 +165,79 @@ class PsnWrapTestCase : public TestCase
     }
 };
 
+/// max_rd_atomic = 1: a READ starts only after the previous one completed.
+class MaxRdAtomicTestCase : public TestCase
+{
+  public:
+    MaxRdAtomicTestCase()
+        : TestCase("max_rd_atomic = 1 keeps one READ outstanding (IBA 9.7.7.2.2)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.connection.maxRdAtomic = 1;
+        TwoHosts h(o);
+        std::vector<Time> requests;
+        h.qpA->TraceConnectWithoutContext(
+            "PacketTx",
+            Callback<void, uint8_t, uint32_t, bool>([&requests](uint8_t op, uint32_t, bool) {
+                if (op == RC_RDMA_READ_REQUEST)
+                {
+                    requests.push_back(Simulator::Now());
+                }
+            }));
+        for (uint64_t i = 0; i < 3; ++i)
+        {
+            RdmaSendWr r = h.Wr(IBV_WR_RDMA_READ, i, TwoHosts::VA_A + i * 4096, 4096);
+            r.remoteAddr = TwoHosts::VA_B;
+            h.qpA->PostSend(r);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 3, "three READs completed");
+        NS_TEST_ASSERT_MSG_EQ(requests.size(), 3, "three READ requests");
+        for (uint32_t i = 1; i < 3; ++i)
+        {
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(requests[i],
+                                        h.wcA[i - 1].completed,
+                                        "READ " << i << " waits for READ " << i - 1);
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// More READs than the responder's max_dest_rd_atomic: the invalid request NAK.
+class MaxDestRdAtomicTestCase : public TestCase
+{
+  public:
+    MaxDestRdAtomicTestCase()
+        : TestCase("over max_dest_rd_atomic: NAK invalid request, IBV_WC_REM_INV_REQ_ERR")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.connection.maxRdAtomic = 4;     // the requester may send 4 ...
+        o.connection.maxDestRdAtomic = 1; // ... the responder holds 1
+        TwoHosts h(o);
+        for (uint64_t i = 0; i < 4; ++i)
+        {
+            RdmaSendWr r = h.Wr(IBV_WR_RDMA_READ, i, TwoHosts::VA_A + i * 65536, 65536);
+            r.remoteAddr = TwoHosts::VA_B;
+            h.qpA->PostSend(r);
+        }
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_REM_INV_REQ_ERR), 1, "one refused READ");
+        NS_TEST_EXPECT_MSG_EQ(h.qpB->GetState(), IBV_QPS_ERR, "responder in ERR");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetState(), IBV_QPS_ERR, "requester in ERR");
+        Simulator::Destroy();
+    }
+};
+
 /// The transport suite.
 class RdmaTransportTestSuite : public TestSuite
 {
@@ -174,6 +247,8 @@ class RdmaTransportTestSuite : public TestSuite
     {
         AddTestCase(new AllOperationsTestCase, TestCase::QUICK);
         AddTestCase(new PsnWrapTestCase, TestCase::QUICK);
+        AddTestCase(new MaxRdAtomicTestCase, TestCase::QUICK);
+        AddTestCase(new MaxDestRdAtomicTestCase, TestCase::QUICK);
     }
 };
 
