@@ -9,7 +9,9 @@
 
 #include "rdma-test-hosts.h"
 
+#include "ns3/config.h"
 #include "ns3/rdma-module.h"
+#include "ns3/uinteger.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -238,6 +240,41 @@ class MaxDestRdAtomicTestCase : public TestCase
     }
 };
 
+/// AckReq at the end of each message and every AckReqInterval packets.
+class AckReqIntervalTestCase : public TestCase
+{
+  public:
+    AckReqIntervalTestCase()
+        : TestCase("AckReq every AckReqInterval packets and on the last: cumulative ACKs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::RdmaQueuePair::AckReqInterval", UintegerValue(4));
+        TwoHosts h;
+        Config::SetDefault("ns3::RdmaQueuePair::AckReqInterval", UintegerValue(64));
+        std::vector<uint32_t> acks;
+        h.qpB->TraceConnectWithoutContext(
+            "PacketTx",
+            Callback<void, uint8_t, uint32_t, bool>([&acks](uint8_t op, uint32_t psn, bool) {
+                if (op == RC_ACKNOWLEDGE)
+                {
+                    acks.push_back(psn);
+                }
+            }));
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 10 * 1024); // PSNs 0..9
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        std::vector<uint32_t> expect = {3, 7, 9}; // the 4th, the 8th, the last
+        NS_TEST_EXPECT_MSG_EQ((acks == expect), true, "ACKs for PSNs 3, 7 and 9");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        Simulator::Destroy();
+    }
+};
+
 /// The transport suite.
 class RdmaTransportTestSuite : public TestSuite
 {
@@ -248,6 +285,7 @@ class RdmaTransportTestSuite : public TestSuite
         AddTestCase(new AllOperationsTestCase, TestCase::QUICK);
         AddTestCase(new PsnWrapTestCase, TestCase::QUICK);
         AddTestCase(new MaxRdAtomicTestCase, TestCase::QUICK);
+        AddTestCase(new AckReqIntervalTestCase, TestCase::QUICK);
         AddTestCase(new MaxDestRdAtomicTestCase, TestCase::QUICK);
     }
 };
