@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <cerrno>
+#include <functional>
 
 namespace ns3
 {
@@ -596,6 +597,33 @@ RdmaQueuePair::CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLoc
     return true;
 }
 
+void
+RdmaQueuePair::ForEachSpan(const std::vector<RdmaSge>& sgList,
+                           uint64_t offset,
+                           uint32_t length,
+                           const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn)
+    const
+{
+    uint64_t pos = 0;  // message offset of the current SGE
+    uint32_t done = 0; // bytes of [offset, offset + length) visited
+    for (const RdmaSge& sge : sgList)
+    {
+        if (done == length)
+        {
+            break;
+        }
+        uint64_t end = pos + sge.length;
+        if (offset + done < end)
+        {
+            uint64_t into = offset + done - pos;
+            uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(length - done, sge.length - into));
+            fn(sge, into, done, n);
+            done += n;
+        }
+        pos = end;
+    }
+}
+
 Ptr<Packet>
 RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint32_t length) const
 {
@@ -610,24 +638,9 @@ RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint3
         return Create<Packet>(length);
     }
     std::vector<uint8_t> bytes(length, 0);
-    uint64_t pos = 0; // position of the current SGE in the message
-    uint32_t filled = 0;
-    for (const RdmaSge& sge : sgList)
-    {
-        if (filled == length)
-        {
-            break;
-        }
-        uint64_t end = pos + sge.length;
-        if (offset + filled < end)
-        {
-            uint64_t from = offset + filled - pos;
-            uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(length - filled, sge.length - from));
-            LookupMr(sge.lkey)->Read(sge.addr + from, bytes.data() + filled, n);
-            filled += n;
-        }
-        pos = end;
-    }
+    ForEachSpan(sgList, offset, length, [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
+        LookupMr(sge.lkey)->Read(sge.addr + into, bytes.data() + at, n);
+    });
     return Create<Packet>(bytes.data(), length);
 }
 
@@ -637,28 +650,13 @@ RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<
     uint32_t length = payload->GetSize();
     std::vector<uint8_t> bytes(length);
     payload->CopyData(bytes.data(), length);
-    uint64_t pos = 0;
-    uint32_t placed = 0;
-    for (const RdmaSge& sge : sgList)
-    {
-        if (placed == length)
+    ForEachSpan(sgList, offset, length, [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
+        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
+        if (mr)
         {
-            break;
+            mr->Write(sge.addr + into, bytes.data() + at, n);
         }
-        uint64_t end = pos + sge.length;
-        if (offset + placed < end)
-        {
-            uint64_t into = offset + placed - pos;
-            uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(length - placed, sge.length - into));
-            Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-            if (mr)
-            {
-                mr->Write(sge.addr + into, bytes.data() + placed, n);
-            }
-            placed += n;
-        }
-        pos = end;
-    }
+    });
 }
 
 Ptr<Packet>

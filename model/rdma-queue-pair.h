@@ -17,6 +17,8 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
+
 namespace ns3
 {
 
@@ -208,6 +210,16 @@ class RdmaQueuePair : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * \brief Visit the parts of a scatter/gather list that hold message bytes
+     * [offset, offset + length): fn(sge, offset into the SGE, offset into the
+     * span, bytes).
+     */
+    void ForEachSpan(const std::vector<RdmaSge>& sgList,
+                     uint64_t offset,
+                     uint32_t length,
+                     const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn)
+        const;
     /// Check mask and values of a transition (no change made).
     int CheckModify(const RdmaQpAttr& attr, uint32_t mask) const;
     /// Apply the masked attributes.
