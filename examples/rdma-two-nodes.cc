@@ -168,8 +168,12 @@ main(int argc, char* argv[])
     qpB->PostRecv(r2);
     qpB->PostRecv(r3);
 
-    const char* names[] = {"SEND 64 KiB", "SEND_WITH_IMM 100 B", "RDMA_WRITE 256 KiB",
-                           "RDMA_WRITE_WITH_IMM 1 KiB", "RDMA_READ 64 KiB", "COMPARE_SWAP",
+    const char* names[] = {"SEND 64 KiB",
+                           "SEND_WITH_IMM 100 B",
+                           "RDMA_WRITE 256 KiB",
+                           "RDMA_WRITE_WITH_IMM 1 KiB",
+                           "RDMA_READ 64 KiB",
+                           "COMPARE_SWAP",
                            "FETCH_ADD +2"};
     qpA->PostSend(wr(IBV_WR_SEND, 1, VA_A, 65536, 0));
     RdmaSendWr si = wr(IBV_WR_SEND_WITH_IMM, 2, VA_A, 100, 0);
@@ -197,8 +201,7 @@ main(int argc, char* argv[])
     for (const RdmaWorkCompletion& wc : cqA->Poll(16))
     {
         std::cout << std::setw(28) << names[wc.wrId - 1] << std::setw(24)
-                  << RdmaWcStatusName(wc.status) << (wc.completed - wc.posted).As(Time::US)
-                  << "\n";
+                  << RdmaWcStatusName(wc.status) << (wc.completed - wc.posted).As(Time::US) << "\n";
         ok = ok && wc.status == IBV_WC_SUCCESS;
     }
     uint32_t received = 0;
@@ -211,8 +214,8 @@ main(int argc, char* argv[])
                  Same(mrA, VA_A + (2 << 20), mrB, VA_B + (2 << 20), 65536) &&
                  mrB->ReadU64(VA_B + (3 << 20)) == 102 && mrA->ReadU64(VA_A + (3 << 20)) == 40 &&
                  mrA->ReadU64(VA_A + (3 << 20) + 8) == 100;
-    std::cout << "\nreceive completions on B: " << received << " of 3; bytes placed as expected: "
-              << (bytes ? "yes" : "NO") << "\n";
+    std::cout << "\nreceive completions on B: " << received
+              << " of 3; bytes placed as expected: " << (bytes ? "yes" : "NO") << "\n";
 
     // Goodput: a stream of WRITEs.
     Time start = Simulator::Now();
@@ -227,15 +230,15 @@ main(int argc, char* argv[])
     double goodput = seconds > 0 ? double(streamMessages) * messageSize * 8 / seconds : 0;
     double formula = DataRate(rate).GetBitRate() * double(mtu) / (mtu + 82);
     std::cout << std::fixed << std::setprecision(3) << "goodput of " << streamMessages << " x "
-              << messageSize << " B WRITEs: " << goodput / 1e9 << " Gb/s (R x P/(P+82) = "
-              << formula / 1e9 << " Gb/s)\n";
+              << messageSize << " B WRITEs: " << goodput / 1e9
+              << " Gb/s (R x P/(P+82) = " << formula / 1e9 << " Gb/s)\n";
     const RdmaQueuePair::Stats& a = qpA->GetStats();
     const RdmaQueuePair::Stats& b = qpB->GetStats();
     std::cout << "A: packets " << a.packetsSent << ", retransmitted " << a.retransmissions
               << ", timeouts " << a.timeouts << ", NAKs received " << a.nakSeqReceived << "\n"
-              << "B: packets " << b.packetsSent << ", NAKs sent " << b.nakSeqSent
-              << ", duplicates " << b.duplicates << ", out of sequence " << b.outOfSequence
-              << ", ICRC drops " << nicB->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC] << "\n";
+              << "B: packets " << b.packetsSent << ", NAKs sent " << b.nakSeqSent << ", duplicates "
+              << b.duplicates << ", out of sequence " << b.outOfSequence << ", ICRC drops "
+              << nicB->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC] << "\n";
     Simulator::Destroy();
     return (ok && bytes && received == 3 && stream.size() == streamMessages) ? 0 : 1;
 }

@@ -52,6 +52,7 @@ class Conversation
     }
 
     void Run();
+
     const std::vector<SentFrame>& Frames() const
     {
         return m_frames;
@@ -95,7 +96,8 @@ Conversation::Base(bool fromA, uint8_t opcode, uint32_t psn)
     f.ipId = m_ipId++;
     f.hasVlan = m_vlan;
     f.vlan.SetPcp(3);
-    f.udpSrcPort = fromA ? RoceFrame::UdpSourcePort(0x11, 0x22) : RoceFrame::UdpSourcePort(0x22, 0x11);
+    f.udpSrcPort =
+        fromA ? RoceFrame::UdpSourcePort(0x11, 0x22) : RoceFrame::UdpSourcePort(0x22, 0x11);
     f.bth.SetOpcode(opcode);
     f.bth.SetDestQp(fromA ? 0x22 : 0x11);
     f.bth.SetPsn(psn);
@@ -173,8 +175,8 @@ Conversation::SendMessage(uint8_t first,
         RoceFrame f = Base(true, op, m_sqPsn);
         f.payload = Payload(chunk);
         f.bth.SetAckReq(lastPacket);
-        f.bth.SetSolicitedEvent(lastPacket && (op == RC_SEND_LAST_WITH_IMMEDIATE ||
-                                               op == RC_SEND_ONLY_WITH_IMMEDIATE));
+        f.bth.SetSolicitedEvent(
+            lastPacket && (op == RC_SEND_LAST_WITH_IMMEDIATE || op == RC_SEND_ONLY_WITH_IMMEDIATE));
         f.reth.SetVirtualAddress(0x10000 + sent);
         f.reth.SetRkey(0x1234);
         f.reth.SetDmaLength(length);
@@ -360,8 +362,8 @@ WriteManifest(std::ostream& os, const std::vector<SentFrame>& frames)
         os << i + 1 << "\t" << s.kind;
         if (s.kind == "pfc")
         {
-            os << std::string(24, '\t') << s.pfc.GetClassEnableVector()
-               << "\t" << s.pfc.GetPauseQuanta(3) << "\n";
+            os << std::string(24, '\t') << s.pfc.GetClassEnableVector() << "\t"
+               << s.pfc.GetPauseQuanta(3) << "\n";
             continue;
         }
         const RoceFrame& f = s.fields;
@@ -371,14 +373,13 @@ WriteManifest(std::ostream& os, const std::vector<SentFrame>& frames)
         };
         os << "\t" << +f.bth.GetOpcode() << "\t" << f.bth.GetDestQp() << "\t" << f.bth.GetPsn()
            << "\t" << f.bth.GetAckReq() << "\t" << +f.bth.GetPadCnt() << "\t" << f.bth.GetBecn()
-           << "\t" << +f.ecn << "\t" << (f.hasVlan ? std::to_string(f.vlan.GetPcp()) : "")
-           << "\t" << f.udpSrcPort << "\t" << s.payloadSize << "\t"
-           << opt(EXT_RETH, f.reth.GetVirtualAddress()) << "\t"
-           << opt(EXT_RETH, f.reth.GetRkey()) << "\t" << opt(EXT_RETH, f.reth.GetDmaLength())
-           << "\t" << opt(EXT_AETH, f.aeth.GetSyndrome()) << "\t"
-           << opt(EXT_AETH, f.aeth.GetMsn()) << "\t" << opt(EXT_IMMDT, f.immDt.GetImmediateData())
-           << "\t" << opt(EXT_IETH, f.ieth.GetRkey()) << "\t"
-           << opt(EXT_ATOMICETH, f.atomicEth.GetVirtualAddress()) << "\t"
+           << "\t" << +f.ecn << "\t" << (f.hasVlan ? std::to_string(f.vlan.GetPcp()) : "") << "\t"
+           << f.udpSrcPort << "\t" << s.payloadSize << "\t"
+           << opt(EXT_RETH, f.reth.GetVirtualAddress()) << "\t" << opt(EXT_RETH, f.reth.GetRkey())
+           << "\t" << opt(EXT_RETH, f.reth.GetDmaLength()) << "\t"
+           << opt(EXT_AETH, f.aeth.GetSyndrome()) << "\t" << opt(EXT_AETH, f.aeth.GetMsn()) << "\t"
+           << opt(EXT_IMMDT, f.immDt.GetImmediateData()) << "\t" << opt(EXT_IETH, f.ieth.GetRkey())
+           << "\t" << opt(EXT_ATOMICETH, f.atomicEth.GetVirtualAddress()) << "\t"
            << opt(EXT_ATOMICETH, f.atomicEth.GetRkey()) << "\t"
            << opt(EXT_ATOMICETH, f.atomicEth.GetSwapOrAdd()) << "\t"
            << opt(EXT_ATOMICETH, f.atomicEth.GetCompare()) << "\t"

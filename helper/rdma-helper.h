@@ -31,9 +31,9 @@ struct RdmaConnectionConfig
     uint8_t maxDestRdAtomic{16};   //!< max_dest_rd_atomic
     uint32_t accessFlags{IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
                          IBV_ACCESS_REMOTE_ATOMIC}; //!< QP access flags
-    uint32_t psnA{0};              //!< first PSN A sends (B expects)
-    uint32_t psnB{0};              //!< first PSN B sends (A expects)
-    uint8_t trafficClass{26 << 2}; //!< IP TOS of the QPs' packets (DSCP 26)
+    uint32_t psnA{0};                               //!< first PSN A sends (B expects)
+    uint32_t psnB{0};                               //!< first PSN B sends (A expects)
+    uint8_t trafficClass{26 << 2};                  //!< IP TOS of the QPs' packets (DSCP 26)
 };
 
 /**

@@ -30,8 +30,8 @@ RdmaPcapWriter::RdmaPcapWriter(const std::string& filename, uint32_t snapLen)
     m_file->Open(filename, std::ios::out);
     if (m_file->Fail())
     {
-        m_error = "cannot create pcap file '" + filename + "': " +
-                  (errno ? std::strerror(errno) : "open failed");
+        m_error = "cannot create pcap file '" + filename +
+                  "': " + (errno ? std::strerror(errno) : "open failed");
         return;
     }
     m_file->Init(DLT_EN10MB, snapLen);

@@ -24,7 +24,7 @@ namespace ns3
 class AethHeader : public Header
 {
   public:
-    static constexpr uint32_t SIZE = 4;                   //!< serialized size, bytes
+    static constexpr uint32_t SIZE = 4;                  //!< serialized size, bytes
     static constexpr uint8_t CREDITS_NOT_LIMITED = 0x1F; //!< ACK credit code "invalid"
 
     /// Syndrome type, bits 6-5 (IBA Table 44).

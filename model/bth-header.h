@@ -97,13 +97,13 @@ class BthHeader : public Header
     static uint8_t PadCntFor(uint32_t payloadSize);
 
   private:
-    uint8_t m_opcode;   //!< OpCode
-    uint8_t m_flags;    //!< byte 1: SE, MigReq, PadCnt, TVer
-    uint16_t m_pkey;    //!< P_Key
-    uint8_t m_ecnByte;  //!< byte 4: FECN, BECN, reserved
-    uint32_t m_destQp;  //!< DestQP (24 bits)
-    uint8_t m_ackByte;  //!< byte 8: AckReq, reserved
-    uint32_t m_psn;     //!< PSN (24 bits)
+    uint8_t m_opcode;  //!< OpCode
+    uint8_t m_flags;   //!< byte 1: SE, MigReq, PadCnt, TVer
+    uint16_t m_pkey;   //!< P_Key
+    uint8_t m_ecnByte; //!< byte 4: FECN, BECN, reserved
+    uint32_t m_destQp; //!< DestQP (24 bits)
+    uint8_t m_ackByte; //!< byte 8: AckReq, reserved
+    uint32_t m_psn;    //!< PSN (24 bits)
 };
 
 } // namespace ns3

@@ -20,12 +20,12 @@ namespace ns3
  */
 struct RdmaRecoveryState
 {
-    uint32_t una{0};          //!< oldest PSN not yet acknowledged
-    uint32_t nextPsn{0};      //!< next PSN the requester sends
-    uint32_t highestSent{0};  //!< one past the highest PSN ever sent
-    std::set<uint32_t> sacked;       //!< PSNs >= una the responder reported received
-    std::set<uint32_t> retransmit;   //!< PSNs to send again before new data (selective repeat)
-    std::set<uint32_t> resent;       //!< PSNs already sent again since they were found lost
+    uint32_t una{0};               //!< oldest PSN not yet acknowledged
+    uint32_t nextPsn{0};           //!< next PSN the requester sends
+    uint32_t highestSent{0};       //!< one past the highest PSN ever sent
+    std::set<uint32_t> sacked;     //!< PSNs >= una the responder reported received
+    std::set<uint32_t> retransmit; //!< PSNs to send again before new data (selective repeat)
+    std::set<uint32_t> resent;     //!< PSNs already sent again since they were found lost
 };
 
 /**

@@ -115,22 +115,22 @@ class RdmaNic : public Object
     /// Receive-side drop reasons.
     enum DropReason
     {
-        DROP_BAD_ICRC,     //!< ICRC mismatch (corrupted on the wire)
-        DROP_MALFORMED,    //!< truncated, bad length, bad pad, unsupported
-        DROP_NOT_ROCE,     //!< not RoCEv2 (nothing else is handled here)
-        DROP_UNKNOWN_QP,   //!< no QP with the packet's DestQP
-        DROP_NOT_FOR_US,   //!< destination IP is not this host
+        DROP_BAD_ICRC,       //!< ICRC mismatch (corrupted on the wire)
+        DROP_MALFORMED,      //!< truncated, bad length, bad pad, unsupported
+        DROP_NOT_ROCE,       //!< not RoCEv2 (nothing else is handled here)
+        DROP_UNKNOWN_QP,     //!< no QP with the packet's DestQP
+        DROP_NOT_FOR_US,     //!< destination IP is not this host
         DROP_UNKNOWN_OPCODE, //!< an opcode this module does not implement
     };
 
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t txFrames{0};       //!< frames handed to the port
-        uint64_t txBytes{0};        //!< their bytes
-        uint64_t rxFrames{0};       //!< frames received
-        uint64_t rxBytes{0};        //!< their bytes
-        uint64_t rxDrops[6]{};      //!< drops by DropReason
+        uint64_t txFrames{0};  //!< frames handed to the port
+        uint64_t txBytes{0};   //!< their bytes
+        uint64_t rxFrames{0};  //!< frames received
+        uint64_t rxBytes{0};   //!< their bytes
+        uint64_t rxDrops[6]{}; //!< drops by DropReason
     };
 
     /// \return the counters
@@ -156,23 +156,23 @@ class RdmaNic : public Object
     /// Count and trace a dropped frame.
     void Drop(Ptr<const Packet> frame, DropReason reason);
 
-    Ptr<QbbNetDevice> m_device;                              //!< the port
-    Ipv4Address m_address;                                   //!< GID
-    Mac48Address m_peerMac;                                  //!< next hop's MAC
-    bool m_dataMode;                                         //!< MRs hold real bytes
-    bool m_verifyIcrc;                                       //!< check ICRC on receive
-    uint8_t m_ecn;                                           //!< ECN codepoint sent
-    uint32_t m_nextPd;                                       //!< PD numbers
-    uint32_t m_nextKey;                                      //!< key index
-    uint32_t m_nextQpn;                                      //!< QP numbers
-    uint16_t m_ipId;                                         //!< IPv4 identification
-    ObjectFactory m_qpFactory;                               //!< QP attributes
+    Ptr<QbbNetDevice> m_device;                                //!< the port
+    Ipv4Address m_address;                                     //!< GID
+    Mac48Address m_peerMac;                                    //!< next hop's MAC
+    bool m_dataMode;                                           //!< MRs hold real bytes
+    bool m_verifyIcrc;                                         //!< check ICRC on receive
+    uint8_t m_ecn;                                             //!< ECN codepoint sent
+    uint32_t m_nextPd;                                         //!< PD numbers
+    uint32_t m_nextKey;                                        //!< key index
+    uint32_t m_nextQpn;                                        //!< QP numbers
+    uint16_t m_ipId;                                           //!< IPv4 identification
+    ObjectFactory m_qpFactory;                                 //!< QP attributes
     std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
-    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;  //!< by QPN
-    std::deque<uint32_t> m_active;                           //!< QPs with packets, round robin
-    std::unordered_map<uint32_t, bool> m_isActive;           //!< membership of m_active
-    Stats m_stats;                                           //!< counters
-    TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;  //!< RxDrop trace
+    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;    //!< by QPN
+    std::deque<uint32_t> m_active;                             //!< QPs with packets, round robin
+    std::unordered_map<uint32_t, bool> m_isActive;             //!< membership of m_active
+    Stats m_stats;                                             //!< counters
+    TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };
 
 } // namespace ns3

@@ -54,14 +54,14 @@ enum RdmaOpcode : uint8_t
  */
 enum RdmaExtHeader : uint16_t
 {
-    EXT_RETH = 1 << 0,        //!< RDMA Extended Transport Header, 16 B
-    EXT_AETH = 1 << 1,        //!< ACK Extended Transport Header, 4 B
-    EXT_IMMDT = 1 << 2,       //!< Immediate Data, 4 B
-    EXT_IETH = 1 << 3,        //!< Invalidate Extended Transport Header, 4 B
-    EXT_ATOMICETH = 1 << 4,   //!< Atomic Extended Transport Header, 28 B
+    EXT_RETH = 1 << 0,         //!< RDMA Extended Transport Header, 16 B
+    EXT_AETH = 1 << 1,         //!< ACK Extended Transport Header, 4 B
+    EXT_IMMDT = 1 << 2,        //!< Immediate Data, 4 B
+    EXT_IETH = 1 << 3,         //!< Invalidate Extended Transport Header, 4 B
+    EXT_ATOMICETH = 1 << 4,    //!< Atomic Extended Transport Header, 28 B
     EXT_ATOMICACKETH = 1 << 5, //!< Atomic ACK Extended Transport Header, 8 B
-    EXT_CNP = 1 << 6,         //!< RoCEv2 CNP reserved block, 16 B
-    EXT_PAYLOAD = 1 << 7,     //!< the packet may carry payload (and pad)
+    EXT_CNP = 1 << 6,          //!< RoCEv2 CNP reserved block, 16 B
+    EXT_PAYLOAD = 1 << 7,      //!< the packet may carry payload (and pad)
 };
 
 /**

@@ -12,7 +12,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaProtectionDomain);
 TypeId
 RdmaProtectionDomain::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaProtectionDomain").SetParent<Object>().SetGroupName("Rdma");
+    static TypeId tid =
+        TypeId("ns3::RdmaProtectionDomain").SetParent<Object>().SetGroupName("Rdma");
     return tid;
 }
 

@@ -784,7 +784,7 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
             {
                 RewindTo(psn); // lost READ responses are asked for again
             }
-                return;
+            return;
         }
         RdmaWcStatus status = IBV_WC_REM_OP_ERR;
         switch (aeth.GetSyndromeValue())

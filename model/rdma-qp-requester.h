@@ -83,15 +83,15 @@ class RdmaQpRequester
     /// A send work request in the send queue.
     struct Wqe
     {
-        RdmaSendWr wr;            //!< the request
-        Time posted;              //!< when posted
-        uint64_t length{0};       //!< message bytes
-        uint32_t packets{1};      //!< PSNs the message uses
-        uint32_t firstPsn{0};     //!< first PSN (valid once assigned)
-        bool assigned{false};     //!< PSNs assigned (first packet sent)
-        bool done{false};         //!< acknowledged / responded
-        bool readAtomic{false};   //!< READ or atomic
-        uint32_t nextRespPsn{0};  //!< READ: next response PSN expected
+        RdmaSendWr wr;           //!< the request
+        Time posted;             //!< when posted
+        uint64_t length{0};      //!< message bytes
+        uint32_t packets{1};     //!< PSNs the message uses
+        uint32_t firstPsn{0};    //!< first PSN (valid once assigned)
+        bool assigned{false};    //!< PSNs assigned (first packet sent)
+        bool done{false};        //!< acknowledged / responded
+        bool readAtomic{false};  //!< READ or atomic
+        uint32_t nextRespPsn{0}; //!< READ: next response PSN expected
     };
 
     /// \return the WQE whose PSN range holds psn, or nullptr
@@ -136,18 +136,18 @@ class RdmaQpRequester
     /// \return whether a READ/atomic may start (max_rd_atomic, fence)
     bool ReadAtomicAllowed(const Wqe& w) const;
 
-    RdmaQueuePair* m_qp;          //!< owner
-    std::deque<Wqe> m_sq;         //!< posted, not yet completed
-    RdmaRecoveryState m_state;    //!< PSN state shared with the policy
-    uint32_t m_retryLeft;         //!< retries left (retry_cnt)
-    uint32_t m_rnrRetryLeft;      //!< RNR retries left (rnr_retry)
-    bool m_rnrWaiting;            //!< paused by an RNR NAK
-    uint32_t m_sinceAckReq;       //!< packets since the last AckReq
-    uint32_t m_readAtomicOut;     //!< outstanding READ/atomic requests
-    bool m_retrying;              //!< a retry for lost responses is under way
-    uint32_t m_retryFrom;         //!< ... from this PSN
-    EventId m_timer;              //!< local ACK timer
-    EventId m_rnrTimer;           //!< RNR wait
+    RdmaQueuePair* m_qp;       //!< owner
+    std::deque<Wqe> m_sq;      //!< posted, not yet completed
+    RdmaRecoveryState m_state; //!< PSN state shared with the policy
+    uint32_t m_retryLeft;      //!< retries left (retry_cnt)
+    uint32_t m_rnrRetryLeft;   //!< RNR retries left (rnr_retry)
+    bool m_rnrWaiting;         //!< paused by an RNR NAK
+    uint32_t m_sinceAckReq;    //!< packets since the last AckReq
+    uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests
+    bool m_retrying;           //!< a retry for lost responses is under way
+    uint32_t m_retryFrom;      //!< ... from this PSN
+    EventId m_timer;           //!< local ACK timer
+    EventId m_rnrTimer;        //!< RNR wait
 };
 
 } // namespace ns3

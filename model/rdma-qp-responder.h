@@ -101,27 +101,27 @@ class RdmaQpResponder
             READ        //!< READ response packets
         } kind{ACK};
 
-        uint32_t psn{0};        //!< PSN of the (first) response packet
-        uint8_t syndrome{0x1F}; //!< AETH syndrome
-        uint32_t msn{0};        //!< AETH MSN
-        uint64_t orig{0};       //!< atomic: original remote data
+        uint32_t psn{0};          //!< PSN of the (first) response packet
+        uint8_t syndrome{0x1F};   //!< AETH syndrome
+        uint32_t msn{0};          //!< AETH MSN
+        uint64_t orig{0};         //!< atomic: original remote data
         Ptr<RdmaMemoryRegion> mr; //!< READ: source region
-        uint64_t va{0};         //!< READ: first VA
-        uint64_t length{0};     //!< READ: bytes
-        uint32_t packets{1};    //!< READ: response packets
-        uint32_t next{0};       //!< READ: next packet index
-        bool thenError{false};  //!< move the QP to ERR after sending
-        bool replay{false};     //!< answers a duplicate from a saved resource
+        uint64_t va{0};           //!< READ: first VA
+        uint64_t length{0};       //!< READ: bytes
+        uint32_t packets{1};      //!< READ: response packets
+        uint32_t next{0};         //!< READ: next packet index
+        bool thenError{false};    //!< move the QP to ERR after sending
+        bool replay{false};       //!< answers a duplicate from a saved resource
     };
 
     /// A READ or atomic kept for duplicate requests (responder resources).
     struct Resource
     {
-        bool read{false};  //!< READ (else atomic)
-        uint32_t psn{0};   //!< first PSN
+        bool read{false};    //!< READ (else atomic)
+        uint32_t psn{0};     //!< first PSN
         uint32_t packets{1}; //!< PSNs used
-        uint32_t rkey{0};  //!< R_Key
-        uint64_t orig{0};  //!< atomic result
+        uint32_t rkey{0};    //!< R_Key
+        uint64_t orig{0};    //!< atomic result
     };
 
     /// A posted receive.
@@ -139,7 +139,11 @@ class RdmaQpResponder
     void HandleDuplicate(const RoceFrame& frame);
     void HandleOutOfSequence(const RoceFrame& frame);
     /// Check a remote access; on failure queue the access NAK and return false.
-    bool CheckRemoteAccess(uint32_t rkey, uint64_t va, uint64_t length, uint32_t flag, uint32_t psn,
+    bool CheckRemoteAccess(uint32_t rkey,
+                           uint64_t va,
+                           uint64_t length,
+                           uint32_t flag,
+                           uint32_t psn,
                            Ptr<RdmaMemoryRegion>& mr);
     /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
     Result Fail(uint8_t nakCode, uint32_t psn);
@@ -156,21 +160,21 @@ class RdmaQpResponder
     /// \return READ/atomic responses not yet fully sent
     uint32_t PendingReadAtomic() const;
 
-    RdmaQueuePair* m_qp;              //!< owner
-    uint32_t m_ePsn;                  //!< expected PSN
-    uint32_t m_msn;                   //!< message sequence number (24 bits)
-    bool m_nakSent;                   //!< a sequence NAK was sent for the current gap
-    std::deque<RecvWqe> m_rq;         //!< posted receives
-    bool m_inSend;                    //!< a multi-packet SEND is under way
-    RecvWqe m_recv;                   //!< its receive WQE
-    uint64_t m_recvOffset;            //!< bytes placed into it
-    bool m_inWrite;                   //!< a multi-packet WRITE is under way
-    Ptr<RdmaMemoryRegion> m_writeMr;  //!< its region
-    uint64_t m_writeVa;               //!< next VA to write
-    uint64_t m_writeRemaining;        //!< bytes the RETH still announces
-    uint64_t m_writeLength;           //!< DMA length of the WRITE
-    std::deque<Response> m_responses; //!< responses in PSN order
-    std::deque<Resource> m_resources; //!< saved READ/atomics
+    RdmaQueuePair* m_qp;                        //!< owner
+    uint32_t m_ePsn;                            //!< expected PSN
+    uint32_t m_msn;                             //!< message sequence number (24 bits)
+    bool m_nakSent;                             //!< a sequence NAK was sent for the current gap
+    std::deque<RecvWqe> m_rq;                   //!< posted receives
+    bool m_inSend;                              //!< a multi-packet SEND is under way
+    RecvWqe m_recv;                             //!< its receive WQE
+    uint64_t m_recvOffset;                      //!< bytes placed into it
+    bool m_inWrite;                             //!< a multi-packet WRITE is under way
+    Ptr<RdmaMemoryRegion> m_writeMr;            //!< its region
+    uint64_t m_writeVa;                         //!< next VA to write
+    uint64_t m_writeRemaining;                  //!< bytes the RETH still announces
+    uint64_t m_writeLength;                     //!< DMA length of the WRITE
+    std::deque<Response> m_responses;           //!< responses in PSN order
+    std::deque<Resource> m_resources;           //!< saved READ/atomics
     std::map<uint32_t, RoceFrame> m_outOfOrder; //!< kept packets (selective repeat)
 };
 

@@ -64,8 +64,8 @@ RcTransition(QpState from, QpState to)
         if (to == IBV_QPS_RTS)
         {
             return {true,
-                    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_RETRY_CNT |
-                        IBV_QP_RNR_RETRY | IBV_QP_TIMEOUT,
+                    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                        IBV_QP_TIMEOUT,
                     IBV_QP_CUR_STATE | IBV_QP_ALT_PATH | IBV_QP_ACCESS_FLAGS |
                         IBV_QP_MIN_RNR_TIMER | IBV_QP_PATH_MIG_STATE};
         }
@@ -249,8 +249,7 @@ RdmaQueuePair::CheckModify(const RdmaQpAttr& attr, uint32_t mask) const
     QpState next = (mask & IBV_QP_STATE) ? attr.qpState : cur;
     Transition t = RcTransition(cur, next);
     uint32_t given = mask & ~(IBV_QP_STATE | IBV_QP_CUR_STATE);
-    if (!t.valid || (given & t.required) != t.required ||
-        (given & ~(t.required | t.optional)) != 0)
+    if (!t.valid || (given & t.required) != t.required || (given & ~(t.required | t.optional)) != 0)
     {
         return EINVAL;
     }
@@ -438,8 +437,8 @@ RdmaQueuePair::FailWorkRequest(bool send,
                                Time posted,
                                RdmaWcStatus status)
 {
-    NS_LOG_INFO("QP " << m_qpn << " work request " << wrId << " failed: "
-                      << RdmaWcStatusName(status));
+    NS_LOG_INFO("QP " << m_qpn << " work request " << wrId
+                      << " failed: " << RdmaWcStatusName(status));
     RdmaWorkCompletion wc;
     wc.wrId = wrId;
     wc.status = status;
@@ -493,7 +492,8 @@ RdmaQueuePair::PostSend(const RdmaSendWr& wr)
         Complete(true, wc);
         return 0;
     }
-    bool atomic = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+    bool atomic =
+        wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
     bool writesLocal = atomic || wr.opcode == IBV_WR_RDMA_READ;
     bool valid = CheckLocalSgList(wr.sgList, writesLocal) &&
                  (!atomic || (wr.sgList.size() == 1 && wr.sgList[0].length == 8)) &&
@@ -598,11 +598,11 @@ RdmaQueuePair::CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLoc
 }
 
 void
-RdmaQueuePair::ForEachSpan(const std::vector<RdmaSge>& sgList,
-                           uint64_t offset,
-                           uint32_t length,
-                           const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn)
-    const
+RdmaQueuePair::ForEachSpan(
+    const std::vector<RdmaSge>& sgList,
+    uint64_t offset,
+    uint32_t length,
+    const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn) const
 {
     uint64_t pos = 0;  // message offset of the current SGE
     uint32_t done = 0; // bytes of [offset, offset + length) visited
@@ -616,7 +616,8 @@ RdmaQueuePair::ForEachSpan(const std::vector<RdmaSge>& sgList,
         if (offset + done < end)
         {
             uint64_t into = offset + done - pos;
-            uint32_t n = static_cast<uint32_t>(std::min<uint64_t>(length - done, sge.length - into));
+            uint32_t n =
+                static_cast<uint32_t>(std::min<uint64_t>(length - done, sge.length - into));
             fn(sge, into, done, n);
             done += n;
         }
@@ -638,25 +639,33 @@ RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint3
         return Create<Packet>(length);
     }
     std::vector<uint8_t> bytes(length, 0);
-    ForEachSpan(sgList, offset, length, [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
-        LookupMr(sge.lkey)->Read(sge.addr + into, bytes.data() + at, n);
-    });
+    ForEachSpan(sgList,
+                offset,
+                length,
+                [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
+                    LookupMr(sge.lkey)->Read(sge.addr + into, bytes.data() + at, n);
+                });
     return Create<Packet>(bytes.data(), length);
 }
 
 void
-RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload)
+RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList,
+                       uint64_t offset,
+                       Ptr<const Packet> payload)
 {
     uint32_t length = payload->GetSize();
     std::vector<uint8_t> bytes(length);
     payload->CopyData(bytes.data(), length);
-    ForEachSpan(sgList, offset, length, [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
-        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-        if (mr)
-        {
-            mr->Write(sge.addr + into, bytes.data() + at, n);
-        }
-    });
+    ForEachSpan(sgList,
+                offset,
+                length,
+                [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
+                    Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
+                    if (mr)
+                    {
+                        mr->Write(sge.addr + into, bytes.data() + at, n);
+                    }
+                });
 }
 
 Ptr<Packet>

@@ -58,12 +58,12 @@ class RdmaQueuePair : public Object
     /// Capabilities and resources given at creation (struct ibv_qp_init_attr).
     struct InitAttr
     {
-        Ptr<RdmaProtectionDomain> pd;       //!< protection domain
-        Ptr<RdmaCompletionQueue> sendCq;    //!< CQ of send work requests
-        Ptr<RdmaCompletionQueue> recvCq;    //!< CQ of receive work requests
-        uint32_t maxSendWr{1024};           //!< send queue depth
-        uint32_t maxRecvWr{1024};           //!< receive queue depth
-        uint8_t maxRdAtomicLimit{16};       //!< device limit of max_rd_atomic / max_dest_rd_atomic
+        Ptr<RdmaProtectionDomain> pd;    //!< protection domain
+        Ptr<RdmaCompletionQueue> sendCq; //!< CQ of send work requests
+        Ptr<RdmaCompletionQueue> recvCq; //!< CQ of receive work requests
+        uint32_t maxSendWr{1024};        //!< send queue depth
+        uint32_t maxRecvWr{1024};        //!< receive queue depth
+        uint8_t maxRdAtomicLimit{16};    //!< device limit of max_rd_atomic / max_dest_rd_atomic
     };
 
     /**
@@ -130,15 +130,15 @@ class RdmaQueuePair : public Object
     /// Counters of one QP.
     struct Stats
     {
-        uint64_t packetsSent{0};      //!< every packet built
-        uint64_t retransmissions{0};  //!< requester packets sent again
-        uint64_t timeouts{0};         //!< local ACK timeouts
-        uint64_t nakSeqSent{0};       //!< PSN sequence error NAKs sent
-        uint64_t nakSeqReceived{0};   //!< PSN sequence error NAKs received
-        uint64_t rnrNakSent{0};       //!< RNR NAKs sent
-        uint64_t rnrNakReceived{0};   //!< RNR NAKs received
-        uint64_t duplicates{0};       //!< duplicate requests received
-        uint64_t outOfSequence{0};    //!< out-of-sequence requests received
+        uint64_t packetsSent{0};     //!< every packet built
+        uint64_t retransmissions{0}; //!< requester packets sent again
+        uint64_t timeouts{0};        //!< local ACK timeouts
+        uint64_t nakSeqSent{0};      //!< PSN sequence error NAKs sent
+        uint64_t nakSeqReceived{0};  //!< PSN sequence error NAKs received
+        uint64_t rnrNakSent{0};      //!< RNR NAKs sent
+        uint64_t rnrNakReceived{0};  //!< RNR NAKs received
+        uint64_t duplicates{0};      //!< duplicate requests received
+        uint64_t outOfSequence{0};   //!< out-of-sequence requests received
     };
 
     /// \return the counters
@@ -215,11 +215,11 @@ class RdmaQueuePair : public Object
      * [offset, offset + length): fn(sge, offset into the SGE, offset into the
      * span, bytes).
      */
-    void ForEachSpan(const std::vector<RdmaSge>& sgList,
-                     uint64_t offset,
-                     uint32_t length,
-                     const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn)
-        const;
+    void ForEachSpan(
+        const std::vector<RdmaSge>& sgList,
+        uint64_t offset,
+        uint32_t length,
+        const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn) const;
     /// Check mask and values of a transition (no change made).
     int CheckModify(const RdmaQpAttr& attr, uint32_t mask) const;
     /// Apply the masked attributes.
@@ -227,18 +227,18 @@ class RdmaQueuePair : public Object
     /// Change state, firing the trace.
     void SetState(QpState state);
 
-    uint32_t m_qpn;                                   //!< QP number
-    InitAttr m_init;                                  //!< creation resources
-    RdmaQpAttr m_attr;                                //!< current attributes
+    uint32_t m_qpn;                                       //!< QP number
+    InitAttr m_init;                                      //!< creation resources
+    RdmaQpAttr m_attr;                                    //!< current attributes
     Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr; //!< key lookup
-    Callback<void, Ptr<RdmaQueuePair>> m_txReady;     //!< NIC notification
-    RdmaQpRequester m_requester;                      //!< send side
-    RdmaQpResponder m_responder;                      //!< receive side
-    Ptr<RdmaLossRecovery> m_recovery;                 //!< loss-recovery policy
-    uint32_t m_ackReqInterval;                        //!< AckReq every N packets
-    Stats m_stats;                                    //!< counters
-    TracedCallback<uint8_t, uint32_t, bool> m_packetTx; //!< PacketTx trace
-    TracedCallback<QpState, QpState> m_stateChange;   //!< StateChange trace
+    Callback<void, Ptr<RdmaQueuePair>> m_txReady;         //!< NIC notification
+    RdmaQpRequester m_requester;                          //!< send side
+    RdmaQpResponder m_responder;                          //!< receive side
+    Ptr<RdmaLossRecovery> m_recovery;                     //!< loss-recovery policy
+    uint32_t m_ackReqInterval;                            //!< AckReq every N packets
+    Stats m_stats;                                        //!< counters
+    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;   //!< PacketTx trace
+    TracedCallback<QpState, QpState> m_stateChange;       //!< StateChange trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;

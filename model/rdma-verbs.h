@@ -164,7 +164,7 @@ uint32_t RdmaMtuBytes(RdmaMtu mtu);
  */
 struct RdmaAddressVector
 {
-    Ipv4Address destGid;   //!< destination IPv4 address (the RoCEv2 GID)
+    Ipv4Address destGid;     //!< destination IPv4 address (the RoCEv2 GID)
     uint8_t trafficClass{0}; //!< IP TOS byte the QP sends with: DSCP << 2 (ECN set by the NIC)
     uint8_t sl{0};           //!< service level: the 802.1p priority (PCP) / traffic class
 };
@@ -175,22 +175,22 @@ struct RdmaAddressVector
  */
 struct RdmaQpAttr
 {
-    QpState qpState{IBV_QPS_RESET};  //!< state to move to
+    QpState qpState{IBV_QPS_RESET};    //!< state to move to
     QpState curQpState{IBV_QPS_RESET}; //!< asserted current state (IBV_QP_CUR_STATE)
-    RdmaMtu pathMtu{IBV_MTU_1024};   //!< path MTU
-    uint32_t rqPsn{0};               //!< responder's first expected PSN (24 bits)
-    uint32_t sqPsn{0};               //!< requester's first PSN (24 bits)
-    uint32_t destQpNum{0};           //!< remote QPN
-    uint32_t qpAccessFlags{0};       //!< RdmaAccessFlags the QP allows remote peers
-    RdmaAddressVector ahAttr;        //!< address vector
-    uint16_t pkeyIndex{0};           //!< P_Key table index (the table holds 0xFFFF)
-    uint8_t portNum{1};              //!< port (1)
-    uint8_t maxRdAtomic{1};          //!< outstanding READ/atomic as requester
-    uint8_t maxDestRdAtomic{1};      //!< READ/atomic resources as responder
-    uint8_t minRnrTimer{0};          //!< RNR NAK timer code sent to peers (IBA Table 45)
-    uint8_t timeout{14};             //!< local ACK timeout exponent: 4.096 us * 2^timeout
-    uint8_t retryCnt{7};             //!< retries on timeout / sequence NAK (3 bits)
-    uint8_t rnrRetry{7};             //!< retries on RNR NAK (3 bits, 7 = infinite)
+    RdmaMtu pathMtu{IBV_MTU_1024};     //!< path MTU
+    uint32_t rqPsn{0};                 //!< responder's first expected PSN (24 bits)
+    uint32_t sqPsn{0};                 //!< requester's first PSN (24 bits)
+    uint32_t destQpNum{0};             //!< remote QPN
+    uint32_t qpAccessFlags{0};         //!< RdmaAccessFlags the QP allows remote peers
+    RdmaAddressVector ahAttr;          //!< address vector
+    uint16_t pkeyIndex{0};             //!< P_Key table index (the table holds 0xFFFF)
+    uint8_t portNum{1};                //!< port (1)
+    uint8_t maxRdAtomic{1};            //!< outstanding READ/atomic as requester
+    uint8_t maxDestRdAtomic{1};        //!< READ/atomic resources as responder
+    uint8_t minRnrTimer{0};            //!< RNR NAK timer code sent to peers (IBA Table 45)
+    uint8_t timeout{14};               //!< local ACK timeout exponent: 4.096 us * 2^timeout
+    uint8_t retryCnt{7};               //!< retries on timeout / sequence NAK (3 bits)
+    uint8_t rnrRetry{7};               //!< retries on RNR NAK (3 bits, 7 = infinite)
 };
 
 /**

@@ -26,17 +26,17 @@ struct RdmaWorkCompletion
         IBV_WC_WITH_INV = 1 << 3, //!< invalidatedRkey is valid
     };
 
-    uint64_t wrId{0};                   //!< the work request's id
+    uint64_t wrId{0};                    //!< the work request's id
     RdmaWcStatus status{IBV_WC_SUCCESS}; //!< outcome
-    RdmaWcOpcode opcode{IBV_WC_SEND};   //!< operation (valid on success)
-    uint32_t byteLen{0};                //!< bytes received (receive completions)
-    uint32_t immData{0};                //!< immediate data
-    uint32_t invalidatedRkey{0};        //!< R_Key a SEND with invalidate invalidated
-    uint32_t qpNum{0};                  //!< local QPN
-    uint32_t srcQp{0};                  //!< remote QPN
-    uint32_t wcFlags{0};                //!< Flags
-    Time posted;                        //!< when the work request was posted
-    Time completed;                     //!< when the completion was generated
+    RdmaWcOpcode opcode{IBV_WC_SEND};    //!< operation (valid on success)
+    uint32_t byteLen{0};                 //!< bytes received (receive completions)
+    uint32_t immData{0};                 //!< immediate data
+    uint32_t invalidatedRkey{0};         //!< R_Key a SEND with invalidate invalidated
+    uint32_t qpNum{0};                   //!< local QPN
+    uint32_t srcQp{0};                   //!< remote QPN
+    uint32_t wcFlags{0};                 //!< Flags
+    Time posted;                         //!< when the work request was posted
+    Time completed;                      //!< when the completion was generated
 };
 
 } // namespace ns3

@@ -21,16 +21,16 @@ namespace ns3
  */
 struct RdmaSendWr
 {
-    uint64_t wrId{0};                //!< returned in the completion
-    RdmaWrOpcode opcode{IBV_WR_SEND}; //!< operation
-    std::vector<RdmaSge> sgList;     //!< local buffers
+    uint64_t wrId{0};                      //!< returned in the completion
+    RdmaWrOpcode opcode{IBV_WR_SEND};      //!< operation
+    std::vector<RdmaSge> sgList;           //!< local buffers
     uint32_t sendFlags{IBV_SEND_SIGNALED}; //!< RdmaSendFlags
-    uint32_t immData{0};             //!< immediate data (WITH_IMM opcodes)
-    uint32_t invalidateRkey{0};      //!< R_Key to invalidate (IBV_WR_SEND_WITH_INV)
-    uint64_t remoteAddr{0};          //!< remote VA (WRITE, READ, atomics)
-    uint32_t rkey{0};                //!< remote key (WRITE, READ, atomics)
-    uint64_t compareAdd{0};          //!< compare (CMP_AND_SWP) or add (FETCH_AND_ADD) value
-    uint64_t swap{0};                //!< swap value (CMP_AND_SWP)
+    uint32_t immData{0};                   //!< immediate data (WITH_IMM opcodes)
+    uint32_t invalidateRkey{0};            //!< R_Key to invalidate (IBV_WR_SEND_WITH_INV)
+    uint64_t remoteAddr{0};                //!< remote VA (WRITE, READ, atomics)
+    uint32_t rkey{0};                      //!< remote key (WRITE, READ, atomics)
+    uint64_t compareAdd{0};                //!< compare (CMP_AND_SWP) or add (FETCH_AND_ADD) value
+    uint64_t swap{0};                      //!< swap value (CMP_AND_SWP)
 
     /// \return the total bytes of the scatter/gather list
     uint64_t TotalLength() const;

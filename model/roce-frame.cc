@@ -64,8 +64,8 @@ Ptr<Packet>
 RoceFrame::BuildIpPacket()
 {
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bth.GetOpcode());
-    Ptr<Packet> p = (payload && (info.extHeaders & EXT_PAYLOAD)) ? payload->Copy()
-                                                                  : Create<Packet>();
+    Ptr<Packet> p =
+        (payload && (info.extHeaders & EXT_PAYLOAD)) ? payload->Copy() : Create<Packet>();
     uint8_t pad = BthHeader::PadCntFor(p->GetSize());
     bth.SetPadCnt(pad);
     if (pad > 0)
@@ -273,10 +273,9 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
     const uint8_t* icrcBytes = b + size - IcrcTrailer::SIZE;
     out.icrc = uint32_t(icrcBytes[0]) | (uint32_t(icrcBytes[1]) << 8) |
                (uint32_t(icrcBytes[2]) << 16) | (uint32_t(icrcBytes[3]) << 24);
-    if (verifyIcrc &&
-        IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4,
-                             b,
-                             size - IcrcTrailer::SIZE) != out.icrc)
+    if (verifyIcrc && IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4,
+                                           b,
+                                           size - IcrcTrailer::SIZE) != out.icrc)
     {
         return BAD_ICRC;
     }

@@ -38,7 +38,7 @@ namespace ns3
  */
 struct RoceFrame
 {
-    static constexpr uint16_t UDP_PORT = 4791;        //!< RoCEv2 UDP destination port
+    static constexpr uint16_t UDP_PORT = 4791;         //!< RoCEv2 UDP destination port
     static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800; //!< EtherType IPv4
     static constexpr uint16_t ETHERTYPE_IPV6 = 0x86DD; //!< EtherType IPv6
 
@@ -62,21 +62,21 @@ struct RoceFrame
     static const char* ParseStatusName(ParseStatus status);
 
     // Ethernet and 802.1Q
-    Mac48Address srcMac;       //!< Ethernet source
-    Mac48Address dstMac;       //!< Ethernet destination
-    bool hasVlan{false};       //!< whether an 802.1Q tag follows the MACs
-    VlanTagHeader vlan;        //!< the tag (PCP = 802.1p priority)
+    Mac48Address srcMac; //!< Ethernet source
+    Mac48Address dstMac; //!< Ethernet destination
+    bool hasVlan{false}; //!< whether an 802.1Q tag follows the MACs
+    VlanTagHeader vlan;  //!< the tag (PCP = 802.1p priority)
     // IP
-    bool ipv6{false};          //!< IPv6 instead of IPv4
-    Ipv4Address srcIpv4;       //!< IPv4 source
-    Ipv4Address dstIpv4;       //!< IPv4 destination
-    Ipv6Address srcIpv6;       //!< IPv6 source
-    Ipv6Address dstIpv6;       //!< IPv6 destination
-    uint8_t dscp{0};           //!< DSCP, 6 bits
-    uint8_t ecn{0};            //!< ECN, 2 bits (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE)
-    uint8_t ttl{64};           //!< IPv4 TTL or IPv6 hop limit
-    uint16_t ipId{0};          //!< IPv4 identification (DF is always set)
-    uint32_t flowLabel{0};     //!< IPv6 flow label, 20 bits
+    bool ipv6{false};      //!< IPv6 instead of IPv4
+    Ipv4Address srcIpv4;   //!< IPv4 source
+    Ipv4Address dstIpv4;   //!< IPv4 destination
+    Ipv6Address srcIpv6;   //!< IPv6 source
+    Ipv6Address dstIpv6;   //!< IPv6 destination
+    uint8_t dscp{0};       //!< DSCP, 6 bits
+    uint8_t ecn{0};        //!< ECN, 2 bits (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE)
+    uint8_t ttl{64};       //!< IPv4 TTL or IPv6 hop limit
+    uint16_t ipId{0};      //!< IPv4 identification (DF is always set)
+    uint32_t flowLabel{0}; //!< IPv6 flow label, 20 bits
     // UDP
     uint16_t udpSrcPort{0xC000}; //!< RoCEv2 entropy, constant per QP
     // InfiniBand transport

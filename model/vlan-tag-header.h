@@ -21,8 +21,8 @@ namespace ns3
 class VlanTagHeader : public Header
 {
   public:
-    static constexpr uint32_t SIZE = 4;        //!< serialized size, bytes
-    static constexpr uint16_t TPID = 0x8100;   //!< EtherType of a tagged frame
+    static constexpr uint32_t SIZE = 4;      //!< serialized size, bytes
+    static constexpr uint16_t TPID = 0x8100; //!< EtherType of a tagged frame
 
     VlanTagHeader();
 

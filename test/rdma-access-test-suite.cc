@@ -59,26 +59,29 @@ class AccessErrorTestCase : public TestCase
             w.remoteAddr = B + (1 << 20) - 2048; // the last 2048 bytes fall outside
             break;
         case NO_REMOTE_WRITE: {
-            Ptr<RdmaMemoryRegion> ro = h.nicB->RegMr(h.pdB, B + (2 << 20), 8192, IBV_ACCESS_REMOTE_READ);
+            Ptr<RdmaMemoryRegion> ro =
+                h.nicB->RegMr(h.pdB, B + (2 << 20), 8192, IBV_ACCESS_REMOTE_READ);
             w.rkey = ro->GetRkey();
             w.remoteAddr = B + (2 << 20);
             break;
         }
         case OTHER_PD: {
             Ptr<RdmaProtectionDomain> other = h.nicB->AllocPd();
-            Ptr<RdmaMemoryRegion> mr = h.nicB->RegMr(other,
-                                                     B + (2 << 20),
-                                                     8192,
-                                                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+            Ptr<RdmaMemoryRegion> mr =
+                h.nicB->RegMr(other,
+                              B + (2 << 20),
+                              8192,
+                              IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
             w.rkey = mr->GetRkey();
             w.remoteAddr = B + (2 << 20);
             break;
         }
         case READ_WITHOUT_FLAG: {
-            Ptr<RdmaMemoryRegion> wo = h.nicB->RegMr(h.pdB,
-                                                     B + (2 << 20),
-                                                     8192,
-                                                     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+            Ptr<RdmaMemoryRegion> wo =
+                h.nicB->RegMr(h.pdB,
+                              B + (2 << 20),
+                              8192,
+                              IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
             w = h.Wr(IBV_WR_RDMA_READ, 1, TwoHosts::VA_A + 8192, 4096);
             w.rkey = wo->GetRkey();
             w.remoteAddr = B + (2 << 20);
@@ -90,7 +93,9 @@ class AccessErrorTestCase : public TestCase
         Simulator::Run();
 
         NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 2, "two requester completions");
-        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_REM_ACCESS_ERR", "bad request");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status),
+                              "IBV_WC_REM_ACCESS_ERR",
+                              "bad request");
         NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[1].status), "IBV_WC_WR_FLUSH_ERR", "flushed");
         NS_TEST_EXPECT_MSG_EQ(h.qpA->GetState(), IBV_QPS_ERR, "requester in ERR");
         NS_TEST_EXPECT_MSG_EQ(h.qpB->GetState(), IBV_QPS_ERR, "responder in ERR");

@@ -155,7 +155,9 @@ class AethHeaderTestCase : public TestCase
         AethHeader h;
         h.SetAck();
         h.SetMsn(0x1000001);
-        NS_TEST_EXPECT_MSG_EQ(ToHex(Serialized(h)), "1f000001", "ACK, credits not limited, MSN mod 2^24");
+        NS_TEST_EXPECT_MSG_EQ(ToHex(Serialized(h)),
+                              "1f000001",
+                              "ACK, credits not limited, MSN mod 2^24");
         h.SetRnrNak(14);
         NS_TEST_EXPECT_MSG_EQ(+h.GetSyndrome(), 0x2E, "RNR NAK code 14 = 0x2E");
         h.SetNak(AethHeader::NAK_REMOTE_ACCESS_ERROR);
@@ -165,7 +167,9 @@ class AethHeaderTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(AethHeader::RnrTimerCodeToTime(0),
                               MicroSeconds(655360),
                               "code 0 = 655.36 ms");
-        NS_TEST_EXPECT_MSG_EQ(AethHeader::RnrTimerCodeToTime(1), MicroSeconds(10), "code 1 = 0.01 ms");
+        NS_TEST_EXPECT_MSG_EQ(AethHeader::RnrTimerCodeToTime(1),
+                              MicroSeconds(10),
+                              "code 1 = 0.01 ms");
         NS_TEST_EXPECT_MSG_EQ(AethHeader::RnrTimerCodeToTime(25),
                               MicroSeconds(61440),
                               "code 25 = 61.44 ms (rxe's 61410 is a typo)");
@@ -273,7 +277,9 @@ class OpcodeTableTestCase : public TestCase
   private:
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE), 20, "RETH+ImmDt");
+        NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE),
+                              20,
+                              "RETH+ImmDt");
         NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RC_ATOMIC_ACKNOWLEDGE), 12, "AETH+AtomicAckETH");
         NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RC_FETCH_ADD), 28, "AtomicETH");
         NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RC_RDMA_READ_RESPONSE_MIDDLE), 0, "no AETH");

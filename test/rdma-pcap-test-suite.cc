@@ -49,7 +49,10 @@ class PcapRoundTripTestCase : public TestCase
                 f.payload = Create<Packet>(1024);
                 Ptr<Packet> frame = f.BuildEthernetFrame();
                 sent.push_back(ToBytes(frame));
-                Simulator::Schedule(PicoSeconds(81920) * i, &RdmaPcapWriter::WriteNow, writer, frame);
+                Simulator::Schedule(PicoSeconds(81920) * i,
+                                    &RdmaPcapWriter::WriteNow,
+                                    writer,
+                                    frame);
             }
             Simulator::Run();
             Simulator::Destroy();
@@ -104,7 +107,9 @@ class PcapErrorTestCase : public TestCase
         std::string path = "/nonexistent-rdma-dir/x.pcap";
         auto writer = Create<RdmaPcapWriter>(path);
         NS_TEST_EXPECT_MSG_EQ(writer->IsOpen(), false, "cannot open");
-        NS_TEST_EXPECT_MSG_NE(writer->GetError().find(path), std::string::npos, "error names the file");
+        NS_TEST_EXPECT_MSG_NE(writer->GetError().find(path),
+                              std::string::npos,
+                              "error names the file");
         writer->Write(Seconds(0), Create<Packet>(60)); // ignored, no crash
         NS_TEST_EXPECT_MSG_EQ(writer->GetFramesWritten(), 0, "nothing written");
     }

@@ -196,10 +196,10 @@ class PostingTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(f.qp->PostSend(f.Send(4)), 0, "posting in ERR is accepted");
         wcs = f.cq->Poll(16);
-        NS_TEST_EXPECT_MSG_EQ((wcs.size() == 1 && wcs[0].wrId == 4 &&
-                               wcs[0].status == IBV_WC_WR_FLUSH_ERR),
-                              true,
-                              "... and flushed at once");
+        NS_TEST_EXPECT_MSG_EQ(
+            (wcs.size() == 1 && wcs[0].wrId == 4 && wcs[0].status == IBV_WC_WR_FLUSH_ERR),
+            true,
+            "... and flushed at once");
         Simulator::Destroy();
     }
 };
@@ -248,10 +248,9 @@ class CqOverrunTestCase : public TestCase
         Fixture f(64);
         f.cq->SetDepth(2);
         uint32_t errors = 0;
-        f.cq->TraceConnectWithoutContext(
-            "CqError",
-            Callback<void, const RdmaWorkCompletion&>(
-                [&errors](const RdmaWorkCompletion&) { ++errors; }));
+        f.cq->TraceConnectWithoutContext("CqError",
+                                         Callback<void, const RdmaWorkCompletion&>(
+                                             [&errors](const RdmaWorkCompletion&) { ++errors; }));
         f.ToRts();
         f.qp->Modify(f.Attr(IBV_QPS_ERR), IBV_QP_STATE);
         for (uint64_t i = 0; i < 3; ++i)

@@ -10,8 +10,8 @@
 
 #include "rdma-test-hosts.h"
 
-#include "ns3/error-model.h"
 #include "ns3/double.h"
+#include "ns3/error-model.h"
 #include "ns3/qbb-helper.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-module.h"
@@ -36,11 +36,11 @@ struct Tx
 std::vector<Tx>*
 TraceTx(Ptr<RdmaQueuePair> qp, std::vector<Tx>* out)
 {
-    qp->TraceConnectWithoutContext("PacketTx",
-                                   Callback<void, uint8_t, uint32_t, bool>(
-                                       [out](uint8_t op, uint32_t psn, bool re) {
-                                           out->push_back({op, psn, re});
-                                       }));
+    qp->TraceConnectWithoutContext(
+        "PacketTx",
+        Callback<void, uint8_t, uint32_t, bool>([out](uint8_t op, uint32_t psn, bool re) {
+            out->push_back({op, psn, re});
+        }));
     return out;
 }
 
@@ -194,9 +194,8 @@ class RnrTestCase : public TestCase
         o.connection.minRnrTimer = 14; // 1.28 ms (IBA Table 45)
         TwoHosts h(o);
         h.qpA->PostSend(h.Wr(IBV_WR_SEND, 1, TwoHosts::VA_A, 100));
-        Simulator::Schedule(MicroSeconds(500), [&h]() {
-            h.qpB->PostRecv(h.Recv(7, TwoHosts::VA_B, 100));
-        });
+        Simulator::Schedule(MicroSeconds(500),
+                            [&h]() { h.qpB->PostRecv(h.Recv(7, TwoHosts::VA_B, 100)); });
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "send completion");
         NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_SUCCESS", "success");
@@ -264,7 +263,9 @@ class LinkDownTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 2, "both requests complete");
         NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_RETRY_EXC_ERR", "WRITE");
         NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[1].status), "IBV_WC_WR_FLUSH_ERR", "SEND");
-        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().timeouts, 4, "the first try and 3 retries time out");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().timeouts,
+                              4,
+                              "the first try and 3 retries time out");
         // First try + 3 retries, each ending with a 1.048576 ms timeout.
         Time t = h.wcA[0].completed;
         NS_TEST_EXPECT_MSG_GT_OR_EQ(t, MicroSeconds(4 * 1048), "not before four timeouts");
@@ -298,7 +299,9 @@ class LinkFlapTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "completed");
         NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_SUCCESS", "success");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(h.qpA->GetStats().timeouts, 1, "timed out while down");
-        NS_TEST_EXPECT_MSG_GT(h.wcA[0].completed, MilliSeconds(2), "finished after the link came up");
+        NS_TEST_EXPECT_MSG_GT(h.wcA[0].completed,
+                              MilliSeconds(2),
+                              "finished after the link came up");
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(h.mrB, TwoHosts::VA_B, 1 << 20, 11), true, "bytes");
         Simulator::Destroy();
     }
@@ -368,7 +371,8 @@ class RandomLossTestCase : public TestCase
             }
             else
             {
-                RdmaSendWr f = h.Wr(IBV_WR_ATOMIC_FETCH_AND_ADD, ++wrId, A + (3 << 20) + (i % 64) * 8, 8);
+                RdmaSendWr f =
+                    h.Wr(IBV_WR_ATOMIC_FETCH_AND_ADD, ++wrId, A + (3 << 20) + (i % 64) * 8, 8);
                 f.remoteAddr = B + (3 << 20);
                 f.compareAdd = 1;
                 h.qpA->PostSend(f);
@@ -379,7 +383,9 @@ class RandomLossTestCase : public TestCase
 
         NS_TEST_EXPECT_MSG_EQ(h.wcA.size(), wrId, "a completion per request");
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), wrId, "all succeeded");
-        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcB, IBV_WC_SUCCESS), sends, "every SEND received once");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcB, IBV_WC_SUCCESS),
+                              sends,
+                              "every SEND received once");
         // Each WRITE copied A's pattern region [i*16K, (i+1)*16K) into B.
         std::vector<uint8_t> a(16384);
         std::vector<uint8_t> b(16384);
@@ -398,7 +404,8 @@ class RandomLossTestCase : public TestCase
             uint32_t slot = h.wcB[i].wrId - 1000;
             h.mrA->Read(A + i * 4096, a.data(), 4096);
             h.mrB->Read(B + (1 << 20) + slot * 8192, b.data(), 4096);
-            badSends += !std::equal(a.begin(), a.begin() + 4096, b.begin()) || h.wcB[i].byteLen != 4096;
+            badSends +=
+                !std::equal(a.begin(), a.begin() + 4096, b.begin()) || h.wcB[i].byteLen != 4096;
         }
         NS_TEST_EXPECT_MSG_EQ(badSends, 0, "every SEND's bytes placed, in order");
         std::vector<uint8_t> ra(8192);
@@ -420,7 +427,9 @@ class RandomLossTestCase : public TestCase
             lost += DynamicCast<QbbNetDevice>(h.devices.Get(host))->GetStats().rxCorrupt;
         }
         uint64_t repaired = h.qpA->GetStats().retransmissions + h.qpA->GetStats().timeouts;
-        NS_TEST_EXPECT_MSG_EQ((lost == 0 || repaired > 0), true, "losses were repaired by resending");
+        NS_TEST_EXPECT_MSG_EQ((lost == 0 || repaired > 0),
+                              true,
+                              "losses were repaired by resending");
         Simulator::Destroy();
     }
 

@@ -4,12 +4,12 @@
 
 #include "rdma-test-hosts.h"
 
+#include "ns3/boolean.h"
+#include "ns3/nstime.h"
 #include "ns3/pointer.h"
 #include "ns3/qbb-helper.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/string.h"
-#include "ns3/boolean.h"
-#include "ns3/nstime.h"
 
 namespace ns3
 {

@@ -29,36 +29,36 @@ struct TwoHosts
     /// How to build the pair.
     struct Options
     {
-        bool dataMode{true};                       //!< regions hold real bytes
+        bool dataMode{true};                          //!< regions hold real bytes
         std::string lossRecovery{"ns3::RdmaGoBackN"}; //!< QP policy
-        std::string rate{"100Gbps"};               //!< link rate
-        Time delay{NanoSeconds(1000)};             //!< propagation delay
-        uint64_t regionBytes{1 << 20};             //!< size of each host's region
+        std::string rate{"100Gbps"};                  //!< link rate
+        Time delay{NanoSeconds(1000)};                //!< propagation delay
+        uint64_t regionBytes{1 << 20};                //!< size of each host's region
         uint32_t regionAccess{IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
                               IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC}; //!< access
-        RdmaConnectionConfig connection;           //!< QP attributes
-        uint32_t cqDepth{1 << 16};                 //!< CQ depth
-        bool collect{true};                        //!< collect completions by callback
+        RdmaConnectionConfig connection;                                          //!< QP attributes
+        uint32_t cqDepth{1 << 16};                                                //!< CQ depth
+        bool collect{true}; //!< collect completions by callback
     };
 
-    NodeContainer nodes;          //!< A = 0, B = 1
-    NetDeviceContainer devices;   //!< the two ports
-    Ptr<RdmaNic> nicA;            //!< A's NIC
-    Ptr<RdmaNic> nicB;            //!< B's NIC
-    Ptr<RdmaProtectionDomain> pdA; //!< A's PD
-    Ptr<RdmaProtectionDomain> pdB; //!< B's PD
-    Ptr<RdmaMemoryRegion> mrA;    //!< A's region at VA 0x10000
-    Ptr<RdmaMemoryRegion> mrB;    //!< B's region at VA 0x80000000
-    Ptr<RdmaCompletionQueue> cqA; //!< A's CQ (send and receive)
-    Ptr<RdmaCompletionQueue> cqB; //!< B's CQ
-    Ptr<RdmaQueuePair> qpA;       //!< A's QP
-    Ptr<RdmaQueuePair> qpB;       //!< B's QP
+    NodeContainer nodes;                 //!< A = 0, B = 1
+    NetDeviceContainer devices;          //!< the two ports
+    Ptr<RdmaNic> nicA;                   //!< A's NIC
+    Ptr<RdmaNic> nicB;                   //!< B's NIC
+    Ptr<RdmaProtectionDomain> pdA;       //!< A's PD
+    Ptr<RdmaProtectionDomain> pdB;       //!< B's PD
+    Ptr<RdmaMemoryRegion> mrA;           //!< A's region at VA 0x10000
+    Ptr<RdmaMemoryRegion> mrB;           //!< B's region at VA 0x80000000
+    Ptr<RdmaCompletionQueue> cqA;        //!< A's CQ (send and receive)
+    Ptr<RdmaCompletionQueue> cqB;        //!< B's CQ
+    Ptr<RdmaQueuePair> qpA;              //!< A's QP
+    Ptr<RdmaQueuePair> qpB;              //!< B's QP
     std::vector<RdmaWorkCompletion> wcA; //!< completions on A
     std::vector<RdmaWorkCompletion> wcB; //!< completions on B
-    int connectResult{-1};        //!< RdmaHelper::Connect's result
+    int connectResult{-1};               //!< RdmaHelper::Connect's result
 
-    static constexpr uint64_t VA_A = 0x10000;     //!< A's region start
-    static constexpr uint64_t VA_B = 0x80000000;  //!< B's region start
+    static constexpr uint64_t VA_A = 0x10000;    //!< A's region start
+    static constexpr uint64_t VA_B = 0x80000000; //!< B's region start
 
     /// Build with the options (the simulator must be fresh).
     explicit TwoHosts(const Options& options);

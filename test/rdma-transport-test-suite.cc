@@ -11,9 +11,9 @@
 
 #include "ns3/config.h"
 #include "ns3/rdma-module.h"
-#include "ns3/uinteger.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -44,7 +44,10 @@ class AllOperationsTestCase : public TestCase
         TwoHosts::Fill(h.mrB, B + 0x40000, 0x2000, 2);
         h.mrB->WriteU64(B + 0x50000, 0x1111);
         Ptr<RdmaMemoryRegion> extra =
-            h.nicB->RegMr(h.pdB, 0x90000000, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+            h.nicB->RegMr(h.pdB,
+                          0x90000000,
+                          4096,
+                          IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 
         std::vector<uint32_t> psns;
         h.qpA->TraceConnectWithoutContext(
@@ -97,7 +100,9 @@ class AllOperationsTestCase : public TestCase
         for (uint32_t i = 0; i < 8; ++i)
         {
             NS_TEST_EXPECT_MSG_EQ(h.wcA[i].wrId, i + 1, "completions in posting order");
-            NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[i].status), "IBV_WC_SUCCESS", "wr " << i + 1);
+            NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[i].status),
+                                  "IBV_WC_SUCCESS",
+                                  "wr " << i + 1);
             NS_TEST_EXPECT_MSG_EQ(h.wcA[i].opcode, ops[i], "opcode of wr " << i + 1);
         }
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(h.mrB, B, 3000, 1), true, "SEND bytes placed");
@@ -123,9 +128,20 @@ class AllOperationsTestCase : public TestCase
 
         // Request PSNs: SEND 3, WRITE 5, READ 1 (standing for its 3 response
         // PSNs), then 5 single-packet requests: 0xFFFFF0 .. 0xFFFFFF.
-        std::vector<uint32_t> expect = {0xFFFFF0, 0xFFFFF1, 0xFFFFF2, 0xFFFFF3, 0xFFFFF4,
-                                        0xFFFFF5, 0xFFFFF6, 0xFFFFF7, 0xFFFFF8, 0xFFFFFB,
-                                        0xFFFFFC, 0xFFFFFD, 0xFFFFFE, 0xFFFFFF};
+        std::vector<uint32_t> expect = {0xFFFFF0,
+                                        0xFFFFF1,
+                                        0xFFFFF2,
+                                        0xFFFFF3,
+                                        0xFFFFF4,
+                                        0xFFFFF5,
+                                        0xFFFFF6,
+                                        0xFFFFF7,
+                                        0xFFFFF8,
+                                        0xFFFFFB,
+                                        0xFFFFFC,
+                                        0xFFFFFD,
+                                        0xFFFFFE,
+                                        0xFFFFFF};
         NS_TEST_EXPECT_MSG_EQ((psns == expect), true, "request PSNs, the READ using 3");
         NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().retransmissions, 0, "no loss, no retransmission");
         NS_TEST_EXPECT_MSG_EQ(h.qpB->GetStats().duplicates, 0, "no duplicates");
@@ -233,7 +249,9 @@ class MaxDestRdAtomicTestCase : public TestCase
             h.qpA->PostSend(r);
         }
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_REM_INV_REQ_ERR), 1, "one refused READ");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_REM_INV_REQ_ERR),
+                              1,
+                              "one refused READ");
         NS_TEST_EXPECT_MSG_EQ(h.qpB->GetState(), IBV_QPS_ERR, "responder in ERR");
         NS_TEST_EXPECT_MSG_EQ(h.qpA->GetState(), IBV_QPS_ERR, "requester in ERR");
         Simulator::Destroy();

@@ -152,7 +152,8 @@ class TruncationTestCase : public TestCase
                 bool l2Only = n >= 12 && n < 14;
                 NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseStatusName(st),
                                       std::string("TRUNCATED"),
-                                      v.name << " cut to " << n << " bytes" << (l2Only ? " (in L2)" : ""));
+                                      v.name << " cut to " << n << " bytes"
+                                             << (l2Only ? " (in L2)" : ""));
             }
             // Ethernet pads short frames: bytes past the IP length are ignored.
             std::vector<uint8_t> padded = v.bytes;
