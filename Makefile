@@ -20,11 +20,11 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The main job. Until rdma-sim exists this is the most complete example: an
-# RC conversation with every opcode, CNP and PFC written to a pcap.
+# The main job. Until rdma-sim exists this is the most complete example: two
+# hosts, every RC operation, a WRITE stream, a summary, pcap of both ports.
 run: build
 	mkdir -p $(OUT)
-	$(BUILD_DIR)/examples/rdma-wire-example --pcap=$(OUT)/rdma-wire.pcap --manifest=$(OUT)/rdma-wire.tsv
+	$(BUILD_DIR)/examples/rdma-two-nodes --pcap=$(OUT)/two-nodes
 
 test: build
 	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
