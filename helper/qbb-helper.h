@@ -33,13 +33,18 @@ class QbbChannel;
  *   RdmaPcapWriter. It holds every frame the device transmits, stamped when
  *   its first bit leaves (PhyTxBegin), and every frame it receives, stamped
  *   when its last bit arrives (PhyRxEnd), whole from the destination MAC
- *   (no preamble, no FCS), so tshark/Wireshark decode RoCEv2 and PFC. A
- *   point-to-point device sees every frame: the promiscuous flag changes
- *   nothing. The file is complete once the device is destroyed (after
- *   Simulator::Destroy() and once no Ptr to the device is held).
+ *   (no preamble, no FCS), so tshark/Wireshark decode RoCEv2 and PFC. The
+ *   PFC frames the device sends and consumes are there too (tshark:
+ *   -Y 'macc.opcode==0x0101', fields macc.cbfc.enbv and
+ *   macc.cbfc.pause_time.c0 to c7). A point-to-point device sees every
+ *   frame: the promiscuous flag changes nothing. The file is complete once
+ *   the device is destroyed (after Simulator::Destroy() and once no Ptr to
+ *   the device is held).
  * - ASCII: "+" when a frame is accepted (MacTx), "-" when its transmission
  *   starts (PhyTxBegin), "r" when it is passed up (MacRx), and "d" for every
  *   drop (Drop), the reason following the packet as "reason=QUEUE_FULL".
+ *   PFC frames the device generates have a "-" line only; received ones,
+ *   consumed by the device, have none.
  */
 class QbbHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {

@@ -8,11 +8,13 @@
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
+#include "ns3/enum.h"
 #include "ns3/error-model.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/make-event.h"
 #include "ns3/node.h"
+#include "ns3/pfc-header.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -20,7 +22,9 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <istream>
 #include <limits>
+#include <ostream>
 #include <vector>
 
 namespace ns3
@@ -36,7 +40,118 @@ namespace
 constexpr uint16_t g_minPayloadBytes = 46;
 /// "No cached wire time" marker for m_wireTimeBytes.
 constexpr uint32_t g_noCachedSize = std::numeric_limits<uint32_t>::max();
+/// EtherType of an 802.1Q-tagged frame.
+constexpr uint16_t g_ethertypeVlan = 0x8100;
+/// EtherType of IPv4.
+constexpr uint16_t g_ethertypeIpv4 = 0x0800;
+/// EtherType of IPv6.
+constexpr uint16_t g_ethertypeIpv6 = 0x86DD;
+/// Default DWRR quantum of every class: the largest frame at the default Mtu (9000 + 14 + 4).
+constexpr uint32_t g_defaultQuantum = 9000 + 14 + 4;
+/// Frame bytes a MAC Control frame is read to: header, opcode, class-enable vector, 8 times.
+constexpr uint32_t g_macControlBytes = 14 + 2 + 2 + 2 * 8;
+
+/**
+ * \brief Read the rest of a stream and mark it failed: a malformed
+ * attribute string then fails to set (naming the attribute) instead of
+ * aborting on unread input.
+ * \param is the stream
+ */
+void
+FailStream(std::istream& is)
+{
+    is.clear();
+    is.ignore(std::numeric_limits<std::streamsize>::max());
+    is.setstate(std::ios::failbit);
+}
+
+/**
+ * \brief Read exactly n unsigned numbers in [lo, hi] separated by white space.
+ * \param is the stream
+ * \param out where the numbers go
+ * \param n how many
+ * \param lo smallest allowed value
+ * \param hi largest allowed value
+ */
+template <typename T>
+void
+ReadBoundedList(std::istream& is, T* out, std::size_t n, uint64_t lo, uint64_t hi)
+{
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        uint64_t v = 0;
+        if (!(is >> v) || v < lo || v > hi)
+        {
+            FailStream(is);
+            return;
+        }
+        out[i] = static_cast<T>(v);
+    }
+    if (!is.eof())
+    {
+        is >> std::ws; // trailing white space is fine, more values are not
+        if (!is.eof())
+        {
+            FailStream(is);
+        }
+    }
+}
 } // namespace
+
+QbbDscpClassMap::QbbDscpClassMap()
+{
+    for (uint32_t d = 0; d < cls.size(); ++d)
+    {
+        cls[d] = static_cast<uint8_t>(d >> 3);
+    }
+}
+
+std::ostream&
+operator<<(std::ostream& os, const QbbDscpClassMap& map)
+{
+    for (std::size_t d = 0; d < map.cls.size(); ++d)
+    {
+        os << (d ? " " : "") << +map.cls[d];
+    }
+    return os;
+}
+
+std::istream&
+operator>>(std::istream& is, QbbDscpClassMap& map)
+{
+    ReadBoundedList(is, map.cls.data(), map.cls.size(), 0, QbbNetDevice::NUM_CLASSES - 1);
+    return is;
+}
+
+ATTRIBUTE_HELPER_CPP(QbbDscpClassMap);
+
+QbbDwrrQuanta::QbbDwrrQuanta()
+{
+    bytes.fill(g_defaultQuantum);
+}
+
+std::ostream&
+operator<<(std::ostream& os, const QbbDwrrQuanta& quanta)
+{
+    for (std::size_t c = 0; c < quanta.bytes.size(); ++c)
+    {
+        os << (c ? " " : "") << quanta.bytes[c];
+    }
+    return os;
+}
+
+std::istream&
+operator>>(std::istream& is, QbbDwrrQuanta& quanta)
+{
+    ReadBoundedList(is,
+                    quanta.bytes.data(),
+                    quanta.bytes.size(),
+                    1,
+                    std::numeric_limits<uint32_t>::max());
+    return is;
+}
+
+ATTRIBUTE_HELPER_CPP(QbbDwrrQuanta);
 
 TypeId
 QbbNetDevice::GetTypeId()
@@ -60,12 +175,61 @@ QbbNetDevice::GetTypeId()
                 MakeDataRateAccessor(&QbbNetDevice::SetDataRate, &QbbNetDevice::GetDataRate),
                 MakeDataRateChecker())
             .AddAttribute("TxQueueMaxBytes",
-                          "Capacity of the transmit queue, bytes of frames waiting (the frame "
-                          "being serialized is not counted); a frame that does not fit is "
-                          "dropped (Drop trace, QUEUE_FULL).",
+                          "Capacity of the transmit queues, bytes of frames waiting in all eight "
+                          "classes together (the frame being serialized and PFC frames are not "
+                          "counted); a frame that does not fit is dropped (Drop trace, "
+                          "QUEUE_FULL).",
                           UintegerValue(10000000),
                           MakeUintegerAccessor(&QbbNetDevice::m_txQueueMaxBytes),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Scheduler",
+                          "How the transmitter chooses among the classes that have frames and "
+                          "are not paused: StrictPriority (highest class first, IEEE 802.1Q "
+                          "8.6.8.1) or Dwrr (deficit-weighted round robin with DwrrQuanta, "
+                          "counting frame bytes).",
+                          EnumValue(QbbNetDevice::STRICT_PRIORITY),
+                          MakeEnumAccessor(&QbbNetDevice::m_scheduler),
+                          MakeEnumChecker(QbbNetDevice::STRICT_PRIORITY,
+                                          "StrictPriority",
+                                          QbbNetDevice::DWRR,
+                                          "Dwrr"))
+            .AddAttribute("DwrrQuanta",
+                          "DWRR quantum of each class, bytes: 8 numbers above 0, class 0 first. "
+                          "A class's share of the link among backlogged classes is its quantum "
+                          "over the sum of theirs.",
+                          QbbDwrrQuantaValue(QbbDwrrQuanta()),
+                          MakeQbbDwrrQuantaAccessor(&QbbNetDevice::m_dwrrQuanta),
+                          MakeQbbDwrrQuantaChecker())
+            .AddAttribute("DscpToClass",
+                          "Traffic class (0-7) of each DSCP of an untagged IPv4 or IPv6 frame: "
+                          "64 numbers, DSCP 0 first. Default: the class selector, DSCP >> 3 "
+                          "(RFC 2474). Tagged frames go to their PCP, other frames to class 7.",
+                          QbbDscpClassMapValue(QbbDscpClassMap()),
+                          MakeQbbDscpClassMapAccessor(&QbbNetDevice::m_dscpMap),
+                          MakeQbbDscpClassMapChecker())
+            .AddAttribute("PfcRxEnable",
+                          "Classes (bit c = class c) whose received PFC or 802.3x pauses this "
+                          "port obeys; pauses of other classes are counted and traced but "
+                          "change nothing (a class without PFC, or a PFC watchdog ignoring "
+                          "pauses).",
+                          UintegerValue(0xFF),
+                          MakeUintegerAccessor(&QbbNetDevice::m_pfcRxEnable),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcPauseQuanta",
+                          "Pause time SetPfcHold sends, quanta of 512 bit times (65535, the "
+                          "largest, is 335.5 us at 100 Gb/s).",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&QbbNetDevice::m_pfcHoldQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PfcRefreshMargin",
+                          "While a class is held, its pause is sent again this long before the "
+                          "previous one expires at the peer (counted from the start of each "
+                          "pause frame's transmission). It must exceed the wait behind one "
+                          "frame in serialization (9 KB: 0.72 us at 100 Gb/s, 7.2 us at "
+                          "10 Gb/s) and be below the PfcPauseQuanta time.",
+                          TimeValue(MicroSeconds(20)),
+                          MakeTimeAccessor(&QbbNetDevice::m_pfcRefreshMargin),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("ReceiveErrorModel",
                           "Error model applied to every received frame; a frame it declares "
                           "corrupt gets one bit flipped (see CorruptTailBytes).",
@@ -115,7 +279,24 @@ QbbNetDevice::GetTypeId()
                             "A frame was dropped, with the reason (queue full, link down, "
                             "corrupt, bad size).",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_dropTrace),
-                            "ns3::QbbNetDevice::DropTracedCallback");
+                            "ns3::QbbNetDevice::DropTracedCallback")
+            .AddTraceSource("PfcPauseTx",
+                            "A PFC frame started its transmission: one call per class it "
+                            "enables, with the pause time in quanta (0 = XON).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcPauseTxTrace),
+                            "ns3::QbbNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcPauseRx",
+                            "A PFC frame (or an 802.3x PAUSE, for all 8 classes) was received: "
+                            "one call per class it enables, with the pause time in quanta "
+                            "(0 = XON), whether or not PfcRxEnable lets it act.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcPauseRxTrace),
+                            "ns3::QbbNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcPauseState",
+                            "A class's transmission became paused (true) or free again "
+                            "(false: the pause expired or an XON arrived); a pause that "
+                            "extends a running one fires nothing.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcPauseStateTrace),
+                            "ns3::QbbNetDevice::PfcPauseStateTracedCallback");
     return tid;
 }
 
@@ -143,6 +324,8 @@ QbbNetDevice::QbbNetDevice()
       m_rate(DataRate("100Gbps")),
       m_txQueueMaxBytes(10000000),
       m_corruptTailBytes(4),
+      m_pfcHoldQuanta(0xFFFF),
+      m_pfcRefreshMargin(MicroSeconds(20)),
       m_wireTimeBytes(g_noCachedSize)
 {
     NS_LOG_FUNCTION(this);
@@ -168,6 +351,15 @@ QbbNetDevice::DoDispose()
         q.bytes = 0;
     }
     m_txQueueBytes = 0;
+    m_backlogMask = 0;
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        Simulator::Cancel(m_pause[c].expiry);
+        Simulator::Cancel(m_pfcRefresh[c]);
+    }
+    m_pausedMask = 0;
+    m_pfcPendingMask = 0;
+    m_pfcHoldMask = 0;
     m_txFrame = nullptr;
     m_node = nullptr;
     m_channel = nullptr;
@@ -240,9 +432,18 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
         return false;
     }
     m_macTxTrace(frame);
-    if (!m_txFrame && m_txQueueBytes == 0)
+    if (!m_txFrame && m_pausedMask == 0)
     {
-        // Idle transmitter, nothing waiting: straight to the wire.
+        // Idle transmitter and no class paused, so nothing waits: straight
+        // to the wire without classifying.
+        TransmitStart(frame);
+        return true;
+    }
+    const uint8_t cls = Classify(frame);
+    const uint8_t bit = 1U << cls;
+    if (!m_txFrame && !(m_pausedMask & bit))
+    {
+        // Idle: whatever waits belongs to paused classes.
         TransmitStart(frame);
         return true;
     }
@@ -252,35 +453,137 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
         Drop(frame, DROP_QUEUE_FULL);
         return false;
     }
-    TxQueue& q = m_txQueues[SelectTxQueue(frame)];
+    TxQueue& q = m_txQueues[cls];
     q.frames.push_back(frame);
     q.bytes += size;
     m_txQueueBytes += size;
+    m_backlogMask |= bit;
     return true;
 }
 
-uint32_t
-QbbNetDevice::SelectTxQueue(Ptr<const Packet> /* frame */) const
+uint8_t
+QbbNetDevice::Classify(Ptr<const Packet> frame) const
 {
-    return 0;
+    // Bytes 12-13 EtherType; then the PCP (byte 14) of a tag, or the first
+    // two bytes of an IP header (DSCP in byte 15 for IPv4, bytes 14-15 for IPv6).
+    uint8_t b[16];
+    const uint32_t n = std::min<uint32_t>(frame->GetSize(), sizeof(b));
+    if (n < 15)
+    {
+        return NUM_CLASSES - 1;
+    }
+    frame->CopyData(b, n);
+    const uint16_t type = static_cast<uint16_t>((b[12] << 8) | b[13]);
+    if (type == g_ethertypeVlan)
+    {
+        return b[14] >> 5;
+    }
+    if (n < 16)
+    {
+        return NUM_CLASSES - 1;
+    }
+    if (type == g_ethertypeIpv4)
+    {
+        return m_dscpMap.cls[b[15] >> 2];
+    }
+    if (type == g_ethertypeIpv6)
+    {
+        return m_dscpMap.cls[((b[14] & 0x0F) << 2) | (b[15] >> 6)];
+    }
+    return NUM_CLASSES - 1;
+}
+
+Ptr<Packet>
+QbbNetDevice::PopFrame(uint8_t cls)
+{
+    TxQueue& q = m_txQueues[cls];
+    Ptr<Packet> frame = q.frames.front();
+    q.frames.pop_front();
+    const uint32_t size = frame->GetSize();
+    q.bytes -= size;
+    m_txQueueBytes -= size;
+    if (q.frames.empty())
+    {
+        m_backlogMask &= ~(1U << cls);
+    }
+    return frame;
 }
 
 Ptr<Packet>
 QbbNetDevice::DequeueFrame()
 {
-    for (auto& q : m_txQueues)
+    const uint8_t eligible = m_backlogMask & ~m_pausedMask;
+    if (eligible == 0)
     {
-        if (!q.frames.empty())
-        {
-            Ptr<Packet> frame = q.frames.front();
-            q.frames.pop_front();
-            const uint32_t size = frame->GetSize();
-            q.bytes -= size;
-            m_txQueueBytes -= size;
-            return frame;
-        }
+        return nullptr;
     }
-    return nullptr;
+    if (m_scheduler == STRICT_PRIORITY)
+    {
+        uint8_t c = NUM_CLASSES - 1;
+        while (!(eligible & (1U << c)))
+        {
+            --c;
+        }
+        return PopFrame(c);
+    }
+    const uint8_t c = DwrrSelect(eligible);
+    Ptr<Packet> frame = PopFrame(c);
+    m_deficit[c] -= frame->GetSize();
+    if (m_txQueues[c].frames.empty())
+    {
+        // An idle class keeps no credit; the turn passes on.
+        m_deficit[c] = 0;
+        m_dwrrClass = (c + 1) % NUM_CLASSES;
+        m_dwrrCredited = false;
+    }
+    return frame;
+}
+
+uint8_t
+QbbNetDevice::DwrrSelect(uint8_t eligible)
+{
+    // Visit the classes in turn; an eligible class gets its quantum once
+    // per turn and keeps the turn while its head frame fits its credit.
+    // Paused classes with frames keep their credit and lose their turn.
+    while (true)
+    {
+        const uint8_t c = m_dwrrClass;
+        if (eligible & (1U << c))
+        {
+            if (!m_dwrrCredited)
+            {
+                m_deficit[c] += m_dwrrQuanta.bytes[c];
+                m_dwrrCredited = true;
+            }
+            if (m_txQueues[c].frames.front()->GetSize() <= m_deficit[c])
+            {
+                return c;
+            }
+        }
+        m_dwrrClass = (c + 1) % NUM_CLASSES;
+        m_dwrrCredited = false;
+    }
+}
+
+bool
+QbbNetDevice::StartNextFrame()
+{
+    if (m_txFrame)
+    {
+        return false;
+    }
+    if (m_pfcPendingMask)
+    {
+        TransmitStart(BuildPfcFrame());
+        return true;
+    }
+    Ptr<Packet> next = DequeueFrame();
+    if (!next)
+    {
+        return false;
+    }
+    TransmitStart(next);
+    return true;
 }
 
 void
@@ -307,12 +610,7 @@ QbbNetDevice::TransmitComplete()
     m_stats.txBytes += frame->GetSize();
     m_phyTxEndTrace(frame);
 
-    Ptr<Packet> next = DequeueFrame();
-    if (next)
-    {
-        TransmitStart(next);
-    }
-    else if (!m_txReadyCallback.IsNull())
+    if (!StartNextFrame() && m_txQueueBytes == 0 && !m_txReadyCallback.IsNull())
     {
         m_txReadyCallback();
     }
@@ -321,18 +619,36 @@ QbbNetDevice::TransmitComplete()
 void
 QbbNetDevice::Receive(Ptr<Packet> frame)
 {
+    // MAC Control frames (EtherType 0x8808 at bytes 12-13) stop here. They
+    // are minFrameSize long (IEEE 802.3 31.4), so larger frames are data
+    // and cost no look at their bytes.
+    uint8_t eth[ETHERNET_HEADER_BYTES];
+    bool macControl = false;
+    const uint32_t size = frame->GetSize();
+    if (size <= MIN_FRAME_BYTES && size >= ETHERNET_HEADER_BYTES)
+    {
+        frame->CopyData(eth, ETHERNET_HEADER_BYTES);
+        macControl = ((eth[12] << 8) | eth[13]) == PfcHeader::ETHERTYPE;
+    }
     Ptr<Packet> rx = frame;
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {
         ++m_stats.rxCorrupt;
-        if (m_frameRxCallback.IsNull())
+        if (macControl || m_frameRxCallback.IsNull())
         {
+            // The MAC's FCS check drops MAC Control frames on either path.
             NS_LOG_LOGIC("corrupt frame dropped");
             m_phyRxDropTrace(frame);
             Drop(frame, DROP_CORRUPT);
             return;
         }
         rx = CorruptCopy(frame);
+    }
+    if (macControl)
+    {
+        m_phyRxEndTrace(frame);
+        ReceiveMacControl(frame);
+        return;
     }
     ++m_stats.rxFrames;
     m_stats.rxBytes += rx->GetSize();
@@ -407,6 +723,285 @@ QbbNetDevice::CorruptCopy(Ptr<const Packet> frame)
 }
 
 void
+QbbNetDevice::ReceiveMacControl(Ptr<const Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    // Opcode at bytes 14-15; PFC: class-enable vector 16-17 (low octet 17),
+    // times 18-33; 802.3x PAUSE: one time at 16-17 (IEEE 802.3 Annex 31B/31D).
+    uint8_t b[g_macControlBytes] = {};
+    const uint32_t n = std::min<uint32_t>(frame->GetSize(), g_macControlBytes);
+    frame->CopyData(b, n);
+    const uint16_t opcode = n >= 16 ? static_cast<uint16_t>((b[14] << 8) | b[15]) : 0;
+    auto time = [&b](uint32_t at) { return static_cast<uint16_t>((b[at] << 8) | b[at + 1]); };
+    uint8_t enable = 0;
+    std::array<uint16_t, NUM_CLASSES> quanta{};
+    if (opcode == PfcHeader::OPCODE_PFC && n == g_macControlBytes)
+    {
+        ++m_stats.pfcFramesRx;
+        enable = b[17];
+        for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+        {
+            quanta[c] = time(18 + 2 * c);
+        }
+    }
+    else if (opcode == PfcHeader::OPCODE_PAUSE && n >= 18)
+    {
+        ++m_stats.pauseFramesRx;
+        enable = 0xFF;
+        quanta.fill(time(16));
+    }
+    else
+    {
+        NS_LOG_LOGIC("MAC Control frame with opcode " << opcode << " ignored");
+        return;
+    }
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        if (!(enable & (1U << c)))
+        {
+            continue;
+        }
+        if (quanta[c] > 0)
+        {
+            ++m_stats.pfcPauseRx[c];
+        }
+        else
+        {
+            ++m_stats.pfcResumeRx[c];
+        }
+        m_pfcPauseRxTrace(c, quanta[c]);
+        if (m_pfcRxEnable & (1U << c))
+        {
+            PauseClass(c, quanta[c]);
+        }
+    }
+    // Every class's new state is in place before the scheduler picks.
+    StartNextFrame();
+}
+
+void
+QbbNetDevice::PauseClass(uint8_t cls, uint16_t quanta)
+{
+    const Time duration = PfcHeader::QuantaToTime(quanta, m_rate);
+    const uint8_t bit = 1U << cls;
+    if (!duration.IsStrictlyPositive())
+    {
+        if (m_pausedMask & bit)
+        {
+            ResumeClass(cls);
+        }
+        return;
+    }
+    PauseState& p = m_pause[cls];
+    if (!(m_pausedMask & bit))
+    {
+        m_pausedMask |= bit;
+        p.since = Simulator::Now();
+        NS_LOG_LOGIC("class " << +cls << " paused for " << duration);
+        m_pfcPauseStateTrace(cls, true);
+    }
+    // A new time replaces the running one (IEEE 802.1Qbb).
+    Simulator::Cancel(p.expiry);
+    p.until = Simulator::Now() + duration;
+    p.expiry = Simulator::Schedule(duration, &QbbNetDevice::PauseExpired, this);
+}
+
+void
+QbbNetDevice::PauseExpired()
+{
+    // Every class whose pause ends now resumes before the scheduler picks,
+    // so classes freed at the same instant are served in priority order.
+    const Time now = Simulator::Now();
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        if ((m_pausedMask & (1U << c)) && m_pause[c].until <= now)
+        {
+            ResumeClass(c);
+        }
+    }
+    StartNextFrame();
+}
+
+void
+QbbNetDevice::ResumeClass(uint8_t cls)
+{
+    PauseState& p = m_pause[cls];
+    Simulator::Cancel(p.expiry);
+    m_pausedMask &= ~(1U << cls);
+    m_stats.pausedTime[cls] += Simulator::Now() - p.since;
+    NS_LOG_LOGIC("class " << +cls << " resumed");
+    m_pfcPauseStateTrace(cls, false);
+}
+
+Ptr<Packet>
+QbbNetDevice::BuildPfcFrame()
+{
+    static const Mac48Address pfcDestination = PfcHeader::GetDestination();
+    PfcHeader pfc;
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        if (m_pfcPendingMask & (1U << c))
+        {
+            pfc.SetPause(c, m_pfcPending[c]);
+        }
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(pfcDestination);
+    eth.SetLengthType(PfcHeader::ETHERTYPE);
+    frame->AddHeader(eth);
+
+    ++m_stats.pfcFramesTx;
+    const uint8_t classes = m_pfcPendingMask;
+    m_pfcPendingMask = 0;
+    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    {
+        const uint8_t bit = 1U << c;
+        if (!(classes & bit))
+        {
+            continue;
+        }
+        const uint16_t quanta = m_pfcPending[c];
+        if (quanta > 0)
+        {
+            ++m_stats.pfcPauseTx[c];
+        }
+        else
+        {
+            ++m_stats.pfcResumeTx[c];
+        }
+        m_pfcPauseTxTrace(c, quanta);
+        if ((m_pfcHoldMask & bit) && quanta == m_pfcHoldQuanta)
+        {
+            // Counted from this frame's first bit: the peer's pause runs
+            // from its last bit, one wire time plus the delay later, and so
+            // does the refresh's, unless it waits behind a data frame.
+            Simulator::Cancel(m_pfcRefresh[c]);
+            m_pfcRefresh[c] =
+                Simulator::Schedule(PfcRefreshInterval(), &QbbNetDevice::RefreshPfcHold, this, c);
+        }
+    }
+    return frame;
+}
+
+Time
+QbbNetDevice::PfcRefreshInterval() const
+{
+    const Time pause = PfcHeader::QuantaToTime(m_pfcHoldQuanta, m_rate);
+    NS_ABORT_MSG_UNLESS(m_pfcRefreshMargin < pause,
+                        "QbbNetDevice: PfcRefreshMargin ("
+                            << m_pfcRefreshMargin.As(Time::US)
+                            << ") must be below the time of PfcPauseQuanta (" << m_pfcHoldQuanta
+                            << " quanta = " << pause.As(Time::US) << " at " << m_rate << ")");
+    return pause - m_pfcRefreshMargin;
+}
+
+void
+QbbNetDevice::RefreshPfcHold(uint8_t cls)
+{
+    if (m_pfcHoldMask & (1U << cls))
+    {
+        SendPfcPause(cls, m_pfcHoldQuanta);
+    }
+}
+
+void
+QbbNetDevice::SendPfcPause(uint8_t cls, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +cls << quanta);
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    if (!m_channel)
+    {
+        NS_LOG_WARN("QbbNetDevice " << this << " has no channel; PFC frame not sent");
+        return;
+    }
+    m_pfcPendingMask |= 1U << cls;
+    m_pfcPending[cls] = quanta;
+    StartNextFrame();
+}
+
+void
+QbbNetDevice::SendPfcResume(uint8_t cls)
+{
+    SendPfcPause(cls, 0);
+}
+
+void
+QbbNetDevice::SetPfcHold(uint8_t cls, bool hold)
+{
+    NS_LOG_FUNCTION(this << +cls << hold);
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    const uint8_t bit = 1U << cls;
+    if (hold == bool(m_pfcHoldMask & bit))
+    {
+        return;
+    }
+    if (hold)
+    {
+        PfcRefreshInterval(); // check the configuration now
+        m_pfcHoldMask |= bit;
+        SendPfcPause(cls, m_pfcHoldQuanta);
+    }
+    else
+    {
+        m_pfcHoldMask &= ~bit;
+        Simulator::Cancel(m_pfcRefresh[cls]);
+        SendPfcResume(cls);
+    }
+}
+
+bool
+QbbNetDevice::IsPfcHeld(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    return m_pfcHoldMask & (1U << cls);
+}
+
+bool
+QbbNetDevice::IsClassPaused(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    return m_pausedMask & (1U << cls);
+}
+
+Time
+QbbNetDevice::GetPausedTime(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    Time t = m_stats.pausedTime[cls];
+    if (m_pausedMask & (1U << cls))
+    {
+        t += Simulator::Now() - m_pause[cls].since;
+    }
+    return t;
+}
+
+void
+QbbNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
+{
+    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    m_dscpMap.cls[dscp] = cls;
+}
+
+uint8_t
+QbbNetDevice::GetDscpClass(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
+    return m_dscpMap.cls[dscp];
+}
+
+void
+QbbNetDevice::SetDwrrQuantum(uint8_t cls, uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    NS_ABORT_MSG_IF(bytes == 0, "QbbNetDevice: a DWRR quantum must be above 0 bytes");
+    m_dwrrQuanta.bytes[cls] = bytes;
+}
+
+void
 QbbNetDevice::LostOnLink(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
@@ -461,6 +1056,20 @@ QbbNetDevice::GetTxQueueFrames() const
         n += q.frames.size();
     }
     return static_cast<uint32_t>(n);
+}
+
+uint64_t
+QbbNetDevice::GetTxQueueBytes(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    return m_txQueues[cls].bytes;
+}
+
+uint32_t
+QbbNetDevice::GetTxQueueFrames(uint8_t cls) const
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    return static_cast<uint32_t>(m_txQueues[cls].frames.size());
 }
 
 const QbbNetDevice::Stats&

@@ -5,6 +5,7 @@
 #ifndef QBB_NET_DEVICE_H
 #define QBB_NET_DEVICE_H
 
+#include "ns3/attribute-helper.h"
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -18,6 +19,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <istream>
+#include <ostream>
 
 namespace ns3
 {
@@ -29,30 +32,140 @@ class UniformRandomVariable;
 
 /**
  * \ingroup rdma
+ * \brief The traffic class of each DSCP value: the DscpToClass attribute of
+ * QbbNetDevice.
+ *
+ * The default is the class-selector rule of RFC 2474 section 4.2.2: DSCP d
+ * goes to class d >> 3 (CS0-CS7 to classes 0-7; AF31 = 26, the usual RoCEv2
+ * data DSCP, to class 3; CS6 = 48, CNPs on many NICs, to class 6). As a
+ * string (Config, command line): 64 class numbers 0-7 separated by spaces,
+ * the class of DSCP 0 first; anything else fails to parse.
+ */
+struct QbbDscpClassMap
+{
+    /// The class-selector map: DSCP d to class d >> 3.
+    QbbDscpClassMap();
+
+    std::array<uint8_t, 64> cls; //!< class of DSCP d at index d, 0-7
+};
+
+/**
+ * \brief Print a DSCP map as 64 space-separated class numbers.
+ * \param os the stream
+ * \param map the map
+ * \return the stream
+ */
+std::ostream& operator<<(std::ostream& os, const QbbDscpClassMap& map);
+/**
+ * \brief Read a DSCP map: exactly 64 class numbers 0-7 (failbit otherwise).
+ * \param is the stream
+ * \param map the map read
+ * \return the stream
+ */
+std::istream& operator>>(std::istream& is, QbbDscpClassMap& map);
+
+ATTRIBUTE_HELPER_HEADER(QbbDscpClassMap);
+
+/**
+ * \ingroup rdma
+ * \brief The deficit-weighted round-robin quantum of each traffic class,
+ * bytes: the DwrrQuanta attribute of QbbNetDevice. Default 9018 bytes for
+ * every class (equal shares; one largest frame at the default Mtu, 9000 +
+ * 14 + 4, so each turn sends at least one frame). As a string: 8 quanta
+ * (1 to 2^32 - 1 bytes) separated by spaces, class 0 first.
+ */
+struct QbbDwrrQuanta
+{
+    /// Equal quanta of 9018 bytes.
+    QbbDwrrQuanta();
+
+    std::array<uint32_t, 8> bytes; //!< quantum of class c at index c, bytes (> 0)
+};
+
+/**
+ * \brief Print DWRR quanta as 8 space-separated byte counts.
+ * \param os the stream
+ * \param quanta the quanta
+ * \return the stream
+ */
+std::ostream& operator<<(std::ostream& os, const QbbDwrrQuanta& quanta);
+/**
+ * \brief Read DWRR quanta: exactly 8 byte counts above 0 (failbit otherwise).
+ * \param is the stream
+ * \param quanta the quanta read
+ * \return the stream
+ */
+std::istream& operator>>(std::istream& is, QbbDwrrQuanta& quanta);
+
+ATTRIBUTE_HELPER_HEADER(QbbDwrrQuanta);
+
+/**
+ * \ingroup rdma
  * \brief A lean full-duplex Ethernet port for point-to-point links of the
- * rdma module (the device that 802.1Qbb PFC will be added to).
+ * rdma module, with eight traffic classes and IEEE 802.1Qbb priority-based
+ * flow control (PFC), as a switch ASIC or NIC port implements them.
  *
  * The device carries whole Ethernet frames (destination MAC first, no
  * preamble, no FCS) to the one peer on its QbbChannel.
  *
  * Transmit: a frame handed to Send() (which adds the Ethernet header) or to
- * SendFrame() (which takes a frame that already has one) starts at once if
- * the transmitter is idle, else waits in a FIFO transmit queue of at most
- * TxQueueMaxBytes bytes (the frame being serialized is not counted). A frame
- * occupies the wire for GetWireTime(): its bytes (at least the 60-byte
- * minimum frame, shorter frames are padded by the PHY) plus the per-frame
- * wire overhead of IEEE 802.3 clause 3 and 4: 4 bytes FCS, 7 bytes preamble
- * and 1 byte SFD, and a 12-byte minimum inter-frame gap, 24 bytes in all,
- * at DataRate. One event per transmission ends it at the transmitter (one
- * reused event object, nothing allocated per frame); the channel delivers
- * the same Ptr<Packet> (no per-hop copy) to the peer GetWireTime() + Delay
- * after the start, with one event per frame.
+ * SendFrame() (which takes a frame that already has one) is classified to
+ * one of NUM_CLASSES traffic classes (see Classify()). It starts at once if
+ * the transmitter is idle and its class is not paused, else it waits in its
+ * class's FIFO transmit queue. TxQueueMaxBytes bounds the bytes waiting in
+ * all eight queues together (the frame being serialized is not counted),
+ * as one shared buffer; a switch's MMU does its own per-class admission
+ * with the per-class getters. When a transmission ends the next frame is
+ * taken from the classes that have frames and are not paused, by the
+ * Scheduler: strict priority (the highest class first, IEEE 802.1Q 8.6.8.1)
+ * or deficit-weighted round robin (Shreedhar and Varghese, SIGCOMM 1995:
+ * each class in turn gets its DwrrQuanta bytes of credit and sends frames
+ * while the head frame fits its credit; a class that empties loses its
+ * credit). A frame occupies the wire for GetWireTime(): its bytes (at
+ * least the 60-byte minimum frame, shorter frames are padded by the PHY)
+ * plus the per-frame wire overhead of IEEE 802.3 clause 3 and 4: 4 bytes
+ * FCS, 7 bytes preamble and 1 byte SFD, and a 12-byte minimum inter-frame
+ * gap, 24 bytes in all, at DataRate. One event per transmission ends it at
+ * the transmitter (one reused event object, nothing allocated per frame);
+ * the channel delivers the same Ptr<Packet> (no per-hop copy) to the peer
+ * GetWireTime() + Delay after the start, with one event per frame.
  *
- * Pull interface for a NIC: when a transmission ends and the queue is empty
- * the transmitter goes idle and calls the TxReady callback once (from the
- * event that ended the transmission); a NIC keeps the queue short by pushing
- * one frame with SendFrame() on each call (and by pushing while IsTxIdle()
- * when it gets new work).
+ * PFC, sending: SendPfcPause() and SendPfcResume() are the interface for
+ * whoever decides to pause the peer (a switch MMU, a NIC). The request
+ * becomes a 60-byte MAC Control frame (PfcHeader: to 01-80-C2-00-00-01,
+ * EtherType 0x8808, opcode 0x0101) that jumps ahead of every data frame: it
+ * starts as soon as the frame being serialized ends (at once if the
+ * transmitter is idle), and it is never paused itself. Requests made
+ * before it starts are merged into that one frame (one class-enable bit per
+ * class, the latest time of each class). SetPfcHold() keeps the peer's
+ * class paused for as long as the owner wants: it sends PfcPauseQuanta, sends
+ * the pause again PfcRefreshMargin before the last one would expire at the
+ * peer, and sends XON (time 0) when released.
+ *
+ * PFC, receiving: a MAC Control frame (EtherType 0x8808, untagged, at most
+ * the 60-byte minimum frame: IEEE 802.3 31.4 fixes MAC Control frames at
+ * minFrameSize, so longer frames are not looked at) is consumed by the
+ * device: never passed to any receive callback, not counted in
+ * Stats::rxFrames, seen by the PhyRxEnd trace (so it is in the pcap). A
+ * PFC frame (opcode 0x0101) sets, for each class whose enable bit
+ * is set and whose bit is set in PfcRxEnable, the class's pause timer to
+ * quanta x 512 bit times at this device's DataRate (IEEE 802.1Q clause 36;
+ * PfcHeader::QuantaToTime), counted from the arrival of the frame's last bit
+ * (its serialization and propagation have already happened); a new time
+ * replaces a running one, time 0 resumes the class at once. An IEEE 802.3x
+ * PAUSE frame (opcode 0x0001, one pause time for the whole link, Annex 31B)
+ * does the same to every class in PfcRxEnable. Other opcodes are ignored.
+ * A paused class starts no new frame (a frame already being serialized
+ * finishes); while every class with frames is paused the transmitter is
+ * idle, and when a pause expires or is cancelled transmission resumes.
+ *
+ * Pull interface for a NIC: when a transmission ends and every transmit
+ * queue is empty the transmitter goes idle and calls the TxReady callback
+ * once (from the event that ended the transmission); a NIC keeps the queues
+ * short by pushing one frame with SendFrame() on each call (and by pushing
+ * while IsTxIdle() when it gets new work). While the NIC's class is paused
+ * its pushed frame waits in the queue, IsTxIdle() is false and the NIC
+ * waits; after the resume that frame is sent and TxReady follows its end.
  *
  * Receive: with a frame callback set (SetFrameReceiveCallback) every frame
  * goes up whole, Ethernet header included, to that callback only (the NIC or
@@ -66,17 +179,18 @@ class UniformRandomVariable;
  * corrupted: one bit of a copy of the frame is flipped (see CorruptTailBytes)
  * and the copy (a new Packet made from the bytes: packet tags do not carry
  * over) goes up the frame-callback path, where the NIC's ICRC check finds
- * it; on the standard path it is dropped (PhyRxDrop, Drop with
- * DROP_CORRUPT). Either way it is counted in Stats::rxCorrupt.
+ * it; on the standard path, and for MAC Control frames on either path (the
+ * MAC's FCS check), it is dropped (PhyRxDrop, Drop with DROP_CORRUPT).
+ * Either way it is counted in Stats::rxCorrupt.
  *
  * Link failure: see QbbChannel::SetLinkDown(). The transmitter does not
  * notice a dead link: it keeps serializing frames at line rate, and every
  * frame that is on the wire while the link is down is lost and counted by
- * the transmitting device as DROP_LINK_DOWN.
+ * the transmitting device as DROP_LINK_DOWN (PFC frames too).
  *
- * Every trace source carries whole Ethernet frames. Traces are the only
- * per-frame cost beyond the counters; nothing is logged on the per-frame
- * path unless NS_LOG is enabled for "QbbNetDevice".
+ * Every trace source carries whole Ethernet frames or PFC events. Traces
+ * are the only per-frame cost beyond the counters; nothing is logged on the
+ * per-frame path unless NS_LOG is enabled for "QbbNetDevice".
  */
 class QbbNetDevice : public NetDevice
 {
@@ -89,6 +203,15 @@ class QbbNetDevice : public NetDevice
     static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
     /// Bytes of an IEEE 802.1Q tag, allowed on top of Mtu in SendFrame().
     static constexpr uint32_t VLAN_TAG_BYTES = 4;
+    /// Traffic classes (transmit queues), numbered 0 (lowest) to 7 (highest).
+    static constexpr uint8_t NUM_CLASSES = 8;
+
+    /// How the transmitter chooses between traffic classes (the Scheduler attribute).
+    enum Scheduler
+    {
+        STRICT_PRIORITY = 0, //!< the highest class with an eligible frame first
+        DWRR,                //!< deficit-weighted round robin with DwrrQuanta
+    };
 
     /// Why a frame was dropped (the Drop trace and Stats::drops).
     enum DropReason
@@ -109,12 +232,23 @@ class QbbNetDevice : public NetDevice
     /// Counters of the device (frame bytes: Ethernet header to payload end, no FCS).
     struct Stats
     {
-        uint64_t txFrames{0};  //!< frames whose transmission ended (lost ones included)
+        uint64_t txFrames{0};  //!< frames whose transmission ended (lost and PFC ones included)
         uint64_t txBytes{0};   //!< their bytes
         uint64_t rxFrames{0};  //!< frames received and passed up (corrupted copies included)
         uint64_t rxBytes{0};   //!< their bytes
         uint64_t rxCorrupt{0}; //!< frames the ReceiveErrorModel corrupted (either path)
         std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by DropReason
+        uint64_t pfcFramesTx{0};   //!< PFC frames this device sent (transmission started)
+        uint64_t pfcFramesRx{0};   //!< PFC frames received (corrupted ones not included)
+        uint64_t pauseFramesRx{0}; //!< 802.3x PAUSE frames received
+        std::array<uint64_t, NUM_CLASSES> pfcPauseTx{};  //!< sent PFC frames pausing class c
+        std::array<uint64_t, NUM_CLASSES> pfcResumeTx{}; //!< sent PFC frames with XON for c
+        /// Received pauses (time > 0) of class c, PFC or 802.3x, obeyed or not.
+        std::array<uint64_t, NUM_CLASSES> pfcPauseRx{};
+        std::array<uint64_t, NUM_CLASSES> pfcResumeRx{}; //!< received XONs (time 0) of class c
+        /// Time class c's transmission was paused, pauses that have ended only
+        /// (GetPausedTime() adds a running one).
+        std::array<Time, NUM_CLASSES> pausedTime{};
     };
 
     /**
@@ -130,6 +264,22 @@ class QbbNetDevice : public NetDevice
      * \param [in] reason why it was dropped
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
+
+    /**
+     * \brief TracedCallback signature of the PfcPauseTx and PfcPauseRx
+     * traces: one call per class a PFC frame enables.
+     * \param [in] cls the traffic class, 0-7
+     * \param [in] quanta its pause time in quanta of 512 bit times; 0 is XON
+     */
+    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
+
+    /**
+     * \brief TracedCallback signature of the PfcPauseState trace.
+     * \param [in] cls the traffic class, 0-7
+     * \param [in] paused true when the class's transmission becomes paused,
+     *             false when it may send again (expiry or XON)
+     */
+    typedef void (*PfcPauseStateTracedCallback)(uint8_t cls, bool paused);
 
     /**
      * \brief Get the TypeId.
@@ -172,8 +322,10 @@ class QbbNetDevice : public NetDevice
     /**
      * \brief Queue a complete Ethernet frame for transmission.
      *
-     * It starts at once when the transmitter is idle (IsTxIdle() is then
-     * false on return). The MacTx trace sees every frame accepted.
+     * It starts at once when the transmitter is idle and its class (see
+     * Classify()) is not paused (IsTxIdle() is then false on return); else
+     * it waits in its class's queue. The MacTx trace sees every frame
+     * accepted.
      * \param frame an Ethernet frame, destination MAC first, no FCS, of
      *        ETHERNET_HEADER_BYTES to Mtu + ETHERNET_HEADER_BYTES +
      *        VLAN_TAG_BYTES bytes; the device keeps and transmits this very
@@ -185,8 +337,9 @@ class QbbNetDevice : public NetDevice
 
     /**
      * \brief Set the pull hook: called, from the event that ends a
-     * transmission, each time the transmitter becomes idle with an empty
-     * queue (once per such transition). Calling SendFrame() inside it starts
+     * transmission (data or PFC), each time the transmitter becomes idle
+     * with every transmit queue empty (once per such transition; not while
+     * frames wait in paused classes). Calling SendFrame() inside it starts
      * the next frame at once.
      * \param callback the hook (a null callback removes it)
      */
@@ -200,12 +353,105 @@ class QbbNetDevice : public NetDevice
      */
     void SetFrameReceiveCallback(FrameReceiveCallback callback);
 
-    /// \return true if nothing is being transmitted and the queue is empty
+    /// \return true if nothing is being transmitted and every transmit queue is empty
     bool IsTxIdle() const;
-    /// \return bytes waiting in the transmit queue (not the frame being sent)
+    /// \return bytes waiting in all transmit queues (not the frame being sent)
     uint64_t GetTxQueueBytes() const;
-    /// \return frames waiting in the transmit queue (not the frame being sent)
+    /// \return frames waiting in all transmit queues (not the frame being sent)
     uint32_t GetTxQueueFrames() const;
+    /**
+     * \param cls traffic class, 0-7 (aborts otherwise)
+     * \return bytes waiting in the class's transmit queue
+     */
+    uint64_t GetTxQueueBytes(uint8_t cls) const;
+    /**
+     * \param cls traffic class, 0-7 (aborts otherwise)
+     * \return frames waiting in the class's transmit queue
+     */
+    uint32_t GetTxQueueFrames(uint8_t cls) const;
+
+    /**
+     * \brief The traffic class of a frame, from the fewest bytes that decide
+     * it: an 802.1Q-tagged frame (EtherType 0x8100 at offset 12) goes to its
+     * PCP (byte 14, top 3 bits; IEEE 802.1Qbb pauses per priority, so class
+     * = priority, without 802.1Q Table 8-5's swap of priorities 0 and 1); an
+     * untagged IPv4 frame (0x0800) to DscpToClass[DSCP] (DSCP = byte 15 >> 2);
+     * an untagged IPv6 frame (0x86DD) to DscpToClass[DSCP] of its Traffic
+     * Class (bytes 14-15); anything else (ARP, MAC Control, frames too short to
+     * hold the field) to the highest class, 7.
+     * \param frame an Ethernet frame, destination MAC first
+     * \return the class, 0-7
+     */
+    uint8_t Classify(Ptr<const Packet> frame) const;
+    /**
+     * \brief Set the class of one DSCP value (one entry of DscpToClass).
+     * \param dscp 0-63 (aborts otherwise)
+     * \param cls traffic class 0-7 (aborts otherwise)
+     */
+    void SetDscpClass(uint8_t dscp, uint8_t cls);
+    /**
+     * \param dscp 0-63 (aborts otherwise)
+     * \return its traffic class
+     */
+    uint8_t GetDscpClass(uint8_t dscp) const;
+    /**
+     * \brief Set the DWRR quantum of one class (one entry of DwrrQuanta).
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \param bytes quantum, bytes (aborts if 0); at least the largest frame
+     *        keeps each dequeue to one pass over the classes
+     */
+    void SetDwrrQuantum(uint8_t cls, uint32_t bytes);
+
+    /**
+     * \brief Ask the peer to pause one class: a PFC frame enabling class
+     * cls with time quanta is sent ahead of all data, as soon as the frame
+     * being serialized ends (merged with other requests not yet on the
+     * wire; a later request for the same class replaces the earlier). It
+     * fires PfcPauseTx when its transmission starts. The peer stops starting
+     * frames of cls from the arrival of the frame's last bit for quanta x 512
+     * bit times at the peer's rate.
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \param quanta pause time in quanta of 512 bit times; 0 sends XON
+     */
+    void SendPfcPause(uint8_t cls, uint16_t quanta);
+    /**
+     * \brief Let the peer send class cls again at once: SendPfcPause(cls, 0), XON.
+     * \param cls traffic class 0-7 (aborts otherwise)
+     */
+    void SendPfcResume(uint8_t cls);
+    /**
+     * \brief Hold the peer's class cls paused, or release it.
+     *
+     * Holding sends a pause of PfcPauseQuanta and, each time a pause of the
+     * class starts its transmission at time t, schedules the next one at
+     * t + PfcPauseQuanta x 512 / DataRate - PfcRefreshMargin, so the peer
+     * gets it before its pause expires as long as the margin exceeds the
+     * wait behind one frame in serialization (IEEE 802.1Qbb leaves the
+     * refresh policy to the implementation; switches refresh before expiry
+     * while their XOFF condition lasts). Releasing cancels the refresh and
+     * sends XON. Holding a held class, or releasing a free one, does nothing.
+     * SendPfcPause() and SendPfcResume() on a held class send their frame
+     * and leave the refresh schedule alone (a later refresh pauses again).
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \param hold true to hold, false to release
+     */
+    void SetPfcHold(uint8_t cls, bool hold);
+    /**
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \return true if SetPfcHold() holds the peer's class paused
+     */
+    bool IsPfcHeld(uint8_t cls) const;
+    /**
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \return true if the peer has paused this device's class cls
+     */
+    bool IsClassPaused(uint8_t cls) const;
+    /**
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \return total time the peer has kept class cls paused, a running pause
+     *         included
+     */
+    Time GetPausedTime(uint8_t cls) const;
 
     /// \return the counters
     const Stats& GetStats() const;
@@ -297,6 +543,14 @@ class QbbNetDevice : public NetDevice
         uint64_t bytes{0};              //!< their bytes
     };
 
+    /// Transmit-side PFC state of one class (paused by the peer).
+    struct PauseState
+    {
+        EventId expiry; //!< end of the running pause
+        Time since;     //!< start of the running pause
+        Time until;     //!< end of the running pause
+    };
+
     /**
      * \brief Build an Ethernet frame around a payload and queue it.
      * \param packet the payload
@@ -310,17 +564,62 @@ class QbbNetDevice : public NetDevice
                 Mac48Address dest,
                 uint16_t protocolNumber);
     /**
-     * \brief Index of the transmit queue a frame waits in (always 0 until
-     * priority classes arrive).
-     * \param frame the frame
-     * \return the queue index
-     */
-    uint32_t SelectTxQueue(Ptr<const Packet> frame) const;
-    /**
-     * \brief Remove the next frame to transmit from the queues.
-     * \return the frame, or null if every queue is empty
+     * \brief Remove the next frame to transmit from the queues of the
+     * classes that are not paused, by the Scheduler.
+     * \return the frame, or null if no such class has a frame
      */
     Ptr<Packet> DequeueFrame();
+    /**
+     * \brief DWRR choice among the eligible classes.
+     * \param eligible bit c set for each class with frames and not paused (not 0)
+     * \return the class to send from
+     */
+    uint8_t DwrrSelect(uint8_t eligible);
+    /**
+     * \brief Remove the head frame of a class's queue.
+     * \param cls the class (its queue is not empty)
+     * \return the frame
+     */
+    Ptr<Packet> PopFrame(uint8_t cls);
+    /**
+     * \brief Start the next frame if the transmitter is idle: a pending PFC
+     * frame first, then data.
+     * \return true if a transmission started
+     */
+    bool StartNextFrame();
+    /// \return the PFC frame for the pending requests (clears them, fires PfcPauseTx)
+    Ptr<Packet> BuildPfcFrame();
+    /**
+     * \brief Consume a received MAC Control frame (PFC or 802.3x PAUSE).
+     * \param frame the frame
+     */
+    void ReceiveMacControl(Ptr<const Packet> frame);
+    /**
+     * \brief Apply a received pause time to one class.
+     * \param cls the class
+     * \param quanta the time, quanta of 512 bit times (0 resumes)
+     */
+    void PauseClass(uint8_t cls, uint16_t quanta);
+    /**
+     * \brief End the pause of a class (expiry or XON); the caller then
+     * calls StartNextFrame().
+     * \param cls the class
+     */
+    void ResumeClass(uint8_t cls);
+    /// A pause timer ran out: resume every class whose pause ends now, then transmit.
+    void PauseExpired();
+    /**
+     * \brief Time from the start of a held pause's transmission to its
+     * refresh: the PfcPauseQuanta time minus PfcRefreshMargin (aborts, naming
+     * both attributes, unless positive).
+     * \return the interval
+     */
+    Time PfcRefreshInterval() const;
+    /**
+     * \brief Send the refresh of a held class's pause.
+     * \param cls the class
+     */
+    void RefreshPfcHold(uint8_t cls);
     /**
      * \brief Put a frame on the wire and schedule the end of its transmission.
      * \param frame the frame
@@ -370,11 +669,28 @@ class QbbNetDevice : public NetDevice
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors, or null
     Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
 
-    std::array<TxQueue, 1> m_txQueues; //!< transmit queues (one class for now)
-    uint64_t m_txQueueBytes{0};        //!< bytes in all queues
-    Ptr<Packet> m_txFrame;             //!< frame being serialized, or null when idle
-    Ptr<EventImpl> m_txCompleteImpl;   //!< TransmitComplete event, reused for every frame
-    EventId m_txCompleteEvent;         //!< end of the current transmission
+    std::array<TxQueue, NUM_CLASSES> m_txQueues;   //!< transmit queues, by class
+    uint64_t m_txQueueBytes{0};                    //!< bytes in all queues
+    uint8_t m_backlogMask{0};                      //!< bit c: class c's queue is not empty
+    Scheduler m_scheduler{STRICT_PRIORITY};        //!< how the next class is chosen
+    QbbDscpClassMap m_dscpMap;                     //!< DSCP to class
+    QbbDwrrQuanta m_dwrrQuanta;                    //!< DWRR quanta, bytes
+    std::array<uint64_t, NUM_CLASSES> m_deficit{}; //!< DWRR credit, bytes
+    uint8_t m_dwrrClass{0};                        //!< class whose DWRR turn it is
+    bool m_dwrrCredited{false};                    //!< it has had its quantum this turn
+
+    uint8_t m_pausedMask{0};                          //!< bit c: peer paused class c
+    uint8_t m_pfcRxEnable{0xFF};                      //!< classes whose received pauses apply
+    std::array<PauseState, NUM_CLASSES> m_pause;      //!< per class, paused by the peer
+    uint8_t m_pfcPendingMask{0};                      //!< classes of the PFC frame to send
+    std::array<uint16_t, NUM_CLASSES> m_pfcPending{}; //!< their pause times, quanta
+    uint8_t m_pfcHoldMask{0};                         //!< classes held paused at the peer
+    std::array<EventId, NUM_CLASSES> m_pfcRefresh;    //!< refresh of each held class
+    uint16_t m_pfcHoldQuanta;                         //!< pause time of a hold, quanta
+    Time m_pfcRefreshMargin;                          //!< refresh this long before expiry
+    Ptr<Packet> m_txFrame;                            //!< frame being serialized, or null when idle
+    Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
+    EventId m_txCompleteEvent;       //!< end of the current transmission
 
     mutable uint32_t m_wireTimeBytes{0}; //!< frame size of the cached wire time
     mutable Time m_wireTime;             //!< cached GetWireTime(m_wireTimeBytes)
@@ -394,6 +710,9 @@ class QbbNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;   //!< PhyRxEnd: last bit received
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< PhyRxDrop: corrupt, dropped
     TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace; //!< Drop: any drop, with reason
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;       //!< PfcPauseTx: class, quanta sent
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace; //!< PfcPauseRx: class, quanta received
+    TracedCallback<uint8_t, bool> m_pfcPauseStateTrace;  //!< PfcPauseState: class paused/free
 };
 
 } // namespace ns3
