@@ -35,9 +35,10 @@
 #                      line above is the one to prove.
 # --fresh: drop ns-3's cmake-cache/ and build/ first (a from-scratch build).
 #
-# From scratch about 22 minutes on 2 cores (almost all of it ns-3's own core,
-# network, internet, stats, traffic-control and bridge modules, their
-# examples and tests); a minute or so when only the module changed.
+# From scratch: about 24 CPU-minutes of compiling (almost all of it ns-3's own
+# core, network, internet, stats, traffic-control and bridge modules, their
+# examples and tests), so ~12 minutes on 2 idle cores and 25 on a busy 2-core
+# machine; a minute or two when only the module changed.
 
 set -u -o pipefail
 
