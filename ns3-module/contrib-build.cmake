@@ -34,6 +34,9 @@ if(TARGET ${testrdma})
 endif()
 
 if(ENABLE_EXAMPLES)
+  # build_lib_example files each example under BLIB_LIBNAME's module, which is
+  # what ns3's --filter-module-examples-and-tests=rdma selects on.
+  set(BLIB_LIBNAME rdma)
   foreach(_example IN LISTS RDMA_EXAMPLES)
     build_lib_example(
       NAME ${_example}
