@@ -1,0 +1,187 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-route-computer.h"
+
+#include "ns3/abort.h"
+
+namespace ns3
+{
+
+RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
+    : m_nNodes(spec.GetNNodes()),
+      m_hostIndex(spec.GetNNodes(), UNREACHABLE),
+      m_ports(spec.GetNNodes())
+{
+    for (uint32_t n = 0; n < m_nNodes; ++n)
+    {
+        if (!spec.isSwitch[n])
+        {
+            m_hostIndex[n] = m_hostNode.size();
+            m_hostNode.push_back(n);
+        }
+    }
+    for (uint32_t i = 0; i < spec.links.size(); ++i)
+    {
+        const RdmaTopologySpec::Link& l = spec.links[i];
+        NS_ABORT_MSG_IF(l.a >= m_nNodes || l.b >= m_nNodes, l.where << ": no such node");
+        m_ports[l.a].push_back({i, l.b});
+        m_ports[l.b].push_back({i, l.a});
+    }
+    const uint32_t nHosts = m_hostNode.size();
+    m_dist.assign(std::size_t(nHosts) * m_nNodes, UNREACHABLE);
+    m_hopBegin.assign(std::size_t(nHosts) * (m_nNodes + 1), 0);
+    m_hopBase.assign(nHosts, 0);
+    std::vector<uint32_t> queue;
+    queue.reserve(m_nNodes);
+    for (uint32_t d = 0; d < nHosts; ++d)
+    {
+        uint32_t* dist = &m_dist[std::size_t(d) * m_nNodes];
+        const uint32_t dst = m_hostNode[d];
+        queue.clear();
+        dist[dst] = 0;
+        queue.push_back(dst);
+        for (std::size_t q = 0; q < queue.size(); ++q)
+        {
+            const uint32_t u = queue[q];
+            if (u != dst && !spec.isSwitch[u])
+            {
+                continue; // hosts are not transit nodes
+            }
+            for (const Port& p : m_ports[u])
+            {
+                if (dist[p.peer] == UNREACHABLE)
+                {
+                    dist[p.peer] = dist[u] + 1;
+                    queue.push_back(p.peer);
+                }
+            }
+        }
+        m_hopBase[d] = m_hops.size();
+        uint32_t* begin = &m_hopBegin[std::size_t(d) * (m_nNodes + 1)];
+        for (uint32_t u = 0; u < m_nNodes; ++u)
+        {
+            begin[u] = m_hops.size() - m_hopBase[d];
+            if (u == dst || dist[u] == UNREACHABLE)
+            {
+                continue;
+            }
+            for (uint32_t port = 0; port < m_ports[u].size(); ++port)
+            {
+                const uint32_t v = m_ports[u][port].peer;
+                if (dist[v] + 1 == dist[u] && (v == dst || spec.isSwitch[v]))
+                {
+                    m_hops.push_back(port);
+                }
+            }
+        }
+        begin[m_nNodes] = m_hops.size() - m_hopBase[d];
+    }
+}
+
+uint32_t
+RdmaRouteComputer::GetNHosts() const
+{
+    return m_hostNode.size();
+}
+
+uint32_t
+RdmaRouteComputer::GetHostNode(uint32_t host) const
+{
+    NS_ABORT_MSG_IF(host >= m_hostNode.size(), "no host " << host);
+    return m_hostNode[host];
+}
+
+uint32_t
+RdmaRouteComputer::GetHostIndex(uint32_t node) const
+{
+    NS_ABORT_MSG_IF(node >= m_nNodes, "no node " << node);
+    return m_hostIndex[node];
+}
+
+const std::vector<RdmaRouteComputer::Port>&
+RdmaRouteComputer::GetPorts(uint32_t node) const
+{
+    NS_ABORT_MSG_IF(node >= m_nNodes, "no node " << node);
+    return m_ports[node];
+}
+
+uint32_t
+RdmaRouteComputer::GetDistance(uint32_t node, uint32_t dstHost) const
+{
+    NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
+                    "no node " << node << " or host " << dstHost);
+    return m_dist[std::size_t(dstHost) * m_nNodes + node];
+}
+
+uint32_t
+RdmaRouteComputer::GetNNextHops(uint32_t node, uint32_t dstHost) const
+{
+    NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
+                    "no node " << node << " or host " << dstHost);
+    const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nNodes + 1)];
+    return begin[node + 1] - begin[node];
+}
+
+uint32_t
+RdmaRouteComputer::GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= GetNNextHops(node, dstHost), "next hop " << i << " out of range");
+    const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nNodes + 1)];
+    return m_hops[m_hopBase[dstHost] + begin[node] + i];
+}
+
+std::vector<uint32_t>
+RdmaRouteComputer::GetPath(uint32_t srcHost, uint32_t dstHost) const
+{
+    std::vector<uint32_t> path;
+    uint32_t u = GetHostNode(srcHost);
+    const uint32_t dst = GetHostNode(dstHost);
+    while (u != dst && GetNNextHops(u, dstHost) > 0)
+    {
+        const Port& p = m_ports[u][GetNextHop(u, dstHost, 0)];
+        path.push_back(p.link);
+        u = p.peer;
+    }
+    return u == dst ? path : std::vector<uint32_t>();
+}
+
+uint64_t
+RdmaRouteComputer::CountPaths(uint32_t srcHost, uint32_t dstHost) const
+{
+    // Paths from each node to dst, in order of increasing distance.
+    const uint32_t src = GetHostNode(srcHost);
+    const uint32_t dst = GetHostNode(dstHost);
+    const uint32_t* dist = &m_dist[std::size_t(dstHost) * m_nNodes];
+    if (dist[src] == UNREACHABLE)
+    {
+        return 0;
+    }
+    std::vector<std::vector<uint32_t>> byDist(dist[src] + 1);
+    for (uint32_t u = 0; u < m_nNodes; ++u)
+    {
+        if (dist[u] <= dist[src])
+        {
+            byDist[dist[u]].push_back(u);
+        }
+    }
+    std::vector<uint64_t> paths(m_nNodes, 0);
+    paths[dst] = 1;
+    for (uint32_t level = 1; level <= dist[src]; ++level)
+    {
+        for (uint32_t u : byDist[level])
+        {
+            uint64_t n = 0;
+            for (uint32_t i = 0; i < GetNNextHops(u, dstHost); ++i)
+            {
+                const uint64_t add = paths[m_ports[u][GetNextHop(u, dstHost, i)].peer];
+                n = (n + add < n) ? UINT64_MAX : n + add;
+            }
+            paths[u] = n;
+        }
+    }
+    return paths[src];
+}
+
+} // namespace ns3

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_ROUTE_COMPUTER_H
+#define RDMA_ROUTE_COMPUTER_H
+
+#include "rdma-topology-spec.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief All shortest paths of a topology, toward every host: the ECMP
+ * groups a fabric installs.
+ *
+ * For each destination host d a breadth-first search runs from d over the
+ * links, with hosts other than d never used as transit (as in the HPCC
+ * simulator, FORMATS.md section 1). A node u's next hops toward d are its
+ * ports whose peer v has distance(v, d) = distance(u, d) - 1 (and is d or a
+ * switch): every first hop of a shortest path, one entry per parallel link.
+ *
+ * Ports: a node's ports are its links in the order they appear in the
+ * topology (port 0 is its first link), the numbering RdmaTopologyHelper
+ * gives switch ports (RdmaSwitch::AddPort order). Hosts are numbered by
+ * their rank among hosts in node id order (host index).
+ *
+ * Cost: one BFS per host, O(H x (N + L)) time, and O(H x (N + next hops))
+ * memory (flat arrays, no per-entry allocation).
+ */
+class RdmaRouteComputer
+{
+  public:
+    /// Distance of a node that cannot reach the destination.
+    static constexpr uint32_t UNREACHABLE = std::numeric_limits<uint32_t>::max();
+
+    /// A node's port: the link and the node at its other end.
+    struct Port
+    {
+        uint32_t link; //!< index into RdmaTopologySpec::links
+        uint32_t peer; //!< node id of the other end
+    };
+
+    /**
+     * \brief Compute the routes of a topology.
+     * \param spec the topology (its links' endpoints must be node ids)
+     */
+    explicit RdmaRouteComputer(const RdmaTopologySpec& spec);
+
+    /// \return number of hosts
+    uint32_t GetNHosts() const;
+    /// \param host host index \return its node id
+    uint32_t GetHostNode(uint32_t host) const;
+    /// \param node node id \return its host index, or UNREACHABLE if a switch
+    uint32_t GetHostIndex(uint32_t node) const;
+    /// \param node node id \return its ports, in port order
+    const std::vector<Port>& GetPorts(uint32_t node) const;
+
+    /**
+     * \param node node id
+     * \param dstHost destination host index
+     * \return links on a shortest path from node to the host, or UNREACHABLE
+     */
+    uint32_t GetDistance(uint32_t node, uint32_t dstHost) const;
+
+    /**
+     * \param node node id
+     * \param dstHost destination host index
+     * \return how many next hops node has toward the host (its ECMP group's size)
+     */
+    uint32_t GetNNextHops(uint32_t node, uint32_t dstHost) const;
+    /**
+     * \param node node id
+     * \param dstHost destination host index
+     * \param i 0 .. GetNNextHops() - 1
+     * \return the port of the i-th next hop (ascending port order)
+     */
+    uint32_t GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const;
+
+    /**
+     * \brief One shortest path: from srcHost, the lowest-numbered next hop
+     * at every node. In the generated fabrics every shortest path between
+     * two hosts has the same links per tier, so it stands for all of them.
+     * \param srcHost source host index
+     * \param dstHost destination host index
+     * \return the links crossed, in order (empty if src = dst or unreachable)
+     */
+    std::vector<uint32_t> GetPath(uint32_t srcHost, uint32_t dstHost) const;
+
+    /**
+     * \param srcHost source host index
+     * \param dstHost destination host index
+     * \return number of distinct shortest paths (saturating at 2^64 - 1)
+     */
+    uint64_t CountPaths(uint32_t srcHost, uint32_t dstHost) const;
+
+  private:
+    uint32_t m_nNodes;                      //!< nodes
+    std::vector<uint32_t> m_hostNode;       //!< host index -> node id
+    std::vector<uint32_t> m_hostIndex;      //!< node id -> host index
+    std::vector<std::vector<Port>> m_ports; //!< per node
+    std::vector<uint32_t> m_dist;           //!< [dst * nNodes + node]
+    std::vector<uint32_t> m_hopBegin;       //!< [dst * (nNodes + 1) + node]
+    std::vector<uint32_t> m_hops;           //!< next-hop ports, grouped by (dst, node)
+    std::vector<std::size_t> m_hopBase;     //!< [dst]: start of its groups in m_hops
+};
+
+} // namespace ns3
+
+#endif // RDMA_ROUTE_COMPUTER_H

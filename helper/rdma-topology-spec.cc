@@ -1,0 +1,250 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-topology-spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+RdmaTopologyError::RdmaTopologyError(const std::string& what)
+    : std::runtime_error(what)
+{
+}
+
+uint32_t
+RdmaTopologySpec::GetNNodes() const
+{
+    return isSwitch.size();
+}
+
+uint32_t
+RdmaTopologySpec::GetNSwitches() const
+{
+    uint32_t n = 0;
+    for (bool s : isSwitch)
+    {
+        n += s ? 1 : 0;
+    }
+    return n;
+}
+
+uint32_t
+RdmaTopologySpec::GetNHosts() const
+{
+    return GetNNodes() - GetNSwitches();
+}
+
+void
+RdmaTopologySpec::AddLink(uint32_t a, uint32_t b, const RdmaLinkParams& params, uint32_t tier)
+{
+    Link l;
+    l.a = a;
+    l.b = b;
+    l.rate = params.rate;
+    l.delay = params.delay;
+    l.errorRate = params.errorRate;
+    l.tier = tier;
+    std::ostringstream where;
+    where << name << ": link " << links.size();
+    l.where = where.str();
+    links.push_back(l);
+}
+
+void
+RdmaTopologySpec::Validate() const
+{
+    const uint32_t n = GetNNodes();
+    std::vector<uint32_t> degree(n, 0);
+    for (const Link& l : links)
+    {
+        std::ostringstream err;
+        if (l.a >= n || l.b >= n)
+        {
+            err << l.where << ": node " << (l.a >= n ? l.a : l.b) << " does not exist (" << n
+                << " nodes, ids 0-" << (n == 0 ? 0 : n - 1) << ")";
+        }
+        else if (l.a == l.b)
+        {
+            err << l.where << ": links node " << l.a << " to itself";
+        }
+        else if (l.rate.GetBitRate() == 0)
+        {
+            err << l.where << ": rate must be above 0 bit/s";
+        }
+        else if (l.delay.IsStrictlyNegative())
+        {
+            err << l.where << ": delay must not be negative";
+        }
+        else if (!(l.errorRate >= 0 && l.errorRate <= 1))
+        {
+            err << l.where << ": error rate " << l.errorRate << " is not a probability in [0, 1]";
+        }
+        if (!err.str().empty())
+        {
+            throw RdmaTopologyError(err.str());
+        }
+        ++degree[l.a];
+        ++degree[l.b];
+    }
+    if (GetNHosts() == 0)
+    {
+        throw RdmaTopologyError(name + ": no hosts (every node is a switch)");
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (!isSwitch[i] && degree[i] != 1)
+        {
+            std::ostringstream err;
+            err << name << ": host " << i << " has " << degree[i]
+                << " links; a host needs exactly one (RdmaNic has one port, multi-homed hosts "
+                   "are not modelled)";
+            throw RdmaTopologyError(err.str());
+        }
+    }
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::FatTree(uint32_t k,
+                          const RdmaLinkParams& host,
+                          const RdmaLinkParams& edgeAgg,
+                          const RdmaLinkParams& aggCore)
+{
+    if (k < 2 || k % 2 != 0)
+    {
+        throw RdmaTopologyError("fat-tree: k = " + std::to_string(k) +
+                                " must be even and at least 2");
+    }
+    const uint32_t half = k / 2;
+    const uint32_t nHosts = k * k * k / 4;
+    const uint32_t nEdge = k * half;
+    const uint32_t nAgg = k * half;
+    const uint32_t nCore = half * half;
+    const uint32_t edge0 = nHosts;
+    const uint32_t agg0 = edge0 + nEdge;
+    const uint32_t core0 = agg0 + nAgg;
+    RdmaTopologySpec s;
+    s.name = "fat-tree k=" + std::to_string(k);
+    s.isSwitch.assign(core0 + nCore, true);
+    std::fill(s.isSwitch.begin(), s.isSwitch.begin() + nHosts, false);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        s.AddLink(h, edge0 + h / half, host, 0);
+    }
+    for (uint32_t e = 0; e < nEdge; ++e)
+    {
+        const uint32_t pod = e / half;
+        for (uint32_t j = 0; j < half; ++j)
+        {
+            s.AddLink(edge0 + e, agg0 + pod * half + j, edgeAgg, 1);
+        }
+    }
+    for (uint32_t a = 0; a < nAgg; ++a)
+    {
+        const uint32_t j = a % half;
+        for (uint32_t c = 0; c < half; ++c)
+        {
+            s.AddLink(agg0 + a, core0 + j * half + c, aggCore, 2);
+        }
+    }
+    return s;
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::LeafSpine(uint32_t leaves,
+                            uint32_t spines,
+                            uint32_t hostsPerLeaf,
+                            const RdmaLinkParams& host,
+                            const RdmaLinkParams& fabric,
+                            double oversubscription)
+{
+    if (leaves == 0 || spines == 0 || hostsPerLeaf == 0)
+    {
+        throw RdmaTopologyError("leaf-spine: leaves, spines and hosts per leaf must be at least 1");
+    }
+    if (!(oversubscription >= 0) || std::isinf(oversubscription))
+    {
+        throw RdmaTopologyError("leaf-spine: oversubscription must be a finite ratio >= 0 (0: use "
+                                "the fabric link rate)");
+    }
+    RdmaLinkParams up = fabric;
+    if (oversubscription > 0)
+    {
+        const double bps = double(hostsPerLeaf) * double(host.rate.GetBitRate()) /
+                           (double(spines) * oversubscription);
+        if (bps < 1)
+        {
+            throw RdmaTopologyError(
+                "leaf-spine: oversubscription gives an uplink rate below 1 bit/s");
+        }
+        up.rate = DataRate(uint64_t(std::llround(bps)));
+    }
+    const uint32_t nHosts = leaves * hostsPerLeaf;
+    const uint32_t leaf0 = nHosts;
+    const uint32_t spine0 = leaf0 + leaves;
+    RdmaTopologySpec s;
+    s.name = "leaf-spine " + std::to_string(leaves) + "x" + std::to_string(spines) + "x" +
+             std::to_string(hostsPerLeaf);
+    s.isSwitch.assign(spine0 + spines, true);
+    std::fill(s.isSwitch.begin(), s.isSwitch.begin() + nHosts, false);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        s.AddLink(h, leaf0 + h / hostsPerLeaf, host, 0);
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t p = 0; p < spines; ++p)
+        {
+            s.AddLink(leaf0 + l, spine0 + p, up, 1);
+        }
+    }
+    return s;
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::Dumbbell(uint32_t left,
+                           uint32_t right,
+                           const RdmaLinkParams& host,
+                           const RdmaLinkParams& bottleneck)
+{
+    if (left == 0 || right == 0)
+    {
+        throw RdmaTopologyError("dumbbell: each side needs at least one host");
+    }
+    const uint32_t nHosts = left + right;
+    RdmaTopologySpec s;
+    s.name = "dumbbell " + std::to_string(left) + "x" + std::to_string(right);
+    s.isSwitch.assign(nHosts + 2, false);
+    s.isSwitch[nHosts] = true;
+    s.isSwitch[nHosts + 1] = true;
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        s.AddLink(h, h < left ? nHosts : nHosts + 1, host, 0);
+    }
+    s.AddLink(nHosts, nHosts + 1, bottleneck, 1);
+    return s;
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::Star(uint32_t hosts, const RdmaLinkParams& host)
+{
+    if (hosts < 2)
+    {
+        throw RdmaTopologyError("star: needs at least two hosts");
+    }
+    RdmaTopologySpec s;
+    s.name = "star " + std::to_string(hosts);
+    s.isSwitch.assign(hosts + 1, false);
+    s.isSwitch[hosts] = true;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        s.AddLink(h, hosts, host, 0);
+    }
+    return s;
+}
+
+} // namespace ns3
