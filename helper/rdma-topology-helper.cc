@@ -1,0 +1,454 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-topology-helper.h"
+
+#include "rdma-hpcc-topology-reader.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/qbb-channel.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
+#include "ns3/switch-mmu.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTopologyHelper");
+
+RdmaTopologyHelper::RdmaTopologyHelper()
+    : m_ecmpSeedSet(false),
+      m_base("10.0.0.1"),
+      m_installed(false)
+{
+    m_switchFactory.SetTypeId("ns3::RdmaSwitch");
+    m_mmuFactory.SetTypeId("ns3::SwitchMmu");
+}
+
+RdmaTopologyHelper::~RdmaTopologyHelper() = default;
+
+void
+RdmaTopologyHelper::SetTierLink(uint32_t tier, const RdmaLinkParams& params)
+{
+    NS_ABORT_MSG_IF(tier > 2, "RdmaTopologyHelper::SetTierLink: tier " << tier << " is not 0-2");
+    m_tiers[tier] = params;
+}
+
+const RdmaLinkParams&
+RdmaTopologyHelper::GetTierLink(uint32_t tier) const
+{
+    NS_ABORT_MSG_IF(tier > 2, "RdmaTopologyHelper::GetTierLink: tier " << tier << " is not 0-2");
+    return m_tiers[tier];
+}
+
+void
+RdmaTopologyHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_link.SetDeviceAttribute(name, value);
+}
+
+void
+RdmaTopologyHelper::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_link.SetChannelAttribute(name, value);
+}
+
+void
+RdmaTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+    m_ecmpSeedSet = m_ecmpSeedSet || name == "EcmpSeed";
+}
+
+void
+RdmaTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+RdmaTopologyHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_rdma.SetNicAttribute(name, value);
+}
+
+void
+RdmaTopologyHelper::SetBaseAddress(Ipv4Address base)
+{
+    m_base = base;
+}
+
+Ipv4Address
+RdmaTopologyHelper::GetBaseAddress() const
+{
+    return m_base;
+}
+
+void
+RdmaTopologyHelper::InstallOrDie(const std::function<RdmaTopologySpec()>& make)
+{
+    RdmaTopologySpec spec;
+    try
+    {
+        spec = make();
+        spec.Validate();
+    }
+    catch (const RdmaTopologyError& e)
+    {
+        NS_FATAL_ERROR(e.what());
+    }
+    Install(spec);
+}
+
+void
+RdmaTopologyHelper::InstallFatTree(uint32_t k)
+{
+    InstallOrDie([&] { return RdmaTopologySpec::FatTree(k, m_tiers[0], m_tiers[1], m_tiers[2]); });
+}
+
+void
+RdmaTopologyHelper::InstallLeafSpine(uint32_t leaves,
+                                     uint32_t spines,
+                                     uint32_t hostsPerLeaf,
+                                     double oversubscription)
+{
+    InstallOrDie([&] {
+        return RdmaTopologySpec::LeafSpine(leaves,
+                                           spines,
+                                           hostsPerLeaf,
+                                           m_tiers[0],
+                                           m_tiers[1],
+                                           oversubscription);
+    });
+}
+
+void
+RdmaTopologyHelper::InstallDumbbell(uint32_t left, uint32_t right)
+{
+    InstallOrDie([&] { return RdmaTopologySpec::Dumbbell(left, right, m_tiers[0], m_tiers[1]); });
+}
+
+void
+RdmaTopologyHelper::InstallStar(uint32_t hosts)
+{
+    InstallOrDie([&] { return RdmaTopologySpec::Star(hosts, m_tiers[0]); });
+}
+
+void
+RdmaTopologyHelper::InstallHpccFile(const std::string& path)
+{
+    InstallOrDie([&] { return RdmaHpccTopologyReader::ReadFile(path); });
+}
+
+void
+RdmaTopologyHelper::Install(const RdmaTopologySpec& spec)
+{
+    NS_ABORT_MSG_IF(m_installed, "RdmaTopologyHelper::Install: one topology per helper");
+    try
+    {
+        spec.Validate();
+    }
+    catch (const RdmaTopologyError& e)
+    {
+        NS_FATAL_ERROR(e.what());
+    }
+    const uint32_t n = spec.GetNNodes();
+    NS_ABORT_MSG_IF(uint64_t(m_base.Get()) + spec.GetNHosts() > 0xFFFFFFFFULL,
+                    "RdmaTopologyHelper: " << spec.GetNHosts() << " host addresses from " << m_base
+                                           << " pass 255.255.255.255");
+    m_installed = true;
+    m_spec = spec;
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec);
+    m_nodes.Create(n);
+    for (uint32_t u = 0; u < n; ++u)
+    {
+        (m_spec.isSwitch[u] ? m_switchNodes : m_hosts).Add(m_nodes.Get(u));
+    }
+
+    // Links, each node's devices in port order.
+    std::vector<std::vector<Ptr<QbbNetDevice>>> ports(n);
+    for (const RdmaTopologySpec::Link& l : m_spec.links)
+    {
+        m_link.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
+        m_link.SetChannelAttribute("Delay", TimeValue(l.delay));
+        NetDeviceContainer d = m_link.Install(m_nodes.Get(l.a), m_nodes.Get(l.b));
+        LinkInfo info;
+        info.a = l.a;
+        info.b = l.b;
+        info.deviceA = DynamicCast<QbbNetDevice>(d.Get(0));
+        info.deviceB = DynamicCast<QbbNetDevice>(d.Get(1));
+        info.channel = info.deviceA->GetQbbChannel();
+        if (l.errorRate > 0)
+        {
+            for (const Ptr<QbbNetDevice>& dev : {info.deviceA, info.deviceB})
+            {
+                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+                em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                em->SetRate(l.errorRate);
+                dev->SetReceiveErrorModel(em);
+                info.errorModels.push_back(em);
+            }
+        }
+        ports[l.a].push_back(info.deviceA);
+        ports[l.b].push_back(info.deviceB);
+        m_devices.Add(d);
+        m_links.push_back(info);
+    }
+
+    // Switches.
+    std::vector<uint32_t> switchIds;
+    for (uint32_t u = 0; u < n; ++u)
+    {
+        if (!m_spec.isSwitch[u])
+        {
+            continue;
+        }
+        const uint32_t s = switchIds.size();
+        switchIds.push_back(u);
+        Ptr<Node> node = m_nodes.Get(u);
+        Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
+        if (!m_ecmpSeedSet)
+        {
+            sw->SetAttribute("EcmpSeed", UintegerValue(s + 1));
+        }
+        sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+        node->AggregateObject(sw);
+        for (const Ptr<QbbNetDevice>& dev : ports[u])
+        {
+            const uint32_t expected = sw->GetNPorts();
+            NS_ABORT_MSG_IF(sw->AddPort(dev) != expected, "switch port numbering");
+        }
+        m_switches.push_back(sw);
+    }
+
+    // Hosts.
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        const uint32_t u = m_routes->GetHostNode(h);
+        const Ipv4Address address(m_base.Get() + h);
+        m_nics.push_back(m_rdma.Install(m_hosts.Get(h), ports[u][0], address));
+        m_byAddress[address.Get()] = h;
+    }
+
+    // Routes: every next hop toward every host.
+    uint64_t entries = 0;
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const uint32_t u = switchIds[s];
+        for (uint32_t d = 0; d < m_hosts.GetN(); ++d)
+        {
+            const Ipv4Address dst(m_base.Get() + d);
+            for (uint32_t i = 0; i < m_routes->GetNNextHops(u, d); ++i)
+            {
+                m_switches[s]->AddRoute(dst, m_routes->GetNextHop(u, d, i));
+                ++entries;
+            }
+        }
+    }
+    NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
+                            << " switches, " << m_links.size() << " links, " << entries
+                            << " route entries");
+}
+
+void
+RdmaTopologyHelper::CheckInstalled() const
+{
+    NS_ABORT_MSG_IF(!m_installed, "RdmaTopologyHelper: no topology installed yet");
+}
+
+const RdmaTopologySpec&
+RdmaTopologyHelper::GetSpec() const
+{
+    CheckInstalled();
+    return m_spec;
+}
+
+const RdmaRouteComputer&
+RdmaTopologyHelper::GetRoutes() const
+{
+    CheckInstalled();
+    return *m_routes;
+}
+
+uint32_t
+RdmaTopologyHelper::GetNHosts() const
+{
+    return m_hosts.GetN();
+}
+
+const NodeContainer&
+RdmaTopologyHelper::GetHosts() const
+{
+    return m_hosts;
+}
+
+Ptr<Node>
+RdmaTopologyHelper::GetHost(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_hosts.GetN(), "no host " << i);
+    return m_hosts.Get(i);
+}
+
+Ptr<RdmaNic>
+RdmaTopologyHelper::GetNic(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nics.size(), "no host " << i);
+    return m_nics[i];
+}
+
+Ptr<QbbNetDevice>
+RdmaTopologyHelper::GetHostDevice(uint32_t i) const
+{
+    return GetNic(i)->GetDevice();
+}
+
+Ipv4Address
+RdmaTopologyHelper::GetHostAddress(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_hosts.GetN(), "no host " << i);
+    return Ipv4Address(m_base.Get() + i);
+}
+
+uint32_t
+RdmaTopologyHelper::GetHostIndex(Ipv4Address address) const
+{
+    auto it = m_byAddress.find(address.Get());
+    return it == m_byAddress.end() ? UINT32_MAX : it->second;
+}
+
+uint32_t
+RdmaTopologyHelper::GetHostIndexOfNode(uint32_t node) const
+{
+    const uint32_t h = GetRoutes().GetHostIndex(node);
+    NS_ABORT_MSG_IF(h == RdmaRouteComputer::UNREACHABLE, "node " << node << " is a switch");
+    return h;
+}
+
+uint32_t
+RdmaTopologyHelper::GetNSwitches() const
+{
+    return m_switches.size();
+}
+
+const NodeContainer&
+RdmaTopologyHelper::GetSwitchNodes() const
+{
+    return m_switchNodes;
+}
+
+Ptr<RdmaSwitch>
+RdmaTopologyHelper::GetSwitch(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_switches.size(), "no switch " << i);
+    return m_switches[i];
+}
+
+const NodeContainer&
+RdmaTopologyHelper::GetNodes() const
+{
+    return m_nodes;
+}
+
+Ptr<Node>
+RdmaTopologyHelper::GetNode(uint32_t id) const
+{
+    NS_ABORT_MSG_IF(id >= m_nodes.GetN(), "no node " << id);
+    return m_nodes.Get(id);
+}
+
+uint32_t
+RdmaTopologyHelper::GetNLinks() const
+{
+    return m_links.size();
+}
+
+const RdmaTopologyHelper::LinkInfo&
+RdmaTopologyHelper::GetLink(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_links.size(), "no link " << i);
+    return m_links[i];
+}
+
+const NetDeviceContainer&
+RdmaTopologyHelper::GetDevices() const
+{
+    return m_devices;
+}
+
+Time
+RdmaTopologyHelper::WireTime(uint32_t link, uint32_t frameBytes) const
+{
+    return m_links[link].deviceA->GetWireTime(frameBytes);
+}
+
+Time
+RdmaTopologyHelper::GetPropagationDelay(uint32_t src, uint32_t dst) const
+{
+    Time t;
+    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    {
+        t += m_spec.links[l].delay;
+    }
+    return t;
+}
+
+DataRate
+RdmaTopologyHelper::GetBottleneckRate(uint32_t src, uint32_t dst) const
+{
+    uint64_t bps = 0;
+    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    {
+        const uint64_t r = m_spec.links[l].rate.GetBitRate();
+        bps = (bps == 0 || r < bps) ? r : bps;
+    }
+    return DataRate(bps);
+}
+
+Time
+RdmaTopologyHelper::GetBaseRtt(uint32_t src,
+                               uint32_t dst,
+                               uint32_t frameBytes,
+                               uint32_t ackBytes) const
+{
+    Time t;
+    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    {
+        t += m_spec.links[l].delay + WireTime(l, frameBytes);
+    }
+    for (uint32_t l : GetRoutes().GetPath(dst, src))
+    {
+        t += m_spec.links[l].delay + WireTime(l, ackBytes);
+    }
+    return t;
+}
+
+int64_t
+RdmaTopologyHelper::AssignStreams(int64_t stream)
+{
+    const int64_t first = stream;
+    for (const LinkInfo& l : m_links)
+    {
+        stream += l.deviceA->AssignStreams(stream);
+        stream += l.deviceB->AssignStreams(stream);
+        for (const Ptr<RateErrorModel>& em : l.errorModels)
+        {
+            stream += em->AssignStreams(stream);
+        }
+    }
+    for (const Ptr<RdmaSwitch>& sw : m_switches)
+    {
+        stream += sw->AssignStreams(stream);
+    }
+    return stream - first;
+}
+
+} // namespace ns3

@@ -1,0 +1,248 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_TOPOLOGY_HELPER_H
+#define RDMA_TOPOLOGY_HELPER_H
+
+#include "qbb-helper.h"
+#include "rdma-helper.h"
+#include "rdma-route-computer.h"
+#include "rdma-topology-spec.h"
+
+#include "ns3/error-model.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/qbb-channel.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief Builds an RDMA fabric: hosts with an RdmaNic, switches with an
+ * RdmaSwitch, QbbNetDevice links, and every switch's routes (all shortest
+ * paths, ECMP groups).
+ *
+ * Install() takes an RdmaTopologySpec (a generator's or a file's); the
+ * InstallFatTree(), InstallLeafSpine(), InstallDumbbell(), InstallStar()
+ * and InstallHpccFile() shortcuts build one with the tier link parameters
+ * (SetTierLink()). One Install per helper. It makes, in this order:
+ * - one Node per node of the topology, in node id order (GetNode());
+ * - for each link, a QbbNetDevice on each end joined by a QbbChannel
+ *   (QbbHelper), with the link's rate (the device DataRate) and delay
+ *   (the channel Delay), other attributes from SetDeviceAttribute() and
+ *   SetChannelAttribute(); a link with an error rate p > 0 gets on each
+ *   device a RateErrorModel (unit packet, rate p) as its receive error
+ *   model, so a frame is corrupted with probability p per direction, as in
+ *   the HPCC simulator;
+ * - per switch, an RdmaSwitch (SetSwitchAttribute()) with a SwitchMmu
+ *   (SetMmuAttribute()), aggregated to its node, its ports added in link
+ *   order, EcmpSeed = its switch index + 1 unless set;
+ * - per host, an RdmaNic (SetNicAttribute()) on its one device, with
+ *   address GetBaseAddress() + host index (10.0.0.1, 10.0.0.2, ... by
+ *   default): the RoCEv2 GID;
+ * - routes: for every switch and every host, RdmaSwitch::AddRoute() for
+ *   each next hop RdmaRouteComputer gives (an ECMP group when more than
+ *   one).
+ *
+ * Bad topologies (a RdmaTopologyError from a generator, the reader or
+ * RdmaTopologySpec::Validate()) end the program with NS_FATAL_ERROR and
+ * the error's message (file and line for files); call the spec functions
+ * directly to catch the exception instead.
+ *
+ * Host index: rank among the hosts in node id order (for HPCC files whose
+ * hosts come first, such as fat.txt, host index = HPCC node id; else
+ * GetHostIndexOfNode()).
+ */
+class RdmaTopologyHelper
+{
+  public:
+    /// The objects of one link.
+    struct LinkInfo
+    {
+        uint32_t a;                                   //!< node id of end a
+        uint32_t b;                                   //!< node id of end b
+        Ptr<QbbNetDevice> deviceA;                    //!< a's device
+        Ptr<QbbNetDevice> deviceB;                    //!< b's device
+        Ptr<QbbChannel> channel;                      //!< the channel
+        std::vector<Ptr<RateErrorModel>> errorModels; //!< receive error models (error rate > 0)
+    };
+
+    RdmaTopologyHelper();
+    ~RdmaTopologyHelper();
+
+    /**
+     * \brief Set the links of a generator tier: 0 host links, 1 the next
+     * level (edge-aggregation, leaf-spine, dumbbell bottleneck), 2 the
+     * aggregation-core links. Default for every tier: 100 Gb/s, 1 us, no
+     * errors (the HPCC paper's host links and cable delay).
+     * \param tier 0-2 (aborts otherwise)
+     * \param params rate, delay, error rate
+     */
+    void SetTierLink(uint32_t tier, const RdmaLinkParams& params);
+    /// \param tier 0-2 \return its link parameters
+    const RdmaLinkParams& GetTierLink(uint32_t tier) const;
+
+    /// \param name QbbNetDevice attribute (its DataRate is the link's) \param value value
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name QbbChannel attribute (its Delay is the link's) \param value value
+    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name RdmaSwitch attribute \param value value
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name SwitchMmu attribute (every switch gets its own MMU) \param value value
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /// \param name RdmaNic attribute \param value value
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /// \param base the address of host 0; host i gets base + i
+    void SetBaseAddress(Ipv4Address base);
+    /// \return the address of host 0
+    Ipv4Address GetBaseAddress() const;
+
+    /**
+     * \brief Build a topology (see the class description).
+     * \param spec the topology; NS_FATAL_ERROR if it fails Validate()
+     */
+    void Install(const RdmaTopologySpec& spec);
+    /// \brief Install RdmaTopologySpec::FatTree(k) with tiers 0, 1, 2. \param k arity
+    void InstallFatTree(uint32_t k);
+    /**
+     * \brief Install RdmaTopologySpec::LeafSpine() with tiers 0 and 1.
+     * \param leaves leaf switches
+     * \param spines spine switches
+     * \param hostsPerLeaf hosts per leaf
+     * \param oversubscription host to uplink capacity (0: the tier 1 rate)
+     */
+    void InstallLeafSpine(uint32_t leaves,
+                          uint32_t spines,
+                          uint32_t hostsPerLeaf,
+                          double oversubscription);
+    /// \brief Install RdmaTopologySpec::Dumbbell() (tier 1 = bottleneck). \param left hosts
+    /// \param right hosts
+    void InstallDumbbell(uint32_t left, uint32_t right);
+    /// \brief Install RdmaTopologySpec::Star() with tier 0. \param hosts hosts
+    void InstallStar(uint32_t hosts);
+    /**
+     * \brief Install an HPCC simulator topology file (RdmaHpccTopologyReader).
+     * \param path the file; NS_FATAL_ERROR naming file and line if malformed
+     */
+    void InstallHpccFile(const std::string& path);
+
+    /// \return the topology installed
+    const RdmaTopologySpec& GetSpec() const;
+    /// \return its routes
+    const RdmaRouteComputer& GetRoutes() const;
+
+    /// \return number of hosts
+    uint32_t GetNHosts() const;
+    /// \return the host nodes, in host index order
+    const NodeContainer& GetHosts() const;
+    /// \param i host index \return its node
+    Ptr<Node> GetHost(uint32_t i) const;
+    /// \param i host index \return its NIC
+    Ptr<RdmaNic> GetNic(uint32_t i) const;
+    /// \param i host index \return its device
+    Ptr<QbbNetDevice> GetHostDevice(uint32_t i) const;
+    /// \param i host index \return its address (GID)
+    Ipv4Address GetHostAddress(uint32_t i) const;
+    /// \param address a host address \return its host index, or UINT32_MAX if none
+    uint32_t GetHostIndex(Ipv4Address address) const;
+    /// \param node node id \return the host index of that node (aborts if a switch)
+    uint32_t GetHostIndexOfNode(uint32_t node) const;
+
+    /// \return number of switches
+    uint32_t GetNSwitches() const;
+    /// \return the switch nodes, in switch order (node id order)
+    const NodeContainer& GetSwitchNodes() const;
+    /// \param i switch index \return its RdmaSwitch
+    Ptr<RdmaSwitch> GetSwitch(uint32_t i) const;
+
+    /// \return every node, in node id order
+    const NodeContainer& GetNodes() const;
+    /// \param id node id \return the node
+    Ptr<Node> GetNode(uint32_t id) const;
+
+    /// \return number of links
+    uint32_t GetNLinks() const;
+    /// \param i link index (topology order) \return its objects
+    const LinkInfo& GetLink(uint32_t i) const;
+    /// \return every device (two per link, in link order)
+    const NetDeviceContainer& GetDevices() const;
+
+    /**
+     * \brief One-way propagation delay from one host to another: the sum
+     * of the link delays on RdmaRouteComputer::GetPath().
+     * \param src host index \param dst host index \return the delay
+     */
+    Time GetPropagationDelay(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief The slowest link rate on the path from src to dst.
+     * \param src host index \param dst host index \return the rate (0 if src = dst)
+     */
+    DataRate GetBottleneckRate(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief Base round-trip time of one frame from src to dst and its
+     * acknowledgement back, with empty queues: the propagation delay both
+     * ways plus, on every link, the wire time of the frame forward and of
+     * the acknowledgement back (store and forward at each switch;
+     * QbbNetDevice::GetWireTime, which counts preamble, FCS and gap). The
+     * switches add no processing time.
+     * \param src host index
+     * \param dst host index
+     * \param frameBytes the data frame, Ethernet header to ICRC
+     * \param ackBytes the acknowledgement frame (an RC ACK is 62 bytes:
+     *        Ethernet 14, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4)
+     * \return the time
+     */
+    Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t frameBytes, uint32_t ackBytes) const;
+
+    /**
+     * \brief Fix the random streams: each link's devices and error models,
+     * then each switch (ECN marking), in link then switch order.
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    /// Install a spec, or NS_FATAL_ERROR with the error's message.
+    void InstallOrDie(const std::function<RdmaTopologySpec()>& make);
+    /// Abort unless Install() has run.
+    void CheckInstalled() const;
+    /// The wire time of frameBytes on link i.
+    Time WireTime(uint32_t link, uint32_t frameBytes) const;
+
+    RdmaLinkParams m_tiers[3];                          //!< generator tiers
+    QbbHelper m_link;                                   //!< makes the links
+    RdmaHelper m_rdma;                                  //!< makes the NICs
+    ObjectFactory m_switchFactory;                      //!< makes the switches
+    ObjectFactory m_mmuFactory;                         //!< makes their MMUs
+    bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
+    Ipv4Address m_base;                                 //!< host 0's address
+    bool m_installed;                                   //!< Install() ran
+    RdmaTopologySpec m_spec;                            //!< what was installed
+    std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes
+    NodeContainer m_nodes;                              //!< all, by node id
+    NodeContainer m_hosts;                              //!< hosts, by index
+    NodeContainer m_switchNodes;                        //!< switches, by index
+    std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index
+    std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
+    std::vector<LinkInfo> m_links;                      //!< by link index
+    NetDeviceContainer m_devices;                       //!< all devices
+    std::unordered_map<uint32_t, uint32_t> m_byAddress; //!< address -> host index
+};
+
+} // namespace ns3
+
+#endif // RDMA_TOPOLOGY_HELPER_H
