@@ -8,12 +8,14 @@
  * (a permutation) with every byte delivered.
  */
 
+#include "rdma-test-data.h"
 #include "rdma-test-hosts.h"
 
 #include "ns3/boolean.h"
 #include "ns3/rdma-topology-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 
@@ -367,6 +369,118 @@ class ErrorRateTestCase : public TestCase
     }
 };
 
+/**
+ * The other generators and an HPCC file through the helper: leaf-spine
+ * uplink devices at the oversubscribed rate, the dumbbell's bottleneck rate
+ * on the path across it, star radix, and fat.txt's counts with its hosts
+ * (ids 0-319) as host indices 0-319.
+ */
+class FabricOtherTopologiesTestCase : public TestCase
+{
+  public:
+    FabricOtherTopologiesTestCase()
+        : TestCase("helper leaf-spine, dumbbell, star and HPCC fat.txt: devices, rates, counts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            RdmaTopologyHelper topo;
+            topo.InstallLeafSpine(4, 2, 8, 2.0);
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNHosts(), 32, "leaf-spine hosts");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNSwitches(), 6, "leaf-spine switches");
+            // 8 x 100 Gb/s of hosts over 2 uplinks at 2:1: 200 Gb/s each.
+            NS_TEST_ASSERT_MSG_EQ(topo.GetLink(topo.GetNLinks() - 1).deviceA->GetDataRate(),
+                                  DataRate("200Gbps"),
+                                  "uplink device rate");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetSwitch(0)->GetNPorts(), 8 + 2, "leaf radix");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetSwitch(4)->GetNPorts(), 4, "spine radix");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 31), DataRate("100Gbps"), "bottleneck");
+            Simulator::Destroy();
+        }
+        {
+            RdmaTopologyHelper topo;
+            RdmaLinkParams neck;
+            neck.rate = DataRate("10Gbps");
+            neck.delay = MicroSeconds(5);
+            topo.SetTierLink(1, neck);
+            topo.InstallDumbbell(3, 2);
+            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 4), DataRate("10Gbps"), "across");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 1), DataRate("100Gbps"), "same side");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetPropagationDelay(0, 4), MicroSeconds(7), "1 + 5 + 1 us");
+            Simulator::Destroy();
+        }
+        {
+            RdmaTopologyHelper topo;
+            topo.InstallStar(17);
+            NS_TEST_ASSERT_MSG_EQ(topo.GetSwitch(0)->GetNPorts(), 17, "star radix");
+            Simulator::Destroy();
+        }
+        {
+            RdmaTopologyHelper topo;
+            topo.SetMmuAttribute("BufferSize", UintegerValue(4 << 20));
+            topo.InstallHpccFile(DataPath("hpcc-fat.txt"));
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNodes().GetN(), 376, "nodes");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNHosts(), 320, "hosts");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNSwitches(), 56, "switches");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetNLinks(), 480, "links");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetHostIndexOfNode(319), 319, "host ids first");
+            UintegerValue buffer;
+            topo.GetSwitch(0)->GetMmu()->GetAttribute("BufferSize", buffer);
+            NS_TEST_ASSERT_MSG_EQ(buffer.Get(), 4 << 20, "MMU attribute set");
+            Simulator::Destroy();
+        }
+    }
+};
+
+/**
+ * Same streams, same run: the lossy star of the error-rate case run twice
+ * with AssignStreams(7) drops the same frames and completes at the same
+ * time; with AssignStreams(8) the drops differ.
+ */
+class DeterminismTestCase : public TestCase
+{
+  public:
+    DeterminismTestCase()
+        : TestCase("same AssignStreams, same drops and completion time; another stream differs")
+    {
+    }
+
+  private:
+    /// \return (NIC ICRC drops at host 1, completion time in ps) of one run
+    static std::pair<uint64_t, int64_t> Run(int64_t stream)
+    {
+        RdmaTopologyHelper topo;
+        RdmaLinkParams lossy;
+        lossy.errorRate = 0.03;
+        topo.SetTierLink(0, lossy);
+        topo.InstallStar(2);
+        topo.AssignStreams(stream);
+        Flows flows(topo, {{0, 1}}, 256 * 1024);
+        Simulator::Schedule(MicroSeconds(1), &Flows::Start, &flows);
+        Simulator::Run();
+        std::pair<uint64_t, int64_t> r(topo.GetNic(1)->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC],
+                                       flows.done[0].GetTimeStep());
+        Simulator::Destroy();
+        return r;
+    }
+
+    void DoRun() override
+    {
+        const auto a = Run(7);
+        const auto b = Run(7);
+        const auto c = Run(8);
+        NS_TEST_ASSERT_MSG_GT(a.first, 0, "frames were corrupted");
+        NS_TEST_ASSERT_MSG_EQ(a.first, b.first, "same drops");
+        NS_TEST_ASSERT_MSG_EQ(a.second, b.second, "same completion");
+        NS_TEST_ASSERT_MSG_EQ((a.first != c.first || a.second != c.second),
+                              true,
+                              "stream 8 differs");
+    }
+};
+
 } // namespace
 
 /// The fabric-building suite.
@@ -381,6 +495,8 @@ class RdmaTopologyFabricTestSuite : public TestSuite
         AddTestCase(new BaseRttTestCase, TestCase::QUICK);
         AddTestCase(new FatTreeFlowsTestCase, TestCase::QUICK);
         AddTestCase(new ErrorRateTestCase, TestCase::QUICK);
+        AddTestCase(new FabricOtherTopologiesTestCase, TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
     }
 };
 
