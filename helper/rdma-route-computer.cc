@@ -5,18 +5,34 @@
 #include "rdma-route-computer.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("RdmaRouteComputer");
+
+namespace
+{
+/// Stored distance of an unreachable node.
+constexpr uint16_t FAR = 0xFFFF;
+} // namespace
+
 RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
     : m_nNodes(spec.GetNNodes()),
+      m_nSwitches(0),
+      m_isSwitch(spec.isSwitch),
       m_hostIndex(spec.GetNNodes(), UNREACHABLE),
+      m_switchIndex(spec.GetNNodes(), UNREACHABLE),
       m_ports(spec.GetNNodes())
 {
     for (uint32_t n = 0; n < m_nNodes; ++n)
     {
-        if (!spec.isSwitch[n])
+        if (m_isSwitch[n])
+        {
+            m_switchIndex[n] = m_nSwitches++;
+        }
+        else
         {
             m_hostIndex[n] = m_hostNode.size();
             m_hostNode.push_back(n);
@@ -30,14 +46,14 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
         m_ports[l.b].push_back({i, l.a});
     }
     const uint32_t nHosts = m_hostNode.size();
-    m_dist.assign(std::size_t(nHosts) * m_nNodes, UNREACHABLE);
-    m_hopBegin.assign(std::size_t(nHosts) * (m_nNodes + 1), 0);
+    m_dist.assign(std::size_t(nHosts) * m_nNodes, FAR);
+    m_hopBegin.assign(std::size_t(nHosts) * (m_nSwitches + 1), 0);
     m_hopBase.assign(nHosts, 0);
     std::vector<uint32_t> queue;
     queue.reserve(m_nNodes);
     for (uint32_t d = 0; d < nHosts; ++d)
     {
-        uint32_t* dist = &m_dist[std::size_t(d) * m_nNodes];
+        uint16_t* dist = &m_dist[std::size_t(d) * m_nNodes];
         const uint32_t dst = m_hostNode[d];
         queue.clear();
         dist[dst] = 0;
@@ -45,13 +61,14 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
         for (std::size_t q = 0; q < queue.size(); ++q)
         {
             const uint32_t u = queue[q];
-            if (u != dst && !spec.isSwitch[u])
+            if (u != dst && !m_isSwitch[u])
             {
                 continue; // hosts are not transit nodes
             }
+            NS_ABORT_MSG_IF(dist[u] + 1 >= FAR, "RdmaRouteComputer: a path of 65535 links");
             for (const Port& p : m_ports[u])
             {
-                if (dist[p.peer] == UNREACHABLE)
+                if (dist[p.peer] == FAR)
                 {
                     dist[p.peer] = dist[u] + 1;
                     queue.push_back(p.peer);
@@ -59,25 +76,34 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
             }
         }
         m_hopBase[d] = m_hops.size();
-        uint32_t* begin = &m_hopBegin[std::size_t(d) * (m_nNodes + 1)];
+        uint32_t* begin = &m_hopBegin[std::size_t(d) * (m_nSwitches + 1)];
         for (uint32_t u = 0; u < m_nNodes; ++u)
         {
-            begin[u] = m_hops.size() - m_hopBase[d];
-            if (u == dst || dist[u] == UNREACHABLE)
+            if (!m_isSwitch[u])
             {
                 continue;
             }
+            begin[m_switchIndex[u]] = m_hops.size() - m_hopBase[d];
             for (uint32_t port = 0; port < m_ports[u].size(); ++port)
             {
-                const uint32_t v = m_ports[u][port].peer;
-                if (dist[v] + 1 == dist[u] && (v == dst || spec.isSwitch[v]))
+                if (IsNextHop(u, d, m_ports[u][port]))
                 {
                     m_hops.push_back(port);
                 }
             }
         }
-        begin[m_nNodes] = m_hops.size() - m_hopBase[d];
+        begin[m_nSwitches] = m_hops.size() - m_hopBase[d];
     }
+    NS_LOG_INFO(spec.name << ": " << nHosts << " destinations, " << m_hops.size()
+                          << " switch next hops");
+}
+
+bool
+RdmaRouteComputer::IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const
+{
+    const uint16_t* dist = &m_dist[std::size_t(dstHost) * m_nNodes];
+    return u != m_hostNode[dstHost] && dist[u] != FAR && dist[p.peer] + 1 == dist[u] &&
+           (p.peer == m_hostNode[dstHost] || m_isSwitch[p.peer]);
 }
 
 uint32_t
@@ -112,7 +138,8 @@ RdmaRouteComputer::GetDistance(uint32_t node, uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
-    return m_dist[std::size_t(dstHost) * m_nNodes + node];
+    const uint16_t d = m_dist[std::size_t(dstHost) * m_nNodes + node];
+    return d == FAR ? UNREACHABLE : d;
 }
 
 uint32_t
@@ -120,16 +147,35 @@ RdmaRouteComputer::GetNNextHops(uint32_t node, uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
-    const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nNodes + 1)];
-    return begin[node + 1] - begin[node];
+    if (m_isSwitch[node])
+    {
+        const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nSwitches + 1)];
+        return begin[m_switchIndex[node] + 1] - begin[m_switchIndex[node]];
+    }
+    uint32_t n = 0;
+    for (const Port& p : m_ports[node])
+    {
+        n += IsNextHop(node, dstHost, p) ? 1 : 0;
+    }
+    return n;
 }
 
 uint32_t
 RdmaRouteComputer::GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= GetNNextHops(node, dstHost), "next hop " << i << " out of range");
-    const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nNodes + 1)];
-    return m_hops[m_hopBase[dstHost] + begin[node] + i];
+    if (m_isSwitch[node])
+    {
+        const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nSwitches + 1)];
+        return m_hops[m_hopBase[dstHost] + begin[m_switchIndex[node]] + i];
+    }
+    for (uint32_t port = 0;; ++port)
+    {
+        if (IsNextHop(node, dstHost, m_ports[node][port]) && i-- == 0)
+        {
+            return port;
+        }
+    }
 }
 
 std::vector<uint32_t>
@@ -153,22 +199,23 @@ RdmaRouteComputer::CountPaths(uint32_t srcHost, uint32_t dstHost) const
     // Paths from each node to dst, in order of increasing distance.
     const uint32_t src = GetHostNode(srcHost);
     const uint32_t dst = GetHostNode(dstHost);
-    const uint32_t* dist = &m_dist[std::size_t(dstHost) * m_nNodes];
-    if (dist[src] == UNREACHABLE)
+    const uint32_t far = GetDistance(src, dstHost);
+    if (far == UNREACHABLE)
     {
         return 0;
     }
-    std::vector<std::vector<uint32_t>> byDist(dist[src] + 1);
+    std::vector<std::vector<uint32_t>> byDist(far + 1);
     for (uint32_t u = 0; u < m_nNodes; ++u)
     {
-        if (dist[u] <= dist[src])
+        const uint32_t d = GetDistance(u, dstHost);
+        if (d <= far && (m_isSwitch[u] || u == src))
         {
-            byDist[dist[u]].push_back(u);
+            byDist[d].push_back(u);
         }
     }
     std::vector<uint64_t> paths(m_nNodes, 0);
     paths[dst] = 1;
-    for (uint32_t level = 1; level <= dist[src]; ++level)
+    for (uint32_t level = 1; level <= far; ++level)
     {
         for (uint32_t u : byDist[level])
         {
