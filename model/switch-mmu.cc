@@ -210,25 +210,23 @@ SwitchMmu::GetXoffThreshold() const
     return static_cast<uint64_t>(m_alpha * static_cast<double>(freeBytes));
 }
 
+uint64_t
+SwitchMmu::SharedPart(uint64_t bytes, bool lossless) const
+{
+    const uint64_t reserve = lossless ? m_reservedBytes : 0;
+    return bytes > reserve ? bytes - reserve : 0;
+}
+
 SwitchMmu::Admission
 SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     Ingress& q = At(port, cls);
-    bool lossless = IsLossless(cls);
-    uint64_t reserveLeft = 0;
-    if (lossless && q.reserved < m_reservedBytes)
-    {
-        reserveLeft = m_reservedBytes - q.reserved;
-    }
-    if (bytes <= reserveLeft && q.headroom == 0)
-    {
-        q.reserved += bytes;
-        m_bufferUsed += bytes;
-        return ADMIT;
-    }
-    uint64_t threshold = GetXoffThreshold();
-    bool poolFull = m_sharedUsed + bytes > GetSharedPoolSize();
-    bool overThreshold = q.shared + bytes > threshold;
+    const bool lossless = IsLossless(cls);
+    const uint64_t sharedNow = SharedPart(q.bytes, lossless);
+    const uint64_t sharedAfter = SharedPart(q.bytes + bytes, lossless);
+    const uint64_t growth = sharedAfter - sharedNow;
+    const bool poolFull = m_sharedUsed + growth > GetSharedPoolSize();
+    const bool overThreshold = growth > 0 && sharedAfter > GetXoffThreshold();
     if (!lossless)
     {
         if (poolFull)
@@ -239,12 +237,8 @@ SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         {
             return DROP_INGRESS_LIMIT;
         }
-        q.shared += bytes;
-        m_sharedUsed += bytes;
-        m_bufferUsed += bytes;
-        return ADMIT;
     }
-    if (q.paused || q.headroom > 0 || poolFull || overThreshold)
+    else if (q.paused || q.headroom > 0 || poolFull || overThreshold)
     {
         if (q.headroom + bytes > m_headroom[port])
         {
@@ -255,8 +249,8 @@ SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         m_bufferUsed += bytes;
         return ADMIT;
     }
-    q.shared += bytes;
-    m_sharedUsed += bytes;
+    q.bytes += bytes;
+    m_sharedUsed += growth;
     m_bufferUsed += bytes;
     return ADMIT;
 }
@@ -265,18 +259,15 @@ void
 SwitchMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     Ingress& q = At(port, cls);
-    uint64_t left = bytes;
-    uint64_t fromHeadroom = std::min<uint64_t>(left, q.headroom);
+    const uint64_t fromHeadroom = std::min<uint64_t>(bytes, q.headroom);
     q.headroom -= fromHeadroom;
-    left -= fromHeadroom;
-    uint64_t fromShared = std::min<uint64_t>(left, q.shared);
-    q.shared -= fromShared;
-    m_sharedUsed -= fromShared;
-    left -= fromShared;
-    NS_ABORT_MSG_IF(left > q.reserved,
+    const uint64_t rest = bytes - fromHeadroom;
+    NS_ABORT_MSG_IF(rest > q.bytes,
                     "SwitchMmu: release of " << bytes << " bytes on port " << port << " class "
                                              << +cls << " exceeds its accounted bytes");
-    q.reserved -= left;
+    const bool lossless = IsLossless(cls);
+    m_sharedUsed -= SharedPart(q.bytes, lossless) - SharedPart(q.bytes - rest, lossless);
+    q.bytes -= rest;
     m_bufferUsed -= bytes;
 }
 
@@ -284,7 +275,8 @@ bool
 SwitchMmu::ShouldPause(uint32_t port, uint8_t cls) const
 {
     const Ingress& q = At(port, cls);
-    return IsLossless(cls) && !q.paused && (q.headroom > 0 || q.shared >= GetXoffThreshold());
+    return IsLossless(cls) && !q.paused &&
+           (q.headroom > 0 || SharedPart(q.bytes, true) >= GetXoffThreshold());
 }
 
 bool
@@ -295,7 +287,8 @@ SwitchMmu::ShouldResume(uint32_t port, uint8_t cls) const
     {
         return false;
     }
-    return q.shared == 0 || q.shared + m_xonOffset <= GetXoffThreshold();
+    const uint64_t shared = SharedPart(q.bytes, true);
+    return shared == 0 || shared + m_xonOffset <= GetXoffThreshold();
 }
 
 void
@@ -333,13 +326,13 @@ uint64_t
 SwitchMmu::GetIngressBytes(uint32_t port, uint8_t cls) const
 {
     const Ingress& q = At(port, cls);
-    return q.reserved + q.shared + q.headroom;
+    return q.bytes + q.headroom;
 }
 
 uint64_t
 SwitchMmu::GetSharedBytes(uint32_t port, uint8_t cls) const
 {
-    return At(port, cls).shared;
+    return SharedPart(At(port, cls).bytes, IsLossless(cls));
 }
 
 uint64_t
