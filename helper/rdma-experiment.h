@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_EXPERIMENT_H
+#define RDMA_EXPERIMENT_H
+
+#include "ns3/rdma-config.h"
+#include "ns3/rdma-flow.h"
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief One experiment: one configuration in, one run, all outputs.
+ *
+ * The configuration's keys (MakeConfig) are grouped by layer: plain keys
+ * for topology, traffic, output and sim, and the ns-3 attributes of the
+ * models (link, switch, pfc, ecn, cc, nic, cache, pcie, transport) under
+ * their group, applied as attribute defaults, so every knob is the model's
+ * own attribute. Run() checks every input (topology and flow files, CDFs,
+ * keys) before the simulation starts and throws RdmaConfigError naming the
+ * file and line or the key; it then builds the fabric, runs the traffic,
+ * and writes the output folder (fct.csv, fct.txt, pfc.csv, qlen.csv,
+ * cache.csv, summary.json; see doc/rdma.rst, "Outputs"), each file
+ * written whole or not at all. The same configuration and seed give
+ * identical files apart from the wall-time fields of summary.json.
+ *
+ * Several experiments may run one after another in a process: each run
+ * ends with Simulator::Destroy() and Config::Reset().
+ */
+class RdmaExperiment
+{
+  public:
+    /// \return the schema: every key with its default and help
+    static RdmaConfig MakeConfig();
+
+    /// \return the embedded default experiment (INI text): a k=4 fat-tree
+    /// at 100 Gb/s, WebSearch sizes at 30 % load, DCQCN, PFC on, a few ms
+    static const char* DefaultConfigText();
+
+    /// \param config the merged configuration (copied)
+    explicit RdmaExperiment(const RdmaConfig& config);
+    ~RdmaExperiment();
+
+    /// \param force write into an output folder that is not empty
+    void SetForce(bool force);
+
+    /// \param os where the progress line goes (nullptr: none)
+    void SetProgressStream(std::ostream* os);
+
+    /**
+     * \brief Check the inputs, run, write the outputs.
+     * \throws RdmaConfigError on any bad input, before simulating
+     */
+    void Run();
+
+    /// \return summary.json's content (after Run)
+    const std::string& GetSummaryJson() const;
+
+    /// \return one record per flow, in flow-id order (after Run)
+    const std::vector<RdmaFlowRecord>& GetFlowRecords() const;
+
+    /// \brief The readable summary rdma-sim prints. \param os the stream
+    void PrintSummary(std::ostream& os) const;
+
+  private:
+    struct Impl;                 //!< the run's state (topology, traffic, statistics)
+    std::unique_ptr<Impl> m_impl; //!< owned
+};
+
+} // namespace ns3
+
+#endif /* RDMA_EXPERIMENT_H */
