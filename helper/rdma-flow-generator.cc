@@ -142,7 +142,8 @@ RdmaFlowGenerator::Poisson(const PoissonConfig& c, const RdmaFlowSizeCdf& cdf, u
     {
         throw std::runtime_error("Poisson: expected load in (0, 1], got " + std::to_string(c.load));
     }
-    if (c.hostRate.GetBitRate() == 0 || c.duration.IsNegative() || c.start.IsNegative())
+    if (c.hostRate.GetBitRate() == 0 || c.duration.IsStrictlyNegative() ||
+        c.start.IsStrictlyNegative())
     {
         throw std::runtime_error("Poisson: expected hostRate > 0, start >= 0 and duration >= 0");
     }

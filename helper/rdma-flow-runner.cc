@@ -150,7 +150,7 @@ RdmaFlowRunner::SetFlows(std::vector<RdmaFlow> flows)
             throw std::runtime_error(where + "expected priority 0-7, got " +
                                      std::to_string(f.priority));
         }
-        if (f.start.IsNegative())
+        if (f.start.IsStrictlyNegative())
         {
             throw std::runtime_error(where + "expected a start time >= 0");
         }

@@ -8,6 +8,7 @@
 
 #include "ns3/random-variable-stream.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -136,16 +137,18 @@ RdmaFlowSizeCdf::RdmaFlowSizeCdf(std::vector<Point> points, const std::string& n
 uint64_t
 RdmaFlowSizeCdf::SizeAt(double percent) const
 {
+    // The first point from the second on whose percent is >= r (HPCC scans
+    // linearly; a binary search finds the same point).
+    auto it = std::lower_bound(m_points.begin() + 1,
+                               m_points.end(),
+                               percent,
+                               [](const Point& p, double r) { return p.second < r; });
     double x = m_points.back().first;
-    for (std::size_t i = 1; i < m_points.size(); ++i)
+    if (it != m_points.end())
     {
-        if (percent <= m_points[i].second)
-        {
-            const Point& a = m_points[i - 1];
-            const Point& b = m_points[i];
-            x = a.first + (b.first - a.first) / (b.second - a.second) * (percent - a.second);
-            break;
-        }
+        const Point& a = *(it - 1);
+        const Point& b = *it;
+        x = a.first + (b.first - a.first) / (b.second - a.second) * (percent - a.second);
     }
     auto size = static_cast<uint64_t>(x > 0 ? x : 0);
     return size == 0 ? 1 : size;
