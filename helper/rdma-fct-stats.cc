@@ -43,7 +43,7 @@ double
 RdmaSlowdown(Time fct, Time ideal)
 {
     NS_ABORT_MSG_IF(!ideal.IsStrictlyPositive(), "RdmaSlowdown: the ideal FCT must be > 0");
-    return std::max(1.0, fct.GetSeconds() / ideal.GetSeconds());
+    return std::max(1.0, double(fct.GetTimeStep()) / double(ideal.GetTimeStep()));
 }
 
 std::vector<RdmaFctRecord>
