@@ -66,6 +66,28 @@ RdmaFlowGenerator::SetOperationMix(double write, double read, double send)
     m_mix[2] = send;
 }
 
+void
+RdmaFlowGenerator::Emit(std::vector<RdmaFlow>& flows,
+                        uint32_t id,
+                        uint32_t src,
+                        uint32_t dst,
+                        uint64_t size,
+                        Time start,
+                        uint8_t priority,
+                        uint16_t dport)
+{
+    RdmaFlow f;
+    f.id = id;
+    f.src = src;
+    f.dst = dst;
+    f.size = size;
+    f.start = start;
+    f.priority = priority;
+    f.dport = dport;
+    f.op = PickOp();
+    flows.push_back(f);
+}
+
 RdmaFlowOp
 RdmaFlowGenerator::PickOp()
 {
@@ -111,27 +133,6 @@ CheckSize(const std::string& pattern, uint64_t size)
     }
 }
 
-/// A flow with the common fields set.
-RdmaFlow
-MakeFlow(uint32_t id,
-         uint32_t src,
-         uint32_t dst,
-         uint64_t size,
-         Time start,
-         uint8_t prio,
-         uint16_t dport)
-{
-    RdmaFlow f;
-    f.id = id;
-    f.src = src;
-    f.dst = dst;
-    f.size = size;
-    f.start = start;
-    f.priority = prio;
-    f.dport = dport;
-    return f;
-}
-
 } // namespace
 
 std::vector<RdmaFlow>
@@ -171,15 +172,14 @@ RdmaFlowGenerator::Poisson(const PoissonConfig& c, const RdmaFlowSizeCdf& cdf, u
         {
             continue; // traffic_gen.py drops this host (and its arrival at t)
         }
-        RdmaFlow f = MakeFlow(id++,
-                              c.hosts[i],
-                              c.hosts[j],
-                              cdf.Sample(m_size),
-                              NanoSeconds(t),
-                              c.priority,
-                              c.dport);
-        f.op = PickOp();
-        flows.push_back(f);
+        Emit(flows,
+             id++,
+             c.hosts[i],
+             c.hosts[j],
+             cdf.Sample(m_size),
+             NanoSeconds(t),
+             c.priority,
+             c.dport);
         pending.emplace(t + gap, i);
     }
     NS_LOG_INFO("Poisson: " << flows.size() << " flows, mean gap " << meanGapNs << " ns");
@@ -229,9 +229,7 @@ RdmaFlowGenerator::Incast(const IncastConfig& c, uint32_t firstId)
         Time start = c.start + c.interval * static_cast<int64_t>(round);
         for (uint32_t s : senders)
         {
-            RdmaFlow f = MakeFlow(id++, s, c.receiver, c.size, start, c.priority, c.dport);
-            f.op = PickOp();
-            flows.push_back(f);
+            Emit(flows, id++, s, c.receiver, c.size, start, c.priority, c.dport);
         }
     }
     return flows;
@@ -264,15 +262,14 @@ RdmaFlowGenerator::Permutation(const PatternConfig& c, uint32_t firstId)
     std::vector<RdmaFlow> flows;
     for (uint32_t i = 0; i < n; ++i)
     {
-        RdmaFlow f = MakeFlow(firstId + i,
-                              c.hosts[i],
-                              c.hosts[target[i]],
-                              c.size,
-                              c.start,
-                              c.priority,
-                              c.dport);
-        f.op = PickOp();
-        flows.push_back(f);
+        Emit(flows,
+             firstId + i,
+             c.hosts[i],
+             c.hosts[target[i]],
+             c.size,
+             c.start,
+             c.priority,
+             c.dport);
     }
     return flows;
 }
@@ -290,9 +287,7 @@ RdmaFlowGenerator::AllToAll(const PatternConfig& c, uint32_t firstId)
         {
             if (s != d)
             {
-                RdmaFlow f = MakeFlow(id++, s, d, c.size, c.start, c.priority, c.dport);
-                f.op = PickOp();
-                flows.push_back(f);
+                Emit(flows, id++, s, d, c.size, c.start, c.priority, c.dport);
             }
         }
     }

@@ -166,6 +166,15 @@ class RdmaFlowGenerator : public Object
     static std::vector<RdmaFlow> Merge(const std::vector<std::vector<RdmaFlow>>& parts);
 
   private:
+    /// Append a flow with the next operation of the mix.
+    void Emit(std::vector<RdmaFlow>& flows,
+              uint32_t id,
+              uint32_t src,
+              uint32_t dst,
+              uint64_t size,
+              Time start,
+              uint8_t priority,
+              uint16_t dport);
     /// \return the next flow's operation (draws only for a mixed mix)
     RdmaFlowOp PickOp();
     /// Check a host list and a size, naming the pattern in errors.

@@ -15,6 +15,7 @@
 #include "ns3/test.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -63,6 +64,39 @@ ErrorOf(F fn)
     }
     return "";
 }
+
+/// One malformed input and the error it must give.
+struct BadInput
+{
+    const char* text;     //!< the input
+    const char* where;    //!< how the message starts ("<name>:<line>:")
+    const char* expected; //!< what the message must contain
+};
+
+/// A test case that feeds malformed inputs to a parser.
+class BadInputTestCase : public TestCase
+{
+  public:
+    /// \param name the case's name
+    explicit BadInputTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /// Parse each input; its error must start with `where` and contain `expected`.
+    void CheckErrors(const std::vector<BadInput>& cases,
+                     const std::function<void(std::istream&)>& parse)
+    {
+        for (const BadInput& c : cases)
+        {
+            std::istringstream in(c.text);
+            std::string e = ErrorOf([&]() { parse(in); });
+            NS_TEST_EXPECT_MSG_EQ(e.rfind(c.where, 0), 0u, "'" << e << "' starts with " << c.where);
+            NS_TEST_EXPECT_MSG_NE(e.find(c.expected), std::string::npos, e);
+        }
+    }
+};
 
 /// The four CDFs: point counts and trapezoid means.
 class CdfFilesTestCase : public TestCase
@@ -176,23 +210,18 @@ class CdfSampleMeanTestCase : public TestCase
 };
 
 /// Every malformed CDF names its line.
-class CdfErrorsTestCase : public TestCase
+class CdfErrorsTestCase : public BadInputTestCase
 {
   public:
     CdfErrorsTestCase()
-        : TestCase("bad CDF files: each error names the file, line and what was expected")
+        : BadInputTestCase("bad CDF files: each error names the file, line and what was expected")
     {
     }
 
   private:
     void DoRun() override
     {
-        struct
-        {
-            const char* text;
-            const char* where;
-            const char* expected;
-        } cases[] = {
+        std::vector<BadInput> cases = {
             {"0 1\n10 100\n", "bad.txt:1:", "first point's cumulative_percent to be 0"},
             {"0 0\n10 50\n20 90\n", "bad.txt:3:", "last point's cumulative_percent to be 100"},
             {"0 0\n10 50\n10 60\n20 100\n", "bad.txt:3:", "size_bytes to increase"},
@@ -207,13 +236,7 @@ class CdfErrorsTestCase : public TestCase
             {"", "bad.txt:0:", "at least two points"},
         };
 
-        for (const auto& c : cases)
-        {
-            std::istringstream in(c.text);
-            std::string e = ErrorOf([&in]() { RdmaFlowSizeCdf::Parse(in, "bad.txt"); });
-            NS_TEST_EXPECT_MSG_EQ(e.rfind(c.where, 0), 0u, "'" << e << "' starts with " << c.where);
-            NS_TEST_EXPECT_MSG_NE(e.find(c.expected), std::string::npos, e);
-        }
+        CheckErrors(cases, [](std::istream& in) { RdmaFlowSizeCdf::Parse(in, "bad.txt"); });
         // Blank lines are skipped; the rest of the file is still read.
         std::istringstream ok("0 0\n\n10 40\n   \n20 100\n");
         NS_TEST_EXPECT_MSG_EQ(RdmaFlowSizeCdf::Parse(ok, "ok").GetPoints().size(), 3u, "blank");
@@ -305,23 +328,19 @@ class FlowFileReferenceTestCase : public TestCase
 };
 
 /// Malformed flow files.
-class FlowFileErrorsTestCase : public TestCase
+class FlowFileErrorsTestCase : public BadInputTestCase
 {
   public:
     FlowFileErrorsTestCase()
-        : TestCase("bad HPCC flow files: each error names the file, line and what was expected")
+        : BadInputTestCase(
+              "bad HPCC flow files: each error names the file, line and what was expected")
     {
     }
 
   private:
     void DoRun() override
     {
-        struct
-        {
-            const char* text;
-            const char* where;
-            const char* expected;
-        } cases[] = {
+        std::vector<BadInput> cases = {
             {"", "f.txt:0:", "expected N_flows (the record count), found end of file"},
             {"two\n", "f.txt:1:", "expected N_flows (the record count, a whole number), got 'two'"},
             {"2\n1 2 3 100 1000 2.0\n", "f.txt:2:", "record 2 of 2 (N_flows): src, found end"},
@@ -344,13 +363,7 @@ class FlowFileErrorsTestCase : public TestCase
             {"1\n1 2\n3 100\nx 2\n", "f.txt:4:", "size_bytes (1-4294967295), got 'x'"},
         };
 
-        for (const auto& c : cases)
-        {
-            std::istringstream in(c.text);
-            std::string e = ErrorOf([&in]() { RdmaParseHpccFlowFile(in, "f.txt"); });
-            NS_TEST_EXPECT_MSG_EQ(e.rfind(c.where, 0), 0u, "'" << e << "' starts with " << c.where);
-            NS_TEST_EXPECT_MSG_NE(e.find(c.expected), std::string::npos, e);
-        }
+        CheckErrors(cases, [](std::istream& in) { RdmaParseHpccFlowFile(in, "f.txt"); });
         // Line breaks carry no meaning; what follows N_flows records is ignored.
         std::istringstream split("1\n7 9\n3 200\n1000\n2.000000001\nleftover words\n");
         auto flows = RdmaParseHpccFlowFile(split, "split");
