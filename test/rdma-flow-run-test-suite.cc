@@ -1,0 +1,517 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Flow runner and FCT statistics: the ideal FCT against the HPCC
+ * simulator's own outputs, fct.txt byte for byte against its sample files,
+ * slowdown percentiles, and runs of workloads on the TwoHosts fixture
+ * (two hosts on one 100 Gb/s link, 1 us propagation delay): every flow
+ * completes, FCT >= ideal FCT (and close to it for a flow alone on the
+ * link), QP pools and send-queue backlogs, fct.txt lines in HPCC's format,
+ * identical fct.csv for the same seed.
+ */
+
+#include "rdma-test-data.h"
+#include "rdma-test-hosts.h"
+
+#include "ns3/rdma-module.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// The whole text of a file.
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// Path of the TwoHosts link: base RTT 2 x 1 us, 100 Gb/s.
+RdmaPathInfo
+TwoHostPath(uint32_t, uint32_t)
+{
+    return {NanoSeconds(2000), DataRate("100Gbps")};
+}
+
+/// One line of HPCC's fct.txt, parsed.
+struct HpccLine
+{
+    uint32_t sip, dip, sport, dport;
+    uint64_t size, start, fct, ideal;
+};
+
+/// Parse an HPCC fct.txt.
+std::vector<HpccLine>
+ReadHpccFct(const std::string& path)
+{
+    std::vector<HpccLine> lines;
+    std::ifstream in(path);
+    HpccLine l;
+    while (in >> std::hex >> l.sip >> l.dip >> std::dec >> l.sport >> l.dport >> l.size >>
+           l.start >> l.fct >> l.ideal)
+    {
+        lines.push_back(l);
+    }
+    return lines;
+}
+
+/// Ideal FCT: HPCC's numbers and ours.
+class IdealFctTestCase : public TestCase
+{
+  public:
+    IdealFctTestCase()
+        : TestCase("ideal FCT = base RTT + (size + ceil(size over payload) x overhead) x 8 over "
+                   "rate, HPCC sample-output values and the RoCEv2 wire")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // HPCC sample-output/*.fct.txt (topology.txt: one switch, two 1 us
+        // 100 Gb/s hops): base RTT = 2 x 2 us + 2 x 1000 x 8 / 100e9 = 4160 ns.
+        RdmaIdealFct hpcc = RdmaIdealFct::Hpcc();
+        Time base = NanoSeconds(4160);
+        DataRate r("100Gbps");
+        NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(200000000, base, r).GetNanoSeconds(),
+                              16772160,
+                              "example_hpcc.fct.txt: 200 MB");
+        NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(5000000, base, r).GetNanoSeconds(),
+                              423360,
+                              "incast64_dcqcn_smallbuf.fct.txt: 5 MB");
+        for (const HpccLine& l : ReadHpccFct(DataPath("hpcc/incast64_dcqcn_smallbuf.fct.txt")))
+        {
+            NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(l.size, base, r).GetNanoSeconds(),
+                                  int64_t(l.ideal),
+                                  "ideal of a " << l.size << " B flow");
+        }
+        // RoCEv2, 1024-byte MTU, 82 bytes a packet: 1e6 B is 977 packets,
+        // 1e6 + 977 x 82 = 1080114 B = 86409.12 ns at 100 Gb/s, + 2 us.
+        RdmaIdealFct roce;
+        NS_TEST_EXPECT_MSG_EQ(roce.Compute(1000000, NanoSeconds(2000), r).GetNanoSeconds(),
+                              88409,
+                              "1 MB on the RoCEv2 wire");
+        NS_TEST_EXPECT_MSG_EQ(roce.Compute(18, Time(0), r).GetNanoSeconds(),
+                              8,
+                              "18 B: one packet of 100 B = 8 ns");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlowdown(NanoSeconds(90), NanoSeconds(100)), 1.0, "floor at 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(RdmaSlowdown(NanoSeconds(250), NanoSeconds(100)),
+                                  2.5,
+                                  1e-12,
+                                  "ratio");
+    }
+};
+
+/// fct.txt reproduces HPCC's files.
+class HpccFctFormatTestCase : public TestCase
+{
+  public:
+    HpccFctFormatTestCase()
+        : TestCase("fct.txt: records made from HPCC's sample outputs print the same bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* name :
+             {"hpcc/example_hpcc.fct.txt", "hpcc/incast64_dcqcn_smallbuf.fct.txt"})
+        {
+            std::string path = DataPath(name);
+            std::vector<RdmaFctRecord> records;
+            uint32_t id = 0;
+            for (const HpccLine& l : ReadHpccFct(path))
+            {
+                RdmaFctRecord r;
+                r.flow.id = id++;
+                r.flow.src = (l.sip >> 8) & 0xffff; // the analysis scripts' rule
+                r.flow.dst = (l.dip >> 8) & 0xffff;
+                r.flow.dport = static_cast<uint16_t>(l.dport);
+                r.flow.size = l.size;
+                r.flow.start = NanoSeconds(l.start);
+                r.completed = true;
+                r.fct = NanoSeconds(l.fct);
+                r.ideal = NanoSeconds(l.ideal);
+                records.push_back(r);
+            }
+            NS_TEST_ASSERT_MSG_GT(records.size(), 1u, name);
+            // Completion order is the file order; shuffle to show the writer sorts.
+            std::reverse(records.begin(), records.end());
+            NS_TEST_EXPECT_MSG_EQ(RdmaFormatHpccFctTxt(records), Slurp(path), name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(RdmaHpccHostIp(13), 0x0b000d01u, "node 13 is 0b000d01");
+        NS_TEST_EXPECT_MSG_EQ(RdmaHpccHostIp(300), 0x0b012c01u, "node 300 is 11.1.44.1");
+    }
+};
+
+/// Percentiles by size bucket.
+class PercentileTestCase : public TestCase
+{
+  public:
+    PercentileTestCase()
+        : TestCase("slowdown p50, p95, p99 per size bucket by nearest rank; failures left out")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<RdmaFctRecord> records;
+        for (uint32_t k = 1; k <= 100; ++k)
+        {
+            RdmaFctRecord r;
+            r.flow.size = 1000 + k; // bucket [0, 10 KB)
+            r.completed = true;
+            r.slowdown = 101 - k; // 100 .. 1, unsorted
+            records.push_back(r);
+        }
+        for (uint32_t k = 1; k <= 10; ++k)
+        {
+            RdmaFctRecord r;
+            r.flow.size = 2000000; // bucket [1 MB, 10 MB)
+            r.completed = true;
+            r.slowdown = k;
+            records.push_back(r);
+        }
+        RdmaFctRecord failed;
+        failed.flow.size = 2000000;
+        failed.completed = true;
+        failed.status = IBV_WC_RETRY_EXC_ERR;
+        failed.slowdown = 1000;
+        records.push_back(failed);
+        auto b = RdmaSlowdownPercentiles(records);
+        NS_TEST_ASSERT_MSG_EQ(b.size(), 5u, "default buckets");
+        NS_TEST_EXPECT_MSG_EQ(b[0].flows, 100u, "small flows");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p50, 50.0, "ceil(0.5 x 100) = 50th");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p95, 95.0, "95th");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p99, 99.0, "99th");
+        NS_TEST_EXPECT_MSG_EQ(b[1].flows, 0u, "10-100 KB empty");
+        NS_TEST_EXPECT_MSG_EQ(b[3].flows, 10u, "the failed flow is left out");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p50, 5.0, "ceil(0.5 x 10) = 5th");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p95, 10.0, "ceil(9.5) = 10th");
+        NS_TEST_EXPECT_MSG_EQ(b[3].minSize, 1000000u, "bucket start");
+        NS_TEST_EXPECT_MSG_EQ(b[3].maxSize, 10000000u, "bucket end");
+    }
+};
+
+/// A run on two hosts.
+struct TwoHostRun
+{
+    Ptr<RdmaFlowRunner> runner;         //!< the runner
+    std::vector<RdmaFctRecord> records; //!< its records
+    std::string csv;                    //!< fct.csv text
+    std::string txt;                    //!< fct.txt text
+};
+
+/// Run flows on a fresh TwoHosts fixture.
+TwoHostRun
+RunTwoHosts(const std::vector<RdmaFlow>& flows, bool reuse, uint32_t qps, uint32_t maxWr)
+{
+    TwoHosts::Options o;
+    o.dataMode = false;
+    TwoHosts h(o);
+    TwoHostRun run;
+    run.runner = CreateObject<RdmaFlowRunner>();
+    run.runner->SetAttribute("QpReuse", BooleanValue(reuse));
+    run.runner->SetAttribute("QpsPerPair", UintegerValue(qps));
+    run.runner->SetAttribute("MaxSendWr", UintegerValue(maxWr));
+    run.runner->SetHosts(h.nodes);
+    run.runner->SetFlows(flows);
+    run.runner->Start();
+    Simulator::Run();
+    run.records = RdmaMakeFctRecords(run.runner->GetFlows(),
+                                     run.runner->GetResults(),
+                                     &TwoHostPath,
+                                     RdmaIdealFct());
+    run.csv = RdmaFormatFctCsv(run.records);
+    run.txt = RdmaFormatHpccFctTxt(run.records);
+    Simulator::Destroy();
+    return run;
+}
+
+/**
+ * The test runner keeps ns-3's default time resolution (ns), so the link
+ * truncates each frame's wire time to a whole step (a 1106-byte frame takes
+ * 88.48 ns at 100 Gb/s and is sent in 88): a flow of n packets can finish up
+ * to n + 1 steps (its frames and the ACK) before the ideal FCT. At the
+ * picosecond resolution rdma-sim runs at, that is n + 1 ps.
+ * \return the rounding allowance of a record
+ */
+Time
+Rounding(const RdmaFctRecord& r)
+{
+    return TimeStep((r.flow.size + 1023) / 1024 + 1);
+}
+
+/// A flow.
+RdmaFlow
+Flow(uint32_t id, uint32_t src, RdmaFlowOp op, uint64_t size, Time start)
+{
+    RdmaFlow f;
+    f.id = id;
+    f.src = src;
+    f.dst = 1 - src;
+    f.op = op;
+    f.size = size;
+    f.start = start;
+    return f;
+}
+
+/// Isolated flows of each operation.
+class IsolatedFlowsTestCase : public TestCase
+{
+  public:
+    IsolatedFlowsTestCase()
+        : TestCase("two hosts: WRITE, READ, SEND flows alone on the link complete with ideal "
+                   "<= FCT <= ideal + 20 ns (the ACK or READ request), less wire-time rounding")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<RdmaFlow> flows = {
+            Flow(0, 0, RdmaFlowOp::WRITE, 1 << 20, MicroSeconds(10)),
+            Flow(1, 1, RdmaFlowOp::READ, 256000, MicroSeconds(200)),
+            Flow(2, 0, RdmaFlowOp::SEND, 100000, MicroSeconds(400)),
+            Flow(3, 0, RdmaFlowOp::WRITE, 1, MicroSeconds(500)),
+            Flow(4, 1, RdmaFlowOp::SEND, 3000, MicroSeconds(600)),
+            Flow(5, 1, RdmaFlowOp::WRITE, 5000000, MicroSeconds(700)),
+        };
+        TwoHostRun run = RunTwoHosts(flows, false, 1, 1024);
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetCompletedCount(), flows.size(), "all completed");
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetQpPairsCreated(), flows.size(), "a QP pair each");
+        for (const RdmaFctRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(r.status), "IBV_WC_SUCCESS", r.flow.id);
+            NS_TEST_EXPECT_MSG_EQ((r.fct >= r.ideal - Rounding(r)),
+                                  true,
+                                  "flow " << r.flow.id << ": FCT " << r.fct << " >= ideal "
+                                          << r.ideal << " - " << Rounding(r));
+            NS_TEST_EXPECT_MSG_EQ((r.fct <= r.ideal + NanoSeconds(20)),
+                                  true,
+                                  "flow " << r.flow.id << ": FCT " << r.fct << " near ideal "
+                                          << r.ideal);
+        }
+        NS_TEST_EXPECT_MSG_EQ(std::count(run.txt.begin(), run.txt.end(), '\n'),
+                              int64_t(flows.size()),
+                              "one fct.txt line per flow");
+    }
+};
+
+/// Pools and backlogs.
+class QpPoolTestCase : public TestCase
+{
+  public:
+    QpPoolTestCase()
+        : TestCase("QP reuse: 2 QP pairs carry 40 WRITEs round robin with MaxSendWr 2; the last "
+                   "completes after all bytes crossed the link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<RdmaFlow> flows;
+        for (uint32_t i = 0; i < 40; ++i)
+        {
+            flows.push_back(Flow(i, 0, RdmaFlowOp::WRITE, 65536, MicroSeconds(1)));
+        }
+        TwoHostRun run = RunTwoHosts(flows, true, 2, 2);
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetCompletedCount(), 40u, "all completed");
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetFailedCount(), 0u, "none failed");
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetQpPairsCreated(), 2u, "one pool of 2");
+        std::set<uint32_t> qpns;
+        Time last;
+        for (const RdmaFctRecord& r : run.records)
+        {
+            qpns.insert(r.qpn);
+            last = Max(last, r.fct);
+            NS_TEST_EXPECT_MSG_EQ((r.fct >= r.ideal - Rounding(r)), true, "FCT >= ideal");
+        }
+        NS_TEST_EXPECT_MSG_EQ(qpns.size(), 2u, "flows on 2 QPs");
+        NS_TEST_EXPECT_MSG_NE(run.records[0].qpn, run.records[1].qpn, "round robin");
+        NS_TEST_EXPECT_MSG_EQ(run.records[0].qpn, run.records[2].qpn, "round robin");
+        // All 40 x (65536 + 64 x 82) bytes share one 100 Gb/s link (less one
+        // time step of rounding per frame, see Rounding()).
+        Time wire = DataRate("100Gbps").CalculateBytesTxTime(40 * (65536 + 64 * 82));
+        NS_TEST_EXPECT_MSG_EQ((last >= wire + NanoSeconds(2000) - TimeStep(40 * 65)),
+                              true,
+                              "last FCT " << last << " >= " << wire << " + RTT");
+        NS_TEST_EXPECT_MSG_EQ((last <= wire + NanoSeconds(2000) + MicroSeconds(1)),
+                              true,
+                              "last FCT " << last << " no gaps while flows waited");
+    }
+};
+
+/// A few thousand flows, formats and determinism.
+class WorkloadRunTestCase : public TestCase
+{
+  public:
+    WorkloadRunTestCase()
+        : TestCase("two hosts: ~1500 Poisson AliStorage flows, WRITE READ SEND mix, one QP "
+                   "each: all complete, FCT >= ideal, HPCC fct.txt lines, same seed same fct.csv")
+    {
+    }
+
+  private:
+    static std::vector<RdmaFlow> Workload()
+    {
+        auto g = CreateObject<RdmaFlowGenerator>();
+        g->AssignStreams(21);
+        g->SetOperationMix(1, 1, 1);
+        RdmaFlowGenerator::PoissonConfig c;
+        c.hosts = {0, 1};
+        c.load = 0.5;
+        c.duration = MilliSeconds(5);
+        return g->Poisson(c,
+                          RdmaFlowSizeCdf::FromFile(DataPath("../../data/cdf/AliStorage2019.txt")));
+    }
+
+    void DoRun() override
+    {
+        std::vector<RdmaFlow> flows = Workload();
+        NS_TEST_ASSERT_MSG_GT(flows.size(), 1000u, "thousands of flows");
+        TwoHostRun a = RunTwoHosts(flows, false, 1, 1024);
+        NS_TEST_EXPECT_MSG_EQ(a.runner->GetCompletedCount(), flows.size(), "all completed");
+        NS_TEST_EXPECT_MSG_EQ(a.runner->GetFailedCount(), 0u, "none failed");
+        uint32_t below = 0;
+        for (const RdmaFctRecord& r : a.records)
+        {
+            below += r.fct < r.ideal - Rounding(r);
+        }
+        NS_TEST_EXPECT_MSG_EQ(below, 0u, "no FCT below its ideal");
+        // Every fct.txt line in HPCC's "%08x %08x %u %u %lu %lu %lu %lu".
+        std::regex line("[0-9a-f]{8} [0-9a-f]{8} [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+");
+        std::istringstream txt(a.txt);
+        std::string l;
+        uint32_t lines = 0;
+        while (std::getline(txt, l))
+        {
+            NS_TEST_ASSERT_MSG_EQ(std::regex_match(l, line), true, "'" << l << "'");
+            ++lines;
+        }
+        NS_TEST_EXPECT_MSG_EQ(lines, flows.size(), "a line per flow");
+        NS_TEST_EXPECT_MSG_EQ(a.csv.substr(0, a.csv.find('\n')),
+                              "id,src,dst,op,size,start_ns,fct_ns,ideal_fct_ns,slowdown,qp,status",
+                              "fct.csv header");
+        // Same seed, same workload: the same bytes.
+        TwoHostRun b = RunTwoHosts(Workload(), false, 1, 1024);
+        NS_TEST_EXPECT_MSG_EQ((a.csv == b.csv), true, "identical fct.csv");
+        NS_TEST_EXPECT_MSG_EQ((a.txt == b.txt), true, "identical fct.txt");
+    }
+};
+
+/// Bad flows and atomic files.
+class RunnerErrorsTestCase : public TestCase
+{
+  public:
+    RunnerErrorsTestCase()
+        : TestCase("runner refuses flows naming a non-host or an oversize message; files are "
+                   "written atomically")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts h;
+        auto runner = CreateObject<RdmaFlowRunner>();
+        runner->SetHosts(h.nodes);
+        std::string e;
+        try
+        {
+            runner->SetFlows({Flow(7, 0, RdmaFlowOp::WRITE, 100, Time(0)), [] {
+                                  RdmaFlow f;
+                                  f.id = 8;
+                                  f.src = 0;
+                                  f.dst = 2;
+                                  f.size = 1;
+                                  return f;
+                              }()});
+        }
+        catch (const std::runtime_error& x)
+        {
+            e = x.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "flow 8: expected src and dst to be hosts (ids below 2 with an "
+                              "RdmaNic), got 0 -> 2",
+                              "not a host");
+        e.clear();
+        try
+        {
+            runner->SetFlows({Flow(9, 1, RdmaFlowOp::READ, (1ULL << 31) + 1, Time(0))});
+        }
+        catch (const std::runtime_error& x)
+        {
+            e = x.what();
+        }
+        NS_TEST_EXPECT_MSG_NE(e.find("flow 9: expected a size of 1 to 2^31 bytes"),
+                              std::string::npos,
+                              e);
+        Simulator::Destroy();
+        // Atomic writes: the content, no temporary left, errors name the path.
+        std::string path = CreateTempDirFilename("fct.csv");
+        RdmaWriteFileAtomically(path, "old\n");
+        RdmaWriteFileAtomically(path, "new\n");
+        NS_TEST_EXPECT_MSG_EQ(Slurp(path), "new\n", "replaced");
+        std::string dir = path.substr(0, path.rfind('/'));
+        uint32_t temps = 0;
+        if (DIR* d = opendir(dir.c_str()))
+        {
+            while (dirent* entry = readdir(d))
+            {
+                temps += std::string(entry->d_name).find(".tmp.") != std::string::npos;
+            }
+            closedir(d);
+        }
+        NS_TEST_EXPECT_MSG_EQ(temps, 0u, "no temporary file left");
+        e.clear();
+        try
+        {
+            RdmaWriteFileAtomically("/nonexistent-dir/fct.csv", "x");
+        }
+        catch (const std::runtime_error& x)
+        {
+            e = x.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(e.rfind("/nonexistent-dir/fct.csv: cannot create", 0), 0u, e);
+    }
+};
+
+} // namespace
+
+/// The flow-run suite.
+class RdmaFlowRunTestSuite : public TestSuite
+{
+  public:
+    RdmaFlowRunTestSuite()
+        : TestSuite("rdma-flow-run", SYSTEM)
+    {
+        AddTestCase(new IdealFctTestCase, TestCase::QUICK);
+        AddTestCase(new HpccFctFormatTestCase, TestCase::QUICK);
+        AddTestCase(new PercentileTestCase, TestCase::QUICK);
+        AddTestCase(new IsolatedFlowsTestCase, TestCase::QUICK);
+        AddTestCase(new QpPoolTestCase, TestCase::QUICK);
+        AddTestCase(new WorkloadRunTestCase, TestCase::QUICK);
+        AddTestCase(new RunnerErrorsTestCase, TestCase::QUICK);
+    }
+};
+
+static RdmaFlowRunTestSuite g_rdmaFlowRunTestSuite; //!< registers the suite
