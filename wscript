@@ -84,6 +84,12 @@ def build(bld):
     module.source = list(files.sources)
     module.use += ['ZLIB', 'BOOST_PO']
 
+    # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
+    module.env.append_value('DEFINES', [
+        'RDMA_DATA_DIR="%s"' % os.path.join(bld.path.abspath(), 'data'),
+        'RDMA_NS3_VERSION="%s"' % bld.env['VERSION'] if bld.env['VERSION'] else
+        'RDMA_NS3_VERSION="waf tree"'])
+
     module_test = bld.create_ns3_module_test_library(MODULE)
     module_test.source = list(files.tests)
     module_test.use += ['ZLIB', 'BOOST_PO']
@@ -101,6 +107,7 @@ def build(bld):
         for name, sources in files.examples.items():
             program = bld.create_ns3_program(name, [MODULE] + deps)
             program.source = list(sources)
+            program.use.append('BOOST_PO')  # rdma-sim's command line
 
     # No bld.ns3_python_bindings(): waf-era bindings are pybindgen API scans
     # (bindings/modulegen__*.py) and this module's bindings/ is pybind11.

@@ -114,7 +114,11 @@ OwnAttributes(TypeId tid)
         for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
         {
             const auto info = t.GetAttribute(i);
-            if ((info.flags & TypeId::ATTR_CONSTRUCT) &&
+            const std::string type = info.checker->GetValueTypeName();
+            // Object pointers and callbacks have no text form.
+            const bool textual = type != "ns3::PointerValue" && type != "ns3::CallbackValue" &&
+                                 type.find("ObjectPtrContainer") == std::string::npos;
+            if ((info.flags & TypeId::ATTR_CONSTRUCT) && textual &&
                 info.supportLevel != TypeId::SupportLevel::OBSOLETE)
             {
                 out.push_back(info);
@@ -212,6 +216,7 @@ RdmaConfig::Set(const std::string& name, const std::string& value, const std::st
     }
     m_values[name] = value;
     m_origin[name] = origin;
+    m_dir.erase(name);
 }
 
 void
@@ -222,18 +227,19 @@ RdmaConfig::ReadIniFile(const std::string& path)
     {
         throw RdmaConfigError(path + ": cannot open the configuration file");
     }
-    ReadIni(in, path);
+    const auto slash = path.rfind('/');
+    ReadIni(in, path, slash == std::string::npos ? "." : path.substr(0, slash));
 }
 
 void
 RdmaConfig::ReadIniText(const std::string& text, const std::string& name)
 {
     std::istringstream in(text);
-    ReadIni(in, name);
+    ReadIni(in, name, "");
 }
 
 void
-RdmaConfig::ReadIni(std::istream& in, const std::string& name)
+RdmaConfig::ReadIni(std::istream& in, const std::string& name, const std::string& dir)
 {
     std::ostringstream all;
     all << in.rdbuf();
@@ -275,6 +281,7 @@ RdmaConfig::ReadIni(std::istream& in, const std::string& name)
                                   lines.Where(name, opt.string_key, 0) + ")");
         }
         Set(opt.string_key, opt.value.empty() ? "" : Trim(opt.value.front()), where);
+        m_dir[opt.string_key] = dir;
     }
 }
 
@@ -305,6 +312,18 @@ BadValue(const RdmaConfig& c, const std::string& name, const std::string& expect
                            "': expected " + expected);
 }
 } // namespace
+
+std::string
+RdmaConfig::GetPath(const std::string& name) const
+{
+    const std::string& v = Get(name);
+    auto it = m_dir.find(name);
+    if (v.empty() || v.front() == '/' || it == m_dir.end() || it->second.empty())
+    {
+        return v;
+    }
+    return it->second + "/" + v;
+}
 
 double
 RdmaConfig::GetDouble(const std::string& name) const

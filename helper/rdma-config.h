@@ -117,6 +117,13 @@ class RdmaConfig
     /// \return where the value came from ("default" if never set)
     const std::string& GetOrigin(const std::string& name) const;
 
+    /**
+     * \brief A file path value: relative paths set in an INI file are taken
+     * from that file's folder, others from the working directory.
+     * \param name the key \return the path ("" if the value is empty)
+     */
+    std::string GetPath(const std::string& name) const;
+
     /// \return the value as a double \throws RdmaConfigError if it is not one
     double GetDouble(const std::string& name) const;
     /// \return the value as an unsigned integer \throws RdmaConfigError
@@ -151,12 +158,14 @@ class RdmaConfig
     /// \return the key's index \throws RdmaConfigError if unknown
     std::size_t Index(const std::string& name) const;
     /// Read one INI stream. \param in the stream \param name its name
-    void ReadIni(std::istream& in, const std::string& name);
+    /// \param dir the folder relative paths in it are taken from ("": none)
+    void ReadIni(std::istream& in, const std::string& name, const std::string& dir);
 
     std::vector<Key> m_keys;                     //!< the schema
     std::map<std::string, std::size_t> m_index;  //!< key name -> index
     std::map<std::string, std::string> m_values; //!< set values
     std::map<std::string, std::string> m_origin; //!< where each came from
+    std::map<std::string, std::string> m_dir;    //!< folder of the file that set it
 };
 
 } // namespace ns3

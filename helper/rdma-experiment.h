@@ -6,7 +6,7 @@
 #define RDMA_EXPERIMENT_H
 
 #include "ns3/rdma-config.h"
-#include "ns3/rdma-flow.h"
+#include "ns3/rdma-fct-stats.h"
 
 #include <iosfwd>
 #include <memory>
@@ -65,7 +65,7 @@ class RdmaExperiment
     const std::string& GetSummaryJson() const;
 
     /// \return one record per flow, in flow-id order (after Run)
-    const std::vector<RdmaFlowRecord>& GetFlowRecords() const;
+    const std::vector<RdmaFctRecord>& GetFlowRecords() const;
 
     /// \brief The readable summary rdma-sim prints. \param os the stream
     void PrintSummary(std::ostream& os) const;

@@ -189,8 +189,20 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
     if (qp)
     {
         m_qps.erase(qp->GetQpn());
+        m_destroyedQpStats += qp->GetStats();
         qp->Dispose();
     }
+}
+
+RdmaQueuePair::Stats
+RdmaNic::GetQpStatsTotal() const
+{
+    RdmaQueuePair::Stats sum = m_destroyedQpStats;
+    for (const auto& [qpn, qp] : m_qps)
+    {
+        sum += qp->GetStats();
+    }
+    return sum;
 }
 
 Ptr<RdmaQueuePair>
@@ -302,6 +314,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     {
         Drop(frame, DROP_UNKNOWN_QP);
         return;
+    }
+    if (f.payload && f.payload->GetSize() > 0)
+    {
+        ++m_stats.rxPayloadPackets;
     }
     qp->Receive(f);
     TrySend();

@@ -112,6 +112,13 @@ class RdmaNic : public Object
     /// \return the QP with this number, or null
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
 
+    /**
+     * \brief The counters of every QP this NIC has had, summed: live QPs and
+     * those already destroyed (their counts are kept at DestroyQp).
+     * \return the sums
+     */
+    RdmaQueuePair::Stats GetQpStatsTotal() const;
+
     /// Receive-side drop reasons.
     enum DropReason
     {
@@ -131,6 +138,7 @@ class RdmaNic : public Object
         uint64_t rxFrames{0};  //!< frames received
         uint64_t rxBytes{0};   //!< their bytes
         uint64_t rxDrops[6]{}; //!< drops by DropReason
+        uint64_t rxPayloadPackets{0}; //!< frames with a payload handed to a QP
     };
 
     /// \return the counters
@@ -169,6 +177,7 @@ class RdmaNic : public Object
     ObjectFactory m_qpFactory;                                 //!< QP attributes
     std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
     std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;    //!< by QPN
+    RdmaQueuePair::Stats m_destroyedQpStats;                   //!< sums of destroyed QPs
     std::deque<uint32_t> m_active;                             //!< QPs with packets, round robin
     std::unordered_map<uint32_t, bool> m_isActive;             //!< membership of m_active
     Stats m_stats;                                             //!< counters

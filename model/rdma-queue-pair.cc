@@ -213,6 +213,21 @@ RdmaQueuePair::GetMtuBytes() const
     return RdmaMtuBytes(m_attr.pathMtu);
 }
 
+RdmaQueuePair::Stats&
+RdmaQueuePair::Stats::operator+=(const Stats& o)
+{
+    packetsSent += o.packetsSent;
+    retransmissions += o.retransmissions;
+    timeouts += o.timeouts;
+    nakSeqSent += o.nakSeqSent;
+    nakSeqReceived += o.nakSeqReceived;
+    rnrNakSent += o.rnrNakSent;
+    rnrNakReceived += o.rnrNakReceived;
+    duplicates += o.duplicates;
+    outOfSequence += o.outOfSequence;
+    return *this;
+}
+
 const RdmaQueuePair::Stats&
 RdmaQueuePair::GetStats() const
 {

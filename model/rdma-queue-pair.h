@@ -139,6 +139,9 @@ class RdmaQueuePair : public Object
         uint64_t rnrNakReceived{0};  //!< RNR NAKs received
         uint64_t duplicates{0};      //!< duplicate requests received
         uint64_t outOfSequence{0};   //!< out-of-sequence requests received
+
+        /// \brief Add another QP's counts. \param o the other \return this
+        Stats& operator+=(const Stats& o);
     };
 
     /// \return the counters

@@ -29,6 +29,18 @@ build_lib(
   LIBRARIES_TO_LINK ${_rdma_libs} ZLIB::ZLIB Boost::program_options
   TEST_SOURCES ${RDMA_TEST_SOURCES}
 )
+# Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
+if(DEFINED NS3_VER)
+  set(_rdma_ns3_version "${NS3_VER}")
+else()
+  set(_rdma_ns3_version "source tree")
+endif()
+foreach(_t ${librdma} ${librdma}-obj)
+  if(TARGET ${_t})
+    target_compile_definitions(${_t} PRIVATE RDMA_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data"
+                               RDMA_NS3_VERSION="${_rdma_ns3_version}")
+  endif()
+endforeach()
 # Test data lives beside the sources; the suites find it through this path.
 if(TARGET ${testrdma})
   target_compile_definitions(${testrdma} PRIVATE RDMA_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/test/data")

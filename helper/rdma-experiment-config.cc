@@ -1,0 +1,110 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The keys of RdmaExperiment (its schema) and the embedded default.
+ */
+
+#include "rdma-experiment.h"
+
+namespace ns3
+{
+
+RdmaConfig
+RdmaExperiment::MakeConfig()
+{
+    RdmaConfig c;
+    // Topology (RdmaTopologySpec / RdmaTopologyHelper).
+    c.AddKey("topology.type",
+             "fat-tree",
+             "fat-tree, leaf-spine, dumbbell, star or hpcc (an HPCC simulator topology file)");
+    c.AddKey("topology.k", "4", "fat-tree arity k (even): k^3/4 hosts");
+    c.AddKey("topology.leaves", "4", "leaf-spine: leaf switches");
+    c.AddKey("topology.spines", "2", "leaf-spine: spine switches");
+    c.AddKey("topology.hostsPerLeaf", "4", "leaf-spine: hosts per leaf");
+    c.AddKey("topology.oversubscription",
+             "1",
+             "leaf-spine: host to uplink capacity ratio (0: uplinks at topology.fabricRate)");
+    c.AddKey("topology.left", "8", "dumbbell: hosts on the left switch");
+    c.AddKey("topology.right", "1", "dumbbell: hosts on the right switch");
+    c.AddKey("topology.hosts", "17", "star: hosts on the one switch");
+    c.AddKey("topology.file",
+             "",
+             "hpcc: topology file path (relative paths: from the config file's folder)");
+    c.AddKey("topology.hostRate", "100Gbps", "host link rate, bit/s (tier 0)");
+    c.AddKey("topology.fabricRate",
+             "100Gbps",
+             "edge-aggregation, leaf-spine or dumbbell bottleneck link rate, bit/s (tier 1)");
+    c.AddKey("topology.coreRate", "100Gbps", "fat-tree aggregation-core link rate, bit/s (tier 2)");
+    c.AddKey("topology.linkDelay", "1us", "one-way propagation delay of every generated link");
+    c.AddKey("topology.errorRate",
+             "0",
+             "probability a frame is corrupted on reception, every generated link");
+    // Traffic (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner).
+    c.AddKey("traffic.pattern",
+             "poisson",
+             "poisson (sizes from traffic.cdf at traffic.load), incast, permutation, all-to-all "
+             "or flow-file (an HPCC simulator flow file)");
+    c.AddKey("traffic.cdf",
+             "websearch",
+             "flow-size CDF: websearch, fbhdp, alistorage, googlerpc (shipped in data/cdf) or a "
+             "file in the HPCC format");
+    c.AddKey("traffic.load", "0.3", "poisson: offered load per host, fraction of its line rate");
+    c.AddKey("traffic.start", "0s", "time the first arrivals may start");
+    c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window");
+    c.AddKey("traffic.flowFile", "", "flow-file: the HPCC flow file (relative: as topology.file)");
+    c.AddKey("traffic.size",
+             "1000000",
+             "incast, permutation, all-to-all: bytes of each flow");
+    c.AddKey("traffic.fanIn", "16", "incast: senders");
+    c.AddKey("traffic.receiver", "0", "incast: the receiving host index");
+    c.AddKey("traffic.repeats", "1", "incast: rounds");
+    c.AddKey("traffic.interval", "100us", "incast: time from one round to the next");
+    c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE");
+    c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ");
+    c.AddKey("traffic.sendWeight", "0", "operation mix: weight of SEND");
+    c.AddKey("traffic.priority", "3", "traffic class of every flow (0-7)");
+    c.AddAttributeGroup("traffic", "ns3::RdmaFlowRunner");
+    // Transport: the ModifyQp attributes of every connection, and the QP's own.
+    c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096");
+    c.AddKey("transport.timeout", "14", "local ACK timeout exponent: 4.096 us x 2^timeout");
+    c.AddKey("transport.retryCnt", "7", "retry_cnt (0-7)");
+    c.AddKey("transport.rnrRetry", "7", "rnr_retry (0-7, 7 = infinite)");
+    c.AddAttributeGroup("transport", "ns3::RdmaQueuePair");
+    // Layers whose keys are the models' attributes.
+    c.AddAttributeGroup("link", "ns3::QbbNetDevice");
+    c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
+    c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
+    c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");
+    c.AddKey("ecn.kmin",
+             "0",
+             "RED Kmin, bytes, every switch egress queue (0 with ecn.kmax 0: per link rate, "
+             "SwitchEcnParams::ForRate)");
+    c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)");
+    c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax");
+    c.AddAttributeGroup("nic", "ns3::RdmaNic");
+    // Run and outputs.
+    c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs");
+    c.AddKey("sim.stopTime",
+             "100ms",
+             "hard end of the simulation; flows not done by then are reported INCOMPLETE");
+    c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
+    c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)");
+    return c;
+}
+
+const char*
+RdmaExperiment::DefaultConfigText()
+{
+    return "# rdma-sim's embedded default: a k=4 fat-tree (16 hosts) at 100 Gb/s,\n"
+           "# WebSearch flow sizes at 30 % load for 2 ms, PFC on.\n"
+           "[topology]\n"
+           "type = fat-tree\n"
+           "k = 4\n"
+           "[traffic]\n"
+           "pattern = poisson\n"
+           "cdf = websearch\n"
+           "load = 0.3\n"
+           "duration = 2ms\n";
+}
+
+} // namespace ns3

@@ -1,0 +1,614 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-experiment.h"
+
+#include "rdma-atomic-file.h"
+#include "rdma-fct-stats.h"
+#include "rdma-fct-writer.h"
+#include "rdma-flow-generator.h"
+#include "rdma-flow-runner.h"
+#include "rdma-hpcc-flow-file.h"
+#include "rdma-hpcc-topology-reader.h"
+#include "rdma-progress.h"
+#include "rdma-stats-helper.h"
+#include "rdma-topology-helper.h"
+#include "rdma-topology-spec.h"
+
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <cerrno>
+#include <cstring>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <dirent.h>
+
+// The build passes both (ns3-module/*.cmake, wscript).
+#ifndef RDMA_DATA_DIR
+#define RDMA_DATA_DIR "data"
+#endif
+#ifndef RDMA_NS3_VERSION
+#define RDMA_NS3_VERSION "unknown"
+#endif
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaExperiment");
+
+/// The module's version, reported in summary.json.
+static const char* const g_rdmaModuleVersion = "0.1.0";
+
+struct RdmaExperiment::Impl
+{
+    RdmaConfig config;                   //!< the merged configuration
+    bool force{false};                   //!< write into a non-empty folder
+    std::ostream* progress{nullptr};     //!< progress line stream
+    std::string summaryJson;             //!< after Run
+    std::vector<RdmaFctRecord> records;  //!< after Run
+    std::vector<std::string> summaryText; //!< PrintSummary's lines
+};
+
+namespace
+{
+
+/// \return the folder's state: 0 missing, 1 empty, 2 not empty; -1 not a folder
+int
+FolderState(const std::string& path)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+    {
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode))
+    {
+        return -1;
+    }
+    DIR* d = opendir(path.c_str());
+    if (!d)
+    {
+        return 2;
+    }
+    int state = 1;
+    while (dirent* e = readdir(d))
+    {
+        const std::string n = e->d_name;
+        if (n != "." && n != "..")
+        {
+            state = 2;
+            break;
+        }
+    }
+    closedir(d);
+    return state;
+}
+
+/// mkdir -p. \param path the folder \throws RdmaConfigError
+void
+MakeFolders(const std::string& path)
+{
+    std::string partial;
+    std::istringstream parts(path);
+    std::string part;
+    if (!path.empty() && path.front() == '/')
+    {
+        partial = "/";
+    }
+    while (std::getline(parts, part, '/'))
+    {
+        if (part.empty())
+        {
+            continue;
+        }
+        partial += part + "/";
+        if (mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST)
+        {
+            throw RdmaConfigError(path + ": cannot create the output folder: " +
+                                  std::strerror(errno));
+        }
+    }
+}
+
+/// \return the CDF file of a traffic.cdf value (a shipped name or a path)
+std::string
+CdfPath(const RdmaConfig& c)
+{
+    static const std::map<std::string, std::string> named{
+        {"websearch", "WebSearch_distribution.txt"},
+        {"fbhdp", "FbHdp_distribution.txt"},
+        {"alistorage", "AliStorage2019.txt"},
+        {"googlerpc", "GoogleRPC2008.txt"}};
+    auto it = named.find(c.Get("traffic.cdf"));
+    if (it == named.end())
+    {
+        return c.GetPath("traffic.cdf");
+    }
+    const char* env = std::getenv("RDMA_DATA_DIR");
+    return std::string(env ? env : RDMA_DATA_DIR) + "/cdf/" + it->second;
+}
+
+/// \return the topology the configuration describes \throws RdmaConfigError
+RdmaTopologySpec
+MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
+{
+    const std::string type = c.Get("topology.type");
+    try
+    {
+        for (int t = 0; t < 3; ++t)
+        {
+            tiers[t].delay = c.GetTime("topology.linkDelay");
+            tiers[t].errorRate = c.GetDouble("topology.errorRate");
+        }
+        tiers[0].rate = DataRate(c.GetBitRate("topology.hostRate"));
+        tiers[1].rate = DataRate(c.GetBitRate("topology.fabricRate"));
+        tiers[2].rate = DataRate(c.GetBitRate("topology.coreRate"));
+        RdmaTopologySpec spec;
+        if (type == "fat-tree")
+        {
+            spec = RdmaTopologySpec::FatTree(c.GetUinteger("topology.k"),
+                                             tiers[0],
+                                             tiers[1],
+                                             tiers[2]);
+        }
+        else if (type == "leaf-spine")
+        {
+            spec = RdmaTopologySpec::LeafSpine(c.GetUinteger("topology.leaves"),
+                                               c.GetUinteger("topology.spines"),
+                                               c.GetUinteger("topology.hostsPerLeaf"),
+                                               tiers[0],
+                                               tiers[1],
+                                               c.GetDouble("topology.oversubscription"));
+        }
+        else if (type == "dumbbell")
+        {
+            spec = RdmaTopologySpec::Dumbbell(c.GetUinteger("topology.left"),
+                                              c.GetUinteger("topology.right"),
+                                              tiers[0],
+                                              tiers[1]);
+        }
+        else if (type == "star")
+        {
+            spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
+        }
+        else if (type == "hpcc")
+        {
+            if (c.Get("topology.file").empty())
+            {
+                throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                      ": topology.type = hpcc needs topology.file");
+            }
+            spec = RdmaHpccTopologyReader::ReadFile(c.GetPath("topology.file"));
+        }
+        else
+        {
+            throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
+                                  "': expected fat-tree, leaf-spine, dumbbell, star or hpcc");
+        }
+        spec.Validate();
+        return spec;
+    }
+    catch (const RdmaConfigError&)
+    {
+        throw;
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError(std::string("topology (") + type + "): " + e.what());
+    }
+}
+
+/// \return the workload \throws RdmaConfigError
+std::vector<RdmaFlow>
+MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
+{
+    const std::string pattern = c.Get("traffic.pattern");
+    std::vector<uint32_t> hosts(nHosts);
+    for (uint32_t i = 0; i < nHosts; ++i)
+    {
+        hosts[i] = i;
+    }
+    try
+    {
+        if (pattern == "flow-file")
+        {
+            if (c.Get("traffic.flowFile").empty())
+            {
+                throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                                      ": traffic.pattern = flow-file needs traffic.flowFile");
+            }
+            const std::string path = c.GetPath("traffic.flowFile");
+            auto flows = RdmaReadHpccFlowFile(path);
+            // HPCC files number nodes; the runner numbers hosts.
+            std::vector<uint32_t> hostIndex(spec.GetNNodes(), UINT32_MAX);
+            for (uint32_t n = 0, h = 0; n < spec.GetNNodes(); ++n)
+            {
+                if (!spec.isSwitch[n])
+                {
+                    hostIndex[n] = h++;
+                }
+            }
+            for (auto& f : flows)
+            {
+                for (uint32_t* end : {&f.src, &f.dst})
+                {
+                    if (*end >= hostIndex.size() || hostIndex[*end] == UINT32_MAX)
+                    {
+                        throw RdmaConfigError(path + ": flow " + std::to_string(f.id) +
+                                              " names node " + std::to_string(*end) +
+                                              ", which is not a host of the topology");
+                    }
+                    *end = hostIndex[*end];
+                }
+            }
+            return flows;
+        }
+        Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
+        gen->AssignStreams(1000);
+        gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
+                             c.GetDouble("traffic.readWeight"),
+                             c.GetDouble("traffic.sendWeight"));
+        const uint8_t priority = c.GetUinteger("traffic.priority");
+        if (pattern == "poisson")
+        {
+            RdmaFlowGenerator::PoissonConfig pc;
+            pc.hosts = hosts;
+            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+            pc.load = c.GetDouble("traffic.load");
+            pc.start = c.GetTime("traffic.start");
+            pc.duration = c.GetTime("traffic.duration");
+            pc.priority = priority;
+            return gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
+        }
+        if (pattern == "incast")
+        {
+            RdmaFlowGenerator::IncastConfig ic;
+            ic.receiver = c.GetUinteger("traffic.receiver");
+            ic.hosts = hosts;
+            ic.fanIn = c.GetUinteger("traffic.fanIn");
+            ic.size = c.GetUinteger("traffic.size");
+            ic.repeats = c.GetUinteger("traffic.repeats");
+            ic.interval = c.GetTime("traffic.interval");
+            ic.start = c.GetTime("traffic.start");
+            ic.priority = priority;
+            return gen->Incast(ic);
+        }
+        RdmaFlowGenerator::PatternConfig pc;
+        pc.hosts = hosts;
+        pc.size = c.GetUinteger("traffic.size");
+        pc.start = c.GetTime("traffic.start");
+        pc.priority = priority;
+        if (pattern == "permutation")
+        {
+            return gen->Permutation(pc);
+        }
+        if (pattern == "all-to-all")
+        {
+            return gen->AllToAll(pc);
+        }
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
+                              "': expected poisson, incast, permutation, all-to-all or flow-file");
+    }
+    catch (const RdmaConfigError&)
+    {
+        throw;
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError("traffic (" + pattern + "): " + e.what());
+    }
+}
+
+/// \return the connection settings from the transport keys
+RdmaConnectionConfig
+MakeConnection(const RdmaConfig& c)
+{
+    RdmaConnectionConfig cc;
+    const uint64_t mtu = c.GetUinteger("transport.pathMtu");
+    const std::map<uint64_t, RdmaMtu> mtus{{256, IBV_MTU_256},
+                                           {512, IBV_MTU_512},
+                                           {1024, IBV_MTU_1024},
+                                           {2048, IBV_MTU_2048},
+                                           {4096, IBV_MTU_4096}};
+    if (!mtus.count(mtu))
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.pathMtu") + ": transport.pathMtu = " +
+                              std::to_string(mtu) + ": expected 256, 512, 1024, 2048 or 4096");
+    }
+    cc.pathMtu = mtus.at(mtu);
+    for (const char* key : {"transport.timeout", "transport.retryCnt", "transport.rnrRetry"})
+    {
+        const uint64_t limit = std::string(key) == "transport.timeout" ? 31 : 7;
+        if (c.GetUinteger(key) > limit)
+        {
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
+                                  ": expected 0-" + std::to_string(limit));
+        }
+    }
+    cc.timeout = c.GetUinteger("transport.timeout");
+    cc.retryCnt = c.GetUinteger("transport.retryCnt");
+    cc.rnrRetry = c.GetUinteger("transport.rnrRetry");
+    return cc;
+}
+
+/// \return peak resident set size of the process, MiB
+double
+PeakRssMb()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0; // Linux: KiB
+}
+
+} // namespace
+
+RdmaExperiment::RdmaExperiment(const RdmaConfig& config)
+    : m_impl(std::make_unique<Impl>())
+{
+    m_impl->config = config;
+}
+
+RdmaExperiment::~RdmaExperiment() = default;
+
+void
+RdmaExperiment::SetForce(bool force)
+{
+    m_impl->force = force;
+}
+
+void
+RdmaExperiment::SetProgressStream(std::ostream* os)
+{
+    m_impl->progress = os;
+}
+
+const std::string&
+RdmaExperiment::GetSummaryJson() const
+{
+    return m_impl->summaryJson;
+}
+
+const std::vector<RdmaFctRecord>&
+RdmaExperiment::GetFlowRecords() const
+{
+    return m_impl->records;
+}
+
+void
+RdmaExperiment::PrintSummary(std::ostream& os) const
+{
+    for (const auto& line : m_impl->summaryText)
+    {
+        os << line << "\n";
+    }
+}
+
+void
+RdmaExperiment::Run()
+{
+    const RdmaConfig& c = m_impl->config;
+    const auto wallStart = std::chrono::steady_clock::now();
+
+    // 1. Every input, before anything runs or is written.
+    const std::string outDir = c.Get("output.dir");
+    const int state = FolderState(outDir);
+    if (state < 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
+                              " exists and is not a folder");
+    }
+    if (state == 2 && !m_impl->force)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
+                              " is not empty (use --force to write into it)");
+    }
+    const uint64_t seed = c.GetUinteger("sim.seed");
+    if (seed == 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.seed") + ": sim.seed must be >= 1");
+    }
+    const Time stopTime = c.GetTime("sim.stopTime");
+    const Time qlenInterval = c.GetTime("output.qlenInterval");
+    RdmaLinkParams tiers[3];
+    const RdmaTopologySpec spec = MakeTopology(c, tiers);
+    const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
+    const RdmaConnectionConfig connection = MakeConnection(c);
+    const uint64_t kmin = c.GetUinteger("ecn.kmin");
+    const uint64_t kmax = c.GetUinteger("ecn.kmax");
+    const double pmax = c.GetDouble("ecn.pmax");
+    if (kmin > kmax || pmax < 0 || pmax > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("ecn.kmin") +
+                              ": ecn: expected kmin <= kmax and 0 <= pmax <= 1");
+    }
+
+    // 2. Build.
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
+    c.Apply();
+
+    RdmaTopologyHelper topo;
+    for (uint32_t t = 0; t < 3; ++t)
+    {
+        topo.SetTierLink(t, tiers[t]);
+    }
+    topo.Install(spec);
+    topo.AssignStreams(1);
+    if (kmax > 0)
+    {
+        SwitchEcnParams ecn{kmin, kmax, pmax};
+        for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)
+        {
+            Ptr<RdmaSwitch> sw = topo.GetSwitch(s);
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                for (uint8_t cls = 0; cls < QbbNetDevice::NUM_CLASSES; ++cls)
+                {
+                    sw->SetEcnParams(p, cls, ecn);
+                }
+            }
+        }
+    }
+
+    Ptr<RdmaFlowRunner> runner = CreateObject<RdmaFlowRunner>();
+    runner->SetHosts(topo.GetHosts());
+    runner->SetConnectionConfig(connection);
+    try
+    {
+        runner->SetFlows(flows);
+    }
+    catch (const std::exception& e)
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        throw RdmaConfigError(std::string("traffic: ") + e.what());
+    }
+    runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    runner->Start();
+
+    RdmaStatsHelper stats(topo);
+    stats.StartQueueSampling(qlenInterval, stopTime);
+    Time lastStart = flows.empty() ? Time(0) : flows.back().start;
+    RdmaProgress progress(m_impl->progress, std::min(stopTime, lastStart + lastStart / 10 + MicroSeconds(100)));
+    progress.Start();
+
+    // 3. Run.
+    Simulator::Stop(stopTime);
+    Simulator::Run();
+    progress.Stop();
+    const Time simEnd = Simulator::Now();
+
+    // 4. Results.
+    const uint32_t frameBytes = (128u << connection.pathMtu) + 58; // headers, BTH, ICRC
+    std::map<std::pair<uint32_t, uint32_t>, RdmaPathInfo> paths;
+    auto path = [&](uint32_t src, uint32_t dst) {
+        auto key = std::make_pair(src, dst);
+        auto it = paths.find(key);
+        if (it == paths.end())
+        {
+            it = paths
+                     .emplace(key,
+                              RdmaPathInfo{topo.GetBaseRtt(src, dst, frameBytes, 62),
+                                           topo.GetBottleneckRate(src, dst)})
+                     .first;
+        }
+        return it->second;
+    };
+    RdmaIdealFct model;
+    model.payloadBytes = 128u << connection.pathMtu;
+    m_impl->records = RdmaMakeFctRecords(runner->GetFlows(), runner->GetResults(), path, model);
+    const auto buckets = RdmaSlowdownPercentiles(m_impl->records);
+    const auto totals = stats.GetTotals();
+    const uint64_t events = Simulator::GetEventCount();
+    uint64_t completed = 0;
+    uint64_t failed = 0;
+    for (const auto& r : m_impl->records)
+    {
+        completed += r.Succeeded();
+        failed += r.completed && !r.Succeeded();
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    nlohmann::ordered_json j;
+    j["config"] = c.GetValues();
+    j["seed"] = seed;
+    j["versions"] = {{"rdma", g_rdmaModuleVersion},
+                     {"ns3", RDMA_NS3_VERSION}};
+    j["wall_time_s"] = wall;
+    j["sim_time_s"] = simEnd.GetSeconds();
+    j["events"] = events;
+    j["link_transmissions"] = totals.linkTransmissions;
+    j["data_packets_delivered"] = totals.dataPacketsDelivered;
+    j["peak_rss_mb"] = PeakRssMb();
+    j["flows"] = {{"total", m_impl->records.size()},
+                  {"completed", completed},
+                  {"failed", failed},
+                  {"incomplete", m_impl->records.size() - completed - failed}};
+    nlohmann::ordered_json fs = nlohmann::ordered_json::object();
+    for (const auto& b : buckets)
+    {
+        const std::string label = std::to_string(b.minSize) + "-" +
+                                  (b.maxSize == UINT64_MAX ? std::string("inf")
+                                                           : std::to_string(b.maxSize));
+        fs[label] = {{"lo", b.minSize},
+                     {"hi", b.maxSize},
+                     {"count", b.flows},
+                     {"p50", b.p50},
+                     {"p95", b.p95},
+                     {"p99", b.p99}};
+    }
+    j["fct_slowdown"] = fs;
+    j["pfc"] = {{"pause_frames", totals.pfcPauseFrames},
+                {"resume_frames", totals.pfcResumeFrames}};
+    j["drops"] = totals.drops;
+    j["retransmissions"] = totals.retransmissions;
+    j["ecn_marks"] = totals.ecnMarks;
+    m_impl->summaryJson = j.dump(2) + "\n";
+
+    std::ostringstream line;
+    auto& text = m_impl->summaryText;
+    text.clear();
+    text.push_back("rdma-sim: " + spec.name + ", " + std::to_string(spec.GetNHosts()) +
+                   " hosts, " + std::to_string(spec.GetNSwitches()) + " switches, " +
+                   c.Get("traffic.pattern") + " traffic, seed " + std::to_string(seed));
+    line << "flows: " << completed << " of " << m_impl->records.size() << " done, " << failed
+         << " failed";
+    text.push_back(line.str());
+    text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
+    for (const auto& b : buckets)
+    {
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(2);
+        l << "  " << b.minSize << " - "
+          << (b.maxSize == UINT64_MAX ? std::string("inf") : std::to_string(b.maxSize)) << ": "
+          << b.p50 << " / " << b.p95 << " / " << b.p99 << " (" << b.flows << ")";
+        text.push_back(l.str());
+    }
+    std::ostringstream l2;
+    l2 << "PFC pause frames " << totals.pfcPauseFrames << ", resumes " << totals.pfcResumeFrames
+       << "; drops " << totals.drops << "; retransmissions " << totals.retransmissions
+       << "; ECN marks " << totals.ecnMarks;
+    text.push_back(l2.str());
+    std::ostringstream l3;
+    l3.setf(std::ios::fixed);
+    l3.precision(3);
+    l3 << "simulated " << simEnd.GetSeconds() * 1e3 << " ms in " << wall << " s wall: "
+       << events / wall / 1e6 << " M events/s, " << totals.linkTransmissions / wall / 1e6
+       << " M link transmissions/s; peak RSS " << PeakRssMb() << " MiB";
+    text.push_back(l3.str());
+    text.push_back("outputs in " + outDir + "/");
+
+    // 5. Outputs, each file whole or not at all.
+    Simulator::Destroy();
+    Config::Reset();
+    MakeFolders(outDir);
+    try
+    {
+        RdmaWriteFctCsv(outDir + "/fct.csv", m_impl->records);
+        RdmaWriteHpccFctTxt(outDir + "/fct.txt", m_impl->records);
+        RdmaWriteFileAtomically(outDir + "/pfc.csv", stats.FormatPfcCsv());
+        RdmaWriteFileAtomically(outDir + "/qlen.csv", stats.FormatQlenCsv());
+        RdmaWriteFileAtomically(outDir + "/summary.json", m_impl->summaryJson);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw RdmaConfigError(std::string("output: ") + e.what());
+    }
+}
+
+} // namespace ns3

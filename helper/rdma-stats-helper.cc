@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-stats-helper.h"
+
+#include "rdma-topology-helper.h"
+
+#include "ns3/qbb-net-device.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-switch.h"
+#include "ns3/simulator.h"
+
+#include <numeric>
+#include <sstream>
+
+namespace ns3
+{
+
+RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
+    : m_topo(topo)
+{
+    for (uint32_t i = 0; i < topo.GetNLinks(); ++i)
+    {
+        const auto& link = topo.GetLink(i);
+        for (Ptr<QbbNetDevice> dev : {link.deviceA, link.deviceB})
+        {
+            const uint32_t index = m_devices.size();
+            m_devices.push_back(dev);
+            dev->TraceConnectWithoutContext(
+                "PfcPauseTx",
+                MakeCallback(&RdmaStatsHelper::OnPfcTx, this).Bind(index));
+        }
+    }
+    for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)
+    {
+        Ptr<RdmaSwitch> sw = topo.GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            m_switchPorts.push_back(sw->GetPort(p));
+        }
+    }
+}
+
+void
+RdmaStatsHelper::OnPfcTx(uint32_t device, uint8_t cls, uint16_t quanta)
+{
+    Ptr<QbbNetDevice> dev = m_devices[device];
+    m_pfc.push_back({static_cast<uint64_t>(Simulator::Now().GetNanoSeconds()),
+                     dev->GetNode()->GetId(),
+                     dev->GetIfIndex(),
+                     cls,
+                     quanta > 0});
+}
+
+void
+RdmaStatsHelper::StartQueueSampling(Time interval, Time until)
+{
+    m_interval = interval;
+    m_until = until;
+    if (interval.IsStrictlyPositive())
+    {
+        Simulator::Schedule(interval, &RdmaStatsHelper::Sample, this);
+    }
+}
+
+void
+RdmaStatsHelper::Sample()
+{
+    const uint64_t now = Simulator::Now().GetNanoSeconds();
+    for (const auto& dev : m_switchPorts)
+    {
+        for (uint8_t c = 0; c < QbbNetDevice::NUM_CLASSES; ++c)
+        {
+            const uint64_t bytes = dev->GetTxQueueBytes(c);
+            if (bytes > 0)
+            {
+                m_qlen.push_back({now, dev->GetNode()->GetId(), dev->GetIfIndex(), c, bytes});
+            }
+        }
+    }
+    if (Simulator::Now() + m_interval <= m_until)
+    {
+        Simulator::Schedule(m_interval, &RdmaStatsHelper::Sample, this);
+    }
+}
+
+RdmaStatsHelper::Totals
+RdmaStatsHelper::GetTotals() const
+{
+    Totals t;
+    for (const auto& dev : m_devices)
+    {
+        const auto& s = dev->GetStats();
+        t.linkTransmissions += s.txFrames;
+        t.drops += std::accumulate(s.drops.begin(), s.drops.end(), uint64_t{0});
+    }
+    for (const auto& e : m_pfc)
+    {
+        (e.pause ? t.pfcPauseFrames : t.pfcResumeFrames)++;
+    }
+    for (uint32_t s = 0; s < m_topo.GetNSwitches(); ++s)
+    {
+        const auto& st = m_topo.GetSwitch(s)->GetStats();
+        t.drops += std::accumulate(st.drops.begin(), st.drops.end(), uint64_t{0});
+        t.ecnMarks += st.ecnMarked;
+    }
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic = m_topo.GetNic(h);
+        const auto& st = nic->GetStats();
+        t.dataPacketsDelivered += st.rxPayloadPackets;
+        t.drops += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});
+        t.retransmissions += nic->GetQpStatsTotal().retransmissions;
+    }
+    return t;
+}
+
+std::string
+RdmaStatsHelper::FormatPfcCsv() const
+{
+    std::ostringstream os;
+    os << "time_ns,node,port,class,event\n";
+    for (const auto& e : m_pfc)
+    {
+        os << e.timeNs << ',' << e.node << ',' << e.port << ',' << unsigned(e.cls) << ','
+           << (e.pause ? "pause" : "resume") << '\n';
+    }
+    return os.str();
+}
+
+std::string
+RdmaStatsHelper::FormatQlenCsv() const
+{
+    std::ostringstream os;
+    os << "time_ns,node,port,class,bytes\n";
+    for (const auto& q : m_qlen)
+    {
+        os << q.timeNs << ',' << q.node << ',' << q.port << ',' << unsigned(q.cls) << ','
+           << q.bytes << '\n';
+    }
+    return os.str();
+}
+
+} // namespace ns3

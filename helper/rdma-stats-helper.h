@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_STATS_HELPER_H
+#define RDMA_STATS_HELPER_H
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class QbbNetDevice;
+class RdmaTopologyHelper;
+
+/**
+ * \ingroup rdma
+ * \brief Fabric-wide statistics of one run: PFC frames sent (every port,
+ * from the PfcPauseTx trace), sampled egress queue lengths of the switch
+ * ports, and the counters summary.json reports (link transmissions, data
+ * packets delivered, drops, retransmissions, ECN marks).
+ *
+ * Output formats (written by the experiment, one file each):
+ * - pfc.csv: time_ns,node,port,class,event — one row per PFC frame a port
+ *   sent, event "pause" (time > 0) or "resume" (XON, time 0); node is the
+ *   node id, port the device's index on its node;
+ * - qlen.csv: time_ns,node,port,class,bytes — every interval, one row per
+ *   switch egress (port, class) whose queue is not empty (rows with 0
+ *   bytes are left out to keep the file small).
+ */
+class RdmaStatsHelper
+{
+  public:
+    /// \brief Connect to every device of the topology. \param topo the fabric
+    explicit RdmaStatsHelper(const RdmaTopologyHelper& topo);
+
+    /**
+     * \brief Sample switch queues every interval until `until`.
+     * \param interval the period (0: no sampling)
+     * \param until the last sample's time
+     */
+    void StartQueueSampling(Time interval, Time until);
+
+    /// Totals over the fabric at the time of the call.
+    struct Totals
+    {
+        uint64_t linkTransmissions{0};    //!< frames sent on any link (QbbNetDevice txFrames)
+        uint64_t dataPacketsDelivered{0}; //!< RoCE request/response payload packets accepted
+        uint64_t pfcPauseFrames{0};       //!< PFC frames pausing a class
+        uint64_t pfcResumeFrames{0};      //!< PFC XON frames
+        uint64_t drops{0};                //!< frames dropped anywhere (links, switches, NICs)
+        uint64_t retransmissions{0};      //!< requester packets sent again
+        uint64_t ecnMarks{0};             //!< frames switches marked CE
+    };
+
+    /// \return the totals now
+    Totals GetTotals() const;
+
+    /// \return pfc.csv's text
+    std::string FormatPfcCsv() const;
+    /// \return qlen.csv's text
+    std::string FormatQlenCsv() const;
+
+  private:
+    /// A PFC frame sent.
+    struct PfcEvent
+    {
+        uint64_t timeNs; //!< when
+        uint32_t node;   //!< node id
+        uint32_t port;   //!< device index on the node
+        uint8_t cls;     //!< class
+        bool pause;      //!< pause (true) or XON
+    };
+
+    /// A queue sample.
+    struct QlenSample
+    {
+        uint64_t timeNs; //!< when
+        uint32_t node;   //!< node id
+        uint32_t port;   //!< device index on the node
+        uint8_t cls;     //!< class
+        uint64_t bytes;  //!< queued bytes
+    };
+
+    /// PfcPauseTx sink. \param device which \param cls class \param quanta time
+    void OnPfcTx(uint32_t device, uint8_t cls, uint16_t quanta);
+    /// Take one sample and schedule the next.
+    void Sample();
+
+    const RdmaTopologyHelper& m_topo;          //!< the fabric
+    std::vector<Ptr<QbbNetDevice>> m_devices;  //!< every device
+    std::vector<Ptr<QbbNetDevice>> m_switchPorts; //!< devices on switches
+    std::vector<PfcEvent> m_pfc;                 //!< PFC frames sent, in time order
+    std::vector<QlenSample> m_qlen;              //!< queue samples
+    Time m_interval;                             //!< sampling period
+    Time m_until;                                //!< last sample time
+};
+
+} // namespace ns3
+
+#endif /* RDMA_STATS_HELPER_H */
