@@ -13,14 +13,17 @@
 #include "rdma-test-data.h"
 #include "rdma-test-hosts.h"
 
+#include "ns3/error-model.h"
 #include "ns3/rdma-module.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <cstdio>
 #include <dirent.h>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -220,7 +223,11 @@ struct TwoHostRun
 
 /// Run flows on a fresh TwoHosts fixture.
 TwoHostRun
-RunTwoHosts(const std::vector<RdmaFlow>& flows, bool reuse, uint32_t qps, uint32_t maxWr)
+RunTwoHosts(const std::vector<RdmaFlow>& flows,
+            bool reuse,
+            uint32_t qps,
+            uint32_t maxWr,
+            const std::function<void(TwoHosts&, Ptr<RdmaFlowRunner>)>& setup = {})
 {
     TwoHosts::Options o;
     o.dataMode = false;
@@ -231,6 +238,10 @@ RunTwoHosts(const std::vector<RdmaFlow>& flows, bool reuse, uint32_t qps, uint32
     run.runner->SetAttribute("QpsPerPair", UintegerValue(qps));
     run.runner->SetAttribute("MaxSendWr", UintegerValue(maxWr));
     run.runner->SetHosts(h.nodes);
+    if (setup)
+    {
+        setup(h, run.runner);
+    }
     run.runner->SetFlows(flows);
     run.runner->Start();
     Simulator::Run();
@@ -417,6 +428,62 @@ class WorkloadRunTestCase : public TestCase
     }
 };
 
+/// Error completions and unfinished flows in the outputs.
+class FailedFlowsTestCase : public TestCase
+{
+  public:
+    FailedFlowsTestCase()
+        : TestCase("a lost link: the first flow ends IBV_WC_RETRY_EXC_ERR, the next on its QP "
+                   "IBV_WC_WR_FLUSH_ERR, one past the stop INCOMPLETE; fct.txt lists none")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<RdmaFlow> flows = {
+            Flow(0, 0, RdmaFlowOp::WRITE, 10000, MicroSeconds(1)),
+            Flow(1, 0, RdmaFlowOp::WRITE, 10000, MicroSeconds(2)),
+            Flow(2, 0, RdmaFlowOp::WRITE, 10000, Seconds(1)),
+        };
+        TwoHostRun run = RunTwoHosts(flows, true, 1, 16, [](TwoHosts& h, Ptr<RdmaFlowRunner> r) {
+            auto em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorRate", DoubleValue(1.0));
+            em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+            h.SetReceiveErrorModel(1, em); // B receives nothing
+            RdmaConnectionConfig c;
+            c.timeout = 4; // 4.096 us x 2^4 = 65.5 us
+            c.retryCnt = 1;
+            r->SetConnectionConfig(c);
+            Simulator::Stop(MilliSeconds(10));
+        });
+        const auto& rec = run.records;
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(rec[0].status), "IBV_WC_RETRY_EXC_ERR", "flow 0");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(rec[1].status), "IBV_WC_WR_FLUSH_ERR", "flow 1");
+        NS_TEST_EXPECT_MSG_EQ(rec[2].completed, false, "flow 2 never started");
+        NS_TEST_EXPECT_MSG_EQ(run.runner->GetFailedCount(), 2u, "two failures");
+        // The first try and one retry each wait the local ACK timeout,
+        // 4.096 us x 2^4 (IBA 9.7.6.1.3): FCT = 2 x 65.536 us.
+        NS_TEST_EXPECT_MSG_EQ(rec[0].fct, NanoSeconds(131072), "FCT of the failed flow");
+        std::istringstream csv(run.csv);
+        std::string header;
+        std::string row[3];
+        std::getline(csv, header);
+        for (auto& r : row)
+        {
+            std::getline(csv, r);
+        }
+        NS_TEST_EXPECT_MSG_EQ(row[0],
+                              "0,0,1,WRITE,10000,1000,131072," +
+                                  std::to_string(rec[0].ideal.GetNanoSeconds()) + ",," +
+                                  std::to_string(rec[0].qpn) + ",IBV_WC_RETRY_EXC_ERR",
+                              "no slowdown for a failed flow");
+        NS_TEST_EXPECT_MSG_EQ(row[2].substr(row[2].rfind(',')), ",INCOMPLETE", row[2]);
+        NS_TEST_EXPECT_MSG_NE(row[2].find(",1000000000,,"), std::string::npos, "no fct_ns");
+        NS_TEST_EXPECT_MSG_EQ(run.txt, "", "fct.txt lists successful flows only");
+    }
+};
+
 /// Bad flows and atomic files.
 class RunnerErrorsTestCase : public TestCase
 {
@@ -510,6 +577,7 @@ class RdmaFlowRunTestSuite : public TestSuite
         AddTestCase(new IsolatedFlowsTestCase, TestCase::QUICK);
         AddTestCase(new QpPoolTestCase, TestCase::QUICK);
         AddTestCase(new WorkloadRunTestCase, TestCase::QUICK);
+        AddTestCase(new FailedFlowsTestCase, TestCase::QUICK);
         AddTestCase(new RunnerErrorsTestCase, TestCase::QUICK);
     }
 };
