@@ -156,6 +156,13 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu)
     }
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
+    if (m_state->m_window > 0 && m_inFlightBytes >= m_state->m_window && !frame.bth.GetAckReq())
+    {
+        // The window closes with this packet: ask for the ACK that opens it
+        // again, or the QP would wait for its ACK timeout.
+        frame.bth.SetAckReq(true);
+        ++m_stats.ackReqForced;
+    }
 }
 
 void

@@ -39,7 +39,11 @@ struct RoceFrame;
  * timeout OnTimeout, a CNP for the QP OnCnp. m_bytesInFlight is kept equal
  * to the bytes of the records in flight: sent, not acknowledged, not
  * reported lost by a sequence NAK, not sent before a timeout (a record sent
- * again after a loss or a timeout counts again).
+ * again after a loss or a timeout counts again). A request that closes the
+ * window (m_bytesInFlight >= m_window after it) is sent with AckReq set, so
+ * the ACK that opens the window again comes without waiting for the QP's
+ * AckReqInterval (window algorithms want AckReqInterval 1 anyway: HPCC and
+ * Swift react per ACK).
  *
  * Receiver side. A request packet that arrives CE-marked is counted; the
  * generator decides whether a CNP goes back now (at most one per QP per
@@ -116,6 +120,7 @@ class RdmaQpCc : public Object
         uint64_t cnpsReceived{0}; //!< CNPs handed to the algorithm
         uint64_t rttSamples{0};   //!< RTT samples taken
         uint64_t becnSent{0};     //!< responses sent with BECN
+        uint64_t ackReqForced{0}; //!< requests given AckReq because they closed the window
     };
 
     /// \return the counters
