@@ -248,8 +248,12 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHe
             m_hasEcho = true;
         }
         // A request: the notification point.
-        return frame.ecn == 3 && (m_echoCe = true) && m_np &&
-               m_np->OnCongestionExperienced(Simulator::Now());
+        if (frame.ecn != 3)
+        {
+            return false;
+        }
+        m_echoCe = true; // BECN on the next response
+        return m_np && m_np->OnCongestionExperienced(Simulator::Now());
     }
     if (!m_initialized)
     {
