@@ -239,7 +239,9 @@ class FairnessTestCase : public TestCase
             o.cc.Set("RateAi", DataRateValue(DataRate(m_p.rateAi)));
         }
         o.intEnabled = m_p.intEnabled;
-        o.ackReqInterval = m_p.intEnabled ? 1 : 64;
+        // Rate-based DCQCN needs no ACK clock (rxe's AckReq every 64 packets);
+        // window algorithms get an ACK per packet.
+        o.ackReqInterval = m_p.cc == "ns3::RdmaDcqcn" ? 64 : 1;
         o.ecn = m_p.ecn;
         Star s(o);
         const Time second = MilliSeconds(1);
@@ -450,6 +452,16 @@ class RdmaCcNetworkTestSuite : public TestSuite
                                           "250Mbps"}),
                     TestCase::QUICK);
         AddTestCase(new HpccQueueTestCase(), TestCase::QUICK);
+        // DCTCP-style window with BECN as the ECN echo; step marking at K
+        // (DCTCP paper, SIGCOMM 2010: K = 65 packets at 10 Gb/s, ~65 KB).
+        AddTestCase(new FairnessTestCase({"ns3::RdmaDctcp",
+                                          MilliSeconds(8),
+                                          MilliSeconds(4),
+                                          0.9,
+                                          false,
+                                          SwitchEcnParams{65000, 65000, 1.0},
+                                          ""}),
+                    TestCase::QUICK);
         AddTestCase(new QueueTestCase("ns3::RdmaDcqcn"), TestCase::QUICK);
         AddTestCase(new QueueTestCase("ns3::RdmaNoCc"), TestCase::QUICK);
         AddTestCase(new IncastTestCase(), TestCase::QUICK);
