@@ -82,6 +82,14 @@ void
 RdmaFlowRunner::DoDispose()
 {
     m_startEvent.Cancel();
+    for (Host& h : m_hosts)
+    {
+        if (h.cq)
+        {
+            // The CQs outlive the runner on their NICs: stop calling back into it.
+            h.cq->SetCompletionCallback(MakeNullCallback<void, const RdmaWorkCompletion&>());
+        }
+    }
     m_slots.clear();
     m_hosts.clear();
     m_allDone = MakeNullCallback<void>();

@@ -6,6 +6,7 @@
 #define RDMA_TEXT_READER_H
 
 #include <cstdint>
+#include <fstream>
 #include <istream>
 #include <string>
 #include <vector>
