@@ -82,6 +82,20 @@ RdmaExperiment::MakeConfig()
     c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)");
     c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax");
     c.AddAttributeGroup("nic", "ns3::RdmaNic");
+    // Congestion control: the algorithm, and each algorithm's attributes.
+    c.AddKey("cc.algorithm",
+             "dcqcn",
+             "dcqcn, hpcc, timely, dctcp, swift or none (line rate, for PFC-only studies)");
+    c.AddKey("cc.preset",
+             "paper",
+             "dcqcn: paper (SIGCOMM 2015 defaults) or nvidia (ConnectX firmware defaults); "
+             "cc.dcqcn keys set here override either");
+    c.AddAttributeGroup("cc.dcqcn", "ns3::RdmaDcqcn");
+    c.AddAttributeGroup("cc.hpcc", "ns3::RdmaHpcc");
+    c.AddAttributeGroup("cc.timely", "ns3::RdmaTimely");
+    c.AddAttributeGroup("cc.dctcp", "ns3::RdmaDctcp");
+    c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
+    c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
     // Run and outputs.
     c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs");
     c.AddKey("sim.stopTime",
@@ -96,7 +110,7 @@ const char*
 RdmaExperiment::DefaultConfigText()
 {
     return "# rdma-sim's embedded default: a k=4 fat-tree (16 hosts) at 100 Gb/s,\n"
-           "# WebSearch flow sizes at 30 % load for 2 ms, PFC on.\n"
+           "# WebSearch flow sizes at 30 % load for 2 ms, DCQCN, PFC on.\n"
            "[topology]\n"
            "type = fat-tree\n"
            "k = 4\n"
@@ -104,7 +118,9 @@ RdmaExperiment::DefaultConfigText()
            "pattern = poisson\n"
            "cdf = websearch\n"
            "load = 0.3\n"
-           "duration = 2ms\n";
+           "duration = 2ms\n"
+           "[cc]\n"
+           "algorithm = dcqcn\n";
 }
 
 } // namespace ns3

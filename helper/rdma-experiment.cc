@@ -16,7 +16,10 @@
 #include "rdma-topology-helper.h"
 #include "rdma-topology-spec.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/rdma-dcqcn.h"
+#include "ns3/string.h"
 #include "ns3/log.h"
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rng-seed-manager.h"
@@ -340,6 +343,45 @@ MakeConnection(const RdmaConfig& c)
     return cc;
 }
 
+/// \return the congestion-control factory the cc keys describe \throws RdmaConfigError
+ObjectFactory
+MakeCongestionControl(const RdmaConfig& c)
+{
+    static const std::map<std::string, std::string> types{{"dcqcn", "ns3::RdmaDcqcn"},
+                                                           {"hpcc", "ns3::RdmaHpcc"},
+                                                           {"timely", "ns3::RdmaTimely"},
+                                                           {"dctcp", "ns3::RdmaDctcp"},
+                                                           {"swift", "ns3::RdmaSwift"},
+                                                           {"none", "ns3::RdmaNoCc"}};
+    const std::string algo = c.Get("cc.algorithm");
+    auto it = types.find(algo);
+    if (it == types.end())
+    {
+        throw RdmaConfigError(c.GetOrigin("cc.algorithm") + ": cc.algorithm = '" + algo +
+                              "': expected dcqcn, hpcc, timely, dctcp, swift or none");
+    }
+    const std::string preset = c.Get("cc.preset");
+    if (preset != "paper" && preset != "nvidia")
+    {
+        throw RdmaConfigError(c.GetOrigin("cc.preset") + ": cc.preset = '" + preset +
+                              "': expected paper or nvidia");
+    }
+    ObjectFactory f(it->second);
+    if (algo == "dcqcn" && preset == "nvidia")
+    {
+        RdmaDcqcn::SetNvidiaFirmwareDefaults(f);
+    }
+    // Keys the user set win over the preset (the defaults come from Apply()).
+    for (const auto& k : c.GetKeys())
+    {
+        if (k.typeId == it->second && c.GetOrigin(k.name) != "default")
+        {
+            f.Set(k.attribute, StringValue(c.Get(k.name)));
+        }
+    }
+    return f;
+}
+
 /// \return peak resident set size of the process, MiB
 double
 PeakRssMb()
@@ -422,6 +464,8 @@ RdmaExperiment::Run()
     const RdmaTopologySpec spec = MakeTopology(c, tiers);
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
     const RdmaConnectionConfig connection = MakeConnection(c);
+    const ObjectFactory ccFactory = MakeCongestionControl(c);
+    const bool hpcc = c.Get("cc.algorithm") == "hpcc";
     const uint64_t kmin = c.GetUinteger("ecn.kmin");
     const uint64_t kmax = c.GetUinteger("ecn.kmax");
     const double pmax = c.GetDouble("ecn.pmax");
@@ -439,6 +483,15 @@ RdmaExperiment::Run()
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(1);
     c.Apply();
+    // HPCC needs INT from NICs and switches, unless the user said otherwise.
+    if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
+    {
+        Config::SetDefault("ns3::RdmaNic::IntEnabled", BooleanValue(true));
+    }
+    if (hpcc && c.GetOrigin("switch.IntEnabled") == "default")
+    {
+        Config::SetDefault("ns3::RdmaSwitch::IntEnabled", BooleanValue(true));
+    }
 
     RdmaTopologyHelper topo;
     for (uint32_t t = 0; t < 3; ++t)
@@ -461,6 +514,22 @@ RdmaExperiment::Run()
                 }
             }
         }
+    }
+
+    // Congestion control on every NIC; its base RTT (HPCC's T) is the first
+    // to the last host's, the longest path of the generated topologies.
+    const uint32_t mtuBytes = 128u << connection.pathMtu;
+    const Time baseRtt = topo.GetNHosts() > 1
+                             ? topo.GetBaseRtt(0, topo.GetNHosts() - 1, mtuBytes + 58, 62)
+                             : MicroSeconds(1);
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic = topo.GetNic(h);
+        if (c.GetOrigin("nic.BaseRtt") == "default")
+        {
+            nic->SetAttribute("BaseRtt", TimeValue(baseRtt));
+        }
+        nic->SetCongestionControl(ccFactory);
     }
 
     Ptr<RdmaFlowRunner> runner = CreateObject<RdmaFlowRunner>();
