@@ -180,7 +180,7 @@ class UniformHitRatioTestCase : public TestCase
     /// \param name its name
     UniformHitRatioTestCase(NicCache::Policy policy, std::string name)
         : TestCase("uniform references over N = 256 keys, C = 64 entries, " + name +
-                   ": hit ratio C/N = 0.25 within 0.02"),
+                   ": hit ratio C over N = 0.25 within 0.02"),
           m_policy(policy)
     {
     }
@@ -355,8 +355,8 @@ class OutstandingMissTestCase : public TestCase
 {
   public:
     OutstandingMissTestCase()
-        : TestCase("8 misses at once with L outstanding: last done at (8/L)(latency + s) + "
-                   "(L-1)s + hit, about 8 x latency / L")
+        : TestCase("8 misses at once with L outstanding: last done at (8 over L)(latency + s) + "
+                   "(L-1)s + hit, about 8 x latency over L")
     {
     }
 
@@ -596,7 +596,7 @@ class MttPageTestCase : public TestCase
 {
   public:
     MttPageTestCase()
-        : TestCase("MTT: key = VA / page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
+        : TestCase("MTT: key = VA div page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
                    "pages, once with 2 MiB pages")
     {
     }

@@ -68,7 +68,7 @@ class PcieRateTestCase : public TestCase
 {
   public:
     PcieRateTestCase()
-        : TestCase("link rate = lanes x GT/s x 8/10 (Gen1/2) or 128/130 (Gen3-5)")
+        : TestCase("link rate = lanes x GT per s x 8 over 10 (Gen1, Gen2) or 128 over 130 (Gen3-5)")
     {
     }
 
@@ -115,8 +115,8 @@ class PcieWriteTestCase : public TestCase
 {
   public:
     PcieWriteTestCase()
-        : TestCase("DMA write of 4 KiB at Gen3 x16 takes 4096 x (1 + 24/256) x 8 / R; 1 MiB "
-                   "reaches R x 256/280")
+        : TestCase("DMA write of 4 KiB at Gen3 x16 takes 4096 x (1 + 24 over 256) x 8 over R; 1 MiB "
+                   "reaches R x 256 over 280")
     {
     }
 
