@@ -128,6 +128,7 @@ SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes)
     m_headroom.push_back(h);
     m_ingress.resize(m_ingress.size() + NUM_CLASSES);
     m_totalHeadroom += h * LosslessCount();
+    m_totalReserved = m_reservedBytes * GetNPorts() * LosslessCount();
     NS_ABORT_MSG_IF(GetTotalReserved() + m_totalHeadroom >= m_bufferSize,
                     "SwitchMmu: BufferSize (" << m_bufferSize
                                               << " bytes) is not larger than ReservedBytes and "
@@ -182,7 +183,7 @@ SwitchMmu::At(uint32_t port, uint8_t cls) const
 uint64_t
 SwitchMmu::GetTotalReserved() const
 {
-    return m_reservedBytes * GetNPorts() * LosslessCount();
+    return m_totalReserved;
 }
 
 uint64_t
