@@ -51,6 +51,19 @@ class RdmaHelper
      * \param value its value
      */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Give every NIC installed next its own RdmaNicPipeline (off by
+     * default: NICs cost no time).
+     * \param enable whether to
+     */
+    void EnablePipeline(bool enable = true);
+    /**
+     * \brief Set an RdmaNicPipeline attribute for the NICs installed next
+     * (their tables are set on the NIC afterwards: GetPipeline()->GetTables()).
+     * \param name attribute name, e.g. "TxEngines"
+     * \param value its value
+     */
+    void SetPipelineAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * \brief Aggregate an RdmaNic to a node and attach it to its port.
@@ -78,7 +91,9 @@ class RdmaHelper
                        const RdmaConnectionConfig& config = RdmaConnectionConfig());
 
   private:
-    ObjectFactory m_nicFactory; //!< NIC attributes
+    ObjectFactory m_nicFactory;      //!< NIC attributes
+    ObjectFactory m_pipelineFactory; //!< pipeline attributes
+    bool m_pipeline{false};          //!< install a pipeline
 };
 
 } // namespace ns3

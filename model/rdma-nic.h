@@ -7,6 +7,7 @@
 
 #include "rdma-completion-queue.h"
 #include "rdma-memory-region.h"
+#include "rdma-nic-pipeline.h"
 #include "rdma-protection-domain.h"
 #include "rdma-queue-pair.h"
 #include "roce-frame.h"
@@ -40,6 +41,15 @@ class Packet;
  * dropped and counted by reason; a good one goes to the QP its DestQP names.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
+ *
+ * Hardware. With a Pipeline (attribute; null by default, which keeps the
+ * zero-cost NIC the transport tests assume) every packet also crosses the
+ * clocked RdmaNicPipeline: TX packets are taken from the QPs as soon as a
+ * TX context is free and reach the port when the pipeline retires them; RX
+ * packets reach their QP when it retires them. Creating a QP or registering
+ * an MR then reserves entries of the pipeline's QPC / MPT / MTT tables and
+ * fails (null, the ENOMEM of ibv_create_qp / ibv_reg_mr) when a table's
+ * backing store is full.
  */
 class RdmaNic : public Object
 {
@@ -112,6 +122,15 @@ class RdmaNic : public Object
     /// \return the QP with this number, or null
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
 
+    /**
+     * \brief Put the NIC's hardware pipeline in the path (before any QP or
+     * MR is made), or take it out with null.
+     * \param pipeline the pipeline (one per NIC)
+     */
+    void SetPipeline(Ptr<RdmaNicPipeline> pipeline);
+    /// \return the pipeline, or null when the NIC has none (zero cost)
+    Ptr<RdmaNicPipeline> GetPipeline() const;
+
     /// Receive-side drop reasons.
     enum DropReason
     {
@@ -155,6 +174,20 @@ class RdmaNic : public Object
     Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
     /// Count and trace a dropped frame.
     void Drop(Ptr<const Packet> frame, DropReason reason);
+    /// Whether a new packet can be taken from a QP now.
+    bool CanStartTx() const;
+    /// Send a built frame (through the pipeline if there is one).
+    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame);
+    /// Hand a frame to the port.
+    void SendToPort(Ptr<Packet> frame);
+    /// The pipeline retired a TX frame.
+    void OnPipelineTx(Ptr<Packet> frame);
+    /// The pipeline retired an RX packet: give it to its QP.
+    void OnPipelineRx(const RoceFrame& f);
+    /// A QP read local memory for the packet being built.
+    void OnMemoryRead(uint32_t key, uint64_t va, uint32_t length);
+    /// A completion was generated on one of the NIC's CQs.
+    void OnCompletion(const RdmaWorkCompletion& wc);
 
     Ptr<QbbNetDevice> m_device;                                //!< the port
     Ipv4Address m_address;                                     //!< GID
@@ -172,6 +205,9 @@ class RdmaNic : public Object
     std::deque<uint32_t> m_active;                             //!< QPs with packets, round robin
     std::unordered_map<uint32_t, bool> m_isActive;             //!< membership of m_active
     Stats m_stats;                                             //!< counters
+    Ptr<RdmaNicPipeline> m_pipeline;                           //!< hardware, or null
+    std::deque<Ptr<Packet>> m_txFrames;                        //!< retired, not yet sent
+    std::vector<RdmaNicPipeline::MemorySpan> m_reads;          //!< reads of the packet being built
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };
 
