@@ -38,12 +38,11 @@ class PcieLink;
  *
  * | TX stage | cycles | then waits for |
  * |---|---|---|
- * | doorbell + WQE fetch (first packet of a request) | DoorbellCycles + WqeFetchCycles | DMA read of WqeBytes |
- * | QPC lookup | QpcCycles | the QPC cache (QPN) |
- * | per local span: MPT lookup | MptCycles | the MPT cache (key index) |
- * | per page of the span: MTT lookup | MttCycles | the MTT cache |
- * | payload DMA read (if payload) | DmaCycles | DMA read of the payload |
- * | header build | HeaderCycles | the TX datapath: ceil(frame / DatapathBytes) cycles |
+ * | doorbell + WQE fetch (first packet of a request) | DoorbellCycles + WqeFetchCycles | DMA read
+ * of WqeBytes | | QPC lookup | QpcCycles | the QPC cache (QPN) | | per local span: MPT lookup |
+ * MptCycles | the MPT cache (key index) | | per page of the span: MTT lookup | MttCycles | the MTT
+ * cache | | payload DMA read (if payload) | DmaCycles | DMA read of the payload | | header build |
+ * HeaderCycles | the TX datapath: ceil(frame / DatapathBytes) cycles |
  *
  * | RX stage | cycles | then waits for |
  * |---|---|---|
@@ -209,24 +208,24 @@ class RdmaNicPipeline : public Object
     /// State of one direction.
     struct Direction
     {
-        std::vector<Job> jobs;             //!< slots
-        std::vector<uint32_t> freeJobs;    //!< free slots
-        std::deque<uint32_t> order;        //!< jobs in submission order
-        std::deque<uint32_t> backlog;      //!< RX jobs waiting for a context
-        std::deque<uint32_t> engineQueue;  //!< jobs waiting for an engine
-        uint32_t enginesBusy{0};           //!< engines computing
-        uint32_t inFlight{0};              //!< contexts held
-        int64_t datapathFreePs{0};         //!< when the datapath is free
-        bool tx{true};                     //!< TX or RX
+        std::vector<Job> jobs;            //!< slots
+        std::vector<uint32_t> freeJobs;   //!< free slots
+        std::deque<uint32_t> order;       //!< jobs in submission order
+        std::deque<uint32_t> backlog;     //!< RX jobs waiting for a context
+        std::deque<uint32_t> engineQueue; //!< jobs waiting for an engine
+        uint32_t enginesBusy{0};          //!< engines computing
+        uint32_t inFlight{0};             //!< contexts held
+        int64_t datapathFreePs{0};        //!< when the datapath is free
+        bool tx{true};                    //!< TX or RX
     };
 
     /// RX write state of one QP (from the first packet's RETH).
     struct WriteState
     {
-        uint32_t rkey{0};     //!< R_Key
-        uint64_t va{0};       //!< VA of the first packet
-        uint32_t psn{0};      //!< PSN of the first packet
-        uint32_t pmtu{0};     //!< payload of the first packet
+        uint32_t rkey{0}; //!< R_Key
+        uint64_t va{0};   //!< VA of the first packet
+        uint32_t psn{0};  //!< PSN of the first packet
+        uint32_t pmtu{0}; //!< payload of the first packet
     };
 
     /// \brief Give the tables the clock and link (first use).
@@ -248,29 +247,29 @@ class RdmaNicPipeline : public Object
     /// \brief Start a job (it holds a context).
     void Start(Direction* d, uint32_t job);
 
-    uint64_t m_clockHz;            //!< NIC clock, Hz
-    uint32_t m_datapathBytes;      //!< datapath width, bytes per cycle
-    uint32_t m_txEngines;          //!< TX engines
-    uint32_t m_rxEngines;          //!< RX engines
-    uint32_t m_txContexts;         //!< TX packets in flight
-    uint32_t m_rxContexts;         //!< RX packets in flight
-    uint32_t m_doorbellCycles;     //!< TX doorbell
-    uint32_t m_wqeFetchCycles;     //!< WQE fetch issue
-    uint32_t m_qpcCycles;          //!< QPC stage
-    uint32_t m_mptCycles;          //!< MPT stage
-    uint32_t m_mttCycles;          //!< MTT stage, per page
-    uint32_t m_dmaCycles;          //!< payload DMA issue
-    uint32_t m_headerCycles;       //!< TX header build
-    uint32_t m_parseCycles;        //!< RX parse
-    uint32_t m_completionCycles;   //!< RX ACK/CQE generation
-    uint32_t m_wqeBytes;           //!< WQE size
-    uint32_t m_cqeBytes;           //!< CQE size
-    Ptr<PcieLink> m_pcie;          //!< the PCIe link
-    Ptr<RdmaNicTables> m_tables;   //!< QPC/MPT/MTT
+    uint64_t m_clockHz;          //!< NIC clock, Hz
+    uint32_t m_datapathBytes;    //!< datapath width, bytes per cycle
+    uint32_t m_txEngines;        //!< TX engines
+    uint32_t m_rxEngines;        //!< RX engines
+    uint32_t m_txContexts;       //!< TX packets in flight
+    uint32_t m_rxContexts;       //!< RX packets in flight
+    uint32_t m_doorbellCycles;   //!< TX doorbell
+    uint32_t m_wqeFetchCycles;   //!< WQE fetch issue
+    uint32_t m_qpcCycles;        //!< QPC stage
+    uint32_t m_mptCycles;        //!< MPT stage
+    uint32_t m_mttCycles;        //!< MTT stage, per page
+    uint32_t m_dmaCycles;        //!< payload DMA issue
+    uint32_t m_headerCycles;     //!< TX header build
+    uint32_t m_parseCycles;      //!< RX parse
+    uint32_t m_completionCycles; //!< RX ACK/CQE generation
+    uint32_t m_wqeBytes;         //!< WQE size
+    uint32_t m_cqeBytes;         //!< CQE size
+    Ptr<PcieLink> m_pcie;        //!< the PCIe link
+    Ptr<RdmaNicTables> m_tables; //!< QPC/MPT/MTT
 
-    bool m_setup{false};           //!< Setup done
-    Direction m_tx;                //!< TX direction
-    Direction m_rx;                //!< RX direction
+    bool m_setup{false};                               //!< Setup done
+    Direction m_tx;                                    //!< TX direction
+    Direction m_rx;                                    //!< RX direction
     std::unordered_map<uint32_t, WriteState> m_writes; //!< RX WRITE state by QPN
     Callback<void, Ptr<Packet>> m_txRetire;            //!< TX output
     Callback<void, const RoceFrame&> m_rxRetire;       //!< RX output

@@ -53,6 +53,7 @@ class RdmaNicTables : public Object
         MPT = 1, //!< memory key table, key = key index
         MTT = 2, //!< address translation, key = region and page
     };
+
     /// Number of tables.
     static constexpr uint32_t N_TABLES = 3;
 
@@ -128,13 +129,14 @@ class RdmaNicTables : public Object
     /// Counters of one table, one row of a cache.csv.
     struct Counters
     {
-        std::string table;    //!< "qpc", "mpt" or "mtt"
-        uint64_t hits{0};      //!< lookups that hit
-        uint64_t misses{0};    //!< lookups that missed (merged included)
-        uint64_t evictions{0}; //!< valid entries evicted
+        std::string table;      //!< "qpc", "mpt" or "mtt"
+        uint64_t hits{0};       //!< lookups that hit
+        uint64_t misses{0};     //!< lookups that missed (merged included)
+        uint64_t evictions{0};  //!< valid entries evicted
         uint64_t writeBacks{0}; //!< dirty entries written back
-        Time stallTime;        //!< total stall of all QPs
+        Time stallTime;         //!< total stall of all QPs
     };
+
     /// \return one row per table, in Table order
     std::vector<Counters> GetCounters() const;
 

@@ -180,7 +180,7 @@ class UniformHitRatioTestCase : public TestCase
     /// \param name its name
     UniformHitRatioTestCase(NicCache::Policy policy, std::string name)
         : TestCase("uniform references over N = 256 keys, C = 64 entries, " + name +
-                   ": hit ratio C/N = 0.25 within 0.02"),
+                   ": hit ratio C over N = 0.25 within 0.02"),
           m_policy(policy)
     {
     }
@@ -247,6 +247,7 @@ class ConflictMissTestCase : public TestCase
         {
             seq.push_back({uint64_t(i % 2 == 0 ? 0 : 8), false});
         }
+
         struct Geometry
         {
             uint32_t ways;     //!< ways
@@ -314,6 +315,7 @@ class LfuHotKeysTestCase : public TestCase
                 seq.push_back({cold++, false});
             }
         }
+
         struct Case
         {
             NicCache::Policy policy; //!< policy
@@ -355,8 +357,8 @@ class OutstandingMissTestCase : public TestCase
 {
   public:
     OutstandingMissTestCase()
-        : TestCase("8 misses at once with L outstanding: last done at (8/L)(latency + s) + "
-                   "(L-1)s + hit, about 8 x latency / L")
+        : TestCase("8 misses at once with L outstanding: last done at (8 over L)(latency + s) + "
+                   "(L-1)s + hit, about 8 x latency over L")
     {
     }
 
@@ -566,9 +568,10 @@ class HostMemoryTestCase : public TestCase
         host->SetPcieLink(pcie);
         Ptr<NicCache> cache = MakeCache(1, 1, NicCache::LRU, host);
         Time missLatency(-1);
-        cache->TraceConnectWithoutContext(
-            "MissLatency",
-            MakeBoundCallback(+[](Time* out, uint64_t, Time l) { *out = l; }, &missLatency));
+        cache->TraceConnectWithoutContext("MissLatency",
+                                          MakeBoundCallback(
+                                              +[](Time* out, uint64_t, Time l) { *out = l; },
+                                              &missLatency));
         Completions done(2);
         cache->Lookup(42, true, done.Cb(0));
         Simulator::Run();
@@ -596,7 +599,7 @@ class MttPageTestCase : public TestCase
 {
   public:
     MttPageTestCase()
-        : TestCase("MTT: key = VA / page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
+        : TestCase("MTT: key = VA over page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
                    "pages, once with 2 MiB pages")
     {
     }

@@ -11,6 +11,7 @@
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct TwoHosts
         RdmaConnectionConfig connection;                                          //!< QP attributes
         uint32_t cqDepth{1 << 16};                                                //!< CQ depth
         bool collect{true}; //!< collect completions by callback
+        /// Called on each NIC right after it is installed, before any PD, MR,
+        /// CQ or QP is made (e.g. to give it a pipeline); may be empty.
+        std::function<void(Ptr<RdmaNic>)> setupA;
+        std::function<void(Ptr<RdmaNic>)> setupB; //!< the same for B
     };
 
     NodeContainer nodes;                 //!< A = 0, B = 1
