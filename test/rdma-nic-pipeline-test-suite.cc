@@ -206,7 +206,9 @@ class RateCeilingTestCase : public TestCase
  * link, the miss engine bounds the rate at M / (m x L): about 2.3 M/s for
  * m = 2. The PCIe budget per WRITE, (2 + m) read requests, a WQE, a payload
  * and m QP contexts down, m write-backs and a CQE up, allows about 20 M/s,
- * so the fill limit binds. The test checks the flat part within 2 %, the
+ * so the fill limit binds. (With the default M = 32 it would not: the
+ * bound would be 18 M/s, above the ceiling, and the fall only a few
+ * percent; examples/rdma-qp-scaling shows both.) The test checks the flat part within 2 %, the
  * fall within 10 % of min(f / C_tx, M / (m x L)), and that it is a fall
  * (below half the flat rate). The 10 % covers queueing on the PCIe link that
  * L (idle-link) leaves out.
@@ -258,7 +260,9 @@ class QpScalingTestCase : public TestCase
             LoadResult r = RunSmallWrites(o, n, 8);
             double m = r.qpcMissesPerWrite;
             NS_TEST_ASSERT_MSG_GT_OR_EQ(m, 1.0, "N = " << n << ": every TX lookup misses");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(m, 2.0, "N = " << n << ": at most TX + ACK miss");
+            // at most a TX and an ACK miss per WRITE; 5 % for the window's
+            // edges (misses of WRITEs that complete after it)
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(m, 2.1, "N = " << n << ": at most TX + ACK miss");
             double predicted = std::min(ceiling, M / (m * missLatency));
             NS_TEST_ASSERT_MSG_EQ_TOL(r.rate / predicted,
                                       1.0,
