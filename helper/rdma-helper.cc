@@ -34,6 +34,12 @@ RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value
     m_nicFactory.Set(name, value);
 }
 
+void
+RdmaHelper::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
 Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
@@ -41,6 +47,10 @@ RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) 
     if (m_pipeline)
     {
         nic->SetPipeline(m_pipelineFactory.Create<RdmaNicPipeline>());
+    }
+    if (m_ccFactory.GetTypeId().GetUid() != 0)
+    {
+        nic->SetCongestionControl(m_ccFactory);
     }
     node->AggregateObject(nic);
     nic->Attach(DynamicCast<QbbNetDevice>(device), address);

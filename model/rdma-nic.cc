@@ -7,10 +7,12 @@
 #include "qbb-net-device.h"
 #include "rdma-opcode.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -40,8 +42,9 @@ RdmaNic::GetTypeId()
                           MakeBooleanAccessor(&RdmaNic::m_verifyIcrc),
                           MakeBooleanChecker())
             .AddAttribute("Ecn",
-                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send; 0 = "
-                          "Not-ECT.",
+                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send "
+                          "(ConnectX capture, TOS 0xc2); 1 = ECT(1); 0 = Not-ECT; 3 = CE "
+                          "(every packet arrives marked, for tests of the notification point).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&RdmaNic::m_ecn),
                           MakeUintegerChecker<uint8_t>(0, 3))
@@ -52,6 +55,32 @@ RdmaNic::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaNic::SetPipeline, &RdmaNic::GetPipeline),
                           MakePointerChecker<RdmaNicPipeline>())
+            .AddAttribute("TxScheduler",
+                          "The transmit scheduler across QPs (arbitration and pacing).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_scheduler),
+                          MakePointerChecker<RdmaTxScheduler>())
+            .AddAttribute("CnpGenerator",
+                          "Notification point prototype, forked for every QP created later "
+                          "(its MinTimeBetweenCnps: at most one CNP per QP per interval).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_cnpPrototype),
+                          MakePointerChecker<RdmaCnpGenerator>())
+            .AddAttribute("CnpPriority",
+                          "Traffic class (0-7) of the CNPs this NIC sends: the CNP's DSCP is "
+                          "CnpPriority x 8. Default 6: NVIDIA firmware CNP_802P_PRIO=6, "
+                          "CNP_DSCP=48 (FACTS.md section 5).",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("BaseRtt",
+                          "RTT of the empty path given to each QP's congestion control (T of "
+                          "HPCC, the base of Swift's and TIMELY's delay rules), for QPs created "
+                          "later; set it from the topology. Default 10 us, RdmaCcState's "
+                          "default.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(PicoSeconds(1)))
             .AddTraceSource("RxDrop",
                             "A received frame was dropped: the frame and the reason.",
                             MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),
@@ -66,9 +95,15 @@ RdmaNic::RdmaNic()
       m_nextPd(1),
       m_nextKey(1),
       m_nextQpn(0x100),
-      m_ipId(0)
+      m_ipId(0),
+      m_scheduler(CreateObject<RdmaTxScheduler>()),
+      m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
+      m_baseRtt(MicroSeconds(10)),
+      m_cnpPriority(6)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+    m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
+    m_scheduler->SetTxReadyCallback(MakeCallback(&RdmaNic::TrySend, this));
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -80,6 +115,19 @@ RdmaNic::DoDispose()
     {
         kv.second->Dispose();
     }
+    for (auto& kv : m_qpCc)
+    {
+        kv.second->Dispose();
+    }
+    m_qpCc.clear();
+    m_cnpQueue.clear();
+    if (m_scheduler)
+    {
+        m_scheduler->Dispose();
+    }
+    m_scheduler = nullptr;
+    m_ccPrototype = nullptr;
+    m_cnpPrototype = nullptr;
     m_qps.clear();
     m_mrs.clear();
     m_device = nullptr;
@@ -210,7 +258,42 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
         qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));
     }
     m_qps[qpn] = qp;
+    if (!m_ccPrototype)
+    {
+        m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
+    }
+    auto cc = CreateObject<RdmaQpCc>();
+    cc->Setup(m_ccPrototype->Fork(),
+              m_cnpPrototype->Fork(),
+              m_device ? m_device->GetDataRate() : DataRate("100Gbps"),
+              m_baseRtt);
+    qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    m_qpCc[qpn] = cc;
+    m_scheduler->AddQp(qp, cc->GetState());
     return qp;
+}
+
+void
+RdmaNic::SetCongestionControl(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_UNLESS(factory.GetTypeId().IsChildOf(RdmaCongestionOps::GetTypeId()),
+                        "RdmaNic::SetCongestionControl: " << factory.GetTypeId().GetName()
+                                                          << " is not an RdmaCongestionOps");
+    m_ccFactory = factory;
+    m_ccPrototype = nullptr;
+}
+
+Ptr<RdmaTxScheduler>
+RdmaNic::GetTxScheduler() const
+{
+    return m_scheduler;
+}
+
+Ptr<RdmaQpCc>
+RdmaNic::GetQpCc(uint32_t qpn) const
+{
+    auto it = m_qpCc.find(qpn);
+    return it == m_qpCc.end() ? nullptr : it->second;
 }
 
 void
@@ -221,6 +304,13 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
         if (m_pipeline)
         {
             m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
+        }
+        m_scheduler->RemoveQp(qp->GetQpn());
+        auto it = m_qpCc.find(qp->GetQpn());
+        if (it != m_qpCc.end())
+        {
+            it->second->Dispose();
+            m_qpCc.erase(it);
         }
         qp->Dispose();
     }
@@ -236,12 +326,7 @@ RdmaNic::GetQp(uint32_t qpn) const
 void
 RdmaNic::OnQpTxReady(Ptr<RdmaQueuePair> qp)
 {
-    uint32_t qpn = qp->GetQpn();
-    if (!m_isActive[qpn])
-    {
-        m_isActive[qpn] = true;
-        m_active.push_back(qpn);
-    }
+    m_scheduler->Notify(qp->GetQpn());
     TrySend();
 }
 
@@ -254,32 +339,56 @@ RdmaNic::OnDeviceTxReady()
 void
 RdmaNic::TrySend()
 {
-    while (!m_txFrames.empty() && m_device && m_device->IsTxIdle())
+    // Frames ready for the port go first: CNPs, then frames the pipeline
+    // retired (in order).
+    while (m_device && m_device->IsTxIdle() && (!m_cnpQueue.empty() || !m_txFrames.empty()))
     {
+        if (!m_cnpQueue.empty())
+        {
+            Ptr<Packet> cnp = m_cnpQueue.front();
+            m_cnpQueue.pop_front();
+            SendToPort(cnp);
+            continue;
+        }
         Ptr<Packet> frame = m_txFrames.front();
         m_txFrames.pop_front();
         m_pipeline->TxLeft();
         SendToPort(frame);
     }
-    while (m_device && CanStartTx() && !m_active.empty())
+    while (m_device && CanStartTx())
     {
-        uint32_t qpn = m_active.front();
-        m_active.pop_front();
-        Ptr<RdmaQueuePair> qp = GetQp(qpn);
+        Ptr<RdmaQueuePair> qp = m_scheduler->Next();
+        if (!qp)
+        {
+            break;
+        }
+        uint32_t qpn = qp->GetQpn();
         RoceFrame f;
         m_reads.clear();
-        if (!qp || !qp->BuildNextPacket(f))
+        if (!qp->BuildNextPacket(f))
         {
-            m_isActive[qpn] = false;
+            m_scheduler->Sent(qpn, 0);
             continue;
         }
-        if (qp->HasPacket())
         {
-            m_active.push_back(qpn); // round robin
+            Ptr<Packet> cnp = m_cnpQueue.front();
+            m_cnpQueue.pop_front();
+            ++m_stats.txFrames;
+            m_stats.txBytes += cnp->GetSize();
+            m_device->SendFrame(cnp);
+            continue;
         }
-        else
+        Ptr<RdmaQueuePair> qp = m_scheduler->Next();
+        if (!qp)
         {
-            m_isActive[qpn] = false;
+            break;
+        }
+        uint32_t qpn = qp->GetQpn();
+        RoceFrame f;
+        if (!qp->BuildNextPacket(f))
+        {
+            m_scheduler->Sent(qpn, 0);
+            continue;
         }
         const RdmaQpAttr& attr = qp->Query();
         f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
@@ -290,7 +399,10 @@ RdmaNic::TrySend()
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
-        Transmit(qpn, f, f.BuildEthernetFrame());
+        m_qpCc[qpn]->OnPacketSent(f, qp->GetMtuBytes());
+        Ptr<Packet> frame = f.BuildEthernetFrame();
+        m_scheduler->Sent(qpn, frame->GetSize());
+        Transmit(qpn, f, frame);
     }
 }
 
@@ -378,6 +490,27 @@ RdmaNic::OnCompletion(const RdmaWorkCompletion&)
 }
 
 void
+RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
+{
+    const RdmaQpAttr& attr = qp->Query();
+    RoceFrame f;
+    f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
+    f.dstMac = m_peerMac;
+    f.srcIpv4 = m_address;
+    f.dstIpv4 = data.srcIpv4;
+    f.dscp = m_cnpPriority << 3;
+    f.ecn = 0; // CNPs are sent Not-ECT (ConnectX capture, FACTS.md section 1)
+    f.ipId = m_ipId++;
+    f.udpSrcPort = RoceFrame::UdpSourcePort(qp->GetQpn(), attr.destQpNum);
+    f.bth.SetOpcode(ROCE_CNP);
+    f.bth.SetDestQp(attr.destQpNum); // the QP that sent the marked data
+    f.bth.SetBecn(true);
+    f.bth.SetPsn(0);
+    m_cnpQueue.push_back(f.BuildEthernetFrame());
+    ++m_stats.cnpsSent;
+}
+
+void
 RdmaNic::Drop(Ptr<const Packet> frame, DropReason reason)
 {
     ++m_stats.rxDrops[reason];
@@ -414,9 +547,17 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
         Drop(frame, DROP_NOT_FOR_US);
         return;
     }
+    auto cc = m_qpCc.find(f.bth.GetDestQp());
     if (f.bth.GetOpcode() == ROCE_CNP)
     {
-        return; // congestion control consumes CNPs (a later layer)
+        if (cc == m_qpCc.end())
+        {
+            Drop(frame, DROP_UNKNOWN_QP);
+            return;
+        }
+        ++m_stats.cnpsReceived;
+        cc->second->OnCnp();
+        return;
     }
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (!qp)
@@ -424,9 +565,15 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
         Drop(frame, DROP_UNKNOWN_QP);
         return;
     }
+    RdmaAckInfo ack;
+    if (cc->second->OnPacketReceived(f, ack))
+    {
+        SendCnp(qp, f);
+    }
     if (m_pipeline)
     {
         m_pipeline->SubmitRx(f, frame->GetSize());
+        TrySend(); // a CNP may be queued
         return;
     }
     qp->Receive(f);

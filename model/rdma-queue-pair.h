@@ -112,6 +112,11 @@ class RdmaQueuePair : public Object
     /// \return whether the QP has a packet ready to send now
     bool HasPacket() const;
     /**
+     * \return whether the next packet BuildNextPacket() builds is a response
+     * (ACK, NAK, READ response, atomic ACK), which no congestion window limits
+     */
+    bool HasResponse() const;
+    /**
      * \brief Fill the transport part of the next packet (BTH, extension
      * headers, payload); the NIC adds the addresses and builds the frame.
      * \param frame receives the fields
@@ -156,6 +161,8 @@ class RdmaQueuePair : public Object
 
     /// Signature of the PacketTx trace: opcode, PSN, retransmission.
     typedef void (*PacketTracedCallback)(uint8_t opcode, uint32_t psn, bool retransmission);
+    /// Signature of the Timeout trace (the local ACK timer expired, IBA 9.7.6.1.3).
+    typedef void (*TimeoutTracedCallback)();
     /// Signature of the StateChange trace.
     typedef void (*StateTracedCallback)(QpState from, QpState to);
 
@@ -193,6 +200,8 @@ class RdmaQueuePair : public Object
     uint32_t GetMtuBytes() const;
     /// \return the counters, writable
     Stats& MutableStats();
+    /// Fire the Timeout trace.
+    void TraceTimeout();
     /// Fire the PacketTx trace.
     void TracePacketTx(uint8_t opcode, uint32_t psn, bool retransmission);
     /**
@@ -237,19 +246,20 @@ class RdmaQueuePair : public Object
     /// Change state, firing the trace.
     void SetState(QpState state);
 
-    uint32_t m_qpn;                                            //!< QP number
-    InitAttr m_init;                                           //!< creation resources
-    RdmaQpAttr m_attr;                                         //!< current attributes
-    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr;      //!< key lookup
-    Callback<void, Ptr<RdmaQueuePair>> m_txReady;              //!< NIC notification
+    uint32_t m_qpn;                                       //!< QP number
+    InitAttr m_init;                                      //!< creation resources
+    RdmaQpAttr m_attr;                                    //!< current attributes
+    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr; //!< key lookup
+    Callback<void, Ptr<RdmaQueuePair>> m_txReady;         //!< NIC notification
     Callback<void, uint32_t, uint64_t, uint32_t> m_memoryRead; //!< local reads, for the NIC
-    RdmaQpRequester m_requester;                               //!< send side
-    RdmaQpResponder m_responder;                               //!< receive side
-    Ptr<RdmaLossRecovery> m_recovery;                          //!< loss-recovery policy
-    uint32_t m_ackReqInterval;                                 //!< AckReq every N packets
-    Stats m_stats;                                             //!< counters
-    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;        //!< PacketTx trace
-    TracedCallback<QpState, QpState> m_stateChange;            //!< StateChange trace
+    RdmaQpRequester m_requester;                          //!< send side
+    RdmaQpResponder m_responder;                          //!< receive side
+    Ptr<RdmaLossRecovery> m_recovery;                     //!< loss-recovery policy
+    uint32_t m_ackReqInterval;                            //!< AckReq every N packets
+    Stats m_stats;                                        //!< counters
+    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;   //!< PacketTx trace
+    TracedCallback<QpState, QpState> m_stateChange;       //!< StateChange trace
+    TracedCallback<> m_timeoutTrace;                      //!< Timeout trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;

@@ -39,7 +39,9 @@ struct TwoHosts
                               IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC}; //!< access
         RdmaConnectionConfig connection;                                          //!< QP attributes
         uint32_t cqDepth{1 << 16};                                                //!< CQ depth
-        bool collect{true}; //!< collect completions by callback
+        bool collect{true};              //!< collect completions by callback
+        ObjectFactory congestionControl; //!< both NICs' CC; no TypeId = RdmaNoCc
+        uint8_t ecn{2};                  //!< ECN codepoint both NICs send (3 = CE)
         /// Called on each NIC right after it is installed, before any PD, MR,
         /// CQ or QP is made (e.g. to give it a pipeline); may be empty.
         std::function<void(Ptr<RdmaNic>)> setupA;
