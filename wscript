@@ -53,10 +53,21 @@ def configure(conf):
     if not have_zlib:
         have_zlib = conf.check(header_name='zlib.h', lib='z', uselib_store='ZLIB',
                                mandatory=False)
-    conf.env['ENABLE_RDMA'] = bool(have_zlib)
-    conf.report_optional_feature('rdma', 'RDMA (RoCEv2) module', bool(have_zlib),
-                                 'zlib not found (Debian: apt-get install zlib1g-dev)')
+    # Boost.Program_options reads experiment configs (helper/rdma-config);
+    # Boost ships no pkg-config file, so a compile-and-link check.
+    have_boost = conf.check(header_name='boost/program_options.hpp',
+                            lib='boost_program_options', features='cxx cxxprogram',
+                            uselib_store='BOOST_PO', mandatory=False)
+    missing = []
     if not have_zlib:
+        missing.append('zlib not found (Debian: apt-get install zlib1g-dev)')
+    if not have_boost:
+        missing.append('Boost.Program_options not found '
+                       '(Debian: apt-get install libboost-program-options-dev)')
+    conf.env['ENABLE_RDMA'] = not missing
+    conf.report_optional_feature('rdma', 'RDMA (RoCEv2) module', not missing,
+                                 '; '.join(missing))
+    if missing:
         # As other ns-3 modules with a missing library do: skip the module,
         # keep the rest of the tree buildable.
         conf.env.append_value('MODULES_NOT_BUILT', MODULE)
@@ -71,11 +82,11 @@ def build(bld):
 
     module = bld.create_ns3_module(MODULE, deps)
     module.source = list(files.sources)
-    module.use.append('ZLIB')
+    module.use += ['ZLIB', 'BOOST_PO']
 
     module_test = bld.create_ns3_module_test_library(MODULE)
     module_test.source = list(files.tests)
-    module_test.use.append('ZLIB')
+    module_test.use += ['ZLIB', 'BOOST_PO']
     # The suites read their vectors from test/data (see "#ifdef
     # RDMA_TEST_DATA_DIR" in the tests); waf passes each define as one
     # argument, so the quotes reach the compiler and make a string literal.

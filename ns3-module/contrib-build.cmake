@@ -20,12 +20,13 @@ if(NOT _n_listed EQUAL _n_literal)
 endif()
 
 find_package(ZLIB REQUIRED)
+find_package(Boost REQUIRED COMPONENTS program_options)
 
 build_lib(
   LIBNAME rdma
   SOURCE_FILES ${RDMA_SOURCES}
   HEADER_FILES ${RDMA_HEADERS}
-  LIBRARIES_TO_LINK ${_rdma_libs} ZLIB::ZLIB
+  LIBRARIES_TO_LINK ${_rdma_libs} ZLIB::ZLIB Boost::program_options
   TEST_SOURCES ${RDMA_TEST_SOURCES}
 )
 # Test data lives beside the sources; the suites find it through this path.

@@ -247,7 +247,6 @@ class ConflictMissTestCase : public TestCase
         {
             seq.push_back({uint64_t(i % 2 == 0 ? 0 : 8), false});
         }
-
         struct Geometry
         {
             uint32_t ways;     //!< ways
@@ -315,7 +314,6 @@ class LfuHotKeysTestCase : public TestCase
                 seq.push_back({cold++, false});
             }
         }
-
         struct Case
         {
             NicCache::Policy policy; //!< policy
@@ -568,10 +566,9 @@ class HostMemoryTestCase : public TestCase
         host->SetPcieLink(pcie);
         Ptr<NicCache> cache = MakeCache(1, 1, NicCache::LRU, host);
         Time missLatency(-1);
-        cache->TraceConnectWithoutContext("MissLatency",
-                                          MakeBoundCallback(
-                                              +[](Time* out, uint64_t, Time l) { *out = l; },
-                                              &missLatency));
+        cache->TraceConnectWithoutContext(
+            "MissLatency",
+            MakeBoundCallback(+[](Time* out, uint64_t, Time l) { *out = l; }, &missLatency));
         Completions done(2);
         cache->Lookup(42, true, done.Cb(0));
         Simulator::Run();
@@ -599,7 +596,7 @@ class MttPageTestCase : public TestCase
 {
   public:
     MttPageTestCase()
-        : TestCase("MTT: key = VA over page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
+        : TestCase("MTT: key = VA div page size; 1 MiB in 4 KiB steps misses 256 times with 4 KiB "
                    "pages, once with 2 MiB pages")
     {
     }

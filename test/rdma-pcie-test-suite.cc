@@ -68,7 +68,7 @@ class PcieRateTestCase : public TestCase
 {
   public:
     PcieRateTestCase()
-        : TestCase("link rate = lanes x GTps x 8 over 10 (Gen1, Gen2) or 128 over 130 (Gen3-5)")
+        : TestCase("link rate = lanes x GT per s x 8 over 10 (Gen1, Gen2) or 128 over 130 (Gen3-5)")
     {
     }
 
@@ -115,9 +115,8 @@ class PcieWriteTestCase : public TestCase
 {
   public:
     PcieWriteTestCase()
-        : TestCase(
-              "DMA write of 4 KiB at Gen3 x16 takes 4096 x (1 + 24 over 256) x 8 over R; 1 MiB "
-              "reaches R x 256 over 280")
+        : TestCase("DMA write of 4 KiB at Gen3 x16 takes 4096 x (1 + 24 over 256) x 8 over R; 1 MiB "
+                   "reaches R x 256 over 280")
     {
     }
 
@@ -168,10 +167,9 @@ class PcieReadTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(link->GetReadRequestCount(4096), 8u, "8 requests of MRRS 512");
         NS_TEST_ASSERT_MSG_EQ(link->GetCompletionWireBytes(512), 552u, "2 completions of 256");
         Time latency(-1);
-        link->TraceConnectWithoutContext("DmaReadComplete",
-                                         MakeBoundCallback(
-                                             +[](Time* out, uint64_t, Time l) { *out = l; },
-                                             &latency));
+        link->TraceConnectWithoutContext(
+            "DmaReadComplete",
+            MakeBoundCallback(+[](Time* out, uint64_t, Time l) { *out = l; }, &latency));
         Recorder rec(2);
         link->DmaRead(4096, rec.Cb(0));
         Simulator::Run();
@@ -227,9 +225,8 @@ class PcieTagLimitTestCase : public TestCase
             uint32_t maxTags = 0;
             link->TraceConnectWithoutContext(
                 "ReadTagsInUse",
-                MakeBoundCallback(
-                    +[](uint32_t* m, uint32_t, uint32_t v) { *m = std::max(*m, v); },
-                    &maxTags));
+                MakeBoundCallback(+[](uint32_t* m, uint32_t, uint32_t v) { *m = std::max(*m, v); },
+                                  &maxTags));
             Recorder rec(4);
             for (uint32_t i = 0; i < 4; ++i)
             {

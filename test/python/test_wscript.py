@@ -113,11 +113,12 @@ class FakeBuild(object):
 class FakeConfigure(object):
     """Answers check_cfg/check as told, and records the calls."""
 
-    def __init__(self, top, pkg_config_has_zlib=True, compiler_has_zlib=True):
+    def __init__(self, top, pkg_config_has_zlib=True, compiler_has_zlib=True, has_boost=True):
         self.path = FakeNode(top)
         self.env = FakeEnv(MODULES_NOT_BUILT=[])
         self.pkg_config_has_zlib = pkg_config_has_zlib
         self.compiler_has_zlib = compiler_has_zlib
+        self.has_boost = has_boost
         self.check_cfg_calls = []
         self.check_calls = []
         self.features = []
@@ -129,12 +130,13 @@ class FakeConfigure(object):
 
     def check(self, **kw):
         self.check_calls.append(kw)
-        found = kw.get('lib') == 'z' and self.compiler_has_zlib
+        found = ((kw.get('lib') == 'z' and self.compiler_has_zlib) or
+                 (kw.get('lib') == 'boost_program_options' and self.has_boost))
         return self._answer(found, kw)
 
     def _answer(self, found, kw):
         if found:
-            self.env['LIB_' + kw['uselib_store']] = ['z']
+            self.env['LIB_' + kw['uselib_store']] = [kw.get('lib', 'z')]
             return True
         if kw.get('mandatory', True):
             raise FakeFatal('check failed: %r' % (kw,))
@@ -270,9 +272,10 @@ def test_test_library_gets_the_data_dir_define(real_build):
     assert not [d for d in real_build.modules['rdma'].env['DEFINES'] if 'RDMA_TEST_DATA_DIR' in d]
 
 
-def test_zlib_is_used(real_build):
-    assert 'ZLIB' in real_build.modules['rdma'].use
-    assert 'ZLIB' in real_build.test_libraries['rdma'].use
+def test_zlib_and_boost_are_used(real_build):
+    for lib in ('ZLIB', 'BOOST_PO'):
+        assert lib in real_build.modules['rdma'].use
+        assert lib in real_build.test_libraries['rdma'].use
 
 
 def test_examples_are_exactly_the_list(real_build, expected):
@@ -320,7 +323,7 @@ def test_configure_finds_zlib_through_pkg_config(tmp_path):
     assert call['package'] == 'zlib'
     assert call['uselib_store'] == 'ZLIB'
     assert '--libs' in call['args'] and '--cflags' in call['args']
-    assert conf.check_calls == []
+    assert [c for c in conf.check_calls if c.get('uselib_store') == 'ZLIB'] == []
     assert conf.env['LIB_ZLIB'] == ['z']
     assert 'rdma' not in conf.env['MODULES_NOT_BUILT']
     assert [f[2] for f in conf.features if f[0] == 'rdma'] == [True]
@@ -328,9 +331,9 @@ def test_configure_finds_zlib_through_pkg_config(tmp_path):
 
 def test_configure_falls_back_to_a_compiler_check(tmp_path):
     conf = configure_synthetic(tmp_path, pkg_config_has_zlib=False)
-    assert len(conf.check_calls) == 1
-    assert conf.check_calls[0]['lib'] == 'z'
-    assert conf.check_calls[0]['uselib_store'] == 'ZLIB'
+    zlib_calls = [c for c in conf.check_calls if c.get('uselib_store') == 'ZLIB']
+    assert len(zlib_calls) == 1
+    assert zlib_calls[0]['lib'] == 'z'
     assert conf.env['LIB_ZLIB'] == ['z']
     assert 'rdma' not in conf.env['MODULES_NOT_BUILT']
 
@@ -340,6 +343,21 @@ def test_configure_without_zlib_drops_the_module(tmp_path):
     assert conf.env['MODULES_NOT_BUILT'] == ['rdma']
     assert [f[2] for f in conf.features if f[0] == 'rdma'] == [False]
     assert 'zlib' in [f[3] for f in conf.features if f[0] == 'rdma'][0]
+
+
+def test_configure_checks_boost_program_options(tmp_path):
+    conf = configure_synthetic(tmp_path)
+    boost = [c for c in conf.check_calls if c.get('uselib_store') == 'BOOST_PO']
+    assert len(boost) == 1 and boost[0]['lib'] == 'boost_program_options'
+    assert boost[0]['header_name'] == 'boost/program_options.hpp'
+    assert conf.env['LIB_BOOST_PO'] == ['boost_program_options']
+
+
+def test_configure_without_boost_drops_the_module(tmp_path):
+    conf = configure_synthetic(tmp_path, has_boost=False)
+    assert conf.env['MODULES_NOT_BUILT'] == ['rdma']
+    reason = [f[3] for f in conf.features if f[0] == 'rdma'][0]
+    assert 'Boost.Program_options' in reason and 'zlib' not in reason
 
 
 def test_configure_checks_the_real_list():

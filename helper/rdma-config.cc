@@ -1,0 +1,465 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-config.h"
+
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaConfig");
+
+namespace po = boost::program_options;
+
+namespace
+{
+
+/// \return the text with leading and trailing blanks removed
+std::string
+Trim(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    const auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+/**
+ * Line numbers of an INI text: the line of each "section.name", and the
+ * first line that is neither blank, a comment, a [section] nor name = value.
+ * Only used to name lines in errors; Boost.Program_options parses.
+ */
+struct IniLines
+{
+    std::map<std::string, std::vector<int>> keyLines; //!< key -> its lines
+    int badLine{0};                                   //!< first malformed line, 0 = none
+
+    /// \param text the INI text
+    explicit IniLines(const std::string& text)
+    {
+        std::istringstream in(text);
+        std::string line;
+        std::string section;
+        int n = 0;
+        while (std::getline(in, line))
+        {
+            ++n;
+            const auto hash = line.find('#');
+            const std::string t = Trim(hash == std::string::npos ? line : line.substr(0, hash));
+            if (t.empty())
+            {
+                continue;
+            }
+            if (t.front() == '[' && t.back() == ']')
+            {
+                section = Trim(t.substr(1, t.size() - 2));
+                continue;
+            }
+            const auto eq = t.find('=');
+            if (eq == std::string::npos || Trim(t.substr(0, eq)).empty())
+            {
+                if (badLine == 0)
+                {
+                    badLine = n;
+                }
+                continue;
+            }
+            const std::string name = Trim(t.substr(0, eq));
+            keyLines[section.empty() ? name : section + "." + name].push_back(n);
+        }
+    }
+
+    /// \return "name:line" of the key's k-th occurrence, or name alone
+    std::string Where(const std::string& name, const std::string& key, std::size_t k = 0) const
+    {
+        auto it = keyLines.find(key);
+        if (it == keyLines.end() || it->second.size() <= k)
+        {
+            return name;
+        }
+        return name + ":" + std::to_string(it->second[k]);
+    }
+};
+
+/// \return the TypeId's attributes and its parents' up to a framework base
+std::vector<TypeId::AttributeInformation>
+OwnAttributes(TypeId tid)
+{
+    std::vector<TypeId::AttributeInformation> out;
+    const std::vector<std::string> stop{"ns3::Object",
+                                        "ns3::ObjectBase",
+                                        "ns3::NetDevice",
+                                        "ns3::Application"};
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        if (std::find(stop.begin(), stop.end(), t.GetName()) != stop.end())
+        {
+            break;
+        }
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            const auto info = t.GetAttribute(i);
+            if ((info.flags & TypeId::ATTR_CONSTRUCT) &&
+                info.supportLevel != TypeId::SupportLevel::OBSOLETE)
+            {
+                out.push_back(info);
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+void
+RdmaConfig::AddKey(const std::string& name,
+                   const std::string& defaultValue,
+                   const std::string& help)
+{
+    NS_ABORT_MSG_IF(m_index.count(name), "RdmaConfig: key " << name << " declared twice");
+    m_index[name] = m_keys.size();
+    m_keys.push_back({name, defaultValue, help, "", ""});
+}
+
+void
+RdmaConfig::AddAttributeGroup(const std::string& group, const std::string& typeIdName)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeIdName, &tid))
+    {
+        throw RdmaConfigError("configuration group '" + group + "': no TypeId " + typeIdName);
+    }
+    for (const auto& info : OwnAttributes(tid))
+    {
+        const std::string name = group + "." + info.name;
+        if (m_index.count(name))
+        {
+            continue; // a parent's attribute already listed under this group
+        }
+        m_index[name] = m_keys.size();
+        m_keys.push_back({name,
+                          info.initialValue->SerializeToString(info.checker),
+                          info.help,
+                          typeIdName,
+                          info.name});
+    }
+}
+
+const std::vector<RdmaConfig::Key>&
+RdmaConfig::GetKeys() const
+{
+    return m_keys;
+}
+
+bool
+RdmaConfig::HasKey(const std::string& name) const
+{
+    return m_index.count(name) != 0;
+}
+
+std::size_t
+RdmaConfig::Index(const std::string& name) const
+{
+    auto it = m_index.find(name);
+    if (it == m_index.end())
+    {
+        throw RdmaConfigError("unknown configuration key '" + name + "' (rdma-sim --help lists them)");
+    }
+    return it->second;
+}
+
+void
+RdmaConfig::Set(const std::string& name, const std::string& value, const std::string& origin)
+{
+    auto it = m_index.find(name);
+    if (it == m_index.end())
+    {
+        throw RdmaConfigError(origin + ": unknown key '" + name +
+                              "' (rdma-sim --help lists every key)");
+    }
+    const Key& key = m_keys[it->second];
+    if (!key.typeId.empty())
+    {
+        TypeId::AttributeInformation info;
+        TypeId::LookupByName(key.typeId).LookupAttributeByName(key.attribute, &info);
+        Ptr<AttributeValue> v = info.checker->Create();
+        if (!v->DeserializeFromString(value, info.checker))
+        {
+            throw RdmaConfigError(origin + ": " + name + " = '" + value + "' is not a valid " +
+                                  info.checker->GetValueTypeName() + " (" +
+                                  info.checker->GetUnderlyingTypeInformation() + "); " +
+                                  key.help);
+        }
+    }
+    m_values[name] = value;
+    m_origin[name] = origin;
+}
+
+void
+RdmaConfig::ReadIniFile(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw RdmaConfigError(path + ": cannot open the configuration file");
+    }
+    ReadIni(in, path);
+}
+
+void
+RdmaConfig::ReadIniText(const std::string& text, const std::string& name)
+{
+    std::istringstream in(text);
+    ReadIni(in, name);
+}
+
+void
+RdmaConfig::ReadIni(std::istream& in, const std::string& name)
+{
+    std::ostringstream all;
+    all << in.rdbuf();
+    const std::string text = all.str();
+    const IniLines lines(text);
+    if (lines.badLine != 0)
+    {
+        throw RdmaConfigError(name + ":" + std::to_string(lines.badLine) +
+                              ": expected '[section]', 'name = value' or a '#' comment");
+    }
+    po::options_description desc;
+    for (const auto& k : m_keys)
+    {
+        desc.add_options()(k.name.c_str(), po::value<std::string>());
+    }
+    po::parsed_options parsed(&desc);
+    try
+    {
+        std::istringstream again(text);
+        parsed = po::parse_config_file(again, desc, true);
+    }
+    catch (const po::error& e)
+    {
+        throw RdmaConfigError(name + ": " + e.what());
+    }
+    std::map<std::string, std::size_t> seen;
+    for (const auto& opt : parsed.options)
+    {
+        const std::size_t k = seen[opt.string_key]++;
+        const std::string where = lines.Where(name, opt.string_key, k);
+        if (opt.unregistered)
+        {
+            throw RdmaConfigError(where + ": unknown key '" + opt.string_key +
+                                  "' (rdma-sim --help lists every key)");
+        }
+        if (k > 0)
+        {
+            throw RdmaConfigError(where + ": '" + opt.string_key + "' is set twice (first at " +
+                                  lines.Where(name, opt.string_key, 0) + ")");
+        }
+        Set(opt.string_key, opt.value.empty() ? "" : Trim(opt.value.front()), where);
+    }
+}
+
+const std::string&
+RdmaConfig::Get(const std::string& name) const
+{
+    const std::size_t i = Index(name);
+    auto it = m_values.find(name);
+    return it == m_values.end() ? m_keys[i].defaultValue : it->second;
+}
+
+const std::string&
+RdmaConfig::GetOrigin(const std::string& name) const
+{
+    static const std::string def = "default";
+    Index(name);
+    auto it = m_origin.find(name);
+    return it == m_origin.end() ? def : it->second;
+}
+
+namespace
+{
+/// \return an error for a value of the wrong kind
+RdmaConfigError
+BadValue(const RdmaConfig& c, const std::string& name, const std::string& expected)
+{
+    return RdmaConfigError(c.GetOrigin(name) + ": " + name + " = '" + c.Get(name) +
+                           "': expected " + expected);
+}
+} // namespace
+
+double
+RdmaConfig::GetDouble(const std::string& name) const
+{
+    const std::string& v = Get(name);
+    std::size_t used = 0;
+    double d = 0;
+    try
+    {
+        d = std::stod(v, &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used == 0 || used != v.size())
+    {
+        throw BadValue(*this, name, "a number");
+    }
+    return d;
+}
+
+uint64_t
+RdmaConfig::GetUinteger(const std::string& name) const
+{
+    const std::string& v = Get(name);
+    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    {
+        throw BadValue(*this, name, "a non-negative integer");
+    }
+    try
+    {
+        return std::stoull(v);
+    }
+    catch (const std::exception&)
+    {
+        throw BadValue(*this, name, "a non-negative integer below 2^64");
+    }
+}
+
+bool
+RdmaConfig::GetBool(const std::string& name) const
+{
+    const std::string& v = Get(name);
+    if (v == "true" || v == "1" || v == "on" || v == "yes")
+    {
+        return true;
+    }
+    if (v == "false" || v == "0" || v == "off" || v == "no")
+    {
+        return false;
+    }
+    throw BadValue(*this, name, "true or false");
+}
+
+Time
+RdmaConfig::GetTime(const std::string& name) const
+{
+    TimeValue t;
+    if (!t.DeserializeFromString(Get(name), MakeTimeChecker()))
+    {
+        throw BadValue(*this, name, "a time with its unit (for example 10us, 2ms)");
+    }
+    return t.Get();
+}
+
+uint64_t
+RdmaConfig::GetBitRate(const std::string& name) const
+{
+    DataRateValue r;
+    if (!r.DeserializeFromString(Get(name), MakeDataRateChecker()))
+    {
+        throw BadValue(*this, name, "a rate with its unit (for example 100Gbps)");
+    }
+    return r.Get().GetBitRate();
+}
+
+void
+RdmaConfig::Apply(const std::string& groupPrefix) const
+{
+    for (const auto& k : m_keys)
+    {
+        if (k.typeId.empty() || k.name.compare(0, groupPrefix.size(), groupPrefix) != 0)
+        {
+            continue;
+        }
+        auto it = m_values.find(k.name);
+        if (it != m_values.end())
+        {
+            Config::SetDefault(k.typeId + "::" + k.attribute, StringValue(it->second));
+        }
+    }
+}
+
+namespace
+{
+/// \return the group of "group.name" (all but the last component)
+std::string
+GroupOf(const std::string& key)
+{
+    const auto dot = key.rfind('.');
+    return dot == std::string::npos ? "" : key.substr(0, dot);
+}
+} // namespace
+
+void
+RdmaConfig::Print(std::ostream& os) const
+{
+    std::string group = "\x01";
+    for (const auto& k : m_keys)
+    {
+        const std::string g = GroupOf(k.name);
+        if (g != group)
+        {
+            os << (group == "\x01" ? "" : "\n") << "[" << g << "]\n";
+            group = g;
+        }
+        os << k.name.substr(g.size() + 1) << " = " << Get(k.name);
+        auto it = m_origin.find(k.name);
+        if (it != m_origin.end())
+        {
+            os << "  # " << it->second;
+        }
+        os << "\n";
+    }
+}
+
+void
+RdmaConfig::PrintHelp(std::ostream& os) const
+{
+    std::string group = "\x01";
+    for (const auto& k : m_keys)
+    {
+        const std::string g = GroupOf(k.name);
+        if (g != group)
+        {
+            os << "\n[" << g << "]"
+               << (m_keys.empty() || k.typeId.empty() ? "" : "  (attributes of " + k.typeId + ")")
+               << "\n";
+            group = g;
+        }
+        os << "  --" << k.name << " (default: " << (k.defaultValue.empty() ? "\"\"" : k.defaultValue)
+           << ")\n      " << k.help << "\n";
+    }
+}
+
+std::map<std::string, std::string>
+RdmaConfig::GetValues() const
+{
+    std::map<std::string, std::string> out;
+    for (const auto& k : m_keys)
+    {
+        out[k.name] = Get(k.name);
+    }
+    return out;
+}
+
+} // namespace ns3

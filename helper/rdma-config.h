@@ -1,0 +1,164 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_CONFIG_H
+#define RDMA_CONFIG_H
+
+#include "ns3/nstime.h"
+#include "ns3/type-id.h"
+
+#include <iosfwd>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief A configuration error: the message names the file and line, or the
+ * key and where its value came from, and says what was expected. Thrown by
+ * RdmaConfig and RdmaExperiment before any simulation starts, so a command
+ * line tool prints it and exits non-zero and Python raises it.
+ */
+class RdmaConfigError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/**
+ * \ingroup rdma
+ * \brief The keys of one experiment and their values: an INI file, then
+ * command-line overrides, over the defaults.
+ *
+ * Keys are "group.name" (in an INI file, name under a [group] section). Two
+ * kinds:
+ * - plain keys an experiment declares with AddKey (topology, traffic,
+ *   output, sim): a default and a help text with the unit;
+ * - attribute groups (AddAttributeGroup): every attribute of an ns-3 TypeId
+ *   (and of its parents up to, not including, Object, NetDevice or
+ *   Application) becomes "group.AttributeName", its default and help taken
+ *   from the TypeId itself, so keys never duplicate the models' attributes.
+ *   Apply() turns them into Config::SetDefault calls.
+ *
+ * Parsing is Boost.Program_options' (INI files and "--group.name=value");
+ * values of attribute keys are checked with the attribute's own checker
+ * when set. Every error is an RdmaConfigError naming file and line (or
+ * "command line") and the key.
+ */
+class RdmaConfig
+{
+  public:
+    /// One key of the schema.
+    struct Key
+    {
+        std::string name;         //!< "group.name"
+        std::string defaultValue; //!< as text
+        std::string help;         //!< with the unit
+        std::string typeId;       //!< the TypeId of an attribute key, else empty
+        std::string attribute;    //!< the attribute's name, else empty
+    };
+
+    /**
+     * \brief Declare a plain key.
+     * \param name "group.name"
+     * \param defaultValue its default, as text
+     * \param help what it is, with its unit
+     */
+    void AddKey(const std::string& name, const std::string& defaultValue, const std::string& help);
+
+    /**
+     * \brief Declare every attribute of a TypeId as "group.Attribute".
+     * \param group the key prefix (for example "link", "cc.dcqcn")
+     * \param typeIdName the TypeId (for example "ns3::QbbNetDevice")
+     * \throws RdmaConfigError if the TypeId does not exist
+     */
+    void AddAttributeGroup(const std::string& group, const std::string& typeIdName);
+
+    /// \return every key, in declaration order
+    const std::vector<Key>& GetKeys() const;
+
+    /// \return whether the key is declared
+    bool HasKey(const std::string& name) const;
+
+    /**
+     * \brief Set a value.
+     * \param name the key
+     * \param value the value as text
+     * \param origin where it came from ("file.ini:12", "command line", ...)
+     * \throws RdmaConfigError if the key is unknown or, for an attribute
+     * key, the attribute's checker refuses the value
+     */
+    void Set(const std::string& name, const std::string& value, const std::string& origin);
+
+    /**
+     * \brief Read an INI file (Boost.Program_options syntax: [group]
+     * sections, "name = value" lines, '#' comments).
+     * \param path the file
+     * \throws RdmaConfigError naming the file and line of an unknown key, a
+     * syntax error, a repeated key or a bad value; if the file cannot be read
+     */
+    void ReadIniFile(const std::string& path);
+
+    /**
+     * \brief Read an INI text (the embedded defaults use it).
+     * \param text the INI text
+     * \param name the name errors give for it
+     */
+    void ReadIniText(const std::string& text, const std::string& name);
+
+    /// \return the value of a key (its default if never set)
+    /// \throws RdmaConfigError if the key is unknown
+    const std::string& Get(const std::string& name) const;
+    /// \return where the value came from ("default" if never set)
+    const std::string& GetOrigin(const std::string& name) const;
+
+    /// \return the value as a double \throws RdmaConfigError if it is not one
+    double GetDouble(const std::string& name) const;
+    /// \return the value as an unsigned integer \throws RdmaConfigError
+    uint64_t GetUinteger(const std::string& name) const;
+    /// \return the value as a bool (true/false/1/0) \throws RdmaConfigError
+    bool GetBool(const std::string& name) const;
+    /// \return the value as an ns-3 Time ("10us") \throws RdmaConfigError
+    Time GetTime(const std::string& name) const;
+    /// \return the value as a rate in bit/s ("100Gbps") \throws RdmaConfigError
+    uint64_t GetBitRate(const std::string& name) const;
+
+    /**
+     * \brief Config::SetDefault for every attribute key whose value was set
+     * (defaults are left alone). Call Config::Reset() after the run to
+     * undo it.
+     * \param groupPrefix only keys starting with it (empty: all)
+     */
+    void Apply(const std::string& groupPrefix = "") const;
+
+    /// \brief Write the merged configuration as INI, each set value's origin
+    /// in a comment. \param os the stream
+    void Print(std::ostream& os) const;
+
+    /// \brief Write every key with its default and help, grouped, as --help
+    /// shows it. \param os the stream
+    void PrintHelp(std::ostream& os) const;
+
+    /// \return the merged values by key (set values and defaults)
+    std::map<std::string, std::string> GetValues() const;
+
+  private:
+    /// \return the key's index \throws RdmaConfigError if unknown
+    std::size_t Index(const std::string& name) const;
+    /// Read one INI stream. \param in the stream \param name its name
+    void ReadIni(std::istream& in, const std::string& name);
+
+    std::vector<Key> m_keys;                     //!< the schema
+    std::map<std::string, std::size_t> m_index;  //!< key name -> index
+    std::map<std::string, std::string> m_values; //!< set values
+    std::map<std::string, std::string> m_origin; //!< where each came from
+};
+
+} // namespace ns3
+
+#endif /* RDMA_CONFIG_H */
