@@ -370,26 +370,6 @@ RdmaNic::TrySend()
             m_scheduler->Sent(qpn, 0);
             continue;
         }
-        {
-            Ptr<Packet> cnp = m_cnpQueue.front();
-            m_cnpQueue.pop_front();
-            ++m_stats.txFrames;
-            m_stats.txBytes += cnp->GetSize();
-            m_device->SendFrame(cnp);
-            continue;
-        }
-        Ptr<RdmaQueuePair> qp = m_scheduler->Next();
-        if (!qp)
-        {
-            break;
-        }
-        uint32_t qpn = qp->GetQpn();
-        RoceFrame f;
-        if (!qp->BuildNextPacket(f))
-        {
-            m_scheduler->Sent(qpn, 0);
-            continue;
-        }
         const RdmaQpAttr& attr = qp->Query();
         f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
         f.dstMac = m_peerMac;

@@ -99,7 +99,8 @@ class RdmaNic : public Object
      * \param length bytes (> 0)
      * \param access RdmaAccessFlags
      * \return the region, or null: length 0, or remote write/atomic without
-     *         local write (EINVAL in verbs)
+     *         local write (EINVAL in verbs); or, with a Pipeline, its MPT or
+     *         MTT backing store is full (ENOMEM)
      */
     Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
                                 uint64_t addr,
@@ -121,7 +122,8 @@ class RdmaNic : public Object
      * attributes (AckReqInterval, LossRecovery, ...) come from the NIC's
      * QpFactory (SetQpAttribute).
      * \param init PD, CQs and queue depths
-     * \return the QP, or null without a PD or CQs
+     * \return the QP, or null without a PD or CQs (EINVAL), or, with a
+     *         Pipeline, when its QPC backing store is full (ENOMEM)
      */
     Ptr<RdmaQueuePair> CreateQp(const RdmaQueuePair::InitAttr& init);
     /**
