@@ -213,7 +213,7 @@ class FairnessTestCase : public TestCase
 
     /// \param p what to run and expect
     explicit FairnessTestCase(const Params& p)
-        : TestCase(p.cc + ": two flows on one 10 Gb/s bottleneck, Jain index >= 0.99 over " +
+        : TestCase(p.cc + ": two flows on one 10 Gbps bottleneck, Jain index >= 0.99 over " +
                    std::to_string(p.span.GetMilliSeconds()) + " ms from " +
                    std::to_string(p.settle.GetMilliSeconds()) + " ms after the second starts"),
           m_p(p)

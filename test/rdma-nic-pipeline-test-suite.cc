@@ -74,6 +74,7 @@ struct LoadResult
     double rate{0};              //!< WRITE completions per second in the window
     uint64_t writes{0};          //!< completions in the window
     double qpcMissesPerWrite{0}; //!< QPC misses per completion in the window
+    double qpcFillsPerWrite{0};  //!< QPC fills (misses not merged) per completion
 };
 
 /**
@@ -137,13 +138,19 @@ RunSmallWrites(TwoHosts::Options o, uint32_t qps, uint32_t window)
     }
     Ptr<NicCache> qpc = h.nicA->GetPipeline()->GetTables()->GetCache(RdmaNicTables::QPC);
     uint64_t missesAtWarm = 0;
-    Simulator::Schedule(warm, [&]() { missesAtWarm = qpc->GetMisses(); });
+    uint64_t mergedAtWarm = 0;
+    Simulator::Schedule(warm, [&]() {
+        missesAtWarm = qpc->GetMisses();
+        mergedAtWarm = qpc->GetMergedMisses();
+    });
     Simulator::Stop(warm + measure);
     Simulator::Run();
     NS_ABORT_MSG_IF(failed, "a WRITE failed");
     r.writes = inWindow;
     r.rate = double(inWindow) / measure.GetSeconds();
     r.qpcMissesPerWrite = double(qpc->GetMisses() - missesAtWarm) / double(inWindow);
+    r.qpcFillsPerWrite =
+        r.qpcMissesPerWrite - double(qpc->GetMergedMisses() - mergedAtWarm) / double(inWindow);
     Simulator::Destroy();
     return r;
 }
@@ -200,7 +207,8 @@ class RateCeilingTestCase : public TestCase
  * under which LRU keeps none of the contexts it will need next, so each TX
  * packet misses; the ACK of each WRITE, processed on A's RX side, looks its
  * QP up again, and misses too once enough other QPs passed in between. With
- * m QPC misses per WRITE (measured: between 1 and 2) and M fills in flight,
+ * m QPC fills per WRITE (misses that fetch, merged misses left out;
+ * measured: between 1 and 2) and M fills in flight,
  * each taking L = request serialization + ReadLatency + completion
  * serialization of 256 + 20 bytes = 1.52 + 850 + 17.52 = 869 ns on an idle
  * link, the miss engine bounds the rate at M / (m x L): about 2.3 M/s for
@@ -258,8 +266,9 @@ class QpScalingTestCase : public TestCase
         for (uint32_t n : {2 * C, 4 * C})
         {
             LoadResult r = RunSmallWrites(o, n, 8);
-            double m = r.qpcMissesPerWrite;
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(m, 1.0, "N = " << n << ": every TX lookup misses");
+            double m = r.qpcFillsPerWrite;
+            // about one TX miss per WRITE or more; 10 % for the window's edges
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(m, 0.9, "N = " << n << ": TX lookups miss");
             // at most a TX and an ACK miss per WRITE; 5 % for the window's
             // edges (misses of WRITEs that complete after it)
             NS_TEST_ASSERT_MSG_LT_OR_EQ(m, 2.1, "N = " << n << ": at most TX + ACK miss");

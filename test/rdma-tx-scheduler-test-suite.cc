@@ -69,8 +69,8 @@ class PacingTestCase : public TestCase
 {
   public:
     PacingTestCase()
-        : TestCase("pacing: a QP at 10 Gb/s on a 100 Gb/s port starts each packet "
-                   "bytes x 8 over 10 Gb/s after the previous one")
+        : TestCase("pacing: a QP at 10 Gbps on a 100 Gbps port starts each packet "
+                   "bytes x 8 over 10 Gbps after the previous one")
     {
     }
 
