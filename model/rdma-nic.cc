@@ -5,6 +5,7 @@
 #include "rdma-nic.h"
 
 #include "qbb-net-device.h"
+#include "rdma-int-codec.h"
 #include "rdma-opcode.h"
 
 #include "ns3/abort.h"
@@ -73,6 +74,14 @@ RdmaNic::GetTypeId()
                           UintegerValue(6),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("IntEnabled",
+                          "Carry in-band telemetry for HPCC: request packets go to UDP port "
+                          "4792 with an empty IntHeader that switches with IntEnabled stamp; "
+                          "the receiver strips it and echoes the records in its next ACK "
+                          "(RdmaIntCodec). Off by default: plain RoCEv2 frames.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_intEnabled),
+                          MakeBooleanChecker())
             .AddAttribute("BaseRtt",
                           "RTT of the empty path given to each QP's congestion control (T of "
                           "HPCC, the base of Swift's and TIMELY's delay rules), for QPs created "
@@ -99,7 +108,8 @@ RdmaNic::RdmaNic()
       m_scheduler(CreateObject<RdmaTxScheduler>()),
       m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
       m_baseRtt(MicroSeconds(10)),
-      m_cnpPriority(6)
+      m_cnpPriority(6),
+      m_intEnabled(false)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
@@ -379,8 +389,13 @@ RdmaNic::TrySend()
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
-        m_qpCc[qpn]->OnPacketSent(f, qp->GetMtuBytes());
+        Ptr<RdmaQpCc> cc = m_qpCc[qpn];
+        cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         Ptr<Packet> frame = f.BuildEthernetFrame();
+        if (m_intEnabled)
+        {
+            cc->AddInt(frame, f);
+        }
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }
@@ -502,6 +517,8 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
 {
     ++m_stats.rxFrames;
     m_stats.rxBytes += frame->GetSize();
+    IntHeader intHeader;
+    bool hasInt = m_intEnabled && RdmaIntCodec::Strip(frame, intHeader);
     RoceFrame f;
     RoceFrame::ParseStatus st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
     switch (st)
@@ -546,7 +563,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
         return;
     }
     RdmaAckInfo ack;
-    if (cc->second->OnPacketReceived(f, ack))
+    if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
     {
         SendCnp(qp, f);
     }

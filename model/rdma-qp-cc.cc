@@ -5,6 +5,7 @@
 #include "rdma-qp-cc.h"
 
 #include "icrc-trailer.h"
+#include "rdma-int-codec.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-opcode.h"
 #include "roce-frame.h"
@@ -114,7 +115,54 @@ RdmaQpCc::FrameBytes(const RoceFrame& frame)
 }
 
 void
-RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu)
+RdmaQpCc::AddInt(Ptr<Packet>& frame, const RoceFrame& f)
+{
+    if (!IsResponse(f.bth.GetOpcode()))
+    {
+        RdmaIntCodec::Insert(frame, IntHeader(), IntHeader::UDP_PORT);
+    }
+    else if (m_hasEcho && (f.bth.GetOpcode() != RC_RDMA_READ_RESPONSE_MIDDLE))
+    {
+        RdmaIntCodec::Insert(frame, m_echo, RdmaIntCodec::ECHO_PORT);
+        m_hasEcho = false;
+    }
+}
+
+void
+RdmaQpCc::DecodeInt(const IntHeader& h, std::vector<RdmaIntHop>& hops)
+{
+    uint32_t n = std::min<uint32_t>(h.GetNHops(), IntHeader::MAX_HOPS);
+    if (m_hopClocks.size() < n)
+    {
+        m_hopClocks.resize(n);
+    }
+    hops.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        IntHeader::Hop rec = h.GetHop(i);
+        HopClock& c = m_hopClocks[i];
+        if (c.valid)
+        {
+            c.time += NanoSeconds(IntHeader::TimeDelta(rec.timeNs, c.rawTime));
+            c.txBytes += IntHeader::BytesDelta(rec.txUnits, c.rawTx);
+        }
+        else
+        {
+            c.valid = true;
+            c.time = NanoSeconds(rec.timeNs);
+            c.txBytes = rec.GetTxBytes();
+        }
+        c.rawTime = rec.timeNs;
+        c.rawTx = rec.txUnits;
+        hops[i].linkRate = rec.rate;
+        hops[i].timestamp = c.time;
+        hops[i].txBytes = c.txBytes;
+        hops[i].qlenBytes = static_cast<uint32_t>(rec.GetQlenBytes());
+    }
+}
+
+void
+RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
 {
     uint8_t op = frame.bth.GetOpcode();
     if (IsResponse(op))
@@ -128,7 +176,7 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu)
         return;
     }
     EnsureInit(pathMtu);
-    uint32_t frameBytes = FrameBytes(frame);
+    uint32_t frameBytes = FrameBytes(frame) + (intEnabled ? IntHeader::SIZE : 0);
     uint32_t psn = frame.bth.GetPsn();
     Time now = Simulator::Now();
     if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
@@ -189,14 +237,23 @@ RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
 }
 
 bool
-RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack)
+RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHeader* intHeader)
 {
     uint8_t op = frame.bth.GetOpcode();
     if (!IsResponse(op))
     {
+        if (intHeader)
+        {
+            m_echo = *intHeader;
+            m_hasEcho = true;
+        }
         // A request: the notification point.
-        return frame.ecn == 3 && (m_echoCe = true) && m_np &&
-               m_np->OnCongestionExperienced(Simulator::Now());
+        if (frame.ecn != 3)
+        {
+            return false;
+        }
+        m_echoCe = true; // BECN on the next response
+        return m_np && m_np->OnCongestionExperienced(Simulator::Now());
     }
     if (!m_initialized)
     {
@@ -218,6 +275,10 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack)
         ++m_stats.rttSamples;
     }
     ack.ecnEcho = frame.bth.GetBecn();
+    if (intHeader)
+    {
+        DecodeInt(*intHeader, ack.intHops);
+    }
     m_state->m_bytesInFlight = m_inFlightBytes + ack.ackedBytes; // OnAck takes them off
     m_ops->OnAck(m_state, ack);
     if (seqNak)

@@ -5,19 +5,23 @@
 #ifndef RDMA_QP_CC_H
 #define RDMA_QP_CC_H
 
+#include "int-header.h"
 #include "rdma-cnp-generator.h"
 #include "rdma-congestion-ops.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
 
 struct RoceFrame;
+class Packet;
 
 /**
  * \ingroup rdma
@@ -95,7 +99,15 @@ class RdmaQpCc : public Object
      *        (BECN may be set here)
      * \param pathMtu the QP's path MTU, bytes
      */
-    void OnPacketSent(RoceFrame& frame, uint32_t pathMtu);
+    void OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled = false);
+    /**
+     * \brief INT on: give a built request frame an empty IntHeader (to be
+     * stamped by switches), a response frame the records of the latest
+     * request that arrived with INT (its echo), see RdmaIntCodec.
+     * \param frame the built frame, replaced
+     * \param f its fields
+     */
+    void AddInt(Ptr<Packet>& frame, const RoceFrame& f);
     /**
      * \param frame a packet's fields
      * \return the bytes of its Ethernet frame (header to ICRC, no FCS)
@@ -104,11 +116,15 @@ class RdmaQpCc : public Object
     /**
      * \brief A packet for the QP arrived (before the QP handles it).
      * \param frame the parsed packet
-     * \param ack INT records and hop count read from the frame (only the
-     *        response case uses them); ackedBytes and rtt are filled here
+     * \param ack filled here for a response: ackedBytes, rtt, ecnEcho, and
+     *        intHops from the echoed records (timestamps and tx bytes
+     *        unwrapped per hop, so they grow monotonically)
+     * \param intHeader the INT records the frame carried, or null
      * \return true if a CNP is to be sent for it now (a CE-marked request)
      */
-    bool OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack);
+    bool OnPacketReceived(const RoceFrame& frame,
+                          RdmaAckInfo& ack,
+                          const IntHeader* intHeader = nullptr);
     /// A CNP for this QP arrived.
     void OnCnp();
     /// The QP's local ACK timer expired.
@@ -140,6 +156,23 @@ class RdmaQpCc : public Object
         bool inFlight;  //!< counted in m_inFlightBytes (not lost, not timed out)
     };
 
+    /// One hop's INT clock, to unwrap its modular timestamp and tx bytes.
+    struct HopClock
+    {
+        bool valid{false};   //!< a record has been seen
+        uint32_t rawTime{0}; //!< last timestamp field
+        uint32_t rawTx{0};   //!< last tx-bytes field
+        Time time;           //!< unwrapped timestamp
+        uint64_t txBytes{0}; //!< unwrapped tx bytes
+    };
+
+    /**
+     * \brief Turn echoed records into RdmaIntHops.
+     * \param h the records
+     * \param hops receives them, first switch first
+     */
+    void DecodeInt(const IntHeader& h, std::vector<RdmaIntHop>& hops);
+
     /// Start the algorithm at the first packet (the path MTU is known then).
     void EnsureInit(uint32_t pathMtu);
     /**
@@ -150,14 +183,17 @@ class RdmaQpCc : public Object
      */
     void Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack);
 
-    Ptr<RdmaCongestionOps> m_ops; //!< the algorithm
-    Ptr<RdmaCnpGenerator> m_np;   //!< the notification point
-    Ptr<RdmaCcState> m_state;     //!< its state
-    bool m_initialized{false};    //!< Init done
-    std::deque<Record> m_records; //!< unacknowledged requests, oldest first
-    uint64_t m_inFlightBytes{0};  //!< bytes of the records in flight
-    bool m_echoCe{false};         //!< a CE-marked request arrived since the last response
-    Stats m_stats;                //!< counters
+    Ptr<RdmaCongestionOps> m_ops;      //!< the algorithm
+    Ptr<RdmaCnpGenerator> m_np;        //!< the notification point
+    Ptr<RdmaCcState> m_state;          //!< its state
+    bool m_initialized{false};         //!< Init done
+    std::deque<Record> m_records;      //!< unacknowledged requests, oldest first
+    uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight
+    bool m_echoCe{false};              //!< a CE-marked request arrived since the last response
+    bool m_hasEcho{false};             //!< m_echo holds records to echo
+    IntHeader m_echo;                  //!< INT records of the latest request received
+    std::vector<HopClock> m_hopClocks; //!< per hop, sender side
+    Stats m_stats;                     //!< counters
 };
 
 } // namespace ns3
