@@ -465,6 +465,71 @@ class IntTestCase : public TestCase
     }
 };
 
+/// IPv6 with an 802.1Q tag: routed by IPv6 address, classed by PCP, CE in the Traffic Class.
+class Ipv6VlanTestCase : public TestCase
+{
+  public:
+    Ipv6VlanTestCase()
+        : TestCase("IPv6 RoCEv2 frames with an 802.1Q tag: routed by the IPv6 destination, "
+                   "queued in the PCP's class, CE marked in the Traffic Class with the ICRC "
+                   "still valid")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RawFabric f(2, 0);
+        const Ipv6Address dst("2001:db8::2");
+        f.sw->AddRoute(dst, 2);
+        const uint8_t pcp = 5;
+        SwitchEcnParams always;
+        always.kminBytes = 0;
+        always.kmaxBytes = 1; // any queued byte marks
+        f.sw->SetEcnParams(2, pcp, always);
+        f.sinks[1]->SetPfcHold(pcp, true);
+        uint64_t maxQueued = 0;
+        f.switchPorts[0]->TraceConnectWithoutContext(
+            "PhyRxEnd",
+            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
+                maxQueued = std::max(maxQueued, f.switchPorts[2]->GetTxQueueBytes(pcp));
+            }));
+        const uint32_t frames = 4;
+        Simulator::Schedule(MicroSeconds(5), [&]() {
+            for (uint32_t i = 0; i < frames; ++i)
+            {
+                RoceFrame r;
+                r.ipv6 = true;
+                r.srcIpv6 = Ipv6Address("2001:db8::1");
+                r.dstIpv6 = dst;
+                r.hasVlan = true;
+                r.vlan.SetPcp(pcp);
+                r.dscp = 0; // the PCP, not the DSCP, decides the class
+                r.ecn = 1;  // ECT(1)
+                r.bth.SetOpcode(RC_SEND_ONLY);
+                r.payload = Create<Packet>(200);
+                f.src->SendFrame(r.BuildEthernetFrame());
+            }
+        });
+        Simulator::Schedule(MicroSeconds(50), [&]() { f.sinks[1]->SetPfcHold(pcp, false); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(f.received[0].size(), 0, "nothing on the other port");
+        NS_TEST_ASSERT_MSG_EQ(f.received[1].size(), frames, "all routed by IPv6 address");
+        NS_TEST_ASSERT_MSG_GT(maxQueued, 0, "they waited in the PCP's class queue");
+        for (uint32_t i = 0; i < frames; ++i)
+        {
+            RoceFrame r;
+            NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(f.received[1][i], r, true),
+                                  RoceFrame::OK,
+                                  "IPv6 ICRC valid");
+            // The first found an empty queue; the others found bytes waiting.
+            NS_TEST_ASSERT_MSG_EQ(+r.ecn, (i == 0 ? 1 : 3), "ECN field");
+            NS_TEST_ASSERT_MSG_EQ(+r.vlan.GetPcp(), +pcp, "tag kept");
+        }
+        Simulator::Destroy();
+    }
+};
+
 } // namespace
 
 /// The switch unit suite.
@@ -477,6 +542,7 @@ class RdmaSwitchTestSuite : public TestSuite
         AddTestCase(new MmuRulesTestCase, TestCase::QUICK);
         AddTestCase(new EcmpTestCase, TestCase::QUICK);
         AddTestCase(new EcnTestCase, TestCase::QUICK);
+        AddTestCase(new Ipv6VlanTestCase, TestCase::QUICK);
         AddTestCase(new IntTestCase, TestCase::QUICK);
     }
 };
