@@ -145,7 +145,9 @@ RdmaConfig::AddKey(const std::string& name,
 }
 
 void
-RdmaConfig::AddAttributeGroup(const std::string& group, const std::string& typeIdName)
+RdmaConfig::AddAttributeGroup(const std::string& group,
+                              const std::string& typeIdName,
+                              bool perInstance)
 {
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(typeIdName, &tid))
@@ -164,7 +166,8 @@ RdmaConfig::AddAttributeGroup(const std::string& group, const std::string& typeI
                           info.initialValue->SerializeToString(info.checker),
                           info.help,
                           typeIdName,
-                          info.name});
+                          info.name,
+                          perInstance});
     }
 }
 
@@ -406,7 +409,8 @@ RdmaConfig::Apply(const std::string& groupPrefix) const
 {
     for (const auto& k : m_keys)
     {
-        if (k.typeId.empty() || k.name.compare(0, groupPrefix.size(), groupPrefix) != 0)
+        if (k.typeId.empty() || k.perInstance ||
+            k.name.compare(0, groupPrefix.size(), groupPrefix) != 0)
         {
             continue;
         }
@@ -414,6 +418,25 @@ RdmaConfig::Apply(const std::string& groupPrefix) const
         if (it != m_values.end())
         {
             Config::SetDefault(k.typeId + "::" + k.attribute, StringValue(it->second));
+        }
+    }
+}
+
+void
+RdmaConfig::SetAttributes(const std::string& group, Ptr<Object> object) const
+{
+    for (const auto& k : m_keys)
+    {
+        if (k.typeId.empty() || k.name.size() <= group.size() + 1 ||
+            k.name.compare(0, group.size() + 1, group + ".") != 0 ||
+            k.name.find('.', group.size() + 1) != std::string::npos)
+        {
+            continue;
+        }
+        auto it = m_values.find(k.name);
+        if (it != m_values.end())
+        {
+            object->SetAttribute(k.attribute, StringValue(it->second));
         }
     }
 }

@@ -6,6 +6,7 @@
 #define RDMA_CONFIG_H
 
 #include "ns3/nstime.h"
+#include "ns3/object.h"
 #include "ns3/type-id.h"
 
 #include <iosfwd>
@@ -61,6 +62,7 @@ class RdmaConfig
         std::string help;         //!< with the unit
         std::string typeId;       //!< the TypeId of an attribute key, else empty
         std::string attribute;    //!< the attribute's name, else empty
+        bool perInstance{false};  //!< applied to chosen objects, not as a default
     };
 
     /**
@@ -75,9 +77,23 @@ class RdmaConfig
      * \brief Declare every attribute of a TypeId as "group.Attribute".
      * \param group the key prefix (for example "link", "cc.dcqcn")
      * \param typeIdName the TypeId (for example "ns3::QbbNetDevice")
+     * \param perInstance false: Apply() makes the values attribute defaults;
+     *        true: Apply() leaves them alone and the experiment sets them on
+     *        chosen objects (SetAttributes), as for one of several caches
+     *        of the same TypeId
      * \throws RdmaConfigError if the TypeId does not exist
      */
-    void AddAttributeGroup(const std::string& group, const std::string& typeIdName);
+    void AddAttributeGroup(const std::string& group,
+                           const std::string& typeIdName,
+                           bool perInstance = false);
+
+    /**
+     * \brief Set the attribute keys of a group that were set (not defaults)
+     * on one object.
+     * \param group the group, e.g. "cache.qpc"
+     * \param object the object (its TypeId must hold the attributes)
+     */
+    void SetAttributes(const std::string& group, Ptr<Object> object) const;
 
     /// \return every key, in declaration order
     const std::vector<Key>& GetKeys() const;

@@ -82,6 +82,18 @@ RdmaExperiment::MakeConfig()
     c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)");
     c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax");
     c.AddAttributeGroup("nic", "ns3::RdmaNic");
+    // The NIC as hardware (RdmaNicPipeline): clock, stages, PCIe, caches.
+    c.AddKey("nic.pipeline",
+             "false",
+             "model each NIC's pipeline, PCIe link and QPC/MPT/MTT caches (false: zero-cost NIC)");
+    c.AddAttributeGroup("nic.hw", "ns3::RdmaNicPipeline");
+    c.AddAttributeGroup("pcie", "ns3::PcieLink");
+    for (const char* table : {"qpc", "mpt", "mtt"})
+    {
+        const std::string g = std::string("cache.") + table;
+        c.AddAttributeGroup(g, "ns3::NicCache", true);
+        c.AddAttributeGroup(g + ".memory", "ns3::NicMemory", true);
+    }
     // Congestion control: the algorithm, and each algorithm's attributes.
     c.AddKey("cc.algorithm",
              "dcqcn",

@@ -18,7 +18,11 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/nic-cache.h"
+#include "ns3/nic-memory.h"
 #include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-nic-pipeline.h"
+#include "ns3/rdma-nic-tables.h"
 #include "ns3/string.h"
 #include "ns3/log.h"
 #include "ns3/rdma-flow-size-cdf.h"
@@ -466,6 +470,7 @@ RdmaExperiment::Run()
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);
     const bool hpcc = c.Get("cc.algorithm") == "hpcc";
+    const bool pipeline = c.GetBool("nic.pipeline");
     const uint64_t kmin = c.GetUinteger("ecn.kmin");
     const uint64_t kmax = c.GetUinteger("ecn.kmax");
     const double pmax = c.GetDouble("ecn.pmax");
@@ -530,6 +535,21 @@ RdmaExperiment::Run()
             nic->SetAttribute("BaseRtt", TimeValue(baseRtt));
         }
         nic->SetCongestionControl(ccFactory);
+        if (pipeline)
+        {
+            // Defaults from the nic.hw and pcie groups (Apply); each table's
+            // keys on its own cache and backing store.
+            Ptr<RdmaNicPipeline> p = CreateObject<RdmaNicPipeline>();
+            nic->SetPipeline(p);
+            for (uint32_t t = 0; t < RdmaNicTables::N_TABLES; ++t)
+            {
+                auto table = static_cast<RdmaNicTables::Table>(t);
+                const std::string g = std::string("cache.") + RdmaNicTables::GetTableName(table);
+                Ptr<NicCache> cache = p->GetTables()->GetCache(table);
+                c.SetAttributes(g, cache);
+                c.SetAttributes(g + ".memory", cache->GetMemory());
+            }
+        }
     }
 
     Ptr<RdmaFlowRunner> runner = CreateObject<RdmaFlowRunner>();
@@ -581,6 +601,23 @@ RdmaExperiment::Run()
     m_impl->records = RdmaMakeFctRecords(runner->GetFlows(), runner->GetResults(), path, model);
     const auto buckets = RdmaSlowdownPercentiles(m_impl->records);
     const auto totals = stats.GetTotals();
+    // Cache counters per NIC and table (cache.csv), and summed per table.
+    std::ostringstream cacheCsv;
+    cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
+    std::map<std::string, RdmaNicTables::Counters> cacheSum;
+    for (uint32_t h = 0; pipeline && h < topo.GetNHosts(); ++h)
+    {
+        for (const auto& k : topo.GetNic(h)->GetPipeline()->GetTables()->GetCounters())
+        {
+            cacheCsv << h << ',' << k.table << ',' << k.hits << ',' << k.misses << ','
+                     << k.evictions << ',' << k.writeBacks << ',' << k.stallTime.GetNanoSeconds()
+                     << '\n';
+            auto& sum = cacheSum[k.table];
+            sum.hits += k.hits;
+            sum.misses += k.misses;
+            sum.evictions += k.evictions;
+        }
+    }
     const uint64_t events = Simulator::GetEventCount();
     uint64_t completed = 0;
     uint64_t failed = 0;
@@ -626,6 +663,16 @@ RdmaExperiment::Run()
     j["drops"] = totals.drops;
     j["retransmissions"] = totals.retransmissions;
     j["ecn_marks"] = totals.ecnMarks;
+    nlohmann::ordered_json cj = nlohmann::ordered_json::object();
+    for (const auto& [table, k] : cacheSum)
+    {
+        const uint64_t lookups = k.hits + k.misses;
+        cj[table] = {{"hits", k.hits},
+                     {"misses", k.misses},
+                     {"evictions", k.evictions},
+                     {"hit_rate", lookups ? double(k.hits) / lookups : 0.0}};
+    }
+    j["cache"] = cj;
     m_impl->summaryJson = j.dump(2) + "\n";
 
     std::ostringstream line;
@@ -653,6 +700,17 @@ RdmaExperiment::Run()
        << "; drops " << totals.drops << "; retransmissions " << totals.retransmissions
        << "; ECN marks " << totals.ecnMarks;
     text.push_back(l2.str());
+    for (const auto& [table, k] : cacheSum)
+    {
+        const uint64_t lookups = k.hits + k.misses;
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(2);
+        l << "cache " << table << ": " << k.hits << " hits, " << k.misses << " misses ("
+          << (lookups ? 100.0 * k.hits / lookups : 0.0) << " % hits), " << k.evictions
+          << " evictions";
+        text.push_back(l.str());
+    }
     std::ostringstream l3;
     l3.setf(std::ios::fixed);
     l3.precision(3);
@@ -672,6 +730,7 @@ RdmaExperiment::Run()
         RdmaWriteHpccFctTxt(outDir + "/fct.txt", m_impl->records);
         RdmaWriteFileAtomically(outDir + "/pfc.csv", stats.FormatPfcCsv());
         RdmaWriteFileAtomically(outDir + "/qlen.csv", stats.FormatQlenCsv());
+        RdmaWriteFileAtomically(outDir + "/cache.csv", cacheCsv.str());
         RdmaWriteFileAtomically(outDir + "/summary.json", m_impl->summaryJson);
     }
     catch (const std::runtime_error& e)
