@@ -114,10 +114,13 @@ SwitchMmu::SwitchMmu()
 uint64_t
 SwitchMmu::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
 {
-    // Bytes on the cable during 2 x delay (integer arithmetic in ps x bit/s).
-    long double cableBytes =
-        2.0L * delay.GetSeconds() * static_cast<long double>(rate.GetBitRate()) / 8.0L;
-    uint64_t cable = static_cast<uint64_t>(cableBytes + 0.999999L);
+    // Bytes on the cable during 2 x delay, rounded up, in exact integers:
+    // 2 x ps x bit/s / (8 x 10^12).
+    const unsigned __int128 bits2 = static_cast<unsigned __int128>(2) *
+                                    static_cast<uint64_t>(delay.GetPicoSeconds()) *
+                                    rate.GetBitRate();
+    const unsigned __int128 perByte = static_cast<unsigned __int128>(8) * 1000000000000ULL;
+    const uint64_t cable = static_cast<uint64_t>((bits2 + perByte - 1) / perByte);
     return cable + 2ULL * (maxFrameBytes + 24) + (64 + 20);
 }
 
@@ -128,6 +131,7 @@ SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes)
     m_headroom.push_back(h);
     m_ingress.resize(m_ingress.size() + NUM_CLASSES);
     m_totalHeadroom += h * LosslessCount();
+    m_totalReserved = m_reservedBytes * GetNPorts() * LosslessCount();
     NS_ABORT_MSG_IF(GetTotalReserved() + m_totalHeadroom >= m_bufferSize,
                     "SwitchMmu: BufferSize (" << m_bufferSize
                                               << " bytes) is not larger than ReservedBytes and "
@@ -182,7 +186,7 @@ SwitchMmu::At(uint32_t port, uint8_t cls) const
 uint64_t
 SwitchMmu::GetTotalReserved() const
 {
-    return m_reservedBytes * GetNPorts() * LosslessCount();
+    return m_totalReserved;
 }
 
 uint64_t

@@ -52,7 +52,8 @@ namespace ns3
  * (DROP_BUFFER_FULL).
  *
  * State is held in vectors indexed by port x 8 + class (any radix); every
- * call is O(1).
+ * call is O(1). Set the attributes before the first AddPort(): the
+ * reserve and headroom totals are fixed as ports are added.
  */
 class SwitchMmu : public Object
 {
@@ -258,6 +259,7 @@ class SwitchMmu : public Object
     std::vector<Ingress> m_ingress;   //!< by port x 8 + class
     std::vector<uint64_t> m_headroom; //!< per port, bytes per lossless class
     uint64_t m_totalHeadroom{0};      //!< sum over ports x lossless classes
+    uint64_t m_totalReserved{0};      //!< ReservedBytes x ports x lossless classes
     uint64_t m_sharedUsed{0};         //!< shared bytes in use
     uint64_t m_bufferUsed{0};         //!< all bytes in use
 };

@@ -28,7 +28,6 @@ namespace
 constexpr uint8_t DATA_CLASS = 3;   //!< DSCP 26 -> class 3 (lossless by default)
 constexpr double RATE_BPS = 100e9;  //!< every link
 constexpr double DELAY_S = 1e-6;    //!< every cable
-constexpr uint32_t MTU = 9000;      //!< QbbNetDevice's default Mtu
 constexpr double ALPHA = 0.125;     //!< SwitchMmu Alpha default (HPCC pfc_a_shift 3)
 constexpr uint64_t RESERVED = 4096; //!< SwitchMmu ReservedBytes default
 constexpr uint32_t WRITE_BYTES = 128 * 1024;
@@ -36,10 +35,10 @@ constexpr uint32_t WRITE_BYTES = 128 * 1024;
 /// Headroom by the IEEE 802.1Qbb delay model, computed here independently:
 /// 2 x cable delay x rate + 2 maximum frames (with wire overhead) + the PFC frame.
 uint64_t
-ExpectedHeadroom()
+ExpectedHeadroom(uint32_t mtu)
 {
     const double cable = std::ceil(2 * DELAY_S * RATE_BPS / 8);
-    const uint64_t maxFrame = MTU + 14 + 4;
+    const uint64_t maxFrame = mtu + 14 + 4;
     return static_cast<uint64_t>(cable) + 2 * (maxFrame + 24) + (64 + 20);
 }
 
@@ -69,8 +68,15 @@ IsMacControl(Ptr<const Packet> frame)
 class IncastTestCase : public TestCase
 {
   public:
-    IncastTestCase(uint32_t senders, bool pfc, uint64_t bufferBytes, uint32_t writes)
-        : TestCase(std::to_string(senders) + "-to-1 incast at 100 Gbps, PFC " +
+    IncastTestCase(uint32_t senders,
+                   bool pfc,
+                   uint64_t bufferBytes,
+                   uint32_t writes,
+                   RdmaMtu pathMtu = IBV_MTU_1024,
+                   uint16_t deviceMtu = 9000)
+        : TestCase(std::to_string(senders) + "-to-1 incast at 100 Gbps, path MTU " +
+                   std::to_string(RdmaMtuBytes(pathMtu)) + ", port Mtu " +
+                   std::to_string(deviceMtu) + ", PFC " +
                    (pfc ? "on: no drop, bottleneck >= 98 % busy, first XOFF at alpha x free "
                           "buffer (HPCC and Broadcom dynamic threshold) within one frame, headroom "
                           "(802.1Qbb delay model) never exceeded"
@@ -78,7 +84,9 @@ class IncastTestCase : public TestCase
           m_senders(senders),
           m_pfc(pfc),
           m_buffer(bufferBytes),
-          m_writes(writes)
+          m_writes(writes),
+          m_pathMtu(pathMtu),
+          m_deviceMtu(deviceMtu)
     {
     }
 
@@ -88,6 +96,8 @@ class IncastTestCase : public TestCase
         Star::Options o;
         o.hosts = m_senders + 1;
         o.connection.timeout = 10; // 4.096 us x 2^10 = 4.2 ms: tail losses recover soon
+        o.connection.pathMtu = m_pathMtu;
+        o.deviceMtu = m_deviceMtu;
         const bool pfc = m_pfc;
         const uint64_t buffer = m_buffer;
         o.configure = [pfc, buffer](Ptr<RdmaSwitch> sw) {
@@ -143,11 +153,11 @@ class IncastTestCase : public TestCase
                 lastEnd = Simulator::Now() + w;
             }));
         // The first XOFF against the formula, with this test's own numbers.
-        const uint64_t headroom = ExpectedHeadroom();
+        const uint64_t headroom = ExpectedHeadroom(m_deviceMtu);
         bool sawXoff = false;
         double xoffShared = 0;
         double xoffExpected = 0;
-        uint32_t xoffFrame = 0;
+        const uint32_t xoffFrame = RdmaMtuBytes(m_pathMtu) + 90; // a data frame, headers included
         star.sw->TraceConnectWithoutContext(
             "PfcXoff",
             Callback<void, uint32_t, uint8_t, uint64_t, uint64_t, uint64_t>(
@@ -165,7 +175,6 @@ class IncastTestCase : public TestCase
                     double pool = double(buffer) - double(RESERVED + headroom) * ports;
                     xoffExpected = ALPHA * (pool - sharedTotal);
                     xoffShared = double(occupancy[port]) - RESERVED;
-                    xoffFrame = 1024 + 90; // one data frame at path MTU 1024, headers included
                 }));
 
         Simulator::Run();
@@ -221,10 +230,12 @@ class IncastTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    uint32_t m_senders; //!< senders
-    bool m_pfc;         //!< PFC on
-    uint64_t m_buffer;  //!< switch buffer, bytes
-    uint32_t m_writes;  //!< WRITEs per sender
+    uint32_t m_senders;   //!< senders
+    bool m_pfc;           //!< PFC on
+    uint64_t m_buffer;    //!< switch buffer, bytes
+    uint32_t m_writes;    //!< WRITEs per sender
+    RdmaMtu m_pathMtu;    //!< the QPs' path MTU
+    uint16_t m_deviceMtu; //!< every port's Mtu
 };
 
 } // namespace
@@ -238,6 +249,8 @@ class RdmaIncastTestSuite : public TestSuite
     {
         AddTestCase(new IncastTestCase(2, true, 1 << 20, 4), TestCase::QUICK);
         AddTestCase(new IncastTestCase(16, true, 2 << 20, 2), TestCase::QUICK);
+        // Frames close to the port Mtu: the headroom formula is near its bound.
+        AddTestCase(new IncastTestCase(2, true, 1 << 20, 4, IBV_MTU_4096, 4200), TestCase::QUICK);
         AddTestCase(new IncastTestCase(2, false, 1 << 20, 4), TestCase::QUICK);
         AddTestCase(new IncastTestCase(16, false, 2 << 20, 2), TestCase::QUICK);
     }

@@ -28,6 +28,7 @@ Star::Star(const Options& o)
     QbbHelper link;
     link.SetDeviceAttribute("DataRate", StringValue(o.rate));
     link.SetChannelAttribute("Delay", TimeValue(o.delay));
+    link.SetDeviceAttribute("Mtu", UintegerValue(o.deviceMtu));
     RdmaHelper rdma;
     rdma.SetNicAttribute("DataMode", BooleanValue(false));
     wcs.resize(o.hosts);

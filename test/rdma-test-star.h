@@ -34,6 +34,7 @@ struct Star
         uint32_t hosts{3};                              //!< number of hosts
         std::string rate{"100Gbps"};                    //!< every link's rate
         Time delay{NanoSeconds(1000)};                  //!< every link's delay
+        uint16_t deviceMtu{9000};                       //!< every port's Mtu
         uint64_t regionBytes{1 << 20};                  //!< region size per host
         RdmaConnectionConfig connection;                //!< QP attributes
         std::function<void(Ptr<RdmaSwitch>)> configure; //!< runs before AddPort
