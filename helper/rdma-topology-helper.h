@@ -6,6 +6,7 @@
 #define RDMA_TOPOLOGY_HELPER_H
 
 #include "qbb-helper.h"
+#include "rdma-fct-stats.h"
 #include "rdma-helper.h"
 #include "rdma-route-computer.h"
 #include "rdma-topology-spec.h"
@@ -236,6 +237,17 @@ class RdmaTopologyHelper
      * \return the time
      */
     Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t frameBytes, uint32_t ackBytes) const;
+
+    /**
+     * \brief The path function the FCT statistics take (RdmaMakeFctRecords):
+     * for a host pair, GetBaseRtt() with these frame sizes and
+     * GetBottleneckRate(). The function refers to this helper, which must
+     * outlive it.
+     * \param frameBytes the data frame of the base RTT
+     * \param ackBytes the acknowledgement frame of the base RTT
+     * \return the function
+     */
+    RdmaPathFunction GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) const;
 
     /**
      * \brief Fix the random streams: each link's devices and error models,
