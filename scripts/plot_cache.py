@@ -24,7 +24,7 @@ import rdmasim_analysis as ra  # noqa: E402
 import rdmasim_plotting as rp  # noqa: E402
 
 
-def main(argv=None):
+def build_parser():
     p = rp.parser(__doc__.split('\n\n')[0])
     p.add_argument('table', help='qp-scaling CSV or sweep results.csv')
     p.add_argument('--qps-key', help='results.csv: the parameter giving the number of QPs')
@@ -33,7 +33,11 @@ def main(argv=None):
                    help='results.csv: the NIC cache table (default qpc)')
     p.add_argument('--throughput-column', default='throughput_gbps',
                    help='column in Gb/s (results.csv: default completed_gbps)')
-    args = p.parse_args(argv)
+    return p
+
+
+def draw(args):
+    """The figure for parsed arguments (not yet saved)."""
 
     rows = ra.read_table(args.table)
     if args.qps_key:
@@ -68,8 +72,10 @@ def main(argv=None):
     ax_tput.set_ylim(bottom=0)
     if entries_col:
         ax_hit.legend(fontsize='small', title='%s cache' % args.cache_table)
-    return rp.save(fig, args.output, args.title)
+    if args.title:
+        fig.suptitle(args.title)
+    return fig
 
 
 if __name__ == '__main__':
-    sys.exit(rp.run_main(main))
+    sys.exit(rp.run_main(build_parser, draw))

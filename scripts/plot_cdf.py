@@ -22,14 +22,18 @@ METRICS = {
 }
 
 
-def main(argv=None):
+def build_parser():
     p = rp.parser(__doc__.split('\n\n')[0])
     p.add_argument('runs', nargs='+', help='run folders (or fct.csv files)')
     p.add_argument('--metric', choices=sorted(METRICS), default='fct')
     p.add_argument('--min-size', type=float, default=0.0, help='bytes (exclusive)')
     p.add_argument('--max-size', type=float, default=float('inf'), help='bytes (inclusive)')
     p.add_argument('--linear', action='store_true', help='linear x axis')
-    args = p.parse_args(argv)
+    return p
+
+
+def draw(args):
+    """The figure for parsed arguments (not yet saved)."""
     col, scale, xlabel = METRICS[args.metric]
 
     fig, (ax,) = rp.figure(width=4.5, height=3.2)
@@ -44,8 +48,10 @@ def main(argv=None):
     ax.set_ylabel('Fraction of flows (CDF)')
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize='small')
-    return rp.save(fig, args.output, args.title)
+    if args.title:
+        fig.suptitle(args.title)
+    return fig
 
 
 if __name__ == '__main__':
-    sys.exit(rp.run_main(main))
+    sys.exit(rp.run_main(build_parser, draw))

@@ -69,14 +69,18 @@ def sweep_series(path, where):
     return series
 
 
-def main(argv=None):
+def build_parser():
     p = rp.parser(__doc__.split('\n\n')[0])
     p.add_argument('inputs', nargs='+', help='run folders and/or sweep results.csv files')
     p.add_argument('--buckets', help='size bucket edges in bytes for run folders, e.g. 0,1e4,1e5,1e6,1e7')
     p.add_argument('--where', action='append', default=[], metavar='KEY=VALUE',
                    help='only sweep points with this parameter value')
     p.add_argument('--logy', action='store_true', help='log y axis')
-    args = p.parse_args(argv)
+    return p
+
+
+def draw(args):
+    """The figure for parsed arguments (not yet saved)."""
     edges = [float(e) for e in args.buckets.split(',')] if args.buckets else None
     where = dict(w.split('=', 1) for w in args.where)
 
@@ -99,8 +103,10 @@ def main(argv=None):
     axes[0].set_ylabel('FCT slowdown (FCT / ideal FCT)')
     if len(series) > 1:
         axes[-1].legend(fontsize='small', loc='upper left', bbox_to_anchor=(1.02, 1.0))
-    return rp.save(fig, args.output, args.title)
+    if args.title:
+        fig.suptitle(args.title)
+    return fig
 
 
 if __name__ == '__main__':
-    sys.exit(rp.run_main(main))
+    sys.exit(rp.run_main(build_parser, draw))

@@ -19,11 +19,15 @@ import rdmasim_analysis as ra  # noqa: E402
 import rdmasim_plotting as rp  # noqa: E402
 
 
-def main(argv=None):
+def build_parser():
     p = rp.parser(__doc__.split('\n\n')[0])
     p.add_argument('run', help='run folder (pfc.csv, and summary.json for the end time)')
     p.add_argument('--node', type=int, action='append', help='only this node (repeatable)')
-    args = p.parse_args(argv)
+    return p
+
+
+def draw(args):
+    """The figure for parsed arguments (not yet saved)."""
 
     events = ra.read_pfc(args.run)
     if args.node:
@@ -47,8 +51,9 @@ def main(argv=None):
     ax.grid(axis='y', visible=False)
     if not rows:
         ax.text(0.5, 0.5, 'no PFC pause', transform=ax.transAxes, ha='center')
-    return rp.save(fig, args.output, args.title or 'PFC pause (paused intervals per port and class)')
+    fig.suptitle(args.title or 'PFC pause (paused intervals per port and class)')
+    return fig
 
 
 if __name__ == '__main__':
-    sys.exit(rp.run_main(main))
+    sys.exit(rp.run_main(build_parser, draw))

@@ -45,21 +45,18 @@ def figure(ncols=1, width=4.0, height=3.0, sharey=False):
     """A new figure of ncols axes in the house style: (fig, [axes])."""
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False,
-                                 sharey=sharey)
+                                 sharey=sharey, layout='constrained')
     return fig, list(axes[0])
 
 
-def save(fig, output, title=None):
+def save(fig, output):
     """Write the figure as OUTPUT.png and OUTPUT.pdf; return the paths."""
-    if title:
-        fig.suptitle(title)
     with plt.rc_context(STYLE):
-        fig.tight_layout()
         os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
         paths = []
         for fmt in FORMATS:
             path = '%s.%s' % (output, fmt)
-            fig.savefig(path, format=fmt, bbox_inches='tight')  # keeps an outside legend
+            fig.savefig(path, format=fmt)
             paths.append(path)
     plt.close(fig)
     return paths
@@ -70,10 +67,13 @@ def run_label(path):
     return os.path.basename(os.path.normpath(path))
 
 
-def run_main(main, argv=None):
-    """Call a script's main; report OutputError as 'script: message' and exit 2."""
+def run_main(build_parser, draw, argv=None):
+    """A plot script's command line: parse, draw, save as PNG and PDF, print the
+    paths. An OutputError (a missing or malformed input) is reported as
+    'script: message' with exit status 2; returns the exit status."""
+    args = build_parser().parse_args(argv)
     try:
-        paths = main(argv)
+        paths = save(draw(args), args.output)
     except ra.OutputError as e:
         sys.stderr.write('%s: %s\n' % (os.path.basename(sys.argv[0]), e))
         return 2
