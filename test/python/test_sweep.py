@@ -187,3 +187,57 @@ def test_sweep_on_dask_scheduler_with_worker_process(tmp_path):
     rows = read_results(root)
     assert [row['point'] for row in rows] == POINTS_2X2 and {row['status'] for row in rows} == {'ok'}
     check_row_against_run(rows[3], root / rows[3]['point'])
+
+
+def real_sim_and_config():
+    """The built rdma-sim and a tiny config for it, or skip saying which is missing."""
+    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(sweep.TOP, 'build'))
+    sim = os.path.join(build, 'examples', 'rdma-sim')
+    if not os.access(sim, os.X_OK):
+        pytest.skip('rdma-sim is not built at %s (build it, or set RDMA_BUILD_DIR)' % sim)
+    config = os.environ.get('RDMA_SIM_TINY_CONFIG', os.path.join(sweep.TOP, 'examples', 'configs', 'tiny.ini'))
+    if not os.path.isfile(config):
+        pytest.skip('no tiny rdma-sim config at %s (set RDMA_SIM_TINY_CONFIG)' % config)
+    return sim, config
+
+
+def test_real_rdma_sim_sweep(tmp_path):
+    """The built rdma-sim on a tiny config: a 2x2 sweep (load x seed), every
+    row equal to its run's summary.json, our numpy bucketing of fct.csv equal
+    to rdma-sim's own per-bucket counts and percentiles, and a rerun that
+    touches nothing."""
+    sim, config = real_sim_and_config()
+    root = tmp_path / 'sweep'
+    args = ('-o', root, '--sim', sim, '-c', config, '--grid', 'traffic.load=0.3,0.6', '--seeds', '1,2',
+            '--timeout', '60')
+    r = run_sweep(*args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = read_results(root)
+    assert len(rows) == 4 and {row['status'] for row in rows} == {'ok'}, rows
+    for row in rows:
+        run_dir = root / row['point']
+        summary = ra.read_summary(str(run_dir))
+        assert summary['seed'] == int(row['seed'])
+        assert summary['config']['traffic.load'] == row['traffic.load']
+        assert int(row['pfc.pause_frames']) == summary['pfc']['pause_frames']
+        assert int(row['flows.completed']) == summary['flows']['completed']
+        fct = ra.completed(ra.read_fct(str(run_dir)))
+        for b in ra.bucket_percentiles(fct['size'], fct['slowdown'], ra.summary_buckets(summary)):
+            theirs = summary['fct_slowdown'][b['label']]
+            assert b['count'] == theirs['count'], b['label']
+            for name in ('p50', 'p95', 'p99'):
+                if b['count']:
+                    assert math.isclose(b[name], theirs[name], rel_tol=1e-6), (b['label'], name)
+    mtimes = [os.stat(root / row['point'] / 'summary.json').st_mtime_ns for row in rows]
+    r = run_sweep(*args)
+    assert 'sweep: 4 points, 0 run, 4 reused, 0 failed' in r.stdout
+    assert mtimes == [os.stat(root / row['point'] / 'summary.json').st_mtime_ns for row in rows]
+
+
+def test_real_rdma_sim_bad_key_is_a_failed_point(tmp_path):
+    """The built rdma-sim refuses an unknown key with exit 2; the row says so."""
+    sim, config = real_sim_and_config()
+    r = run_sweep('-o', tmp_path, '--sim', sim, '-c', config, '--grid', 'traffic.no_such_key=1')
+    assert r.returncode == 1
+    (row,) = read_results(tmp_path)
+    assert row['status'] == 'failed' and row['error'].startswith('exit 2: ') and 'no_such_key' in row['error']
