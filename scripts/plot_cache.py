@@ -18,6 +18,7 @@ import os
 import sys
 
 import numpy as np
+from matplotlib.ticker import ScalarFormatter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
@@ -65,6 +66,7 @@ def draw(args):
             ax.plot(xs, [np.mean(ys[sel & (qps == x)]) for x in xs], marker='o', label=label)
     for ax in (ax_hit, ax_tput):
         ax.set_xscale('log', base=2)
+        ax.xaxis.set_major_formatter(ScalarFormatter())  # 16, 64, not 2^4, 2^6
         ax.set_xlabel('Queue pairs')
     ax_hit.set_ylabel('Cache hit rate (fraction of lookups)')
     ax_hit.set_ylim(0, 1.05)

@@ -163,16 +163,17 @@ def test_grid_file_and_fixed_keys(tmp_path):
 def test_2x2_sweep_on_dask_local_cluster(tmp_path):
     """fake_rdma_sim: --local-cluster 2 gives the rows a local sweep gives."""
     local, dask = tmp_path / 'local', tmp_path / 'dask'
-    assert run_sweep('-o', local, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '1,2').returncode == 0
-    r = run_sweep('-o', dask, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '1,2', '--local-cluster', '2')
+    assert run_sweep('-o', local, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '2').returncode == 0
+    r = run_sweep('-o', dask, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '2', '--local-cluster', '2')
     assert r.returncode == 0, r.stderr
+    assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout
     a, b = read_results(local), read_results(dask)
-    assert len(b) == 8
+    assert [row['point'] for row in b] == [p + '_seed=2' for p in POINTS_2X2]
     for row_a, row_b in zip(a, b):
         for key in row_a:
             if key not in ('wall_time_s',):
                 assert row_a[key] == row_b[key], key
-    check_row_against_run(b[5], dask / b[5]['point'])
+    check_row_against_run(b[1], dask / b[1]['point'])
 
 
 def test_sweep_on_dask_scheduler_with_worker_process(tmp_path):
