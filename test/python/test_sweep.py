@@ -176,6 +176,7 @@ def test_2x2_sweep_on_dask_local_cluster(tmp_path):
     check_row_against_run(b[1], dask / b[1]['point'])
 
 
+@pytest.mark.filterwarnings('ignore:make_current is deprecated:DeprecationWarning')
 def test_sweep_on_dask_scheduler_with_worker_process(tmp_path):
     """fake_rdma_sim: --scheduler ADDRESS, the points run in a separate worker
     process that does not have scripts/ on its path (run_point travels by value)."""
