@@ -243,3 +243,19 @@ def test_real_rdma_sim_bad_key_is_a_failed_point(tmp_path):
     assert r.returncode == 1
     (row,) = read_results(tmp_path)
     assert row['status'] == 'failed' and row['error'].startswith('exit 2: ') and 'no_such_key' in row['error']
+
+
+def test_timeout_and_missing_summary_are_failed_points(tmp_path):
+    """A program that outlives --timeout, and one that exits 0 without a summary."""
+    slow, silent = tmp_path / 'slow-sim', tmp_path / 'silent-sim'
+    slow.write_text('#!/bin/sh\nexec sleep 30\n')
+    silent.write_text('#!/bin/sh\necho "ran but wrote nothing" >&2\nexit 0\n')
+    for p in (slow, silent):
+        p.chmod(0o755)
+    r = run_sweep('-o', tmp_path / 'a', '--sim', slow, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
+    (row,) = read_results(tmp_path / 'a')
+    assert r.returncode == 1 and row['status'] == 'failed' and row['error'] == 'timeout after 0.5s'
+    r = run_sweep('-o', tmp_path / 'b', '--sim', silent, '--grid', 'traffic.load=0.5')
+    (row,) = read_results(tmp_path / 'b')
+    assert r.returncode == 1 and row['status'] == 'failed'
+    assert row['error'].startswith('exit 0 but ') and 'summary.json: No such file' in row['error']
