@@ -27,7 +27,6 @@ import numpy as np
 SUMMARY = 'summary.json'
 FCT_CSV = 'fct.csv'
 PFC_CSV = 'pfc.csv'
-CACHE_CSV = 'cache.csv'
 
 #: status of a flow that completed (verbs' ibv_wc_status name)
 WC_SUCCESS = 'IBV_WC_SUCCESS'
@@ -168,7 +167,6 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
                 'start_ns': np.int64, 'fct_ns': np.int64, 'ideal_fct_ns': np.int64,
                 'slowdown': np.float64, 'qp': np.int64}
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
-CACHE_COLUMNS = ('nic', 'table', 'hits', 'misses', 'evictions')
 
 
 def _read_csv(path, columns):
@@ -232,14 +230,6 @@ def read_pfc(run_or_file):
         except ValueError:
             raise OutputError('%s:%d: time_ns, node, port and class must be integers' % (path, i + 2)) from None
     return out
-
-
-def read_cache(run_or_file):
-    """cache.csv as a list of dicts {nic, table, hits, misses, evictions} (ints but table)."""
-    path = _path(run_or_file, CACHE_CSV)
-    rows = _read_csv(path, CACHE_COLUMNS)
-    return [{'nic': int(r['nic']), 'table': r['table'], 'hits': int(r['hits']),
-             'misses': int(r['misses']), 'evictions': int(r['evictions'])} for r in rows]
 
 
 def read_table(path):
