@@ -21,10 +21,20 @@ RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value
     m_nicFactory.Set(name, value);
 }
 
+void
+RdmaHelper::SetCongestionControl(const ObjectFactory& factory)
+{
+    m_ccFactory = factory;
+}
+
 Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    if (m_ccFactory.GetTypeId().GetUid() != 0)
+    {
+        nic->SetCongestionControl(m_ccFactory);
+    }
     node->AggregateObject(nic);
     nic->Attach(DynamicCast<QbbNetDevice>(device), address);
     return nic;

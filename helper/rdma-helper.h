@@ -53,6 +53,22 @@ class RdmaHelper
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * \brief Choose the congestion control of the QPs of the NICs installed
+     * next: one instance per QP, forked from a prototype with these
+     * attributes (the ObjectFactory pattern of ns-3's TCP).
+     * \param type an RdmaCongestionOps TypeId name, e.g. "ns3::RdmaDcqcn"
+     * \param args attribute name / value pairs, e.g. "G", DoubleValue (1.0 / 256)
+     */
+    template <typename... Ts>
+    void SetCongestionControl(const std::string& type, Ts&&... args);
+    /**
+     * \brief Choose the congestion control through a ready factory (e.g. one
+     * given RdmaDcqcn::SetNvidiaFirmwareDefaults).
+     * \param factory the factory; its TypeId must be an RdmaCongestionOps
+     */
+    void SetCongestionControl(const ObjectFactory& factory);
+
+    /**
      * \brief Aggregate an RdmaNic to a node and attach it to its port.
      * \param node the host
      * \param device its QbbNetDevice
@@ -79,7 +95,16 @@ class RdmaHelper
 
   private:
     ObjectFactory m_nicFactory; //!< NIC attributes
+    ObjectFactory m_ccFactory;  //!< congestion control; no TypeId = the NIC's default
 };
+
+template <typename... Ts>
+void
+RdmaHelper::SetCongestionControl(const std::string& type, Ts&&... args)
+{
+    ObjectFactory factory(type, std::forward<Ts>(args)...);
+    SetCongestionControl(factory);
+}
 
 } // namespace ns3
 

@@ -313,6 +313,8 @@ QbbNetDevice::DropReasonName(DropReason reason)
         return "CORRUPT";
     case DROP_BAD_SIZE:
         return "BAD_SIZE";
+    case DROP_FLUSHED:
+        return "FLUSHED";
     case DROP_REASON_COUNT:
         break;
     }
@@ -964,6 +966,37 @@ QbbNetDevice::IsClassPaused(uint8_t cls) const
 {
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
     return m_pausedMask & (1U << cls);
+}
+
+void
+QbbNetDevice::SetPfcRxEnabled(uint8_t cls, bool enabled)
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    const uint8_t bit = 1U << cls;
+    if (enabled)
+    {
+        m_pfcRxEnable |= bit;
+        return;
+    }
+    m_pfcRxEnable &= ~bit;
+    if (m_pausedMask & bit)
+    {
+        ResumeClass(cls);
+        StartNextFrame();
+    }
+}
+
+uint32_t
+QbbNetDevice::FlushClass(uint8_t cls)
+{
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    uint32_t n = 0;
+    while (!m_txQueues[cls].frames.empty())
+    {
+        Drop(PopFrame(cls), DROP_FLUSHED);
+        ++n;
+    }
+    return n;
 }
 
 Time

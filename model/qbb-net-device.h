@@ -220,6 +220,7 @@ class QbbNetDevice : public NetDevice
         DROP_LINK_DOWN,      //!< on the wire while the link was down (counted by the sender)
         DROP_CORRUPT,        //!< corrupted (ReceiveErrorModel), standard receive path only
         DROP_BAD_SIZE,       //!< too short for an Ethernet header or longer than Mtu allows
+        DROP_FLUSHED,        //!< removed from its queue by FlushClass() (a PFC watchdog)
         DROP_REASON_COUNT    //!< number of reasons (not a reason)
     };
 
@@ -446,6 +447,21 @@ class QbbNetDevice : public NetDevice
      * \return true if the peer has paused this device's class cls
      */
     bool IsClassPaused(uint8_t cls) const;
+    /**
+     * \brief Obey or ignore the peer's pauses of one class (one bit of
+     * PfcRxEnable), as a PFC watchdog does to a stormed queue. Ignoring a
+     * class that is paused resumes it at once.
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \param enabled true to obey pauses, false to ignore them
+     */
+    void SetPfcRxEnabled(uint8_t cls, bool enabled);
+    /**
+     * \brief Drop every frame waiting in one class's transmit queue (Drop
+     * trace with DROP_FLUSHED); the frame being serialized is not touched.
+     * \param cls traffic class 0-7 (aborts otherwise)
+     * \return the number of frames dropped
+     */
+    uint32_t FlushClass(uint8_t cls);
     /**
      * \param cls traffic class 0-7 (aborts otherwise)
      * \return total time the peer has kept class cls paused, a running pause

@@ -5,11 +5,15 @@
 #include "rdma-nic.h"
 
 #include "qbb-net-device.h"
+#include "rdma-int-codec.h"
 #include "rdma-opcode.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -39,11 +43,46 @@ RdmaNic::GetTypeId()
                           MakeBooleanAccessor(&RdmaNic::m_verifyIcrc),
                           MakeBooleanChecker())
             .AddAttribute("Ecn",
-                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send; 0 = "
-                          "Not-ECT.",
+                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send "
+                          "(ConnectX capture, TOS 0xc2); 1 = ECT(1); 0 = Not-ECT; 3 = CE "
+                          "(every packet arrives marked, for tests of the notification point).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&RdmaNic::m_ecn),
                           MakeUintegerChecker<uint8_t>(0, 3))
+            .AddAttribute("TxScheduler",
+                          "The transmit scheduler across QPs (arbitration and pacing).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_scheduler),
+                          MakePointerChecker<RdmaTxScheduler>())
+            .AddAttribute("CnpGenerator",
+                          "Notification point prototype, forked for every QP created later "
+                          "(its MinTimeBetweenCnps: at most one CNP per QP per interval).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_cnpPrototype),
+                          MakePointerChecker<RdmaCnpGenerator>())
+            .AddAttribute("CnpPriority",
+                          "Traffic class (0-7) of the CNPs this NIC sends: the CNP's DSCP is "
+                          "CnpPriority x 8. Default 6: NVIDIA firmware CNP_802P_PRIO=6, "
+                          "CNP_DSCP=48 (FACTS.md section 5).",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("IntEnabled",
+                          "Carry in-band telemetry for HPCC: request packets go to UDP port "
+                          "4792 with an empty IntHeader that switches with IntEnabled stamp; "
+                          "the receiver strips it and echoes the records in its next ACK "
+                          "(RdmaIntCodec). Off by default: plain RoCEv2 frames.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_intEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("BaseRtt",
+                          "RTT of the empty path given to each QP's congestion control (T of "
+                          "HPCC, the base of Swift's and TIMELY's delay rules), for QPs created "
+                          "later; set it from the topology. Default 10 us, RdmaCcState's "
+                          "default.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(PicoSeconds(1)))
             .AddTraceSource("RxDrop",
                             "A received frame was dropped: the frame and the reason.",
                             MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),
@@ -58,9 +97,16 @@ RdmaNic::RdmaNic()
       m_nextPd(1),
       m_nextKey(1),
       m_nextQpn(0x100),
-      m_ipId(0)
+      m_ipId(0),
+      m_scheduler(CreateObject<RdmaTxScheduler>()),
+      m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
+      m_baseRtt(MicroSeconds(10)),
+      m_cnpPriority(6),
+      m_intEnabled(false)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+    m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
+    m_scheduler->SetTxReadyCallback(MakeCallback(&RdmaNic::TrySend, this));
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -72,6 +118,19 @@ RdmaNic::DoDispose()
     {
         kv.second->Dispose();
     }
+    for (auto& kv : m_qpCc)
+    {
+        kv.second->Dispose();
+    }
+    m_qpCc.clear();
+    m_cnpQueue.clear();
+    if (m_scheduler)
+    {
+        m_scheduler->Dispose();
+    }
+    m_scheduler = nullptr;
+    m_ccPrototype = nullptr;
+    m_cnpPrototype = nullptr;
     m_qps.clear();
     m_mrs.clear();
     m_device = nullptr;
@@ -180,7 +239,42 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
                    MakeCallback(&RdmaNic::LookupMr, this),
                    MakeCallback(&RdmaNic::OnQpTxReady, this));
     m_qps[qpn] = qp;
+    if (!m_ccPrototype)
+    {
+        m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
+    }
+    auto cc = CreateObject<RdmaQpCc>();
+    cc->Setup(m_ccPrototype->Fork(),
+              m_cnpPrototype->Fork(),
+              m_device ? m_device->GetDataRate() : DataRate("100Gbps"),
+              m_baseRtt);
+    qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    m_qpCc[qpn] = cc;
+    m_scheduler->AddQp(qp, cc->GetState());
     return qp;
+}
+
+void
+RdmaNic::SetCongestionControl(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_UNLESS(factory.GetTypeId().IsChildOf(RdmaCongestionOps::GetTypeId()),
+                        "RdmaNic::SetCongestionControl: " << factory.GetTypeId().GetName()
+                                                          << " is not an RdmaCongestionOps");
+    m_ccFactory = factory;
+    m_ccPrototype = nullptr;
+}
+
+Ptr<RdmaTxScheduler>
+RdmaNic::GetTxScheduler() const
+{
+    return m_scheduler;
+}
+
+Ptr<RdmaQpCc>
+RdmaNic::GetQpCc(uint32_t qpn) const
+{
+    auto it = m_qpCc.find(qpn);
+    return it == m_qpCc.end() ? nullptr : it->second;
 }
 
 void
@@ -189,6 +283,13 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
     if (qp)
     {
         m_qps.erase(qp->GetQpn());
+        m_scheduler->RemoveQp(qp->GetQpn());
+        auto it = m_qpCc.find(qp->GetQpn());
+        if (it != m_qpCc.end())
+        {
+            it->second->Dispose();
+            m_qpCc.erase(it);
+        }
         qp->Dispose();
     }
 }
@@ -203,12 +304,7 @@ RdmaNic::GetQp(uint32_t qpn) const
 void
 RdmaNic::OnQpTxReady(Ptr<RdmaQueuePair> qp)
 {
-    uint32_t qpn = qp->GetQpn();
-    if (!m_isActive[qpn])
-    {
-        m_isActive[qpn] = true;
-        m_active.push_back(qpn);
-    }
+    m_scheduler->Notify(qp->GetQpn());
     TrySend();
 }
 
@@ -221,24 +317,28 @@ RdmaNic::OnDeviceTxReady()
 void
 RdmaNic::TrySend()
 {
-    while (m_device && m_device->IsTxIdle() && !m_active.empty())
+    while (m_device && m_device->IsTxIdle())
     {
-        uint32_t qpn = m_active.front();
-        m_active.pop_front();
-        Ptr<RdmaQueuePair> qp = GetQp(qpn);
-        RoceFrame f;
-        if (!qp || !qp->BuildNextPacket(f))
+        if (!m_cnpQueue.empty())
         {
-            m_isActive[qpn] = false;
+            Ptr<Packet> cnp = m_cnpQueue.front();
+            m_cnpQueue.pop_front();
+            ++m_stats.txFrames;
+            m_stats.txBytes += cnp->GetSize();
+            m_device->SendFrame(cnp);
             continue;
         }
-        if (qp->HasPacket())
+        Ptr<RdmaQueuePair> qp = m_scheduler->Next();
+        if (!qp)
         {
-            m_active.push_back(qpn); // round robin
+            break;
         }
-        else
+        uint32_t qpn = qp->GetQpn();
+        RoceFrame f;
+        if (!qp->BuildNextPacket(f))
         {
-            m_isActive[qpn] = false;
+            m_scheduler->Sent(qpn, 0);
+            continue;
         }
         const RdmaQpAttr& attr = qp->Query();
         f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
@@ -249,11 +349,39 @@ RdmaNic::TrySend()
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
+        Ptr<RdmaQpCc> cc = m_qpCc[qpn];
+        cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         Ptr<Packet> frame = f.BuildEthernetFrame();
+        if (m_intEnabled)
+        {
+            cc->AddInt(frame, f);
+        }
+        m_scheduler->Sent(qpn, frame->GetSize());
         ++m_stats.txFrames;
         m_stats.txBytes += frame->GetSize();
         m_device->SendFrame(frame);
     }
+}
+
+void
+RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
+{
+    const RdmaQpAttr& attr = qp->Query();
+    RoceFrame f;
+    f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
+    f.dstMac = m_peerMac;
+    f.srcIpv4 = m_address;
+    f.dstIpv4 = data.srcIpv4;
+    f.dscp = m_cnpPriority << 3;
+    f.ecn = 0; // CNPs are sent Not-ECT (ConnectX capture, FACTS.md section 1)
+    f.ipId = m_ipId++;
+    f.udpSrcPort = RoceFrame::UdpSourcePort(qp->GetQpn(), attr.destQpNum);
+    f.bth.SetOpcode(ROCE_CNP);
+    f.bth.SetDestQp(attr.destQpNum); // the QP that sent the marked data
+    f.bth.SetBecn(true);
+    f.bth.SetPsn(0);
+    m_cnpQueue.push_back(f.BuildEthernetFrame());
+    ++m_stats.cnpsSent;
 }
 
 void
@@ -268,6 +396,8 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
 {
     ++m_stats.rxFrames;
     m_stats.rxBytes += frame->GetSize();
+    IntHeader intHeader;
+    bool hasInt = m_intEnabled && RdmaIntCodec::Strip(frame, intHeader);
     RoceFrame f;
     RoceFrame::ParseStatus st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
     switch (st)
@@ -293,15 +423,28 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
         Drop(frame, DROP_NOT_FOR_US);
         return;
     }
+    auto cc = m_qpCc.find(f.bth.GetDestQp());
     if (f.bth.GetOpcode() == ROCE_CNP)
     {
-        return; // congestion control consumes CNPs (a later layer)
+        if (cc == m_qpCc.end())
+        {
+            Drop(frame, DROP_UNKNOWN_QP);
+            return;
+        }
+        ++m_stats.cnpsReceived;
+        cc->second->OnCnp();
+        return;
     }
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (!qp)
     {
         Drop(frame, DROP_UNKNOWN_QP);
         return;
+    }
+    RdmaAckInfo ack;
+    if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
+    {
+        SendCnp(qp, f);
     }
     qp->Receive(f);
     TrySend();

@@ -5,10 +5,14 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "rdma-cnp-generator.h"
 #include "rdma-completion-queue.h"
+#include "rdma-congestion-ops.h"
 #include "rdma-memory-region.h"
 #include "rdma-protection-domain.h"
+#include "rdma-qp-cc.h"
 #include "rdma-queue-pair.h"
+#include "rdma-tx-scheduler.h"
 #include "roce-frame.h"
 
 #include "ns3/ipv4-address.h"
@@ -32,12 +36,24 @@ class Packet;
  * (protection domains, memory regions, completion queues, RC queue pairs)
  * and one Ethernet port (a QbbNetDevice).
  *
- * Transmit: whenever the port can take a frame, the NIC's scheduler picks
- * the next QP with a packet ready (round robin), lets it fill the transport
- * headers, adds Ethernet, IPv4 (the QP's traffic class, ECT(0)) and UDP
+ * Transmit: whenever the port can take a frame, pending CNPs go first;
+ * then the NIC's RdmaTxScheduler picks the next QP allowed to send (round
+ * robin or deficit round robin, each QP paced by the rate and limited by the
+ * window of its congestion control), lets it fill the transport headers,
+ * adds Ethernet, IPv4 (the QP's traffic class, the Ecn codepoint) and UDP
  * (port 4791, a source port constant per QP) and builds the frame with its
  * ICRC. Receive: every frame is parsed and its ICRC checked; a bad frame is
  * dropped and counted by reason; a good one goes to the QP its DestQP names.
+ *
+ * Congestion control: every QP gets its own RdmaCongestionOps, forked from
+ * the prototype SetCongestionControl() configures (default ns3::RdmaNoCc,
+ * line rate), and its own notification point (a fork of the CnpGenerator
+ * attribute), joined in an RdmaQpCc that feeds the algorithm from the QP's
+ * packets. A CE-marked request makes the receiving NIC send a RoCEv2 CNP
+ * (opcode 0x81, BTH DestQP = the sending QP, IBA Annex A17.9) at most once
+ * per QP per MinTimeBetweenCnps, with DSCP CnpPriority x 8 (the
+ * class-selector codepoint, so a QbbNetDevice's default DSCP map puts it in
+ * class CnpPriority); a CNP that arrives goes to its QP's algorithm.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
  */
@@ -126,15 +142,34 @@ class RdmaNic : public Object
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t txFrames{0};  //!< frames handed to the port
-        uint64_t txBytes{0};   //!< their bytes
-        uint64_t rxFrames{0};  //!< frames received
-        uint64_t rxBytes{0};   //!< their bytes
-        uint64_t rxDrops[6]{}; //!< drops by DropReason
+        uint64_t txFrames{0};     //!< frames handed to the port
+        uint64_t txBytes{0};      //!< their bytes
+        uint64_t rxFrames{0};     //!< frames received
+        uint64_t rxBytes{0};      //!< their bytes
+        uint64_t rxDrops[6]{};    //!< drops by DropReason
+        uint64_t cnpsSent{0};     //!< CNPs sent (notification point)
+        uint64_t cnpsReceived{0}; //!< CNPs received for a QP of this NIC
     };
 
     /// \return the counters
     const Stats& GetStats() const;
+
+    /**
+     * \brief Set the congestion control of every QP created after this
+     * call: a factory whose TypeId is an RdmaCongestionOps subclass (e.g.
+     * ns3::RdmaDcqcn) with its attributes. Each QP gets a Fork() of one
+     * prototype made from it. Aborts if the TypeId is not an
+     * RdmaCongestionOps.
+     * \param factory the factory
+     */
+    void SetCongestionControl(const ObjectFactory& factory);
+    /// \return the transmit scheduler
+    Ptr<RdmaTxScheduler> GetTxScheduler() const;
+    /**
+     * \param qpn a QP's number
+     * \return its congestion-control side, or null
+     */
+    Ptr<RdmaQpCc> GetQpCc(uint32_t qpn) const;
 
     /// Signature of the RxDrop trace.
     typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
@@ -153,6 +188,8 @@ class RdmaNic : public Object
     void OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
     /// \return the region with this key, or null
     Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
+    /// Queue a CNP back to the sender of a CE-marked request `f` for `qp`.
+    void SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
     void Drop(Ptr<const Packet> frame, DropReason reason);
 
@@ -169,8 +206,15 @@ class RdmaNic : public Object
     ObjectFactory m_qpFactory;                                 //!< QP attributes
     std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
     std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;    //!< by QPN
-    std::deque<uint32_t> m_active;                             //!< QPs with packets, round robin
-    std::unordered_map<uint32_t, bool> m_isActive;             //!< membership of m_active
+    Ptr<RdmaTxScheduler> m_scheduler;                          //!< TX choice across QPs
+    ObjectFactory m_ccFactory;                                 //!< congestion control
+    Ptr<RdmaCongestionOps> m_ccPrototype;                      //!< forked per QP
+    Ptr<RdmaCnpGenerator> m_cnpPrototype;                      //!< forked per QP
+    Time m_baseRtt;                                            //!< CC's base RTT
+    uint8_t m_cnpPriority;                                     //!< CNP class
+    bool m_intEnabled;                                         //!< carry INT (HPCC)
+    std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
+    std::deque<Ptr<Packet>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };

@@ -532,6 +532,7 @@ RdmaQpRequester::OnTimeout()
     }
     NS_LOG_INFO("QP " << m_qp->GetQpn() << " local ACK timeout at una " << m_state.una);
     ++m_qp->MutableStats().timeouts;
+    m_qp->TraceTimeout();
     m_retrying = false;
     if (!ConsumeRetry())
     {

@@ -135,7 +135,12 @@ RdmaQueuePair::GetTypeId()
             .AddTraceSource("StateChange",
                             "The QP changed state.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_stateChange),
-                            "ns3::RdmaQueuePair::StateTracedCallback");
+                            "ns3::RdmaQueuePair::StateTracedCallback")
+            .AddTraceSource("Timeout",
+                            "The local ACK timer expired (IBA 9.7.6.1.3); the NIC's "
+                            "congestion control listens to it.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_timeoutTrace),
+                            "ns3::RdmaQueuePair::TimeoutTracedCallback");
     return tid;
 }
 
@@ -229,6 +234,12 @@ Ptr<RdmaMemoryRegion>
 RdmaQueuePair::LookupMr(uint32_t key) const
 {
     return m_lookupMr.IsNull() ? nullptr : m_lookupMr(key);
+}
+
+void
+RdmaQueuePair::TraceTimeout()
+{
+    m_timeoutTrace();
 }
 
 void
@@ -548,6 +559,14 @@ RdmaQueuePair::HasPacket() const
         return false;
     }
     return m_responder.HasPacket() || m_requester.HasPacket();
+}
+
+bool
+RdmaQueuePair::HasResponse() const
+{
+    QpState st = m_attr.qpState;
+    return st != IBV_QPS_RESET && st != IBV_QPS_INIT && st != IBV_QPS_ERR &&
+           m_responder.HasPacket();
 }
 
 bool

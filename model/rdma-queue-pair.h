@@ -112,6 +112,11 @@ class RdmaQueuePair : public Object
     /// \return whether the QP has a packet ready to send now
     bool HasPacket() const;
     /**
+     * \return whether the next packet BuildNextPacket() builds is a response
+     * (ACK, NAK, READ response, atomic ACK), which no congestion window limits
+     */
+    bool HasResponse() const;
+    /**
      * \brief Fill the transport part of the next packet (BTH, extension
      * headers, payload); the NIC adds the addresses and builds the frame.
      * \param frame receives the fields
@@ -146,6 +151,8 @@ class RdmaQueuePair : public Object
 
     /// Signature of the PacketTx trace: opcode, PSN, retransmission.
     typedef void (*PacketTracedCallback)(uint8_t opcode, uint32_t psn, bool retransmission);
+    /// Signature of the Timeout trace (the local ACK timer expired, IBA 9.7.6.1.3).
+    typedef void (*TimeoutTracedCallback)();
     /// Signature of the StateChange trace.
     typedef void (*StateTracedCallback)(QpState from, QpState to);
 
@@ -183,6 +190,8 @@ class RdmaQueuePair : public Object
     uint32_t GetMtuBytes() const;
     /// \return the counters, writable
     Stats& MutableStats();
+    /// Fire the Timeout trace.
+    void TraceTimeout();
     /// Fire the PacketTx trace.
     void TracePacketTx(uint8_t opcode, uint32_t psn, bool retransmission);
     /**
@@ -239,6 +248,7 @@ class RdmaQueuePair : public Object
     Stats m_stats;                                        //!< counters
     TracedCallback<uint8_t, uint32_t, bool> m_packetTx;   //!< PacketTx trace
     TracedCallback<QpState, QpState> m_stateChange;       //!< StateChange trace
+    TracedCallback<> m_timeoutTrace;                      //!< Timeout trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;

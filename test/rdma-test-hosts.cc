@@ -10,6 +10,7 @@
 #include "ns3/qbb-helper.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -36,6 +37,11 @@ TwoHosts::Build(const Options& o)
     devices = link.Install(nodes);
     RdmaHelper rdma;
     rdma.SetNicAttribute("DataMode", BooleanValue(o.dataMode));
+    rdma.SetNicAttribute("Ecn", UintegerValue(o.ecn));
+    if (o.congestionControl.GetTypeId().GetUid() != 0)
+    {
+        rdma.SetCongestionControl(o.congestionControl);
+    }
     nicA = rdma.Install(nodes.Get(0), devices.Get(0), Ipv4Address("10.0.0.1"));
     nicB = rdma.Install(nodes.Get(1), devices.Get(1), Ipv4Address("10.0.0.2"));
     ObjectFactory policy;

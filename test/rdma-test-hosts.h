@@ -38,7 +38,9 @@ struct TwoHosts
                               IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC}; //!< access
         RdmaConnectionConfig connection;                                          //!< QP attributes
         uint32_t cqDepth{1 << 16};                                                //!< CQ depth
-        bool collect{true}; //!< collect completions by callback
+        bool collect{true};              //!< collect completions by callback
+        ObjectFactory congestionControl; //!< both NICs' CC; no TypeId = RdmaNoCc
+        uint8_t ecn{2};                  //!< ECN codepoint both NICs send (3 = CE)
     };
 
     NodeContainer nodes;                 //!< A = 0, B = 1

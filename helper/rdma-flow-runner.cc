@@ -1,0 +1,462 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-flow-runner.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaFlowRunner");
+NS_OBJECT_ENSURE_REGISTERED(RdmaFlowRunner);
+
+namespace
+{
+
+/// wrId bit marking a SEND flow's receive work request.
+constexpr uint64_t RECV_WR = 1ULL << 63;
+/// Virtual address of every host's region.
+constexpr uint64_t REGION_VA = 0x100000;
+/// Largest message (IBA 9.4.1: 2^31 bytes).
+constexpr uint64_t MAX_MESSAGE = 1ULL << 31;
+
+} // namespace
+
+TypeId
+RdmaFlowRunner::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaFlowRunner")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaFlowRunner>()
+            .AddAttribute("QpReuse",
+                          "false: a new RC QP pair per flow, connected at its start and "
+                          "destroyed after its completion (the HPCC simulator's one QP per "
+                          "flow). true: flows with the same requester, responder and priority "
+                          "share a pool of QpsPerPair QP pairs, round robin.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaFlowRunner::m_qpReuse),
+                          MakeBooleanChecker())
+            .AddAttribute("QpsPerPair",
+                          "QP pairs in each pool when QpReuse is true (QPs per requester, "
+                          "responder and priority).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaFlowRunner::m_qpsPerPair),
+                          MakeUintegerChecker<uint32_t>(1, 1 << 20))
+            .AddAttribute("MaxSendWr",
+                          "Send queue depth of each QP, work requests (ibv_qp_cap.max_send_wr; "
+                          "1024 is RdmaQueuePair::InitAttr's default). Flows beyond it wait "
+                          "in the runner for a completion on that QP.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaFlowRunner::m_maxSendWr),
+                          MakeUintegerChecker<uint32_t>(1, 1 << 20))
+            .AddTraceSource("FlowComplete",
+                            "A flow's requester completion arrived (any status).",
+                            MakeTraceSourceAccessor(&RdmaFlowRunner::m_flowComplete),
+                            "ns3::RdmaFlowRunner::FlowTracedCallback");
+    return tid;
+}
+
+RdmaFlowRunner::RdmaFlowRunner()
+    : m_qpReuse(false),
+      m_qpsPerPair(1),
+      m_maxSendWr(1024)
+{
+}
+
+RdmaFlowRunner::~RdmaFlowRunner() = default;
+
+void
+RdmaFlowRunner::DoDispose()
+{
+    m_startEvent.Cancel();
+    for (Host& h : m_hosts)
+    {
+        if (h.cq)
+        {
+            // The CQs outlive the runner on their NICs: stop calling back into it.
+            h.cq->SetCompletionCallback(MakeNullCallback<void, const RdmaWorkCompletion&>());
+        }
+    }
+    m_slots.clear();
+    m_hosts.clear();
+    m_allDone = MakeNullCallback<void>();
+    Object::DoDispose();
+}
+
+void
+RdmaFlowRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
+{
+    m_hosts.assign(nics.size(), Host());
+    for (std::size_t h = 0; h < nics.size(); ++h)
+    {
+        m_hosts[h].nic = nics[h];
+    }
+}
+
+void
+RdmaFlowRunner::SetHosts(const NodeContainer& nodes)
+{
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t i = 0; i < nodes.GetN(); ++i)
+    {
+        Ptr<RdmaNic> nic = nodes.Get(i)->GetObject<RdmaNic>();
+        if (!nic)
+        {
+            throw std::runtime_error("RdmaFlowRunner: host " + std::to_string(i) + " (node " +
+                                     std::to_string(nodes.Get(i)->GetId()) + ") has no RdmaNic");
+        }
+        nics.push_back(nic);
+    }
+    SetHosts(nics);
+}
+
+void
+RdmaFlowRunner::SetConnectionConfig(const RdmaConnectionConfig& config)
+{
+    m_config = config;
+}
+
+void
+RdmaFlowRunner::SetFlows(std::vector<RdmaFlow> flows)
+{
+    auto isHost = [this](uint32_t h) { return h < m_hosts.size() && m_hosts[h].nic; };
+    for (const RdmaFlow& f : flows)
+    {
+        std::string where = "flow " + std::to_string(f.id) + ": ";
+        if (!isHost(f.src) || !isHost(f.dst))
+        {
+            throw std::runtime_error(where + "expected src and dst to be hosts (ids below " +
+                                     std::to_string(m_hosts.size()) + " with an RdmaNic), got " +
+                                     std::to_string(f.src) + " -> " + std::to_string(f.dst));
+        }
+        if (f.src == f.dst)
+        {
+            throw std::runtime_error(where + "expected src != dst, got " + std::to_string(f.src));
+        }
+        if (f.size == 0 || f.size > MAX_MESSAGE)
+        {
+            throw std::runtime_error(where +
+                                     "expected a size of 1 to 2^31 bytes (IBA message "
+                                     "limit), got " +
+                                     std::to_string(f.size));
+        }
+        if (f.priority > 7)
+        {
+            throw std::runtime_error(where + "expected priority 0-7, got " +
+                                     std::to_string(f.priority));
+        }
+        if (f.start.IsStrictlyNegative())
+        {
+            throw std::runtime_error(where + "expected a start time >= 0");
+        }
+    }
+    m_flows = std::move(flows);
+    m_results.assign(m_flows.size(), RdmaFlowResult());
+    m_slotOf.assign(m_flows.size(), 0);
+    m_order.resize(m_flows.size());
+    std::iota(m_order.begin(), m_order.end(), 0);
+    std::stable_sort(m_order.begin(), m_order.end(), [this](uint32_t a, uint32_t b) {
+        return m_flows[a].start < m_flows[b].start;
+    });
+    for (const RdmaFlow& f : m_flows)
+    {
+        m_hosts[f.src].bytes = std::max(m_hosts[f.src].bytes, f.size);
+        m_hosts[f.dst].bytes = std::max(m_hosts[f.dst].bytes, f.size);
+    }
+}
+
+void
+RdmaFlowRunner::Start()
+{
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        if (m_hosts[h].bytes > 0)
+        {
+            PrepareHost(h);
+        }
+    }
+    m_cursor = 0;
+    if (!m_order.empty())
+    {
+        Time first = m_flows[m_order[0]].start;
+        Time delay = first > Simulator::Now() ? first - Simulator::Now() : Time(0);
+        m_startEvent = Simulator::Schedule(delay, &RdmaFlowRunner::StartDue, this);
+    }
+}
+
+void
+RdmaFlowRunner::PrepareHost(uint32_t id)
+{
+    Host& h = m_hosts[id];
+    if (h.cq)
+    {
+        return;
+    }
+    h.pd = h.nic->AllocPd();
+    h.mr = h.nic->RegMr(h.pd,
+                        REGION_VA,
+                        h.bytes,
+                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+    h.cq = h.nic->CreateCq(1 << 16);
+    h.cq->SetCompletionCallback(Callback<void, const RdmaWorkCompletion&>(
+        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
+}
+
+void
+RdmaFlowRunner::StartDue()
+{
+    while (m_cursor < m_order.size() && m_flows[m_order[m_cursor]].start <= Simulator::Now())
+    {
+        StartFlow(m_order[m_cursor++]);
+    }
+    if (m_cursor < m_order.size())
+    {
+        m_startEvent = Simulator::Schedule(m_flows[m_order[m_cursor]].start - Simulator::Now(),
+                                           &RdmaFlowRunner::StartDue,
+                                           this);
+    }
+}
+
+uint32_t
+RdmaFlowRunner::PickSlot(uint32_t requester, uint32_t responder, uint8_t priority)
+{
+    if (!m_qpReuse)
+    {
+        uint32_t s;
+        if (!m_freeSlots.empty())
+        {
+            s = m_freeSlots.back();
+            m_freeSlots.pop_back();
+        }
+        else
+        {
+            s = static_cast<uint32_t>(m_slots.size());
+            m_slots.emplace_back();
+        }
+        m_slots[s].requester = requester;
+        m_slots[s].responder = responder;
+        m_slots[s].priority = priority;
+        return s;
+    }
+    auto key = std::make_tuple(requester, responder, priority);
+    auto it = m_pools.find(key);
+    if (it == m_pools.end())
+    {
+        auto first = static_cast<uint32_t>(m_slots.size());
+        for (uint32_t k = 0; k < m_qpsPerPair; ++k)
+        {
+            m_slots.emplace_back();
+            m_slots.back().requester = requester;
+            m_slots.back().responder = responder;
+            m_slots.back().priority = priority;
+        }
+        it = m_pools.emplace(key, std::make_pair(first, 0u)).first;
+    }
+    uint32_t s = it->second.first + it->second.second;
+    it->second.second = (it->second.second + 1) % m_qpsPerPair;
+    return s;
+}
+
+void
+RdmaFlowRunner::OpenSlot(uint32_t s)
+{
+    Slot& slot = m_slots[s];
+    Host& a = m_hosts[slot.requester];
+    Host& b = m_hosts[slot.responder];
+    RdmaQueuePair::InitAttr init;
+    init.maxSendWr = m_maxSendWr;
+    init.maxRecvWr = m_maxSendWr;
+    init.pd = a.pd;
+    init.sendCq = a.cq;
+    init.recvCq = a.cq;
+    slot.req = a.nic->CreateQp(init);
+    init.pd = b.pd;
+    init.sendCq = b.cq;
+    init.recvCq = b.cq;
+    slot.resp = b.nic->CreateQp(init);
+    RdmaConnectionConfig c = m_config;
+    uint8_t dscp = static_cast<uint8_t>((slot.priority << 3) | ((c.trafficClass >> 2) & 7));
+    c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
+    int rc = RdmaHelper::Connect(slot.req, a.nic, slot.resp, b.nic, c);
+    NS_ABORT_MSG_IF(rc != 0,
+                    "RdmaFlowRunner: connecting a QP pair "
+                        << slot.requester << " -> " << slot.responder << " failed (errno " << rc
+                        << "): check the connection config");
+    ++m_qpPairs;
+}
+
+void
+RdmaFlowRunner::CloseSlot(uint32_t s)
+{
+    Slot& slot = m_slots[s];
+    m_hosts[slot.requester].nic->DestroyQp(slot.req);
+    m_hosts[slot.responder].nic->DestroyQp(slot.resp);
+    slot.req = nullptr;
+    slot.resp = nullptr;
+    m_freeSlots.push_back(s);
+}
+
+void
+RdmaFlowRunner::StartFlow(uint32_t i)
+{
+    const RdmaFlow& f = m_flows[i];
+    bool read = f.op == RdmaFlowOp::READ;
+    uint32_t s = PickSlot(read ? f.dst : f.src, read ? f.src : f.dst, f.priority);
+    if (!m_slots[s].req)
+    {
+        OpenSlot(s);
+    }
+    m_slotOf[i] = s;
+    m_results[i].started = true;
+    m_results[i].qpn = m_slots[s].req->GetQpn();
+    NS_LOG_INFO("flow " << f.id << " " << RdmaFlowOpName(f.op) << " " << f.size << " B on QP "
+                        << m_results[i].qpn);
+    if (m_slots[s].outstanding < m_maxSendWr)
+    {
+        Post(i);
+    }
+    else
+    {
+        m_slots[s].backlog.push_back(i);
+    }
+}
+
+void
+RdmaFlowRunner::Post(uint32_t i)
+{
+    const RdmaFlow& f = m_flows[i];
+    Slot& slot = m_slots[m_slotOf[i]];
+    Host& req = m_hosts[slot.requester];
+    Host& resp = m_hosts[slot.responder];
+    auto length = static_cast<uint32_t>(f.size);
+    ++slot.outstanding;
+    if (f.op == RdmaFlowOp::SEND)
+    {
+        RdmaRecvWr recv;
+        recv.wrId = RECV_WR | i;
+        recv.sgList.push_back({REGION_VA, length, resp.mr->GetLkey()});
+        int rc = slot.resp->PostRecv(recv);
+        NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostRecv failed (errno " << rc << ")");
+    }
+    RdmaSendWr wr;
+    wr.wrId = i;
+    wr.opcode = f.op == RdmaFlowOp::WRITE
+                    ? IBV_WR_RDMA_WRITE
+                    : (f.op == RdmaFlowOp::READ ? IBV_WR_RDMA_READ : IBV_WR_SEND);
+    wr.sgList.push_back({REGION_VA, length, req.mr->GetLkey()});
+    wr.remoteAddr = REGION_VA;
+    wr.rkey = resp.mr->GetRkey();
+    int rc = slot.req->PostSend(wr);
+    NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostSend failed (errno " << rc << ")");
+}
+
+void
+RdmaFlowRunner::Drain()
+{
+    if (m_draining)
+    {
+        return; // the outer call picks up what this completion queued
+    }
+    m_draining = true;
+    while (!m_toDrain.empty())
+    {
+        uint32_t s = m_toDrain.back();
+        m_toDrain.pop_back();
+        Slot& slot = m_slots[s];
+        while (!slot.backlog.empty() && slot.outstanding < m_maxSendWr)
+        {
+            uint32_t next = slot.backlog.front();
+            slot.backlog.pop_front();
+            Post(next);
+        }
+    }
+    m_draining = false;
+}
+
+void
+RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
+{
+    if (wc.wrId & RECV_WR)
+    {
+        return; // a SEND flow's receive side; the flow ends at the requester
+    }
+    auto i = static_cast<uint32_t>(wc.wrId);
+    NS_ASSERT(i < m_flows.size() && !m_results[i].completed);
+    RdmaFlowResult& r = m_results[i];
+    r.completed = true;
+    r.completion = wc.completed;
+    r.status = wc.status;
+    ++m_completed;
+    m_failed += (wc.status != IBV_WC_SUCCESS);
+    NS_LOG_INFO("flow " << m_flows[i].id << " done on host " << host << ": "
+                        << RdmaWcStatusName(wc.status) << ", FCT "
+                        << (wc.completed - m_flows[i].start).As(Time::NS));
+    uint32_t s = m_slotOf[i];
+    --m_slots[s].outstanding;
+    m_flowComplete(m_flows[i], r);
+    if (!m_qpReuse)
+    {
+        // Not from inside the QP's own completion path.
+        Simulator::ScheduleNow(&RdmaFlowRunner::CloseSlot, this, s);
+    }
+    else if (!m_slots[s].backlog.empty())
+    {
+        m_toDrain.push_back(s);
+        Drain();
+    }
+    if (m_completed == m_flows.size() && !m_allDone.IsNull())
+    {
+        m_allDone();
+    }
+}
+
+const std::vector<RdmaFlow>&
+RdmaFlowRunner::GetFlows() const
+{
+    return m_flows;
+}
+
+const std::vector<RdmaFlowResult>&
+RdmaFlowRunner::GetResults() const
+{
+    return m_results;
+}
+
+uint32_t
+RdmaFlowRunner::GetCompletedCount() const
+{
+    return m_completed;
+}
+
+uint32_t
+RdmaFlowRunner::GetFailedCount() const
+{
+    return m_failed;
+}
+
+uint32_t
+RdmaFlowRunner::GetQpPairsCreated() const
+{
+    return m_qpPairs;
+}
+
+void
+RdmaFlowRunner::SetAllDoneCallback(Callback<void> cb)
+{
+    m_allDone = cb;
+}
+
+} // namespace ns3

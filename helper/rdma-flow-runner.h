@@ -1,0 +1,191 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_FLOW_RUNNER_H
+#define RDMA_FLOW_RUNNER_H
+
+#include "rdma-helper.h"
+
+#include "ns3/event-id.h"
+#include "ns3/node-container.h"
+#include "ns3/object.h"
+#include "ns3/rdma-flow.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief Runs a workload on RdmaNic hosts: at each flow's start time it
+ * posts the flow's operation on an RC queue pair between the two hosts and
+ * records the requester's work completion (FCT = completion - start,
+ * status).
+ *
+ * The requester is the flow's source for WRITE and SEND and its
+ * destination for READ (RdmaFlow). Each host gets one protection domain,
+ * one memory region as long as its largest flow (both ends of every flow
+ * use offset 0 of it; DataMode NICs then carry real bytes) and one
+ * completion queue whose completions are delivered by callback (no overrun).
+ * A SEND's receive work request is posted on the responder's QP just
+ * before the SEND.
+ *
+ * QPs: without QpReuse, every flow gets its own QP pair, created and
+ * connected (RdmaHelper::Connect) at its start and destroyed after its
+ * completion, as the HPCC simulator makes one QP per flow. With QpReuse,
+ * flows with the same requester, responder and priority share a pool of
+ * QpsPerPair QP pairs, used round robin and created at the first flow that
+ * needs them: the number of QPs is fixed by the workload's pairs, which is
+ * how NIC QP-context caches are stressed. A QP holds at most MaxSendWr
+ * outstanding work requests; later flows wait (in the runner) for one to
+ * complete, so their FCT includes that wait.
+ *
+ * A QP's traffic class: DSCP = priority x 8 + the low three bits of the
+ * connection config's DSCP (RFC 2474 class selectors: the QbbNetDevice's
+ * default DSCP-to-class map sends it to class = priority; priority 3 with
+ * the default AF31 = 26 keeps 26).
+ *
+ * Per flow the runner keeps the RdmaFlow, an RdmaFlowResult and a QP slot
+ * index; one pending start event serves all flows.
+ */
+class RdmaFlowRunner : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaFlowRunner();
+    ~RdmaFlowRunner() override;
+
+    /**
+     * \brief The hosts: host id h is nics[h]; a null entry is not a host
+     * (e.g. a switch's node id in an HPCC topology).
+     * \param nics the NICs by host id
+     */
+    void SetHosts(const std::vector<Ptr<RdmaNic>>& nics);
+    /**
+     * \brief The hosts: host id h is nodes.Get(h), which must have an
+     * RdmaNic aggregated (RdmaHelper::Install).
+     * \param nodes the host nodes
+     * \throw std::runtime_error naming the first node without an RdmaNic
+     */
+    void SetHosts(const NodeContainer& nodes);
+    /**
+     * \brief The attributes RdmaHelper::Connect gives every QP pair (path
+     * MTU, timeout, retry counts, DSCP, ...).
+     * \param config the connection settings
+     */
+    void SetConnectionConfig(const RdmaConnectionConfig& config);
+    /**
+     * \brief The workload (set after SetHosts, before Start).
+     * \param flows the flows, any order; ids need not be dense
+     * \throw std::runtime_error naming the flow id and field if a host is not
+     *        one, src == dst, the size is outside 1..2^31 (the IBA message
+     *        limit), the priority is over 7 or the start is negative
+     */
+    void SetFlows(std::vector<RdmaFlow> flows);
+    /// Schedule the flows (call once, before or during Simulator::Run).
+    void Start();
+
+    /// \return the flows, in the order given to SetFlows
+    const std::vector<RdmaFlow>& GetFlows() const;
+    /// \return one result per flow, same order
+    const std::vector<RdmaFlowResult>& GetResults() const;
+    /// \return flows whose completion arrived (any status)
+    uint32_t GetCompletedCount() const;
+    /// \return flows completed with a status other than IBV_WC_SUCCESS
+    uint32_t GetFailedCount() const;
+    /// \return QP pairs created so far
+    uint32_t GetQpPairsCreated() const;
+    /**
+     * \brief Called once when every flow has completed (e.g. to stop the
+     * simulation).
+     * \param cb the callback
+     */
+    void SetAllDoneCallback(Callback<void> cb);
+
+    /// Signature of the FlowComplete trace: the flow and its result.
+    typedef void (*FlowTracedCallback)(const RdmaFlow& flow, const RdmaFlowResult& result);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A host's verbs resources.
+    struct Host
+    {
+        Ptr<RdmaNic> nic;             //!< the NIC
+        Ptr<RdmaProtectionDomain> pd; //!< its PD
+        Ptr<RdmaMemoryRegion> mr;     //!< the region every flow uses
+        Ptr<RdmaCompletionQueue> cq;  //!< its CQ
+        uint64_t bytes{0};            //!< region length
+    };
+
+    /// A QP pair and the flows waiting for it.
+    struct Slot
+    {
+        uint32_t requester{0};        //!< requester host id
+        uint32_t responder{0};        //!< responder host id
+        uint8_t priority{0};          //!< priority of its packets
+        Ptr<RdmaQueuePair> req;       //!< requester's QP (null until used)
+        Ptr<RdmaQueuePair> resp;      //!< responder's QP
+        uint32_t outstanding{0};      //!< posted, not completed
+        std::deque<uint32_t> backlog; //!< flows waiting for the send queue
+    };
+
+    /// Start every flow that is due, schedule the next.
+    void StartDue();
+    /// Start one flow.
+    void StartFlow(uint32_t flow);
+    /// \return a slot for a flow (a new one or one of its pool)
+    uint32_t PickSlot(uint32_t requester, uint32_t responder, uint8_t priority);
+    /// Create and connect the slot's QPs.
+    void OpenSlot(uint32_t slot);
+    /// Post a flow's work request(s) on its slot.
+    void Post(uint32_t flow);
+    /// Post waiting flows of the slots that freed room.
+    void Drain();
+    /// Destroy a per-flow slot's QPs and recycle it.
+    void CloseSlot(uint32_t slot);
+    /// Set up a host's PD, MR and CQ.
+    void PrepareHost(uint32_t id);
+    /// A completion on a host's CQ.
+    void OnCompletion(uint32_t host, const RdmaWorkCompletion& wc);
+
+    bool m_qpReuse;                        //!< share QP pools
+    uint32_t m_qpsPerPair;                 //!< pool size
+    uint32_t m_maxSendWr;                  //!< send queue depth
+    RdmaConnectionConfig m_config;         //!< Connect attributes
+    std::vector<Host> m_hosts;             //!< by host id
+    std::vector<RdmaFlow> m_flows;         //!< the workload
+    std::vector<RdmaFlowResult> m_results; //!< per flow
+    std::vector<uint32_t> m_slotOf;        //!< per flow
+    std::vector<uint32_t> m_order;         //!< flows by start time
+    std::size_t m_cursor{0};               //!< next flow of m_order
+    EventId m_startEvent;                  //!< the pending start
+    std::vector<Slot> m_slots;             //!< QP pairs
+    std::vector<uint32_t> m_freeSlots;     //!< recycled per-flow slots
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::pair<uint32_t, uint32_t>>
+        m_pools;                     //!< (req, resp, prio) -> (first slot, next)
+    std::vector<uint32_t> m_toDrain; //!< slots with room and a backlog
+    bool m_draining{false};          //!< inside Drain
+    uint32_t m_completed{0};         //!< completions
+    uint32_t m_failed{0};            //!< error completions
+    uint32_t m_qpPairs{0};           //!< QP pairs created
+    Callback<void> m_allDone;        //!< all flows completed
+    TracedCallback<const RdmaFlow&, const RdmaFlowResult&> m_flowComplete; //!< trace
+};
+
+} // namespace ns3
+
+#endif // RDMA_FLOW_RUNNER_H

@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-frame-editor.h"
+
+#include "int-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/header.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+namespace
+{
+/**
+ * A header made of given bytes: how ReplaceHead() puts edited bytes back in
+ * front of a packet (ns-3's Packet prepends bytes only through a Header).
+ */
+class RawHeadHeader : public Header
+{
+  public:
+    RawHeadHeader()
+        : m_bytes(nullptr),
+          m_length(0)
+    {
+    }
+
+    RawHeadHeader(const uint8_t* bytes, uint32_t length)
+        : m_bytes(bytes),
+          m_length(length)
+    {
+    }
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::RdmaRawHeadHeader").SetParent<Header>().SetGroupName("Rdma");
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "edited head, " << m_length << " bytes";
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_length;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, m_length);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator /* start */) override
+    {
+        return m_length; // only ever serialized
+    }
+
+  private:
+    const uint8_t* m_bytes; //!< the bytes (owned by the caller)
+    uint32_t m_length;      //!< their number
+};
+} // namespace
+
+Ptr<Packet>
+RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame, const uint8_t* head, uint32_t n)
+{
+    Ptr<Packet> copy = frame->Copy();
+    copy->RemoveAtStart(n);
+    copy->AddHeader(RawHeadHeader(head, n));
+    return copy;
+}
+
+uint16_t
+RdmaFrameEditor::Ipv4Checksum(const uint8_t* header, uint32_t length)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < length; i += 2)
+    {
+        if (i == 10)
+        {
+            continue; // the checksum field itself
+        }
+        sum += static_cast<uint32_t>(header[i] << 8 | header[i + 1]);
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+
+void
+RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
+{
+    uint8_t head[MAX_HEAD];
+    const uint32_t ip = view.GetIpOffset();
+    const uint32_t n = view.IsIpv6() ? ip + 2 : view.GetL4Offset();
+    NS_ABORT_MSG_IF(n > MAX_HEAD, "RdmaFrameEditor: IP header beyond " << MAX_HEAD << " bytes");
+    frame->CopyData(head, n);
+    if (view.IsIpv6())
+    {
+        head[ip + 1] |= RdmaFrameView::ECN_CE << 4; // Traffic Class bits 1-0
+    }
+    else
+    {
+        head[ip + 1] |= RdmaFrameView::ECN_CE;
+        if (head[ip + 10] != 0 || head[ip + 11] != 0)
+        {
+            uint16_t sum = Ipv4Checksum(head + ip, n - ip);
+            head[ip + 10] = static_cast<uint8_t>(sum >> 8);
+            head[ip + 11] = static_cast<uint8_t>(sum);
+        }
+    }
+    frame = ReplaceHead(frame, head, n);
+}
+
+bool
+RdmaFrameEditor::StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record)
+{
+    uint8_t head[MAX_HEAD];
+    const uint32_t shim = view.GetL4Offset() + 8; // after the UDP header
+    const uint32_t n = shim + IntHeader::SIZE;
+    if (n > MAX_HEAD || frame->GetSize() < n)
+    {
+        return false;
+    }
+    frame->CopyData(head, n);
+    IntHeader::PushHopBytes(head + shim, record);
+    frame = ReplaceHead(frame, head, n);
+    return true;
+}
+
+} // namespace ns3

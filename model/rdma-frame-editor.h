@@ -1,0 +1,76 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_FRAME_EDITOR_H
+#define RDMA_FRAME_EDITOR_H
+
+#include "rdma-frame-view.h"
+
+#include "ns3/packet.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The two in-flight edits a switch makes to a frame: ECN-CE marking
+ * (RFC 3168) and INT hop stamping (IntHeader). Each returns a new Packet
+ * (the received frame is shared with the sender's traces, so it is never
+ * changed): a Copy() whose first bytes are replaced; the size stays the
+ * same, so the MMU's accounting is unaffected. Only frames that are edited
+ * cost this copy.
+ */
+class RdmaFrameEditor
+{
+  public:
+    /**
+     * \brief Set ECN to CE (11) in the IP header of an ECT(0) or ECT(1)
+     * frame. IPv4: the TOS byte changes and the header checksum, when not
+     * 0, is recomputed (RFC 791; a 0 checksum, as ns-3 writes without
+     * checksums enabled, stays 0). IPv6: the ECN bits of the Traffic Class.
+     * The RoCEv2 ICRC stays valid: it masks the IPv4 TOS and checksum and
+     * the IPv6 Traffic Class (IBA Annex A17.3.3).
+     * \param frame the frame (replaced by the marked copy)
+     * \param view the frame's parsed view (IPv4 or IPv6, ECN 1 or 2)
+     */
+    static void MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view);
+
+    /**
+     * \brief Stamp an INT hop record into the IntHeader that follows the
+     * UDP header (see IntHeader for the placement).
+     * \param frame the frame (replaced by the stamped copy)
+     * \param view the frame's parsed view (UDP to IntHeader::UDP_PORT)
+     * \param record the encoded record (IntHeader::EncodeHop)
+     * \return false (frame unchanged) if the frame is too short to hold the header
+     */
+    static bool StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record);
+
+    /**
+     * \brief The 16-bit ones'-complement checksum of an IPv4 header (RFC
+     * 791, RFC 1071), computed with the checksum field taken as 0.
+     * \param header the header bytes
+     * \param length its length (IHL x 4)
+     * \return the checksum to store
+     */
+    static uint16_t Ipv4Checksum(const uint8_t* header, uint32_t length);
+
+  private:
+    /// Largest head the editor rewrites: Ethernet + tag + IPv4 max + UDP + IntHeader.
+    static constexpr uint32_t MAX_HEAD = 14 + 4 + 60 + 8 + 42;
+
+    /**
+     * \brief A copy of frame whose first n bytes are replaced.
+     * \param frame the frame
+     * \param head the new bytes
+     * \param n how many (at most MAX_HEAD and the frame's size)
+     * \return the copy
+     */
+    static Ptr<Packet> ReplaceHead(Ptr<const Packet> frame, const uint8_t* head, uint32_t n);
+};
+
+} // namespace ns3
+
+#endif // RDMA_FRAME_EDITOR_H

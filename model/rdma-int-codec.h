@@ -1,0 +1,60 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_INT_CODEC_H
+#define RDMA_INT_CODEC_H
+
+#include "int-header.h"
+
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class Packet;
+
+/**
+ * \ingroup rdma
+ * \brief Puts an IntHeader into a built RoCEv2 frame and takes it out again,
+ * at the place IntHeader describes (between the UDP header and the BTH),
+ * so RoceFrame itself never sees INT.
+ *
+ * A NIC with INT on sends its request packets to UDP port
+ * IntHeader::UDP_PORT with an empty header, which switches stamp. The
+ * receiver strips it (port 4791 and the IP and UDP lengths restored, so the
+ * ICRC matches) and echoes the records in its next ACK to UDP port
+ * ECHO_PORT, which switches leave alone (otherwise the reverse path would
+ * add its own hops to the echo; the HPCC simulator likewise stamps data
+ * packets only).
+ */
+class RdmaIntCodec
+{
+  public:
+    /// UDP destination port of an ACK that echoes INT records (this module's convention).
+    static constexpr uint16_t ECHO_PORT = IntHeader::UDP_PORT + 1;
+
+    /**
+     * \brief Insert a header after the UDP header of an Ethernet frame
+     * (optional 802.1Q tag, IPv4 or IPv6), set the UDP destination port and
+     * grow the IP and UDP lengths (IPv4 checksum recomputed).
+     * \param frame the frame, replaced by the longer one
+     * \param header the records to carry
+     * \param udpPort IntHeader::UDP_PORT (to be stamped) or ECHO_PORT (an echo)
+     */
+    static void Insert(Ptr<Packet>& frame, const IntHeader& header, uint16_t udpPort);
+    /**
+     * \brief If the frame carries a header (UDP port IntHeader::UDP_PORT or
+     * ECHO_PORT), take it out and restore the RoCEv2 frame.
+     * \param frame the frame, replaced by the restored one
+     * \param header receives the records
+     * \return false (frame unchanged) if the frame carries no header
+     */
+    static bool Strip(Ptr<Packet>& frame, IntHeader& header);
+};
+
+} // namespace ns3
+
+#endif // RDMA_INT_CODEC_H

@@ -1,0 +1,258 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SWITCH_MMU_H
+#define SWITCH_MMU_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The memory-management unit of a shared-buffer switch: admission
+ * and PFC decisions per ingress (port, traffic class), in the style of
+ * Broadcom Trident/Tomahawk MMUs and the HPCC simulator's SwitchMmu.
+ *
+ * The buffer (BufferSize bytes) is split into three parts:
+ * - reserved: ReservedBytes guaranteed to each (port, lossless class);
+ * - headroom: per (port, lossless class), absorbs what arrives after the
+ *   switch decides to pause the upstream (HeadroomBytes, or computed by
+ *   ComputeHeadroom() from the port's rate, cable delay and frame size);
+ * - shared: the rest, used by every (port, class) above its reserve.
+ *
+ * XOFF threshold T of an ingress (port, class), on its shared bytes:
+ * - Dynamic (the default): T = Alpha x (BufferSize - all reserved - all
+ *   headroom - shared bytes in use), the dynamic threshold of Choudhury and
+ *   Hahne (IEEE/ACM ToN 1998) that Broadcom MMUs implement and the HPCC
+ *   simulator uses (Alpha = 1/2^pfc_a_shift, pfc_a_shift = 3 there);
+ * - Static: T = StaticThresholdBytes.
+ *
+ * A lossless class (LosslessClasses with PfcEnabled) never drops: a frame
+ * that finds its (port, class) reserve used and its shared bytes plus the
+ * frame above T goes to headroom, and the class should then be paused
+ * (ShouldPause()); it should resume (ShouldResume()) once its headroom is
+ * empty and its shared bytes are at most T - XonOffsetBytes (hysteresis; the
+ * HPCC simulator's resume_offset, 3 KiB). Only a frame that would overflow
+ * the headroom itself is refused (DROP_HEADROOM_FULL), which a correctly
+ * sized headroom prevents. A lossy class has no reserve and no headroom: a
+ * frame that would bring its shared bytes above T is dropped
+ * (DROP_INGRESS_LIMIT), as is one that finds the shared pool full
+ * (DROP_BUFFER_FULL).
+ *
+ * State is held in vectors indexed by port x 8 + class (any radix); every
+ * call is O(1).
+ */
+class SwitchMmu : public Object
+{
+  public:
+    /// Traffic classes per port (IEEE 802.1Q priorities).
+    static constexpr uint8_t NUM_CLASSES = 8;
+
+    /// How the XOFF threshold is set.
+    enum ThresholdMode
+    {
+        DYNAMIC = 0, //!< Alpha x free shared buffer
+        STATIC,      //!< StaticThresholdBytes
+    };
+
+    /// Outcome of Admit().
+    enum Admission
+    {
+        ADMIT = 0,          //!< the frame is in the buffer
+        DROP_INGRESS_LIMIT, //!< lossy class above its threshold
+        DROP_BUFFER_FULL,   //!< lossy class, shared pool exhausted
+        DROP_HEADROOM_FULL, //!< lossless class, headroom exhausted (mis-sized headroom)
+    };
+
+    /**
+     * \param a an admission outcome
+     * \return its name, e.g. "INGRESS_LIMIT"
+     */
+    static const char* AdmissionName(Admission a);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    SwitchMmu();
+
+    /**
+     * \brief The PFC headroom one (port, class) needs so that nothing sent
+     * after the XOFF decision overflows it, after the delay model of IEEE
+     * 802.1Qbb-2011's informative annex on PFC delay (two maximum-size
+     * frames, the PFC frame, twice the cable delay, interface and
+     * higher-layer delays; also Cisco's "Priority Flow Control:
+     * Build Reliable Layer 2 Infrastructure" white paper):
+     *
+     *   H = 2 x delay x rate / 8 + 2 x (maxFrame + 24) + (64 + 20)
+     *
+     * in bytes: the bytes in flight on the cable in both directions while
+     * the pause travels up and the last frames travel down; one maximum
+     * frame the switch's egress may be sending when it decides (the PFC
+     * frame waits for it) and one the upstream may have just started when
+     * the pause arrives; the PFC frame's own wire time (64-byte minimum
+     * frame with FCS + preamble/SFD and inter-frame gap, 20 bytes). 24 is
+     * each frame's wire overhead (QbbNetDevice::WIRE_OVERHEAD_BYTES). The
+     * interface and higher-layer response delays of the standard's model
+     * are zero in this simulator: a QbbNetDevice obeys a pause the moment
+     * its last bit arrives.
+     * \param rate the link's rate
+     * \param delay the cable's one-way propagation delay
+     * \param maxFrameBytes the largest frame, bytes without FCS (Mtu + 14 + 4)
+     * \return H, bytes
+     */
+    static uint64_t ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes);
+
+    /**
+     * \brief Add a port: its headroom is HeadroomBytes if that is not 0,
+     * else ComputeHeadroom(rate, delay, maxFrameBytes).
+     * \param rate the port's line rate
+     * \param delay its cable's propagation delay
+     * \param maxFrameBytes its largest frame, bytes
+     * \return the port index (0, 1, ...)
+     */
+    uint32_t AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes);
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+
+    /**
+     * \param cls traffic class 0-7
+     * \return true if the class is lossless (in LosslessClasses, PfcEnabled)
+     */
+    bool IsLossless(uint8_t cls) const;
+
+    /**
+     * \brief Take a frame into the buffer, accounted to its ingress
+     * (port, class), or refuse it.
+     * \param port ingress port
+     * \param cls traffic class
+     * \param bytes frame bytes
+     * \return ADMIT, or why it was refused (nothing is accounted then)
+     */
+    Admission Admit(uint32_t port, uint8_t cls, uint32_t bytes);
+    /**
+     * \brief A frame admitted with these arguments left the buffer
+     * (headroom is freed first, then shared, then reserved bytes).
+     * \param port ingress port
+     * \param cls traffic class
+     * \param bytes frame bytes
+     */
+    void Release(uint32_t port, uint8_t cls, uint32_t bytes);
+
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return true if the (port, class) is lossless, not paused, and has
+     *         headroom in use or shared bytes at or above its threshold
+     */
+    bool ShouldPause(uint32_t port, uint8_t cls) const;
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return true if it is paused, has no headroom in use and its shared
+     *         bytes are 0 or at most the threshold minus XonOffsetBytes
+     */
+    bool ShouldResume(uint32_t port, uint8_t cls) const;
+    /**
+     * \brief Record that the upstream of (port, class) has been paused or resumed.
+     * \param port ingress port
+     * \param cls traffic class
+     * \param paused the new state
+     */
+    void SetPaused(uint32_t port, uint8_t cls, bool paused);
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return true if it is paused
+     */
+    bool IsPaused(uint32_t port, uint8_t cls) const;
+
+    /// \return the current XOFF threshold T on shared bytes, bytes
+    uint64_t GetXoffThreshold() const;
+    /// \return shared bytes in use by all (port, class)
+    uint64_t GetSharedUsed() const;
+    /// \return the size of the shared pool: BufferSize - reserved - headroom
+    uint64_t GetSharedPoolSize() const;
+    /// \return all reserved bytes (ReservedBytes x ports x lossless classes)
+    uint64_t GetTotalReserved() const;
+    /// \return all headroom bytes (port headroom x lossless classes, summed)
+    uint64_t GetTotalHeadroom() const;
+    /// \return bytes in the buffer
+    uint64_t GetBufferUsed() const;
+    /**
+     * \param port a port
+     * \return its headroom per lossless class, bytes
+     */
+    uint64_t GetHeadroom(uint32_t port) const;
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return its bytes in the buffer (reserved + shared + headroom)
+     */
+    uint64_t GetIngressBytes(uint32_t port, uint8_t cls) const;
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return its shared bytes
+     */
+    uint64_t GetSharedBytes(uint32_t port, uint8_t cls) const;
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return its headroom bytes in use
+     */
+    uint64_t GetHeadroomUsed(uint32_t port, uint8_t cls) const;
+    /**
+     * \param port ingress port
+     * \param cls traffic class
+     * \return the most headroom bytes it has had in use
+     */
+    uint64_t GetMaxHeadroomUsed(uint32_t port, uint8_t cls) const;
+
+  private:
+    /// Accounting of one ingress (port, class).
+    struct Ingress
+    {
+        uint64_t reserved{0};    //!< bytes in the reserve
+        uint64_t shared{0};      //!< bytes in the shared pool
+        uint64_t headroom{0};    //!< bytes in headroom
+        uint64_t maxHeadroom{0}; //!< most headroom bytes seen
+        bool paused{false};      //!< upstream paused
+    };
+
+    /// \return the Ingress of (port, cls) (aborts on a bad port or class)
+    Ingress& At(uint32_t port, uint8_t cls);
+    /// \return the Ingress of (port, cls) (aborts on a bad port or class)
+    const Ingress& At(uint32_t port, uint8_t cls) const;
+    /// \return the number of lossless classes
+    uint32_t LosslessCount() const;
+
+    uint64_t m_bufferSize;            //!< BufferSize, bytes
+    uint64_t m_reservedBytes;         //!< ReservedBytes per (port, lossless class)
+    uint64_t m_headroomBytes;         //!< HeadroomBytes (0 = computed)
+    ThresholdMode m_mode;             //!< ThresholdMode
+    double m_alpha;                   //!< Alpha
+    uint64_t m_staticThreshold;       //!< StaticThresholdBytes
+    uint64_t m_xonOffset;             //!< XonOffsetBytes
+    uint8_t m_losslessClasses;        //!< LosslessClasses bit mask
+    bool m_pfcEnabled;                //!< PfcEnabled
+    std::vector<Ingress> m_ingress;   //!< by port x 8 + class
+    std::vector<uint64_t> m_headroom; //!< per port, bytes per lossless class
+    uint64_t m_totalHeadroom{0};      //!< sum over ports x lossless classes
+    uint64_t m_sharedUsed{0};         //!< shared bytes in use
+    uint64_t m_bufferUsed{0};         //!< all bytes in use
+};
+
+} // namespace ns3
+
+#endif // SWITCH_MMU_H

@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FCT statistics and outputs: the ideal FCT against the HPCC simulator's
+ * own outputs, fct.txt byte for byte against its sample files, slowdown
+ * percentiles by size bucket, atomic file writes.
+ */
+
+#include "rdma-test-data.h"
+
+#include "ns3/rdma-module.h"
+#include "ns3/test.h"
+
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// The whole text of a file.
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// One line of HPCC's fct.txt, parsed.
+struct HpccLine
+{
+    uint32_t sip, dip, sport, dport;
+    uint64_t size, start, fct, ideal;
+};
+
+/// Parse an HPCC fct.txt.
+std::vector<HpccLine>
+ReadHpccFct(const std::string& path)
+{
+    std::vector<HpccLine> lines;
+    std::ifstream in(path);
+    HpccLine l;
+    while (in >> std::hex >> l.sip >> l.dip >> std::dec >> l.sport >> l.dport >> l.size >>
+           l.start >> l.fct >> l.ideal)
+    {
+        lines.push_back(l);
+    }
+    return lines;
+}
+
+/// Ideal FCT: HPCC's numbers and ours.
+class IdealFctTestCase : public TestCase
+{
+  public:
+    IdealFctTestCase()
+        : TestCase("ideal FCT = base RTT + (size + ceil(size over payload) x overhead) x 8 over "
+                   "rate, HPCC sample-output values and the RoCEv2 wire")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // HPCC sample-output/*.fct.txt (topology.txt: one switch, two 1 us
+        // 100 Gb/s hops): base RTT = 2 x 2 us + 2 x 1000 x 8 / 100e9 = 4160 ns.
+        RdmaIdealFct hpcc = RdmaIdealFct::Hpcc();
+        Time base = NanoSeconds(4160);
+        DataRate r("100Gbps");
+        NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(200000000, base, r).GetNanoSeconds(),
+                              16772160,
+                              "example_hpcc.fct.txt: 200 MB");
+        NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(5000000, base, r).GetNanoSeconds(),
+                              423360,
+                              "incast64_dcqcn_smallbuf.fct.txt: 5 MB");
+        for (const HpccLine& l : ReadHpccFct(DataPath("hpcc/incast64_dcqcn_smallbuf.fct.txt")))
+        {
+            NS_TEST_EXPECT_MSG_EQ(hpcc.Compute(l.size, base, r).GetNanoSeconds(),
+                                  int64_t(l.ideal),
+                                  "ideal of a " << l.size << " B flow");
+        }
+        // RoCEv2, 1024-byte MTU, 82 bytes a packet: 1e6 B is 977 packets,
+        // 1e6 + 977 x 82 = 1080114 B = 86409.12 ns at 100 Gb/s, + 2 us.
+        RdmaIdealFct roce;
+        NS_TEST_EXPECT_MSG_EQ(roce.Compute(1000000, NanoSeconds(2000), r).GetNanoSeconds(),
+                              88409,
+                              "1 MB on the RoCEv2 wire");
+        NS_TEST_EXPECT_MSG_EQ(roce.Compute(18, Time(0), r).GetNanoSeconds(),
+                              8,
+                              "18 B: one packet of 100 B = 8 ns");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlowdown(NanoSeconds(90), NanoSeconds(100)), 1.0, "floor at 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(RdmaSlowdown(NanoSeconds(250), NanoSeconds(100)),
+                                  2.5,
+                                  1e-12,
+                                  "ratio");
+    }
+};
+
+/// fct.txt reproduces HPCC's files.
+class HpccFctFormatTestCase : public TestCase
+{
+  public:
+    HpccFctFormatTestCase()
+        : TestCase("fct.txt: records made from HPCC's sample outputs print the same bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* name :
+             {"hpcc/example_hpcc.fct.txt", "hpcc/incast64_dcqcn_smallbuf.fct.txt"})
+        {
+            std::string path = DataPath(name);
+            std::vector<RdmaFctRecord> records;
+            uint32_t id = 0;
+            for (const HpccLine& l : ReadHpccFct(path))
+            {
+                RdmaFctRecord r;
+                r.flow.id = id++;
+                r.flow.src = (l.sip >> 8) & 0xffff; // the analysis scripts' rule
+                r.flow.dst = (l.dip >> 8) & 0xffff;
+                r.flow.dport = static_cast<uint16_t>(l.dport);
+                r.flow.size = l.size;
+                r.flow.start = NanoSeconds(l.start);
+                r.completed = true;
+                r.fct = NanoSeconds(l.fct);
+                r.ideal = NanoSeconds(l.ideal);
+                records.push_back(r);
+            }
+            NS_TEST_ASSERT_MSG_GT(records.size(), 1u, name);
+            // Completion order is the file order; shuffle to show the writer sorts.
+            std::reverse(records.begin(), records.end());
+            NS_TEST_EXPECT_MSG_EQ(RdmaFormatHpccFctTxt(records), Slurp(path), name);
+        }
+        NS_TEST_EXPECT_MSG_EQ(RdmaHpccHostIp(13), 0x0b000d01u, "node 13 is 0b000d01");
+        NS_TEST_EXPECT_MSG_EQ(RdmaHpccHostIp(300), 0x0b012c01u, "node 300 is 11.1.44.1");
+    }
+};
+
+/// Percentiles by size bucket.
+class PercentileTestCase : public TestCase
+{
+  public:
+    PercentileTestCase()
+        : TestCase("slowdown p50, p95, p99 per size bucket by nearest rank; failures left out")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<RdmaFctRecord> records;
+        for (uint32_t k = 1; k <= 100; ++k)
+        {
+            RdmaFctRecord r;
+            r.flow.size = 1000 + k; // bucket [0, 10 KB)
+            r.completed = true;
+            r.slowdown = 101 - k; // 100 .. 1, unsorted
+            records.push_back(r);
+        }
+        for (uint32_t k = 1; k <= 10; ++k)
+        {
+            RdmaFctRecord r;
+            r.flow.size = 2000000; // bucket [1 MB, 10 MB)
+            r.completed = true;
+            r.slowdown = k;
+            records.push_back(r);
+        }
+        RdmaFctRecord failed;
+        failed.flow.size = 2000000;
+        failed.completed = true;
+        failed.status = IBV_WC_RETRY_EXC_ERR;
+        failed.slowdown = 1000;
+        records.push_back(failed);
+        auto b = RdmaSlowdownPercentiles(records);
+        NS_TEST_ASSERT_MSG_EQ(b.size(), 5u, "default buckets");
+        NS_TEST_EXPECT_MSG_EQ(b[0].flows, 100u, "small flows");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p50, 50.0, "ceil(0.5 x 100) = 50th");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p95, 95.0, "95th");
+        NS_TEST_EXPECT_MSG_EQ(b[0].p99, 99.0, "99th");
+        NS_TEST_EXPECT_MSG_EQ(b[1].flows, 0u, "10-100 KB empty");
+        NS_TEST_EXPECT_MSG_EQ(b[3].flows, 10u, "the failed flow is left out");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p50, 5.0, "ceil(0.5 x 10) = 5th");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p95, 10.0, "ceil(9.5) = 10th");
+        NS_TEST_EXPECT_MSG_EQ(b[3].minSize, 1000000u, "bucket start");
+        NS_TEST_EXPECT_MSG_EQ(b[3].maxSize, 10000000u, "bucket end");
+    }
+};
+
+/// Atomic file writes.
+class AtomicWriteTestCase : public TestCase
+{
+  public:
+    AtomicWriteTestCase()
+        : TestCase("outputs are written atomically: content replaced, no temporary file left, "
+                   "errors name the path")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::string e;
+        // Atomic writes: the content, no temporary left, errors name the path.
+        std::string path = CreateTempDirFilename("fct.csv");
+        RdmaWriteFileAtomically(path, "old\n");
+        RdmaWriteFileAtomically(path, "new\n");
+        NS_TEST_EXPECT_MSG_EQ(Slurp(path), "new\n", "replaced");
+        std::string dir = path.substr(0, path.rfind('/'));
+        uint32_t temps = 0;
+        if (DIR* d = opendir(dir.c_str()))
+        {
+            while (dirent* entry = readdir(d))
+            {
+                temps += std::string(entry->d_name).find(".tmp.") != std::string::npos;
+            }
+            closedir(d);
+        }
+        NS_TEST_EXPECT_MSG_EQ(temps, 0u, "no temporary file left");
+        e.clear();
+        try
+        {
+            RdmaWriteFileAtomically("/nonexistent-dir/fct.csv", "x");
+        }
+        catch (const std::runtime_error& x)
+        {
+            e = x.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(e.rfind("/nonexistent-dir/fct.csv: cannot create", 0), 0u, e);
+    }
+};
+
+} // namespace
+
+/// The FCT-statistics suite.
+class RdmaFctStatsTestSuite : public TestSuite
+{
+  public:
+    RdmaFctStatsTestSuite()
+        : TestSuite("rdma-fct-stats", UNIT)
+    {
+        AddTestCase(new IdealFctTestCase, TestCase::QUICK);
+        AddTestCase(new HpccFctFormatTestCase, TestCase::QUICK);
+        AddTestCase(new PercentileTestCase, TestCase::QUICK);
+        AddTestCase(new AtomicWriteTestCase, TestCase::QUICK);
+    }
+};
+
+static RdmaFctStatsTestSuite g_rdmaFctStatsTestSuite; //!< registers the suite
