@@ -13,6 +13,19 @@ namespace ns3
 RdmaHelper::RdmaHelper()
 {
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+    m_pipelineFactory.SetTypeId(RdmaNicPipeline::GetTypeId());
+}
+
+void
+RdmaHelper::EnablePipeline(bool enable)
+{
+    m_pipeline = enable;
+}
+
+void
+RdmaHelper::SetPipelineAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_pipelineFactory.Set(name, value);
 }
 
 void
@@ -31,6 +44,10 @@ Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    if (m_pipeline)
+    {
+        nic->SetPipeline(m_pipelineFactory.Create<RdmaNicPipeline>());
+    }
     if (m_ccFactory.GetTypeId().GetUid() != 0)
     {
         nic->SetCongestionControl(m_ccFactory);

@@ -51,6 +51,19 @@ class RdmaHelper
      * \param value its value
      */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Give every NIC installed next its own RdmaNicPipeline (off by
+     * default: NICs cost no time).
+     * \param enable whether to
+     */
+    void EnablePipeline(bool enable = true);
+    /**
+     * \brief Set an RdmaNicPipeline attribute for the NICs installed next
+     * (their tables are set on the NIC afterwards: GetPipeline()->GetTables()).
+     * \param name attribute name, e.g. "TxEngines"
+     * \param value its value
+     */
+    void SetPipelineAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * \brief Choose the congestion control of the QPs of the NICs installed
@@ -94,8 +107,10 @@ class RdmaHelper
                        const RdmaConnectionConfig& config = RdmaConnectionConfig());
 
   private:
-    ObjectFactory m_nicFactory; //!< NIC attributes
-    ObjectFactory m_ccFactory;  //!< congestion control; no TypeId = the NIC's default
+    ObjectFactory m_nicFactory;      //!< NIC attributes
+    ObjectFactory m_pipelineFactory; //!< pipeline attributes
+    bool m_pipeline{false};          //!< install a pipeline
+    ObjectFactory m_ccFactory; //!< congestion control; no TypeId = the NIC's default
 };
 
 template <typename... Ts>

@@ -49,6 +49,13 @@ RdmaNic::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&RdmaNic::m_ecn),
                           MakeUintegerChecker<uint8_t>(0, 3))
+            .AddAttribute("Pipeline",
+                          "The NIC's clocked hardware pipeline (RdmaNicPipeline: stages, "
+                          "PCIe, QPC/MPT/MTT caches). Null (the default): no pipeline, "
+                          "packets cost no NIC time.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::SetPipeline, &RdmaNic::GetPipeline),
+                          MakePointerChecker<RdmaNicPipeline>())
             .AddAttribute("TxScheduler",
                           "The transmit scheduler across QPs (arbitration and pacing).",
                           PointerValue(),
@@ -134,6 +141,12 @@ RdmaNic::DoDispose()
     m_qps.clear();
     m_mrs.clear();
     m_device = nullptr;
+    m_txFrames.clear();
+    if (m_pipeline)
+    {
+        m_pipeline->Dispose();
+    }
+    m_pipeline = nullptr;
     Object::DoDispose();
 }
 
@@ -190,6 +203,11 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd, uint64_t addr, uint64_t length, uin
     }
     // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
     uint32_t key = (m_nextKey++ << 8) | 0x5A;
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length))
+    {
+        NS_LOG_INFO("RegMr: MPT/MTT table full (ENOMEM)");
+        return nullptr;
+    }
     auto mr = CreateObject<RdmaMemoryRegion>(pd, addr, length, access, key, m_dataMode);
     m_mrs[key] = mr;
     return mr;
@@ -198,9 +216,9 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd, uint64_t addr, uint64_t length, uin
 void
 RdmaNic::DeregMr(Ptr<RdmaMemoryRegion> mr)
 {
-    if (mr)
+    if (mr && m_mrs.erase(mr->GetLkey()) > 0 && m_pipeline)
     {
-        m_mrs.erase(mr->GetLkey());
+        m_pipeline->GetTables()->ReleaseMr(mr->GetLkey(), mr->GetAddr(), mr->GetLength());
     }
 }
 
@@ -216,6 +234,7 @@ RdmaNic::CreateCq(uint32_t depth)
 {
     auto cq = CreateObject<RdmaCompletionQueue>();
     cq->SetDepth(std::max<uint32_t>(depth, 1));
+    cq->TraceConnectWithoutContext("Completion", MakeCallback(&RdmaNic::OnCompletion, this));
     return cq;
 }
 
@@ -232,12 +251,22 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     {
         return nullptr;
     }
+    uint32_t qpn = m_nextQpn & 0xFFFFFF;
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateQp(qpn))
+    {
+        NS_LOG_INFO("CreateQp: QPC table full (ENOMEM)");
+        return nullptr;
+    }
+    ++m_nextQpn;
     Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
-    uint32_t qpn = m_nextQpn++ & 0xFFFFFF;
     qp->Initialize(qpn,
                    init,
                    MakeCallback(&RdmaNic::LookupMr, this),
                    MakeCallback(&RdmaNic::OnQpTxReady, this));
+    if (m_pipeline)
+    {
+        qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));
+    }
     m_qps[qpn] = qp;
     if (!m_ccPrototype)
     {
@@ -280,9 +309,12 @@ RdmaNic::GetQpCc(uint32_t qpn) const
 void
 RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
 {
-    if (qp)
+    if (qp && m_qps.erase(qp->GetQpn()) > 0)
     {
-        m_qps.erase(qp->GetQpn());
+        if (m_pipeline)
+        {
+            m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
+        }
         m_scheduler->RemoveQp(qp->GetQpn());
         auto it = m_qpCc.find(qp->GetQpn());
         if (it != m_qpCc.end())
@@ -317,17 +349,24 @@ RdmaNic::OnDeviceTxReady()
 void
 RdmaNic::TrySend()
 {
-    while (m_device && m_device->IsTxIdle())
+    // Frames ready for the port go first: CNPs, then frames the pipeline
+    // retired (in order).
+    while (m_device && m_device->IsTxIdle() && (!m_cnpQueue.empty() || !m_txFrames.empty()))
     {
         if (!m_cnpQueue.empty())
         {
             Ptr<Packet> cnp = m_cnpQueue.front();
             m_cnpQueue.pop_front();
-            ++m_stats.txFrames;
-            m_stats.txBytes += cnp->GetSize();
-            m_device->SendFrame(cnp);
+            SendToPort(cnp);
             continue;
         }
+        Ptr<Packet> frame = m_txFrames.front();
+        m_txFrames.pop_front();
+        m_pipeline->TxLeft();
+        SendToPort(frame);
+    }
+    while (m_device && CanStartTx())
+    {
         Ptr<RdmaQueuePair> qp = m_scheduler->Next();
         if (!qp)
         {
@@ -335,6 +374,7 @@ RdmaNic::TrySend()
         }
         uint32_t qpn = qp->GetQpn();
         RoceFrame f;
+        m_reads.clear();
         if (!qp->BuildNextPacket(f))
         {
             m_scheduler->Sent(qpn, 0);
@@ -357,9 +397,90 @@ RdmaNic::TrySend()
             cc->AddInt(frame, f);
         }
         m_scheduler->Sent(qpn, frame->GetSize());
-        ++m_stats.txFrames;
-        m_stats.txBytes += frame->GetSize();
-        m_device->SendFrame(frame);
+        Transmit(qpn, f, frame);
+    }
+}
+
+bool
+RdmaNic::CanStartTx() const
+{
+    return m_pipeline ? m_pipeline->CanAcceptTx() : m_device->IsTxIdle();
+}
+
+void
+RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame)
+{
+    if (m_pipeline)
+    {
+        m_pipeline->SubmitTx(qpn, f, frame, m_reads);
+    }
+    else
+    {
+        SendToPort(frame);
+    }
+}
+
+void
+RdmaNic::SendToPort(Ptr<Packet> frame)
+{
+    ++m_stats.txFrames;
+    m_stats.txBytes += frame->GetSize();
+    m_device->SendFrame(frame);
+}
+
+void
+RdmaNic::SetPipeline(Ptr<RdmaNicPipeline> pipeline)
+{
+    NS_ABORT_MSG_IF(pipeline && (!m_qps.empty() || !m_mrs.empty()),
+                    "RdmaNic: attribute Pipeline set after QPs or MRs were made");
+    m_pipeline = pipeline;
+    if (m_pipeline)
+    {
+        m_pipeline->SetRetireCallbacks(MakeCallback(&RdmaNic::OnPipelineTx, this),
+                                       MakeCallback(&RdmaNic::OnPipelineRx, this));
+    }
+}
+
+Ptr<RdmaNicPipeline>
+RdmaNic::GetPipeline() const
+{
+    return m_pipeline;
+}
+
+void
+RdmaNic::OnPipelineTx(Ptr<Packet> frame)
+{
+    m_txFrames.push_back(frame);
+    TrySend();
+}
+
+void
+RdmaNic::OnPipelineRx(const RoceFrame& f)
+{
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (qp)
+    {
+        qp->Receive(f);
+    }
+    else
+    {
+        ++m_stats.rxDrops[DROP_UNKNOWN_QP]; // destroyed while in the pipeline
+    }
+    TrySend();
+}
+
+void
+RdmaNic::OnMemoryRead(uint32_t key, uint64_t va, uint32_t length)
+{
+    m_reads.push_back({key, va, length});
+}
+
+void
+RdmaNic::OnCompletion(const RdmaWorkCompletion&)
+{
+    if (m_pipeline)
+    {
+        m_pipeline->WriteCqe();
     }
 }
 
@@ -445,6 +566,12 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
     {
         SendCnp(qp, f);
+    }
+    if (m_pipeline)
+    {
+        m_pipeline->SubmitRx(f, frame->GetSize());
+        TrySend(); // a CNP may be queued
+        return;
     }
     qp->Receive(f);
     TrySend();

@@ -9,6 +9,7 @@
 #include "rdma-completion-queue.h"
 #include "rdma-congestion-ops.h"
 #include "rdma-memory-region.h"
+#include "rdma-nic-pipeline.h"
 #include "rdma-protection-domain.h"
 #include "rdma-qp-cc.h"
 #include "rdma-queue-pair.h"
@@ -56,6 +57,15 @@ class Packet;
  * class CnpPriority); a CNP that arrives goes to its QP's algorithm.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
+ *
+ * Hardware. With a Pipeline (attribute; null by default, which keeps the
+ * zero-cost NIC the transport tests assume) every packet also crosses the
+ * clocked RdmaNicPipeline: TX packets are taken from the QPs as soon as a
+ * TX context is free and reach the port when the pipeline retires them; RX
+ * packets reach their QP when it retires them. Creating a QP or registering
+ * an MR then reserves entries of the pipeline's QPC / MPT / MTT tables and
+ * fails (null, the ENOMEM of ibv_create_qp / ibv_reg_mr) when a table's
+ * backing store is full.
  */
 class RdmaNic : public Object
 {
@@ -89,7 +99,8 @@ class RdmaNic : public Object
      * \param length bytes (> 0)
      * \param access RdmaAccessFlags
      * \return the region, or null: length 0, or remote write/atomic without
-     *         local write (EINVAL in verbs)
+     *         local write (EINVAL in verbs); or, with a Pipeline, its MPT or
+     *         MTT backing store is full (ENOMEM)
      */
     Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
                                 uint64_t addr,
@@ -111,7 +122,8 @@ class RdmaNic : public Object
      * attributes (AckReqInterval, LossRecovery, ...) come from the NIC's
      * QpFactory (SetQpAttribute).
      * \param init PD, CQs and queue depths
-     * \return the QP, or null without a PD or CQs
+     * \return the QP, or null without a PD or CQs (EINVAL), or, with a
+     *         Pipeline, when its QPC backing store is full (ENOMEM)
      */
     Ptr<RdmaQueuePair> CreateQp(const RdmaQueuePair::InitAttr& init);
     /**
@@ -127,6 +139,15 @@ class RdmaNic : public Object
     void SetQpAttribute(const std::string& name, const AttributeValue& value);
     /// \return the QP with this number, or null
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
+
+    /**
+     * \brief Put the NIC's hardware pipeline in the path (before any QP or
+     * MR is made), or take it out with null.
+     * \param pipeline the pipeline (one per NIC)
+     */
+    void SetPipeline(Ptr<RdmaNicPipeline> pipeline);
+    /// \return the pipeline, or null when the NIC has none (zero cost)
+    Ptr<RdmaNicPipeline> GetPipeline() const;
 
     /// Receive-side drop reasons.
     enum DropReason
@@ -192,6 +213,20 @@ class RdmaNic : public Object
     void SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
     void Drop(Ptr<const Packet> frame, DropReason reason);
+    /// Whether a new packet can be taken from a QP now.
+    bool CanStartTx() const;
+    /// Send a built frame (through the pipeline if there is one).
+    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame);
+    /// Hand a frame to the port.
+    void SendToPort(Ptr<Packet> frame);
+    /// The pipeline retired a TX frame.
+    void OnPipelineTx(Ptr<Packet> frame);
+    /// The pipeline retired an RX packet: give it to its QP.
+    void OnPipelineRx(const RoceFrame& f);
+    /// A QP read local memory for the packet being built.
+    void OnMemoryRead(uint32_t key, uint64_t va, uint32_t length);
+    /// A completion was generated on one of the NIC's CQs.
+    void OnCompletion(const RdmaWorkCompletion& wc);
 
     Ptr<QbbNetDevice> m_device;                                //!< the port
     Ipv4Address m_address;                                     //!< GID
@@ -216,6 +251,9 @@ class RdmaNic : public Object
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<Packet>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
+    Ptr<RdmaNicPipeline> m_pipeline;                           //!< hardware, or null
+    std::deque<Ptr<Packet>> m_txFrames;                        //!< retired, not yet sent
+    std::vector<RdmaNicPipeline::MemorySpan> m_reads;          //!< reads of the packet being built
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };
 

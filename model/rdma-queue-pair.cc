@@ -163,6 +163,7 @@ RdmaQueuePair::DoDispose()
     m_recovery = nullptr;
     m_lookupMr = MakeNullCallback<Ptr<RdmaMemoryRegion>, uint32_t>();
     m_txReady = MakeNullCallback<void, Ptr<RdmaQueuePair>>();
+    m_memoryRead = MakeNullCallback<void, uint32_t, uint64_t, uint32_t>();
     Object::DoDispose();
 }
 
@@ -644,9 +645,24 @@ RdmaQueuePair::ForEachSpan(
     }
 }
 
+void
+RdmaQueuePair::SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t> cb)
+{
+    m_memoryRead = cb;
+}
+
 Ptr<Packet>
 RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint32_t length) const
 {
+    if (!m_memoryRead.IsNull())
+    {
+        ForEachSpan(sgList,
+                    offset,
+                    length,
+                    [this](const RdmaSge& sge, uint64_t into, uint32_t, uint32_t n) {
+                        m_memoryRead(sge.lkey, sge.addr + into, n);
+                    });
+    }
     bool data = false;
     for (const RdmaSge& sge : sgList)
     {
@@ -690,6 +706,10 @@ RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList,
 Ptr<Packet>
 RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length) const
 {
+    if (!m_memoryRead.IsNull() && length > 0)
+    {
+        m_memoryRead(mr->GetLkey(), va, length);
+    }
     if (!mr->IsDataMode())
     {
         return Create<Packet>(length);

@@ -132,6 +132,16 @@ class RdmaQueuePair : public Object
     /// \return the loss-recovery policy
     Ptr<RdmaLossRecovery> GetLossRecovery() const;
 
+    /**
+     * \brief Report every local memory read the QP makes to build a packet
+     * (the payload a requester gathers, the bytes a READ response carries),
+     * so the NIC pipeline can time their MPT/MTT lookups and DMA. Called
+     * with the region's key, the first virtual address and the bytes, once
+     * per contiguous span; null (the default) reports nothing.
+     * \param cb the callback
+     */
+    void SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t> cb);
+
     /// Counters of one QP.
     struct Stats
     {
@@ -241,6 +251,7 @@ class RdmaQueuePair : public Object
     RdmaQpAttr m_attr;                                    //!< current attributes
     Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr; //!< key lookup
     Callback<void, Ptr<RdmaQueuePair>> m_txReady;         //!< NIC notification
+    Callback<void, uint32_t, uint64_t, uint32_t> m_memoryRead; //!< local reads, for the NIC
     RdmaQpRequester m_requester;                          //!< send side
     RdmaQpResponder m_responder;                          //!< receive side
     Ptr<RdmaLossRecovery> m_recovery;                     //!< loss-recovery policy

@@ -24,6 +24,12 @@ NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
 
+static_assert(RdmaSwitch::DROP_BUFFER_FULL - RdmaSwitch::DROP_INGRESS_LIMIT ==
+                      SwitchMmu::DROP_BUFFER_FULL - SwitchMmu::DROP_INGRESS_LIMIT &&
+                  RdmaSwitch::DROP_HEADROOM_FULL - RdmaSwitch::DROP_INGRESS_LIMIT ==
+                      SwitchMmu::DROP_HEADROOM_FULL - SwitchMmu::DROP_INGRESS_LIMIT,
+              "the switch's MMU drop reasons follow SwitchMmu::Admission's order");
+
 const char*
 RdmaSwitch::DropReasonName(DropReason reason)
 {
@@ -34,11 +40,10 @@ RdmaSwitch::DropReasonName(DropReason reason)
     case DROP_NO_ROUTE:
         return "NO_ROUTE";
     case DROP_INGRESS_LIMIT:
-        return "INGRESS_LIMIT";
     case DROP_BUFFER_FULL:
-        return "BUFFER_FULL";
     case DROP_HEADROOM_FULL:
-        return "HEADROOM_FULL";
+        return SwitchMmu::AdmissionName(
+            SwitchMmu::Admission(reason - DROP_INGRESS_LIMIT + SwitchMmu::DROP_INGRESS_LIMIT));
     case DROP_PFC_STORM:
         return "PFC_STORM";
     case DROP_EGRESS_REFUSED:
@@ -321,18 +326,13 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
         return;
     }
     const uint32_t bytes = frame->GetSize();
-    switch (m_mmu->Admit(inPort, cls, bytes))
+    const SwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, bytes);
+    if (admission != SwitchMmu::ADMIT)
     {
-    case SwitchMmu::ADMIT:
-        break;
-    case SwitchMmu::DROP_INGRESS_LIMIT:
-        Drop(frame, inPort, DROP_INGRESS_LIMIT);
-        return;
-    case SwitchMmu::DROP_BUFFER_FULL:
-        Drop(frame, inPort, DROP_BUFFER_FULL);
-        return;
-    case SwitchMmu::DROP_HEADROOM_FULL:
-        Drop(frame, inPort, DROP_HEADROOM_FULL);
+        // The MMU's refusals map in order onto DROP_INGRESS_LIMIT..DROP_HEADROOM_FULL.
+        Drop(frame,
+             inPort,
+             DropReason(DROP_INGRESS_LIMIT + (admission - SwitchMmu::DROP_INGRESS_LIMIT)));
         return;
     }
     if (m_mmu->ShouldPause(inPort, cls))

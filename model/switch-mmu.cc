@@ -114,10 +114,13 @@ SwitchMmu::SwitchMmu()
 uint64_t
 SwitchMmu::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
 {
-    // Bytes on the cable during 2 x delay (integer arithmetic in ps x bit/s).
-    long double cableBytes =
-        2.0L * delay.GetSeconds() * static_cast<long double>(rate.GetBitRate()) / 8.0L;
-    uint64_t cable = static_cast<uint64_t>(cableBytes + 0.999999L);
+    // Bytes on the cable during 2 x delay, rounded up, in exact integers:
+    // 2 x ps x bit/s / (8 x 10^12).
+    const unsigned __int128 bits2 = static_cast<unsigned __int128>(2) *
+                                    static_cast<uint64_t>(delay.GetPicoSeconds()) *
+                                    rate.GetBitRate();
+    const unsigned __int128 perByte = static_cast<unsigned __int128>(8) * 1000000000000ULL;
+    const uint64_t cable = static_cast<uint64_t>((bits2 + perByte - 1) / perByte);
     return cable + 2ULL * (maxFrameBytes + 24) + (64 + 20);
 }
 
@@ -128,6 +131,7 @@ SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes)
     m_headroom.push_back(h);
     m_ingress.resize(m_ingress.size() + NUM_CLASSES);
     m_totalHeadroom += h * LosslessCount();
+    m_totalReserved = m_reservedBytes * GetNPorts() * LosslessCount();
     NS_ABORT_MSG_IF(GetTotalReserved() + m_totalHeadroom >= m_bufferSize,
                     "SwitchMmu: BufferSize (" << m_bufferSize
                                               << " bytes) is not larger than ReservedBytes and "
@@ -182,7 +186,7 @@ SwitchMmu::At(uint32_t port, uint8_t cls) const
 uint64_t
 SwitchMmu::GetTotalReserved() const
 {
-    return m_reservedBytes * GetNPorts() * LosslessCount();
+    return m_totalReserved;
 }
 
 uint64_t
@@ -210,25 +214,23 @@ SwitchMmu::GetXoffThreshold() const
     return static_cast<uint64_t>(m_alpha * static_cast<double>(freeBytes));
 }
 
+uint64_t
+SwitchMmu::SharedPart(uint64_t bytes, bool lossless) const
+{
+    const uint64_t reserve = lossless ? m_reservedBytes : 0;
+    return bytes > reserve ? bytes - reserve : 0;
+}
+
 SwitchMmu::Admission
 SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     Ingress& q = At(port, cls);
-    bool lossless = IsLossless(cls);
-    uint64_t reserveLeft = 0;
-    if (lossless && q.reserved < m_reservedBytes)
-    {
-        reserveLeft = m_reservedBytes - q.reserved;
-    }
-    if (bytes <= reserveLeft && q.headroom == 0)
-    {
-        q.reserved += bytes;
-        m_bufferUsed += bytes;
-        return ADMIT;
-    }
-    uint64_t threshold = GetXoffThreshold();
-    bool poolFull = m_sharedUsed + bytes > GetSharedPoolSize();
-    bool overThreshold = q.shared + bytes > threshold;
+    const bool lossless = IsLossless(cls);
+    const uint64_t sharedNow = SharedPart(q.bytes, lossless);
+    const uint64_t sharedAfter = SharedPart(q.bytes + bytes, lossless);
+    const uint64_t growth = sharedAfter - sharedNow;
+    const bool poolFull = m_sharedUsed + growth > GetSharedPoolSize();
+    const bool overThreshold = growth > 0 && sharedAfter > GetXoffThreshold();
     if (!lossless)
     {
         if (poolFull)
@@ -239,12 +241,8 @@ SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         {
             return DROP_INGRESS_LIMIT;
         }
-        q.shared += bytes;
-        m_sharedUsed += bytes;
-        m_bufferUsed += bytes;
-        return ADMIT;
     }
-    if (q.paused || q.headroom > 0 || poolFull || overThreshold)
+    else if (q.paused || q.headroom > 0 || poolFull || overThreshold)
     {
         if (q.headroom + bytes > m_headroom[port])
         {
@@ -255,8 +253,8 @@ SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         m_bufferUsed += bytes;
         return ADMIT;
     }
-    q.shared += bytes;
-    m_sharedUsed += bytes;
+    q.bytes += bytes;
+    m_sharedUsed += growth;
     m_bufferUsed += bytes;
     return ADMIT;
 }
@@ -265,18 +263,15 @@ void
 SwitchMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     Ingress& q = At(port, cls);
-    uint64_t left = bytes;
-    uint64_t fromHeadroom = std::min<uint64_t>(left, q.headroom);
+    const uint64_t fromHeadroom = std::min<uint64_t>(bytes, q.headroom);
     q.headroom -= fromHeadroom;
-    left -= fromHeadroom;
-    uint64_t fromShared = std::min<uint64_t>(left, q.shared);
-    q.shared -= fromShared;
-    m_sharedUsed -= fromShared;
-    left -= fromShared;
-    NS_ABORT_MSG_IF(left > q.reserved,
+    const uint64_t rest = bytes - fromHeadroom;
+    NS_ABORT_MSG_IF(rest > q.bytes,
                     "SwitchMmu: release of " << bytes << " bytes on port " << port << " class "
                                              << +cls << " exceeds its accounted bytes");
-    q.reserved -= left;
+    const bool lossless = IsLossless(cls);
+    m_sharedUsed -= SharedPart(q.bytes, lossless) - SharedPart(q.bytes - rest, lossless);
+    q.bytes -= rest;
     m_bufferUsed -= bytes;
 }
 
@@ -284,7 +279,8 @@ bool
 SwitchMmu::ShouldPause(uint32_t port, uint8_t cls) const
 {
     const Ingress& q = At(port, cls);
-    return IsLossless(cls) && !q.paused && (q.headroom > 0 || q.shared >= GetXoffThreshold());
+    return IsLossless(cls) && !q.paused &&
+           (q.headroom > 0 || SharedPart(q.bytes, true) >= GetXoffThreshold());
 }
 
 bool
@@ -295,7 +291,8 @@ SwitchMmu::ShouldResume(uint32_t port, uint8_t cls) const
     {
         return false;
     }
-    return q.shared == 0 || q.shared + m_xonOffset <= GetXoffThreshold();
+    const uint64_t shared = SharedPart(q.bytes, true);
+    return shared == 0 || shared + m_xonOffset <= GetXoffThreshold();
 }
 
 void
@@ -333,13 +330,13 @@ uint64_t
 SwitchMmu::GetIngressBytes(uint32_t port, uint8_t cls) const
 {
     const Ingress& q = At(port, cls);
-    return q.reserved + q.shared + q.headroom;
+    return q.bytes + q.headroom;
 }
 
 uint64_t
 SwitchMmu::GetSharedBytes(uint32_t port, uint8_t cls) const
 {
-    return At(port, cls).shared;
+    return SharedPart(At(port, cls).bytes, IsLossless(cls));
 }
 
 uint64_t

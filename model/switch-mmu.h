@@ -28,6 +28,10 @@ namespace ns3
  *   ComputeHeadroom() from the port's rate, cable delay and frame size);
  * - shared: the rest, used by every (port, class) above its reserve.
  *
+ * An ingress (port, class) holding B bytes outside headroom uses
+ * max(0, B - ReservedBytes) shared bytes (the HPCC simulator's
+ * GetSharedUsed); headroom bytes are released first.
+ *
  * XOFF threshold T of an ingress (port, class), on its shared bytes:
  * - Dynamic (the default): T = Alpha x (BufferSize - all reserved - all
  *   headroom - shared bytes in use), the dynamic threshold of Choudhury and
@@ -48,7 +52,8 @@ namespace ns3
  * (DROP_BUFFER_FULL).
  *
  * State is held in vectors indexed by port x 8 + class (any radix); every
- * call is O(1).
+ * call is O(1). Set the attributes before the first AddPort(): the
+ * reserve and headroom totals are fixed as ports are added.
  */
 class SwitchMmu : public Object
 {
@@ -223,8 +228,7 @@ class SwitchMmu : public Object
     /// Accounting of one ingress (port, class).
     struct Ingress
     {
-        uint64_t reserved{0};    //!< bytes in the reserve
-        uint64_t shared{0};      //!< bytes in the shared pool
+        uint64_t bytes{0};       //!< bytes in reserve and shared pool (not headroom)
         uint64_t headroom{0};    //!< bytes in headroom
         uint64_t maxHeadroom{0}; //!< most headroom bytes seen
         bool paused{false};      //!< upstream paused
@@ -236,6 +240,12 @@ class SwitchMmu : public Object
     const Ingress& At(uint32_t port, uint8_t cls) const;
     /// \return the number of lossless classes
     uint32_t LosslessCount() const;
+    /**
+     * \param bytes an ingress's bytes outside headroom
+     * \param lossless whether its class is lossless (lossy classes have no reserve)
+     * \return the part of them in the shared pool: max(0, bytes - ReservedBytes)
+     */
+    uint64_t SharedPart(uint64_t bytes, bool lossless) const;
 
     uint64_t m_bufferSize;            //!< BufferSize, bytes
     uint64_t m_reservedBytes;         //!< ReservedBytes per (port, lossless class)
@@ -249,6 +259,7 @@ class SwitchMmu : public Object
     std::vector<Ingress> m_ingress;   //!< by port x 8 + class
     std::vector<uint64_t> m_headroom; //!< per port, bytes per lossless class
     uint64_t m_totalHeadroom{0};      //!< sum over ports x lossless classes
+    uint64_t m_totalReserved{0};      //!< ReservedBytes x ports x lossless classes
     uint64_t m_sharedUsed{0};         //!< shared bytes in use
     uint64_t m_bufferUsed{0};         //!< all bytes in use
 };

@@ -44,6 +44,14 @@ TwoHosts::Build(const Options& o)
     }
     nicA = rdma.Install(nodes.Get(0), devices.Get(0), Ipv4Address("10.0.0.1"));
     nicB = rdma.Install(nodes.Get(1), devices.Get(1), Ipv4Address("10.0.0.2"));
+    if (o.setupA)
+    {
+        o.setupA(nicA);
+    }
+    if (o.setupB)
+    {
+        o.setupB(nicB);
+    }
     ObjectFactory policy;
     policy.SetTypeId(o.lossRecovery);
     pdA = nicA->AllocPd();

@@ -11,6 +11,7 @@
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct TwoHosts
         bool collect{true};              //!< collect completions by callback
         ObjectFactory congestionControl; //!< both NICs' CC; no TypeId = RdmaNoCc
         uint8_t ecn{2};                  //!< ECN codepoint both NICs send (3 = CE)
+        /// Called on each NIC right after it is installed, before any PD, MR,
+        /// CQ or QP is made (e.g. to give it a pipeline); may be empty.
+        std::function<void(Ptr<RdmaNic>)> setupA;
+        std::function<void(Ptr<RdmaNic>)> setupB; //!< the same for B
     };
 
     NodeContainer nodes;                 //!< A = 0, B = 1

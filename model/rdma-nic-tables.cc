@@ -1,0 +1,239 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-nic-tables.h"
+
+#include "pcie-link.h"
+
+#include "ns3/abort.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNicTables");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNicTables);
+
+namespace
+{
+
+/// Bits of an MTT key that hold the page number.
+constexpr uint32_t MTT_PAGE_BITS = 36;
+
+} // namespace
+
+TypeId
+RdmaNicTables::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNicTables")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNicTables>()
+            .AddAttribute("QpcCache",
+                          "The QP-context cache (NicCache::CreateQpcCache: 256-byte entries) "
+                          "and, as its Memory, the table's backing store.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNicTables::m_qpc),
+                          MakePointerChecker<NicCache>())
+            .AddAttribute("MptCache",
+                          "The memory-key (MPT) cache (64-byte entries) and its backing store.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNicTables::m_mpt),
+                          MakePointerChecker<NicCache>())
+            .AddAttribute("MttCache",
+                          "The address-translation (MTT) cache (8-byte entries, PageBytes "
+                          "4096 or 2097152) and its backing store.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNicTables::m_mtt),
+                          MakePointerChecker<NicCache>());
+    return tid;
+}
+
+RdmaNicTables::RdmaNicTables()
+{
+    NS_LOG_FUNCTION(this);
+    m_qpc = NicCache::CreateQpcCache(CreateObject<NicMemory>());
+    m_mpt = NicCache::CreateMptCache(CreateObject<NicMemory>());
+    m_mtt = NicCache::CreateMttCache(CreateObject<NicMemory>(), 4096);
+}
+
+RdmaNicTables::~RdmaNicTables()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RdmaNicTables::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (Ptr<NicCache>* c : {&m_qpc, &m_mpt, &m_mtt})
+    {
+        if (*c)
+        {
+            (*c)->Dispose();
+        }
+        *c = nullptr;
+    }
+    Object::DoDispose();
+}
+
+const char*
+RdmaNicTables::GetTableName(Table table)
+{
+    static const char* names[N_TABLES] = {"qpc", "mpt", "mtt"};
+    return names[table];
+}
+
+Ptr<NicCache>
+RdmaNicTables::GetCache(Table table) const
+{
+    switch (table)
+    {
+    case QPC:
+        return m_qpc;
+    case MPT:
+        return m_mpt;
+    case MTT:
+        return m_mtt;
+    }
+    return nullptr;
+}
+
+void
+RdmaNicTables::ConfigureTable(Table table,
+                              uint32_t entries,
+                              uint32_t ways,
+                              NicCache::Policy policy,
+                              NicMemory::Kind kind,
+                              uint64_t capacity)
+{
+    NS_LOG_FUNCTION(this << table << entries << ways << policy << kind << capacity);
+    Ptr<NicCache> c = GetCache(table);
+    c->SetAttribute("Entries", UintegerValue(entries));
+    c->SetAttribute("Ways", UintegerValue(ways));
+    c->SetAttribute("ReplacementPolicy", EnumValue(policy));
+    Ptr<NicMemory> m = c->GetMemory();
+    m->SetAttribute("Kind", EnumValue(kind));
+    m->SetAttribute("Capacity", UintegerValue(capacity));
+}
+
+void
+RdmaNicTables::Setup(uint64_t clockHz, Ptr<PcieLink> link)
+{
+    NS_LOG_FUNCTION(this << clockHz << link);
+    for (const Ptr<NicCache>& c : {m_qpc, m_mpt, m_mtt})
+    {
+        NS_ABORT_MSG_IF(!c || !c->GetMemory(),
+                        "RdmaNicTables: a table has no cache or no Memory (attributes "
+                        "QpcCache/MptCache/MttCache)");
+        c->SetAttribute("ClockFrequency", UintegerValue(clockHz));
+        Ptr<NicMemory> m = c->GetMemory();
+        if (m->GetKind() == NicMemory::HOST_MEMORY && !m->GetPcieLink())
+        {
+            m->SetPcieLink(link);
+        }
+    }
+}
+
+bool
+RdmaNicTables::AllocateQp(uint32_t qpn)
+{
+    NS_LOG_FUNCTION(this << qpn);
+    return m_qpc->GetMemory()->Allocate(1);
+}
+
+void
+RdmaNicTables::ReleaseQp(uint32_t qpn)
+{
+    NS_LOG_FUNCTION(this << qpn);
+    m_qpc->Invalidate(qpn);
+    m_qpc->GetMemory()->Release(1);
+}
+
+bool
+RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length)
+{
+    NS_LOG_FUNCTION(this << key << addr << length);
+    Ptr<NicMemory> mpt = m_mpt->GetMemory();
+    if (!mpt->Allocate(1))
+    {
+        return false;
+    }
+    if (!m_mtt->GetMemory()->Allocate(MttPages(addr, length)))
+    {
+        mpt->Release(1);
+        return false;
+    }
+    return true;
+}
+
+void
+RdmaNicTables::ReleaseMr(uint32_t key, uint64_t addr, uint64_t length)
+{
+    NS_LOG_FUNCTION(this << key << addr << length);
+    m_mpt->Invalidate(MptKey(key));
+    m_mpt->GetMemory()->Release(1);
+    // Key indices are never reused (RdmaNic numbers them in order), so the
+    // region's cached translations can never hit again: they age out
+    // through replacement, as a real NIC's would after an MTT range is freed.
+    uint64_t pages = MttPages(addr, length);
+    m_mtt->GetMemory()->Release(pages);
+}
+
+uint64_t
+RdmaNicTables::MptKey(uint32_t key)
+{
+    return key >> 8;
+}
+
+uint64_t
+RdmaNicTables::MttKey(uint32_t key, uint64_t va) const
+{
+    uint64_t page = m_mtt->PageKey(va) & ((uint64_t(1) << MTT_PAGE_BITS) - 1);
+    return (MptKey(key) << MTT_PAGE_BITS) | page;
+}
+
+uint64_t
+RdmaNicTables::MttPages(uint64_t va, uint64_t length) const
+{
+    return m_mtt->PagesSpanned(va, length);
+}
+
+std::vector<RdmaNicTables::Counters>
+RdmaNicTables::GetCounters() const
+{
+    std::vector<Counters> rows;
+    for (uint32_t t = 0; t < N_TABLES; ++t)
+    {
+        Counters c;
+        c.table = GetTableName(Table(t));
+        c.hits = GetCache(Table(t))->GetHits();
+        c.misses = GetCache(Table(t))->GetMisses();
+        c.evictions = GetCache(Table(t))->GetEvictions();
+        c.writeBacks = GetCache(Table(t))->GetWriteBacks();
+        c.stallTime = GetCache(Table(t))->GetTotalStallTime();
+        rows.push_back(c);
+    }
+    return rows;
+}
+
+int64_t
+RdmaNicTables::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    int64_t used = 0;
+    for (const Ptr<NicCache>& c : {m_qpc, m_mpt, m_mtt})
+    {
+        used += c->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

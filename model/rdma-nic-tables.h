@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_NIC_TABLES_H
+#define RDMA_NIC_TABLES_H
+
+#include "nic-cache.h"
+#include "nic-memory.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class PcieLink;
+
+/**
+ * \ingroup rdma
+ * \brief The NIC's context tables: QP context (QPC), memory keys (MPT) and
+ * address translation (MTT), each a NicCache in front of its own NicMemory
+ * backing store.
+ *
+ * Keys. QPC: the QPN. MPT: the key index, L_Key/R_Key >> 8 (the low byte
+ * is the variant RdmaNic puts there, as ConnectX keys carry it). MTT: one
+ * entry per page of a region, key (index << 36) | (va / PageBytes) mod 2^36,
+ * so two regions never share an entry, as each MR has its own MTT range in
+ * ConnectX and Linux rxe (rxe_mr's page map).
+ *
+ * Capacity. Creating a QP reserves one QPC entry, registering an MR one MPT
+ * entry and PagesSpanned(addr, length) MTT entries, in the backing store
+ * (NicMemory::Allocate). With Sram backing (phase 2 of Corundum's RoCEv2
+ * roadmap) the store's Capacity is the on-chip table size and a QP or MR
+ * past it cannot be made (RdmaNic returns null, the ENOMEM of
+ * ibv_create_qp/ibv_reg_mr). CardDram and HostMemory stores are unlimited
+ * unless their Capacity is set.
+ *
+ * Defaults: all three tables in Sram with unlimited capacity (no misses).
+ * Configure a table through its cache's and memory's own attributes
+ * (QpcCache/Entries, QpcCache/Memory/Kind, ...) or with ConfigureTable.
+ */
+class RdmaNicTables : public Object
+{
+  public:
+    /// The tables.
+    enum Table
+    {
+        QPC = 0, //!< QP context, key = QPN
+        MPT = 1, //!< memory key table, key = key index
+        MTT = 2, //!< address translation, key = region and page
+    };
+
+    /// Number of tables.
+    static constexpr uint32_t N_TABLES = 3;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RdmaNicTables();
+    ~RdmaNicTables() override;
+
+    /**
+     * \brief Set one table's cache and backing store in one call.
+     * \param table which table
+     * \param entries cache lines (a multiple of ways)
+     * \param ways lines per set (entries = fully associative)
+     * \param policy replacement policy
+     * \param kind backing store kind
+     * \param capacity backing store capacity in entries, 0 = unlimited
+     */
+    void ConfigureTable(Table table,
+                        uint32_t entries,
+                        uint32_t ways,
+                        NicCache::Policy policy,
+                        NicMemory::Kind kind,
+                        uint64_t capacity);
+    /**
+     * \brief Give every table the NIC clock and the PCIe link (a HostMemory
+     * store without a link of its own uses it).
+     * \param clockHz NIC clock, Hz
+     * \param link the NIC's PCIe link
+     */
+    void Setup(uint64_t clockHz, Ptr<PcieLink> link);
+
+    /// \param table a table \return its cache
+    Ptr<NicCache> GetCache(Table table) const;
+    /// \param table a table \return its name: "qpc", "mpt" or "mtt"
+    static const char* GetTableName(Table table);
+
+    /// \param qpn a new QP's number \return false if the QPC store is full
+    bool AllocateQp(uint32_t qpn);
+    /// \param qpn a destroyed QP's number: its entry is dropped and freed
+    void ReleaseQp(uint32_t qpn);
+    /**
+     * \param key the region's L_Key
+     * \param addr first virtual address
+     * \param length bytes, at least 1
+     * \return false, reserving nothing, if the MPT or MTT store is full
+     */
+    bool AllocateMr(uint32_t key, uint64_t addr, uint64_t length);
+    /**
+     * \param key the region's L_Key
+     * \param addr first virtual address
+     * \param length bytes, as registered
+     */
+    void ReleaseMr(uint32_t key, uint64_t addr, uint64_t length);
+
+    /// \param key an L_Key or R_Key \return its MPT key
+    static uint64_t MptKey(uint32_t key);
+    /**
+     * \param key an L_Key or R_Key
+     * \param va a virtual address in its region
+     * \return the MTT key of va's page
+     */
+    uint64_t MttKey(uint32_t key, uint64_t va) const;
+    /**
+     * \param va first byte
+     * \param length bytes, at least 1
+     * \return MTT pages [va, va + length) touches
+     */
+    uint64_t MttPages(uint64_t va, uint64_t length) const;
+
+    /// Counters of one table, one row of a cache.csv.
+    struct Counters
+    {
+        std::string table;      //!< "qpc", "mpt" or "mtt"
+        uint64_t hits{0};       //!< lookups that hit
+        uint64_t misses{0};     //!< lookups that missed (merged included)
+        uint64_t evictions{0};  //!< valid entries evicted
+        uint64_t writeBacks{0}; //!< dirty entries written back
+        Time stallTime;         //!< total stall of all QPs
+    };
+
+    /// \return one row per table, in Table order
+    std::vector<Counters> GetCounters() const;
+
+    /**
+     * \brief Fixed random streams for the caches' Random policy.
+     * \param stream first stream index
+     * \return streams used (one per table)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<NicCache> m_qpc; //!< QP-context cache
+    Ptr<NicCache> m_mpt; //!< memory-key cache
+    Ptr<NicCache> m_mtt; //!< address-translation cache
+};
+
+} // namespace ns3
+
+#endif // RDMA_NIC_TABLES_H
