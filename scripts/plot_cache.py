@@ -6,8 +6,9 @@ cache size.
   scripts/plot_cache.py -o cache out/sweep/results.csv --qps-key traffic.qps \\
       --entries-key nic.qpc_cache_entries --table qpc
 
-The first form reads a CSV with columns cache_entries,qps,throughput_gbps,
-hit_rate (as examples/rdma-qp-scaling writes). The second reads a sweep's
+The first form reads examples/rdma-qp-scaling's CSV (x qps_made, hit rate
+qpc_hits / (qpc_hits + qpc_misses), throughput payload_gbps) or any CSV with
+columns cache_entries,qps,throughput_gbps,hit_rate. The second reads a sweep's
 results.csv: x is the --qps-key parameter, lines the --entries-key
 parameter, hit rate the cache.<table>.hit_rate metric and throughput the
 completed flows' bytes over the simulated time (--throughput-column picks
@@ -48,14 +49,20 @@ def draw(args):
         tput_col = args.throughput_column
         if tput_col == 'throughput_gbps':
             tput_col = 'completed_gbps'
+    elif rows and 'qpc_hits' in rows[0]:  # rdma-qp-scaling's own CSV
+        qps_col, entries_col, hit_col, tput_col = 'qps_made', 'cache_entries', None, 'payload_gbps'
     else:
         qps_col, entries_col, hit_col, tput_col = 'qps', 'cache_entries', 'hit_rate', args.throughput_column
     if not rows:
         raise ra.OutputError('%s: no rows' % args.table)
     qps = ra.column(rows, qps_col, args.table)
     entries = ra.column(rows, entries_col, args.table) if entries_col else np.zeros(len(rows))
-    hit = ra.column(rows, hit_col, args.table)
     tput = ra.column(rows, tput_col, args.table)
+    if hit_col:
+        hit = ra.column(rows, hit_col, args.table)
+    else:  # QPC lookups that hit: hits / (hits + misses)
+        hits, misses = ra.column(rows, 'qpc_hits', args.table), ra.column(rows, 'qpc_misses', args.table)
+        hit = hits / np.maximum(hits + misses, 1)
 
     fig, (ax_hit, ax_tput) = rp.figure(ncols=2, width=3.8, height=3.0)
     for e in np.unique(entries):

@@ -190,3 +190,25 @@ def test_plot_cache_from_sweep_results(result, tmp_path):
                         float(rows['nic.qpc_cache_entries=8_traffic.qps=16']['completed_gbps']))
     with pytest.raises(ra.OutputError, match="no column 'traffic.qp'"):
         draw(plot_cache, result / 'results.csv', '--qps-key', 'traffic.qp')
+
+
+def test_plot_cache_from_rdma_qp_scaling(build_dir, tmp_path):
+    """examples/rdma-qp-scaling's own CSV: hit rate = qpc_hits / (qpc_hits + qpc_misses)."""
+    exe = os.path.join(build_dir, 'examples', 'rdma-qp-scaling')
+    if not os.access(exe, os.X_OK):
+        pytest.skip('rdma-qp-scaling is not built at %s' % exe)
+    table = tmp_path / 'qp-scaling.csv'
+    r = subprocess.run([exe, '--cacheEntries=4', '--maxQps=16', '--out=%s' % table],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = ra.read_table(str(table))
+    fig = draw(plot_cache, table)
+    hit, tput = fig.axes
+    (line,) = hit.get_lines()
+    assert list(line.get_xdata()) == sorted(int(r['qps_made']) for r in rows)
+    by_qps = {int(r['qps_made']): r for r in rows}
+    expect = [int(by_qps[q]['qpc_hits']) / max(1, int(by_qps[q]['qpc_hits']) + int(by_qps[q]['qpc_misses']))
+              for q in sorted(by_qps)]
+    assert np.allclose(line.get_ydata(), expect)
+    assert line.get_ydata()[0] == 1.0 and line.get_ydata()[-1] < 1.0  # 4 entries: QPs beyond 4 miss
+    assert np.allclose(tput.get_lines()[0].get_ydata(), [float(by_qps[q]['payload_gbps']) for q in sorted(by_qps)])
