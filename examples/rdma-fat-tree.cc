@@ -128,6 +128,7 @@ main(int argc, char* argv[])
 
     uint32_t finished = 0;
     Time last;
+    const RdmaPathFunction pathOf = topo.GetPathFunction(1024 + 58, 62);
     for (uint32_t h = 0; h < n; ++h)
     {
         const uint32_t d = (h + n / 2) % n;
@@ -139,13 +140,14 @@ main(int argc, char* argv[])
         last = Max(last, done[h]);
         if (verbose)
         {
-            // Ideal (as HPCC's): the base RTT of a 1024-byte WRITE_MIDDLE
-            // frame (58 bytes of headers and ICRC) and of a 62-byte ACK, plus
-            // the bytes at the bottleneck rate (headers not counted).
-            const Time ideal = topo.GetBaseRtt(h, d, 1024 + 58, 62) +
-                               topo.GetBottleneckRate(h, d).CalculateBytesTxTime(bytes);
+            // Ideal FCT (RdmaIdealFct: HPCC's formula with this wire's 82
+            // bytes per 1024-byte packet) over the base RTT of a full
+            // 1082-byte WRITE_MIDDLE frame and a 62-byte ACK.
+            const RdmaPathInfo path = pathOf(h, d);
+            const Time ideal = RdmaIdealFct().Compute(bytes, path.baseRtt, path.bottleneck);
             std::cout << "flow " << h << " -> " << d << ": " << done[h].GetMicroSeconds()
-                      << " us (ideal " << ideal.GetMicroSeconds() << " us)" << std::endl;
+                      << " us (ideal " << ideal.GetMicroSeconds() << " us, slowdown "
+                      << done[h].GetSeconds() / ideal.GetSeconds() << ")" << std::endl;
         }
     }
     std::cout << "flows done: " << finished << "/" << n << std::endl;

@@ -431,6 +431,18 @@ RdmaTopologyHelper::GetBaseRtt(uint32_t src,
     return t;
 }
 
+RdmaPathFunction
+RdmaTopologyHelper::GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) const
+{
+    CheckInstalled();
+    return [this, frameBytes, ackBytes](uint32_t src, uint32_t dst) {
+        RdmaPathInfo info;
+        info.baseRtt = GetBaseRtt(src, dst, frameBytes, ackBytes);
+        info.bottleneck = GetBottleneckRate(src, dst);
+        return info;
+    };
+}
+
 int64_t
 RdmaTopologyHelper::AssignStreams(int64_t stream)
 {

@@ -6,6 +6,7 @@
 #define RDMA_TOPOLOGY_HELPER_H
 
 #include "qbb-helper.h"
+#include "rdma-fct-stats.h"
 #include "rdma-helper.h"
 #include "rdma-route-computer.h"
 #include "rdma-topology-spec.h"
@@ -95,15 +96,35 @@ class RdmaTopologyHelper
     /// \param tier 0-2 \return its link parameters
     const RdmaLinkParams& GetTierLink(uint32_t tier) const;
 
-    /// \param name QbbNetDevice attribute (its DataRate is the link's) \param value value
+    /**
+     * \brief Set an attribute of every QbbNetDevice Install() makes.
+     * \param name attribute name (not DataRate: each link sets its rate)
+     * \param value its value
+     */
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
-    /// \param name QbbChannel attribute (its Delay is the link's) \param value value
+    /**
+     * \brief Set an attribute of every QbbChannel Install() makes.
+     * \param name attribute name (not Delay: each link sets its delay)
+     * \param value its value
+     */
     void SetChannelAttribute(const std::string& name, const AttributeValue& value);
-    /// \param name RdmaSwitch attribute \param value value
+    /**
+     * \brief Set an attribute of every RdmaSwitch Install() makes.
+     * \param name attribute name
+     * \param value its value
+     */
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
-    /// \param name SwitchMmu attribute (every switch gets its own MMU) \param value value
+    /**
+     * \brief Set an attribute of every SwitchMmu Install() makes (one per switch).
+     * \param name attribute name
+     * \param value its value
+     */
     void SetMmuAttribute(const std::string& name, const AttributeValue& value);
-    /// \param name RdmaNic attribute \param value value
+    /**
+     * \brief Set an attribute of every RdmaNic Install() makes.
+     * \param name attribute name
+     * \param value its value
+     */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
     /// \param base the address of host 0; host i gets base + i
     void SetBaseAddress(Ipv4Address base);
@@ -115,7 +136,10 @@ class RdmaTopologyHelper
      * \param spec the topology; NS_FATAL_ERROR if it fails Validate()
      */
     void Install(const RdmaTopologySpec& spec);
-    /// \brief Install RdmaTopologySpec::FatTree(k) with tiers 0, 1, 2. \param k arity
+    /**
+     * \brief Install RdmaTopologySpec::FatTree() with tiers 0, 1 and 2.
+     * \param k arity, even (NS_FATAL_ERROR otherwise)
+     */
     void InstallFatTree(uint32_t k);
     /**
      * \brief Install RdmaTopologySpec::LeafSpine() with tiers 0 and 1.
@@ -128,10 +152,17 @@ class RdmaTopologyHelper
                           uint32_t spines,
                           uint32_t hostsPerLeaf,
                           double oversubscription);
-    /// \brief Install RdmaTopologySpec::Dumbbell() (tier 1 = bottleneck). \param left hosts
-    /// \param right hosts
+    /**
+     * \brief Install RdmaTopologySpec::Dumbbell(): tier 0 host links, tier 1
+     * the bottleneck.
+     * \param left hosts on the left switch
+     * \param right hosts on the right switch
+     */
     void InstallDumbbell(uint32_t left, uint32_t right);
-    /// \brief Install RdmaTopologySpec::Star() with tier 0. \param hosts hosts
+    /**
+     * \brief Install RdmaTopologySpec::Star() with tier 0 links.
+     * \param hosts number of hosts (>= 2)
+     */
     void InstallStar(uint32_t hosts);
     /**
      * \brief Install an HPCC simulator topology file (RdmaHpccTopologyReader).
@@ -206,6 +237,17 @@ class RdmaTopologyHelper
      * \return the time
      */
     Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t frameBytes, uint32_t ackBytes) const;
+
+    /**
+     * \brief The path function the FCT statistics take (RdmaMakeFctRecords):
+     * for a host pair, GetBaseRtt() with these frame sizes and
+     * GetBottleneckRate(). The function refers to this helper, which must
+     * outlive it.
+     * \param frameBytes the data frame of the base RTT
+     * \param ackBytes the acknowledgement frame of the base RTT
+     * \return the function
+     */
+    RdmaPathFunction GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) const;
 
     /**
      * \brief Fix the random streams: each link's devices and error models,

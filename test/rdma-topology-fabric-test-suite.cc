@@ -262,6 +262,9 @@ class BaseRttTestCase : public TestCase
         const double expectNs = 12000 + 6 * (1074 + 24) * 8 / 100.0 + 6 * (62 + 24) * 8 / 100.0;
         NS_TEST_ASSERT_MSG_EQ_TOL(rtt.GetSeconds() * 1e9, expectNs, 12 * 0.5, "formula");
         NS_TEST_ASSERT_MSG_EQ(flows.done[0] - MicroSeconds(10), rtt, "measured RTT");
+        const RdmaPathInfo path = topo.GetPathFunction(dataBytes, ackBytes)(0, 15);
+        NS_TEST_ASSERT_MSG_EQ(path.baseRtt, rtt, "path function: base RTT");
+        NS_TEST_ASSERT_MSG_EQ(path.bottleneck, DataRate("100Gbps"), "path function: bottleneck");
         Simulator::Destroy();
     }
 };

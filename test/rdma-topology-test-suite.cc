@@ -320,6 +320,13 @@ HeaderCounts(const std::string& path)
     return v;
 }
 
+/// \return the node, switch and link counts of a topology, as its file's header puts them
+std::vector<uint32_t>
+SpecCounts(const RdmaTopologySpec& s)
+{
+    return {s.GetNNodes(), s.GetNSwitches(), uint32_t(s.links.size())};
+}
+
 /**
  * The HPCC paper's fat-tree file: node, switch and link counts equal its
  * header; the rates and delays FORMATS.md gives (host links 100 Gb/s,
@@ -341,9 +348,7 @@ class HpccFatFileTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(header[0], 376, "header read");
         RdmaTopologySpec s = RdmaHpccTopologyReader::ReadFile(path);
         s.Validate();
-        NS_TEST_ASSERT_MSG_EQ(s.GetNNodes(), header[0], "nodes");
-        NS_TEST_ASSERT_MSG_EQ(s.GetNSwitches(), header[1], "switches");
-        NS_TEST_ASSERT_MSG_EQ(s.links.size(), header[2], "links");
+        NS_TEST_ASSERT_MSG_EQ((SpecCounts(s) == header), true, "nodes, switches, links");
         NS_TEST_ASSERT_MSG_EQ(s.GetNHosts(), header[0] - header[1], "hosts");
         for (const auto& l : s.links)
         {
@@ -392,9 +397,7 @@ class HpccShortHeaderTestCase : public TestCase
         uint32_t ignored = 0;
         RdmaTopologySpec s = RdmaHpccTopologyReader::Parse(in, path, &ignored);
         s.Validate();
-        NS_TEST_ASSERT_MSG_EQ(s.GetNNodes(), header[0], "nodes");
-        NS_TEST_ASSERT_MSG_EQ(s.GetNSwitches(), header[1], "switches");
-        NS_TEST_ASSERT_MSG_EQ(s.links.size(), header[2], "links");
+        NS_TEST_ASSERT_MSG_EQ((SpecCounts(s) == header), true, "nodes, switches, links");
         NS_TEST_ASSERT_MSG_EQ(s.isSwitch[0], true, "node 0 is the switch");
         NS_TEST_ASSERT_MSG_EQ(ignored, 3 + header[2], "first unread line");
         NS_TEST_ASSERT_MSG_EQ(s.links[0].delay, NanoSeconds(1000), "0.001ms");

@@ -1,0 +1,360 @@
+"""Reading and reducing rdma-sim outputs: the one place the sweep and plot
+scripts share.
+
+rdma-sim writes, into its output folder (--output.dir):
+
+  summary.json  run totals, FCT slowdown percentiles per flow-size bucket,
+                PFC, drops, retransmissions, NIC cache counters
+  fct.csv       one row per flow: id,src,dst,op,size,start_ns,fct_ns,
+                ideal_fct_ns,slowdown,qp,status
+  pfc.csv       time_ns,node,port,class,event (pause|resume)
+  qlen.csv      time_ns,node,port,class,bytes
+  cache.csv     nic,table,hits,misses,evictions
+
+Here are readers for those files (numpy arrays for the per-flow records),
+the flow-size bucketing and percentiles (numpy), the flattening of a
+summary into one row of metrics for a sweep's results.csv, and PFC pause
+intervals. Nothing here imports matplotlib; rdmasim_plotting does.
+"""
+
+import csv
+import json
+import math
+import os
+
+import numpy as np
+
+SUMMARY = 'summary.json'
+FCT_CSV = 'fct.csv'
+PFC_CSV = 'pfc.csv'
+
+#: status of a flow that completed (verbs' ibv_wc_status name)
+WC_SUCCESS = 'IBV_WC_SUCCESS'
+
+#: the percentiles summary.json and the FCT figures report, by name
+PERCENTILES = (('p50', 50.0), ('p95', 95.0), ('p99', 99.0))
+
+#: keys a summary.json must have to count as a finished run (the contract
+#: of rdma-sim's output; a run killed part-way leaves none or a partial file)
+SUMMARY_REQUIRED = ('config', 'seed', 'wall_time_s', 'sim_time_s', 'flows', 'fct_slowdown', 'pfc',
+                    'drops', 'retransmissions', 'cache')
+
+
+class OutputError(Exception):
+    """An rdma-sim output that is missing or malformed; the message names the file."""
+
+
+# --------------------------------------------------------------------------- summary.json
+
+
+def read_summary(run_dir):
+    """Return summary.json of a run folder as a dict.
+
+    Raises OutputError (naming the file) if it is missing, is not JSON or
+    lacks one of SUMMARY_REQUIRED.
+    """
+    path = os.path.join(run_dir, SUMMARY)
+    try:
+        with open(path) as f:
+            summary = json.load(f)
+    except OSError as e:
+        raise OutputError('%s: %s' % (path, e.strerror)) from e
+    except ValueError as e:
+        raise OutputError('%s: not valid JSON (%s)' % (path, e)) from e
+    if not isinstance(summary, dict):
+        raise OutputError('%s: not a JSON object' % path)
+    missing = [k for k in SUMMARY_REQUIRED if k not in summary]
+    if missing:
+        raise OutputError('%s: incomplete, no %s' % (path, ', '.join(missing)))
+    return summary
+
+
+def has_complete_summary(run_dir):
+    """Whether the folder holds a complete summary.json (a finished run)."""
+    try:
+        read_summary(run_dir)
+    except OutputError:
+        return False
+    return True
+
+
+def summary_buckets(summary):
+    """The FCT-slowdown buckets of a summary, ordered by their lower edge.
+
+    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}; hi is
+    math.inf where the summary gives none (an open last bucket).
+    """
+    out = []
+    for label, b in summary.get('fct_slowdown', {}).items():
+        hi = b.get('hi')
+        out.append({
+            'label': label,
+            'lo': float(b['lo']),
+            'hi': math.inf if hi is None else float(hi),
+            'count': int(b.get('count', 0)),
+            **{name: _float_or_nan(b.get(name)) for name, _ in PERCENTILES},
+        })
+    out.sort(key=lambda b: (b['lo'], b['hi']))
+    return out
+
+
+def flatten_summary(summary):
+    """One row of metrics from a summary, as an ordered dict.
+
+    Column names are the summary's JSON paths joined with '.', for example
+    'flows.completed', 'pfc.pause_frames', 'cache.qpc.hit_rate',
+    'fct_slowdown.<bucket>.p99' (with '.lo', '.hi', '.count' so the buckets
+    can be drawn from the row alone). The config echo and versions are left
+    out: a sweep's row carries its own parameters.
+    """
+    row = {}
+    for key in ('seed', 'wall_time_s', 'sim_time_s', 'events', 'link_transmissions',
+                'data_packets_delivered', 'peak_rss_mb', 'drops', 'retransmissions'):
+        if key in summary:
+            row[key] = summary[key]
+    for key, value in summary.get('flows', {}).items():
+        row['flows.' + key] = value
+    for key, value in summary.get('pfc', {}).items():
+        row['pfc.' + key] = value
+    for b in summary_buckets(summary):
+        prefix = 'fct_slowdown.%s.' % b['label']
+        for key in ('lo', 'hi', 'count') + tuple(name for name, _ in PERCENTILES):
+            value = b[key]
+            row[prefix + key] = '' if isinstance(value, float) and math.isinf(value) else value
+    for table, counters in summary.get('cache', {}).items():
+        for key in ('hit_rate', 'hits', 'misses', 'evictions'):
+            if key in counters:
+                row['cache.%s.%s' % (table, key)] = counters[key]
+    return row
+
+
+def derived_metrics(run_dir, summary):
+    """Metrics a summary does not hold, from the run's fct.csv:
+    completed_bytes (bytes of flows that completed) and completed_gbps
+    (those bytes x 8 / the simulated time, Gb/s: the fabric's goodput)."""
+    fct = completed(read_fct(run_dir))
+    total = int(fct['size'].sum())
+    sim_s = float(summary.get('sim_time_s') or 0.0)
+    return {'completed_bytes': total, 'completed_gbps': total * 8 / sim_s / 1e9 if sim_s > 0 else ''}
+
+
+def results_buckets(row):
+    """The FCT buckets of one results.csv row (inverse of flatten_summary's
+    fct_slowdown columns): list of {label, lo, hi, count, p50, p95, p99}."""
+    labels = {}
+    for col in row:
+        if col.startswith('fct_slowdown.') and col.endswith('.lo'):
+            labels[col[len('fct_slowdown.'):-len('.lo')]] = True
+    out = []
+    for label in labels:
+        prefix = 'fct_slowdown.%s.' % label
+        hi = row.get(prefix + 'hi', '')
+        b = {'label': label, 'lo': float(row[prefix + 'lo']),
+             'hi': math.inf if hi in ('', None) else float(hi),
+             'count': int(float(row.get(prefix + 'count') or 0))}
+        for name, _ in PERCENTILES:
+            b[name] = _float_or_nan(row.get(prefix + name))
+        out.append(b)
+    out.sort(key=lambda b: (b['lo'], b['hi']))
+    return out
+
+
+# --------------------------------------------------------------------------- CSV files
+
+FCT_COLUMNS = ('id', 'src', 'dst', 'op', 'size', 'start_ns', 'fct_ns', 'ideal_fct_ns', 'slowdown',
+               'qp', 'status')
+_FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int64,
+                'start_ns': np.int64, 'fct_ns': np.int64, 'ideal_fct_ns': np.int64,
+                'slowdown': np.float64, 'qp': np.int64}
+PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
+
+
+def _read_csv(path, columns):
+    """Rows of a CSV file as dicts; checks the header has every column."""
+    try:
+        f = open(path, newline='')
+    except OSError as e:
+        raise OutputError('%s: %s' % (path, e.strerror)) from e
+    with f:
+        reader = csv.DictReader(f)
+        missing = [c for c in columns if c not in (reader.fieldnames or ())]
+        if missing:
+            raise OutputError('%s: header lacks %s' % (path, ', '.join(missing)))
+        return list(reader)
+
+
+def _path(run_or_file, name):
+    return os.path.join(run_or_file, name) if os.path.isdir(run_or_file) else run_or_file
+
+
+def read_fct(run_or_file):
+    """Per-flow records of fct.csv (a run folder or the file itself).
+
+    Returns a dict of numpy arrays, one per column of FCT_COLUMNS: integers
+    for ids, sizes (bytes) and times (ns), float for slowdown, str for op and
+    status. Raises OutputError naming the file and line of a bad value.
+    """
+    path = _path(run_or_file, FCT_CSV)
+    rows = _read_csv(path, FCT_COLUMNS)
+    out = {}
+    for col in FCT_COLUMNS:
+        kind = _FCT_NUMERIC.get(col)
+        values = [r[col] for r in rows]
+        if kind is None:
+            out[col] = np.array(values, dtype=str)
+            continue
+        try:
+            out[col] = np.array([kind(float(v)) if kind is np.int64 else float(v) for v in values],
+                                dtype=kind)
+        except ValueError:
+            line = next(i for i, v in enumerate(values) if not _is_number(v)) + 2
+            raise OutputError('%s:%d: %s is not a number' % (path, line, col)) from None
+    return out
+
+
+def completed(fct):
+    """The records of flows that completed (status IBV_WC_SUCCESS)."""
+    keep = fct['status'] == WC_SUCCESS
+    return {k: v[keep] for k, v in fct.items()}
+
+
+def read_pfc(run_or_file):
+    """pfc.csv as a list of (time_ns, node, port, class, event) tuples in file order."""
+    path = _path(run_or_file, PFC_CSV)
+    out = []
+    for i, r in enumerate(_read_csv(path, PFC_COLUMNS)):
+        if r['event'] not in ('pause', 'resume'):
+            raise OutputError('%s:%d: event %r is neither pause nor resume' % (path, i + 2, r['event']))
+        try:
+            out.append((int(r['time_ns']), int(r['node']), int(r['port']), int(r['class']), r['event']))
+        except ValueError:
+            raise OutputError('%s:%d: time_ns, node, port and class must be integers' % (path, i + 2)) from None
+    return out
+
+
+def read_table(path):
+    """Any CSV (results.csv, rdma-qp-scaling's output) as a list of dicts of strings."""
+    return _read_csv(path, ())
+
+
+def column(rows, name, path='table'):
+    """One column of read_table's rows as a float numpy array (NaN where empty)."""
+    if rows and name not in rows[0]:
+        raise OutputError('%s: no column %r (columns: %s)' % (path, name, ', '.join(rows[0])))
+    return np.array([_float_or_nan(r[name]) for r in rows], dtype=float)
+
+
+# --------------------------------------------------------------------------- reductions
+
+
+def default_edges(sizes):
+    """Decade bucket edges (bytes) covering the sizes: 0, 10^k, ..., 10^K."""
+    sizes = np.asarray(sizes)
+    if sizes.size == 0:
+        return [0.0, math.inf]
+    top = int(math.ceil(math.log10(max(float(sizes.max()), 1.0))))
+    bottom = int(math.floor(math.log10(max(float(sizes.min()), 1.0))))
+    return [0.0] + [10.0 ** k for k in range(max(bottom, 1), max(top, 1) + 1)]
+
+
+def bucket_index(sizes, buckets):
+    """For each size, the index of the bucket (lo < size <= hi) it falls in, or -1."""
+    sizes = np.asarray(sizes, dtype=float)
+    idx = np.full(sizes.shape, -1, dtype=np.int64)
+    for i, b in enumerate(buckets):
+        idx[(sizes > b['lo']) & (sizes <= b['hi'])] = i
+    return idx
+
+
+def edges_to_buckets(edges):
+    """Buckets (dicts with label, lo, hi) from ascending edges [e0, e1, ..., en]."""
+    out = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        out.append({'label': '%s-%s' % (format_bytes(lo), format_bytes(hi)), 'lo': float(lo),
+                    'hi': float(hi)})
+    return out
+
+
+def bucket_percentiles(sizes, slowdowns, buckets):
+    """Slowdown percentiles per size bucket (numpy.percentile, linear).
+
+    sizes and slowdowns: per-flow arrays; buckets: dicts with lo, hi (bytes,
+    lo < size <= hi). Returns copies of the buckets with count and p50, p95,
+    p99 (NaN for an empty bucket).
+    """
+    slowdowns = np.asarray(slowdowns, dtype=float)
+    idx = bucket_index(sizes, buckets)
+    out = []
+    for i, b in enumerate(buckets):
+        vals = slowdowns[idx == i]
+        row = dict(b, count=int(vals.size))
+        for name, q in PERCENTILES:
+            row[name] = float(np.percentile(vals, q)) if vals.size else math.nan
+        out.append(row)
+    return out
+
+
+def bucket_x(bucket, sizes=None):
+    """Where a bucket sits on a log flow-size axis: its upper edge (bytes),
+    or for an open last bucket the largest size in it (else twice its lower edge)."""
+    if math.isfinite(bucket['hi']):
+        return bucket['hi']
+    if sizes is not None:
+        inside = np.asarray(sizes)[np.asarray(sizes) > bucket['lo']]
+        if inside.size:
+            return float(inside.max())
+    return 2.0 * bucket['lo'] if bucket['lo'] > 0 else 1.0
+
+
+def ecdf(values):
+    """Empirical CDF: sorted values and the fraction of values <= each."""
+    x = np.sort(np.asarray(values, dtype=float))
+    y = np.arange(1, x.size + 1, dtype=float) / max(x.size, 1)
+    return x, y
+
+
+def pause_intervals(events, end_ns):
+    """Paused intervals per (node, port, class) from pfc.csv events.
+
+    A class is paused from a pause event while not paused until the next
+    resume (further pause frames meanwhile refresh the same pause, 802.1Qbb);
+    a pause with no resume lasts until end_ns. Returns
+    {(node, port, class): [(start_ns, end_ns), ...]} in time order.
+    """
+    start = {}
+    out = {}
+    for t, node, port, cls, event in sorted(events, key=lambda e: e[0]):
+        key = (node, port, cls)
+        out.setdefault(key, [])
+        if event == 'pause':
+            start.setdefault(key, t)
+        elif key in start:
+            out[key].append((start.pop(key), t))
+    for key, t in start.items():
+        out[key].append((t, max(end_ns, t)))
+    return out
+
+
+def format_bytes(n):
+    """1000-based size label: 0, 999, 10KB, 1.5MB, inf."""
+    if not math.isfinite(n):
+        return 'inf'
+    for unit, scale in (('GB', 1e9), ('MB', 1e6), ('KB', 1e3)):
+        if n >= scale:
+            return ('%g' % (n / scale)) + unit
+    return '%g' % n
+
+
+def _float_or_nan(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _is_number(v):
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,46 @@
+"""Helpers shared by test_sweep.py and test_plots.py: where the scripts and the
+stand-in rdma-sim are, importing a script as a module, and running sweep.py."""
+
+import csv
+import importlib
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
+SCRIPTS = os.path.join(TOP, 'scripts')
+#: the stand-in for rdma-sim (tests using it say so)
+FAKE_SIM = os.path.join(HERE, 'fake_rdma_sim.py')
+
+
+def load_script(name):
+    """Import scripts/<name>.py as a module (scripts/ is not a package), the same
+    module object the scripts themselves import."""
+    if SCRIPTS not in sys.path:
+        sys.path.insert(0, SCRIPTS)
+    return importlib.import_module(name)
+
+
+def run_sweep(*args, counter=None, timeout=120):
+    """Run scripts/sweep.py in its own process; return the CompletedProcess."""
+    env = dict(os.environ)
+    if counter:
+        env['FAKE_RDMA_SIM_COUNTER'] = str(counter)
+    return subprocess.run([sys.executable, os.path.join(SCRIPTS, 'sweep.py'), '--no-progress']
+                          + [str(a) for a in args], capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+def read_results(root):
+    """results.csv of a sweep's output root as a list of dicts."""
+    with open(os.path.join(str(root), 'results.csv'), newline='') as f:
+        return list(csv.DictReader(f))
+
+
+def runs_counted(counter):
+    """How many rdma-sim runs the stand-in recorded in its counter file."""
+    if not os.path.exists(counter):
+        return 0
+    with open(counter) as f:
+        return len(f.read().splitlines())

@@ -1,0 +1,214 @@
+"""The plot scripts and the shared reading/bucketing module.
+
+The small result they draw is a sweep of the stand-in test/python/fake_rdma_sim.py
+(its outputs follow rdma-sim's contract; its numbers are synthetic). The
+tests check the numbers each figure draws, and that PNG and PDF are written.
+"""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sweep_helpers import FAKE_SIM, SCRIPTS, load_script, read_results
+
+ra = load_script('rdmasim_analysis')
+sweep = load_script('sweep')
+plot_fct = load_script('plot_fct')
+plot_cdf = load_script('plot_cdf')
+plot_pfc = load_script('plot_pfc')
+plot_cache = load_script('plot_cache')
+
+
+@pytest.fixture(scope='module')
+def result(tmp_path_factory):
+    """fake_rdma_sim: a 3 x 2 sweep over QPs and QPC cache entries (100 flows a run)."""
+    root = tmp_path_factory.mktemp('sweep')
+    rc = sweep.main(['-o', str(root), '--sim', FAKE_SIM, '--no-progress', '--set', 'traffic.flows=100',
+                     '--grid', 'traffic.qps=4,16,64', '--grid', 'nic.qpc_cache_entries=8,32'])
+    assert rc == 0
+    return root
+
+
+def run_dirs(root):
+    return sorted(str(root / row['point']) for row in read_results(root))
+
+
+def draw(module, *argv):
+    """The figure a script draws for these arguments (not saved)."""
+    return module.draw(module.build_parser().parse_args(['-o', 'unused'] + [str(a) for a in argv]))
+
+
+def check_written(output):
+    """OUTPUT.png and OUTPUT.pdf exist, are non-empty and start with their formats' magic."""
+    for ext, magic in (('png', b'\x89PNG\r\n\x1a\n'), ('pdf', b'%PDF-')):
+        with open('%s.%s' % (output, ext), 'rb') as f:
+            head = f.read(8)
+        assert head.startswith(magic) and os.path.getsize('%s.%s' % (output, ext)) > 1000
+
+
+def test_numpy_bucket_percentiles_equal_the_summary(result):
+    """The per-bucket percentiles reduced here with numpy from fct.csv equal the
+    ones the stand-in computed by hand (order-statistic interpolation) into summary.json."""
+    for run in run_dirs(result):
+        summary = ra.read_summary(run)
+        fct = ra.completed(ra.read_fct(run))
+        mine = ra.bucket_percentiles(fct['size'], fct['slowdown'], ra.summary_buckets(summary))
+        for b in mine:
+            theirs = summary['fct_slowdown'][b['label']]
+            assert b['count'] == theirs['count']
+            for name in ('p50', 'p95', 'p99'):
+                assert math.isclose(b[name], theirs[name], rel_tol=1e-12), (run, b['label'], name)
+
+
+def test_bucketing_rule_and_percentiles():
+    buckets = ra.edges_to_buckets([0, 1000, 10000, math.inf])
+    assert [b['label'] for b in buckets] == ['0-1KB', '1KB-10KB', '10KB-inf']
+    # lo < size <= hi
+    assert list(ra.bucket_index([1, 1000, 1001, 10000, 10001], buckets)) == [0, 0, 1, 1, 2]
+    sizes = np.array([10, 20, 30, 40, 2000])
+    out = ra.bucket_percentiles(sizes, [1.0, 2.0, 3.0, 5.0, 7.0], buckets)
+    # numpy's linear rule on [1, 2, 3, 5]: p50 = 2.5, p95 = 3 + 0.85 * 2
+    assert out[0]['count'] == 4 and out[0]['p50'] == 2.5 and math.isclose(out[0]['p95'], 4.7)
+    assert out[1]['p99'] == 7.0 and out[2]['count'] == 0 and math.isnan(out[2]['p50'])
+    assert ra.bucket_x(out[2], sizes) == 2 * 10000  # open bucket, nothing in it
+    assert ra.default_edges([300, 5e6]) == [0.0, 100.0, 1000.0, 1e4, 1e5, 1e6, 1e7]
+
+
+def test_plot_fct_from_runs_draws_numpy_percentiles(result):
+    runs = run_dirs(result)[:2]
+    fig = draw(plot_fct, *runs)
+    summary = ra.read_summary(runs[0])
+    buckets = ra.summary_buckets(summary)
+    for ax, name in zip(fig.axes, ('p50', 'p95', 'p99')):
+        assert ax.get_xscale() == 'log' and ax.get_xlabel() == 'Flow size (bytes)'
+        line = ax.get_lines()[0]
+        assert list(line.get_xdata()) == [b['hi'] for b in buckets]
+        assert np.allclose(line.get_ydata(), [b[name] for b in buckets], rtol=1e-12)
+    assert fig.axes[0].get_ylabel() == 'FCT slowdown (FCT / ideal FCT)'
+    assert [t.get_text() for t in fig.axes[2].get_legend().get_texts()] == [os.path.basename(r) for r in runs]
+
+
+def test_plot_fct_from_sweep_results(result, tmp_path):
+    """One line per grid point; --where keeps the points with that value."""
+    results = result / 'results.csv'
+    fig = draw(plot_fct, results, '--where', 'nic.qpc_cache_entries=8')
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    assert labels == ['traffic.qps=4', 'traffic.qps=16', 'traffic.qps=64']
+    row = next(r for r in read_results(result) if r['point'] == 'nic.qpc_cache_entries=8_traffic.qps=16')
+    p99 = [b['p99'] for b in ra.results_buckets(row)]
+    assert np.allclose(fig.axes[2].get_lines()[1].get_ydata(), p99)
+    # the same as a command, in its own process
+    out = tmp_path / 'sweep-fct'
+    r = subprocess.run([sys.executable, os.path.join(SCRIPTS, 'plot_fct.py'), '-o', str(out), str(results)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [str(out) + '.png', str(out) + '.pdf']
+    check_written(out)
+
+
+def test_plot_cdf(result, tmp_path):
+    run = run_dirs(result)[0]
+    fig = draw(plot_cdf, run, '--min-size', 1e4)
+    fct = ra.completed(ra.read_fct(run))
+    expect = np.sort(fct['fct_ns'][fct['size'] > 1e4]) * 1e-3
+    (line,) = fig.axes[0].get_lines()
+    assert np.allclose(line.get_xdata(), expect) and line.get_ydata()[-1] == 1.0
+    assert fig.axes[0].get_xlabel() == 'Flow completion time (\u00b5s)'
+    out = tmp_path / 'cdf'
+    assert plot_cdf.rp.run_main(plot_cdf.build_parser, plot_cdf.draw, ['-o', str(out), run]) == 0
+    check_written(out)
+
+
+def test_pause_intervals():
+    """Pause until resume; a repeated pause refreshes (802.1Qbb); no resume: until the end."""
+    events = [(100, 1, 0, 3, 'pause'), (150, 1, 0, 3, 'pause'), (300, 1, 0, 3, 'resume'),
+              (400, 1, 0, 3, 'resume'), (500, 1, 0, 3, 'pause'), (200, 2, 1, 0, 'pause')]
+    assert ra.pause_intervals(events, 1000) == {(1, 0, 3): [(100, 300), (500, 1000)],
+                                                 (2, 1, 0): [(200, 1000)]}
+
+
+def test_plot_pfc(result, tmp_path):
+    run = run_dirs(result)[0]
+    intervals = ra.pause_intervals(ra.read_pfc(run), int(ra.read_summary(run)['sim_time_s'] * 1e9))
+    fig = draw(plot_pfc, run)
+    ax = fig.axes[0]
+    assert [t.get_text().split(' (')[0] for t in ax.get_yticklabels()] == [
+        'node %d port %d class %d' % k for k in sorted(intervals)]
+    bars = ax.collections
+    assert len(bars) == len(intervals) and len(bars) == 2
+    for bar, key in zip(bars, sorted(intervals)):
+        starts = sorted(p.get_extents().x0 for p in bar.get_paths())
+        assert len(starts) == len(intervals[key])
+    assert ax.get_xlabel() == 'Time (\u00b5s)'
+    out = tmp_path / 'pfc'
+    assert plot_pfc.rp.run_main(plot_pfc.build_parser, plot_pfc.draw, ['-o', str(out), run]) == 0
+    check_written(out)
+
+
+def test_plot_pfc_bad_event_names_file_and_line(tmp_path, capsys):
+    (tmp_path / 'pfc.csv').write_text('time_ns,node,port,class,event\n1,0,0,3,pause\n2,0,0,3,xoff\n')
+    rc = plot_pfc.rp.run_main(plot_pfc.build_parser, plot_pfc.draw, ['-o', str(tmp_path / 'x'), str(tmp_path)])
+    assert rc == 2
+    assert "pfc.csv:3: event 'xoff' is neither pause nor resume" in capsys.readouterr().err
+    assert not (tmp_path / 'x.png').exists()
+
+
+def test_plot_cache_from_qp_scaling_csv(tmp_path):
+    """The qp-scaling table: one line per cache size, x = QPs (log2 axis)."""
+    table = tmp_path / 'qp-scaling.csv'
+    rows = ['cache_entries,qps,throughput_gbps,hit_rate']
+    for entries in (64, 256):
+        for qps in (16, 64, 256, 1024):
+            rows.append('%d,%d,%.2f,%.4f' % (entries, qps, 95.0 * min(1, entries / qps), min(1, entries / qps)))
+    table.write_text('\n'.join(rows) + '\n')
+    fig = draw(plot_cache, table)
+    hit, tput = fig.axes
+    assert [ln.get_label() for ln in hit.get_lines()] == ['64 entries', '256 entries']
+    assert list(hit.get_lines()[0].get_xdata()) == [16, 64, 256, 1024]
+    assert np.allclose(hit.get_lines()[0].get_ydata(), [1, 1, 0.25, 0.0625])
+    assert np.allclose(tput.get_lines()[1].get_ydata(), [95, 95, 95, 23.75])
+    assert tput.get_ylabel() == 'Throughput (Gb/s)' and hit.get_xlabel() == 'Queue pairs'
+    out = tmp_path / 'cache'
+    assert plot_cache.rp.run_main(plot_cache.build_parser, plot_cache.draw, ['-o', str(out), str(table)]) == 0
+    check_written(out)
+
+
+def test_plot_cache_from_sweep_results(result, tmp_path):
+    """fake_rdma_sim's cyclic-LRU hit rate C/N (capped at 1) drawn against QPs."""
+    fig = draw(plot_cache, result / 'results.csv', '--qps-key', 'traffic.qps',
+               '--entries-key', 'nic.qpc_cache_entries')
+    hit, tput = fig.axes
+    lines = {ln.get_label(): ln for ln in hit.get_lines()}
+    assert np.allclose(lines['8 entries'].get_ydata(), [1.0, 0.5, 0.125])
+    assert np.allclose(lines['32 entries'].get_ydata(), [1.0, 1.0, 0.5])
+    rows = {r['point']: r for r in read_results(result)}
+    assert math.isclose(tput.get_lines()[0].get_ydata()[1],
+                        float(rows['nic.qpc_cache_entries=8_traffic.qps=16']['completed_gbps']))
+    with pytest.raises(ra.OutputError, match="no column 'traffic.qp'"):
+        draw(plot_cache, result / 'results.csv', '--qps-key', 'traffic.qp')
+
+
+def test_plot_cache_from_rdma_qp_scaling(build_dir, tmp_path):
+    """examples/rdma-qp-scaling's own CSV: hit rate = qpc_hits / (qpc_hits + qpc_misses)."""
+    exe = os.path.join(build_dir, 'examples', 'rdma-qp-scaling')
+    if not os.access(exe, os.X_OK):
+        pytest.skip('rdma-qp-scaling is not built at %s' % exe)
+    table = tmp_path / 'qp-scaling.csv'
+    r = subprocess.run([exe, '--cacheEntries=4', '--maxQps=16', '--out=%s' % table],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rows = ra.read_table(str(table))
+    fig = draw(plot_cache, table)
+    hit, tput = fig.axes
+    (line,) = hit.get_lines()
+    assert list(line.get_xdata()) == sorted(int(r['qps_made']) for r in rows)
+    by_qps = {int(r['qps_made']): r for r in rows}
+    expect = [int(by_qps[q]['qpc_hits']) / max(1, int(by_qps[q]['qpc_hits']) + int(by_qps[q]['qpc_misses']))
+              for q in sorted(by_qps)]
+    assert np.allclose(line.get_ydata(), expect)
+    assert line.get_ydata()[0] == 1.0 and line.get_ydata()[-1] < 1.0  # 4 entries: QPs beyond 4 miss
+    assert np.allclose(tput.get_lines()[0].get_ydata(), [float(by_qps[q]['payload_gbps']) for q in sorted(by_qps)])

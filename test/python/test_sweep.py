@@ -1,0 +1,261 @@
+"""scripts/sweep.py: grids, folders, results.csv, resuming, failures, Dask.
+
+Most tests run the stand-in test/python/fake_rdma_sim.py (they say so), which
+honours rdma-sim's command-line and output contract; test_real_rdma_sim_sweep
+uses the built rdma-sim and is skipped when it is not built.
+"""
+
+import json
+import math
+import os
+
+import pytest
+
+from sweep_helpers import FAKE_SIM, load_script, read_results, run_sweep, runs_counted
+
+sweep = load_script('sweep')
+ra = load_script('rdmasim_analysis')
+
+GRID_2X2 = ['--grid', 'traffic.load=0.3,0.5', '--grid', 'cc.algorithm=dcqcn,hpcc']
+POINTS_2X2 = ['cc.algorithm=dcqcn_traffic.load=0.3', 'cc.algorithm=hpcc_traffic.load=0.3',
+              'cc.algorithm=dcqcn_traffic.load=0.5', 'cc.algorithm=hpcc_traffic.load=0.5']
+
+
+def check_row_against_run(row, run_dir):
+    """A results.csv row carries its run's summary.json and fct.csv figures."""
+    with open(os.path.join(run_dir, 'summary.json')) as f:
+        s = json.load(f)
+    assert int(row['pfc.pause_frames']) == s['pfc']['pause_frames']
+    assert int(row['retransmissions']) == s['retransmissions']
+    assert int(row['flows.completed']) == s['flows']['completed']
+    assert float(row['cache.qpc.hit_rate']) == s['cache']['qpc']['hit_rate']
+    assert float(row['wall_time_s']) == s['wall_time_s']
+    for label, b in s['fct_slowdown'].items():
+        for name in ('p50', 'p95', 'p99'):
+            assert float(row['fct_slowdown.%s.%s' % (label, name)]) == b[name]
+        assert int(row['fct_slowdown.%s.count' % label]) == b['count']
+    # completed_gbps: bytes of the IBV_WC_SUCCESS rows of fct.csv x 8 / sim time
+    with open(os.path.join(run_dir, 'fct.csv')) as f:
+        lines = [ln.rstrip('\n').split(',') for ln in f][1:]
+    done = sum(int(c[4]) for c in lines if c[10] == 'IBV_WC_SUCCESS')
+    assert int(row['completed_bytes']) == done
+    assert math.isclose(float(row['completed_gbps']), done * 8 / s['sim_time_s'] / 1e9, rel_tol=1e-9)
+
+
+def test_point_names_are_deterministic_and_safe():
+    # sorted keys, then the seed, whatever the order the grid gives them
+    assert sweep.point_name({'b.y': '2', 'a.x': '1'}, 7) == 'a.x=1_b.y=2_seed=7'
+    assert sweep.point_name({'a.x': '1', 'b.y': '2'}, 7) == 'a.x=1_b.y=2_seed=7'
+    # a path value is made safe, and the hash keeps two such points apart
+    n1 = sweep.point_name({'topo.file': 'a/b c'}, None)
+    n2 = sweep.point_name({'topo.file': 'a/b-c'}, None)
+    assert '/' not in n1 and ' ' not in n1 and n1.startswith('topo.file=a-b-c_')
+    assert n1 != n2
+    assert len(sweep.point_name({'k.v': 'x' * 400}, 1)) <= 161
+    # the product of the grid, seeds innermost
+    pts = sweep.expand({'a.x': ['1', '2'], 'b.y': ['p', 'q']}, [1, 2])
+    assert len(pts) == 8 and pts[0] == ({'a.x': '1', 'b.y': 'p'}, 1) and pts[1][1] == 2
+
+
+def test_bad_arguments_exit_2_with_a_message(tmp_path, capsys):
+    def refused(*args):
+        with pytest.raises(SystemExit) as e:
+            sweep.main(['-o', str(tmp_path), '--sim', FAKE_SIM] + [str(a) for a in args])
+        assert e.value.code == 2
+        return capsys.readouterr().err
+
+    assert "'load=0.3': expected group.key=value" in refused('--grid', 'load=0.3')
+    assert 'empty value' in refused('--grid', 'traffic.load=0.3,')
+    assert 'seeds given both as --seeds and as the key sim.seed' in refused('--seeds', '1', '--grid', 'sim.seed=1,2')
+    assert 'none.ini: no such file' in refused('-c', tmp_path / 'none.ini')
+    bad = tmp_path / 'grid.json'
+    bad.write_text('{"grid": {"traffic.load": [0.3]}, "seed": [1]}')
+    assert 'grid.json: expected a JSON object with only grid, seeds and set' in refused('--grid-file', bad)
+    assert os.listdir(tmp_path) == ['grid.json']  # nothing ran
+
+
+def test_2x2_sweep_locally_then_resumed(tmp_path):
+    """fake_rdma_sim: a 2x2 grid on local cores; a second run reruns nothing."""
+    counter = tmp_path / 'runs.txt'
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, '-j', '2', *GRID_2X2, counter=counter)
+    assert r.returncode == 0, r.stderr
+    assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout
+    assert runs_counted(counter) == 4
+    rows = read_results(root)
+    assert [row['point'] for row in rows] == POINTS_2X2
+    assert list(rows[0])[:7] == ['point', 'traffic.load', 'cc.algorithm', 'seed', 'status', 'resumed', 'error']
+    for row in rows:
+        assert row['status'] == 'ok' and row['resumed'] == '0' and row['error'] == ''
+        assert row['seed'] == '1'  # the stand-in's default, read back from summary.json
+        run_dir = root / row['point']
+        with open(run_dir / 'summary.json') as f:
+            config = json.load(f)['config']
+        assert (config['traffic.load'], config['cc.algorithm']) == (row['traffic.load'], row['cc.algorithm'])
+        check_row_against_run(row, run_dir)
+
+    mtimes = {p: os.stat(root / p / 'summary.json').st_mtime_ns for p in POINTS_2X2}
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter)
+    assert r.returncode == 0, r.stderr
+    assert 'sweep: 4 points, 0 run, 4 reused, 0 failed' in r.stdout
+    assert runs_counted(counter) == 4
+    assert mtimes == {p: os.stat(root / p / 'summary.json').st_mtime_ns for p in POINTS_2X2}
+    again = read_results(root)
+    assert [row['resumed'] for row in again] == ['1'] * 4
+    assert [row['pfc.pause_frames'] for row in again] == [row['pfc.pause_frames'] for row in rows]
+
+    # a point whose summary.json was cut short is run again (into its non-empty folder)
+    part = root / POINTS_2X2[2] / 'summary.json'
+    part.write_text(part.read_text()[:200])
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter)
+    assert 'sweep: 4 points, 1 run, 3 reused, 0 failed' in r.stdout, r.stdout + r.stderr
+    assert runs_counted(counter) == 5
+    assert '--force' in (root / POINTS_2X2[2] / 'sweep-point.log').read_text()
+
+
+def test_failing_point_is_recorded_and_the_sweep_goes_on(tmp_path):
+    """fake_rdma_sim: traffic.load=7 is refused (exit 2); the other points run."""
+    counter = tmp_path / 'runs.txt'
+    root = tmp_path / 'sweep'
+    args = ('-o', root, '--sim', FAKE_SIM, '--grid', 'traffic.load=0.5,7', '--seeds', '3,4')
+    r = run_sweep(*args, counter=counter)
+    assert r.returncode == 1
+    assert 'sweep: 4 points, 4 run, 0 reused, 2 failed' in r.stdout
+    rows = {(row['traffic.load'], row['seed']): row for row in read_results(root)}
+    for seed in ('3', '4'):
+        ok, bad = rows[('0.5', seed)], rows[('7', seed)]
+        assert ok['status'] == 'ok' and ok['error'] == '' and int(ok['flows.total']) == 200
+        assert bad['status'] == 'failed'
+        assert bad['error'].startswith("exit 2: rdma-sim: command line --traffic.load: key 'traffic.load': '7'")
+        assert bad['flows.total'] == ''
+        assert 'exit: 2' in (root / bad['point'] / 'sweep-point.log').read_text()
+    with open(root / rows[('0.5', '4')]['point'] / 'summary.json') as f:
+        assert json.load(f)['seed'] == 4
+    assert runs_counted(counter) == 2  # the stand-in counts runs that got past its checks
+
+    # a rerun retries only the failed points
+    r = run_sweep(*args, counter=counter)
+    assert 'sweep: 4 points, 2 run, 2 reused, 2 failed' in r.stdout
+
+
+def test_missing_binary_is_a_failed_point(tmp_path):
+    r = run_sweep('-o', tmp_path, '--sim', tmp_path / 'no-such-rdma-sim', '--grid', 'traffic.load=0.5')
+    assert r.returncode == 1
+    (row,) = read_results(tmp_path)
+    assert row['status'] == 'failed' and row['error'].startswith('cannot run ') and 'No such file' in row['error']
+
+
+def test_grid_file_and_fixed_keys(tmp_path):
+    """fake_rdma_sim: a JSON grid file with seeds and a key set for every point."""
+    spec = tmp_path / 'grid.json'
+    spec.write_text(json.dumps({'grid': {'traffic.qps': [4, 64]}, 'seeds': [5],
+                                'set': {'nic.qpc_cache_entries': 16}}))
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, '--grid-file', spec, '--set', 'traffic.flows=50')
+    assert r.returncode == 0, r.stderr
+    rows = read_results(root)
+    assert [row['point'] for row in rows] == ['traffic.qps=4_seed=5', 'traffic.qps=64_seed=5']
+    # the stand-in's cyclic-LRU hit rate C/N, capped at 1: 16 entries over 4 and 64 QPs
+    assert [float(row['cache.qpc.hit_rate']) for row in rows] == [1.0, 16 / 64]
+    assert [row['flows.total'] for row in rows] == ['50', '50']
+
+
+def test_2x2_sweep_on_dask_local_cluster(tmp_path):
+    """fake_rdma_sim: --local-cluster 2 gives the rows a local sweep gives."""
+    local, dask = tmp_path / 'local', tmp_path / 'dask'
+    assert run_sweep('-o', local, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '2').returncode == 0
+    r = run_sweep('-o', dask, '--sim', FAKE_SIM, *GRID_2X2, '--seeds', '2', '--local-cluster', '2')
+    assert r.returncode == 0, r.stderr
+    assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout
+    a, b = read_results(local), read_results(dask)
+    assert [row['point'] for row in b] == [p + '_seed=2' for p in POINTS_2X2]
+    for row_a, row_b in zip(a, b):
+        for key in row_a:
+            if key not in ('wall_time_s',):
+                assert row_a[key] == row_b[key], key
+    check_row_against_run(b[1], dask / b[1]['point'])
+
+
+@pytest.mark.filterwarnings('ignore:make_current is deprecated:DeprecationWarning')
+def test_sweep_on_dask_scheduler_with_worker_process(tmp_path):
+    """fake_rdma_sim: --scheduler ADDRESS, the points run in a separate worker
+    process that does not have scripts/ on its path (run_point travels by value)."""
+    distributed = pytest.importorskip('distributed')
+    root = tmp_path / 'sweep'
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=True,
+                                  dashboard_address=None) as cluster:
+        r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, '--scheduler', cluster.scheduler_address)
+    assert r.returncode == 0, r.stderr
+    rows = read_results(root)
+    assert [row['point'] for row in rows] == POINTS_2X2 and {row['status'] for row in rows} == {'ok'}
+    check_row_against_run(rows[3], root / rows[3]['point'])
+
+
+def real_sim_and_config():
+    """The built rdma-sim and a tiny config for it, or skip saying which is missing."""
+    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(sweep.TOP, 'build'))
+    sim = os.path.join(build, 'examples', 'rdma-sim')
+    if not os.access(sim, os.X_OK):
+        pytest.skip('rdma-sim is not built at %s (build it, or set RDMA_BUILD_DIR)' % sim)
+    config = os.environ.get('RDMA_SIM_TINY_CONFIG', os.path.join(sweep.TOP, 'examples', 'configs', 'tiny.ini'))
+    if not os.path.isfile(config):
+        pytest.skip('no tiny rdma-sim config at %s (set RDMA_SIM_TINY_CONFIG)' % config)
+    return sim, config
+
+
+def test_real_rdma_sim_sweep(tmp_path):
+    """The built rdma-sim on a tiny config: a 2x2 sweep (load x seed), every
+    row equal to its run's summary.json, our numpy bucketing of fct.csv equal
+    to rdma-sim's own per-bucket counts and percentiles, and a rerun that
+    touches nothing."""
+    sim, config = real_sim_and_config()
+    root = tmp_path / 'sweep'
+    args = ('-o', root, '--sim', sim, '-c', config, '--grid', 'traffic.load=0.3,0.6', '--seeds', '1,2',
+            '--timeout', '60')
+    r = run_sweep(*args)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = read_results(root)
+    assert len(rows) == 4 and {row['status'] for row in rows} == {'ok'}, rows
+    for row in rows:
+        run_dir = root / row['point']
+        summary = ra.read_summary(str(run_dir))
+        assert summary['seed'] == int(row['seed'])
+        assert summary['config']['traffic.load'] == row['traffic.load']
+        assert int(row['pfc.pause_frames']) == summary['pfc']['pause_frames']
+        assert int(row['flows.completed']) == summary['flows']['completed']
+        fct = ra.completed(ra.read_fct(str(run_dir)))
+        for b in ra.bucket_percentiles(fct['size'], fct['slowdown'], ra.summary_buckets(summary)):
+            theirs = summary['fct_slowdown'][b['label']]
+            assert b['count'] == theirs['count'], b['label']
+            for name in ('p50', 'p95', 'p99'):
+                if b['count']:
+                    assert math.isclose(b[name], theirs[name], rel_tol=1e-6), (b['label'], name)
+    mtimes = [os.stat(root / row['point'] / 'summary.json').st_mtime_ns for row in rows]
+    r = run_sweep(*args)
+    assert 'sweep: 4 points, 0 run, 4 reused, 0 failed' in r.stdout
+    assert mtimes == [os.stat(root / row['point'] / 'summary.json').st_mtime_ns for row in rows]
+
+
+def test_real_rdma_sim_bad_key_is_a_failed_point(tmp_path):
+    """The built rdma-sim refuses an unknown key with exit 2; the row says so."""
+    sim, config = real_sim_and_config()
+    r = run_sweep('-o', tmp_path, '--sim', sim, '-c', config, '--grid', 'traffic.no_such_key=1')
+    assert r.returncode == 1
+    (row,) = read_results(tmp_path)
+    assert row['status'] == 'failed' and row['error'].startswith('exit 2: ') and 'no_such_key' in row['error']
+
+
+def test_timeout_and_missing_summary_are_failed_points(tmp_path):
+    """A program that outlives --timeout, and one that exits 0 without a summary."""
+    slow, silent = tmp_path / 'slow-sim', tmp_path / 'silent-sim'
+    slow.write_text('#!/bin/sh\nexec sleep 30\n')
+    silent.write_text('#!/bin/sh\necho "ran but wrote nothing" >&2\nexit 0\n')
+    for p in (slow, silent):
+        p.chmod(0o755)
+    r = run_sweep('-o', tmp_path / 'a', '--sim', slow, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
+    (row,) = read_results(tmp_path / 'a')
+    assert r.returncode == 1 and row['status'] == 'failed' and row['error'] == 'timeout after 0.5s'
+    r = run_sweep('-o', tmp_path / 'b', '--sim', silent, '--grid', 'traffic.load=0.5')
+    (row,) = read_results(tmp_path / 'b')
+    assert r.returncode == 1 and row['status'] == 'failed'
+    assert row['error'].startswith('exit 0 but ') and 'summary.json: No such file' in row['error']
