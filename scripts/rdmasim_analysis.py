@@ -258,11 +258,12 @@ def default_edges(sizes):
 
 
 def bucket_index(sizes, buckets):
-    """For each size, the index of the bucket (lo < size <= hi) it falls in, or -1."""
+    """For each size, the index of the bucket (lo <= size < hi, as rdma-sim's
+    summary.json buckets) it falls in, or -1."""
     sizes = np.asarray(sizes, dtype=float)
     idx = np.full(sizes.shape, -1, dtype=np.int64)
     for i, b in enumerate(buckets):
-        idx[(sizes > b['lo']) & (sizes <= b['hi'])] = i
+        idx[(sizes >= b['lo']) & (sizes < b['hi'])] = i
     return idx
 
 
@@ -276,10 +277,12 @@ def edges_to_buckets(edges):
 
 
 def bucket_percentiles(sizes, slowdowns, buckets):
-    """Slowdown percentiles per size bucket (numpy.percentile, linear).
+    """Slowdown percentiles per size bucket (numpy.percentile, nearest rank:
+    method 'inverted_cdf', the ceil(p x n)-th smallest, as rdma-sim's
+    RdmaPercentile).
 
     sizes and slowdowns: per-flow arrays; buckets: dicts with lo, hi (bytes,
-    lo < size <= hi). Returns copies of the buckets with count and p50, p95,
+    lo <= size < hi). Returns copies of the buckets with count and p50, p95,
     p99 (NaN for an empty bucket).
     """
     slowdowns = np.asarray(slowdowns, dtype=float)
@@ -289,7 +292,8 @@ def bucket_percentiles(sizes, slowdowns, buckets):
         vals = slowdowns[idx == i]
         row = dict(b, count=int(vals.size))
         for name, q in PERCENTILES:
-            row[name] = float(np.percentile(vals, q)) if vals.size else math.nan
+            row[name] = (float(np.percentile(vals, q, method='inverted_cdf'))
+                     if vals.size else math.nan)
         out.append(row)
     return out
 

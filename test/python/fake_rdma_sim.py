@@ -8,7 +8,7 @@ error for a bad key or value, and summary.json, fct.csv, pfc.csv, qlen.csv
 and cache.csv in the output folder. It simulates nothing: flows get sizes
 and slowdowns drawn from random.Random(sim.seed), so outputs are a
 deterministic function of the keys, and the summary's bucket percentiles are
-computed here by hand (linear interpolation between order statistics), not
+computed here by hand (nearest rank, as rdma-sim's RdmaPercentile), not
 with numpy, so the tests check the plot code's numpy reduction against an
 independent one. If $FAKE_RDMA_SIM_COUNTER names a file, every run that
 passes the checks appends a line to it (the tests count runs with it).
@@ -41,13 +41,12 @@ def fail(msg):
 
 
 def percentile(sorted_vals, q):
-    """numpy.percentile's default (linear) rule, written out."""
+    """Nearest rank, rdma-sim's rule: the ceil(q/100 x n)-th smallest value
+    (the smallest for q = 0), written out."""
     if not sorted_vals:
         return None
-    pos = (len(sorted_vals) - 1) * q / 100.0
-    lo = int(math.floor(pos))
-    hi = min(lo + 1, len(sorted_vals) - 1)
-    return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (pos - lo)
+    rank = max(1, int(math.ceil(q / 100.0 * len(sorted_vals))))
+    return sorted_vals[rank - 1]
 
 
 def parse(argv):
@@ -140,7 +139,7 @@ def main(argv):
 
     buckets = {}
     for label, lo, hi in BUCKETS:
-        vals = sorted(round(fl[8], 6) for fl in flows if fl[10] and lo < fl[4] <= hi)
+        vals = sorted(round(fl[8], 6) for fl in flows if fl[10] and lo <= fl[4] < hi)
         buckets[label] = {'lo': lo, 'hi': hi, 'count': len(vals),
                           **{n: percentile(vals, q) for n, q in (('p50', 50), ('p95', 95), ('p99', 99))}}
 
