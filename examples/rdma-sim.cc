@@ -35,10 +35,9 @@ main(int argc, char* argv[])
             po::value<std::string>(),
             "INI configuration file (default: the embedded default experiment)")(
             "print-config",
-            "print the merged configuration and exit")("force",
-                                                       "write into a non-empty output folder")(
-            "quiet,q",
-            "no progress line on stderr");
+            "print the merged configuration and exit")(
+            "force",
+            "write into a non-empty output folder")("quiet,q", "no progress line on stderr");
         po::options_description keys("configuration keys (see --help)");
         for (const auto& k : config.GetKeys())
         {

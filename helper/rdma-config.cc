@@ -189,7 +189,8 @@ RdmaConfig::Index(const std::string& name) const
     auto it = m_index.find(name);
     if (it == m_index.end())
     {
-        throw RdmaConfigError("unknown configuration key '" + name + "' (rdma-sim --help lists them)");
+        throw RdmaConfigError("unknown configuration key '" + name +
+                              "' (rdma-sim --help lists them)");
     }
     return it->second;
 }
@@ -213,8 +214,7 @@ RdmaConfig::Set(const std::string& name, const std::string& value, const std::st
         {
             throw RdmaConfigError(origin + ": " + name + " = '" + value + "' is not a valid " +
                                   info.checker->GetValueTypeName() + " (" +
-                                  info.checker->GetUnderlyingTypeInformation() + "); " +
-                                  key.help);
+                                  info.checker->GetUnderlyingTypeInformation() + "); " + key.help);
         }
     }
     m_values[name] = value;
@@ -311,8 +311,8 @@ namespace
 RdmaConfigError
 BadValue(const RdmaConfig& c, const std::string& name, const std::string& expected)
 {
-    return RdmaConfigError(c.GetOrigin(name) + ": " + name + " = '" + c.Get(name) +
-                           "': expected " + expected);
+    return RdmaConfigError(c.GetOrigin(name) + ": " + name + " = '" + c.Get(name) + "': expected " +
+                           expected);
 }
 } // namespace
 
@@ -488,8 +488,9 @@ RdmaConfig::PrintHelp(std::ostream& os) const
                << "\n";
             group = g;
         }
-        os << "  --" << k.name << " (default: " << (k.defaultValue.empty() ? "\"\"" : k.defaultValue)
-           << ")\n      " << k.help << "\n";
+        os << "  --" << k.name
+           << " (default: " << (k.defaultValue.empty() ? "\"\"" : k.defaultValue) << ")\n      "
+           << k.help << "\n";
     }
 }
 

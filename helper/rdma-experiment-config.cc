@@ -52,9 +52,7 @@ RdmaExperiment::MakeConfig()
     c.AddKey("traffic.start", "0s", "time the first arrivals may start");
     c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window");
     c.AddKey("traffic.flowFile", "", "flow-file: the HPCC flow file (relative: as topology.file)");
-    c.AddKey("traffic.size",
-             "1000000",
-             "incast, permutation, all-to-all: bytes of each flow");
+    c.AddKey("traffic.size", "1000000", "incast, permutation, all-to-all: bytes of each flow");
     c.AddKey("traffic.fanIn", "16", "incast: senders");
     c.AddKey("traffic.receiver", "0", "incast: the receiving host index");
     c.AddKey("traffic.repeats", "1", "incast: rounds");

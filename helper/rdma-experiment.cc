@@ -18,26 +18,26 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/log.h"
 #include "ns3/nic-cache.h"
 #include "ns3/nic-memory.h"
 #include "ns3/rdma-dcqcn.h"
+#include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-nic-pipeline.h"
 #include "ns3/rdma-nic-tables.h"
-#include "ns3/string.h"
-#include "ns3/log.h"
-#include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <dirent.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <cerrno>
-#include <cstring>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <dirent.h>
 
 // The build passes both (ns3-module/*.cmake, wscript).
 #ifndef RDMA_DATA_DIR
@@ -57,11 +57,11 @@ static const char* const g_rdmaModuleVersion = "0.1.0";
 
 struct RdmaExperiment::Impl
 {
-    RdmaConfig config;                   //!< the merged configuration
-    bool force{false};                   //!< write into a non-empty folder
-    std::ostream* progress{nullptr};     //!< progress line stream
-    std::string summaryJson;             //!< after Run
-    std::vector<RdmaFctRecord> records;  //!< after Run
+    RdmaConfig config;                    //!< the merged configuration
+    bool force{false};                    //!< write into a non-empty folder
+    std::ostream* progress{nullptr};      //!< progress line stream
+    std::string summaryJson;              //!< after Run
+    std::vector<RdmaFctRecord> records;   //!< after Run
     std::vector<std::string> summaryText; //!< PrintSummary's lines
 };
 
@@ -120,8 +120,8 @@ MakeFolders(const std::string& path)
         partial += part + "/";
         if (mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST)
         {
-            throw RdmaConfigError(path + ": cannot create the output folder: " +
-                                  std::strerror(errno));
+            throw RdmaConfigError(path +
+                                  ": cannot create the output folder: " + std::strerror(errno));
         }
     }
 }
@@ -352,11 +352,11 @@ ObjectFactory
 MakeCongestionControl(const RdmaConfig& c)
 {
     static const std::map<std::string, std::string> types{{"dcqcn", "ns3::RdmaDcqcn"},
-                                                           {"hpcc", "ns3::RdmaHpcc"},
-                                                           {"timely", "ns3::RdmaTimely"},
-                                                           {"dctcp", "ns3::RdmaDctcp"},
-                                                           {"swift", "ns3::RdmaSwift"},
-                                                           {"none", "ns3::RdmaNoCc"}};
+                                                          {"hpcc", "ns3::RdmaHpcc"},
+                                                          {"timely", "ns3::RdmaTimely"},
+                                                          {"dctcp", "ns3::RdmaDctcp"},
+                                                          {"swift", "ns3::RdmaSwift"},
+                                                          {"none", "ns3::RdmaNoCc"}};
     const std::string algo = c.Get("cc.algorithm");
     auto it = types.find(algo);
     if (it == types.end())
@@ -462,6 +462,9 @@ RdmaExperiment::Run()
     {
         throw RdmaConfigError(c.GetOrigin("sim.seed") + ": sim.seed must be >= 1");
     }
+    // The seed first: the traffic generator draws as soon as it is made.
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
     const Time stopTime = c.GetTime("sim.stopTime");
     const Time qlenInterval = c.GetTime("output.qlenInterval");
     RdmaLinkParams tiers[3];
@@ -485,8 +488,6 @@ RdmaExperiment::Run()
     {
         Time::SetResolution(Time::PS);
     }
-    RngSeedManager::SetSeed(seed);
-    RngSeedManager::SetRun(1);
     c.Apply();
     // HPCC needs INT from NICs and switches, unless the user said otherwise.
     if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
@@ -569,9 +570,10 @@ RdmaExperiment::Run()
     runner->Start();
 
     RdmaStatsHelper stats(topo);
-    stats.StartQueueSampling(qlenInterval, stopTime);
+    stats.StartQueueSampling(qlenInterval, flows.empty() ? Time(0) : flows.front().start, stopTime);
     Time lastStart = flows.empty() ? Time(0) : flows.back().start;
-    RdmaProgress progress(m_impl->progress, std::min(stopTime, lastStart + lastStart / 10 + MicroSeconds(100)));
+    RdmaProgress progress(m_impl->progress,
+                          std::min(stopTime, lastStart + lastStart / 10 + MicroSeconds(100)));
     progress.Start();
 
     // 3. Run.
@@ -632,8 +634,7 @@ RdmaExperiment::Run()
     nlohmann::ordered_json j;
     j["config"] = c.GetValues();
     j["seed"] = seed;
-    j["versions"] = {{"rdma", g_rdmaModuleVersion},
-                     {"ns3", RDMA_NS3_VERSION}};
+    j["versions"] = {{"rdma", g_rdmaModuleVersion}, {"ns3", RDMA_NS3_VERSION}};
     j["wall_time_s"] = wall;
     j["sim_time_s"] = simEnd.GetSeconds();
     j["events"] = events;
@@ -647,19 +648,20 @@ RdmaExperiment::Run()
     nlohmann::ordered_json fs = nlohmann::ordered_json::object();
     for (const auto& b : buckets)
     {
-        const std::string label = std::to_string(b.minSize) + "-" +
-                                  (b.maxSize == UINT64_MAX ? std::string("inf")
-                                                           : std::to_string(b.maxSize));
+        const std::string label =
+            std::to_string(b.minSize) + "-" +
+            (b.maxSize == UINT64_MAX ? std::string("inf") : std::to_string(b.maxSize));
         fs[label] = {{"lo", b.minSize},
-                     {"hi", b.maxSize},
+                     {"hi",
+                      b.maxSize == UINT64_MAX ? nlohmann::ordered_json(nullptr)
+                                              : nlohmann::ordered_json(b.maxSize)},
                      {"count", b.flows},
                      {"p50", b.p50},
                      {"p95", b.p95},
                      {"p99", b.p99}};
     }
     j["fct_slowdown"] = fs;
-    j["pfc"] = {{"pause_frames", totals.pfcPauseFrames},
-                {"resume_frames", totals.pfcResumeFrames}};
+    j["pfc"] = {{"pause_frames", totals.pfcPauseFrames}, {"resume_frames", totals.pfcResumeFrames}};
     j["drops"] = totals.drops;
     j["retransmissions"] = totals.retransmissions;
     j["ecn_marks"] = totals.ecnMarks;
@@ -678,9 +680,9 @@ RdmaExperiment::Run()
     std::ostringstream line;
     auto& text = m_impl->summaryText;
     text.clear();
-    text.push_back("rdma-sim: " + spec.name + ", " + std::to_string(spec.GetNHosts()) +
-                   " hosts, " + std::to_string(spec.GetNSwitches()) + " switches, " +
-                   c.Get("traffic.pattern") + " traffic, seed " + std::to_string(seed));
+    text.push_back("rdma-sim: " + spec.name + ", " + std::to_string(spec.GetNHosts()) + " hosts, " +
+                   std::to_string(spec.GetNSwitches()) + " switches, " + c.Get("traffic.pattern") +
+                   " traffic, seed " + std::to_string(seed));
     line << "flows: " << completed << " of " << m_impl->records.size() << " done, " << failed
          << " failed";
     text.push_back(line.str());
@@ -714,9 +716,10 @@ RdmaExperiment::Run()
     std::ostringstream l3;
     l3.setf(std::ios::fixed);
     l3.precision(3);
-    l3 << "simulated " << simEnd.GetSeconds() * 1e3 << " ms in " << wall << " s wall: "
-       << events / wall / 1e6 << " M events/s, " << totals.linkTransmissions / wall / 1e6
-       << " M link transmissions/s; peak RSS " << PeakRssMb() << " MiB";
+    l3 << "simulated " << simEnd.GetSeconds() * 1e3 << " ms in " << wall
+       << " s wall: " << events / wall / 1e6 << " M events/s, "
+       << totals.linkTransmissions / wall / 1e6 << " M link transmissions/s; peak RSS "
+       << PeakRssMb() << " MiB";
     text.push_back(l3.str());
     text.push_back("outputs in " + outDir + "/");
 

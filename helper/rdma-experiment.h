@@ -71,7 +71,7 @@ class RdmaExperiment
     void PrintSummary(std::ostream& os) const;
 
   private:
-    struct Impl;                 //!< the run's state (topology, traffic, statistics)
+    struct Impl;                  //!< the run's state (topology, traffic, statistics)
     std::unique_ptr<Impl> m_impl; //!< owned
 };
 

@@ -47,14 +47,14 @@ class RdmaProgress
     void Check();
 
     using Clock = std::chrono::steady_clock; //!< wall clock
-    std::ostream* m_os;                       //!< the stream, or nullptr
-    Time m_end;                               //!< planned simulated end
-    Time m_step;                              //!< simulated time between checks
-    double m_quietFor;                        //!< seconds before the first line
-    Clock::time_point m_start;                //!< wall time at Start
-    Clock::time_point m_lastPrint;            //!< wall time of the last line
-    bool m_printed{false};                    //!< whether a line is on screen
-    EventId m_event;                          //!< the next check
+    std::ostream* m_os;                      //!< the stream, or nullptr
+    Time m_end;                              //!< planned simulated end
+    Time m_step;                             //!< simulated time between checks
+    double m_quietFor;                       //!< seconds before the first line
+    Clock::time_point m_start;               //!< wall time at Start
+    Clock::time_point m_lastPrint;           //!< wall time of the last line
+    bool m_printed{false};                   //!< whether a line is on screen
+    EventId m_event;                         //!< the next check
 };
 
 } // namespace ns3

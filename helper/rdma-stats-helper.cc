@@ -54,13 +54,13 @@ RdmaStatsHelper::OnPfcTx(uint32_t device, uint8_t cls, uint16_t quanta)
 }
 
 void
-RdmaStatsHelper::StartQueueSampling(Time interval, Time until)
+RdmaStatsHelper::StartQueueSampling(Time interval, Time from, Time until)
 {
     m_interval = interval;
     m_until = until;
     if (interval.IsStrictlyPositive())
     {
-        Simulator::Schedule(interval, &RdmaStatsHelper::Sample, this);
+        Simulator::Schedule(from, &RdmaStatsHelper::Sample, this);
     }
 }
 
@@ -136,8 +136,8 @@ RdmaStatsHelper::FormatQlenCsv() const
     os << "time_ns,node,port,class,bytes\n";
     for (const auto& q : m_qlen)
     {
-        os << q.timeNs << ',' << q.node << ',' << q.port << ',' << unsigned(q.cls) << ','
-           << q.bytes << '\n';
+        os << q.timeNs << ',' << q.node << ',' << q.port << ',' << unsigned(q.cls) << ',' << q.bytes
+           << '\n';
     }
     return os.str();
 }

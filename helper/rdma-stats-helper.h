@@ -39,11 +39,12 @@ class RdmaStatsHelper
     explicit RdmaStatsHelper(const RdmaTopologyHelper& topo);
 
     /**
-     * \brief Sample switch queues every interval until `until`.
+     * \brief Sample switch queues every interval from `from` until `until`.
      * \param interval the period (0: no sampling)
+     * \param from the first sample's time
      * \param until the last sample's time
      */
-    void StartQueueSampling(Time interval, Time until);
+    void StartQueueSampling(Time interval, Time from, Time until);
 
     /// Totals over the fabric at the time of the call.
     struct Totals
@@ -91,13 +92,13 @@ class RdmaStatsHelper
     /// Take one sample and schedule the next.
     void Sample();
 
-    const RdmaTopologyHelper& m_topo;          //!< the fabric
-    std::vector<Ptr<QbbNetDevice>> m_devices;  //!< every device
+    const RdmaTopologyHelper& m_topo;             //!< the fabric
+    std::vector<Ptr<QbbNetDevice>> m_devices;     //!< every device
     std::vector<Ptr<QbbNetDevice>> m_switchPorts; //!< devices on switches
-    std::vector<PfcEvent> m_pfc;                 //!< PFC frames sent, in time order
-    std::vector<QlenSample> m_qlen;              //!< queue samples
-    Time m_interval;                             //!< sampling period
-    Time m_until;                                //!< last sample time
+    std::vector<PfcEvent> m_pfc;                  //!< PFC frames sent, in time order
+    std::vector<QlenSample> m_qlen;               //!< queue samples
+    Time m_interval;                              //!< sampling period
+    Time m_until;                                 //!< last sample time
 };
 
 } // namespace ns3

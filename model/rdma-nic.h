@@ -170,13 +170,13 @@ class RdmaNic : public Object
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t txFrames{0};     //!< frames handed to the port
-        uint64_t txBytes{0};      //!< their bytes
-        uint64_t rxFrames{0};     //!< frames received
-        uint64_t rxBytes{0};      //!< their bytes
-        uint64_t rxDrops[6]{};    //!< drops by DropReason
-        uint64_t cnpsSent{0};     //!< CNPs sent (notification point)
-        uint64_t cnpsReceived{0}; //!< CNPs received for a QP of this NIC
+        uint64_t txFrames{0};         //!< frames handed to the port
+        uint64_t txBytes{0};          //!< their bytes
+        uint64_t rxFrames{0};         //!< frames received
+        uint64_t rxBytes{0};          //!< their bytes
+        uint64_t rxDrops[6]{};        //!< drops by DropReason
+        uint64_t cnpsSent{0};         //!< CNPs sent (notification point)
+        uint64_t cnpsReceived{0};     //!< CNPs received for a QP of this NIC
         uint64_t rxPayloadPackets{0}; //!< frames with a payload handed to a QP
     };
 

@@ -249,20 +249,20 @@ class RdmaQueuePair : public Object
     /// Change state, firing the trace.
     void SetState(QpState state);
 
-    uint32_t m_qpn;                                       //!< QP number
-    InitAttr m_init;                                      //!< creation resources
-    RdmaQpAttr m_attr;                                    //!< current attributes
-    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr; //!< key lookup
-    Callback<void, Ptr<RdmaQueuePair>> m_txReady;         //!< NIC notification
+    uint32_t m_qpn;                                            //!< QP number
+    InitAttr m_init;                                           //!< creation resources
+    RdmaQpAttr m_attr;                                         //!< current attributes
+    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr;      //!< key lookup
+    Callback<void, Ptr<RdmaQueuePair>> m_txReady;              //!< NIC notification
     Callback<void, uint32_t, uint64_t, uint32_t> m_memoryRead; //!< local reads, for the NIC
-    RdmaQpRequester m_requester;                          //!< send side
-    RdmaQpResponder m_responder;                          //!< receive side
-    Ptr<RdmaLossRecovery> m_recovery;                     //!< loss-recovery policy
-    uint32_t m_ackReqInterval;                            //!< AckReq every N packets
-    Stats m_stats;                                        //!< counters
-    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;   //!< PacketTx trace
-    TracedCallback<QpState, QpState> m_stateChange;       //!< StateChange trace
-    TracedCallback<> m_timeoutTrace;                      //!< Timeout trace
+    RdmaQpRequester m_requester;                               //!< send side
+    RdmaQpResponder m_responder;                               //!< receive side
+    Ptr<RdmaLossRecovery> m_recovery;                          //!< loss-recovery policy
+    uint32_t m_ackReqInterval;                                 //!< AckReq every N packets
+    Stats m_stats;                                             //!< counters
+    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;        //!< PacketTx trace
+    TracedCallback<QpState, QpState> m_stateChange;            //!< StateChange trace
+    TracedCallback<> m_timeoutTrace;                           //!< Timeout trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;

@@ -21,10 +21,15 @@ add_custom_command(
 add_custom_target(rdma-test-suites ALL DEPENDS ${_suites_file})
 set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_suites_file})
 
-# Each example also runs as a test (it must exit 0).
+# Each example also runs as a test (it must exit 0); rdma-sim runs its
+# embedded default experiment into the build folder.
 foreach(_example IN LISTS RDMA_EXAMPLES)
   if(TARGET ${_example})
-    add_test(NAME example/${_example} COMMAND ${_example}
+    set(_args "")
+    if(_example STREQUAL "rdma-sim")
+      set(_args --quiet --force --output.dir=${PROJECT_BINARY_DIR}/example-out/rdma-sim)
+    endif()
+    add_test(NAME example/${_example} COMMAND ${_example} ${_args}
              WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
   endif()
 endforeach()

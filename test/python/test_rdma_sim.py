@@ -1,0 +1,126 @@
+"""rdma-sim, the main job: one config in, one run, every output; errors name
+the file and line (or the key) and exit 2 before anything is written; the
+same config and seed give identical files."""
+
+import csv
+import json
+import os
+
+import pytest
+
+from conftest import TOP
+
+TINY = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+OUTPUTS = ('fct.csv', 'fct.txt', 'pfc.csv', 'qlen.csv', 'cache.csv', 'summary.json')
+
+
+def run_tiny(run_example, out, *args):
+    return run_example('rdma-sim', '-c', TINY, '--quiet', '--output.dir=%s' % out, *args)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def test_tiny_run_writes_every_output(run_example, tmp_path):
+    out = tmp_path / 'run'
+    r = run_tiny(run_example, out, '--nic.pipeline=true')
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(out)) == sorted(OUTPUTS)
+    summary = json.loads(read(out / 'summary.json'))
+    rows = list(csv.DictReader(open(out / 'fct.csv')))
+    assert summary['flows']['total'] == len(rows) > 0
+    assert summary['flows']['completed'] == len(rows)  # 20 ms is plenty for 200 us of arrivals
+    for row in rows:
+        assert row['status'] == 'IBV_WC_SUCCESS'
+        assert int(row['fct_ns']) >= int(row['ideal_fct_ns']) > 0
+        assert float(row['slowdown']) >= 1.0
+    # fct.txt: one HPCC-format line per completed flow.
+    lines = read(out / 'fct.txt').splitlines()
+    assert len(lines) == len(rows)
+    assert all(len(line.split()) == 8 for line in lines)
+    # The merged config is in the summary, with this run's override.
+    assert summary['config']['topology.type'] == 'star'
+    assert summary['config']['nic.pipeline'] == 'true'
+    assert summary['seed'] == 1 and summary['data_packets_delivered'] > 0
+    assert summary['link_transmissions'] >= summary['data_packets_delivered']
+    # With the pipeline on, every NIC reports its three tables.
+    tables = {row['table'] for row in csv.DictReader(open(out / 'cache.csv'))}
+    assert tables == {'qpc', 'mpt', 'mtt'} and set(summary['cache']) == tables
+    assert 'flows: %d of %d done' % (len(rows), len(rows)) in r.stdout
+
+
+def test_same_seed_same_files_other_seed_other_flows(run_example, tmp_path):
+    runs = []
+    for name, seed in (('a', 1), ('b', 1), ('c', 2)):
+        r = run_tiny(run_example, tmp_path / name, '--sim.seed=%d' % seed)
+        assert r.returncode == 0, r.stderr
+        runs.append(tmp_path / name)
+    for f in OUTPUTS[:-1]:
+        assert read(runs[0] / f) == read(runs[1] / f), f
+    a, b = (json.loads(read(d / 'summary.json')) for d in runs[:2])
+    for wall in ('wall_time_s', 'peak_rss_mb'):
+        a.pop(wall), b.pop(wall)
+    a['config'].pop('output.dir'), b['config'].pop('output.dir')
+    assert a == b
+    assert read(runs[0] / 'fct.csv') != read(runs[2] / 'fct.csv')
+
+
+def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_path):
+    cfg = tmp_path / 'bad.ini'
+    cfg.write_text('[traffic]\nload = 0.3\nlaod = 0.4\n')
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', str(cfg), '--output.dir=%s' % out)
+    assert r.returncode == 2
+    assert "%s:3: unknown key 'traffic.laod'" % cfg in r.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize('args, message', [
+    (('--link.DataRate=fast',), "link.DataRate = 'fast' is not a valid DataRate"),
+    (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected dcqcn, hpcc"),
+    (('--traffic.load=half',), "traffic.load = 'half': expected a number"),
+    (('--no.such=1',), "unrecognised option '--no.such=1'"),
+])
+def test_bad_overrides_exit_2_naming_the_key(run_example, tmp_path, args, message):
+    out = tmp_path / 'out'
+    r = run_tiny(run_example, out, *args)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert not out.exists()
+
+
+def test_bad_topology_file_names_its_line(run_example, tmp_path):
+    topo = tmp_path / 'topo.txt'
+    topo.write_text('3 1 2\n2\n0 2 100Gbps 1000ns 0\n1 2 100Gbps 1000 0\n')
+    r = run_tiny(run_example, tmp_path / 'out', '--topology.type=hpcc',
+                 '--topology.file=%s' % topo)
+    assert r.returncode == 2
+    assert '%s:4: expected link 2 of 2: <delay>' % topo in r.stderr
+
+
+def test_non_empty_output_folder_refused_unless_force(run_example, tmp_path):
+    out = tmp_path / 'out'
+    out.mkdir()
+    (out / 'keep.txt').write_text('mine')
+    r = run_tiny(run_example, out)
+    assert r.returncode == 2 and 'is not empty (use --force' in r.stderr
+    assert os.listdir(out) == ['keep.txt']
+    r = run_tiny(run_example, out, '--force')
+    assert r.returncode == 0, r.stderr
+    assert (out / 'summary.json').exists() and read(out / 'keep.txt') == 'mine'
+
+
+def test_help_and_print_config(run_example):
+    r = run_example('rdma-sim', '--help')
+    assert r.returncode == 0
+    # Plain keys with units, and the models' own attributes with their defaults.
+    assert '--traffic.load (default: 0.3)' in r.stdout
+    assert '--link.DataRate (default: 100000000000bps)' in r.stdout
+    assert '--pfc.Alpha (default: 0.125)' in r.stdout
+    assert '--cc.dcqcn.' in r.stdout and '--cache.qpc.Entries' in r.stdout
+    r = run_example('rdma-sim', '-c', TINY, '--traffic.load=0.5', '--print-config')
+    assert r.returncode == 0
+    assert 'load = 0.5  # command line --traffic.load' in r.stdout
+    assert 'type = star  # %s:' % TINY in r.stdout
