@@ -20,11 +20,10 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The main job. Until rdma-sim exists this is the most complete example: two
-# hosts, every RC operation, a WRITE stream, a summary, pcap of both ports.
+# The main job: rdma-sim on its embedded default experiment (k=4 fat-tree,
+# WebSearch at 30 % load, DCQCN, PFC on); outputs in $(OUT)/rdma-sim.
 run: build
-	mkdir -p $(OUT)
-	$(BUILD_DIR)/examples/rdma-two-nodes --pcap=$(OUT)/two-nodes
+	$(BUILD_DIR)/examples/rdma-sim --force --output.dir=$(OUT)/rdma-sim
 
 test: build
 	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
