@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 OUT ?= out
 
-.PHONY: all deps configure build run test compat clean
+.PHONY: all deps configure build run test bench compat clean
 
 all: build
 
@@ -27,6 +27,11 @@ run: build
 
 test: build
 	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
+
+# Speed benchmark (not a test): wall time, events/s, link transmissions/s,
+# data packets/s and peak RSS of rdma-sim on the benchmark configs.
+bench: build
+	scripts/bench.py
 
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
 compat:
