@@ -26,6 +26,7 @@ namespace po = boost::program_options;
 int
 main(int argc, char* argv[])
 {
+    Time::SetResolution(Time::PS); // before any Time: a byte lasts 80 ps at 100 Gb/s
     try
     {
         RdmaConfig config = RdmaExperiment::MakeConfig();

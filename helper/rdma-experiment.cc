@@ -59,6 +59,7 @@ struct RdmaExperiment::Impl
 {
     RdmaConfig config;                    //!< the merged configuration
     bool force{false};                    //!< write into a non-empty folder
+    bool write{true};                     //!< write the output folder
     std::ostream* progress{nullptr};      //!< progress line stream
     std::string summaryJson;              //!< after Run
     std::vector<RdmaFctRecord> records;   //!< after Run
@@ -412,6 +413,12 @@ RdmaExperiment::SetForce(bool force)
 }
 
 void
+RdmaExperiment::SetWriteOutputs(bool write)
+{
+    m_impl->write = write;
+}
+
+void
 RdmaExperiment::SetProgressStream(std::ostream* os)
 {
     m_impl->progress = os;
@@ -447,12 +454,12 @@ RdmaExperiment::Run()
     // 1. Every input, before anything runs or is written.
     const std::string outDir = c.Get("output.dir");
     const int state = FolderState(outDir);
-    if (state < 0)
+    if (m_impl->write && state < 0)
     {
         throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
                               " exists and is not a folder");
     }
-    if (state == 2 && !m_impl->force)
+    if (m_impl->write && state == 2 && !m_impl->force)
     {
         throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
                               " is not empty (use --force to write into it)");
@@ -484,10 +491,6 @@ RdmaExperiment::Run()
     }
 
     // 2. Build.
-    if (Time::GetResolution() != Time::PS)
-    {
-        Time::SetResolution(Time::PS);
-    }
     c.Apply();
     // HPCC needs INT from NICs and switches, unless the user said otherwise.
     if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
@@ -726,6 +729,10 @@ RdmaExperiment::Run()
     // 5. Outputs, each file whole or not at all.
     Simulator::Destroy();
     Config::Reset();
+    if (!m_impl->write)
+    {
+        return;
+    }
     MakeFolders(outDir);
     try
     {

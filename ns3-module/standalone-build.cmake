@@ -10,6 +10,7 @@ option(RDMA_ENABLE_ASSERTS_AND_LOGS
 option(RDMA_WARNINGS_AS_ERRORS "Treat warnings in the module's own code as errors" OFF)
 option(RDMA_BUILD_TESTS "Build rdma-test-runner and register its suites with CTest" ON)
 option(RDMA_BUILD_EXAMPLES "Build the example programs" ON)
+option(RDMA_BUILD_PYTHON "Build the pybind11 module rdmasim (needs pybind11-dev, python3-dev)" ON)
 
 if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
   set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
@@ -77,6 +78,19 @@ if(RDMA_BUILD_EXAMPLES)
     target_link_libraries(${_example} PRIVATE ns3-rdma rdma-flags)
     set_target_properties(${_example} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/examples)
   endforeach()
+endif()
+
+# The pybind11 module rdmasim (bindings/), for Debian's /usr/bin/python3.
+if(RDMA_BUILD_PYTHON)
+  set(PYTHON_EXECUTABLE /usr/bin/python3 CACHE FILEPATH "Python the bindings are built for")
+  find_package(pybind11 CONFIG REQUIRED)
+  # NO_EXTRAS: no LTO, no stripping (the build stays quiet and debuggable).
+  pybind11_add_module(rdmasim NO_EXTRAS ${PROJECT_SOURCE_DIR}/bindings/rdmasim.cc)
+  target_link_libraries(rdmasim PRIVATE ns3-rdma rdma-flags)
+  # Default visibility: ns-3 keeps state (the time resolution) in statics of
+  # inline functions, which must be the one copy libns3-core has.
+  set_target_properties(rdmasim PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python
+                                           CXX_VISIBILITY_PRESET default)
 endif()
 
 if(RDMA_BUILD_TESTS)

@@ -9,7 +9,7 @@
 set -eu
 
 PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
-libboost-program-options-dev nlohmann-json3-dev
+libboost-program-options-dev nlohmann-json3-dev pybind11-dev python3-dev
 python3-numpy python3-matplotlib python3-distributed python3-tqdm
 tshark python3-scapy python3-pytest"
 

@@ -1,0 +1,179 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * rdmasim: the rdma module's experiments from Python (pybind11).
+ *
+ *   import rdmasim
+ *   r = rdmasim.run("examples/configs/tiny.ini", **{"traffic.load": 0.5})
+ *   r.summary["flows"]["completed"], r.flows["slowdown"]
+ *
+ * One experiment runs in the calling process (RdmaExperiment); the
+ * simulator and attribute defaults are reset after each run, so runs can
+ * follow one another. Configuration errors raise rdmasim.ConfigError (a
+ * ValueError) with the message rdma-sim prints.
+ */
+
+#include "ns3/nstime.h"
+#include "ns3/rdma-config.h"
+#include "ns3/rdma-experiment.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace ns3;
+
+namespace
+{
+
+/// \return a value's text as a config value (bools as true/false)
+std::string
+ToText(const py::handle& v)
+{
+    if (py::isinstance<py::bool_>(v))
+    {
+        return v.cast<bool>() ? "true" : "false";
+    }
+    return py::str(v).cast<std::string>();
+}
+
+/// \return "group.key" from a keyword ("traffic__load" or "traffic.load")
+std::string
+KeyOf(std::string k)
+{
+    for (std::size_t i; (i = k.find("__")) != std::string::npos;)
+    {
+        k.replace(i, 2, ".");
+    }
+    return k;
+}
+
+/// Columns of the per-flow records, as numpy arrays.
+py::dict
+FlowArrays(const std::vector<RdmaFctRecord>& records)
+{
+    const std::size_t n = records.size();
+    py::array_t<uint32_t> id(n), src(n), dst(n);
+    py::array_t<uint64_t> size(n);
+    py::array_t<double> start(n), fct(n), ideal(n), slowdown(n);
+    py::list op, status;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const auto& r = records[i];
+        id.mutable_at(i) = r.flow.id;
+        src.mutable_at(i) = r.flow.src;
+        dst.mutable_at(i) = r.flow.dst;
+        size.mutable_at(i) = r.flow.size;
+        start.mutable_at(i) = r.flow.start.GetNanoSeconds();
+        fct.mutable_at(i) = r.completed ? double(r.fct.GetNanoSeconds()) : NAN;
+        ideal.mutable_at(i) = r.ideal.GetNanoSeconds();
+        slowdown.mutable_at(i) = r.Succeeded() ? r.slowdown : NAN;
+        op.append(RdmaFlowOpName(r.flow.op));
+        status.append(r.completed ? RdmaWcStatusName(r.status) : "INCOMPLETE");
+    }
+    py::dict d;
+    d["id"] = id;
+    d["src"] = src;
+    d["dst"] = dst;
+    d["size"] = size;
+    d["start_ns"] = start;
+    d["fct_ns"] = fct;
+    d["ideal_fct_ns"] = ideal;
+    d["slowdown"] = slowdown;
+    d["op"] = py::module_::import("numpy").attr("array")(op);
+    d["status"] = py::module_::import("numpy").attr("array")(status);
+    return d;
+}
+
+} // namespace
+
+PYBIND11_MODULE(rdmasim, m)
+{
+    m.doc() = "The rdma ns-3 module's experiments (RdmaExperiment) from Python.";
+    // Picoseconds, as rdma-sim: set once, before any simulation time exists.
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
+    static py::exception<RdmaConfigError> configError(m, "ConfigError", PyExc_ValueError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try
+        {
+            if (p)
+            {
+                std::rethrow_exception(p);
+            }
+        }
+        catch (const RdmaConfigError& e)
+        {
+            configError(e.what());
+        }
+    });
+
+    py::class_<RdmaExperiment>(m, "Result", "One run's results: summary (dict), flows (numpy).")
+        .def_property_readonly(
+            "summary",
+            [](const RdmaExperiment& e) {
+                return py::module_::import("json").attr("loads")(e.GetSummaryJson());
+            },
+            "summary.json's content as a dict (rdma-sim's keys and units)")
+        .def_property_readonly(
+            "flows",
+            [](const RdmaExperiment& e) { return FlowArrays(e.GetFlowRecords()); },
+            "per-flow columns as numpy arrays: id, src, dst, op, size (bytes), start_ns, "
+            "fct_ns, ideal_fct_ns, slowdown (NaN unless the flow succeeded), status")
+        .def(
+            "summary_text",
+            [](const RdmaExperiment& e) {
+                std::ostringstream os;
+                e.PrintSummary(os);
+                return os.str();
+            },
+            "the readable summary rdma-sim prints");
+
+    m.def(
+        "run",
+        [](py::object config, py::kwargs overrides) {
+            RdmaConfig c = RdmaExperiment::MakeConfig();
+            if (config.is_none())
+            {
+                c.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
+            }
+            else if (py::isinstance<py::dict>(config))
+            {
+                c.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
+                for (auto item : config.cast<py::dict>())
+                {
+                    const std::string k = KeyOf(py::str(item.first));
+                    c.Set(k, ToText(item.second), "config dict key '" + k + "'");
+                }
+            }
+            else
+            {
+                c.ReadIniFile(py::str(config).cast<std::string>());
+            }
+            for (auto item : overrides)
+            {
+                const std::string k = KeyOf(py::str(item.first));
+                c.Set(k, ToText(item.second), "keyword " + k);
+            }
+            auto e = std::make_unique<RdmaExperiment>(c);
+            // Outputs are written only when the caller names a folder.
+            const bool write = c.GetOrigin("output.dir") != "default";
+            e->SetWriteOutputs(write);
+            e->SetForce(write);
+            {
+                py::gil_scoped_release release;
+                e->Run();
+            }
+            return e;
+        },
+        py::arg("config") = py::none(),
+        "Run one experiment in this process.\n\n"
+        "config: an INI file path, a dict of rdma-sim keys ('traffic.load': 0.5) over the "
+        "embedded default, or None for the default. Keyword overrides take the same keys, "
+        "with '.' or '__' between the parts (traffic__load=0.5). Files are written only if "
+        "output.dir is given. Returns a Result. Raises ConfigError (ValueError) with "
+        "rdma-sim's message for a bad key, value or input file.");
+}

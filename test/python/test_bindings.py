@@ -1,0 +1,78 @@
+"""The rdmasim bindings: the same numbers as rdma-sim for the same config and
+seed, errors as Python exceptions with rdma-sim's message, several runs in
+one process."""
+
+import csv
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import TOP
+
+TINY = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+
+
+@pytest.fixture(scope='module')
+def rdmasim(build_dir):
+    path = os.path.join(build_dir, 'python')
+    if not os.path.isdir(path):
+        pytest.fail('no bindings at %s (RDMA_BUILD_PYTHON)' % path)
+    sys.path.insert(0, path)
+    import rdmasim as module
+    return module
+
+
+def test_same_numbers_as_rdma_sim(rdmasim, run_example, tmp_path):
+    r = run_example('rdma-sim', '-c', TINY, '--quiet', '--output.dir=%s' % tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(open(tmp_path / 'fct.csv')))
+    res = rdmasim.run(TINY)
+    f = res.flows
+    assert len(f['size']) == len(rows) > 0
+    assert list(f['size']) == [int(x['size']) for x in rows]
+    assert list(f['fct_ns']) == [int(x['fct_ns']) for x in rows]
+    assert list(f['ideal_fct_ns']) == [int(x['ideal_fct_ns']) for x in rows]
+    assert list(f['op']) == [x['op'] for x in rows]
+    assert list(f['status']) == [x['status'] for x in rows]
+    assert np.allclose(f['slowdown'], [float(x['slowdown']) for x in rows], atol=1e-6)
+    import json
+    ours = json.load(open(tmp_path / 'summary.json'))
+    for key in ('flows', 'events', 'link_transmissions', 'fct_slowdown', 'pfc', 'drops'):
+        assert res.summary[key] == ours[key], key
+
+
+def test_runs_repeat_in_one_process(rdmasim):
+    a = rdmasim.run(TINY)
+    b = rdmasim.run(TINY)
+    c = rdmasim.run(TINY, **{'sim.seed': 2})
+    assert np.array_equal(a.flows['fct_ns'], b.flows['fct_ns'])
+    assert a.summary['events'] == b.summary['events']
+    assert not np.array_equal(a.flows['size'], c.flows['size'][:len(a.flows['size'])]) \
+        or len(a.flows['size']) != len(c.flows['size'])
+
+
+def test_dict_config_and_keyword_overrides(rdmasim):
+    r = rdmasim.run({'topology.type': 'star', 'topology.hosts': 3, 'traffic.cdf': 'googlerpc',
+                     'traffic.duration': '100us'}, traffic__load=0.2, nic__pipeline=True)
+    assert r.summary['config']['traffic.load'] == '0.2'
+    assert r.summary['config']['nic.pipeline'] == 'true'
+    assert r.summary['flows']['completed'] == r.summary['flows']['total'] > 0
+    assert set(r.summary['cache']) == {'qpc', 'mpt', 'mtt'}
+
+
+def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path):
+    with pytest.raises(rdmasim.ConfigError) as err:
+        rdmasim.run(TINY, **{'cc.algorithm': 'bbr'})
+    assert "cc.algorithm = 'bbr': expected dcqcn, hpcc" in str(err.value)
+    assert isinstance(err.value, ValueError)
+    bad = tmp_path / 'bad.ini'
+    bad.write_text('[traffic]\nlaod = 1\n')
+    with pytest.raises(rdmasim.ConfigError) as err:
+        rdmasim.run(str(bad))
+    r = run_example('rdma-sim', '-c', str(bad))
+    assert r.returncode == 2
+    assert r.stderr.strip() == 'rdma-sim: ' + str(err.value)
+    # The interpreter is still fine: a good run follows.
+    assert rdmasim.run(TINY).summary['flows']['total'] > 0
