@@ -473,6 +473,14 @@ RdmaExperiment::Run()
     RngSeedManager::SetSeed(seed);
     RngSeedManager::SetRun(1);
     const Time stopTime = c.GetTime("sim.stopTime");
+    const std::string scheduler = c.Get("sim.scheduler");
+    TypeId schedulerTid;
+    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
+        !schedulerTid.IsChildOf(TypeId::LookupByName("ns3::Scheduler")))
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.scheduler") + ": sim.scheduler = '" + scheduler +
+                              "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
+    }
     const Time qlenInterval = c.GetTime("output.qlenInterval");
     RdmaLinkParams tiers[3];
     const RdmaTopologySpec spec = MakeTopology(c, tiers);
@@ -491,6 +499,7 @@ RdmaExperiment::Run()
     }
 
     // 2. Build.
+    Simulator::SetScheduler(ObjectFactory(scheduler));
     c.Apply();
     // HPCC needs INT from NICs and switches, unless the user said otherwise.
     if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")

@@ -67,6 +67,18 @@ def test_same_seed_same_files_other_seed_other_flows(run_example, tmp_path):
     assert read(runs[0] / 'fct.csv') != read(runs[2] / 'fct.csv')
 
 
+def test_scheduler_changes_speed_not_results(run_example, tmp_path):
+    for name in ('ns3::MapScheduler', 'ns3::CalendarScheduler'):
+        r = run_tiny(run_example, tmp_path / name, '--sim.scheduler=%s' % name)
+        assert r.returncode == 0, r.stderr
+    r = run_tiny(run_example, tmp_path / 'heap')
+    assert r.returncode == 0, r.stderr
+    for name in ('ns3::MapScheduler', 'ns3::CalendarScheduler'):
+        assert read(tmp_path / name / 'fct.csv') == read(tmp_path / 'heap' / 'fct.csv')
+    r = run_tiny(run_example, tmp_path / 'bad', '--sim.scheduler=ns3::RdmaNic')
+    assert r.returncode == 2 and 'expected an ns-3 Scheduler TypeId' in r.stderr
+
+
 def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_path):
     cfg = tmp_path / 'bad.ini'
     cfg.write_text('[traffic]\nload = 0.3\nlaod = 0.4\n')
