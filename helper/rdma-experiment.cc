@@ -537,8 +537,10 @@ RdmaExperiment::Run()
     // Congestion control on every NIC; its base RTT (HPCC's T) is the first
     // to the last host's, the longest path of the generated topologies.
     const uint32_t mtuBytes = 128u << connection.pathMtu;
+    const uint32_t frameBytes = mtuBytes + 58; // Ethernet, IPv4, UDP, BTH, ICRC around a full MTU
+    const uint32_t ackBytes = 62;              // an RC ACK: the same headers and an AETH
     const Time baseRtt = topo.GetNHosts() > 1
-                             ? topo.GetBaseRtt(0, topo.GetNHosts() - 1, mtuBytes + 58, 62)
+                             ? topo.GetBaseRtt(0, topo.GetNHosts() - 1, frameBytes, ackBytes)
                              : MicroSeconds(1);
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
     {
@@ -595,23 +597,19 @@ RdmaExperiment::Run()
     const Time simEnd = Simulator::Now();
 
     // 4. Results.
-    const uint32_t frameBytes = (128u << connection.pathMtu) + 58; // headers, BTH, ICRC
+    // Each host pair's path once (RdmaTopologyHelper::GetPathFunction walks it).
+    const RdmaPathFunction pathOf = topo.GetPathFunction(frameBytes, ackBytes);
     std::map<std::pair<uint32_t, uint32_t>, RdmaPathInfo> paths;
     auto path = [&](uint32_t src, uint32_t dst) {
-        auto key = std::make_pair(src, dst);
-        auto it = paths.find(key);
-        if (it == paths.end())
+        auto [it, added] = paths.try_emplace(std::make_pair(src, dst));
+        if (added)
         {
-            it = paths
-                     .emplace(key,
-                              RdmaPathInfo{topo.GetBaseRtt(src, dst, frameBytes, 62),
-                                           topo.GetBottleneckRate(src, dst)})
-                     .first;
+            it->second = pathOf(src, dst);
         }
         return it->second;
     };
     RdmaIdealFct model;
-    model.payloadBytes = 128u << connection.pathMtu;
+    model.payloadBytes = mtuBytes;
     m_impl->records = RdmaMakeFctRecords(runner->GetFlows(), runner->GetResults(), path, model);
     const auto buckets = RdmaSlowdownPercentiles(m_impl->records);
     const auto totals = stats.GetTotals();
