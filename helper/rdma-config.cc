@@ -171,6 +171,22 @@ RdmaConfig::AddAttributeGroup(const std::string& group,
     }
 }
 
+void
+RdmaConfig::OverrideDefault(const std::string& name,
+                            const std::string& value,
+                            const std::string& why)
+{
+    Key& k = m_keys[Index(name)];
+    if (k.typeId.empty() || k.perInstance)
+    {
+        throw RdmaConfigError("configuration key '" + name +
+                              "' is not a model attribute: its default is its own already");
+    }
+    k.help += " [here " + value + " instead of the model's " + k.defaultValue + ": " + why + "]";
+    k.defaultValue = value;
+    k.ownDefault = true;
+}
+
 const std::vector<RdmaConfig::Key>&
 RdmaConfig::GetKeys() const
 {
@@ -414,10 +430,9 @@ RdmaConfig::Apply(const std::string& groupPrefix) const
         {
             continue;
         }
-        auto it = m_values.find(k.name);
-        if (it != m_values.end())
+        if (k.ownDefault || m_values.count(k.name))
         {
-            Config::SetDefault(k.typeId + "::" + k.attribute, StringValue(it->second));
+            Config::SetDefault(k.typeId + "::" + k.attribute, StringValue(Get(k.name)));
         }
     }
 }

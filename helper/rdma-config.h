@@ -63,6 +63,7 @@ class RdmaConfig
         std::string typeId;       //!< the TypeId of an attribute key, else empty
         std::string attribute;    //!< the attribute's name, else empty
         bool perInstance{false};  //!< applied to chosen objects, not as a default
+        bool ownDefault{false};   //!< an attribute key whose default here is not the TypeId's
     };
 
     /**
@@ -86,6 +87,16 @@ class RdmaConfig
     void AddAttributeGroup(const std::string& group,
                            const std::string& typeIdName,
                            bool perInstance = false);
+
+    /**
+     * \brief Give an attribute key a default of this configuration's own,
+     * in place of its TypeId's; Apply() then applies it even when unset.
+     * \param name "group.Attribute", declared by AddAttributeGroup
+     * \param value the new default, as text
+     * \param why the reason, appended to the key's help
+     * \throws RdmaConfigError if the key does not exist or is not an attribute key
+     */
+    void OverrideDefault(const std::string& name, const std::string& value, const std::string& why);
 
     /**
      * \brief Set the attribute keys of a group that were set (not defaults)

@@ -80,6 +80,10 @@ RdmaExperiment::MakeConfig()
     c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)");
     c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax");
     c.AddAttributeGroup("nic", "ns3::RdmaNic");
+    c.OverrideDefault("nic.VerifyIcrc",
+                      "false",
+                      "rdma-sim's links have no bit errors, so checking every frame's ICRC "
+                      "would change nothing but the speed; senders still write the real ICRC");
     // The NIC as hardware (RdmaNicPipeline): clock, stages, PCIe, caches.
     c.AddKey("nic.pipeline",
              "false",

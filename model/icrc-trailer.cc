@@ -5,6 +5,7 @@
 #include "icrc-trailer.h"
 
 #include <iomanip>
+#include <unordered_map>
 #include <vector>
 #include <zlib.h>
 
@@ -123,6 +124,36 @@ IcrcTrailer::Compute(L3Type l3, const uint8_t* bytes, uint32_t size, bool* ok)
         *ok = true;
     }
     return static_cast<uint32_t>(crc);
+}
+
+uint32_t
+IcrcTrailer::AppendZeros(uint32_t crc, uint32_t n)
+{
+    if (n == 0)
+    {
+        return crc;
+    }
+    // Per length: the CRC of n zeros and zlib's combine operator for n bytes.
+    struct Zeros
+    {
+        uLong crc;
+        uLong op;
+    };
+    static std::unordered_map<uint32_t, Zeros> cache;
+    auto it = cache.find(n);
+    if (it == cache.end())
+    {
+        static const uint8_t zeros[4096] = {};
+        uLong z = crc32(0L, Z_NULL, 0);
+        for (uint32_t left = n; left > 0;)
+        {
+            const uint32_t chunk = left < sizeof(zeros) ? left : uint32_t{sizeof(zeros)};
+            z = crc32(z, zeros, chunk);
+            left -= chunk;
+        }
+        it = cache.emplace(n, Zeros{z, crc32_combine_gen(n)}).first;
+    }
+    return static_cast<uint32_t>(crc32_combine_op(crc, it->second.crc, it->second.op));
 }
 
 } // namespace ns3

@@ -66,6 +66,19 @@ class IcrcTrailer : public Trailer
      */
     static uint32_t Compute(L3Type l3, const uint8_t* bytes, uint32_t size, bool* ok = nullptr);
 
+    /**
+     * \brief Extend a CRC-32 over `n` more zero bytes without reading them:
+     * Compute(l3, head, h) followed by AppendZeros(., n) equals Compute over
+     * the head followed by n zero bytes (zlib's crc32_combine_gen/op; the
+     * operator for each n is kept). This is how a packet whose payload is
+     * known to be zeros (a memory region without data) gets its real ICRC
+     * for the cost of its headers.
+     * \param crc the CRC-32 of the bytes so far (as zlib's crc32 returns it)
+     * \param n number of zero bytes that follow
+     * \return the CRC-32 of the bytes so far followed by n zeros
+     */
+    static uint32_t AppendZeros(uint32_t crc, uint32_t n);
+
   private:
     uint32_t m_icrc{0}; //!< ICRC value
 };

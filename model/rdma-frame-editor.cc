@@ -74,10 +74,13 @@ class RawHeadHeader : public Header
 } // namespace
 
 Ptr<Packet>
-RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame, const uint8_t* head, uint32_t n)
+RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame,
+                             uint32_t removed,
+                             const uint8_t* head,
+                             uint32_t n)
 {
     Ptr<Packet> copy = frame->Copy();
-    copy->RemoveAtStart(n);
+    copy->RemoveAtStart(removed);
     copy->AddHeader(RawHeadHeader(head, n));
     return copy;
 }
@@ -123,7 +126,7 @@ RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
             head[ip + 11] = static_cast<uint8_t>(sum);
         }
     }
-    frame = ReplaceHead(frame, head, n);
+    frame = ReplaceHead(frame, n, head, n);
 }
 
 bool
@@ -138,7 +141,7 @@ RdmaFrameEditor::StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_
     }
     frame->CopyData(head, n);
     IntHeader::PushHopBytes(head + shim, record);
-    frame = ReplaceHead(frame, head, n);
+    frame = ReplaceHead(frame, n, head, n);
     return true;
 }
 

@@ -57,18 +57,25 @@ class RdmaFrameEditor
      */
     static uint16_t Ipv4Checksum(const uint8_t* header, uint32_t length);
 
+    /**
+     * \brief A copy of frame whose first `removed` bytes are replaced by
+     * `n` others. The rest is shared with the frame (copy-on-write), so the
+     * cost is that of the head, plus one copy of the frame when its bytes
+     * are still shared.
+     * \param frame the frame
+     * \param removed how many bytes to take off the front (at most the frame's size)
+     * \param head the new bytes
+     * \param n how many
+     * \return the copy
+     */
+    static Ptr<Packet> ReplaceHead(Ptr<const Packet> frame,
+                                   uint32_t removed,
+                                   const uint8_t* head,
+                                   uint32_t n);
+
   private:
     /// Largest head the editor rewrites: Ethernet + tag + IPv4 max + UDP + IntHeader.
     static constexpr uint32_t MAX_HEAD = 14 + 4 + 60 + 8 + 42;
-
-    /**
-     * \brief A copy of frame whose first n bytes are replaced.
-     * \param frame the frame
-     * \param head the new bytes
-     * \param n how many (at most MAX_HEAD and the frame's size)
-     * \return the copy
-     */
-    static Ptr<Packet> ReplaceHead(Ptr<const Packet> frame, const uint8_t* head, uint32_t n);
 };
 
 } // namespace ns3

@@ -17,12 +17,15 @@ namespace ns3
 
 namespace
 {
-/// Offsets of the IP and UDP headers in a frame, or false if it is not IP/UDP.
+/// Bytes an INT edit reads: Ethernet, 802.1Q tag, IPv6 (or IPv4 with options), UDP.
+constexpr uint32_t HEAD = 14 + 4 + 60 + 8;
+
+/// Offsets of the IP and UDP headers in the first `n` bytes of a frame, or false if it is not IP/UDP.
 bool
-Locate(const std::vector<uint8_t>& b, uint32_t& ip, uint32_t& udp, bool& v6)
+Locate(const uint8_t* b, uint32_t n, uint32_t& ip, uint32_t& udp, bool& v6)
 {
     uint32_t off = 12;
-    if (b.size() < off + 2)
+    if (n < off + 2)
     {
         return false;
     }
@@ -30,19 +33,19 @@ Locate(const std::vector<uint8_t>& b, uint32_t& ip, uint32_t& udp, bool& v6)
     if (type == 0x8100)
     {
         off += 4;
-        if (b.size() < off + 2)
+        if (n < off + 2)
         {
             return false;
         }
         type = b[off] << 8 | b[off + 1];
     }
     ip = off + 2;
-    if (type == RoceFrame::ETHERTYPE_IPV4 && b.size() >= ip + 20 && b[ip + 9] == 17)
+    if (type == RoceFrame::ETHERTYPE_IPV4 && n >= ip + 20 && b[ip + 9] == 17)
     {
         v6 = false;
         udp = ip + (b[ip] & 0x0F) * 4;
     }
-    else if (type == RoceFrame::ETHERTYPE_IPV6 && b.size() >= ip + 40 && b[ip + 6] == 17)
+    else if (type == RoceFrame::ETHERTYPE_IPV6 && n >= ip + 40 && b[ip + 6] == 17)
     {
         v6 = true;
         udp = ip + 40;
@@ -51,7 +54,7 @@ Locate(const std::vector<uint8_t>& b, uint32_t& ip, uint32_t& udp, bool& v6)
     {
         return false;
     }
-    return b.size() >= udp + 8;
+    return n >= udp + 8;
 }
 
 /// Add `delta` to the big-endian 16-bit field at `p`.
@@ -65,7 +68,7 @@ Add16(uint8_t* p, int delta)
 
 /// Change the IP and UDP lengths by `delta` and set the UDP destination port.
 void
-Fix(std::vector<uint8_t>& b, uint32_t ip, uint32_t udp, bool v6, int delta, uint16_t port)
+Fix(uint8_t* b, uint32_t ip, uint32_t udp, bool v6, int delta, uint16_t port)
 {
     Add16(&b[udp + 4], delta);
     b[udp + 2] = static_cast<uint8_t>(port >> 8);
@@ -85,53 +88,49 @@ Fix(std::vector<uint8_t>& b, uint32_t ip, uint32_t udp, bool v6, int delta, uint
 void
 RdmaIntCodec::Insert(Ptr<Packet>& frame, const IntHeader& header, uint16_t udpPort)
 {
-    std::vector<uint8_t> b(frame->GetSize());
-    frame->CopyData(b.data(), b.size());
+    // Only the head is rewritten: Ethernet through UDP, then the INT header.
+    uint8_t head[HEAD + IntHeader::SIZE];
+    const uint32_t n = frame->CopyData(head, HEAD);
     uint32_t ip = 0;
     uint32_t udp = 0;
     bool v6 = false;
-    if (!Locate(b, ip, udp, v6))
+    if (!Locate(head, n, ip, udp, v6))
     {
         return;
     }
+    const uint32_t keep = udp + 8;
     Buffer hb;
     hb.AddAtStart(IntHeader::SIZE);
     header.Serialize(hb.Begin());
-    std::vector<uint8_t> h(IntHeader::SIZE);
-    hb.CopyData(h.data(), h.size());
-    b.insert(b.begin() + udp + 8, h.begin(), h.end());
-    Fix(b, ip, udp, v6, IntHeader::SIZE, udpPort);
-    frame = Create<Packet>(b.data(), b.size());
+    hb.CopyData(head + keep, IntHeader::SIZE);
+    Fix(head, ip, udp, v6, IntHeader::SIZE, udpPort);
+    frame = RdmaFrameEditor::ReplaceHead(frame, keep, head, keep + IntHeader::SIZE);
 }
 
 bool
 RdmaIntCodec::Strip(Ptr<Packet>& frame, IntHeader& header)
 {
-    uint8_t head[14 + 4 + 60 + 8];
-    uint32_t n = frame->CopyData(head, sizeof(head));
-    std::vector<uint8_t> peek(head, head + n);
+    uint8_t head[HEAD + IntHeader::SIZE];
+    const uint32_t n = frame->CopyData(head, sizeof(head));
     uint32_t ip = 0;
     uint32_t udp = 0;
     bool v6 = false;
-    if (!Locate(peek, ip, udp, v6))
+    if (!Locate(head, n, ip, udp, v6))
     {
         return false;
     }
-    uint16_t port = peek[udp + 2] << 8 | peek[udp + 3];
-    if ((port != IntHeader::UDP_PORT && port != ECHO_PORT) ||
-        frame->GetSize() < udp + 8 + IntHeader::SIZE)
+    const uint16_t port = head[udp + 2] << 8 | head[udp + 3];
+    const uint32_t keep = udp + 8;
+    if ((port != IntHeader::UDP_PORT && port != ECHO_PORT) || n < keep + IntHeader::SIZE)
     {
         return false;
     }
-    std::vector<uint8_t> b(frame->GetSize());
-    frame->CopyData(b.data(), b.size());
     Buffer hb;
     hb.AddAtStart(IntHeader::SIZE);
-    hb.Begin().Write(&b[udp + 8], IntHeader::SIZE);
+    hb.Begin().Write(head + keep, IntHeader::SIZE);
     header.Deserialize(hb.Begin());
-    b.erase(b.begin() + udp + 8, b.begin() + udp + 8 + IntHeader::SIZE);
-    Fix(b, ip, udp, v6, -static_cast<int>(IntHeader::SIZE), RoceFrame::UDP_PORT);
-    frame = Create<Packet>(b.data(), b.size());
+    Fix(head, ip, udp, v6, -static_cast<int>(IntHeader::SIZE), RoceFrame::UDP_PORT);
+    frame = RdmaFrameEditor::ReplaceHead(frame, keep + IntHeader::SIZE, head, keep);
     return true;
 }
 

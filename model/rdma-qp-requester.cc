@@ -53,6 +53,7 @@ RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp)
       m_retrying(false),
       m_retryFrom(0)
 {
+    m_timer.SetFunction(MakeCallback(&RdmaQpRequester::OnTimeout, this));
 }
 
 RdmaQpRequester::~RdmaQpRequester()
@@ -405,7 +406,7 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
     frame.immDt.SetImmediateData(wr.immData);
     frame.ieth.SetRkey(wr.invalidateRkey);
     frame.bth.SetSolicitedEvent(last && (wr.sendFlags & IBV_SEND_SOLICITED));
-    frame.payload = m_qp->Gather(wr.sgList, offset, chunk);
+    frame.payload = m_qp->Gather(wr.sgList, offset, chunk, frame.payloadZeros);
     bool ackReq = last || ++m_sinceAckReq >= m_qp->m_ackReqInterval;
     if (ackReq)
     {
@@ -516,10 +517,8 @@ RdmaQpRequester::UpdateTimer(bool restart)
     }
     if (restart || !m_timer.IsRunning())
     {
-        m_timer.Cancel();
         // IBA 9.7.6.1.3: 4.096 us x 2^timeout.
-        Time t = NanoSeconds(4096) * (int64_t(1) << timeout);
-        m_timer = Simulator::Schedule(t, &RdmaQpRequester::OnTimeout, this);
+        m_timer.Restart(NanoSeconds(4096) * (int64_t(1) << timeout));
     }
 }
 

@@ -5,6 +5,7 @@
 #ifndef RDMA_QP_REQUESTER_H
 #define RDMA_QP_REQUESTER_H
 
+#include "rdma-deadline-timer.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-work-request.h"
 #include "roce-frame.h"
@@ -146,7 +147,7 @@ class RdmaQpRequester
     uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests
     bool m_retrying;           //!< a retry for lost responses is under way
     uint32_t m_retryFrom;      //!< ... from this PSN
-    EventId m_timer;           //!< local ACK timer
+    RdmaDeadlineTimer m_timer; //!< local ACK timer
     EventId m_rnrTimer;        //!< RNR wait
 };
 

@@ -668,7 +668,7 @@ RdmaQpResponder::BuildPacket(RoceFrame& frame)
         frame.bth.SetPsn(PsnAdd(r.psn, r.next));
         frame.aeth.SetAck();
         frame.aeth.SetMsn(r.msn);
-        frame.payload = m_qp->ReadMemory(r.mr, r.va + offset, chunk);
+        frame.payload = m_qp->ReadMemory(r.mr, r.va + offset, chunk, frame.payloadZeros);
         ++r.next;
         done = last;
     }

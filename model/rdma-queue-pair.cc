@@ -667,7 +667,10 @@ RdmaQueuePair::SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t
 }
 
 Ptr<Packet>
-RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint32_t length) const
+RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList,
+                      uint64_t offset,
+                      uint32_t length,
+                      bool& zeros) const
 {
     if (!m_memoryRead.IsNull())
     {
@@ -684,6 +687,7 @@ RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint3
         Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
         data = data || (mr && mr->IsDataMode());
     }
+    zeros = !data;
     if (!data)
     {
         return Create<Packet>(length);
@@ -719,13 +723,17 @@ RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList,
 }
 
 Ptr<Packet>
-RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length) const
+RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr,
+                          uint64_t va,
+                          uint32_t length,
+                          bool& zeros) const
 {
     if (!m_memoryRead.IsNull() && length > 0)
     {
         m_memoryRead(mr->GetLkey(), va, length);
     }
-    if (!mr->IsDataMode())
+    zeros = !mr->IsDataMode();
+    if (zeros)
     {
         return Create<Packet>(length);
     }

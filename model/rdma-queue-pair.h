@@ -210,12 +210,22 @@ class RdmaQueuePair : public Object
     /**
      * \brief Payload of `length` bytes at `offset` into a scatter/gather
      * list: real bytes when its regions are in data mode, else zero bytes.
+     * \param zeros set true when the payload is zero bytes (no region in data mode)
      */
-    Ptr<Packet> Gather(const std::vector<RdmaSge>& sgList, uint64_t offset, uint32_t length) const;
+    Ptr<Packet> Gather(const std::vector<RdmaSge>& sgList,
+                       uint64_t offset,
+                       uint32_t length,
+                       bool& zeros) const;
     /// Place a payload at `offset` into a scatter/gather list (data mode).
     void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload);
-    /// \return `length` bytes of a region from `va` (real bytes in data mode)
-    Ptr<Packet> ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length) const;
+    /**
+     * \return `length` bytes of a region from `va` (real bytes in data mode)
+     * \param zeros set true when they are zero bytes (the region is not in data mode)
+     */
+    Ptr<Packet> ReadMemory(Ptr<RdmaMemoryRegion> mr,
+                           uint64_t va,
+                           uint32_t length,
+                           bool& zeros) const;
     /// Write a payload into a region at `va` (data mode).
     void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload);
     /**

@@ -27,6 +27,9 @@ constexpr uint32_t IPV4_HEADER = 20;
 constexpr uint32_t IPV6_HEADER = 40;
 constexpr uint32_t UDP_HEADER = 8;
 constexpr uint8_t IP_PROTO_UDP = 17;
+/// Bytes from the IP header through the largest extension headers (IPv6 40,
+/// UDP 8, BTH 12, AtomicETH 28), rounded up: what a parse needs to read.
+constexpr uint32_t HEAD_MAX = 96;
 
 uint16_t
 ReadU16(const uint8_t* p)
@@ -64,13 +67,25 @@ Ptr<Packet>
 RoceFrame::BuildIpPacket()
 {
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bth.GetOpcode());
-    Ptr<Packet> p =
-        (payload && (info.extHeaders & EXT_PAYLOAD)) ? payload->Copy() : Create<Packet>();
-    uint8_t pad = BthHeader::PadCntFor(p->GetSize());
+    const bool hasPayload = payload && (info.extHeaders & EXT_PAYLOAD);
+    const uint32_t length = hasPayload ? payload->GetSize() : 0;
+    const uint8_t pad = BthHeader::PadCntFor(length);
     bth.SetPadCnt(pad);
-    if (pad > 0)
+    // A payload of zeros is made afresh with its pad (ns-3 keeps zeros
+    // virtual, so no byte is written); real bytes are shared copy-on-write.
+    const bool zeros = !hasPayload || payloadZeros;
+    Ptr<Packet> p;
+    if (zeros)
     {
-        p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+        p = Create<Packet>(length + pad);
+    }
+    else
+    {
+        p = payload->Copy();
+        if (pad > 0)
+        {
+            p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+        }
     }
     // Extension headers in wire order (IBA 9.2): RETH, AtomicETH, AETH,
     // AtomicAckETH, ImmDt, IETH; added last-first.
@@ -140,11 +155,23 @@ RoceFrame::BuildIpPacket()
         p->AddHeader(ip);
     }
 
-    std::vector<uint8_t> bytes(p->GetSize());
-    p->CopyData(bytes.data(), bytes.size());
-    icrc = IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4,
-                                bytes.data(),
-                                bytes.size() - IcrcTrailer::SIZE);
+    const IcrcTrailer::L3Type l3 = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
+    const uint32_t covered = p->GetSize() - IcrcTrailer::SIZE; // IP header .. pad
+    if (zeros)
+    {
+        // The CRC over the headers, extended over the zeros without reading them.
+        uint8_t head[HEAD_MAX];
+        const uint32_t headers = covered - length - pad;
+        NS_ASSERT(headers <= sizeof(head));
+        p->CopyData(head, headers);
+        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Compute(l3, head, headers), length + pad);
+    }
+    else
+    {
+        std::vector<uint8_t> bytes(covered);
+        p->CopyData(bytes.data(), covered);
+        icrc = IcrcTrailer::Compute(l3, bytes.data(), covered);
+    }
     p->RemoveTrailer(trailer);
     trailer.SetIcrc(icrc);
     p->AddTrailer(trailer);
@@ -176,40 +203,71 @@ RoceFrame::BuildEthernetFrame()
 RoceFrame::ParseStatus
 RoceFrame::ParseEthernetFrame(Ptr<const Packet> frame, RoceFrame& out, bool verifyIcrc)
 {
-    if (frame->GetSize() < ETH_HEADER)
+    // The MACs, the EtherType and a tag are read from a copy of the first
+    // 18 bytes; the frame itself is never copied or changed.
+    uint8_t eth[ETH_HEADER + VlanTagHeader::SIZE];
+    const uint32_t n = frame->CopyData(eth, sizeof(eth));
+    if (n < ETH_HEADER)
     {
         return TRUNCATED;
     }
-    Ptr<Packet> p = frame->Copy();
-    EthernetHeader eth(false);
-    p->RemoveHeader(eth);
-    out.srcMac = eth.GetSource();
-    out.dstMac = eth.GetDestination();
-    uint16_t type = eth.GetLengthType();
+    out.dstMac.CopyFrom(eth);
+    out.srcMac.CopyFrom(eth + 6);
+    uint16_t type = ReadU16(eth + 12);
+    uint32_t offset = ETH_HEADER;
     out.hasVlan = (type == VlanTagHeader::TPID);
     if (out.hasVlan)
     {
-        if (p->GetSize() < VlanTagHeader::SIZE)
+        if (n < ETH_HEADER + VlanTagHeader::SIZE)
         {
             return TRUNCATED;
         }
-        p->RemoveHeader(out.vlan);
+        Buffer tag;
+        tag.AddAtStart(VlanTagHeader::SIZE);
+        tag.Begin().Write(eth + ETH_HEADER, VlanTagHeader::SIZE);
+        out.vlan.Deserialize(tag.Begin());
         type = out.vlan.GetInnerType();
+        offset += VlanTagHeader::SIZE;
     }
     if (type != ETHERTYPE_IPV4 && type != ETHERTYPE_IPV6)
     {
         return NOT_ROCE;
     }
-    return ParseIpPacket(p, type == ETHERTYPE_IPV6, out, verifyIcrc);
+    return ParseAt(frame, offset, type == ETHERTYPE_IPV6, out, verifyIcrc);
 }
 
 RoceFrame::ParseStatus
 RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bool verifyIcrc)
 {
-    std::vector<uint8_t> bytes(packet->GetSize());
-    packet->CopyData(bytes.data(), bytes.size());
-    const uint8_t* b = bytes.data();
-    uint32_t size = bytes.size();
+    return ParseAt(packet, 0, ipv6, out, verifyIcrc);
+}
+
+RoceFrame::ParseStatus
+RoceFrame::ParseAt(Ptr<const Packet> packet,
+                   uint32_t offset,
+                   bool ipv6,
+                   RoceFrame& out,
+                   bool verifyIcrc)
+{
+    // Only the headers are copied out, unless the ICRC is to be checked (it
+    // covers every byte) or sits before Ethernet padding.
+    const uint32_t size0 = packet->GetSize() - offset; // from the IP header
+    uint8_t headCopy[64 + HEAD_MAX];
+    std::vector<uint8_t> all;
+    const uint8_t* b;
+    if (verifyIcrc)
+    {
+        all.resize(offset + size0);
+        packet->CopyData(all.data(), all.size());
+        b = all.data() + offset;
+    }
+    else
+    {
+        NS_ASSERT(offset <= 64);
+        packet->CopyData(headCopy, std::min(offset + size0, offset + HEAD_MAX));
+        b = headCopy + offset;
+    }
+    uint32_t size = size0;
 
     // Network layer: how many bytes the IP header says the packet has.
     uint32_t ipHeader = ipv6 ? IPV6_HEADER : IPV4_HEADER;
@@ -270,14 +328,25 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
         return TRUNCATED;
     }
 
-    const uint8_t* icrcBytes = b + size - IcrcTrailer::SIZE;
-    out.icrc = uint32_t(icrcBytes[0]) | (uint32_t(icrcBytes[1]) << 8) |
-               (uint32_t(icrcBytes[2]) << 16) | (uint32_t(icrcBytes[3]) << 24);
-    if (verifyIcrc && IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4,
-                                           b,
-                                           size - IcrcTrailer::SIZE) != out.icrc)
+    if (verifyIcrc)
     {
-        return BAD_ICRC;
+        const uint8_t* icrcBytes = b + size - IcrcTrailer::SIZE;
+        out.icrc = uint32_t(icrcBytes[0]) | (uint32_t(icrcBytes[1]) << 8) |
+                   (uint32_t(icrcBytes[2]) << 16) | (uint32_t(icrcBytes[3]) << 24);
+        if (IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4,
+                                 b,
+                                 size - IcrcTrailer::SIZE) != out.icrc)
+        {
+            return BAD_ICRC;
+        }
+    }
+    else
+    {
+        // The last four bytes before any Ethernet padding, without copying the rest.
+        IcrcTrailer trailer;
+        packet->CreateFragment(offset + size - IcrcTrailer::SIZE, IcrcTrailer::SIZE)
+            ->RemoveTrailer(trailer);
+        out.icrc = trailer.GetIcrc();
     }
 
     const uint8_t* bthBytes = udp + UDP_HEADER;
@@ -303,12 +372,17 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
     }
 
     // Every length is now known to fit: read the headers with ns-3's classes.
-    Ptr<Packet> p = Create<Packet>(b, size);
+    const uint32_t headers = ipHeader + UDP_HEADER + BthHeader::SIZE + extSize;
+    NS_ASSERT(headers <= HEAD_MAX);
+    Buffer hb;
+    hb.AddAtStart(headers);
+    hb.Begin().Write(b, headers);
+    Buffer::Iterator i = hb.Begin();
     out.ipv6 = ipv6;
     if (ipv6)
     {
         Ipv6Header ip;
-        p->RemoveHeader(ip);
+        i.Next(ip.Deserialize(i));
         out.dscp = ip.GetTrafficClass() >> 2;
         out.ecn = ip.GetTrafficClass() & 0x3;
         out.ttl = ip.GetHopLimit();
@@ -319,7 +393,7 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
     else
     {
         Ipv4Header ip;
-        p->RemoveHeader(ip);
+        i.Next(ip.Deserialize(i));
         out.dscp = ip.GetTos() >> 2;
         out.ecn = ip.GetTos() & 0x3;
         out.ttl = ip.GetTtl();
@@ -327,40 +401,44 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
         out.srcIpv4 = ip.GetSource();
         out.dstIpv4 = ip.GetDestination();
     }
-    UdpHeader udpHeader;
-    p->RemoveHeader(udpHeader);
-    out.udpSrcPort = udpHeader.GetSourcePort();
-    p->RemoveHeader(out.bth);
+    out.udpSrcPort = ReadU16(udp);
+    i.Next(UDP_HEADER);
+    i.Next(out.bth.Deserialize(i));
+    // Extension headers in wire order (IBA 9.2).
     uint16_t ext = info.extHeaders;
     if (ext & EXT_RETH)
     {
-        p->RemoveHeader(out.reth);
+        i.Next(out.reth.Deserialize(i));
     }
     if (ext & EXT_ATOMICETH)
     {
-        p->RemoveHeader(out.atomicEth);
+        i.Next(out.atomicEth.Deserialize(i));
     }
     if (ext & EXT_AETH)
     {
-        p->RemoveHeader(out.aeth);
+        i.Next(out.aeth.Deserialize(i));
     }
     if (ext & EXT_ATOMICACKETH)
     {
-        p->RemoveHeader(out.atomicAckEth);
+        i.Next(out.atomicAckEth.Deserialize(i));
     }
     if (ext & EXT_IMMDT)
     {
-        p->RemoveHeader(out.immDt);
+        i.Next(out.immDt.Deserialize(i));
     }
     if (ext & EXT_IETH)
     {
-        p->RemoveHeader(out.ieth);
+        i.Next(out.ieth.Deserialize(i));
     }
     if (ext & EXT_CNP)
     {
-        p->RemoveHeader(out.cnp);
+        i.Next(out.cnp.Deserialize(i));
     }
-    out.payload = (ext & EXT_PAYLOAD) ? p->CreateFragment(0, dataAndPad - padCnt) : nullptr;
+    // The payload shares the frame's bytes (copy-on-write).
+    out.payload = (ext & EXT_PAYLOAD)
+                      ? packet->CreateFragment(offset + headers, dataAndPad - padCnt)
+                      : nullptr;
+    out.payloadZeros = false;
     NS_LOG_LOGIC("parsed " << RdmaOpcodeName(out.bth.GetOpcode()) << " psn=" << out.bth.GetPsn());
     return OK;
 }

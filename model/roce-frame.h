@@ -89,6 +89,8 @@ struct RoceFrame
     IethHeader ieth;                 //!< ... an IETH
     CnpHeader cnp;                   //!< ... the CNP reserved block
     Ptr<Packet> payload;             //!< payload without pad; null = none
+    bool payloadZeros{false};        //!< the payload is known to be zero bytes (BuildIpPacket
+                                     //!< then finds the ICRC from the headers alone)
     uint32_t icrc{0};                //!< ICRC written by the builder, read by the parser
 
     /**
@@ -125,6 +127,16 @@ struct RoceFrame
                                      bool ipv6,
                                      RoceFrame& out,
                                      bool verifyIcrc = true);
+
+  private:
+    /// ParseIpPacket for the bytes from `offset` of `packet` on.
+    static ParseStatus ParseAt(Ptr<const Packet> packet,
+                               uint32_t offset,
+                               bool ipv6,
+                               RoceFrame& out,
+                               bool verifyIcrc);
+
+  public:
 
     /**
      * \brief The RoCEv2 UDP source port of a QP pair, as Linux derives it
