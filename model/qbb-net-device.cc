@@ -434,7 +434,8 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
         return false;
     }
     m_macTxTrace(frame);
-    if (!m_txFrame && m_pausedMask == 0)
+    const bool busy = SettleTx();
+    if (!busy && m_pausedMask == 0)
     {
         // Idle transmitter and no class paused, so nothing waits: straight
         // to the wire without classifying.
@@ -443,7 +444,7 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
     }
     const uint8_t cls = Classify(frame);
     const uint8_t bit = 1U << cls;
-    if (!m_txFrame && !(m_pausedMask & bit))
+    if (!busy && !(m_pausedMask & bit))
     {
         // Idle: whatever waits belongs to paused classes.
         TransmitStart(frame);
@@ -460,6 +461,7 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
     q.bytes += size;
     m_txQueueBytes += size;
     m_backlogMask |= bit;
+    NeedTxComplete();
     return true;
 }
 
@@ -570,8 +572,9 @@ QbbNetDevice::DwrrSelect(uint8_t eligible)
 bool
 QbbNetDevice::StartNextFrame()
 {
-    if (m_txFrame)
+    if (SettleTx())
     {
+        NeedTxComplete(); // it starts the next frame when this one ends
         return false;
     }
     if (m_pfcPendingMask)
@@ -594,8 +597,14 @@ QbbNetDevice::TransmitStart(Ptr<Packet> frame)
     NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
     m_txFrame = frame;
     const Time wireTime = GetWireTime(frame->GetSize());
-    m_phyTxBeginTrace(frame);
-    m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
+    m_txEnd = Simulator::Now() + wireTime;
+    m_phyTxBeginTrace(frame); // may queue a PFC frame here (NeedTxComplete)
+    if (!m_txCompleteEvent.IsRunning() &&
+        (m_backlogMask != 0 || m_pfcPendingMask != 0 || !m_txReadyCallback.IsNull() ||
+         !m_phyTxEndTrace.IsEmpty()))
+    {
+        m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
+    }
     if (!m_channel->TransmitStart(frame, this, wireTime))
     {
         // The transmitter serializes the frame anyway; it is lost on the wire.
@@ -604,14 +613,38 @@ QbbNetDevice::TransmitStart(Ptr<Packet> frame)
 }
 
 void
-QbbNetDevice::TransmitComplete()
+QbbNetDevice::EndTx() const
 {
     Ptr<Packet> frame = m_txFrame;
     m_txFrame = nullptr;
     ++m_stats.txFrames;
     m_stats.txBytes += frame->GetSize();
     m_phyTxEndTrace(frame);
+}
 
+bool
+QbbNetDevice::SettleTx() const
+{
+    if (m_txFrame && Simulator::Now() >= m_txEnd && !m_txCompleteEvent.IsRunning())
+    {
+        EndTx();
+    }
+    return m_txFrame != nullptr;
+}
+
+void
+QbbNetDevice::NeedTxComplete()
+{
+    if (m_txFrame && !m_txCompleteEvent.IsRunning())
+    {
+        m_txCompleteEvent = Simulator::Schedule(m_txEnd - Simulator::Now(), m_txCompleteImpl);
+    }
+}
+
+void
+QbbNetDevice::TransmitComplete()
+{
+    EndTx();
     if (!StartNextFrame() && m_txQueueBytes == 0 && !m_txReadyCallback.IsNull())
     {
         m_txReadyCallback();
@@ -1071,7 +1104,7 @@ QbbNetDevice::SetFrameReceiveCallback(FrameReceiveCallback callback)
 bool
 QbbNetDevice::IsTxIdle() const
 {
-    return !m_txFrame && m_txQueueBytes == 0;
+    return !SettleTx() && m_txQueueBytes == 0;
 }
 
 uint64_t
@@ -1108,6 +1141,7 @@ QbbNetDevice::GetTxQueueFrames(uint8_t cls) const
 const QbbNetDevice::Stats&
 QbbNetDevice::GetStats() const
 {
+    SettleTx();
     return m_stats;
 }
 

@@ -637,12 +637,27 @@ class QbbNetDevice : public NetDevice
      */
     void RefreshPfcHold(uint8_t cls);
     /**
-     * \brief Put a frame on the wire and schedule the end of its transmission.
+     * \brief Put a frame on the wire. The end of its transmission is an
+     * event only if something waits for it (queued frames, a pending PFC
+     * frame, a TxReady callback or a PhyTxEnd sink); otherwise the
+     * transmission is settled when the device is next used or looked at
+     * (SettleTx), which on a lightly loaded switch port saves one event in
+     * two. Counters and behaviour are the same either way.
      * \param frame the frame
      */
     void TransmitStart(Ptr<Packet> frame);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
+    /// Count the current frame as sent, fire PhyTxEnd and go idle.
+    void EndTx() const;
+    /**
+     * \brief Settle a transmission that has ended without a completion
+     * event. Const so that the getters can settle too.
+     * \return true if a frame is still on the wire
+     */
+    bool SettleTx() const;
+    /// Something now waits for the current transmission: make its end an event.
+    void NeedTxComplete();
     /**
      * \brief Called by the channel when a frame's last bit arrives.
      * \param frame the frame the peer transmitted
@@ -704,14 +719,15 @@ class QbbNetDevice : public NetDevice
     std::array<EventId, NUM_CLASSES> m_pfcRefresh;    //!< refresh of each held class
     uint16_t m_pfcHoldQuanta;                         //!< pause time of a hold, quanta
     Time m_pfcRefreshMargin;                          //!< refresh this long before expiry
-    Ptr<Packet> m_txFrame;                            //!< frame being serialized, or null when idle
+    mutable Ptr<Packet> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
+    Time m_txEnd;                  //!< when the current transmission ends
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     EventId m_txCompleteEvent;       //!< end of the current transmission
 
     mutable uint32_t m_wireTimeBytes{0}; //!< frame size of the cached wire time
     mutable Time m_wireTime;             //!< cached GetWireTime(m_wireTimeBytes)
 
-    Stats m_stats; //!< counters
+    mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
 
     Callback<void> m_txReadyCallback;                      //!< pull hook
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive

@@ -234,6 +234,90 @@ class BackToBackTimingTestCase : public TestCase
 };
 
 /**
+ * The end of a transmission nobody waits for (no queued frame, no PFC frame,
+ * no TxReady callback, no PhyTxEnd sink) is no event: n frames sent 10 us
+ * apart on an idle port cost n send events and n arrival events, not 3n,
+ * and the counters are exact all the same (settled when read). A frame
+ * queued behind one on the wire still starts at its end.
+ */
+class LazyTxEndTestCase : public TestCase
+{
+  public:
+    LazyTxEndTestCase()
+        : TestCase("A transmission end nobody waits for is no event; counters stay exact")
+    {
+    }
+
+  private:
+    /**
+     * Send n frames 10 us apart, each alone on the wire.
+     * \param endSink whether a PhyTxEnd sink listens (it makes every end an event)
+     * \return the events the simulator ran
+     */
+    uint64_t RunSpaced(bool endSink)
+    {
+        QbbHelper helper = MakeHelper("100Gbps", MicroSeconds(1));
+        Link link(helper);
+        std::vector<Time> arrivals;
+        std::vector<Time> ends;
+        link.b->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback(
+            [&](Ptr<QbbNetDevice>, Ptr<Packet>) { arrivals.push_back(Simulator::Now()); }));
+        if (endSink)
+        {
+            link.a->TraceConnectWithoutContext(
+                "PhyTxEnd",
+                Callback<void, Ptr<const Packet>>(
+                    [&](Ptr<const Packet>) { ends.push_back(Simulator::Now()); }));
+        }
+        const uint32_t n = 10;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Simulator::Schedule(MicroSeconds(10 * i), [&link, i]() {
+                link.a->SendFrame(MakeFrame(link.macA, link.macB, 1000, i));
+            });
+        }
+        Simulator::Run();
+        const Time wire = link.a->GetWireTime(1000);
+        NS_TEST_EXPECT_MSG_EQ(arrivals.size(), n, "every frame arrives");
+        NS_TEST_EXPECT_MSG_EQ(arrivals.back(), MicroSeconds(10 * (n - 1) + 1) + wire, "timing");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().txFrames, n, "every end counted");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().txBytes, uint64_t{n} * 1000, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(link.a->IsTxIdle(), true, "idle");
+        if (endSink)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ends.size(), n, "PhyTxEnd per frame");
+            NS_TEST_EXPECT_MSG_EQ(ends.back(), MicroSeconds(10 * (n - 1)) + wire, "at the end");
+        }
+        const uint64_t events = Simulator::GetEventCount();
+        Simulator::Destroy();
+        return events;
+    }
+
+    void DoRun() override
+    {
+        const uint64_t lazy = RunSpaced(false);
+        const uint64_t eager = RunSpaced(true);
+        NS_TEST_EXPECT_MSG_EQ(eager - lazy, 10, "one end event per frame only when listened to");
+
+        // Two frames at once: the second waits, so the first's end is an event.
+        QbbHelper helper = MakeHelper("100Gbps", MicroSeconds(1));
+        Link link(helper);
+        std::vector<Time> arrivals;
+        link.b->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback(
+            [&](Ptr<QbbNetDevice>, Ptr<Packet>) { arrivals.push_back(Simulator::Now()); }));
+        Simulator::Schedule(MicroSeconds(1), [&link]() {
+            link.a->SendFrame(MakeFrame(link.macA, link.macB, 1000, 100));
+            link.a->SendFrame(MakeFrame(link.macA, link.macB, 1000, 101));
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(arrivals.size(), 2, "both arrive");
+        NS_TEST_EXPECT_MSG_EQ(arrivals[1] - arrivals[0], link.a->GetWireTime(1000), "back to back");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().txFrames, 2, "counted");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * A sender fed by the TxReady pull hook keeps the link busy: goodput in
  * frame bytes is DataRate * F / (F + 24), measured at the receiver between
  * the first and last arrival. Tolerance 0.2%: the wire time is rounded to
@@ -1012,6 +1096,7 @@ class RdmaQbbLinkTestSuite : public TestSuite
         : TestSuite("rdma-qbb-link", UNIT)
     {
         AddTestCase(new WireTimeTestCase, TestCase::QUICK);
+        AddTestCase(new LazyTxEndTestCase, TestCase::QUICK);
         AddTestCase(
             new BackToBackTimingTestCase("100Gbps", 1226, MicroSeconds(1), NanoSeconds(100)),
             TestCase::QUICK);

@@ -452,10 +452,11 @@ class IntTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(got[k]->GetSize(), bytes, "size unchanged by stamping");
             NS_TEST_ASSERT_MSG_EQ(h1.timeNs, uint32_t(at1.GetNanoSeconds()), "s1 time, ns");
             NS_TEST_ASSERT_MSG_EQ(h2.timeNs, uint32_t(at2.GetNanoSeconds()), "s2 time, ns");
-            // Frame k - 1 ends its transmission at s1 exactly when frame k arrives, and
-            // the arrival runs first (scheduled earlier): k - 1 frames are counted as
-            // sent, frame k - 1 is on the wire, nothing waits.
-            const uint32_t sent = k == 0 ? 0 : (k - 1) * bytes;
+            // Frame k - 1 ends its transmission at s1 exactly when frame k arrives.
+            // Nothing waited for that end, so it was no event: the transmission is
+            // over at its end time, and k frames are counted as sent (an event at
+            // the same instant would have made it depend on the order of the two).
+            const uint32_t sent = k * bytes;
             NS_TEST_ASSERT_MSG_EQ(h1.txUnits, sent / 128, "s1 tx bytes / 128");
             NS_TEST_ASSERT_MSG_EQ(h2.txUnits, sent / 128, "s2 tx bytes / 128");
             NS_TEST_ASSERT_MSG_EQ(h1.qlenUnits, 0u, "no queue");
