@@ -156,4 +156,14 @@ IcrcTrailer::AppendZeros(uint32_t crc, uint32_t n)
     return static_cast<uint32_t>(crc32_combine_op(crc, it->second.crc, it->second.op));
 }
 
+uint32_t
+IcrcTrailer::Append(uint32_t crc, const uint8_t* bytes, uint32_t n)
+{
+    if (n == 0)
+    {
+        return crc; // zlib's crc32 returns 0 for a null buffer, as an empty vector's may be
+    }
+    return static_cast<uint32_t>(crc32(crc, bytes, n));
+}
+
 } // namespace ns3

@@ -78,6 +78,14 @@ class IcrcTrailer : public Trailer
      * \return the CRC-32 of the bytes so far followed by n zeros
      */
     static uint32_t AppendZeros(uint32_t crc, uint32_t n);
+    /**
+     * \brief Extend a CRC-32 over more bytes (zlib's crc32 continued).
+     * \param crc the CRC-32 of the bytes so far
+     * \param bytes the bytes that follow
+     * \param n how many
+     * \return the CRC-32 of all of them
+     */
+    static uint32_t Append(uint32_t crc, const uint8_t* bytes, uint32_t n);
 
   private:
     uint32_t m_icrc{0}; //!< ICRC value

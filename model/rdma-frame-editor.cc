@@ -5,73 +5,14 @@
 #include "rdma-frame-editor.h"
 
 #include "int-header.h"
+#include "rdma-raw-header.h"
 
 #include "ns3/abort.h"
-#include "ns3/header.h"
 
 #include <cstring>
 
 namespace ns3
 {
-
-namespace
-{
-/**
- * A header made of given bytes: how ReplaceHead() puts edited bytes back in
- * front of a packet (ns-3's Packet prepends bytes only through a Header).
- */
-class RawHeadHeader : public Header
-{
-  public:
-    RawHeadHeader()
-        : m_bytes(nullptr),
-          m_length(0)
-    {
-    }
-
-    RawHeadHeader(const uint8_t* bytes, uint32_t length)
-        : m_bytes(bytes),
-          m_length(length)
-    {
-    }
-
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::RdmaRawHeadHeader").SetParent<Header>().SetGroupName("Rdma");
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "edited head, " << m_length << " bytes";
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return m_length;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes, m_length);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator /* start */) override
-    {
-        return m_length; // only ever serialized
-    }
-
-  private:
-    const uint8_t* m_bytes; //!< the bytes (owned by the caller)
-    uint32_t m_length;      //!< their number
-};
-} // namespace
 
 Ptr<Packet>
 RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame,
@@ -81,7 +22,7 @@ RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame,
 {
     Ptr<Packet> copy = frame->Copy();
     copy->RemoveAtStart(removed);
-    copy->AddHeader(RawHeadHeader(head, n));
+    copy->AddHeader(RdmaRawHeader(head, n));
     return copy;
 }
 

@@ -6,6 +6,7 @@
 
 #include "icrc-trailer.h"
 #include "rdma-opcode.h"
+#include "rdma-raw-header.h"
 
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -66,79 +67,64 @@ RoceFrame::ParseStatusName(ParseStatus status)
 Ptr<Packet>
 RoceFrame::BuildIpPacket()
 {
+    return Build(false);
+}
+
+Ptr<Packet>
+RoceFrame::BuildEthernetFrame()
+{
+    return Build(true);
+}
+
+Ptr<Packet>
+RoceFrame::Build(bool ethernet)
+{
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bth.GetOpcode());
     const bool hasPayload = payload && (info.extHeaders & EXT_PAYLOAD);
     const uint32_t length = hasPayload ? payload->GetSize() : 0;
     const uint8_t pad = BthHeader::PadCntFor(length);
     bth.SetPadCnt(pad);
-    // A payload of zeros is made afresh with its pad (ns-3 keeps zeros
-    // virtual, so no byte is written); real bytes are shared copy-on-write.
-    const bool zeros = !hasPayload || payloadZeros;
-    Ptr<Packet> p;
-    if (zeros)
+
+    // Every header, serialized once by its class into one buffer, in wire
+    // order: Ethernet, 802.1Q tag, IP, UDP, BTH, then the extension headers
+    // (IBA 9.2: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH; a CNP's
+    // reserved block).
+    const uint32_t l2 = ethernet ? ETH_HEADER + (hasVlan ? VlanTagHeader::SIZE : 0) : 0;
+    const uint32_t l3 = ipv6 ? IPV6_HEADER : IPV4_HEADER;
+    const uint32_t ib = BthHeader::SIZE + RdmaExtHeadersSize(bth.GetOpcode());
+    const uint32_t udpLength = UDP_HEADER + ib + length + pad + IcrcTrailer::SIZE;
+    const uint32_t headers = l2 + l3 + UDP_HEADER + ib;
+    Buffer hb;
+    hb.AddAtStart(headers);
+    Buffer::Iterator i = hb.Begin();
+    if (ethernet)
     {
-        p = Create<Packet>(length + pad);
-    }
-    else
-    {
-        p = payload->Copy();
-        if (pad > 0)
+        const uint16_t l3Type = ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
+        EthernetHeader eth(false);
+        eth.SetSource(srcMac);
+        eth.SetDestination(dstMac);
+        eth.SetLengthType(hasVlan ? VlanTagHeader::TPID : l3Type);
+        eth.Serialize(i);
+        i.Next(ETH_HEADER);
+        if (hasVlan)
         {
-            p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+            vlan.SetInnerType(l3Type);
+            vlan.Serialize(i);
+            i.Next(VlanTagHeader::SIZE);
         }
     }
-    // Extension headers in wire order (IBA 9.2): RETH, AtomicETH, AETH,
-    // AtomicAckETH, ImmDt, IETH; added last-first.
-    uint16_t ext = info.extHeaders;
-    if (ext & EXT_CNP)
-    {
-        p->AddHeader(cnp);
-    }
-    if (ext & EXT_IETH)
-    {
-        p->AddHeader(ieth);
-    }
-    if (ext & EXT_IMMDT)
-    {
-        p->AddHeader(immDt);
-    }
-    if (ext & EXT_ATOMICACKETH)
-    {
-        p->AddHeader(atomicAckEth);
-    }
-    if (ext & EXT_AETH)
-    {
-        p->AddHeader(aeth);
-    }
-    if (ext & EXT_ATOMICETH)
-    {
-        p->AddHeader(atomicEth);
-    }
-    if (ext & EXT_RETH)
-    {
-        p->AddHeader(reth);
-    }
-    p->AddHeader(bth);
-    IcrcTrailer trailer; // placeholder so that the UDP and IP lengths count it
-    p->AddTrailer(trailer);
-
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(UDP_PORT);
-    p->AddHeader(udp); // checksum left 0; length = bytes after the header start
-
-    uint8_t tos = uint8_t(dscp << 2) | (ecn & 0x3);
+    const uint8_t tos = uint8_t(dscp << 2) | (ecn & 0x3);
     if (ipv6)
     {
         Ipv6Header ip;
         ip.SetTrafficClass(tos);
         ip.SetFlowLabel(flowLabel & 0xFFFFF);
-        ip.SetPayloadLength(p->GetSize());
+        ip.SetPayloadLength(udpLength);
         ip.SetNextHeader(IP_PROTO_UDP);
         ip.SetHopLimit(ttl);
         ip.SetSource(srcIpv6);
         ip.SetDestination(dstIpv6);
-        p->AddHeader(ip);
+        ip.Serialize(i);
     }
     else
     {
@@ -148,55 +134,86 @@ RoceFrame::BuildIpPacket()
         ip.SetDontFragment();
         ip.SetTtl(ttl);
         ip.SetProtocol(IP_PROTO_UDP);
-        ip.SetPayloadSize(p->GetSize());
+        ip.SetPayloadSize(udpLength);
         ip.SetSource(srcIpv4);
         ip.SetDestination(dstIpv4);
         ip.EnableChecksum();
-        p->AddHeader(ip);
+        ip.Serialize(i);
     }
-
-    const IcrcTrailer::L3Type l3 = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
-    const uint32_t covered = p->GetSize() - IcrcTrailer::SIZE; // IP header .. pad
-    if (zeros)
+    i.Next(l3);
+    UdpHeader udp;
+    udp.SetSourcePort(udpSrcPort);
+    udp.SetDestinationPort(UDP_PORT);
+    udp.ForcePayloadSize(udpLength); // the Length field; checksum left 0
+    udp.Serialize(i);
+    i.Next(UDP_HEADER);
+    bth.Serialize(i);
+    i.Next(BthHeader::SIZE);
+    const uint16_t ext = info.extHeaders;
+    if (ext & EXT_RETH)
     {
-        // The CRC over the headers, extended over the zeros without reading them.
-        uint8_t head[HEAD_MAX];
-        const uint32_t headers = covered - length - pad;
-        NS_ASSERT(headers <= sizeof(head));
-        p->CopyData(head, headers);
-        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Compute(l3, head, headers), length + pad);
+        reth.Serialize(i);
+        i.Next(reth.GetSerializedSize());
+    }
+    if (ext & EXT_ATOMICETH)
+    {
+        atomicEth.Serialize(i);
+        i.Next(atomicEth.GetSerializedSize());
+    }
+    if (ext & EXT_AETH)
+    {
+        aeth.Serialize(i);
+        i.Next(aeth.GetSerializedSize());
+    }
+    if (ext & EXT_ATOMICACKETH)
+    {
+        atomicAckEth.Serialize(i);
+        i.Next(atomicAckEth.GetSerializedSize());
+    }
+    if (ext & EXT_IMMDT)
+    {
+        immDt.Serialize(i);
+        i.Next(immDt.GetSerializedSize());
+    }
+    if (ext & EXT_IETH)
+    {
+        ieth.Serialize(i);
+        i.Next(ieth.GetSerializedSize());
+    }
+    if (ext & EXT_CNP)
+    {
+        cnp.Serialize(i);
+    }
+    uint8_t head[64 + HEAD_MAX];
+    NS_ASSERT(headers <= sizeof(head));
+    hb.CopyData(head, headers);
+
+    // The ICRC over IP header .. pad. A payload of zeros is made afresh with
+    // its pad (ns-3 keeps zeros virtual: no byte is written or read), its CRC
+    // found from the headers'; real bytes are shared copy-on-write and read once.
+    const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
+    icrc = IcrcTrailer::Compute(l3Kind, head + l2, headers - l2);
+    Ptr<Packet> p;
+    if (!hasPayload || payloadZeros)
+    {
+        p = Create<Packet>(length + pad);
+        icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
     }
     else
     {
-        std::vector<uint8_t> bytes(covered);
-        p->CopyData(bytes.data(), covered);
-        icrc = IcrcTrailer::Compute(l3, bytes.data(), covered);
+        std::vector<uint8_t> bytes(length);
+        payload->CopyData(bytes.data(), length);
+        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
+        p = payload->Copy();
+        if (pad > 0)
+        {
+            p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+        }
     }
-    p->RemoveTrailer(trailer);
+    p->AddHeader(RdmaRawHeader(head, headers));
+    IcrcTrailer trailer;
     trailer.SetIcrc(icrc);
     p->AddTrailer(trailer);
-    return p;
-}
-
-Ptr<Packet>
-RoceFrame::BuildEthernetFrame()
-{
-    Ptr<Packet> p = BuildIpPacket();
-    uint16_t l3Type = ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
-    EthernetHeader eth(false);
-    eth.SetSource(srcMac);
-    eth.SetDestination(dstMac);
-    if (hasVlan)
-    {
-        vlan.SetInnerType(l3Type);
-        p->AddHeader(vlan);
-        eth.SetLengthType(VlanTagHeader::TPID);
-    }
-    else
-    {
-        eth.SetLengthType(l3Type);
-    }
-    p->AddHeader(eth);
     return p;
 }
 

@@ -129,6 +129,13 @@ struct RoceFrame
                                      bool verifyIcrc = true);
 
   private:
+    /**
+     * \brief Build the packet: every header serialized once into one buffer
+     * and added with RdmaRawHeader, the ICRC from it and the payload.
+     * \param ethernet whether to start with the Ethernet header (and tag)
+     * \return a new packet
+     */
+    Ptr<Packet> Build(bool ethernet);
     /// ParseIpPacket for the bytes from `offset` of `packet` on.
     static ParseStatus ParseAt(Ptr<const Packet> packet,
                                uint32_t offset,
