@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 OUT ?= out
 
-.PHONY: all deps configure build run test bench compat clean
+.PHONY: all deps configure build run test bench bench-debian compat clean
 
 all: build
 
@@ -29,8 +29,18 @@ test: build
 	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
 
 # Speed benchmark (not a test): wall time, events/s, link transmissions/s,
-# data packets/s and peak RSS of rdma-sim on the benchmark configs.
-bench: build
+# data packets/s and peak RSS of rdma-sim on the benchmark configs, with a
+# Release build: ns-3.37 built from Debian's source in ns-3's release profile
+# (no logs, no asserts) with this module as contrib/rdma (ns3-module/check-compat.sh
+# --build-only; ~12 minutes the first time, a minute or two after).
+# bench-debian: the same against Debian's libns3 (logs and asserts compiled in;
+# its event loop is about 4x slower).
+COMPAT_DIR ?= /var/tmp/rdma-compat
+bench:
+	RDMA_COMPAT_DIR=$(COMPAT_DIR) ns3-module/check-compat.sh --build-only
+	scripts/bench.py --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
+
+bench-debian: build
 	scripts/bench.py
 
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).

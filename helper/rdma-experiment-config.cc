@@ -122,6 +122,11 @@ RdmaExperiment::MakeConfig()
              "hard end of the simulation; flows not done by then are reported INCOMPLETE");
     c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
     c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)");
+    c.AddKey("output.pcapNodes",
+             "",
+             "ns-3 node ids (as pfc.csv's node column), comma-separated, whose every port is "
+             "captured to pcap/node-<id>-<port>.pcap (Ethernet, ns stamps; tshark decodes "
+             "RoCEv2 on UDP 4791 and PFC); empty: no capture");
     return c;
 }
 

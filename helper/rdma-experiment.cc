@@ -11,6 +11,7 @@
 #include "rdma-flow-runner.h"
 #include "rdma-hpcc-flow-file.h"
 #include "rdma-hpcc-topology-reader.h"
+#include "rdma-pcap-output.h"
 #include "rdma-progress.h"
 #include "rdma-stats-helper.h"
 #include "rdma-topology-helper.h"
@@ -484,6 +485,16 @@ RdmaExperiment::Run()
     const Time qlenInterval = c.GetTime("output.qlenInterval");
     RdmaLinkParams tiers[3];
     const RdmaTopologySpec spec = MakeTopology(c, tiers);
+    std::vector<uint32_t> pcapNodes;
+    try
+    {
+        pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), spec.GetNNodes());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
+                              c.Get("output.pcapNodes") + "': " + e.what());
+    }
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);
@@ -518,6 +529,20 @@ RdmaExperiment::Run()
     }
     topo.Install(spec);
     topo.AssignStreams(1);
+    RdmaPcapOutput pcap;
+    if (m_impl->write)
+    {
+        try
+        {
+            pcap.Enable(topo, pcapNodes);
+        }
+        catch (const std::runtime_error& e)
+        {
+            Simulator::Destroy();
+            Config::Reset();
+            throw RdmaConfigError(std::string("output.pcapNodes: ") + e.what());
+        }
+    }
     if (kmax > 0)
     {
         SwitchEcnParams ecn{kmin, kmax, pmax};
@@ -749,6 +774,7 @@ RdmaExperiment::Run()
         RdmaWriteFileAtomically(outDir + "/qlen.csv", stats.FormatQlenCsv());
         RdmaWriteFileAtomically(outDir + "/cache.csv", cacheCsv.str());
         RdmaWriteFileAtomically(outDir + "/summary.json", m_impl->summaryJson);
+        pcap.Commit(outDir);
     }
     catch (const std::runtime_error& e)
     {

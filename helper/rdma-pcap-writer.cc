@@ -62,7 +62,7 @@ RdmaPcapWriter::GetFilename() const
 void
 RdmaPcapWriter::Write(Time t, Ptr<const Packet> frame)
 {
-    if (!IsOpen())
+    if (!IsOpen() || m_closed)
     {
         return;
     }
@@ -80,6 +80,16 @@ void
 RdmaPcapWriter::WriteNow(Ptr<const Packet> frame)
 {
     Write(Simulator::Now(), frame);
+}
+
+void
+RdmaPcapWriter::Close()
+{
+    if (!m_closed)
+    {
+        m_file->Close();
+        m_closed = true;
+    }
 }
 
 uint64_t

@@ -55,12 +55,15 @@ class RdmaPcapWriter : public SimpleRefCount<RdmaPcapWriter>
     void WriteNow(Ptr<const Packet> frame);
     /// \return frames written
     uint64_t GetFramesWritten() const;
+    /// Flush and close the file; later frames are not written.
+    void Close();
 
   private:
     Ptr<PcapFileWrapper> m_file; //!< ns-3's pcap file
     std::string m_filename;      //!< path
     std::string m_error;         //!< why the file is not usable, or empty
     uint64_t m_frames{0};        //!< frames written
+    bool m_closed{false};        //!< Close() was called
 };
 
 } // namespace ns3

@@ -3,7 +3,7 @@
 # Proves build mode 2 for real: this tree as contrib/rdma inside Debian's
 # ns-3.37 source tree, configured, built and tested by ns-3's own tools.
 #
-#   ns3-module/check-compat.sh [--fresh]
+#   ns3-module/check-compat.sh [--fresh] [--build-only]
 #
 # Steps (each one timed, its output kept in $CACHE/logs/NAME.log):
 #   1. apt: a deb-src line for bookworm (added as
@@ -34,6 +34,9 @@
 #                      the build time); off by default, the plain configure
 #                      line above is the one to prove.
 # --fresh: drop ns-3's cmake-cache/ and build/ first (a from-scratch build).
+# --build-only: steps 1-5 only, then print the path of the release-profile
+#   rdma-sim it built (what `make bench` runs: ns-3's core without logs or
+#   asserts, unlike Debian's libns3).
 #
 # From scratch: about 24 CPU-minutes of compiling (almost all of it ns-3's own
 # core, network, internet, stats, traffic-control and bridge modules, their
@@ -54,9 +57,11 @@ OPTIONAL_PACKAGES=(ninja-build)
 PYTHON=/usr/bin/python3
 
 FRESH=0
+BUILD_ONLY=0
 for arg in "$@"; do
     case "$arg" in
         --fresh) FRESH=1 ;;
+        --build-only) BUILD_ONLY=1 ;;
         -h|--help) sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
         *) echo "check-compat.sh: unknown argument $arg (try --help)" >&2; exit 2 ;;
     esac
@@ -392,6 +397,17 @@ step configure configure_ns3
 run_check configure-scan configure_scan
 step build build_ns3
 run_check build-warnings build_warnings
+
+if [ "$BUILD_ONLY" -eq 1 ]; then
+    SIM=$(find "$NS3_DIR/build/contrib/rdma" -maxdepth 1 -type f -name 'ns3*-rdma-sim*' | head -n 1)
+    if [ -z "$SIM" ]; then
+        record rdma-sim fail "no rdma-sim under $NS3_DIR/build/contrib/rdma"
+    else
+        record rdma-sim ok "$SIM"
+        echo "$SIM" > "$CACHE/rdma-sim.path"
+    fi
+    finish
+fi
 
 EXAMPLE=$(pick_example)
 if [ -z "$EXAMPLE" ]; then
