@@ -5,9 +5,11 @@ Runs rdma-sim on benchmark configs and prints, per config, what its
 summary.json measured: wall seconds, simulated seconds, scheduler events
 per wall second, link transmissions per wall second, data packets
 delivered per wall second and peak RSS. Run on an otherwise idle machine
-with a Release build (the default of `make build`):
+with a Release build (`make bench`: ns-3 in its release profile, the module
+as contrib/rdma; `make bench-debian`: against Debian's libns3, whose logs and
+asserts are compiled in):
 
-    scripts/bench.py                       # the default set below
+    scripts/bench.py --sim PATH            # the default set below
     scripts/bench.py examples/configs/incast.ini --sim build/examples/rdma-sim
 """
 
@@ -23,6 +25,7 @@ DEFAULT_CONFIGS = [
     'examples/configs/fat-tree-websearch.ini',
     'examples/configs/fat-tree-k8-permutation.ini',
     'examples/configs/hpcc-fat-ws-hpcc.ini',
+    'examples/configs/hpcc-fat-ws-hpcc-5ms.ini',
 ]
 
 

@@ -190,3 +190,13 @@ def test_pcap_of_chosen_nodes_is_real_roce(run_example, tmp_path):
     assert r.returncode == 2
     assert 'output.pcapNodes' in r.stderr and 'node 9999 does not exist' in r.stderr
     assert not (tmp_path / 'bad').exists()
+
+
+def test_every_shipped_config_is_valid(run_example):
+    """Each config in examples/configs parses and merges (--print-config)."""
+    folder = os.path.join(TOP, 'examples', 'configs')
+    names = sorted(n for n in os.listdir(folder) if n.endswith('.ini'))
+    assert len(names) >= 8
+    for name in names:
+        r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--print-config')
+        assert r.returncode == 0, '%s: %s' % (name, r.stderr)
