@@ -70,7 +70,7 @@ FlowArrays(const std::vector<RdmaFctRecord>& records)
         ideal.mutable_at(i) = r.ideal.GetNanoSeconds();
         slowdown.mutable_at(i) = r.Succeeded() ? r.slowdown : NAN;
         op.append(RdmaFlowOpName(r.flow.op));
-        status.append(r.completed ? RdmaWcStatusName(r.status) : "INCOMPLETE");
+        status.append(r.StatusName());
     }
     py::dict d;
     d["id"] = id;

@@ -661,7 +661,7 @@ RdmaExperiment::Run()
     for (const auto& r : m_impl->records)
     {
         completed += r.Succeeded();
-        failed += r.completed && !r.Succeeded();
+        failed += r.Failed();
     }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

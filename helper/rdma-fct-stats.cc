@@ -39,6 +39,22 @@ RdmaFctRecord::Succeeded() const
     return completed && status == IBV_WC_SUCCESS;
 }
 
+bool
+RdmaFctRecord::Failed() const
+{
+    return (completed && !Succeeded()) || noQp;
+}
+
+std::string
+RdmaFctRecord::StatusName() const
+{
+    if (noQp)
+    {
+        return "NO_QP";
+    }
+    return completed ? RdmaWcStatusName(status) : std::string("INCOMPLETE");
+}
+
 double
 RdmaSlowdown(Time fct, Time ideal)
 {
@@ -63,6 +79,7 @@ RdmaMakeFctRecords(const std::vector<RdmaFlow>& flows,
         r.completed = results[i].completed;
         r.status = results[i].status;
         r.qpn = results[i].qpn;
+        r.noQp = results[i].noQp;
         RdmaPathInfo p = path(flows[i].src, flows[i].dst);
         r.ideal = model.Compute(flows[i].size, p.baseRtt, p.bottleneck);
         if (r.completed)

@@ -80,9 +80,17 @@ struct RdmaFctRecord
     Time fct;                            //!< completion - start (valid if completed)
     Time ideal;                          //!< ideal FCT
     double slowdown{0};                  //!< RdmaSlowdown(fct, ideal) (if successful)
+    bool noQp{false};                    //!< never posted: no QP (RdmaFlowResult::noQp)
 
     /// \return completed with IBV_WC_SUCCESS
     bool Succeeded() const;
+    /// \return completed with an error status, or never posted for want of a QP
+    bool Failed() const;
+    /**
+     * \return the status column: the completion's status name (e.g.
+     * "IBV_WC_SUCCESS"), "NO_QP" (CreateQp failed: ENOMEM) or "INCOMPLETE"
+     */
+    std::string StatusName() const;
 };
 
 /**

@@ -59,8 +59,7 @@ RdmaFormatFctCsv(const std::vector<RdmaFctRecord>& records)
             std::snprintf(line, sizeof(line), "%.6f", r.slowdown);
             text += line;
         }
-        text += "," + std::to_string(r.qpn) + "," +
-                (r.completed ? RdmaWcStatusName(r.status) : std::string("INCOMPLETE")) + "\n";
+        text += "," + std::to_string(r.qpn) + "," + r.StatusName() + "\n";
     }
     return text;
 }

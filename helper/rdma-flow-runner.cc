@@ -270,7 +270,7 @@ RdmaFlowRunner::PickSlot(uint32_t requester, uint32_t responder, uint8_t priorit
     return s;
 }
 
-void
+bool
 RdmaFlowRunner::OpenSlot(uint32_t s)
 {
     Slot& slot = m_slots[s];
@@ -287,6 +287,24 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
     init.sendCq = b.cq;
     init.recvCq = b.cq;
     slot.resp = b.nic->CreateQp(init);
+    if (!slot.req || !slot.resp)
+    {
+        // ibv_create_qp's ENOMEM: a NIC's QP context memory is full.
+        NS_LOG_WARN("no QP for " << slot.requester << " -> " << slot.responder
+                                 << ": CreateQp returned null on the "
+                                 << (slot.req ? "responder" : "requester"));
+        if (slot.req)
+        {
+            a.nic->DestroyQp(slot.req);
+        }
+        if (slot.resp)
+        {
+            b.nic->DestroyQp(slot.resp);
+        }
+        slot.req = nullptr;
+        slot.resp = nullptr;
+        return false;
+    }
     RdmaConnectionConfig c = m_config;
     uint8_t dscp = static_cast<uint8_t>((slot.priority << 3) | ((c.trafficClass >> 2) & 7));
     c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
@@ -296,6 +314,7 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
                         << slot.requester << " -> " << slot.responder << " failed (errno " << rc
                         << "): check the connection config");
     ++m_qpPairs;
+    return true;
 }
 
 void
@@ -315,9 +334,17 @@ RdmaFlowRunner::StartFlow(uint32_t i)
     const RdmaFlow& f = m_flows[i];
     bool read = f.op == RdmaFlowOp::READ;
     uint32_t s = PickSlot(read ? f.dst : f.src, read ? f.src : f.dst, f.priority);
-    if (!m_slots[s].req)
+    if (!m_slots[s].req && !OpenSlot(s))
     {
-        OpenSlot(s);
+        m_results[i].noQp = true;
+        ++m_noQp;
+        if (!m_qpReuse)
+        {
+            m_freeSlots.push_back(s);
+        }
+        NS_LOG_INFO("flow " << f.id << " not started: no QP");
+        CheckAllDone();
+        return;
     }
     m_slotOf[i] = s;
     m_results[i].started = true;
@@ -417,10 +444,22 @@ RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
         m_toDrain.push_back(s);
         Drain();
     }
-    if (m_completed == m_flows.size() && !m_allDone.IsNull())
+    CheckAllDone();
+}
+
+void
+RdmaFlowRunner::CheckAllDone()
+{
+    if (m_completed + m_noQp == m_flows.size() && !m_allDone.IsNull())
     {
         m_allDone();
     }
+}
+
+uint32_t
+RdmaFlowRunner::GetNoQpCount() const
+{
+    return m_noQp;
 }
 
 const std::vector<RdmaFlow>&

@@ -107,6 +107,8 @@ class RdmaFlowRunner : public Object
     uint32_t GetFailedCount() const;
     /// \return QP pairs created so far
     uint32_t GetQpPairsCreated() const;
+    /// \return flows never posted because no QP could be created (RdmaFlowResult::noQp)
+    uint32_t GetNoQpCount() const;
     /**
      * \brief Called once when every flow has completed (e.g. to stop the
      * simulation).
@@ -149,8 +151,13 @@ class RdmaFlowRunner : public Object
     void StartFlow(uint32_t flow);
     /// \return a slot for a flow (a new one or one of its pool)
     uint32_t PickSlot(uint32_t requester, uint32_t responder, uint8_t priority);
-    /// Create and connect the slot's QPs.
-    void OpenSlot(uint32_t slot);
+    /**
+     * \brief Create and connect the slot's QPs.
+     * \return false if a NIC could not create one (nothing is left open)
+     */
+    bool OpenSlot(uint32_t slot);
+    /// Run the all-done callback if every flow has completed or failed to start.
+    void CheckAllDone();
     /// Post a flow's work request(s) on its slot.
     void Post(uint32_t flow);
     /// Post waiting flows of the slots that freed room.
@@ -181,6 +188,7 @@ class RdmaFlowRunner : public Object
     bool m_draining{false};          //!< inside Drain
     uint32_t m_completed{0};         //!< completions
     uint32_t m_failed{0};            //!< error completions
+    uint32_t m_noQp{0};              //!< flows without a QP
     uint32_t m_qpPairs{0};           //!< QP pairs created
     Callback<void> m_allDone;        //!< all flows completed
     TracedCallback<const RdmaFlow&, const RdmaFlowResult&> m_flowComplete; //!< trace

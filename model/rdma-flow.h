@@ -74,6 +74,10 @@ struct RdmaFlowResult
     Time completion;                     //!< when the requester's completion was generated
     RdmaWcStatus status{IBV_WC_SUCCESS}; //!< the completion's status (valid if completed)
     uint32_t qpn{0};                     //!< the requester QP's number
+    /// No QP pair could be created for it (CreateQp returned null, as
+    /// ibv_create_qp fails with ENOMEM when the NIC's QP context memory is
+    /// full); it was never posted and counts as failed.
+    bool noQp{false};
 };
 
 } // namespace ns3

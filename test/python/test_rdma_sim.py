@@ -200,3 +200,24 @@ def test_every_shipped_config_is_valid(run_example):
     for name in names:
         r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--print-config')
         assert r.returncode == 0, '%s: %s' % (name, r.stderr)
+
+
+def test_full_qp_memory_fails_flows_not_the_run(run_example, tmp_path):
+    """A QPC in SRAM with room for 16 QPs per NIC: CreateQp returns null past
+    it (ibv_create_qp's ENOMEM); those flows are reported NO_QP and counted as
+    failed, the others complete, and rdma-sim exits 0."""
+    qps = os.path.join(TOP, 'examples', 'configs', 'qp-scaling.ini')
+    out = tmp_path / 'run'
+    r = run_example('rdma-sim', '-c', qps, '--quiet', '--output.dir=%s' % out,
+                    '--cache.qpc.memory.Kind=Sram', '--cache.qpc.memory.Capacity=16',
+                    '--traffic.duration=100us')
+    assert r.returncode == 0, r.stderr
+    with open(out / 'fct.csv') as f:
+        rows = list(csv.DictReader(f))
+    statuses = [row['status'] for row in rows]
+    no_qp = statuses.count('NO_QP')
+    ok = statuses.count('IBV_WC_SUCCESS')
+    assert no_qp > 0 and ok > 0, set(statuses)
+    summary = json.loads(read(out / 'summary.json'))
+    assert summary['flows']['failed'] == len(rows) - ok - statuses.count('INCOMPLETE')
+    assert all(row['fct_ns'] == '' for row in rows if row['status'] == 'NO_QP')
