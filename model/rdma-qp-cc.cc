@@ -10,6 +10,7 @@
 #include "rdma-opcode.h"
 #include "roce-frame.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -33,7 +34,21 @@ TypeId
 RdmaQpCc::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::RdmaQpCc").SetParent<Object>().SetGroupName("Rdma").AddConstructor<RdmaQpCc>();
+        TypeId("ns3::RdmaQpCc")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaQpCc>()
+            .AddAttribute(
+                "AckEveryPacketWithWindow",
+                "While the congestion control keeps a window (HPCC, DCTCP, Swift), every "
+                "request packet asks for its ACK (AckReq): those algorithms are clocked by "
+                "ACKs, and the HPCC simulator ACKs every packet (L2_ACK_INTERVAL 1). Off: "
+                "AckReq only every AckReqInterval packets, on message ends and on the packet "
+                "that fills the window; a window that then shrinks below the bytes in flight "
+                "waits for the local ACK timeout, since nothing outstanding asks for an ACK.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&RdmaQpCc::m_ackEveryPacketWithWindow),
+                MakeBooleanChecker());
     return tid;
 }
 
@@ -204,10 +219,11 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     }
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
-    if (m_state->m_window > 0 && m_inFlightBytes >= m_state->m_window && !frame.bth.GetAckReq())
+    if (m_state->m_window > 0 && !frame.bth.GetAckReq() &&
+        (m_ackEveryPacketWithWindow || m_inFlightBytes >= m_state->m_window))
     {
-        // The window closes with this packet: ask for the ACK that opens it
-        // again, or the QP would wait for its ACK timeout.
+        // ACK-clocked: every packet asks for its ACK. Or at least the one
+        // that closes the window, or the QP would wait for its ACK timeout.
         frame.bth.SetAckReq(true);
         ++m_stats.ackReqForced;
     }

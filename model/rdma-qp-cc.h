@@ -136,7 +136,7 @@ class RdmaQpCc : public Object
         uint64_t cnpsReceived{0}; //!< CNPs handed to the algorithm
         uint64_t rttSamples{0};   //!< RTT samples taken
         uint64_t becnSent{0};     //!< responses sent with BECN
-        uint64_t ackReqForced{0}; //!< requests given AckReq because they closed the window
+        uint64_t ackReqForced{0}; //!< requests given AckReq here (window CC, or closing the window)
     };
 
     /// \return the counters
@@ -190,6 +190,7 @@ class RdmaQpCc : public Object
     std::deque<Record> m_records;      //!< unacknowledged requests, oldest first
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight
     bool m_echoCe{false};              //!< a CE-marked request arrived since the last response
+    bool m_ackEveryPacketWithWindow{true}; //!< AckEveryPacketWithWindow attribute
     bool m_hasEcho{false};             //!< m_echo holds records to echo
     IntHeader m_echo;                  //!< INT records of the latest request received
     std::vector<HopClock> m_hopClocks; //!< per hop, sender side
