@@ -5,6 +5,7 @@
 #include "rdma-int-codec.h"
 
 #include "rdma-frame-editor.h"
+#include "rdma-raw-header.h"
 #include "roce-frame.h"
 
 #include "ns3/buffer.h"
@@ -85,26 +86,52 @@ Fix(uint8_t* b, uint32_t ip, uint32_t udp, bool v6, int delta, uint16_t port)
 }
 } // namespace
 
-void
-RdmaIntCodec::Insert(Ptr<Packet>& frame, const IntHeader& header, uint16_t udpPort)
+uint32_t
+RdmaIntCodec::MakeHead(Ptr<const Packet> frame,
+                       const IntHeader& header,
+                       uint16_t udpPort,
+                       uint8_t* head,
+                       uint32_t& keep)
 {
     // Only the head is rewritten: Ethernet through UDP, then the INT header.
-    uint8_t head[HEAD + IntHeader::SIZE];
     const uint32_t n = frame->CopyData(head, HEAD);
     uint32_t ip = 0;
     uint32_t udp = 0;
     bool v6 = false;
     if (!Locate(head, n, ip, udp, v6))
     {
-        return;
+        return 0;
     }
-    const uint32_t keep = udp + 8;
+    keep = udp + 8;
     Buffer hb;
     hb.AddAtStart(IntHeader::SIZE);
     header.Serialize(hb.Begin());
     hb.CopyData(head + keep, IntHeader::SIZE);
     Fix(head, ip, udp, v6, IntHeader::SIZE, udpPort);
-    frame = RdmaFrameEditor::ReplaceHead(frame, keep, head, keep + IntHeader::SIZE);
+    return keep + IntHeader::SIZE;
+}
+
+void
+RdmaIntCodec::Insert(Ptr<Packet>& frame, const IntHeader& header, uint16_t udpPort)
+{
+    uint8_t head[HEAD + IntHeader::SIZE];
+    uint32_t keep = 0;
+    if (const uint32_t n = MakeHead(frame, header, udpPort, head, keep))
+    {
+        frame = RdmaFrameEditor::ReplaceHead(frame, keep, head, n);
+    }
+}
+
+void
+RdmaIntCodec::InsertInPlace(Ptr<Packet> frame, const IntHeader& header, uint16_t udpPort)
+{
+    uint8_t head[HEAD + IntHeader::SIZE];
+    uint32_t keep = 0;
+    if (const uint32_t n = MakeHead(frame, header, udpPort, head, keep))
+    {
+        frame->RemoveAtStart(keep);
+        frame->AddHeader(RdmaRawHeader(head, n));
+    }
 }
 
 bool

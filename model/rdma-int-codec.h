@@ -46,6 +46,14 @@ class RdmaIntCodec
      */
     static void Insert(Ptr<Packet>& frame, const IntHeader& header, uint16_t udpPort);
     /**
+     * \brief Insert as Insert() does, but into the frame itself: for a frame
+     * nobody else holds (one a NIC has just built), which then costs no copy.
+     * \param frame the frame, made longer
+     * \param header the records to carry
+     * \param udpPort IntHeader::UDP_PORT or ECHO_PORT
+     */
+    static void InsertInPlace(Ptr<Packet> frame, const IntHeader& header, uint16_t udpPort);
+    /**
      * \brief If the frame carries a header (UDP port IntHeader::UDP_PORT or
      * ECHO_PORT), take it out and restore the RoCEv2 frame.
      * \param frame the frame, replaced by the restored one
@@ -53,6 +61,22 @@ class RdmaIntCodec
      * \return false (frame unchanged) if the frame carries no header
      */
     static bool Strip(Ptr<Packet>& frame, IntHeader& header);
+
+  private:
+    /**
+     * \brief The head of a frame with the header inserted after UDP.
+     * \param frame the frame
+     * \param header the records
+     * \param udpPort the UDP destination port to set
+     * \param head receives the new head (room for 86 + IntHeader::SIZE bytes)
+     * \param keep set to the bytes of the frame the head replaces
+     * \return the new head's length, or 0 if the frame is not IP/UDP
+     */
+    static uint32_t MakeHead(Ptr<const Packet> frame,
+                             const IntHeader& header,
+                             uint16_t udpPort,
+                             uint8_t* head,
+                             uint32_t& keep);
 };
 
 } // namespace ns3

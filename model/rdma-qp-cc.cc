@@ -134,11 +134,11 @@ RdmaQpCc::AddInt(Ptr<Packet>& frame, const RoceFrame& f)
 {
     if (!IsResponse(f.bth.GetOpcode()))
     {
-        RdmaIntCodec::Insert(frame, IntHeader(), IntHeader::UDP_PORT);
+        RdmaIntCodec::InsertInPlace(frame, IntHeader(), IntHeader::UDP_PORT);
     }
     else if (m_hasEcho && (f.bth.GetOpcode() != RC_RDMA_READ_RESPONSE_MIDDLE))
     {
-        RdmaIntCodec::Insert(frame, m_echo, RdmaIntCodec::ECHO_PORT);
+        RdmaIntCodec::InsertInPlace(frame, m_echo, RdmaIntCodec::ECHO_PORT);
         m_hasEcho = false;
     }
 }

@@ -104,7 +104,7 @@ class RdmaQpCc : public Object
      * \brief INT on: give a built request frame an empty IntHeader (to be
      * stamped by switches), a response frame the records of the latest
      * request that arrived with INT (its echo), see RdmaIntCodec.
-     * \param frame the built frame, replaced
+     * \param frame the built frame, which nobody else holds yet (edited in place)
      * \param f its fields
      */
     void AddInt(Ptr<Packet>& frame, const RoceFrame& f);

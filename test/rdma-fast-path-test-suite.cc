@@ -8,8 +8,8 @@
  *   byte the frame built from real zero bytes;
  * - a parse that does not check the ICRC (reading only the headers) gives
  *   the same fields and payload bytes as one that does;
- * - INT insertion and removal on the head alone restore the frame byte for
- *   byte;
+ * - INT insertion (copy-on-write or in place) and removal on the head alone
+ *   restore the frame byte for byte;
  * - RdmaDeadlineTimer fires at the last deadline set, with one scheduled
  *   event for any number of restarts (ns-3 counts every event it pops,
  *   cancelled ones included, so cancel-and-reschedule would count each).
@@ -226,6 +226,9 @@ class IntRoundTripTestCase : public TestCase
                                   before.size() + IntHeader::SIZE,
                                   "the INT header is in");
             NS_TEST_EXPECT_MSG_EQ((Bytes(original) == before), true, "the original is untouched");
+            Ptr<Packet> fresh = f.BuildEthernetFrame(); // as a NIC does: nobody else holds it
+            RdmaIntCodec::InsertInPlace(fresh, hdr, IntHeader::UDP_PORT);
+            NS_TEST_EXPECT_MSG_EQ((Bytes(fresh) == Bytes(frame)), true, "in place: the same bytes");
             IntHeader back;
             NS_TEST_ASSERT_MSG_EQ(RdmaIntCodec::Strip(frame, back), true, "stripped");
             NS_TEST_EXPECT_MSG_EQ(back.GetNHops(), 1, "hop count carried");
