@@ -77,6 +77,7 @@ RdmaPfcWatchdog::DoDispose()
         p.device = nullptr;
     }
     m_ports.clear();
+    m_stormedNow = 0;
     m_stormCallback = MakeNullCallback<void, uint32_t, uint8_t>();
     Object::DoDispose();
 }
@@ -101,7 +102,8 @@ RdmaPfcWatchdog::SetStormCallback(Callback<void, uint32_t, uint8_t> callback)
 bool
 RdmaPfcWatchdog::IsStormed(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].cls[cls].stormed;
+    // Storms are rare: the count spares the per-class state a look per frame.
+    return m_stormedNow > 0 && m_ports[port].cls[cls].stormed;
 }
 
 RdmaPfcWatchdog::Action
@@ -147,6 +149,7 @@ RdmaPfcWatchdog::Detect(uint32_t port, uint8_t cls)
     }
     c.stormed = true;
     ++m_storms;
+    ++m_stormedNow;
     Time pausedFor = Simulator::Now() - c.pausedSince;
     NS_LOG_INFO("PFC storm on port " << port << " class " << +cls << " after " << pausedFor);
     m_stormTrace(port, cls, pausedFor);
@@ -174,6 +177,7 @@ RdmaPfcWatchdog::CheckRestore(uint32_t port, uint8_t cls)
         return;
     }
     c.stormed = false;
+    --m_stormedNow;
     p.device->SetPfcRxEnabled(cls, true);
     NS_LOG_INFO("PFC storm over on port " << port << " class " << +cls);
     m_restoreTrace(port, cls);

@@ -137,6 +137,7 @@ class RdmaPfcWatchdog : public Object
     Time m_restorationTime;                               //!< RestorationTime attribute
     Action m_action;                                      //!< Action attribute
     uint64_t m_storms{0};                                 //!< storms declared
+    uint32_t m_stormedNow{0};                             //!< classes stormed now
     std::vector<Port> m_ports;                            //!< watched ports
     Callback<void, uint32_t, uint8_t> m_stormCallback;    //!< owner's drop action
     TracedCallback<uint32_t, uint8_t, Time> m_stormTrace; //!< Storm trace
