@@ -494,9 +494,9 @@ QbbNetDevice::TransmitStart(Ptr<Packet> frame)
     const Time wireTime = GetWireTime(frame->GetSize());
     m_txEnd = Simulator::Now() + wireTime;
     m_phyTxBeginTrace(frame); // may queue a PFC frame here (NeedTxComplete)
-    if (!m_txCompleteEvent.IsRunning() &&
-        (m_backlogMask != 0 || m_pfcPendingMask != 0 || !m_txReadyCallback.IsNull() ||
-         !m_phyTxEndTrace.IsEmpty()))
+    if ((m_backlogMask != 0 || m_pfcPendingMask != 0 || !m_txReadyCallback.IsNull() ||
+         !m_phyTxEndTrace.IsEmpty()) &&
+        !m_txCompleteEvent.IsRunning())
     {
         m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
     }

@@ -40,7 +40,10 @@ class RdmaDeadlineTimer
 
     /// \param expired what runs when the deadline is reached.
     void SetFunction(Callback<void> expired);
-    /// Set the deadline to now + \p delay (a non-negative time), replacing any earlier one.
+    /**
+     * \brief Set the deadline to now + \p delay, replacing any earlier one.
+     * \param delay time from now; a negative delay aborts, naming the timer
+     */
     void Restart(Time delay);
     /// Disarm: the callback does not run until the next Restart().
     void Cancel();
