@@ -26,6 +26,7 @@
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-nic-pipeline.h"
 #include "ns3/rdma-nic-tables.h"
+#include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -495,6 +496,14 @@ RdmaExperiment::Run()
         throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
                               c.Get("output.pcapNodes") + "': " + e.what());
     }
+    const std::string icrcMode = c.Get("sim.icrc");
+    if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = '" + icrcMode +
+                              "': expected auto, on or off");
+    }
+    const bool icrc = icrcMode == "on" || (icrcMode == "auto" && (c.GetBool("nic.VerifyIcrc") ||
+                                                                  !pcapNodes.empty()));
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);
@@ -510,6 +519,17 @@ RdmaExperiment::Run()
     }
 
     // 2. Build.
+    // The ICRC setting is process-wide: the caller's comes back when Run ends.
+    struct IcrcSetting
+    {
+        const bool previous = RoceFrame::IsIcrcEnabled();
+
+        ~IcrcSetting()
+        {
+            RoceFrame::SetIcrcEnabled(previous);
+        }
+    } restoreIcrc;
+    RoceFrame::SetIcrcEnabled(icrc);
     Simulator::SetScheduler(ObjectFactory(scheduler));
     c.Apply();
     // HPCC needs INT from NICs and switches, unless the user said otherwise.
@@ -669,6 +689,7 @@ RdmaExperiment::Run()
     nlohmann::ordered_json j;
     j["config"] = c.GetValues();
     j["seed"] = seed;
+    j["icrc_computed"] = icrc;
     j["versions"] = {{"rdma", g_rdmaModuleVersion}, {"ns3", RDMA_NS3_VERSION}};
     j["wall_time_s"] = wall;
     j["sim_time_s"] = simEnd.GetSeconds();

@@ -314,6 +314,19 @@ QbbNetDevice::GetWireTime(uint32_t frameBytes) const
 bool
 QbbNetDevice::SendFrame(Ptr<Packet> frame)
 {
+    return DoSendFrame(frame, NO_CLASS);
+}
+
+bool
+QbbNetDevice::SendFrame(Ptr<Packet> frame, uint8_t cls)
+{
+    NS_ASSERT_MSG(cls < NUM_CLASSES, "class " << +cls << " out of range");
+    return DoSendFrame(frame, cls);
+}
+
+bool
+QbbNetDevice::DoSendFrame(Ptr<Packet> frame, uint8_t knownClass)
+{
     // Per-frame path: no NS_LOG_FUNCTION here or below (see the class notes).
     const uint32_t size = frame->GetSize();
     if (size < ETHERNET_HEADER_BYTES ||
@@ -334,15 +347,15 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
     {
         // Idle transmitter and no class paused, so nothing waits: straight
         // to the wire without classifying.
-        TransmitStart(frame);
+        TransmitStart(frame, knownClass);
         return true;
     }
-    const uint8_t cls = Classify(frame);
+    const uint8_t cls = knownClass == NO_CLASS ? Classify(frame) : knownClass;
     const uint8_t bit = 1U << cls;
     if (!busy && !(m_pausedMask & bit))
     {
         // Idle: whatever waits belongs to paused classes.
-        TransmitStart(frame);
+        TransmitStart(frame, cls);
         return true;
     }
     if (m_txQueueBytes + size > m_txQueueMaxBytes)
@@ -372,6 +385,16 @@ QbbNetDevice::Classify(Ptr<const Packet> frame) const
         return NUM_CLASSES - 1;
     }
     frame->CopyData(b, n);
+    return ClassifyHead(b, n);
+}
+
+uint8_t
+QbbNetDevice::ClassifyHead(const uint8_t* b, uint32_t n) const
+{
+    if (n < 15)
+    {
+        return NUM_CLASSES - 1;
+    }
     const uint16_t type = static_cast<uint16_t>((b[12] << 8) | b[13]);
     if (type == g_ethertypeVlan)
     {
@@ -409,7 +432,7 @@ QbbNetDevice::PopFrame(uint8_t cls)
 }
 
 Ptr<Packet>
-QbbNetDevice::DequeueFrame()
+QbbNetDevice::DequeueFrame(uint8_t& cls)
 {
     const uint8_t eligible = m_backlogMask & ~m_pausedMask;
     if (eligible == 0)
@@ -423,9 +446,11 @@ QbbNetDevice::DequeueFrame()
         {
             --c;
         }
+        cls = c;
         return PopFrame(c);
     }
     const uint8_t c = DwrrSelect(eligible);
+    cls = c;
     Ptr<Packet> frame = PopFrame(c);
     m_deficit[c] -= frame->GetSize();
     if (m_txQueues[c].frames.empty())
@@ -474,23 +499,36 @@ QbbNetDevice::StartNextFrame()
     }
     if (m_pfcPendingMask)
     {
-        TransmitStart(BuildPfcFrame());
+        TransmitStart(BuildPfcFrame(), NO_CLASS);
         return true;
     }
-    Ptr<Packet> next = DequeueFrame();
+    uint8_t cls = 0;
+    Ptr<Packet> next = DequeueFrame(cls);
     if (!next)
     {
         return false;
     }
-    TransmitStart(next);
+    TransmitStart(next, cls);
     return true;
 }
 
+uint8_t
+QbbNetDevice::GetTxClass() const
+{
+    NS_ABORT_MSG_UNLESS(m_txFrame, "GetTxClass: nothing is being transmitted");
+    if (m_txClass == NO_CLASS)
+    {
+        m_txClass = Classify(m_txFrame);
+    }
+    return m_txClass;
+}
+
 void
-QbbNetDevice::TransmitStart(Ptr<Packet> frame)
+QbbNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t cls)
 {
     NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
     m_txFrame = frame;
+    m_txClass = cls;
     const Time wireTime = GetWireTime(frame->GetSize());
     m_txEnd = Simulator::Now() + wireTime;
     m_phyTxBeginTrace(frame); // may queue a PFC frame here (NeedTxComplete)

@@ -205,6 +205,8 @@ class QbbNetDevice : public NetDevice
     static constexpr uint32_t VLAN_TAG_BYTES = 4;
     /// Traffic classes (transmit queues), numbered 0 (lowest) to 7 (highest).
     static constexpr uint8_t NUM_CLASSES = 8;
+    /// Marks a class not known yet (internal; never a valid class).
+    static constexpr uint8_t NO_CLASS = 0xFF;
 
     /// How the transmitter chooses between traffic classes (the Scheduler attribute).
     enum Scheduler
@@ -335,6 +337,14 @@ class QbbNetDevice : public NetDevice
      *         (DROP_QUEUE_FULL), or the device has no channel
      */
     bool SendFrame(Ptr<Packet> frame);
+    /**
+     * \brief SendFrame() for a caller that has classified the frame already
+     * (a switch reads the byte that decides it with the rest of the head).
+     * \param frame as for SendFrame()
+     * \param cls the frame's class as Classify() gives it, 0-7
+     * \return as for SendFrame()
+     */
+    bool SendFrame(Ptr<Packet> frame, uint8_t cls);
 
     /**
      * \brief Set the pull hook: called, from the event that ends a
@@ -384,6 +394,20 @@ class QbbNetDevice : public NetDevice
      * \return the class, 0-7
      */
     uint8_t Classify(Ptr<const Packet> frame) const;
+    /**
+     * \brief Classify() from a copy of the frame's first bytes.
+     * \param head the first bytes of an Ethernet frame
+     * \param n how many: at least 16, or the whole frame if it is shorter
+     * \return the class, 0-7
+     */
+    uint8_t ClassifyHead(const uint8_t* head, uint32_t n) const;
+    /**
+     * \brief The class of the frame on the wire now, for PhyTxBegin sinks:
+     * what Classify() gives for it, known without a look at its bytes when
+     * it came from a class queue or through SendFrame(frame, cls).
+     * \return the class, 0-7 (aborts if nothing is being transmitted)
+     */
+    uint8_t GetTxClass() const;
     /**
      * \brief Set the class of one DSCP value (one entry of DscpToClass).
      * \param dscp 0-63 (aborts otherwise)
@@ -582,9 +606,10 @@ class QbbNetDevice : public NetDevice
     /**
      * \brief Remove the next frame to transmit from the queues of the
      * classes that are not paused, by the Scheduler.
+     * \param cls receives the frame's class
      * \return the frame, or null if no such class has a frame
      */
-    Ptr<Packet> DequeueFrame();
+    Ptr<Packet> DequeueFrame(uint8_t& cls);
     /**
      * \brief DWRR choice among the eligible classes.
      * \param eligible bit c set for each class with frames and not paused (not 0)
@@ -644,8 +669,12 @@ class QbbNetDevice : public NetDevice
      * (SettleTx), which on a lightly loaded switch port saves one event in
      * two. Counters and behaviour are the same either way.
      * \param frame the frame
+     * \param cls its class, or NO_CLASS if not known yet (a PFC frame, or
+     *        a frame sent at once without a look at its bytes)
      */
-    void TransmitStart(Ptr<Packet> frame);
+    void TransmitStart(Ptr<Packet> frame, uint8_t cls);
+    /// SendFrame() with the class, or NO_CLASS if not known yet.
+    bool DoSendFrame(Ptr<Packet> frame, uint8_t cls);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
     /// Count the current frame as sent, fire PhyTxEnd and go idle.
@@ -721,6 +750,7 @@ class QbbNetDevice : public NetDevice
     Time m_pfcRefreshMargin;                          //!< refresh this long before expiry
     mutable Ptr<Packet> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
     Time m_txEnd;                  //!< when the current transmission ends
+    mutable uint8_t m_txClass{NO_CLASS}; //!< class of m_txFrame, or NO_CLASS until asked (GetTxClass)
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     EventId m_txCompleteEvent;       //!< end of the current transmission
 

@@ -47,6 +47,18 @@ class RdmaFrameView
      */
     bool Parse(Ptr<const Packet> frame);
 
+    /// \return the first bytes of the frame, as copied by Parse()
+    const uint8_t* GetHead() const
+    {
+        return m_bytes;
+    }
+
+    /// \return how many bytes GetHead() holds: PEEK_BYTES, or the whole frame if shorter
+    uint32_t GetHeadLength() const
+    {
+        return m_len;
+    }
+
     /// \return true for IPv6, false for IPv4
     bool IsIpv6() const;
     /// \return the IPv4 destination address as a host-order integer (IPv4 only)

@@ -319,7 +319,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
                              ? (*group)[0]
                              : RdmaRouteTable::Select(*group, view.FlowHash(m_ecmpSeed));
     Port& egress = m_ports[out];
-    const uint8_t cls = egress.device->Classify(frame);
+    const uint8_t cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());
     if (m_watchdog->IsStormed(out, cls) && m_watchdog->GetAction() == RdmaPfcWatchdog::DROP)
     {
         Drop(frame, inPort, DROP_PFC_STORM);
@@ -373,7 +373,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
     // The record goes in first: an idle port starts the frame (and fires
     // PhyTxBegin, which pops it) inside SendFrame().
     egress.pending[cls].push_back(Pending{inPort, bytes});
-    if (!egress.device->SendFrame(frame))
+    if (!egress.device->SendFrame(frame, cls))
     {
         egress.pending[cls].pop_back();
         ReleaseBuffer(inPort, cls, bytes);
@@ -397,7 +397,7 @@ RdmaSwitch::EgressTxBegin(uint32_t port, Ptr<const Packet> frame)
         }
     }
     Port& p = m_ports[port];
-    const uint8_t cls = p.device->Classify(frame);
+    const uint8_t cls = p.device->GetTxClass();
     std::deque<Pending>& fifo = p.pending[cls];
     NS_ASSERT_MSG(!fifo.empty(), "RdmaSwitch: port " << port << " sent a frame it was not given");
     if (fifo.empty())

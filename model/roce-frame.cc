@@ -37,7 +37,21 @@ ReadU16(const uint8_t* p)
 {
     return (uint16_t(p[0]) << 8) | p[1];
 }
+/// RoceFrame::SetIcrcEnabled's setting.
+bool g_icrcEnabled = true;
 } // namespace
+
+void
+RoceFrame::SetIcrcEnabled(bool enabled)
+{
+    g_icrcEnabled = enabled;
+}
+
+bool
+RoceFrame::IsIcrcEnabled()
+{
+    return g_icrcEnabled;
+}
 
 const char*
 RoceFrame::ParseStatusName(ParseStatus status)
@@ -192,18 +206,24 @@ RoceFrame::Build(bool ethernet)
     // its pad (ns-3 keeps zeros virtual: no byte is written or read), its CRC
     // found from the headers'; real bytes are shared copy-on-write and read once.
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
-    icrc = IcrcTrailer::Compute(l3Kind, head + l2, headers - l2);
+    icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
     Ptr<Packet> p;
     if (!hasPayload || payloadZeros)
     {
         p = Create<Packet>(length + pad);
-        icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
+        if (g_icrcEnabled)
+        {
+            icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
+        }
     }
     else
     {
-        std::vector<uint8_t> bytes(length);
-        payload->CopyData(bytes.data(), length);
-        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
+        if (g_icrcEnabled)
+        {
+            std::vector<uint8_t> bytes(length);
+            payload->CopyData(bytes.data(), length);
+            icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
+        }
         p = payload->Copy();
         if (pad > 0)
         {
@@ -356,6 +376,10 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
         {
             return BAD_ICRC;
         }
+    }
+    else if (!g_icrcEnabled)
+    {
+        out.icrc = 0; // builders write none (SetIcrcEnabled)
     }
     else
     {

@@ -61,6 +61,23 @@ struct RoceFrame
      */
     static const char* ParseStatusName(ParseStatus status);
 
+    /**
+     * \brief Whether builders compute the ICRC (IBA Annex A17.3.3),
+     * process-wide; on unless turned off.
+     *
+     * As ns-3's "ChecksumEnabled" global does for IP and UDP checksums, this
+     * spares the CRC in runs where nothing reads it. Off: every frame built
+     * carries an ICRC of 0, and a header-only parse (verifyIcrc false) leaves
+     * `icrc` at 0 without reading the trailer; a parse that verifies still
+     * computes the CRC, so it reports BAD_ICRC for such frames. Only for runs
+     * without pcap output and without receivers that verify: rdma-sim's
+     * sim.icrc = auto turns it off exactly then.
+     * \param enabled false to stop computing the ICRC
+     */
+    static void SetIcrcEnabled(bool enabled);
+    /// \return whether builders compute the ICRC (SetIcrcEnabled)
+    static bool IsIcrcEnabled();
+
     // Ethernet and 802.1Q
     Mac48Address srcMac; //!< Ethernet source
     Mac48Address dstMac; //!< Ethernet destination

@@ -10,6 +10,9 @@
  *   the same fields and payload bytes as one that does;
  * - INT insertion (copy-on-write or in place) and removal on the head alone
  *   restore the frame byte for byte;
+ * - with the ICRC turned off (RoceFrame::SetIcrcEnabled) a frame differs
+ *   from the usual one only in its last four bytes, which are zero, parses
+ *   to the same fields without the check and fails the check;
  * - RdmaDeadlineTimer fires at the last deadline set, with one scheduled
  *   event for any number of restarts (ns-3 counts every event it pops,
  *   cancelled ones included, so cancel-and-reschedule would count each).
@@ -243,6 +246,59 @@ class IntRoundTripTestCase : public TestCase
 };
 
 /// RdmaDeadlineTimer: the callback at the last deadline, few events.
+/// A frame built with the ICRC off is the usual frame with a zero ICRC.
+class IcrcOffTestCase : public TestCase
+{
+  public:
+    IcrcOffTestCase()
+        : TestCase("With the ICRC off, frames carry 0 in its place and parse without the check")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint8_t opcodes[] = {RC_RDMA_WRITE_ONLY, RC_ACKNOWLEDGE};
+        for (uint8_t opcode : opcodes)
+        {
+            for (bool ipv6 : {false, true})
+            {
+                RoceFrame f = MakeFrame(opcode, opcode == RC_ACKNOWLEDGE ? 0 : 1021, ipv6);
+                const std::vector<uint8_t> with = Bytes(f.BuildEthernetFrame());
+                const uint32_t icrc = f.icrc;
+                RoceFrame::SetIcrcEnabled(false);
+                Ptr<Packet> frame = f.BuildEthernetFrame();
+                RoceFrame::SetIcrcEnabled(true);
+                const std::vector<uint8_t> without = Bytes(frame);
+                NS_TEST_ASSERT_MSG_EQ(without.size(), with.size(), "same length");
+                NS_TEST_EXPECT_MSG_NE(icrc, 0U, "the usual frame has a real ICRC");
+                NS_TEST_EXPECT_MSG_EQ(f.icrc, 0U, "builder's icrc field");
+                const std::size_t end = with.size() - IcrcTrailer::SIZE;
+                NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(with.begin(), with.begin() + end) ==
+                                       std::vector<uint8_t>(without.begin(), without.begin() + end)),
+                                      true,
+                                      "bytes before the ICRC");
+                NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(without.begin() + end, without.end()) ==
+                                       std::vector<uint8_t>(IcrcTrailer::SIZE, 0)),
+                                      true,
+                                      "ICRC bytes are zero");
+                RoceFrame back;
+                RoceFrame::SetIcrcEnabled(false);
+                NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseEthernetFrame(frame, back, false),
+                                      RoceFrame::OK,
+                                      "header-only parse");
+                RoceFrame::SetIcrcEnabled(true);
+                NS_TEST_EXPECT_MSG_EQ(back.bth.GetPsn(), 0xFFFFFEU, "PSN read back");
+                NS_TEST_EXPECT_MSG_EQ(back.icrc, 0U, "icrc field of the parse");
+                NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseEthernetFrame(frame, back, true),
+                                      RoceFrame::BAD_ICRC,
+                                      "the check still computes the CRC");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(RoceFrame::IsIcrcEnabled(), true, "setting restored");
+    }
+};
+
 class DeadlineTimerTestCase : public TestCase
 {
   public:
@@ -306,6 +362,7 @@ class RdmaFastPathTestSuite : public TestSuite
         AddTestCase(new ZeroPayloadBuildTestCase, TestCase::QUICK);
         AddTestCase(new HeadOnlyParseTestCase, TestCase::QUICK);
         AddTestCase(new IntRoundTripTestCase, TestCase::QUICK);
+        AddTestCase(new IcrcOffTestCase, TestCase::QUICK);
         AddTestCase(new DeadlineTimerTestCase, TestCase::QUICK);
     }
 };

@@ -433,6 +433,17 @@ class StrictPriorityTestCase : public TestCase
             Callback<void, uint8_t, uint16_t>([&](uint8_t c, uint16_t q) {
                 pfcRxB.push_back({Simulator::Now(), c, q});
             }));
+        // GetTxClass, as a PhyTxBegin sink sees it, is the frame's class
+        // whether it left a queue, went straight to the wire or is PFC.
+        uint32_t txBegins = 0;
+        l.a->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> frame) {
+                ++txBegins;
+                NS_TEST_EXPECT_MSG_EQ(+l.a->GetTxClass(),
+                                      +l.a->Classify(frame),
+                                      "GetTxClass of frame " << txBegins);
+            }));
         // Blocker (class 0) goes straight to the wire, then the mix.
         l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 0, 0));
         const std::vector<uint8_t> classes = {2, 6, 0, 7, 3, 6, 1, 5, 4, 2, 7, 0};
@@ -483,6 +494,7 @@ class StrictPriorityTestCase : public TestCase
                                   "arrival " << k << " after the PFC frame");
         }
         NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().txFrames, 14, "13 data + 1 PFC");
+        NS_TEST_EXPECT_MSG_EQ(txBegins, 14, "PhyTxBegin per frame");
         Simulator::Destroy();
     }
 };
@@ -841,6 +853,15 @@ class ClassifyTestCase : public TestCase
     }
 
   private:
+    /// Classify(frame), checked against ClassifyHead on its first bytes.
+    static uint8_t Classify(Ptr<QbbNetDevice> dev, Ptr<const Packet> frame)
+    {
+        const uint8_t cls = dev->Classify(frame);
+        const std::vector<uint8_t> b = ToBytes(frame);
+        const uint32_t n = std::min<uint32_t>(b.size(), RdmaFrameView::PEEK_BYTES);
+        return cls == dev->ClassifyHead(b.data(), n) ? cls : 0xEE;
+    }
+
     void DoRun() override
     {
         auto dev = CreateObject<QbbNetDevice>();
@@ -854,11 +875,11 @@ class ClassifyTestCase : public TestCase
             b[17] = 0x00;
             b[18] = 0x45;
             b[19] = 46 << 2;
-            NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(b)), +pcp, "PCP " << +pcp);
+            NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(b)), +pcp, "PCP " << +pcp);
         }
         for (uint8_t dscp = 0; dscp < 64; ++dscp)
         {
-            NS_TEST_EXPECT_MSG_EQ(+dev->Classify(Ipv4Frame(s, d, 64, dscp, 0)),
+            NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, dscp, 0)),
                                   (dscp >> 3),
                                   "IPv4 DSCP " << +dscp);
             std::vector<uint8_t> v6 = EthBytes(s, d, 0x86DD);
@@ -866,20 +887,20 @@ class ClassifyTestCase : public TestCase
             const uint8_t tc = static_cast<uint8_t>((dscp << 2) | 1);
             v6[14] = static_cast<uint8_t>(0x60 | (tc >> 4));
             v6[15] = static_cast<uint8_t>((tc << 4) | 0x0A);
-            NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(v6)), (dscp >> 3), "IPv6 DSCP " << +dscp);
+            NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(v6)), (dscp >> 3), "IPv6 DSCP " << +dscp);
         }
         std::vector<uint8_t> arp = EthBytes(s, d, 0x0806);
         arp.resize(60, 0xFF);
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(arp)), 7, "ARP: highest class");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(arp)), 7, "ARP: highest class");
         std::vector<uint8_t> pfc = EthBytes(s, d, 0x8808);
         pfc.resize(60, 0);
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(pfc)), 7, "MAC Control: highest class");
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(EthBytes(s, d, 0x0800))),
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(pfc)), 7, "MAC Control: highest class");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(EthBytes(s, d, 0x0800))),
                               7,
                               "IPv4 header missing");
         std::vector<uint8_t> shortTag = EthBytes(s, d, 0x8100);
         shortTag.push_back(5 << 5);
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(ToPacket(shortTag)), 5, "15-byte tagged frame");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(shortTag)), 5, "15-byte tagged frame");
 
         // The attribute: default string, a custom map, SetDscpClass.
         StringValue str;
@@ -895,12 +916,12 @@ class ClassifyTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(dev->SetAttributeFailSafe("DscpToClass", StringValue(custom.str())),
                               true,
                               "64 classes accepted");
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(Ipv4Frame(s, d, 64, 26, 0)), 3, "DSCP 26");
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(Ipv4Frame(s, d, 64, 48, 0)), 6, "DSCP 48");
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(Ipv4Frame(s, d, 64, 56, 0)), 0, "DSCP 56 -> 0");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 26, 0)), 3, "DSCP 26");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 48, 0)), 6, "DSCP 48");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 56, 0)), 0, "DSCP 56 -> 0");
         dev->SetDscpClass(56, 4);
         NS_TEST_EXPECT_MSG_EQ(+dev->GetDscpClass(56), 4, "SetDscpClass");
-        NS_TEST_EXPECT_MSG_EQ(+dev->Classify(Ipv4Frame(s, d, 64, 56, 0)), 4, "DSCP 56 -> 4");
+        NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 56, 0)), 4, "DSCP 56 -> 4");
 
         std::string tooFew = custom.str().substr(0, custom.str().rfind(' '));
         for (const std::string& bad :

@@ -153,6 +153,28 @@ def test_icrc_check_is_off_by_default_and_can_be_turned_on(run_example, tmp_path
     assert read(tmp_path / 'true' / 'fct.csv') == read(tmp_path / 'false' / 'fct.csv')
     summary = json.loads(read(tmp_path / 'true' / 'summary.json'))
     assert summary['drops'] == 0
+    # sim.icrc = auto computes the ICRC only when a NIC checks it.
+    assert summary['icrc_computed'] is True
+    assert json.loads(read(tmp_path / 'false' / 'summary.json'))['icrc_computed'] is False
+
+
+def test_icrc_computation_is_skipped_only_when_nothing_reads_it(run_example, tmp_path):
+    """sim.icrc: off spares senders the CRC and changes no result; a NIC
+    that verifies ICRCs drops every frame built without one (BAD_ICRC), so
+    the flows fail rather than pass unchecked; bad values exit 2."""
+    for v in ('on', 'off'):
+        r = run_tiny(run_example, tmp_path / v, '--sim.icrc=%s' % v)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(read(tmp_path / v / 'summary.json'))['icrc_computed'] == (v == 'on')
+    assert read(tmp_path / 'on' / 'fct.csv') == read(tmp_path / 'off' / 'fct.csv')
+    r = run_tiny(run_example, tmp_path / 'checked', '--sim.icrc=off', '--nic.VerifyIcrc=true',
+                 '--sim.stopTime=1ms')
+    summary = json.loads(read(tmp_path / 'checked' / 'summary.json'))
+    assert summary['flows']['completed'] == 0 and summary['drops'] > 0, summary['drops']
+    r = run_tiny(run_example, tmp_path / 'bad', '--sim.icrc=maybe')
+    assert r.returncode == 2
+    assert "sim.icrc = 'maybe': expected auto, on or off" in r.stderr
+    assert not (tmp_path / 'bad').exists()
 
 
 def test_pcap_of_chosen_nodes_is_real_roce(run_example, tmp_path):
@@ -169,6 +191,7 @@ def test_pcap_of_chosen_nodes_is_real_roce(run_example, tmp_path):
     roce = scapy_checked_roce_frames(out / 'pcap' / files[0])
     summary = json.loads(read(out / 'summary.json'))
     assert roce > 0 and summary['flows']['completed'] > 0
+    assert summary['icrc_computed'] is True  # sim.icrc = auto: pcap output reads it
     tshark = shutil.which('tshark')
     assert tshark, 'tshark is not installed (scripts/install-deps.sh installs it)'
     opcodes = subprocess.run([tshark, '-r', str(out / 'pcap' / files[0]), '-T', 'fields',
