@@ -530,9 +530,20 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     ++m_stats.rxFrames;
     m_stats.rxBytes += frame->GetSize();
     IntHeader intHeader;
-    bool hasInt = m_intEnabled && RdmaIntCodec::Strip(frame, intHeader);
+    bool hasInt = false;
     RoceFrame f;
-    RoceFrame::ParseStatus st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
+    RoceFrame::ParseStatus st;
+    if (m_intEnabled && !m_verifyIcrc)
+    {
+        // The INT header is read and skipped in a copy of the head.
+        st = RoceFrame::ParseEthernetFrameWithInt(frame, f, intHeader, hasInt);
+    }
+    else
+    {
+        // The ICRC covers the frame as sent, without the INT header.
+        hasInt = m_intEnabled && RdmaIntCodec::Strip(frame, intHeader);
+        st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
+    }
     switch (st)
     {
     case RoceFrame::OK:

@@ -5,6 +5,7 @@
 #include "roce-frame.h"
 
 #include "icrc-trailer.h"
+#include "rdma-int-codec.h"
 #include "rdma-opcode.h"
 #include "rdma-raw-header.h"
 
@@ -14,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/udp-header.h"
 
+#include <cstring>
 #include <vector>
 
 namespace ns3
@@ -39,6 +41,50 @@ ReadU16(const uint8_t* p)
 }
 /// RoceFrame::SetIcrcEnabled's setting.
 bool g_icrcEnabled = true;
+
+/// Write a big-endian 16-bit value.
+void
+WriteU16(uint8_t* p, uint16_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+
+/**
+ * If the `n` bytes from an IP header on carry an INT header after UDP (as
+ * RdmaIntCodec inserts it), read it and take it out of these bytes: the
+ * bytes after it move up and the IP and UDP lengths and UDP port become
+ * those of the frame without it (the IPv4 checksum is left as it is).
+ */
+bool
+SkipIntHeader(uint8_t* b, uint32_t n, bool ipv6, IntHeader& header)
+{
+    const uint32_t ip = ipv6 ? IPV6_HEADER : IPV4_HEADER;
+    if (n < ip + UDP_HEADER + IntHeader::SIZE ||
+        (ipv6 ? (b[0] >> 4) != 6 || b[6] != IP_PROTO_UDP
+              : b[0] != 0x45 || b[9] != IP_PROTO_UDP))
+    {
+        return false;
+    }
+    uint8_t* udp = b + ip;
+    const uint16_t port = ReadU16(udp + 2);
+    if (port != IntHeader::UDP_PORT && port != RdmaIntCodec::ECHO_PORT)
+    {
+        return false;
+    }
+    Buffer hb;
+    hb.AddAtStart(IntHeader::SIZE);
+    hb.Begin().Write(udp + UDP_HEADER, IntHeader::SIZE);
+    header.Deserialize(hb.Begin());
+    std::memmove(udp + UDP_HEADER,
+                 udp + UDP_HEADER + IntHeader::SIZE,
+                 n - (ip + UDP_HEADER + IntHeader::SIZE));
+    WriteU16(udp + 2, RoceFrame::UDP_PORT);
+    WriteU16(udp + 4, ReadU16(udp + 4) - IntHeader::SIZE);
+    uint8_t* length = ipv6 ? b + 4 : b + 2;
+    WriteU16(length, ReadU16(length) - IntHeader::SIZE);
+    return true;
+}
 } // namespace
 
 void
@@ -240,6 +286,26 @@ RoceFrame::Build(bool ethernet)
 RoceFrame::ParseStatus
 RoceFrame::ParseEthernetFrame(Ptr<const Packet> frame, RoceFrame& out, bool verifyIcrc)
 {
+    return ParseFrame(frame, out, verifyIcrc, nullptr, nullptr);
+}
+
+RoceFrame::ParseStatus
+RoceFrame::ParseEthernetFrameWithInt(Ptr<const Packet> frame,
+                                     RoceFrame& out,
+                                     IntHeader& intHeader,
+                                     bool& hasInt)
+{
+    hasInt = false;
+    return ParseFrame(frame, out, false, &intHeader, &hasInt);
+}
+
+RoceFrame::ParseStatus
+RoceFrame::ParseFrame(Ptr<const Packet> frame,
+                      RoceFrame& out,
+                      bool verifyIcrc,
+                      IntHeader* intHeader,
+                      bool* hasInt)
+{
     // The MACs, the EtherType and a tag are read from a copy of the first
     // 18 bytes; the frame itself is never copied or changed.
     uint8_t eth[ETH_HEADER + VlanTagHeader::SIZE];
@@ -270,7 +336,7 @@ RoceFrame::ParseEthernetFrame(Ptr<const Packet> frame, RoceFrame& out, bool veri
     {
         return NOT_ROCE;
     }
-    return ParseAt(frame, offset, type == ETHERTYPE_IPV6, out, verifyIcrc);
+    return ParseAt(frame, offset, type == ETHERTYPE_IPV6, out, verifyIcrc, intHeader, hasInt);
 }
 
 RoceFrame::ParseStatus
@@ -284,12 +350,15 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
                    uint32_t offset,
                    bool ipv6,
                    RoceFrame& out,
-                   bool verifyIcrc)
+                   bool verifyIcrc,
+                   IntHeader* intHeader,
+                   bool* hasInt)
 {
     // Only the headers are copied out, unless the ICRC is to be checked (it
     // covers every byte) or sits before Ethernet padding.
+    NS_ASSERT_MSG(!(intHeader && verifyIcrc), "an INT header is skipped only without the ICRC check");
     const uint32_t size0 = packet->GetSize() - offset; // from the IP header
-    uint8_t headCopy[64 + HEAD_MAX];
+    uint8_t headCopy[64 + HEAD_MAX + IntHeader::SIZE];
     std::vector<uint8_t> all;
     const uint8_t* b;
     if (verifyIcrc)
@@ -301,10 +370,18 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     else
     {
         NS_ASSERT(offset <= 64);
-        packet->CopyData(headCopy, std::min(offset + size0, offset + HEAD_MAX));
+        const uint32_t copied =
+            packet->CopyData(headCopy,
+                             offset + std::min(size0, HEAD_MAX + (intHeader ? IntHeader::SIZE : 0)));
         b = headCopy + offset;
+        if (intHeader)
+        {
+            *hasInt = SkipIntHeader(headCopy + offset, copied - offset, ipv6, *intHeader);
+        }
     }
-    uint32_t size = size0;
+    // An INT header skipped in the copy is still in the packet, before the BTH.
+    const uint32_t shim = (hasInt && *hasInt) ? IntHeader::SIZE : 0;
+    uint32_t size = size0 - shim;
 
     // Network layer: how many bytes the IP header says the packet has.
     uint32_t ipHeader = ipv6 ? IPV6_HEADER : IPV4_HEADER;
@@ -385,7 +462,7 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     {
         // The last four bytes before any Ethernet padding, without copying the rest.
         IcrcTrailer trailer;
-        packet->CreateFragment(offset + size - IcrcTrailer::SIZE, IcrcTrailer::SIZE)
+        packet->CreateFragment(offset + shim + size - IcrcTrailer::SIZE, IcrcTrailer::SIZE)
             ->RemoveTrailer(trailer);
         out.icrc = trailer.GetIcrc();
     }
@@ -477,7 +554,7 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     }
     // The payload shares the frame's bytes (copy-on-write).
     out.payload = (ext & EXT_PAYLOAD)
-                      ? packet->CreateFragment(offset + headers, dataAndPad - padCnt)
+                      ? packet->CreateFragment(offset + shim + headers, dataAndPad - padCnt)
                       : nullptr;
     out.payloadZeros = false;
     NS_LOG_LOGIC("parsed " << RdmaOpcodeName(out.bth.GetOpcode()) << " psn=" << out.bth.GetPsn());

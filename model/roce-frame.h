@@ -10,6 +10,7 @@
 #include "atomic-eth-header.h"
 #include "bth-header.h"
 #include "cnp-header.h"
+#include "int-header.h"
 #include "rdma-word-header.h"
 #include "reth-header.h"
 #include "vlan-tag-header.h"
@@ -133,6 +134,22 @@ struct RoceFrame
                                           RoceFrame& out,
                                           bool verifyIcrc = true);
     /**
+     * \brief Parse an Ethernet frame that may carry an INT header between
+     * UDP and BTH (RdmaIntCodec: UDP destination port IntHeader::UDP_PORT,
+     * or the echo port one above it), without checking the ICRC: the fields
+     * are those of the frame without it (what RdmaIntCodec::Strip and then
+     * a parse give), read from the head alone.
+     * \param frame the frame; not modified
+     * \param out receives the fields; valid only when OK is returned
+     * \param intHeader receives the INT header when there is one
+     * \param hasInt set to whether there is one
+     * \return the outcome
+     */
+    static ParseStatus ParseEthernetFrameWithInt(Ptr<const Packet> frame,
+                                                 RoceFrame& out,
+                                                 IntHeader& intHeader,
+                                                 bool& hasInt);
+    /**
      * \brief Parse a packet that starts at the IP header.
      * \param packet the packet; not modified
      * \param ipv6 whether the network layer is IPv6
@@ -153,12 +170,22 @@ struct RoceFrame
      * \return a new packet
      */
     Ptr<Packet> Build(bool ethernet);
-    /// ParseIpPacket for the bytes from `offset` of `packet` on.
+    /// ParseEthernetFrame, or ParseEthernetFrameWithInt given `intHeader`.
+    static ParseStatus ParseFrame(Ptr<const Packet> frame,
+                                  RoceFrame& out,
+                                  bool verifyIcrc,
+                                  IntHeader* intHeader,
+                                  bool* hasInt);
+    /// ParseIpPacket for the bytes from `offset` of `packet` on; with
+    /// `intHeader`, an INT header after UDP is read there and skipped
+    /// (verifyIcrc must then be false).
     static ParseStatus ParseAt(Ptr<const Packet> packet,
                                uint32_t offset,
                                bool ipv6,
                                RoceFrame& out,
-                               bool verifyIcrc);
+                               bool verifyIcrc,
+                               IntHeader* intHeader = nullptr,
+                               bool* hasInt = nullptr);
 
   public:
 

@@ -9,7 +9,8 @@
  * - a parse that does not check the ICRC (reading only the headers) gives
  *   the same fields and payload bytes as one that does;
  * - INT insertion (copy-on-write or in place) and removal on the head alone
- *   restore the frame byte for byte;
+ *   restore the frame byte for byte, and a parse that skips the INT header
+ *   in a copy of the head reads what a parse of the stripped frame reads;
  * - with the ICRC turned off (RoceFrame::SetIcrcEnabled) a frame differs
  *   from the usual one only in its last four bytes, which are zero, parses
  *   to the same fields without the check and fails the check;
@@ -207,7 +208,8 @@ class IntRoundTripTestCase : public TestCase
 {
   public:
     IntRoundTripTestCase()
-        : TestCase("INT header inserted and stripped on the head alone restores every byte")
+        : TestCase("INT header inserted and stripped on the head alone restores every byte; "
+                   "a parse that skips it in place reads the same fields")
     {
     }
 
@@ -232,6 +234,17 @@ class IntRoundTripTestCase : public TestCase
             Ptr<Packet> fresh = f.BuildEthernetFrame(); // as a NIC does: nobody else holds it
             RdmaIntCodec::InsertInPlace(fresh, hdr, IntHeader::UDP_PORT);
             NS_TEST_EXPECT_MSG_EQ((Bytes(fresh) == Bytes(frame)), true, "in place: the same bytes");
+            // Read in place: the fields of the frame without it, and the header.
+            RoceFrame inPlace;
+            IntHeader read;
+            bool hasInt = false;
+            NS_TEST_ASSERT_MSG_EQ(
+                RoceFrame::ParseEthernetFrameWithInt(frame, inPlace, read, hasInt),
+                RoceFrame::OK,
+                "parsed with the INT header in place");
+            NS_TEST_EXPECT_MSG_EQ(hasInt, true, "INT header found");
+            NS_TEST_EXPECT_MSG_EQ(read.GetNHops(), 1, "hop count read in place");
+            NS_TEST_EXPECT_MSG_EQ(read.GetHop(0).GetQlenBytes(), 800, "hop record read in place");
             IntHeader back;
             NS_TEST_ASSERT_MSG_EQ(RdmaIntCodec::Strip(frame, back), true, "stripped");
             NS_TEST_EXPECT_MSG_EQ(back.GetNHops(), 1, "hop count carried");
@@ -241,6 +254,23 @@ class IntRoundTripTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseEthernetFrame(frame, parsed, true),
                                   RoceFrame::OK,
                                   "the ICRC still holds");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.bth.GetPsn(), parsed.bth.GetPsn(), "PSN");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.reth.GetDmaLength(), parsed.reth.GetDmaLength(), "RETH");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.hasVlan, vlan, "tag");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.ecn, parsed.ecn, "ECN");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.icrc, parsed.icrc, "ICRC read past the INT header");
+            NS_TEST_EXPECT_MSG_EQ((Bytes(inPlace.payload) == Bytes(parsed.payload)),
+                                  true,
+                                  "payload read past the INT header");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.payload->GetSize(), 1024, "payload length");
+            // A frame without INT header parses as ParseEthernetFrame does.
+            hasInt = true;
+            NS_TEST_EXPECT_MSG_EQ(
+                RoceFrame::ParseEthernetFrameWithInt(frame, inPlace, read, hasInt),
+                RoceFrame::OK,
+                "no INT header");
+            NS_TEST_EXPECT_MSG_EQ(hasInt, false, "none found");
+            NS_TEST_EXPECT_MSG_EQ(inPlace.icrc, parsed.icrc, "ICRC without INT header");
         }
     }
 };
