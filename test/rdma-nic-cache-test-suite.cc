@@ -435,12 +435,12 @@ class BlockingTestCase : public TestCase
                                   NanoSeconds(blocking ? 101 : 0),
                                   mode << "stall of the hit's requester");
             NS_TEST_EXPECT_MSG_EQ(done.at[2] - t0, NanoSeconds(109), mode << "merged miss");
-            NS_TEST_EXPECT_MSG_EQ(done.hit[2], blocking ? 1 : 0, mode << "second lookup of 1");
+            NS_TEST_EXPECT_MSG_EQ(done.hit[2], (blocking ? 1 : 0), mode << "second lookup of 1");
             NS_TEST_EXPECT_MSG_EQ(done.at[3] - t0,
                                   NanoSeconds(blocking ? 210 : 110),
                                   mode << "second miss");
             NS_TEST_EXPECT_MSG_EQ(cache->GetMergedMisses(),
-                                  blocking ? 0u : 1u,
+                                  (blocking ? 0u : 1u),
                                   mode << "merged misses");
             NS_TEST_EXPECT_MSG_EQ(dram->GetFetches(), 3u, mode << "fetches (warm-up, 1, 2)");
             NS_TEST_EXPECT_MSG_EQ(cache->IsDirty(1), true, mode << "the write marked 1 dirty");

@@ -997,7 +997,7 @@ class TraceFilesTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(in.Fail(), false, path << " record " << i);
             uint64_t ns = uint64_t{sec} * 1000000000ULL +
                           (in.IsNanoSecMode() ? frac : uint64_t{frac} * 1000ULL);
-            NS_TEST_EXPECT_MSG_EQ(ns, times[i].GetNanoSeconds(), path << " time " << i);
+            NS_TEST_EXPECT_MSG_EQ(ns, static_cast<uint64_t>(times[i].GetNanoSeconds()), path << " time " << i);
             NS_TEST_EXPECT_MSG_EQ(orig, frames[i].size(), path << " length " << i);
             NS_TEST_EXPECT_MSG_EQ(
                 (std::vector<uint8_t>(buf.begin(), buf.begin() + incl) == frames[i]),
