@@ -11,6 +11,7 @@
 #include "ns3/buffer.h"
 #include "ns3/packet.h"
 
+#include <cstring>
 #include <vector>
 
 namespace ns3
@@ -87,14 +88,12 @@ Fix(uint8_t* b, uint32_t ip, uint32_t udp, bool v6, int delta, uint16_t port)
 } // namespace
 
 uint32_t
-RdmaIntCodec::MakeHead(Ptr<const Packet> frame,
-                       const IntHeader& header,
-                       uint16_t udpPort,
-                       uint8_t* head,
-                       uint32_t& keep)
+RdmaIntCodec::InsertIntoHead(const uint8_t* head,
+                             uint32_t n,
+                             const IntHeader& header,
+                             uint16_t udpPort,
+                             uint8_t* out)
 {
-    // Only the head is rewritten: Ethernet through UDP, then the INT header.
-    const uint32_t n = frame->CopyData(head, HEAD);
     uint32_t ip = 0;
     uint32_t udp = 0;
     bool v6 = false;
@@ -102,13 +101,28 @@ RdmaIntCodec::MakeHead(Ptr<const Packet> frame,
     {
         return 0;
     }
-    keep = udp + 8;
+    const uint32_t keep = udp + 8;
+    std::memcpy(out, head, keep);
     Buffer hb;
     hb.AddAtStart(IntHeader::SIZE);
     header.Serialize(hb.Begin());
-    hb.CopyData(head + keep, IntHeader::SIZE);
-    Fix(head, ip, udp, v6, IntHeader::SIZE, udpPort);
-    return keep + IntHeader::SIZE;
+    hb.CopyData(out + keep, IntHeader::SIZE);
+    std::memcpy(out + keep + IntHeader::SIZE, head + keep, n - keep);
+    Fix(out, ip, udp, v6, IntHeader::SIZE, udpPort);
+    return n + IntHeader::SIZE;
+}
+
+uint32_t
+RdmaIntCodec::MakeHead(Ptr<const Packet> frame,
+                       const IntHeader& header,
+                       uint16_t udpPort,
+                       uint8_t* head,
+                       uint32_t& keep)
+{
+    // Only the head is rewritten: Ethernet through UDP, then the INT header.
+    uint8_t in[HEAD];
+    keep = frame->CopyData(in, HEAD);
+    return InsertIntoHead(in, keep, header, udpPort, head);
 }
 
 void

@@ -61,6 +61,20 @@ class RdmaIntCodec
      * \return false (frame unchanged) if the frame carries no header
      */
     static bool Strip(Ptr<Packet>& frame, IntHeader& header);
+    /**
+     * \brief Insert as Insert() does, into the first bytes of a frame.
+     * \param head the first `n` bytes of an Ethernet frame, at least through UDP
+     * \param n how many
+     * \param header the records to carry
+     * \param udpPort IntHeader::UDP_PORT or ECHO_PORT
+     * \param out receives the n + IntHeader::SIZE bytes that replace them
+     * \return n + IntHeader::SIZE, or 0 if the bytes hold no IP/UDP header
+     */
+    static uint32_t InsertIntoHead(const uint8_t* head,
+                                   uint32_t n,
+                                   const IntHeader& header,
+                                   uint16_t udpPort,
+                                   uint8_t* out);
 
   private:
     /**
@@ -69,7 +83,7 @@ class RdmaIntCodec
      * \param header the records
      * \param udpPort the UDP destination port to set
      * \param head receives the new head (room for 86 + IntHeader::SIZE bytes)
-     * \param keep set to the bytes of the frame the head replaces
+     * \param keep set to the bytes of the frame the head replaces (up to 86)
      * \return the new head's length, or 0 if the frame is not IP/UDP
      */
     static uint32_t MakeHead(Ptr<const Packet> frame,

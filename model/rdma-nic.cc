@@ -403,11 +403,10 @@ RdmaNic::TrySend()
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
         Ptr<RdmaQpCc> cc = m_qpCc[qpn];
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
-        Ptr<Packet> frame = f.BuildEthernetFrame();
-        if (m_intEnabled)
-        {
-            cc->AddInt(frame, f);
-        }
+        uint16_t intPort = 0;
+        const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
+        Ptr<Packet> frame =
+            intHeader ? f.BuildEthernetFrame(*intHeader, intPort) : f.BuildEthernetFrame();
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }

@@ -129,18 +129,22 @@ RdmaQpCc::FrameBytes(const RoceFrame& frame)
            BthHeader::PadCntFor(payload) + IcrcTrailer::SIZE;
 }
 
-void
-RdmaQpCc::AddInt(Ptr<Packet>& frame, const RoceFrame& f)
+const IntHeader*
+RdmaQpCc::TakeInt(const RoceFrame& f, uint16_t& udpPort)
 {
+    static const IntHeader empty;
     if (!IsResponse(f.bth.GetOpcode()))
     {
-        RdmaIntCodec::InsertInPlace(frame, IntHeader(), IntHeader::UDP_PORT);
+        udpPort = IntHeader::UDP_PORT;
+        return &empty;
     }
-    else if (m_hasEcho && (f.bth.GetOpcode() != RC_RDMA_READ_RESPONSE_MIDDLE))
+    if (m_hasEcho && (f.bth.GetOpcode() != RC_RDMA_READ_RESPONSE_MIDDLE))
     {
-        RdmaIntCodec::InsertInPlace(frame, m_echo, RdmaIntCodec::ECHO_PORT);
         m_hasEcho = false;
+        udpPort = RdmaIntCodec::ECHO_PORT;
+        return &m_echo;
     }
+    return nullptr;
 }
 
 void
@@ -219,7 +223,7 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     }
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
-    if (m_state->m_window > 0 && !frame.bth.GetAckReq() &&
+    if (m_state->m_window.Get() > 0 && !frame.bth.GetAckReq() &&
         (m_ackEveryPacketWithWindow || m_inFlightBytes >= m_state->m_window))
     {
         // ACK-clocked: every packet asks for its ACK. Or at least the one

@@ -101,13 +101,16 @@ class RdmaQpCc : public Object
      */
     void OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled = false);
     /**
-     * \brief INT on: give a built request frame an empty IntHeader (to be
-     * stamped by switches), a response frame the records of the latest
-     * request that arrived with INT (its echo), see RdmaIntCodec.
-     * \param frame the built frame, which nobody else holds yet (edited in place)
-     * \param f its fields
+     * \brief INT on: the IntHeader a packet carries (RdmaIntCodec): a
+     * request an empty one, to be stamped by switches; a response the records
+     * of the latest request that arrived with INT (its echo), once; other
+     * responses none.
+     * \param f the packet's fields
+     * \param udpPort set to the header's UDP destination port
+     *        (IntHeader::UDP_PORT or RdmaIntCodec::ECHO_PORT)
+     * \return the header, valid until the next call, or null for none
      */
-    void AddInt(Ptr<Packet>& frame, const RoceFrame& f);
+    const IntHeader* TakeInt(const RoceFrame& f, uint16_t& udpPort);
     /**
      * \param frame a packet's fields
      * \return the bytes of its Ethernet frame (header to ICRC, no FCS)

@@ -137,7 +137,13 @@ RoceFrame::BuildEthernetFrame()
 }
 
 Ptr<Packet>
-RoceFrame::Build(bool ethernet)
+RoceFrame::BuildEthernetFrame(const IntHeader& intHeader, uint16_t udpPort)
+{
+    return Build(true, &intHeader, udpPort);
+}
+
+Ptr<Packet>
+RoceFrame::Build(bool ethernet, const IntHeader* intHeader, uint16_t intPort)
 {
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bth.GetOpcode());
     const bool hasPayload = payload && (info.extHeaders & EXT_PAYLOAD);
@@ -276,7 +282,17 @@ RoceFrame::Build(bool ethernet)
             p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
         }
     }
-    p->AddHeader(RdmaRawHeader(head, headers));
+    if (intHeader)
+    {
+        uint8_t withInt[sizeof(head) + IntHeader::SIZE];
+        const uint32_t n = RdmaIntCodec::InsertIntoHead(head, headers, *intHeader, intPort, withInt);
+        NS_ASSERT_MSG(ethernet && n > 0, "an INT header goes into an Ethernet frame");
+        p->AddHeader(RdmaRawHeader(withInt, n));
+    }
+    else
+    {
+        p->AddHeader(RdmaRawHeader(head, headers));
+    }
     IcrcTrailer trailer;
     trailer.SetIcrc(icrc);
     p->AddTrailer(trailer);

@@ -122,6 +122,15 @@ struct RoceFrame
      * \return a new packet
      */
     Ptr<Packet> BuildEthernetFrame();
+    /**
+     * \brief Build the whole Ethernet frame with an INT header after UDP:
+     * byte for byte what RdmaIntCodec::Insert makes of BuildEthernetFrame()'s
+     * frame (the ICRC is that of the frame without it), in one piece.
+     * \param intHeader the records to carry
+     * \param udpPort IntHeader::UDP_PORT or RdmaIntCodec::ECHO_PORT
+     * \return a new packet
+     */
+    Ptr<Packet> BuildEthernetFrame(const IntHeader& intHeader, uint16_t udpPort);
 
     /**
      * \brief Parse an Ethernet frame (no preamble, no FCS).
@@ -167,9 +176,11 @@ struct RoceFrame
      * \brief Build the packet: every header serialized once into one buffer
      * and added with RdmaRawHeader, the ICRC from it and the payload.
      * \param ethernet whether to start with the Ethernet header (and tag)
+     * \param intHeader an INT header to insert after UDP (ethernet only), or null
+     * \param intPort its UDP destination port
      * \return a new packet
      */
-    Ptr<Packet> Build(bool ethernet);
+    Ptr<Packet> Build(bool ethernet, const IntHeader* intHeader = nullptr, uint16_t intPort = 0);
     /// ParseEthernetFrame, or ParseEthernetFrameWithInt given `intHeader`.
     static ParseStatus ParseFrame(Ptr<const Packet> frame,
                                   RoceFrame& out,

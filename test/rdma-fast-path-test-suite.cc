@@ -8,7 +8,7 @@
  *   byte the frame built from real zero bytes;
  * - a parse that does not check the ICRC (reading only the headers) gives
  *   the same fields and payload bytes as one that does;
- * - INT insertion (copy-on-write or in place) and removal on the head alone
+ * - INT insertion (copy-on-write, in place or while building) and removal on the head alone
  *   restore the frame byte for byte, and a parse that skips the INT header
  *   in a copy of the head reads what a parse of the stripped frame reads;
  * - with the ICRC turned off (RoceFrame::SetIcrcEnabled) a frame differs
@@ -234,6 +234,10 @@ class IntRoundTripTestCase : public TestCase
             Ptr<Packet> fresh = f.BuildEthernetFrame(); // as a NIC does: nobody else holds it
             RdmaIntCodec::InsertInPlace(fresh, hdr, IntHeader::UDP_PORT);
             NS_TEST_EXPECT_MSG_EQ((Bytes(fresh) == Bytes(frame)), true, "in place: the same bytes");
+            NS_TEST_EXPECT_MSG_EQ((Bytes(f.BuildEthernetFrame(hdr, IntHeader::UDP_PORT)) ==
+                                   Bytes(frame)),
+                                  true,
+                                  "built with it: the same bytes");
             // Read in place: the fields of the frame without it, and the header.
             RoceFrame inPlace;
             IntHeader read;
