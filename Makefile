@@ -34,14 +34,15 @@ test: build
 # (no logs, no asserts) with this module as contrib/rdma (ns3-module/check-compat.sh
 # --build-only; ~12 minutes the first time, a minute or two after).
 # bench-debian: the same against Debian's libns3 (logs and asserts compiled in;
-# its event loop is about 4x slower).
+# its event loop is about 4x slower). BENCH_RUNS=3: medians of three runs.
 COMPAT_DIR ?= /var/tmp/rdma-compat
+BENCH_RUNS ?= 1
 bench:
 	RDMA_COMPAT_DIR=$(COMPAT_DIR) ns3-module/check-compat.sh --build-only
-	scripts/bench.py --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
+	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
 
 bench-debian: build
-	scripts/bench.py
+	scripts/bench.py --runs $(BENCH_RUNS)
 
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
 compat:

@@ -11,11 +11,18 @@ asserts are compiled in):
 
     scripts/bench.py --sim PATH            # the default set below
     scripts/bench.py examples/configs/incast.ini --sim build/examples/rdma-sim
+    scripts/bench.py --runs 3 --sim PATH   # each figure the median of 3 runs
+
+With --runs N every config runs N times and each figure is the median over
+the runs (wall seconds and peak RSS of the runs themselves; the rates are
+the run's counts over the median wall time, since the counts do not vary:
+same config and seed, same simulation).
 """
 
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,17 +50,22 @@ def main(argv=None):
     p.add_argument('configs', nargs='*', help='config files (default: %s)' % ', '.join(DEFAULT_CONFIGS))
     p.add_argument('--sim', default=os.environ.get('RDMA_SIM', os.path.join(TOP, 'build', 'examples', 'rdma-sim')),
                    help='the rdma-sim binary')
+    p.add_argument('--runs', type=int, default=1, help='runs per config; figures are medians (default 1)')
     args = p.parse_args(argv)
+    if args.runs < 1:
+        p.error('--runs must be at least 1')
     configs = args.configs or [os.path.join(TOP, c) for c in DEFAULT_CONFIGS]
     header = ('config', 'wall s', 'sim s', 'events/s', 'link tx/s', 'data pkts/s', 'peak RSS MB')
     print('%-34s %8s %8s %10s %10s %11s %11s' % header)
     with tempfile.TemporaryDirectory() as tmp:
         for i, config in enumerate(configs):
-            s = run(args.sim, config, os.path.join(tmp, str(i)))
-            wall = s['wall_time_s']
+            runs = [run(args.sim, config, os.path.join(tmp, '%d-%d' % (i, r))) for r in range(args.runs)]
+            s = runs[0]
+            wall = statistics.median(r['wall_time_s'] for r in runs)
+            rss = statistics.median(r['peak_rss_mb'] for r in runs)
             print('%-34s %8.2f %8.4f %10.3g %10.3g %11.3g %11.1f' % (
                 os.path.basename(config), wall, s['sim_time_s'], s['events'] / wall,
-                s['link_transmissions'] / wall, s['data_packets_delivered'] / wall, s['peak_rss_mb']))
+                s['link_transmissions'] / wall, s['data_packets_delivered'] / wall, rss))
             sys.stdout.flush()
     return 0
 

@@ -234,3 +234,25 @@ def test_full_qp_memory_fails_flows_not_the_run(run_example, tmp_path):
     summary = json.loads(read(out / 'summary.json'))
     assert summary['flows']['failed'] == len(rows) - ok - statuses.count('INCOMPLETE')
     assert all(row['fct_ns'] == '' for row in rows if row['status'] == 'NO_QP')
+
+
+def test_bench_reports_medians_of_runs(build_dir):
+    """scripts/bench.py --runs 2: one row per config with its simulated time
+    and positive rates; --runs 0 is refused."""
+    import subprocess
+    import sys
+    sim = os.path.join(build_dir, 'examples', 'rdma-sim')
+    bench = os.path.join(TOP, 'scripts', 'bench.py')
+    r = subprocess.run([sys.executable, bench, '--runs', '2', '--sim', sim, TINY],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].split()[:3] == ['config', 'wall', 's'] and len(lines) == 2, r.stdout
+    fields = lines[1].split()
+    assert fields[0] == 'tiny.ini'
+    wall, sim_s, events, link_tx, data, rss = (float(x) for x in fields[1:])
+    assert wall > 0 and 0 < sim_s < 0.02 and rss > 0
+    assert events > link_tx > data > 0
+    r = subprocess.run([sys.executable, bench, '--runs', '0', '--sim', sim, TINY],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and '--runs must be at least 1' in r.stderr
