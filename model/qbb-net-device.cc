@@ -223,7 +223,7 @@ QbbNetDevice::QbbNetDevice()
       m_corruptTailBytes(4),
       m_pfcHoldQuanta(0xFFFF),
       m_pfcRefreshMargin(MicroSeconds(20)),
-      m_wireTimeBytes(g_noCachedSize)
+      m_wireTimeBytes{g_noCachedSize, g_noCachedSize}
 {
     NS_LOG_FUNCTION(this);
     m_corruptRng = CreateObject<UniformRandomVariable>();
@@ -288,7 +288,7 @@ QbbNetDevice::SetDataRate(DataRate rate)
     NS_LOG_FUNCTION(this << rate);
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "QbbNetDevice: DataRate must be above 0 bit/s");
     m_rate = rate;
-    m_wireTimeBytes = g_noCachedSize;
+    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
 }
 
 DataRate
@@ -300,15 +300,22 @@ QbbNetDevice::GetDataRate() const
 Time
 QbbNetDevice::GetWireTime(uint32_t frameBytes) const
 {
-    // Frames of one size follow each other on a busy port: keep the last
-    // result instead of a 128-bit division per frame.
-    if (frameBytes != m_wireTimeBytes)
+    // A port mostly sends frames of two sizes (full data packets, and
+    // ACKs for flows the other way): keep the last two results instead of
+    // a 128-bit division per frame.
+    if (frameBytes == m_wireTimeBytes[0])
     {
-        m_wireTime = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
-                                                 WIRE_OVERHEAD_BYTES);
-        m_wireTimeBytes = frameBytes;
+        return m_wireTime[0];
     }
-    return m_wireTime;
+    if (frameBytes != m_wireTimeBytes[1])
+    {
+        m_wireTime[1] = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
+                                                    WIRE_OVERHEAD_BYTES);
+        m_wireTimeBytes[1] = frameBytes;
+    }
+    std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first
+    std::swap(m_wireTime[0], m_wireTime[1]);
+    return m_wireTime[0];
 }
 
 bool

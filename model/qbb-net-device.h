@@ -754,8 +754,8 @@ class QbbNetDevice : public NetDevice
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     EventId m_txCompleteEvent;       //!< end of the current transmission
 
-    mutable uint32_t m_wireTimeBytes{0}; //!< frame size of the cached wire time
-    mutable Time m_wireTime;             //!< cached GetWireTime(m_wireTimeBytes)
+    mutable std::array<uint32_t, 2> m_wireTimeBytes; //!< frame sizes of the cached wire times
+    mutable std::array<Time, 2> m_wireTime;          //!< GetWireTime of each, latest first
 
     mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
 

@@ -150,6 +150,14 @@ class WireTimeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(20), NanoSeconds(672), "20 B padded");
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(60), NanoSeconds(672), "60 B minimum");
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(61), NanoSeconds(680), "61 B");
+        // Sizes in turn (the last two are kept): each still by the formula.
+        const uint32_t sizes[] = {1000, 61, 1000, 61, 20, 1000, 20, 61, 1000};
+        for (uint32_t b : sizes)
+        {
+            NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(b),
+                                  NanoSeconds((std::max<uint32_t>(b, 60) + 24) * 8),
+                                  b << " B among others at 1G");
+        }
         // The attribute reaches the same setter.
         dev->SetAttribute("DataRate", DataRateValue(DataRate("50Gbps")));
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(1226), NanoSeconds(200), "attribute");
