@@ -120,9 +120,10 @@ RdmaExperiment::MakeConfig()
              "was about 20 % faster than ns-3's default map on the incast config)");
     c.AddKey("sim.icrc",
              "auto",
-             "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off, or "
-             "auto (on only when something reads it: nic.VerifyIcrc or output.pcapNodes); the "
-             "results do not depend on it, speed does (about 4 % on the HPCC configs)");
+             "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
+             "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
+             "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
+             "(about 4 % on the HPCC configs)");
     c.AddKey("sim.stopTime",
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE");

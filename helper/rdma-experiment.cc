@@ -502,8 +502,16 @@ RdmaExperiment::Run()
         throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = '" + icrcMode +
                               "': expected auto, on or off");
     }
-    const bool icrc = icrcMode == "on" || (icrcMode == "auto" && (c.GetBool("nic.VerifyIcrc") ||
-                                                                  !pcapNodes.empty()));
+    const bool icrcRead = c.GetBool("nic.VerifyIcrc") || !pcapNodes.empty();
+    if (icrcMode == "off" && icrcRead)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = off, but " +
+                              (pcapNodes.empty() ? "nic.VerifyIcrc = true would drop every frame"
+                                                 : "output.pcapNodes would capture frames "
+                                                   "without their ICRC") +
+                              ": use auto or on");
+    }
+    const bool icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);

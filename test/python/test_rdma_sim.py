@@ -159,22 +159,22 @@ def test_icrc_check_is_off_by_default_and_can_be_turned_on(run_example, tmp_path
 
 
 def test_icrc_computation_is_skipped_only_when_nothing_reads_it(run_example, tmp_path):
-    """sim.icrc: off spares senders the CRC and changes no result; a NIC
-    that verifies ICRCs drops every frame built without one (BAD_ICRC), so
-    the flows fail rather than pass unchecked; bad values exit 2."""
+    """sim.icrc: off spares senders the CRC and changes no result; off with
+    something that reads ICRCs (NICs that check them, pcap output), and
+    values other than auto, on and off, exit 2 before anything is written."""
     for v in ('on', 'off'):
         r = run_tiny(run_example, tmp_path / v, '--sim.icrc=%s' % v)
         assert r.returncode == 0, r.stderr
         assert json.loads(read(tmp_path / v / 'summary.json'))['icrc_computed'] == (v == 'on')
     assert read(tmp_path / 'on' / 'fct.csv') == read(tmp_path / 'off' / 'fct.csv')
-    r = run_tiny(run_example, tmp_path / 'checked', '--sim.icrc=off', '--nic.VerifyIcrc=true',
-                 '--sim.stopTime=1ms')
-    summary = json.loads(read(tmp_path / 'checked' / 'summary.json'))
-    assert summary['flows']['completed'] == 0 and summary['drops'] > 0, summary['drops']
-    r = run_tiny(run_example, tmp_path / 'bad', '--sim.icrc=maybe')
-    assert r.returncode == 2
-    assert "sim.icrc = 'maybe': expected auto, on or off" in r.stderr
-    assert not (tmp_path / 'bad').exists()
+    bad = {('--sim.icrc=off', '--nic.VerifyIcrc=true'): 'nic.VerifyIcrc = true would drop',
+           ('--sim.icrc=off', '--output.pcapNodes=0'): 'output.pcapNodes would capture',
+           ('--sim.icrc=maybe',): "sim.icrc = 'maybe': expected auto, on or off"}
+    for i, (args, message) in enumerate(bad.items()):
+        r = run_tiny(run_example, tmp_path / ('bad%d' % i), *args)
+        assert r.returncode == 2 and message in r.stderr, r.stderr
+        assert 'sim.icrc' in r.stderr
+        assert not (tmp_path / ('bad%d' % i)).exists()
 
 
 def test_pcap_of_chosen_nodes_is_real_roce(run_example, tmp_path):
