@@ -263,6 +263,7 @@ QbbNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_corruptRng = nullptr;
     m_txReadyCallback.Nullify();
+    m_txStartHook.Nullify();
     m_frameRxCallback.Nullify();
     m_rxCallback.Nullify();
     m_promiscRxCallback.Nullify();
@@ -354,7 +355,7 @@ QbbNetDevice::DoSendFrame(Ptr<Packet> frame, uint8_t knownClass)
     {
         // Idle transmitter and no class paused, so nothing waits: straight
         // to the wire without classifying.
-        TransmitStart(frame, knownClass);
+        TransmitData(frame, knownClass);
         return true;
     }
     const uint8_t cls = knownClass == NO_CLASS ? Classify(frame) : knownClass;
@@ -362,7 +363,7 @@ QbbNetDevice::DoSendFrame(Ptr<Packet> frame, uint8_t knownClass)
     if (!busy && !(m_pausedMask & bit))
     {
         // Idle: whatever waits belongs to paused classes.
-        TransmitStart(frame, cls);
+        TransmitData(frame, cls);
         return true;
     }
     if (m_txQueueBytes + size > m_txQueueMaxBytes)
@@ -515,8 +516,30 @@ QbbNetDevice::StartNextFrame()
     {
         return false;
     }
-    TransmitStart(next, cls);
+    TransmitData(next, cls);
     return true;
+}
+
+void
+QbbNetDevice::TransmitData(Ptr<Packet> frame, uint8_t cls)
+{
+    if (!m_txStartHook.IsNull())
+    {
+        if (cls == NO_CLASS)
+        {
+            cls = Classify(frame);
+        }
+        const uint32_t size = frame->GetSize();
+        frame = m_txStartHook(frame, cls);
+        NS_ASSERT_MSG(frame->GetSize() == size, "the dequeue hook changed the frame's size");
+    }
+    TransmitStart(frame, cls);
+}
+
+void
+QbbNetDevice::SetTxStartHook(TxStartHook hook)
+{
+    m_txStartHook = hook;
 }
 
 uint8_t

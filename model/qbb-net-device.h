@@ -356,6 +356,18 @@ class QbbNetDevice : public NetDevice
      */
     void SetTxReadyCallback(Callback<void> callback);
 
+    /// Edits a data frame as it starts on the wire: (frame, class) -> the frame to send.
+    typedef Callback<Ptr<Packet>, Ptr<Packet>, uint8_t> TxStartHook;
+    /**
+     * \brief Set the dequeue hook: called with each data frame (not PFC
+     * frames) as it starts on the wire, after it left its queue and before
+     * the PhyTxBegin trace; the frame it returns is the one sent. A switch
+     * edits frames at dequeue here (INT as the HPCC simulator stamps it). The
+     * returned frame must have the same size.
+     * \param hook the hook (a null callback removes it)
+     */
+    void SetTxStartHook(TxStartHook hook);
+
     /**
      * \brief Set the raw-frame receive callback. While set, it gets every
      * received frame whole (Ethernet header included, corrupted copies too)
@@ -675,6 +687,8 @@ class QbbNetDevice : public NetDevice
     void TransmitStart(Ptr<Packet> frame, uint8_t cls);
     /// SendFrame() with the class, or NO_CLASS if not known yet.
     bool DoSendFrame(Ptr<Packet> frame, uint8_t cls);
+    /// TransmitStart() of a data frame, through the dequeue hook if one is set.
+    void TransmitData(Ptr<Packet> frame, uint8_t cls);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
     /// Count the current frame as sent, fire PhyTxEnd and go idle.
@@ -760,6 +774,7 @@ class QbbNetDevice : public NetDevice
     mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
 
     Callback<void> m_txReadyCallback;                      //!< pull hook
+    TxStartHook m_txStartHook;                             //!< dequeue hook
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
     NetDevice::ReceiveCallback m_rxCallback;               //!< standard receive
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive

@@ -73,8 +73,13 @@ RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
 bool
 RdmaFrameEditor::StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record)
 {
+    return StampInt(frame, view.GetL4Offset() + 8, record); // after the UDP header
+}
+
+bool
+RdmaFrameEditor::StampInt(Ptr<Packet>& frame, uint32_t shim, uint64_t record)
+{
     uint8_t head[MAX_HEAD];
-    const uint32_t shim = view.GetL4Offset() + 8; // after the UDP header
     const uint32_t n = shim + IntHeader::SIZE;
     if (n > MAX_HEAD || frame->GetSize() < n)
     {

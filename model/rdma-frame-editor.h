@@ -47,6 +47,14 @@ class RdmaFrameEditor
      * \return false (frame unchanged) if the frame is too short to hold the header
      */
     static bool StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record);
+    /**
+     * \brief StampInt() for a frame whose IntHeader starts at a known offset.
+     * \param frame the frame (replaced by the stamped copy)
+     * \param offset the IntHeader's first byte (the UDP header's end)
+     * \param record the encoded record
+     * \return false (frame unchanged) if the frame is too short to hold the header
+     */
+    static bool StampInt(Ptr<Packet>& frame, uint32_t offset, uint64_t record);
 
     /**
      * \brief The 16-bit ones'-complement checksum of an IPv4 header (RFC

@@ -78,7 +78,18 @@ RdmaSwitch::GetTypeId()
                           "Stamp an INT hop record (IntHeader, HPCC) on frames to UDP port "
                           "IntHeader::UDP_PORT.",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::m_intEnabled),
+                          MakeBooleanAccessor(&RdmaSwitch::SetIntEnabled,
+                                              &RdmaSwitch::GetIntEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("IntAtDequeue",
+                          "Stamp INT records as frames leave the egress queue, as the HPCC "
+                          "simulator does (SwitchNode::SwitchNotifyDequeue): departure time, "
+                          "bytes the port sent before the frame, bytes queued behind it. "
+                          "False: as they join it (arrival time, bytes sent by then, bytes "
+                          "queued ahead).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaSwitch::SetIntAtDequeue,
+                                              &RdmaSwitch::GetIntAtDequeue),
                           MakeBooleanChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer manager (set its attributes before AddPort).",
@@ -159,7 +170,77 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     device->SetFrameReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, index));
     device->TraceConnectWithoutContext("PhyTxBegin",
                                        MakeCallback(&RdmaSwitch::EgressTxBegin, this, index));
+    UpdateDequeueHooks();
     return index;
+}
+
+void
+RdmaSwitch::SetIntEnabled(bool enabled)
+{
+    m_intEnabled = enabled;
+    UpdateDequeueHooks();
+}
+
+bool
+RdmaSwitch::GetIntEnabled() const
+{
+    return m_intEnabled;
+}
+
+bool
+RdmaSwitch::GetIntAtDequeue() const
+{
+    return m_intAtDequeue;
+}
+
+void
+RdmaSwitch::SetIntAtDequeue(bool atDequeue)
+{
+    m_intAtDequeue = atDequeue;
+    UpdateDequeueHooks();
+}
+
+void
+RdmaSwitch::UpdateDequeueHooks()
+{
+    // Only ports that stamp at dequeue pay for the hook.
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        m_ports[i].device->SetTxStartHook(
+            m_intEnabled && m_intAtDequeue
+                ? MakeCallback(&RdmaSwitch::EgressDequeue, this, i)
+                : QbbNetDevice::TxStartHook());
+    }
+}
+
+uint64_t
+RdmaSwitch::IntRecord(const Port& egress) const
+{
+    return IntHeader::EncodeHop(egress.device->GetDataRate(),
+                                Simulator::Now(),
+                                egress.device->GetStats().txBytes,
+                                egress.device->GetTxQueueBytes());
+}
+
+bool
+RdmaSwitch::IsIntFrame(const RdmaFrameView& view)
+{
+    return view.GetProtocol() == RdmaFrameView::PROTO_UDP &&
+           view.GetDstPort() == IntHeader::UDP_PORT;
+}
+
+Ptr<Packet>
+RdmaSwitch::EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls)
+{
+    // The frame's record is the first of its class (EgressTxBegin pops it next).
+    const Port& egress = m_ports[port];
+    const std::deque<Pending>& fifo = egress.pending[cls];
+    if (!fifo.empty() && fifo.front().intOffset != 0 &&
+        RdmaFrameEditor::StampInt(frame, fifo.front().intOffset, IntRecord(egress)))
+    {
+        ++m_stats.intStamped;
+    }
+    return frame;
 }
 
 uint32_t
@@ -358,21 +439,21 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
             m_ecnMarkTrace(out, cls, queued);
         }
     }
-    if (m_intEnabled && view.GetProtocol() == RdmaFrameView::PROTO_UDP &&
-        view.GetDstPort() == IntHeader::UDP_PORT)
+    uint32_t intOffset = 0; // where the IntHeader is, if one is stamped at dequeue
+    if (m_intEnabled && IsIntFrame(view))
     {
-        uint64_t record = IntHeader::EncodeHop(egress.device->GetDataRate(),
-                                               Simulator::Now(),
-                                               egress.device->GetStats().txBytes,
-                                               egress.device->GetTxQueueBytes());
-        if (RdmaFrameEditor::StampInt(frame, view, record))
+        if (m_intAtDequeue)
+        {
+            intOffset = view.GetL4Offset() + 8; // after the UDP header
+        }
+        else if (RdmaFrameEditor::StampInt(frame, view, IntRecord(egress)))
         {
             ++m_stats.intStamped;
         }
     }
     // The record goes in first: an idle port starts the frame (and fires
     // PhyTxBegin, which pops it) inside SendFrame().
-    egress.pending[cls].push_back(Pending{inPort, bytes});
+    egress.pending[cls].push_back(Pending{inPort, bytes, intOffset});
     if (!egress.device->SendFrame(frame, cls))
     {
         egress.pending[cls].pop_back();

@@ -23,6 +23,7 @@
 namespace ns3
 {
 
+class RdmaFrameView;
 class UniformRandomVariable;
 
 /**
@@ -64,7 +65,10 @@ class UniformRandomVariable;
  *
  * INT: with IntEnabled, a frame to UDP port IntHeader::UDP_PORT gets a hop
  * record (egress rate, time, the egress port's cumulative tx bytes and
- * its queued bytes, all classes) as it joins the egress queue.
+ * its queued bytes, all classes) as it joins the egress queue, or with
+ * IntAtDequeue as it leaves it (the HPCC simulator's choice: then the bytes
+ * queued are those behind the frame), through the port's dequeue hook
+ * (QbbNetDevice::SetTxStartHook).
  *
  * PFC watchdog: an RdmaPfcWatchdog (the Watchdog attribute) watches every
  * port; with its Drop action a stormed class's queue is flushed and new
@@ -232,8 +236,9 @@ class RdmaSwitch : public Object
     /// The MMU record of a frame waiting in an egress class queue.
     struct Pending
     {
-        uint32_t inPort; //!< ingress port
-        uint32_t bytes;  //!< frame bytes
+        uint32_t inPort;    //!< ingress port
+        uint32_t bytes;     //!< frame bytes
+        uint32_t intOffset; //!< its IntHeader's offset, to stamp at dequeue; 0: none
     };
 
     /// One port.
@@ -257,6 +262,35 @@ class RdmaSwitch : public Object
      * \param frame the frame
      */
     void EgressTxBegin(uint32_t port, Ptr<const Packet> frame);
+    /**
+     * \brief A data frame leaves an egress queue (the port's dequeue hook):
+     * stamp its INT record when IntAtDequeue.
+     * \param port the port index
+     * \param frame the frame
+     * \param cls its class
+     * \return the frame to send (the stamped copy)
+     */
+    Ptr<Packet> EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls);
+    /// Install or remove the ports' dequeue hooks after IntEnabled or IntAtDequeue changed.
+    void UpdateDequeueHooks();
+    /// \param enabled the IntEnabled attribute
+    void SetIntEnabled(bool enabled);
+    /// \param atDequeue the IntAtDequeue attribute
+    void SetIntAtDequeue(bool atDequeue);
+    /// \return the IntEnabled attribute
+    bool GetIntEnabled() const;
+    /// \return the IntAtDequeue attribute
+    bool GetIntAtDequeue() const;
+    /**
+     * \param egress the port the frame leaves by
+     * \return its INT hop record now (IntHeader::EncodeHop)
+     */
+    uint64_t IntRecord(const Port& egress) const;
+    /**
+     * \param view a parsed frame
+     * \return whether it asks for INT records (UDP to IntHeader::UDP_PORT)
+     */
+    static bool IsIntFrame(const RdmaFrameView& view);
     /**
      * \brief Release a frame's bytes and send XON if the MMU says so.
      * \param inPort ingress port
@@ -282,7 +316,8 @@ class RdmaSwitch : public Object
     RdmaRouteTable m_routes;             //!< host routes
     uint32_t m_ecmpSeed;                 //!< EcmpSeed attribute
     bool m_ecnEnabled;                   //!< EcnEnabled attribute
-    bool m_intEnabled;                   //!< IntEnabled attribute
+    bool m_intEnabled{false};            //!< IntEnabled attribute
+    bool m_intAtDequeue{false};          //!< IntAtDequeue attribute
     Ptr<SwitchMmu> m_mmu;                //!< buffer manager
     Ptr<RdmaPfcWatchdog> m_watchdog;     //!< PFC watchdog
     Ptr<UniformRandomVariable> m_ecnRng; //!< ECN marking draws

@@ -335,6 +335,100 @@ class EcnTestCase : public TestCase
     }
 };
 
+/// source -> s1 -> s2 -> sink, INT on in both switches, frames to the INT port.
+struct IntChain
+{
+    static constexpr uint32_t FRAME_BYTES = 14 + 20 + 8 + 42 + 1000; //!< one frame
+
+    /**
+     * \param atDequeue the switches' IntAtDequeue
+     * \param middleRate the s1 -> s2 link's rate (the others 100 Gb/s)
+     */
+    IntChain(bool atDequeue, const std::string& middleRate)
+    {
+        Ptr<Node> n1 = CreateObject<Node>();
+        Ptr<Node> n2 = CreateObject<Node>();
+        Ptr<Node> hs = CreateObject<Node>();
+        Ptr<Node> hd = CreateObject<Node>();
+        QbbHelper link;
+        link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(1000)));
+        NetDeviceContainer l0 = link.Install(hs, n1);
+        NetDeviceContainer l2 = link.Install(n2, hd);
+        link.SetDeviceAttribute("DataRate", StringValue(middleRate));
+        NetDeviceContainer l1 = link.Install(n1, n2);
+        s1 = CreateObject<RdmaSwitch>();
+        s2 = CreateObject<RdmaSwitch>();
+        for (Ptr<RdmaSwitch> s : {s1, s2})
+        {
+            s->SetAttribute("IntEnabled", BooleanValue(true));
+            s->SetAttribute("IntAtDequeue", BooleanValue(atDequeue));
+        }
+        s1->AddPort(DynamicCast<QbbNetDevice>(l0.Get(1)));
+        s1->AddPort(DynamicCast<QbbNetDevice>(l1.Get(0)));
+        s2->AddPort(DynamicCast<QbbNetDevice>(l1.Get(1)));
+        s2->AddPort(DynamicCast<QbbNetDevice>(l2.Get(0)));
+        s1->AddRoute(DST, 1);
+        s2->AddRoute(DST, 1);
+        src = DynamicCast<QbbNetDevice>(l0.Get(0));
+        s1Out = DynamicCast<QbbNetDevice>(l1.Get(0));
+        sink = DynamicCast<QbbNetDevice>(l2.Get(1));
+    }
+
+    /**
+     * Send n frames back to back from the source and run.
+     * \param n frames
+     * \return the INT header of each frame the sink got, in order
+     */
+    std::vector<IntHeader> Run(uint32_t n)
+    {
+        std::vector<IntHeader> got;
+        sink->SetFrameReceiveCallback(
+            QbbNetDevice::FrameReceiveCallback([&got](Ptr<QbbNetDevice>, Ptr<Packet> f) {
+                NS_ABORT_UNLESS(f->GetSize() == FRAME_BYTES); // stamping keeps the size
+                Ptr<Packet> c = f->Copy();
+                EthernetHeader eth(false);
+                c->RemoveHeader(eth);
+                Ipv4Header ip;
+                c->RemoveHeader(ip);
+                UdpHeader udp;
+                c->RemoveHeader(udp);
+                IntHeader ih;
+                c->RemoveHeader(ih);
+                got.push_back(ih);
+            }));
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ptr<Packet> p = Create<Packet>(1000);
+            p->AddHeader(IntHeader());
+            UdpHeader udp;
+            udp.SetSourcePort(0xC001);
+            udp.SetDestinationPort(IntHeader::UDP_PORT);
+            p->AddHeader(udp);
+            Ipv4Header ip;
+            ip.SetSource(Ipv4Address("10.0.0.1"));
+            ip.SetDestination(DST);
+            ip.SetProtocol(17);
+            ip.SetPayloadSize(p->GetSize());
+            ip.SetTos(26 << 2);
+            p->AddHeader(ip);
+            EthernetHeader eth(false);
+            eth.SetLengthType(0x0800);
+            p->AddHeader(eth);
+            src->SendFrame(p);
+        }
+        Simulator::Run();
+        return got;
+    }
+
+    inline static const Ipv4Address DST{"10.0.0.2"}; //!< the sink's address
+    Ptr<RdmaSwitch> s1;                               //!< first switch
+    Ptr<RdmaSwitch> s2;                               //!< second switch
+    Ptr<QbbNetDevice> src;                            //!< the source's device
+    Ptr<QbbNetDevice> s1Out;                          //!< s1's port toward s2
+    Ptr<QbbNetDevice> sink;                           //!< the sink's device
+};
+
 /// IntHeader round trip and stamping across two switches.
 class IntTestCase : public TestCase
 {
@@ -376,71 +470,16 @@ class IntTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(g.GetNHops(), 6, "six hops written");
         NS_TEST_ASSERT_MSG_EQ(g.GetHop(0).rate, DataRate("25Gbps"), "the 6th overwrote slot 0");
 
-        // Two switches in a chain: source -> s1 -> s2 -> sink.
-        Ptr<Node> n1 = CreateObject<Node>();
-        Ptr<Node> n2 = CreateObject<Node>();
-        Ptr<Node> hs = CreateObject<Node>();
-        Ptr<Node> hd = CreateObject<Node>();
-        QbbHelper link;
-        link.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(1000)));
-        NetDeviceContainer l0 = link.Install(hs, n1);
-        NetDeviceContainer l1 = link.Install(n1, n2);
-        NetDeviceContainer l2 = link.Install(n2, hd);
-        Ptr<RdmaSwitch> s1 = CreateObject<RdmaSwitch>();
-        Ptr<RdmaSwitch> s2 = CreateObject<RdmaSwitch>();
-        s1->SetAttribute("IntEnabled", BooleanValue(true));
-        s2->SetAttribute("IntEnabled", BooleanValue(true));
-        s1->AddPort(DynamicCast<QbbNetDevice>(l0.Get(1)));
-        s1->AddPort(DynamicCast<QbbNetDevice>(l1.Get(0)));
-        s2->AddPort(DynamicCast<QbbNetDevice>(l1.Get(1)));
-        s2->AddPort(DynamicCast<QbbNetDevice>(l2.Get(0)));
-        const Ipv4Address dst("10.0.0.2");
-        s1->AddRoute(dst, 1);
-        s2->AddRoute(dst, 1);
-        std::vector<Ptr<Packet>> got;
-        DynamicCast<QbbNetDevice>(l2.Get(1))->SetFrameReceiveCallback(
-            QbbNetDevice::FrameReceiveCallback(
-                [&got](Ptr<QbbNetDevice>, Ptr<Packet> f) { got.push_back(f); }));
-        auto src = DynamicCast<QbbNetDevice>(l0.Get(0));
+        // Two switches in a chain, every link at 100 Gb/s: no queue anywhere.
+        IntChain chain(false, "100Gbps");
         const uint32_t frames = 3;
-        for (uint32_t i = 0; i < frames; ++i)
-        {
-            Ptr<Packet> p = Create<Packet>(1000);
-            p->AddHeader(IntHeader());
-            UdpHeader udp;
-            udp.SetSourcePort(0xC001);
-            udp.SetDestinationPort(IntHeader::UDP_PORT);
-            p->AddHeader(udp);
-            Ipv4Header ip;
-            ip.SetSource(Ipv4Address("10.0.0.1"));
-            ip.SetDestination(dst);
-            ip.SetProtocol(17);
-            ip.SetPayloadSize(p->GetSize());
-            ip.SetTos(26 << 2);
-            p->AddHeader(ip);
-            EthernetHeader eth(false);
-            eth.SetLengthType(0x0800);
-            p->AddHeader(eth);
-            src->SendFrame(p);
-        }
-        Simulator::Run();
+        std::vector<IntHeader> got = chain.Run(frames);
         NS_TEST_ASSERT_MSG_EQ(got.size(), frames, "delivered");
-        // Frame k: 14 + 20 + 8 + 42 + 1000 = 1084 bytes, (1084 + 24) x 8 bits on the wire
-        // (at the simulator's time resolution).
-        const uint32_t bytes = 1084;
-        const Time wire = src->GetWireTime(bytes);
+        const uint32_t bytes = IntChain::FRAME_BYTES;
+        const Time wire = chain.src->GetWireTime(bytes);
         for (uint32_t k = 0; k < frames; ++k)
         {
-            Ptr<Packet> c = got[k]->Copy();
-            EthernetHeader eth(false);
-            c->RemoveHeader(eth);
-            Ipv4Header ip;
-            c->RemoveHeader(ip);
-            UdpHeader udp;
-            c->RemoveHeader(udp);
-            IntHeader ih;
-            c->RemoveHeader(ih);
+            const IntHeader& ih = got[k];
             NS_TEST_ASSERT_MSG_EQ(ih.GetNHops(), 2, "two switches stamped");
             IntHeader::Hop h1 = ih.GetHop(0);
             IntHeader::Hop h2 = ih.GetHop(1);
@@ -449,7 +488,6 @@ class IntTestCase : public TestCase
             // (its egress is idle: frames arrive one wire time apart), the same at s2.
             Time at1 = wire * (k + 1) + MicroSeconds(1);
             Time at2 = at1 + wire + MicroSeconds(1);
-            NS_TEST_ASSERT_MSG_EQ(got[k]->GetSize(), bytes, "size unchanged by stamping");
             NS_TEST_ASSERT_MSG_EQ(h1.timeNs, uint32_t(at1.GetNanoSeconds()), "s1 time, ns");
             NS_TEST_ASSERT_MSG_EQ(h2.timeNs, uint32_t(at2.GetNanoSeconds()), "s2 time, ns");
             // Frame k - 1 ends its transmission at s1 exactly when frame k arrives.
@@ -461,8 +499,88 @@ class IntTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(h2.txUnits, sent / 128, "s2 tx bytes / 128");
             NS_TEST_ASSERT_MSG_EQ(h1.qlenUnits, 0u, "no queue");
         }
-        NS_TEST_ASSERT_MSG_EQ(s1->GetStats().intStamped, frames, "s1 stamps");
+        NS_TEST_ASSERT_MSG_EQ(chain.s1->GetStats().intStamped, frames, "s1 stamps");
         Simulator::Destroy();
+    }
+};
+
+/**
+ * IntAtDequeue (the HPCC simulator's SwitchNotifyDequeue): a 25 Gb/s link
+ * after s1 builds a queue; each record has the frame's departure time, the
+ * bytes sent before it and the bytes queued behind it, where stamping at
+ * enqueue has the arrival time and the bytes queued ahead.
+ */
+class IntAtDequeueTestCase : public TestCase
+{
+  public:
+    IntAtDequeueTestCase()
+        : TestCase("INT at dequeue: departure time, bytes sent before and queued behind")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t frames = 3;
+        const uint32_t bytes = IntChain::FRAME_BYTES;
+        for (bool atDequeue : {true, false})
+        {
+            IntChain chain(atDequeue, "25Gbps");
+            std::vector<IntHeader> got = chain.Run(frames);
+            NS_TEST_ASSERT_MSG_EQ(got.size(), frames, "delivered");
+            const Time w100 = chain.src->GetWireTime(bytes);
+            const Time w25 = chain.s1Out->GetWireTime(bytes);
+            const Time d = MicroSeconds(1);
+            // Frame j is at s1 at (j + 1) w100 + d; s1's egress sends frame k from
+            // w100 + d + k w25. By then frames 0 .. min(2, floor(1 + 4k)) have come:
+            // frame 1 leaves with frame 2 queued behind it.
+            for (uint32_t k = 0; k < frames; ++k)
+            {
+                const Time arrival = w100 * (k + 1) + d;
+                const Time departure = w100 + d + w25 * k;
+                uint32_t ahead = 0;
+                uint32_t behind = 0;
+                for (uint32_t j = 0; j < frames; ++j)
+                {
+                    const Time aj = w100 * (j + 1) + d;
+                    // queued ahead of k when it arrives: came earlier, not yet started
+                    ahead += (j < k && w100 + d + w25 * j > arrival) ? 1 : 0;
+                    // queued behind k when it leaves: came later, already there
+                    behind += (j > k && aj <= departure) ? 1 : 0;
+                }
+                IntHeader::Hop h1 = got[k].GetHop(0);
+                IntHeader::Hop h2 = got[k].GetHop(1);
+                const std::string mode = atDequeue ? "dequeue: " : "enqueue: ";
+                NS_TEST_EXPECT_MSG_EQ(h1.rate, DataRate("25Gbps"), mode << "s1 egress rate");
+                NS_TEST_EXPECT_MSG_EQ(h1.timeNs,
+                                      uint32_t((atDequeue ? departure : arrival).GetNanoSeconds()),
+                                      mode << "s1 time of frame " << k);
+                // Frames sent before k left: k; by its arrival, those whose
+                // transmission had ended.
+                uint32_t sentByArrival = 0;
+                for (uint32_t j = 0; j < k; ++j)
+                {
+                    sentByArrival += (w100 + d + w25 * (j + 1) <= arrival) ? 1 : 0;
+                }
+                const uint32_t sent = atDequeue ? k : sentByArrival;
+                NS_TEST_EXPECT_MSG_EQ(h1.txUnits, sent * bytes / 128, mode << "s1 tx of " << k);
+                const uint32_t queued = atDequeue ? behind : ahead;
+                NS_TEST_EXPECT_MSG_EQ(h1.qlenUnits, queued * bytes / 80, mode << "s1 queue at " << k);
+                // s2 forwards from 25 to 100 Gb/s: never a queue, one stamp per frame.
+                NS_TEST_EXPECT_MSG_EQ(h2.timeNs,
+                                      uint32_t((departure + w25 + d).GetNanoSeconds()),
+                                      mode << "s2 time of frame " << k);
+                NS_TEST_EXPECT_MSG_EQ(h2.qlenUnits, 0u, mode << "s2 queue");
+            }
+            NS_TEST_EXPECT_MSG_EQ(chain.s1->GetStats().intStamped, frames, "s1 stamps");
+            if (atDequeue)
+            {
+                NS_TEST_EXPECT_MSG_EQ(got[1].GetHop(0).qlenUnits,
+                                      bytes / 80,
+                                      "frame 1 leaves with frame 2 behind it");
+            }
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -545,6 +663,7 @@ class RdmaSwitchTestSuite : public TestSuite
         AddTestCase(new EcnTestCase, TestCase::QUICK);
         AddTestCase(new Ipv6VlanTestCase, TestCase::QUICK);
         AddTestCase(new IntTestCase, TestCase::QUICK);
+        AddTestCase(new IntAtDequeueTestCase, TestCase::QUICK);
     }
 };
 
