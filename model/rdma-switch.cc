@@ -78,8 +78,7 @@ RdmaSwitch::GetTypeId()
                           "Stamp an INT hop record (IntHeader, HPCC) on frames to UDP port "
                           "IntHeader::UDP_PORT.",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::SetIntEnabled,
-                                              &RdmaSwitch::GetIntEnabled),
+                          MakeBooleanAccessor(&RdmaSwitch::m_intEnabled),
                           MakeBooleanChecker())
             .AddAttribute("IntAtDequeue",
                           "Stamp INT records as frames leave the egress queue, as the HPCC "
@@ -88,8 +87,7 @@ RdmaSwitch::GetTypeId()
                           "False: as they join it (arrival time, bytes sent by then, bytes "
                           "queued ahead).",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::SetIntAtDequeue,
-                                              &RdmaSwitch::GetIntAtDequeue),
+                          MakeBooleanAccessor(&RdmaSwitch::m_intAtDequeue),
                           MakeBooleanChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer manager (set its attributes before AddPort).",
@@ -168,49 +166,8 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     port.ecn.fill(SwitchEcnParams::ForRate(device->GetDataRate()));
     m_ports.push_back(port);
     device->SetFrameReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, index));
-    device->TraceConnectWithoutContext("PhyTxBegin",
-                                       MakeCallback(&RdmaSwitch::EgressTxBegin, this, index));
-    UpdateDequeueHooks();
+    device->SetTxStartHook(MakeCallback(&RdmaSwitch::EgressDequeue, this, index));
     return index;
-}
-
-void
-RdmaSwitch::SetIntEnabled(bool enabled)
-{
-    m_intEnabled = enabled;
-    UpdateDequeueHooks();
-}
-
-bool
-RdmaSwitch::GetIntEnabled() const
-{
-    return m_intEnabled;
-}
-
-bool
-RdmaSwitch::GetIntAtDequeue() const
-{
-    return m_intAtDequeue;
-}
-
-void
-RdmaSwitch::SetIntAtDequeue(bool atDequeue)
-{
-    m_intAtDequeue = atDequeue;
-    UpdateDequeueHooks();
-}
-
-void
-RdmaSwitch::UpdateDequeueHooks()
-{
-    // Only ports that stamp at dequeue pay for the hook.
-    for (uint32_t i = 0; i < m_ports.size(); ++i)
-    {
-        m_ports[i].device->SetTxStartHook(
-            m_intEnabled && m_intAtDequeue
-                ? MakeCallback(&RdmaSwitch::EgressDequeue, this, i)
-                : QbbNetDevice::TxStartHook());
-    }
 }
 
 uint64_t
@@ -232,14 +189,23 @@ RdmaSwitch::IsIntFrame(const RdmaFrameView& view)
 Ptr<Packet>
 RdmaSwitch::EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls)
 {
-    // The frame's record is the first of its class (EgressTxBegin pops it next).
-    const Port& egress = m_ports[port];
-    const std::deque<Pending>& fifo = egress.pending[cls];
-    if (!fifo.empty() && fifo.front().intOffset != 0 &&
-        RdmaFrameEditor::StampInt(frame, fifo.front().intOffset, IntRecord(egress)))
+    // The frame's record is the first of its class: the port's class queues
+    // and these FIFOs see the same frames in the same order. (PFC frames the
+    // port sends itself do not come here: they are not in the buffer.)
+    Port& egress = m_ports[port];
+    std::deque<Pending>& fifo = egress.pending[cls];
+    NS_ASSERT_MSG(!fifo.empty(), "RdmaSwitch: port " << port << " sent a frame it was not given");
+    if (fifo.empty())
+    {
+        return frame;
+    }
+    const Pending rec = fifo.front();
+    fifo.pop_front();
+    if (rec.intOffset != 0 && RdmaFrameEditor::StampInt(frame, rec.intOffset, IntRecord(egress)))
     {
         ++m_stats.intStamped;
     }
+    ReleaseBuffer(rec.inPort, cls, rec.bytes);
     return frame;
 }
 
@@ -451,8 +417,8 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
             ++m_stats.intStamped;
         }
     }
-    // The record goes in first: an idle port starts the frame (and fires
-    // PhyTxBegin, which pops it) inside SendFrame().
+    // The record goes in first: an idle port starts the frame (and calls
+    // EgressDequeue, which pops it) inside SendFrame().
     egress.pending[cls].push_back(Pending{inPort, bytes, intOffset});
     if (!egress.device->SendFrame(frame, cls))
     {
@@ -462,32 +428,6 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
         return;
     }
     ++m_stats.txFrames;
-}
-
-void
-RdmaSwitch::EgressTxBegin(uint32_t port, Ptr<const Packet> frame)
-{
-    // PFC frames the port sends itself are not in the buffer.
-    if (frame->GetSize() <= QbbNetDevice::MIN_FRAME_BYTES)
-    {
-        uint8_t head[14];
-        if (frame->CopyData(head, 14) == 14 &&
-            (head[12] << 8 | head[13]) == RdmaFrameView::ETHERTYPE_MAC_CONTROL)
-        {
-            return;
-        }
-    }
-    Port& p = m_ports[port];
-    const uint8_t cls = p.device->GetTxClass();
-    std::deque<Pending>& fifo = p.pending[cls];
-    NS_ASSERT_MSG(!fifo.empty(), "RdmaSwitch: port " << port << " sent a frame it was not given");
-    if (fifo.empty())
-    {
-        return;
-    }
-    const Pending rec = fifo.front();
-    fifo.pop_front();
-    ReleaseBuffer(rec.inPort, cls, rec.bytes);
 }
 
 void

@@ -53,9 +53,9 @@ class UniformRandomVariable;
  * QbbNetDevice::SetPfcHold (pauses refreshed until released), and XON
  * follows when the MMU's resume condition holds after frames leave. A
  * frame leaves the buffer when its transmission starts on the egress
- * port (the PhyTxBegin trace; per egress class a FIFO of (ingress port,
- * bytes) records mirrors the device's queue, so no per-frame tag or
- * allocation is needed). Set each port device's TxQueueMaxBytes above
+ * port (the port's dequeue hook, QbbNetDevice::SetTxStartHook; per egress
+ * class a FIFO of (ingress port, bytes) records mirrors the device's
+ * queue, so no per-frame tag or allocation is needed). Set each port device's TxQueueMaxBytes above
  * the MMU's buffer so that the MMU, not the device, decides.
  *
  * ECN: with EcnEnabled, an ECT(0)/ECT(1) frame is marked CE with
@@ -67,8 +67,7 @@ class UniformRandomVariable;
  * record (egress rate, time, the egress port's cumulative tx bytes and
  * its queued bytes, all classes) as it joins the egress queue, or with
  * IntAtDequeue as it leaves it (the HPCC simulator's choice: then the bytes
- * queued are those behind the frame), through the port's dequeue hook
- * (QbbNetDevice::SetTxStartHook).
+ * queued are those behind the frame), in the port's dequeue hook.
  *
  * PFC watchdog: an RdmaPfcWatchdog (the Watchdog attribute) watches every
  * port; with its Drop action a stormed class's queue is flushed and new
@@ -257,30 +256,15 @@ class RdmaSwitch : public Object
      */
     void Receive(uint32_t inPort, Ptr<QbbNetDevice> device, Ptr<Packet> frame);
     /**
-     * \brief A frame started its transmission on an egress port.
-     * \param port the port index
-     * \param frame the frame
-     */
-    void EgressTxBegin(uint32_t port, Ptr<const Packet> frame);
-    /**
-     * \brief A data frame leaves an egress queue (the port's dequeue hook):
+     * \brief A data frame leaves an egress queue for the wire (the port's
+     * dequeue hook): release its buffer bytes (and send XON if due), and
      * stamp its INT record when IntAtDequeue.
      * \param port the port index
      * \param frame the frame
      * \param cls its class
-     * \return the frame to send (the stamped copy)
+     * \return the frame to send (a stamped copy, or the frame itself)
      */
     Ptr<Packet> EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls);
-    /// Install or remove the ports' dequeue hooks after IntEnabled or IntAtDequeue changed.
-    void UpdateDequeueHooks();
-    /// \param enabled the IntEnabled attribute
-    void SetIntEnabled(bool enabled);
-    /// \param atDequeue the IntAtDequeue attribute
-    void SetIntAtDequeue(bool atDequeue);
-    /// \return the IntEnabled attribute
-    bool GetIntEnabled() const;
-    /// \return the IntAtDequeue attribute
-    bool GetIntAtDequeue() const;
     /**
      * \param egress the port the frame leaves by
      * \return its INT hop record now (IntHeader::EncodeHop)
