@@ -148,30 +148,42 @@ RdmaIntCodec::InsertInPlace(Ptr<Packet> frame, const IntHeader& header, uint16_t
     }
 }
 
-bool
-RdmaIntCodec::Strip(Ptr<Packet>& frame, IntHeader& header)
+uint32_t
+RdmaIntCodec::StripFromHead(uint8_t* head, uint32_t n, IntHeader& header)
 {
-    uint8_t head[HEAD + IntHeader::SIZE];
-    const uint32_t n = frame->CopyData(head, sizeof(head));
     uint32_t ip = 0;
     uint32_t udp = 0;
     bool v6 = false;
     if (!Locate(head, n, ip, udp, v6))
     {
-        return false;
+        return 0;
     }
     const uint16_t port = head[udp + 2] << 8 | head[udp + 3];
     const uint32_t keep = udp + 8;
     if ((port != IntHeader::UDP_PORT && port != ECHO_PORT) || n < keep + IntHeader::SIZE)
     {
-        return false;
+        return 0;
     }
     Buffer hb;
     hb.AddAtStart(IntHeader::SIZE);
     hb.Begin().Write(head + keep, IntHeader::SIZE);
     header.Deserialize(hb.Begin());
+    std::memmove(head + keep, head + keep + IntHeader::SIZE, n - keep - IntHeader::SIZE);
     Fix(head, ip, udp, v6, -static_cast<int>(IntHeader::SIZE), RoceFrame::UDP_PORT);
-    frame = RdmaFrameEditor::ReplaceHead(frame, keep + IntHeader::SIZE, head, keep);
+    return n - IntHeader::SIZE;
+}
+
+bool
+RdmaIntCodec::Strip(Ptr<Packet>& frame, IntHeader& header)
+{
+    uint8_t head[HEAD + IntHeader::SIZE];
+    const uint32_t n = frame->CopyData(head, sizeof(head));
+    const uint32_t stripped = StripFromHead(head, n, header);
+    if (stripped == 0)
+    {
+        return false;
+    }
+    frame = RdmaFrameEditor::ReplaceHead(frame, n, head, stripped);
     return true;
 }
 

@@ -62,6 +62,16 @@ class RdmaIntCodec
      */
     static bool Strip(Ptr<Packet>& frame, IntHeader& header);
     /**
+     * \brief Strip as Strip() does, from the first bytes of a frame: the
+     * bytes after the header move up and the lengths and port are restored.
+     * \param head the first `n` bytes of an Ethernet frame
+     * \param n how many
+     * \param header receives the records
+     * \return n - IntHeader::SIZE, or 0 (bytes unchanged) if they hold no
+     *         whole header after IP/UDP
+     */
+    static uint32_t StripFromHead(uint8_t* head, uint32_t n, IntHeader& header);
+    /**
      * \brief Insert as Insert() does, into the first bytes of a frame.
      * \param head the first `n` bytes of an Ethernet frame, at least through UDP
      * \param n how many

@@ -42,49 +42,6 @@ ReadU16(const uint8_t* p)
 /// RoceFrame::SetIcrcEnabled's setting.
 bool g_icrcEnabled = true;
 
-/// Write a big-endian 16-bit value.
-void
-WriteU16(uint8_t* p, uint16_t v)
-{
-    p[0] = static_cast<uint8_t>(v >> 8);
-    p[1] = static_cast<uint8_t>(v);
-}
-
-/**
- * If the `n` bytes from an IP header on carry an INT header after UDP (as
- * RdmaIntCodec inserts it), read it and take it out of these bytes: the
- * bytes after it move up and the IP and UDP lengths and UDP port become
- * those of the frame without it (the IPv4 checksum is left as it is).
- */
-bool
-SkipIntHeader(uint8_t* b, uint32_t n, bool ipv6, IntHeader& header)
-{
-    const uint32_t ip = ipv6 ? IPV6_HEADER : IPV4_HEADER;
-    if (n < ip + UDP_HEADER + IntHeader::SIZE ||
-        (ipv6 ? (b[0] >> 4) != 6 || b[6] != IP_PROTO_UDP
-              : b[0] != 0x45 || b[9] != IP_PROTO_UDP))
-    {
-        return false;
-    }
-    uint8_t* udp = b + ip;
-    const uint16_t port = ReadU16(udp + 2);
-    if (port != IntHeader::UDP_PORT && port != RdmaIntCodec::ECHO_PORT)
-    {
-        return false;
-    }
-    Buffer hb;
-    hb.AddAtStart(IntHeader::SIZE);
-    hb.Begin().Write(udp + UDP_HEADER, IntHeader::SIZE);
-    header.Deserialize(hb.Begin());
-    std::memmove(udp + UDP_HEADER,
-                 udp + UDP_HEADER + IntHeader::SIZE,
-                 n - (ip + UDP_HEADER + IntHeader::SIZE));
-    WriteU16(udp + 2, RoceFrame::UDP_PORT);
-    WriteU16(udp + 4, ReadU16(udp + 4) - IntHeader::SIZE);
-    uint8_t* length = ipv6 ? b + 4 : b + 2;
-    WriteU16(length, ReadU16(length) - IntHeader::SIZE);
-    return true;
-}
 } // namespace
 
 void
@@ -392,7 +349,8 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
         b = headCopy + offset;
         if (intHeader)
         {
-            *hasInt = SkipIntHeader(headCopy + offset, copied - offset, ipv6, *intHeader);
+            // headCopy holds the Ethernet frame's head (ParseFrame's offset).
+            *hasInt = RdmaIntCodec::StripFromHead(headCopy, copied, *intHeader) != 0;
         }
     }
     // An INT header skipped in the copy is still in the packet, before the BTH.
