@@ -507,7 +507,7 @@ QbbNetDevice::StartNextFrame()
     }
     if (m_pfcPendingMask)
     {
-        TransmitStart(BuildPfcFrame(), NO_CLASS);
+        TransmitStart(BuildPfcFrame());
         return true;
     }
     uint8_t cls = 0;
@@ -533,7 +533,7 @@ QbbNetDevice::TransmitData(Ptr<Packet> frame, uint8_t cls)
         frame = m_txStartHook(frame, cls);
         NS_ASSERT_MSG(frame->GetSize() == size, "the dequeue hook changed the frame's size");
     }
-    TransmitStart(frame, cls);
+    TransmitStart(frame);
 }
 
 void
@@ -542,23 +542,11 @@ QbbNetDevice::SetTxStartHook(TxStartHook hook)
     m_txStartHook = hook;
 }
 
-uint8_t
-QbbNetDevice::GetTxClass() const
-{
-    NS_ABORT_MSG_UNLESS(m_txFrame, "GetTxClass: nothing is being transmitted");
-    if (m_txClass == NO_CLASS)
-    {
-        m_txClass = Classify(m_txFrame);
-    }
-    return m_txClass;
-}
-
 void
-QbbNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t cls)
+QbbNetDevice::TransmitStart(Ptr<Packet> frame)
 {
     NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
     m_txFrame = frame;
-    m_txClass = cls;
     const Time wireTime = GetWireTime(frame->GetSize());
     m_txEnd = Simulator::Now() + wireTime;
     m_phyTxBeginTrace(frame); // may queue a PFC frame here (NeedTxComplete)

@@ -414,13 +414,6 @@ class QbbNetDevice : public NetDevice
      */
     uint8_t ClassifyHead(const uint8_t* head, uint32_t n) const;
     /**
-     * \brief The class of the frame on the wire now, for PhyTxBegin sinks:
-     * what Classify() gives for it, known without a look at its bytes when
-     * it came from a class queue or through SendFrame(frame, cls).
-     * \return the class, 0-7 (aborts if nothing is being transmitted)
-     */
-    uint8_t GetTxClass() const;
-    /**
      * \brief Set the class of one DSCP value (one entry of DscpToClass).
      * \param dscp 0-63 (aborts otherwise)
      * \param cls traffic class 0-7 (aborts otherwise)
@@ -681,13 +674,16 @@ class QbbNetDevice : public NetDevice
      * (SettleTx), which on a lightly loaded switch port saves one event in
      * two. Counters and behaviour are the same either way.
      * \param frame the frame
-     * \param cls its class, or NO_CLASS if not known yet (a PFC frame, or
-     *        a frame sent at once without a look at its bytes)
      */
-    void TransmitStart(Ptr<Packet> frame, uint8_t cls);
+    void TransmitStart(Ptr<Packet> frame);
     /// SendFrame() with the class, or NO_CLASS if not known yet.
     bool DoSendFrame(Ptr<Packet> frame, uint8_t cls);
-    /// TransmitStart() of a data frame, through the dequeue hook if one is set.
+    /**
+     * \brief TransmitStart() of a data frame, through the dequeue hook if one is set.
+     * \param frame the frame
+     * \param cls its class, or NO_CLASS if not known yet (sent at once
+     *        without a look at its bytes)
+     */
     void TransmitData(Ptr<Packet> frame, uint8_t cls);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
@@ -764,7 +760,6 @@ class QbbNetDevice : public NetDevice
     Time m_pfcRefreshMargin;                          //!< refresh this long before expiry
     mutable Ptr<Packet> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
     Time m_txEnd;                  //!< when the current transmission ends
-    mutable uint8_t m_txClass{NO_CLASS}; //!< class of m_txFrame, or NO_CLASS until asked (GetTxClass)
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     EventId m_txCompleteEvent;       //!< end of the current transmission
 

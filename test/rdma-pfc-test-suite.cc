@@ -433,16 +433,16 @@ class StrictPriorityTestCase : public TestCase
             Callback<void, uint8_t, uint16_t>([&](uint8_t c, uint16_t q) {
                 pfcRxB.push_back({Simulator::Now(), c, q});
             }));
-        // GetTxClass, as a PhyTxBegin sink sees it, is the frame's class
-        // whether it left a queue, went straight to the wire or is PFC.
+        // The dequeue hook gets each data frame with its class, whether it
+        // left a queue or went straight to the wire; PFC frames skip it.
         uint32_t txBegins = 0;
-        l.a->TraceConnectWithoutContext(
-            "PhyTxBegin",
-            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> frame) {
+        l.a->SetTxStartHook(
+            QbbNetDevice::TxStartHook([&](Ptr<Packet> frame, uint8_t cls) {
                 ++txBegins;
-                NS_TEST_EXPECT_MSG_EQ(+l.a->GetTxClass(),
+                NS_TEST_EXPECT_MSG_EQ(+cls,
                                       +l.a->Classify(frame),
-                                      "GetTxClass of frame " << txBegins);
+                                      "class of data frame " << txBegins);
+                return frame;
             }));
         // Blocker (class 0) goes straight to the wire, then the mix.
         l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 0, 0));
@@ -494,7 +494,7 @@ class StrictPriorityTestCase : public TestCase
                                   "arrival " << k << " after the PFC frame");
         }
         NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().txFrames, 14, "13 data + 1 PFC");
-        NS_TEST_EXPECT_MSG_EQ(txBegins, 14, "PhyTxBegin per frame");
+        NS_TEST_EXPECT_MSG_EQ(txBegins, 13, "dequeue hook per data frame, not the PFC one");
         Simulator::Destroy();
     }
 };
