@@ -33,6 +33,12 @@
 #                      only rdma's examples and tests are built (about half
 #                      the build time); off by default, the plain configure
 #                      line above is the one to prove.
+#   RDMA_COMPAT_LTO    1 builds ns-3 and the module as one static library
+#                      (--enable-static) with link-time optimization
+#                      (NS3_LINK_TIME_OPTIMIZATION), so calls into ns-3's
+#                      core (Ptr, Packet, Buffer, Simulator) can be inlined
+#                      across what are otherwise shared libraries; give it its
+#                      own RDMA_COMPAT_DIR (`make bench` does).
 # --fresh: drop ns-3's cmake-cache/ and build/ first (a from-scratch build).
 # --build-only: steps 1-5 only, then print the path of the release-profile
 #   rdma-sim it built (what `make bench` runs: ns-3's core without logs or
@@ -48,6 +54,7 @@ set -u -o pipefail
 CACHE=${RDMA_COMPAT_DIR:-/var/tmp/rdma-compat}
 JOBS=${RDMA_COMPAT_JOBS:-2}
 FILTER=${RDMA_COMPAT_FILTER:-0}
+LTO=${RDMA_COMPAT_LTO:-0}
 SUITE_PREFIX=rdma
 DEB_SRC_FILE=/etc/apt/sources.list.d/rdma-deb-src.sources
 PACKAGES=(cmake g++ make python3 dpkg-dev xz-utils zlib1g-dev)
@@ -302,6 +309,13 @@ configure_ns3() {
                 "--filter-module-examples-and-tests=$filter" --enable-examples --enable-tests)
     if command -v ninja >/dev/null 2>&1 && [ ! -d "$NS3_DIR/cmake-cache" ]; then
         args+=(-G Ninja)
+    fi
+    if [ "$LTO" = 1 ]; then
+        # GCC's LTO objects need ld.bfd (or gold): lld, which ns-3 picks when
+        # installed, reads only LLVM's. USING_FAST_LINKER set skips that pick.
+        args+=(--enable-static -- -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD)
+    else
+        args+=(--disable-static -- -DNS3_LINK_TIME_OPTIMIZATION=OFF -UUSING_FAST_LINKER)
     fi
     (cd "$NS3_DIR" && "$PYTHON" ./ns3 "${args[@]}") || return 1
     grep -q 'Processing contrib/rdma' "$LOGS/configure.log" || {

@@ -19,8 +19,23 @@ if(NOT _n_listed EQUAL _n_literal)
                       "differs from ns3-module/module-files.txt [dependencies] (${RDMA_DEPENDENCIES})")
 endif()
 
+if(NS3_STATIC)
+  # ns-3's static build links its programs with -static: archives only
+  # (ZLIB_USE_STATIC_LIBS needs CMake >= 3.24).
+  set(ZLIB_USE_STATIC_LIBS ON)
+  set(Boost_USE_STATIC_LIBS ON)
+endif()
 find_package(ZLIB REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
+# With NS3_STATIC or NS3_MONOLIB, ns-3 links every module's libraries into
+# one library made in its src/ folder, where targets imported here are not
+# visible: make them global (CMake >= 3.11).
+foreach(_imported ZLIB::ZLIB Boost::program_options)
+  get_target_property(_is_global ${_imported} IMPORTED_GLOBAL)
+  if(NOT _is_global)
+    set_target_properties(${_imported} PROPERTIES IMPORTED_GLOBAL TRUE)
+  endif()
+endforeach()
 
 build_lib(
   LIBNAME rdma
