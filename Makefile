@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 OUT ?= out
 
-.PHONY: all deps configure build run test bench bench-debian compat clean
+.PHONY: all deps configure build run test bench bench-shared bench-floor bench-debian compat clean
 
 all: build
 
@@ -31,15 +31,31 @@ test: build
 # Speed benchmark (not a test): wall time, events/s, link transmissions/s,
 # data packets/s and peak RSS of rdma-sim on the benchmark configs, with a
 # Release build: ns-3.37 built from Debian's source in ns-3's release profile
-# (no logs, no asserts) with this module as contrib/rdma (ns3-module/check-compat.sh
-# --build-only; ~12 minutes the first time, a minute or two after).
-# bench-debian: the same against Debian's libns3 (logs and asserts compiled in;
-# its event loop is about 4x slower). BENCH_RUNS=3: medians of three runs.
+# (no logs, no asserts), static with link-time optimization, with this module
+# as contrib/rdma (ns3-module/check-compat.sh --build-only with
+# RDMA_COMPAT_LTO=1; ~15 minutes the first time, a few after).
+# bench-shared: the same with ns-3's shared libraries (no LTO), 25 % slower.
+# bench-debian: the same against Debian's libns3 (logs and asserts compiled
+# in; its event loop is about 4x slower). BENCH_RUNS=3: medians of three runs.
+# bench-floor: rdma-hop-floor, ns-3's own per-hop cost on the 1 ms HPCC run's
+# topology and flows (one event per hop, nothing else), in the same build.
 COMPAT_DIR ?= /var/tmp/rdma-compat
+LTO_DIR ?= /var/tmp/rdma-compat-lto
 BENCH_RUNS ?= 1
 bench:
+	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(LTO_DIR)/rdma-sim.path)"
+
+bench-shared:
 	RDMA_COMPAT_DIR=$(COMPAT_DIR) ns3-module/check-compat.sh --build-only
 	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
+
+bench-floor:
+	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+	for frames in packet pod; do \
+	  "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" --frames=$$frames \
+	    --topology=data/topology/fat.txt --flows=data/flows/ws_fat_l30_t0.001.txt || exit 1; \
+	done
 
 bench-debian: build
 	scripts/bench.py --runs $(BENCH_RUNS)

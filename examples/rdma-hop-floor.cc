@@ -21,7 +21,8 @@
  *
  * Prints link transmissions, scheduler events, data packets delivered and
  * their rates per wall second of Simulator::Run, and the peak RSS. Example
- * (the 1 ms WebSearch file of the HPCC paper's 320-host fat tree):
+ * (the 1 ms WebSearch file of the HPCC paper's 320-host fat tree, the
+ * default, from the module's data/ or $RDMA_DATA_DIR):
  *
  *   ./rdma-hop-floor --topology=data/topology/fat.txt \
  *       --flows=data/flows/ws_fat_l30_t0.001.txt
@@ -35,6 +36,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 
 using namespace ns3;
@@ -69,8 +71,11 @@ struct Pod
 class Floor
 {
   public:
-    Floor(const RdmaTopologySpec& spec, const std::vector<RdmaFlow>& flows, bool pod)
-        : m_routes(spec),
+    Floor(const RdmaTopologySpec& spec,
+          const RdmaRouteComputer& routes,
+          const std::vector<RdmaFlow>& flows,
+          bool pod)
+        : m_routes(routes),
           m_spec(spec),
           m_flows(flows),
           m_pod(pod)
@@ -222,7 +227,7 @@ class Floor
         }
     }
 
-    RdmaRouteComputer m_routes;                              //!< shortest paths
+    const RdmaRouteComputer& m_routes;                       //!< shortest paths
     const RdmaTopologySpec& m_spec;                          //!< the fabric
     const std::vector<RdmaFlow>& m_flows;                    //!< the flows
     bool m_pod;                                              //!< frames as structs
@@ -239,8 +244,8 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    std::string topology = "data/topology/fat.txt";
-    std::string flowFile = "data/flows/ws_fat_l30_t0.001.txt";
+    std::string topology = RdmaExperiment::GetDataDir() + "/topology/fat.txt";
+    std::string flowFile = RdmaExperiment::GetDataDir() + "/flows/ws_fat_l30_t0.001.txt";
     std::string frames = "packet";
     uint32_t mtu = 1000;
     uint32_t window = 100;
@@ -285,22 +290,38 @@ main(int argc, char* argv[])
     }
     schedulerFactory.SetTypeId(schedulerTid);
     Simulator::SetScheduler(schedulerFactory);
-    Floor floor(spec, flows, frames == "pod");
+    // HPCC flow files name nodes; the floor, like rdma-sim, numbers hosts.
+    const RdmaRouteComputer routes(spec);
+    for (auto& f : flows)
+    {
+        for (uint32_t* end : {&f.src, &f.dst})
+        {
+            if (*end >= spec.GetNNodes() ||
+                routes.GetHostIndex(*end) == RdmaRouteComputer::UNREACHABLE)
+            {
+                std::cerr << "rdma-hop-floor: " << flowFile << ": flow " << f.id << " names node "
+                          << *end << ", which is not a host of " << topology << "\n";
+                return 2;
+            }
+            *end = routes.GetHostIndex(*end);
+        }
+    }
+    Floor floor(spec, routes, flows, frames == "pod");
     floor.Start(mtu, window);
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const uint64_t events = Simulator::GetEventCount();
-    const double simulated = Simulator::Now().GetSeconds();
+    const double simulatedNs = Simulator::Now().GetPicoSeconds() / 1e3;
     Simulator::Destroy();
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     std::cout << "rdma-hop-floor: frames=" << frames << ", " << spec.GetNHosts() << " hosts, "
               << flows.size() << " flows, " << floor.m_flowsDone << " done\n"
               << "link transmissions " << floor.m_linkTx << ", events " << events
-              << ", data packets " << floor.m_delivered << ", simulated " << simulated
-              << " s\n"
+              << ", data packets " << floor.m_delivered << ", simulated " << std::fixed
+              << std::setprecision(3) << simulatedNs << " ns\n"
               << "wall " << wall << " s: " << floor.m_linkTx / wall / 1e6
               << " M link tx/s, " << events / wall / 1e6 << " M events/s, "
               << floor.m_delivered / wall / 1e3 << " k data pkts/s; peak RSS "

@@ -143,8 +143,7 @@ CdfPath(const RdmaConfig& c)
     {
         return c.GetPath("traffic.cdf");
     }
-    const char* env = std::getenv("RDMA_DATA_DIR");
-    return std::string(env ? env : RDMA_DATA_DIR) + "/cdf/" + it->second;
+    return RdmaExperiment::GetDataDir() + "/cdf/" + it->second;
 }
 
 /// \return the topology the configuration describes \throws RdmaConfigError
@@ -399,6 +398,13 @@ PeakRssMb()
 }
 
 } // namespace
+
+std::string
+RdmaExperiment::GetDataDir()
+{
+    const char* env = std::getenv("RDMA_DATA_DIR");
+    return env ? env : RDMA_DATA_DIR;
+}
 
 RdmaExperiment::RdmaExperiment(const RdmaConfig& config)
     : m_impl(std::make_unique<Impl>())

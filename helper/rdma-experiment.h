@@ -48,6 +48,10 @@ class RdmaExperiment
     /// at 100 Gb/s, WebSearch sizes at 30 % load, DCQCN, PFC on, a few ms
     static const char* DefaultConfigText();
 
+    /// \return the folder of the shipped data (flow-size CDFs, the HPCC
+    /// topology and flow files): $RDMA_DATA_DIR if set, else the tree's data/
+    static std::string GetDataDir();
+
     /// \param config the merged configuration (copied)
     explicit RdmaExperiment(const RdmaConfig& config);
     ~RdmaExperiment();

@@ -26,6 +26,16 @@ RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame,
     return copy;
 }
 
+void
+RdmaFrameEditor::RewriteHead(Ptr<Packet> frame, const uint8_t* head, uint32_t n)
+{
+    // The bytes taken off leave room in front of the buffer: putting n bytes
+    // back writes into it without an allocation, unless the buffer is shared
+    // with another Packet (then it is copied first, copy-on-write).
+    frame->RemoveAtStart(n);
+    frame->AddHeader(RdmaRawHeader(head, n));
+}
+
 uint16_t
 RdmaFrameEditor::Ipv4Checksum(const uint8_t* header, uint32_t length)
 {
@@ -67,7 +77,7 @@ RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
             head[ip + 11] = static_cast<uint8_t>(sum);
         }
     }
-    frame = ReplaceHead(frame, n, head, n);
+    RewriteHead(frame, head, n);
 }
 
 bool
@@ -87,7 +97,7 @@ RdmaFrameEditor::StampInt(Ptr<Packet>& frame, uint32_t shim, uint64_t record)
     }
     frame->CopyData(head, n);
     IntHeader::PushHopBytes(head + shim, record);
-    frame = ReplaceHead(frame, n, head, n);
+    RewriteHead(frame, head, n);
     return true;
 }
 

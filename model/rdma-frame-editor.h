@@ -17,11 +17,14 @@ namespace ns3
 /**
  * \ingroup rdma
  * \brief The two in-flight edits a switch makes to a frame: ECN-CE marking
- * (RFC 3168) and INT hop stamping (IntHeader). Each returns a new Packet
- * (the received frame is shared with the sender's traces, so it is never
- * changed): a Copy() whose first bytes are replaced; the size stays the
- * same, so the MMU's accounting is unaffected. Only frames that are edited
- * cost this copy.
+ * (RFC 3168) and INT hop stamping (IntHeader). Both rewrite the frame's
+ * first bytes in the Packet object the switch received, as ns-3's own
+ * devices take headers off the object they receive (PointToPointNetDevice::
+ * Receive): once delivered, a frame object is its receiver's, and a trace
+ * sink upstream that keeps a frame to read it later (rather than when
+ * called, as the pcap writer does) keeps a Copy(). The size stays the same,
+ * so the MMU's accounting is unaffected; no Packet is made and, unless its
+ * buffer is shared with another Packet, nothing is allocated.
  */
 class RdmaFrameEditor
 {
@@ -33,7 +36,7 @@ class RdmaFrameEditor
      * checksums enabled, stays 0). IPv6: the ECN bits of the Traffic Class.
      * The RoCEv2 ICRC stays valid: it masks the IPv4 TOS and checksum and
      * the IPv6 Traffic Class (IBA Annex A17.3.3).
-     * \param frame the frame (replaced by the marked copy)
+     * \param frame the frame (rewritten in place)
      * \param view the frame's parsed view (IPv4 or IPv6, ECN 1 or 2)
      */
     static void MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view);
@@ -41,7 +44,7 @@ class RdmaFrameEditor
     /**
      * \brief Stamp an INT hop record into the IntHeader that follows the
      * UDP header (see IntHeader for the placement).
-     * \param frame the frame (replaced by the stamped copy)
+     * \param frame the frame (rewritten in place)
      * \param view the frame's parsed view (UDP to IntHeader::UDP_PORT)
      * \param record the encoded record (IntHeader::EncodeHop)
      * \return false (frame unchanged) if the frame is too short to hold the header
@@ -49,7 +52,7 @@ class RdmaFrameEditor
     static bool StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record);
     /**
      * \brief StampInt() for a frame whose IntHeader starts at a known offset.
-     * \param frame the frame (replaced by the stamped copy)
+     * \param frame the frame (rewritten in place)
      * \param offset the IntHeader's first byte (the UDP header's end)
      * \param record the encoded record
      * \return false (frame unchanged) if the frame is too short to hold the header
@@ -64,6 +67,14 @@ class RdmaFrameEditor
      * \return the checksum to store
      */
     static uint16_t Ipv4Checksum(const uint8_t* header, uint32_t length);
+
+    /**
+     * \brief Replace the first n bytes of a frame, in place.
+     * \param frame the frame (at least n bytes)
+     * \param head the new bytes
+     * \param n how many
+     */
+    static void RewriteHead(Ptr<Packet> frame, const uint8_t* head, uint32_t n);
 
     /**
      * \brief A copy of frame whose first `removed` bytes are replaced by

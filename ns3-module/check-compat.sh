@@ -37,8 +37,10 @@
 #                      (--enable-static) with link-time optimization
 #                      (NS3_LINK_TIME_OPTIMIZATION), so calls into ns-3's
 #                      core (Ptr, Packet, Buffer, Simulator) can be inlined
-#                      across what are otherwise shared libraries; give it its
-#                      own RDMA_COMPAT_DIR (`make bench` does).
+#                      across what are otherwise shared libraries; with
+#                      --build-only only, and only rdma-sim and
+#                      rdma-hop-floor are built. Give it its own
+#                      RDMA_COMPAT_DIR.
 # --fresh: drop ns-3's cmake-cache/ and build/ first (a from-scratch build).
 # --build-only: steps 1-5 only, then print the path of the release-profile
 #   rdma-sim it built (what `make bench` runs: ns-3's core without logs or
@@ -73,6 +75,11 @@ for arg in "$@"; do
         *) echo "check-compat.sh: unknown argument $arg (try --help)" >&2; exit 2 ;;
     esac
 done
+
+if [ "$LTO" = 1 ] && [ "$BUILD_ONLY" = 0 ]; then
+    echo "check-compat.sh: RDMA_COMPAT_LTO=1 builds the benchmark programs only: use --build-only" >&2
+    exit 2
+fi
 
 TREE=$(cd "$(dirname "$0")/.." && pwd -P)
 LOGS=$CACHE/logs
@@ -352,7 +359,14 @@ build_ns3() {
     # ns-3.37's driver declares -j/--jobs as a flag (action="store_true"), so
     # "./ns3 build -j 2" runs "cmake --build . -j 1", and its default is one
     # job less than the cores (1 here).
-    cmake --build "$NS3_DIR/cmake-cache" -j "$JOBS"
+    local targets=()
+    if [ "$LTO" = 1 ]; then
+        # The static build is for benchmarks only: ns-3 still links each
+        # module's shared library for its test libraries, and rdma's cannot
+        # take Boost's archive (not position-independent code).
+        targets=(--target rdma-sim rdma-hop-floor)
+    fi
+    cmake --build "$NS3_DIR/cmake-cache" -j "$JOBS" "${targets[@]}"
 }
 
 # ns-3 compiles with -Wall: the module's own files must be warning-free,
