@@ -5,8 +5,10 @@
 #ifndef RDMA_LOSS_RECOVERY_H
 #define RDMA_LOSS_RECOVERY_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <map>
 #include <set>
 
 namespace ns3
@@ -20,20 +22,30 @@ namespace ns3
  */
 struct RdmaRecoveryState
 {
-    uint32_t una{0};               //!< oldest PSN not yet acknowledged
+    uint32_t una{0};               //!< oldest PSN not yet acknowledged (cumulative ACK)
     uint32_t nextPsn{0};           //!< next PSN the requester sends
     uint32_t highestSent{0};       //!< one past the highest PSN ever sent
     std::set<uint32_t> sacked;     //!< PSNs >= una the responder reported received
+    uint32_t highestSacked{0};     //!< one past the highest SACKed PSN (valid if sacked is not empty)
     std::set<uint32_t> retransmit; //!< PSNs to send again before new data (selective repeat)
-    std::set<uint32_t> resent;     //!< PSNs already sent again since they were found lost
+    /**
+     * PSNs sent again since they were found lost, each with highestSent at
+     * the time it was last sent again: a SACK for a PSN at or beyond that
+     * mark was sent after the retransmission, so the retransmission is lost.
+     */
+    std::map<uint32_t, uint32_t> resent;
+    bool inRecovery{false};  //!< in an IRN loss-recovery episode
+    uint32_t recoverySeq{0}; //!< one past the last new PSN sent before the episode began
+    uint32_t episodes{0};    //!< loss-recovery episodes entered (IRN 3.1)
 };
 
 /**
  * \ingroup rdma
  * \brief Loss-recovery policy of an RC QP: how a requester answers a
- * sequence NAK or an ACK timeout, how much it may have in flight, and
- * whether its responder keeps out-of-order packets. A TypeId chosen per QP
- * through the QP's "LossRecovery" attribute.
+ * sequence NAK or a retransmission timeout, how long that timeout is, how
+ * much it may have in flight, and whether its responder keeps out-of-order
+ * packets. A TypeId chosen per QP through the QP's "LossRecovery"
+ * attribute.
  */
 class RdmaLossRecovery : public Object
 {
@@ -70,18 +82,33 @@ class RdmaLossRecovery : public Object
                                uint32_t sackPsn,
                                bool hasSack) = 0;
     /**
-     * \brief The local ACK timer expired with PSNs outstanding.
+     * \brief The cumulative ACK moved forward (state.una is the new value).
+     * \param state the requester's state
+     */
+    virtual void OnAck(RdmaRecoveryState& state);
+    /**
+     * \brief The retransmission timer expired with PSNs outstanding.
      * \param state the requester's state
      */
     virtual void OnTimeout(RdmaRecoveryState& state) = 0;
+    /**
+     * \param state the requester's state
+     * \param localAckTimeout the QP's local ACK timeout (IBA 9.7.6.1.3,
+     *        4.096 us x 2^timeout; zero when the QP's timeout is 0 = none)
+     * \return how long the requester waits for progress before OnTimeout;
+     *         zero = no timer
+     */
+    virtual Time GetRetransmitTimeout(const RdmaRecoveryState& state,
+                                      Time localAckTimeout) const = 0;
 };
 
 /**
  * \ingroup rdma
- * \brief Go-back-N, as the IBA specifies for RC (9.7.5.1.2, C9-106): the
- * responder drops every packet after a gap and NAKs once; the requester
- * resends everything from the NAK's PSN (or from the oldest unacknowledged
- * PSN after a timeout).
+ * \brief Go-back-N, as the IBA specifies for RC (9.7.5.1.2, C9-106; Linux
+ * rxe_resp.c, rxe_comp.c): the responder drops every packet after a gap and
+ * NAKs once per gap (until the expected PSN arrives); the requester resends
+ * everything from the NAK's PSN, once per NAK episode, or from the oldest
+ * unacknowledged PSN after the local ACK timeout.
  */
 class RdmaGoBackN : public RdmaLossRecovery
 {
@@ -99,16 +126,42 @@ class RdmaGoBackN : public RdmaLossRecovery
                        uint32_t sackPsn,
                        bool hasSack) override;
     void OnTimeout(RdmaRecoveryState& state) override;
+    /// \return localAckTimeout: go-back-N is timed by the verbs timeout
+    Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;
 };
 
 /**
  * \ingroup rdma
- * \brief Selective repeat in the style of IRN (Mittal et al., "Revisiting
- * Network Support for RDMA", SIGCOMM 2018): the responder keeps
- * out-of-order packets and answers each with a NAK carrying the expected
- * PSN and the PSN received (a simple SACK); the requester resends only the
- * PSNs below the highest SACKed one that were not SACKed, and keeps at most
- * a bandwidth-delay product of packets in flight.
+ * \brief Selective repeat as IRN specifies it (Mittal et al., "Revisiting
+ * Network Support for RDMA", SIGCOMM 2018, section 3.1-3.2).
+ *
+ * - The responder keeps out-of-order packets and answers each with a NAK
+ *   (PSN sequence error) that carries the cumulative ACK and, as a simple
+ *   SACK, the PSN that triggered it. On the wire: BTH PSN = the expected
+ *   PSN (cumulative ACK), AETH syndrome 0x60 (NAK, PSN sequence error),
+ *   AETH MSN field (24 bits) = the SACKed PSN. The frame is an ordinary
+ *   RC ACKNOWLEDGE, so Wireshark/tshark decode it unchanged (the MSN
+ *   column shows the SACKed PSN).
+ * - A NAK starts a loss-recovery episode (recoverySeq = one past the last
+ *   new PSN sent). In an episode the requester resends every PSN below the
+ *   highest SACKed one that is not SACKed, each once, before any new data;
+ *   the episode ends when the cumulative ACK passes recoverySeq.
+ * - A retransmission that is lost again is found without a timeout: each
+ *   resent PSN remembers the highest PSN sent when it went out; a SACK for
+ *   a PSN at or beyond that mark was sent after the retransmission (no
+ *   reordering on a path), so the retransmission is lost and is sent once
+ *   more (the recovery-sequence rule applied per retransmission; Linux
+ *   TCP's lost-retransmit detection works the same way).
+ * - Timeouts: RTO_low while at most RtoLowThreshold packets are unacknowledged
+ *   and not SACKed (too few for SACKs to reveal a loss), RTO_high otherwise;
+ *   the paper's values at 40 Gb/s are 100 us, 320 us and N = 3. They do not
+ *   depend on the QP's verbs timeout, which only bounds how long the QP
+ *   waits without progress before IBV_WC_RETRY_EXC_ERR (retry_cnt + 1 local
+ *   ACK timeouts). A timeout starts an episode and resends every
+ *   outstanding PSN that is not SACKed.
+ * - BDP-FC: at most BdpBytes / MTU PSNs beyond the cumulative ACK (section
+ *   3.2); the requester asks for an ACK at least every quarter of that cap
+ *   so the cap reopens without waiting.
  */
 class RdmaSelectiveRepeat : public RdmaLossRecovery
 {
@@ -126,10 +179,25 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
                        uint32_t expectedPsn,
                        uint32_t sackPsn,
                        bool hasSack) override;
+    void OnAck(RdmaRecoveryState& state) override;
     void OnTimeout(RdmaRecoveryState& state) override;
+    /// \return RTO_low or RTO_high by the packets in flight (IRN 3.1)
+    Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;
+
+    /**
+     * \param state the requester's state
+     * \return PSNs sent, not cumulatively acknowledged and not SACKed
+     */
+    static uint32_t InFlight(const RdmaRecoveryState& state);
 
   private:
-    uint64_t m_bdpBytes; //!< in-flight cap, bytes (IRN: the path's BDP)
+    /// Start a loss-recovery episode if none is under way.
+    static void EnterRecovery(RdmaRecoveryState& state);
+
+    uint64_t m_bdpBytes;         //!< in-flight cap, bytes (IRN: the path's BDP)
+    Time m_rtoLow;               //!< RTO_low
+    Time m_rtoHigh;              //!< RTO_high
+    uint32_t m_rtoLowThreshold;  //!< N: RTO_low at or below this many packets in flight
 };
 
 /**

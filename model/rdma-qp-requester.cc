@@ -41,6 +41,17 @@ IsAtomic(RdmaWrOpcode op)
 {
     return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
 }
+
+/// Erase the elements of an ordered container that satisfy pred (C++20's std::erase_if).
+template <class Container, class Pred>
+void
+EraseIf(Container& c, Pred pred)
+{
+    for (auto it = c.begin(); it != c.end();)
+    {
+        it = pred(*it) ? c.erase(it) : std::next(it);
+    }
+}
 } // namespace
 
 RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp)
@@ -258,7 +269,7 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
             for (uint32_t p = r->firstPsn; PsnDiff(p, LastPsn(*r)) <= 0; p = PsnAdd(p, 1))
             {
                 m_state.retransmit.erase(p);
-                m_state.resent.insert(p);
+                m_state.resent[p] = m_state.highestSent;
             }
             if (r->done)
             {
@@ -266,7 +277,7 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
             }
             psn = r->nextRespPsn;
         }
-        m_state.resent.insert(psn);
+        m_state.resent[psn] = m_state.highestSent;
     }
     Wqe* w = retransmission ? nullptr : FindByPsn(psn);
     if (!retransmission && !w)
@@ -299,6 +310,10 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
             }
             return BuildPacket(frame);
         }
+    }
+    if (m_state.highestSent == m_state.una)
+    {
+        m_progressAt = Simulator::Now(); // nothing was outstanding: the wait starts now
     }
     FillPacket(*w, psn, frame);
     // A READ request stands for all its response PSNs.
@@ -407,7 +422,14 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
     frame.ieth.SetRkey(wr.invalidateRkey);
     frame.bth.SetSolicitedEvent(last && (wr.sendFlags & IBV_SEND_SOLICITED));
     frame.payload = m_qp->Gather(wr.sgList, offset, chunk, frame.payloadZeros);
-    bool ackReq = last || ++m_sinceAckReq >= m_qp->m_ackReqInterval;
+    // BDP-FC reopens only on ACKs: ask for one at least every quarter of the cap.
+    uint32_t interval = m_qp->m_ackReqInterval;
+    uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(mtu);
+    if (window > 0)
+    {
+        interval = std::min(interval, std::max<uint32_t>(window / 4, 1));
+    }
+    bool ackReq = last || ++m_sinceAckReq >= interval;
     if (ackReq)
     {
         m_sinceAckReq = 0;
@@ -418,14 +440,15 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
 void
 RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
 {
-    if (PsnDiff(psn, m_state.una) > 0)
+    bool progress = PsnDiff(psn, m_state.una) > 0;
+    if (progress)
     {
         m_state.una = psn;
         // Forward progress restores the retry budgets (Linux rxe_comp.c).
         m_retryLeft = m_qp->Query().retryCnt;
         m_rnrRetryLeft = m_qp->Query().rnrRetry;
         m_retrying = false;
-        UpdateTimer(true);
+        m_progressAt = Simulator::Now();
     }
     for (Wqe& w : m_sq)
     {
@@ -438,16 +461,14 @@ RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
             w.done = true;
         }
     }
-    for (auto it = m_state.sacked.begin(); it != m_state.sacked.end();)
+    if (progress)
     {
-        it = PsnDiff(*it, m_state.una) < 0 ? m_state.sacked.erase(it) : std::next(it);
-    }
-    for (std::set<uint32_t>* set : {&m_state.retransmit, &m_state.resent})
-    {
-        for (auto it = set->begin(); it != set->end();)
-        {
-            it = PsnDiff(*it, m_state.una) < 0 ? set->erase(it) : std::next(it);
-        }
+        auto before = [this](uint32_t p) { return PsnDiff(p, m_state.una) < 0; };
+        EraseIf(m_state.sacked, before);
+        EraseIf(m_state.retransmit, before);
+        EraseIf(m_state.resent, [&before](const auto& e) { return before(e.first); });
+        m_qp->GetLossRecovery()->OnAck(m_state);
+        UpdateTimer(true);
     }
     if (PsnDiff(m_state.nextPsn, m_state.una) < 0)
     {
@@ -505,20 +526,27 @@ RdmaQpRequester::FailHead(RdmaWcStatus status)
     m_qp->FailWorkRequest(true, w.wr.wrId, WcOpcodeOf(w.wr.opcode), w.posted, status);
 }
 
+Time
+RdmaQpRequester::LocalAckTimeout() const
+{
+    uint8_t timeout = m_qp->Query().timeout;
+    // IBA 9.7.6.1.3: 4.096 us x 2^timeout; 0 = wait forever.
+    return timeout == 0 ? Time(0) : NanoSeconds(4096) * (int64_t(1) << timeout);
+}
+
 void
 RdmaQpRequester::UpdateTimer(bool restart)
 {
-    uint8_t timeout = m_qp->Query().timeout;
     bool outstanding = PsnDiff(m_state.highestSent, m_state.una) > 0;
-    if (timeout == 0 || !outstanding || m_rnrWaiting)
+    Time rto = m_qp->GetLossRecovery()->GetRetransmitTimeout(m_state, LocalAckTimeout());
+    if (rto.IsZero() || !outstanding || m_rnrWaiting)
     {
         m_timer.Cancel();
         return;
     }
     if (restart || !m_timer.IsRunning())
     {
-        // IBA 9.7.6.1.3: 4.096 us x 2^timeout.
-        m_timer.Restart(NanoSeconds(4096) * (int64_t(1) << timeout));
+        m_timer.Restart(rto);
     }
 }
 
@@ -529,16 +557,29 @@ RdmaQpRequester::OnTimeout()
     {
         return;
     }
-    NS_LOG_INFO("QP " << m_qp->GetQpn() << " local ACK timeout at una " << m_state.una);
+    NS_LOG_INFO("QP " << m_qp->GetQpn() << " retransmission timeout at una " << m_state.una);
     ++m_qp->MutableStats().timeouts;
     m_qp->TraceTimeout();
     m_retrying = false;
-    if (!ConsumeRetry())
+    Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
+    if (policy->ResponderKeepsOutOfOrder())
+    {
+        // The policy's own timer (IRN's RTO): the QP gives up after
+        // retry_cnt + 1 local ACK timeouts without progress, as the verbs
+        // timeout promises; timeout 0 = never.
+        Time local = LocalAckTimeout();
+        if (!local.IsZero() &&
+            Simulator::Now() - m_progressAt >= local * int64_t(m_qp->Query().retryCnt + 1))
+        {
+            FailHead(IBV_WC_RETRY_EXC_ERR);
+            return;
+        }
+    }
+    else if (!ConsumeRetry())
     {
         FailHead(IBV_WC_RETRY_EXC_ERR);
         return;
     }
-    Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
     policy->OnTimeout(m_state);
     if (policy->ResponderKeepsOutOfOrder())
     {
@@ -771,12 +812,23 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
             ++m_qp->MutableStats().nakSeqReceived;
             Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
             bool sack = policy->ResponderKeepsOutOfOrder();
-            // Go-back-N NAKs cost a retry; selective-repeat NAKs are SACKs,
-            // one per out-of-order packet, and only timeouts count.
-            if (!sack && !ConsumeRetry())
+            // Go-back-N NAKs cost a retry, one per episode: a NAK for the PSN
+            // a retry already resends from is not acted on again (rxe_comp.c's
+            // started_retry). Selective-repeat NAKs are SACKs, one per
+            // out-of-order packet, and only timeouts count.
+            if (!sack)
             {
-                FailHead(IBV_WC_RETRY_EXC_ERR);
-                return;
+                if (m_retrying && psn == m_retryFrom)
+                {
+                    return;
+                }
+                if (!ConsumeRetry())
+                {
+                    FailHead(IBV_WC_RETRY_EXC_ERR);
+                    return;
+                }
+                m_retrying = true;
+                m_retryFrom = psn;
             }
             policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack);
             Wqe* w = FindByPsn(psn);

@@ -119,7 +119,9 @@ class RdmaQpRequester
      * \param restart restart a running timer (forward progress was made)
      */
     void UpdateTimer(bool restart = false);
-    /// The local ACK timer expired.
+    /// \return the QP's local ACK timeout (IBA 9.7.6.1.3), zero for timeout 0
+    Time LocalAckTimeout() const;
+    /// The retransmission timer expired.
     void OnTimeout();
     /// The RNR wait is over: resend from psn.
     void OnRnrTimerExpired(uint32_t psn);
@@ -145,9 +147,10 @@ class RdmaQpRequester
     bool m_rnrWaiting;         //!< paused by an RNR NAK
     uint32_t m_sinceAckReq;    //!< packets since the last AckReq
     uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests
-    bool m_retrying;           //!< a retry for lost responses is under way
+    bool m_retrying;           //!< a retry (lost responses, go-back-N NAK) is under way
     uint32_t m_retryFrom;      //!< ... from this PSN
-    RdmaDeadlineTimer m_timer; //!< local ACK timer
+    RdmaDeadlineTimer m_timer; //!< retransmission timer (the policy's timeout)
+    Time m_progressAt;         //!< last forward progress (or first send with nothing outstanding)
     EventId m_rnrTimer;        //!< RNR wait
 };
 

@@ -1,0 +1,426 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Loss recovery under scripted loss of chosen PSNs: IRN's selective repeat
+ * (Mittal et al., SIGCOMM 2018, section 3.1-3.2) and go-back-N as IBA
+ * 9.7.5.1.2 and Linux rxe give it. Each case drops given arrivals of given
+ * PSNs and checks which PSNs were sent again, how often, and whether a
+ * timeout was needed.
+ */
+
+#include "rdma-test-hosts.h"
+
+#include "ns3/error-model.h"
+#include "ns3/nstime.h"
+#include "ns3/qbb-helper.h"
+#include "ns3/rdma-module.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <map>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/**
+ * Drops chosen arrivals of chosen PSNs: Drop(psn, {1, 2}) loses the first
+ * and the second frame carrying `psn` (requests at the responder's port,
+ * responses at the requester's). Other frames pass.
+ */
+class PsnDropModel : public ErrorModel
+{
+  public:
+    /// \param psn the PSN  \param arrivals which arrivals of it to lose (1 = first)
+    void Drop(uint32_t psn, std::set<uint32_t> arrivals)
+    {
+        m_drop[psn] = arrivals;
+    }
+
+    /// \return frames dropped
+    uint32_t Dropped() const
+    {
+        return m_dropped;
+    }
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        RoceFrame f;
+        if (RoceFrame::ParseEthernetFrame(p, f, false) != RoceFrame::OK)
+        {
+            return false;
+        }
+        uint32_t psn = f.bth.GetPsn();
+        uint32_t n = ++m_seen[psn];
+        auto it = m_drop.find(psn);
+        bool drop = it != m_drop.end() && it->second.count(n) > 0;
+        m_dropped += drop;
+        return drop;
+    }
+
+    void DoReset() override
+    {
+        m_seen.clear();
+    }
+
+    std::map<uint32_t, std::set<uint32_t>> m_drop; //!< PSN -> arrivals to lose
+    std::map<uint32_t, uint32_t> m_seen;           //!< PSN -> arrivals so far
+    uint32_t m_dropped{0};                         //!< frames dropped
+};
+
+/// A requester's PacketTx records: the PSNs sent again, in order.
+struct Resent
+{
+    std::vector<uint32_t> psns; //!< retransmitted PSNs, in order
+
+    explicit Resent(Ptr<RdmaQueuePair> qp)
+    {
+        qp->TraceConnectWithoutContext(
+            "PacketTx",
+            Callback<void, uint8_t, uint32_t, bool>([this](uint8_t, uint32_t psn, bool re) {
+                if (re)
+                {
+                    psns.push_back(psn);
+                }
+            }));
+    }
+};
+
+/// Two hosts with a PSN-drop model on each port, WRITEs of 1 KiB packets.
+struct LossyPair
+{
+    TwoHosts h;                     //!< the hosts
+    Ptr<PsnDropModel> toB;          //!< drops requests arriving at B
+    Ptr<PsnDropModel> toA;          //!< drops responses arriving at A
+    Resent resentA;                 //!< what A sent again
+
+    static TwoHosts::Options Make(const std::string& policy)
+    {
+        TwoHosts::Options o;
+        o.lossRecovery = policy;
+        o.connection.timeout = 8; // 1.048576 ms local ACK timeout
+        o.regionBytes = 4 << 20;
+        return o;
+    }
+
+    explicit LossyPair(const std::string& policy)
+        : h(Make(policy)),
+          toB(CreateObject<PsnDropModel>()),
+          toA(CreateObject<PsnDropModel>()),
+          resentA(h.qpA)
+    {
+        h.SetReceiveErrorModel(1, toB);
+        h.SetReceiveErrorModel(0, toA);
+    }
+
+    /// Post a WRITE of `packets` x 1 KiB from A's offset to B's, pattern `seed`.
+    void Write(uint64_t id, uint64_t offset, uint32_t packets, uint8_t seed)
+    {
+        TwoHosts::Fill(h.mrA, TwoHosts::VA_A + offset, packets * 1024, seed);
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, id, TwoHosts::VA_A + offset, packets * 1024);
+        w.remoteAddr = TwoHosts::VA_B + offset;
+        h.qpA->PostSend(w);
+    }
+
+    /// \return how often psn was sent again
+    uint32_t Count(uint32_t psn) const
+    {
+        return std::count(resentA.psns.begin(), resentA.psns.end(), psn);
+    }
+};
+
+/// Selective repeat: a loss at the first, a middle or the last PSN of a message.
+class IrnOneLossTestCase : public TestCase
+{
+  public:
+    /// \param psn the PSN lost once  \param what its place, for the name
+    IrnOneLossTestCase(uint32_t psn, std::string what)
+        : TestCase("IRN: losing the " + what + " PSN of a message (" + std::to_string(psn) +
+                   ") resends it once, SACK-driven, no timeout"),
+          m_psn(psn)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.toB->Drop(m_psn, {1});
+        p.Write(1, 0, 32, 3);       // PSNs 0..31
+        p.Write(2, 1 << 20, 16, 4); // PSNs 32..47: what follows reveals a last-PSN loss
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 2, "both completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 32 * 1024, 3), true, "1");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B + (1 << 20), 16 * 1024, 4),
+                              true,
+                              "2");
+        NS_TEST_EXPECT_MSG_EQ(p.toB->Dropped(), 1, "one frame lost");
+        NS_TEST_EXPECT_MSG_EQ(p.resentA.psns.size(), 1, "one retransmission");
+        NS_TEST_EXPECT_MSG_EQ(p.Count(m_psn), 1, "of the lost PSN");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().duplicates, 0, "nothing arrived twice");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_psn;
+};
+
+/// Selective repeat: several holes in one window, each resent once.
+class IrnHolesTestCase : public TestCase
+{
+  public:
+    IrnHolesTestCase()
+        : TestCase("IRN: holes 3, 4 and 9 in one window: each resent once, before new data")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.toB->Drop(3, {1});
+        p.toB->Drop(4, {1});
+        p.toB->Drop(9, {1});
+        p.Write(1, 0, 64, 5);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 64 * 1024, 5), true, "bytes");
+        std::vector<uint32_t> expect = {3, 4, 9};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "3, 4, 9 resent once, in order");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
+/// Selective repeat: the same PSN lost twice (a lost retransmission).
+class IrnLostRetransmissionTestCase : public TestCase
+{
+  public:
+    IrnLostRetransmissionTestCase()
+        : TestCase("IRN: a lost retransmission is found from later SACKs and resent, no timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.toB->Drop(5, {1, 2});
+        p.Write(1, 0, 64, 6);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 64 * 1024, 6), true, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(p.toB->Dropped(), 2, "PSN 5 lost twice");
+        NS_TEST_EXPECT_MSG_EQ(p.resentA.psns.size(), 2, "two retransmissions");
+        NS_TEST_EXPECT_MSG_EQ(p.Count(5), 2, "both of PSN 5");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
+/// Selective repeat: a lost single-packet message waits RTO_low, not the verbs timeout.
+class IrnRtoLowTestCase : public TestCase
+{
+  public:
+    IrnRtoLowTestCase()
+        : TestCase("IRN: a lost one-packet message is resent after RTO_low (100 us), not the "
+                   "1.05 ms verbs timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.toB->Drop(0, {1});
+        p.Write(1, 0, 1, 7);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(p.h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(p.h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 1, "one timeout");
+        NS_TEST_EXPECT_MSG_EQ(p.Count(0), 1, "PSN 0 resent once");
+        Time t = p.h.wcA[0].completed - p.h.wcA[0].posted;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(t, MicroSeconds(100), "not before RTO_low");
+        NS_TEST_EXPECT_MSG_LT(t, MicroSeconds(110), "right after it");
+        Simulator::Destroy();
+    }
+};
+
+/// Selective repeat with no loss: BDP-FC never waits for a timeout.
+class IrnNoLossTestCase : public TestCase
+{
+  public:
+    IrnNoLossTestCase()
+        : TestCase("IRN without loss: BDP-FC asks for ACKs in time, line rate, no timeout "
+                   "(the AckReq-interval stall of issue 16)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.Write(1, 0, 1024, 8); // 1 MiB
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(p.h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(p.resentA.psns.size(), 0, "nothing resent");
+        uint32_t cap = p.h.qpA->GetLossRecovery()->GetWindowPackets(1024); // 125000 B / 1 KiB
+        NS_TEST_EXPECT_MSG_EQ(cap, 123, "BDP cap in packets");
+        // An ACK at least every cap / 4 = 30 packets: 1024 / 30 of them, and the last.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(p.h.qpB->GetStats().packetsSent, 1024 / 30, "ACKs asked");
+        // 1024 frames of 1024 + 82 B at 100 Gb/s: 90.6 us on the wire, plus one RTT.
+        Time t = p.h.wcA[0].completed - p.h.wcA[0].posted;
+        NS_TEST_EXPECT_MSG_LT(t, MicroSeconds(100), "at line rate");
+        Simulator::Destroy();
+    }
+};
+
+/// Selective repeat: a lost READ response is asked for again without a timeout.
+class IrnLostReadResponseTestCase : public TestCase
+{
+  public:
+    IrnLostReadResponseTestCase()
+        : TestCase("IRN: a lost READ response is asked for again at once, no timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.toA->Drop(5, {1}); // the 6th response of a 16-packet READ
+        TwoHosts::Fill(p.h.mrB, TwoHosts::VA_B + (2 << 20), 16 * 1024, 9);
+        RdmaSendWr r = p.h.Wr(IBV_WR_RDMA_READ, 1, TwoHosts::VA_A + (2 << 20), 16 * 1024);
+        r.remoteAddr = TwoHosts::VA_B + (2 << 20);
+        p.h.qpA->PostSend(r);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(p.h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(p.h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrA, TwoHosts::VA_A + (2 << 20), 16 * 1024, 9),
+                              true,
+                              "bytes read");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(p.resentA.psns.size(), 1, "one READ request sent again");
+        NS_TEST_EXPECT_MSG_EQ(p.Count(5), 1, "from the lost response's PSN");
+        Simulator::Destroy();
+    }
+};
+
+/// Selective repeat: the QP still gives up after retry_cnt + 1 local ACK timeouts.
+class IrnRetryExhaustedTestCase : public TestCase
+{
+  public:
+    IrnRetryExhaustedTestCase()
+        : TestCase("IRN, link kept down: RTO retransmissions, then IBV_WC_RETRY_EXC_ERR after "
+                   "(retry_cnt + 1) local ACK timeouts without progress")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o = LossyPair::Make("ns3::RdmaSelectiveRepeat");
+        o.connection.retryCnt = 3;
+        TwoHosts h(o);
+        QbbHelper::ScheduleLinkDown(h.devices, MicroSeconds(1), Seconds(100));
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 65536);
+        w.remoteAddr = TwoHosts::VA_B;
+        Simulator::Schedule(MicroSeconds(2), [&h, w]() { h.qpA->PostSend(w); });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_RETRY_EXC_ERR", "error");
+        Time t = h.wcA[0].completed;
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(t, MicroSeconds(4 * 1048), "not before 4 local ACK timeouts");
+        NS_TEST_EXPECT_MSG_LT(t, MicroSeconds(4 * 1048 + 330), "within one RTO_high after");
+        // RTO_high (320 us) with 64 packets out, then RTO_low... at least 4 * 1048 / 320.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(h.qpA->GetStats().timeouts, 13, "IRN's RTO, not the verbs one");
+        Simulator::Destroy();
+    }
+};
+
+/// Go-back-N: two losses in one window cost one NAK; resend exactly from it.
+class GbnTwoLossesTestCase : public TestCase
+{
+  public:
+    GbnTwoLossesTestCase()
+        : TestCase("go-back-N: PSNs 3 and 5 lost: one NAK (PSN 3), resend 3..9 once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaGoBackN");
+        p.toB->Drop(3, {1});
+        p.toB->Drop(5, {1});
+        p.Write(1, 0, 10, 10);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 10 * 1024, 10), true, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().nakSeqSent, 1, "one NAK for the episode");
+        std::vector<uint32_t> expect = {3, 4, 5, 6, 7, 8, 9};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "resend from the NAKed PSN");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
+/// Go-back-N: a lost retransmission waits for the timeout (one NAK per gap).
+class GbnLostRetransmissionTestCase : public TestCase
+{
+  public:
+    GbnLostRetransmissionTestCase()
+        : TestCase("go-back-N: PSN 3 lost twice: one NAK, then the local ACK timeout, resend "
+                   "from 3 again (IBA 9.7.5.1.2, rxe sent_psn_nak)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaGoBackN");
+        p.toB->Drop(3, {1, 2});
+        p.Write(1, 0, 10, 11);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(p.h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(p.h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 10 * 1024, 11), true, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().nakSeqSent, 1, "no second NAK for the same gap");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 1, "the timeout resends");
+        std::vector<uint32_t> expect = {3, 4, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 8, 9};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "3..9 twice, each from PSN 3");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(p.h.wcA[0].completed, MicroSeconds(1048), "after the timeout");
+        Simulator::Destroy();
+    }
+};
+
+/// The loss-recovery suite.
+class RdmaLossRecoveryTestSuite : public TestSuite
+{
+  public:
+    RdmaLossRecoveryTestSuite()
+        : TestSuite("rdma-loss-recovery", SYSTEM)
+    {
+        AddTestCase(new IrnOneLossTestCase(0, "first"), TestCase::QUICK);
+        AddTestCase(new IrnOneLossTestCase(17, "middle"), TestCase::QUICK);
+        AddTestCase(new IrnOneLossTestCase(31, "last"), TestCase::QUICK);
+        AddTestCase(new IrnHolesTestCase, TestCase::QUICK);
+        AddTestCase(new IrnLostRetransmissionTestCase, TestCase::QUICK);
+        AddTestCase(new IrnRtoLowTestCase, TestCase::QUICK);
+        AddTestCase(new IrnNoLossTestCase, TestCase::QUICK);
+        AddTestCase(new IrnLostReadResponseTestCase, TestCase::QUICK);
+        AddTestCase(new IrnRetryExhaustedTestCase, TestCase::QUICK);
+        AddTestCase(new GbnTwoLossesTestCase, TestCase::QUICK);
+        AddTestCase(new GbnLostRetransmissionTestCase, TestCase::QUICK);
+    }
+};
+
+RdmaLossRecoveryTestSuite g_rdmaLossRecoveryTestSuite; //!< static instance
+
+} // namespace
