@@ -68,6 +68,14 @@ RdmaExperiment::MakeConfig()
     c.AddKey("transport.retryCnt", "7", "retry_cnt (0-7)");
     c.AddKey("transport.rnrRetry", "7", "rnr_retry (0-7, 7 = infinite)");
     c.AddAttributeGroup("transport", "ns3::RdmaQueuePair");
+    c.AddKey("transport.recovery",
+             "go-back-n",
+             "loss recovery of every QP: go-back-n (IBA 9.7.5.1.2, as RoCE NICs; timed by "
+             "transport.timeout) or irn (selective repeat of IRN, SIGCOMM 2018: SACK NAKs, "
+             "RTO_low/RTO_high, BDP-FC; its settings are the transport.irn keys; rdma-sim sets "
+             "transport.irn.BdpBytes, unless given, to the host rate x the longest path's base "
+             "RTT)");
+    c.AddAttributeGroup("transport.irn", "ns3::RdmaSelectiveRepeat");
     // Layers whose keys are the models' attributes.
     c.AddAttributeGroup("link", "ns3::QbbNetDevice");
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");

@@ -22,14 +22,17 @@
 #include "ns3/log.h"
 #include "ns3/nic-cache.h"
 #include "ns3/nic-memory.h"
+#include "ns3/pointer.h"
 #include "ns3/rdma-dcqcn.h"
 #include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-nic-pipeline.h"
 #include "ns3/rdma-nic-tables.h"
 #include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <cerrno>
 #include <chrono>
@@ -151,12 +154,18 @@ RdmaTopologySpec
 MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
 {
     const std::string type = c.Get("topology.type");
+    const double errorRate = c.GetDouble("topology.errorRate");
+    if (!(errorRate >= 0 && errorRate < 1))
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.errorRate") + ": topology.errorRate = " +
+                              c.Get("topology.errorRate") + ": expected a probability in [0, 1)");
+    }
     try
     {
         for (int t = 0; t < 3; ++t)
         {
             tiers[t].delay = c.GetTime("topology.linkDelay");
-            tiers[t].errorRate = c.GetDouble("topology.errorRate");
+            tiers[t].errorRate = errorRate;
         }
         tiers[0].rate = DataRate(c.GetBitRate("topology.hostRate"));
         tiers[1].rate = DataRate(c.GetBitRate("topology.fabricRate"));
@@ -349,6 +358,38 @@ MakeConnection(const RdmaConfig& c)
     return cc;
 }
 
+/**
+ * \param c the configuration
+ * \param mtuBytes the path MTU, bytes
+ * \return the loss-recovery TypeId transport.recovery names (its attributes
+ * come from the transport.irn keys through Apply) \throws RdmaConfigError
+ */
+std::string
+MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
+{
+    const std::string name = c.Get("transport.recovery");
+    if (name != "go-back-n" && name != "irn")
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.recovery") + ": transport.recovery = '" +
+                              name + "': expected go-back-n or irn");
+    }
+    if (c.GetUinteger("transport.irn.BdpBytes") < mtuBytes)
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.irn.BdpBytes") +
+                              ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
+                              ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
+    }
+    for (const char* key : {"transport.irn.RtoLow", "transport.irn.RtoHigh"})
+    {
+        if (!c.GetTime(key).IsStrictlyPositive())
+        {
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
+                                  ": expected a positive time");
+        }
+    }
+    return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
+}
+
 /// \return the congestion-control factory the cc keys describe \throws RdmaConfigError
 ObjectFactory
 MakeCongestionControl(const RdmaConfig& c)
@@ -508,7 +549,26 @@ RdmaExperiment::Run()
         throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = '" + icrcMode +
                               "': expected auto, on or off");
     }
-    const bool icrcRead = c.GetBool("nic.VerifyIcrc") || !pcapNodes.empty();
+    // Lossy links corrupt frames (QbbNetDevice::CorruptCopy): only an ICRC
+    // check turns that into a loss, so lossy fabrics check it.
+    bool lossy = false;
+    for (const auto& l : spec.links)
+    {
+        lossy = lossy || l.errorRate > 0;
+    }
+    bool verifyIcrc = c.GetBool("nic.VerifyIcrc");
+    if (lossy && !verifyIcrc)
+    {
+        if (c.GetOrigin("nic.VerifyIcrc") != "default")
+        {
+            throw RdmaConfigError(c.GetOrigin("nic.VerifyIcrc") +
+                                  ": nic.VerifyIcrc = false with lossy links (topology.errorRate "
+                                  "or the topology file's error rates): corrupted frames would "
+                                  "be taken as good");
+        }
+        verifyIcrc = true;
+    }
+    const bool icrcRead = verifyIcrc || !pcapNodes.empty();
     if (icrcMode == "off" && icrcRead)
     {
         throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = off, but " +
@@ -521,6 +581,7 @@ RdmaExperiment::Run()
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);
+    const std::string recovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     const bool hpcc = c.Get("cc.algorithm") == "hpcc";
     const bool pipeline = c.GetBool("nic.pipeline");
     const uint64_t kmin = c.GetUinteger("ecn.kmin");
@@ -546,6 +607,10 @@ RdmaExperiment::Run()
     RoceFrame::SetIcrcEnabled(icrc);
     Simulator::SetScheduler(ObjectFactory(scheduler));
     c.Apply();
+    if (verifyIcrc)
+    {
+        Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
+    }
     // HPCC needs INT from NICs and switches, unless the user said otherwise.
     if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
     {
@@ -609,6 +674,17 @@ RdmaExperiment::Run()
             nic->SetAttribute("BaseRtt", TimeValue(baseRtt));
         }
         nic->SetCongestionControl(ccFactory);
+        // One policy object per NIC (the policies keep no per-QP state).
+        Ptr<RdmaLossRecovery> policy = ObjectFactory(recovery).Create<RdmaLossRecovery>();
+        if (recovery == "ns3::RdmaSelectiveRepeat" &&
+            c.GetOrigin("transport.irn.BdpBytes") == "default")
+        {
+            // IRN 3.2: the cap is the BDP of the longest path, at the host's rate.
+            const uint64_t bdp = static_cast<uint64_t>(
+                nic->GetDevice()->GetDataRate().GetBitRate() * baseRtt.GetSeconds() / 8);
+            policy->SetAttribute("BdpBytes", UintegerValue(std::max<uint64_t>(bdp, mtuBytes)));
+        }
+        nic->SetQpAttribute("LossRecovery", PointerValue(policy));
         if (pipeline)
         {
             // Defaults from the nic.hw and pcie groups (Apply); each table's
@@ -734,6 +810,15 @@ RdmaExperiment::Run()
     j["pfc"] = {{"pause_frames", totals.pfcPauseFrames}, {"resume_frames", totals.pfcResumeFrames}};
     j["drops"] = totals.drops;
     j["retransmissions"] = totals.retransmissions;
+    RdmaQueuePair::Stats qps;
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        qps += topo.GetNic(h)->GetQpStatsTotal();
+    }
+    j["recovery"] = {{"policy", c.Get("transport.recovery")},
+                     {"retransmissions", qps.retransmissions},
+                     {"timeouts", qps.timeouts},
+                     {"sequence_naks", qps.nakSeqSent}};
     j["ecn_marks"] = totals.ecnMarks;
     nlohmann::ordered_json cj = nlohmann::ordered_json::object();
     for (const auto& [table, k] : cacheSum)

@@ -1,0 +1,88 @@
+"""scripts/loss_sweep.py on a tiny grid, and rdma-sim's transport.recovery key:
+IRN holds the analytic goodput bound where go-back-N falls behind, the rows
+and the plot are written, and bad recovery input exits 2 naming the key."""
+
+import csv
+import importlib.util
+import json
+import os
+import subprocess
+
+import pytest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+
+
+def load_sweep():
+    spec = importlib.util.spec_from_file_location(
+        'loss_sweep', os.path.join(TOP, 'scripts', 'loss_sweep.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_tiny_sweep(build_dir, tmp_path):
+    sweep = load_sweep()
+    out = tmp_path / 'ls'
+    rc = sweep.main(['--quick', '--losses=0.01', '--out', str(out),
+                     '--two-nodes', os.path.join(build_dir, 'examples', 'rdma-two-nodes'),
+                     '--sim', os.path.join(build_dir, 'examples', 'rdma-sim')])
+    assert rc == 0
+    rows = {(r['setup'], r['recovery']): r for r in csv.DictReader(open(out / 'loss_sweep.csv'))}
+    assert set(rows) == {(s, r) for s in ('two-nodes', 'fat-tree-k4')
+                         for r in ('go-back-n', 'irn')}
+    irn, gbn = rows['two-nodes', 'irn'], rows['two-nodes', 'go-back-n']
+    # Bound: 100 Gb/s x 4096 / (4096 + 82) x (1 - 0.01).
+    assert float(irn['bound_gbps']) == pytest.approx(100 * 4096 / 4178 * 0.99, rel=1e-4)
+    assert float(irn['goodput_gbps']) >= 0.85 * float(irn['bound_gbps'])
+    assert float(irn['goodput_gbps']) > float(gbn['goodput_gbps'])
+    assert int(irn['drops']) > 0 and int(irn['retransmissions']) >= int(irn['drops'])
+    assert int(irn['timeouts']) <= 1  # at most the stream's very last packet
+    # On the fat-tree every link loses 1 %: frames are dropped and resent.
+    for recovery in ('go-back-n', 'irn'):
+        ft = rows['fat-tree-k4', recovery]
+        assert int(ft['drops']) > 0 and int(ft['retransmissions']) > 0
+        assert 0 < float(ft['goodput_gbps']) <= float(ft['bound_gbps']) * 1.001
+    assert os.path.getsize(out / 'loss_sweep.png') > 10000
+    assert len(json.load(open(out / 'loss_sweep.json'))) == 4
+
+
+def test_bad_losses_are_refused(tmp_path):
+    r = subprocess.run(['/usr/bin/python3', os.path.join(TOP, 'scripts', 'loss_sweep.py'),
+                        '--losses=0.1,1', '--out', str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2
+    assert '--losses' in r.stderr and '[0, 1)' in r.stderr
+
+
+def run_sim(build_dir, tmp_path, *args):
+    exe = os.path.join(build_dir, 'examples', 'rdma-sim')
+    return subprocess.run([exe, '-c', os.path.join(TOP, 'examples', 'configs', 'tiny.ini'),
+                           '--force', '--output.dir=%s' % (tmp_path / 'out')] + list(args),
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_recovery_recorded_in_summary(build_dir, tmp_path):
+    r = run_sim(build_dir, tmp_path, '--transport.recovery=irn', '--transport.irn.RtoLow=50us')
+    assert r.returncode == 0, r.stderr
+    summary = json.load(open(tmp_path / 'out' / 'summary.json'))
+    assert summary['config']['transport.recovery'] == 'irn'
+    assert summary['config']['transport.irn.RtoLow'] == '50us'
+    assert summary['recovery']['policy'] == 'irn'
+    assert summary['flows']['completed'] == summary['flows']['total'] > 0
+    assert summary['recovery']['timeouts'] >= 0 and summary['recovery']['retransmissions'] >= 0
+
+
+@pytest.mark.parametrize('arg,key', [
+    ('--transport.recovery=sack', 'transport.recovery'),
+    ('--topology.errorRate=1', 'topology.errorRate'),
+    ('--topology.errorRate=-0.1', 'topology.errorRate'),
+    ('--transport.irn.RtoLow=0s', 'transport.irn.RtoLow'),
+    ('--transport.irn.RtoHigh=0s', 'transport.irn.RtoHigh'),
+    ('--transport.irn.BdpBytes=1000', 'transport.irn.BdpBytes'),
+])
+def test_bad_recovery_input_exits_2(build_dir, tmp_path, arg, key):
+    r = run_sim(build_dir, tmp_path, arg)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert key in r.stderr
+    assert not (tmp_path / 'out' / 'summary.json').exists()
