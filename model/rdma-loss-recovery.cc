@@ -27,6 +27,12 @@ RdmaLossRecovery::OnAck(RdmaRecoveryState&)
 {
 }
 
+Time
+RdmaLossRecovery::GetAckRequestPeriod() const
+{
+    return Time(0);
+}
+
 TypeId
 RdmaGoBackN::GetTypeId()
 {
@@ -243,6 +249,12 @@ Time
 RdmaSelectiveRepeat::GetRetransmitTimeout(const RdmaRecoveryState& state, Time) const
 {
     return InFlight(state) <= m_rtoLowThreshold ? m_rtoLow : m_rtoHigh;
+}
+
+Time
+RdmaSelectiveRepeat::GetAckRequestPeriod() const
+{
+    return m_rtoLow / 4;
 }
 
 } // namespace ns3

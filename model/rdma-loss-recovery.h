@@ -100,6 +100,11 @@ class RdmaLossRecovery : public Object
      */
     virtual Time GetRetransmitTimeout(const RdmaRecoveryState& state,
                                       Time localAckTimeout) const = 0;
+    /**
+     * \return the longest time between two request packets that ask for an
+     * ACK (AckReq) while the QP sends; zero = no such bound (the default)
+     */
+    virtual Time GetAckRequestPeriod() const;
 };
 
 /**
@@ -161,7 +166,10 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   outstanding PSN that is not SACKed.
  * - BDP-FC: at most BdpBytes / MTU PSNs beyond the cumulative ACK (section
  *   3.2); the requester asks for an ACK at least every quarter of that cap
- *   so the cap reopens without waiting.
+ *   so the cap reopens without waiting, and at least every RTO_low / 4 so
+ *   a QP its congestion control paces slowly is not timed out while it
+ *   sends (the timer runs from the last progress, and its length follows
+ *   the packets in flight as they grow).
  */
 class RdmaSelectiveRepeat : public RdmaLossRecovery
 {
@@ -183,6 +191,9 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return RTO_low or RTO_high by the packets in flight (IRN 3.1)
     Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;
+    /// \return RTO_low / 4: a QP slowed by its congestion control still gets
+    /// ACKs well within RTO_low, so the timer does not fire while it sends
+    Time GetAckRequestPeriod() const override;
 
     /**
      * \param state the requester's state

@@ -331,10 +331,7 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
         ++m_qp->MutableStats().retransmissions;
     }
     m_qp->TracePacketTx(frame.bth.GetOpcode(), psn, retransmission);
-    if (!m_timer.IsRunning())
-    {
-        UpdateTimer();
-    }
+    UpdateTimer(); // arm it, or lengthen it as the packets in flight grow
     return true;
 }
 
@@ -355,10 +352,22 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
     {
         frame.bth.SetOpcode(RC_RDMA_READ_REQUEST);
         frame.bth.SetAckReq(true);
+        // A retried request asks only up to the first response kept after
+        // this PSN (IBA 9.7.5.1.5: a retry may re-read any part of the READ).
+        uint64_t end = w.length;
+        for (uint32_t kept : w.respKept)
+        {
+            int32_t k = PsnDiff(kept, w.firstPsn);
+            if (k > static_cast<int32_t>(idx))
+            {
+                end = std::min<uint64_t>(end, uint64_t(k) * mtu);
+            }
+        }
         frame.reth.SetVirtualAddress(wr.remoteAddr + offset);
         frame.reth.SetRkey(wr.rkey);
-        frame.reth.SetDmaLength(static_cast<uint32_t>(w.length - offset));
+        frame.reth.SetDmaLength(static_cast<uint32_t>(end - offset));
         m_sinceAckReq = 0;
+        m_lastAckReqAt = Simulator::Now();
         return;
     }
     if (IsAtomic(wr.opcode))
@@ -371,6 +380,7 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
         frame.atomicEth.SetSwapOrAdd(cs ? wr.swap : wr.compareAdd);
         frame.atomicEth.SetCompare(cs ? wr.compareAdd : 0);
         m_sinceAckReq = 0;
+        m_lastAckReqAt = Simulator::Now();
         return;
     }
 
@@ -429,10 +439,13 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
     {
         interval = std::min(interval, std::max<uint32_t>(window / 4, 1));
     }
-    bool ackReq = last || ++m_sinceAckReq >= interval;
+    Time period = m_qp->GetLossRecovery()->GetAckRequestPeriod();
+    bool ackReq = last || ++m_sinceAckReq >= interval ||
+                  (period.IsStrictlyPositive() && Simulator::Now() - m_lastAckReqAt >= period);
     if (ackReq)
     {
         m_sinceAckReq = 0;
+        m_lastAckReqAt = Simulator::Now();
     }
     frame.bth.SetAckReq(ackReq);
 }
@@ -544,9 +557,16 @@ RdmaQpRequester::UpdateTimer(bool restart)
         m_timer.Cancel();
         return;
     }
+    Time now = Simulator::Now();
     if (restart || !m_timer.IsRunning())
     {
+        m_timerBase = now;
         m_timer.Restart(rto);
+    }
+    else if (m_timerBase + rto > m_timer.GetDeadline())
+    {
+        // More packets in flight than when it started: RTO_high now (IRN 3.1).
+        m_timer.Restart(m_timerBase + rto - now);
     }
 }
 
@@ -652,6 +672,22 @@ RdmaQpRequester::RewindTo(uint32_t psn)
     m_state.nextPsn = psn;
 }
 
+void
+RdmaQpRequester::KeepReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame)
+{
+    if (!w.respKept.insert(psn).second)
+    {
+        return; // kept already
+    }
+    uint64_t offset = uint64_t(PsnDiff(psn, w.firstPsn)) * m_qp->GetMtuBytes();
+    if (frame.payload)
+    {
+        m_qp->Scatter(w.wr.sgList, offset, frame.payload);
+    }
+    AcknowledgeBefore(w.nextRespPsn);
+    StartRetry(w.nextRespPsn);
+}
+
 bool
 RdmaQpRequester::RecoverLostResponses(uint32_t bound)
 {
@@ -708,6 +744,11 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
         }
         if (d > 0)
         {
+            if (m_qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+            {
+                KeepReadResponse(*w, psn, frame);
+                return;
+            }
             // Earlier responses were lost: ask again from the first missing one.
             AcknowledgeBefore(w->nextRespPsn);
             StartRetry(w->nextRespPsn);
@@ -720,12 +761,22 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
             m_qp->Scatter(w->wr.sgList, offset, frame.payload);
         }
         w->nextRespPsn = PsnAdd(psn, 1);
-        if (psn == LastPsn(*w))
+        // Responses kept past a gap now follow in order.
+        while (w->respKept.erase(w->nextRespPsn) > 0)
+        {
+            w->nextRespPsn = PsnAdd(w->nextRespPsn, 1);
+        }
+        if (PsnDiff(w->nextRespPsn, LastPsn(*w)) > 0)
         {
             w->done = true;
+            w->respKept.clear();
             --m_readAtomicOut;
         }
-        AcknowledgeBefore(PsnAdd(psn, 1));
+        AcknowledgeBefore(w->nextRespPsn);
+        if (!w->done && !w->respKept.empty())
+        {
+            StartRetry(w->nextRespPsn); // the next gap is known lost
+        }
         CompleteDone();
         return;
     }

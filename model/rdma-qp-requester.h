@@ -93,6 +93,8 @@ class RdmaQpRequester
         bool done{false};        //!< acknowledged / responded
         bool readAtomic{false};  //!< READ or atomic
         uint32_t nextRespPsn{0}; //!< READ: next response PSN expected
+        /// READ, selective repeat: responses kept (placed) past a missing one
+        std::set<uint32_t> respKept;
     };
 
     /// \return the WQE whose PSN range holds psn, or nullptr
@@ -134,6 +136,12 @@ class RdmaQpRequester
     bool RecoverLostResponses(uint32_t bound);
     /// Resend from `from` after lost responses, once per loss (costs a retry).
     void StartRetry(uint32_t from);
+    /**
+     * \brief Selective repeat: a READ response arrived ahead of the next
+     * expected one; place it, keep its PSN, and ask for the gap (IRN's read
+     * NACK, as an IBA retried READ request for the missing PSNs only).
+     */
+    void KeepReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame);
     /// Rewind sending to psn (go-back-N).
     void RewindTo(uint32_t psn);
     /// \return whether a READ/atomic may start (max_rd_atomic, fence)
@@ -151,6 +159,8 @@ class RdmaQpRequester
     uint32_t m_retryFrom;      //!< ... from this PSN
     RdmaDeadlineTimer m_timer; //!< retransmission timer (the policy's timeout)
     Time m_progressAt;         //!< last forward progress (or first send with nothing outstanding)
+    Time m_timerBase;          //!< when the retransmission timer was (re)started
+    Time m_lastAckReqAt;       //!< when a request packet last asked for an ACK
     EventId m_rnrTimer;        //!< RNR wait
 };
 

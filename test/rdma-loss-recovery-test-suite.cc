@@ -280,20 +280,77 @@ class IrnNoLossTestCase : public TestCase
     }
 };
 
-/// Selective repeat: a lost READ response is asked for again without a timeout.
-class IrnLostReadResponseTestCase : public TestCase
+/// Selective repeat on a slow link: ACKs come often enough for IRN's timer.
+class IrnSlowLinkTestCase : public TestCase
 {
   public:
-    IrnLostReadResponseTestCase()
-        : TestCase("IRN: a lost READ response is asked for again at once, no timeout")
+    IrnSlowLinkTestCase()
+        : TestCase("IRN at 1 Gbps without loss: AckReq every quarter RTO_low, no spurious timeout "
+                   "(30 packets take 250 us there, more than RTO_low)")
     {
     }
 
   private:
     void DoRun() override
     {
-        LossyPair p("ns3::RdmaSelectiveRepeat");
-        p.toA->Drop(5, {1}); // the 6th response of a 16-packet READ
+        TwoHosts::Options o = LossyPair::Make("ns3::RdmaSelectiveRepeat");
+        o.rate = "1Gbps";
+        TwoHosts h(o);
+        TwoHosts::Fill(h.mrA, TwoHosts::VA_A, 256 * 1024, 12);
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 256 * 1024);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().timeouts, 0, "no timeout");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().retransmissions, 0, "nothing resent");
+        // 256 frames of 1106 B on the wire at 1 Gb/s: 2.26 ms.
+        NS_TEST_EXPECT_MSG_LT(h.wcA[0].completed - h.wcA[0].posted,
+                              MicroSeconds(2300),
+                              "at line rate");
+        Simulator::Destroy();
+    }
+};
+
+/// A lost READ response: asked for again at once, no timeout.
+class LostReadResponseTestCase : public TestCase
+{
+  public:
+    /**
+     * \param policy the loss recovery
+     * \param lost response PSNs lost once
+     * \param asked the PSNs A asks again from, in order
+     * \param responses READ response packets B sends in all
+     * \param what the expectation, for the name
+     */
+    LostReadResponseTestCase(std::string policy,
+                             std::vector<uint32_t> lost,
+                             std::vector<uint32_t> asked,
+                             uint32_t responses,
+                             std::string what)
+        : TestCase(policy + ", READ of 16 packets: " + what),
+          m_policy(policy),
+          m_lost(lost),
+          m_asked(asked),
+          m_responses(responses)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p(m_policy);
+        for (uint32_t psn : m_lost)
+        {
+            p.toA->Drop(psn, {1});
+        }
+        uint32_t responses = 0;
+        p.h.qpB->TraceConnectWithoutContext(
+            "PacketTx",
+            Callback<void, uint8_t, uint32_t, bool>([&responses](uint8_t op, uint32_t, bool) {
+                responses += op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_RDMA_READ_RESPONSE_ONLY;
+            }));
         TwoHosts::Fill(p.h.mrB, TwoHosts::VA_B + (2 << 20), 16 * 1024, 9);
         RdmaSendWr r = p.h.Wr(IBV_WR_RDMA_READ, 1, TwoHosts::VA_A + (2 << 20), 16 * 1024);
         r.remoteAddr = TwoHosts::VA_B + (2 << 20);
@@ -305,10 +362,15 @@ class IrnLostReadResponseTestCase : public TestCase
                               true,
                               "bytes read");
         NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
-        NS_TEST_EXPECT_MSG_EQ(p.resentA.psns.size(), 1, "one READ request sent again");
-        NS_TEST_EXPECT_MSG_EQ(p.Count(5), 1, "from the lost response's PSN");
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == m_asked), true, "READ requests sent again");
+        NS_TEST_EXPECT_MSG_EQ(responses, m_responses, "READ responses sent");
         Simulator::Destroy();
     }
+
+    std::string m_policy;          //!< loss recovery
+    std::vector<uint32_t> m_lost;  //!< responses lost
+    std::vector<uint32_t> m_asked; //!< expected re-requests
+    uint32_t m_responses;          //!< expected responses
 };
 
 /// Selective repeat: the QP still gives up after retry_cnt + 1 local ACK timeouts.
@@ -414,7 +476,28 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnLostRetransmissionTestCase, TestCase::QUICK);
         AddTestCase(new IrnRtoLowTestCase, TestCase::QUICK);
         AddTestCase(new IrnNoLossTestCase, TestCase::QUICK);
-        AddTestCase(new IrnLostReadResponseTestCase, TestCase::QUICK);
+        AddTestCase(new IrnSlowLinkTestCase, TestCase::QUICK);
+        AddTestCase(new LostReadResponseTestCase("ns3::RdmaSelectiveRepeat",
+                                                 {5},
+                                                 {5},
+                                                 17,
+                                                 "response 5 lost: IRN's read NACK asks for "
+                                                 "PSN 5 alone (16 + 1 responses)"),
+                    TestCase::QUICK);
+        AddTestCase(new LostReadResponseTestCase("ns3::RdmaSelectiveRepeat",
+                                                 {3, 9},
+                                                 {3, 9},
+                                                 18,
+                                                 "responses 3 and 9 lost: asked for one "
+                                                 "after the other (16 + 2 responses)"),
+                    TestCase::QUICK);
+        AddTestCase(new LostReadResponseTestCase("ns3::RdmaGoBackN",
+                                                 {5},
+                                                 {5},
+                                                 27,
+                                                 "response 5 lost: asked again from 5 to the "
+                                                 "end (16 + 11 responses)"),
+                    TestCase::QUICK);
         AddTestCase(new IrnRetryExhaustedTestCase, TestCase::QUICK);
         AddTestCase(new GbnTwoLossesTestCase, TestCase::QUICK);
         AddTestCase(new GbnLostRetransmissionTestCase, TestCase::QUICK);
