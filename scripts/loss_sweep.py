@@ -118,7 +118,9 @@ def plot(rows, path):
         bound = sorted({(r["loss"], r["bound_gbps"]) for r in rows
                         if r["setup"] == setup and r["recovery"] == "irn"})
         if bound:
-            ax.plot(*zip(*bound), "k--", label="bound: rate x payload share x (1 - p)")
+            label = ("bound: rate x payload share x (1 - p)" if setup == "two-nodes" else
+                     "bound: ideal goodput x (1 - p)^links, mean of flows")
+            ax.plot(*zip(*bound), "k--", label=label)
         ax.set_xscale("log")
         ax.set_xlabel("loss probability per frame and link")
         ax.set_ylabel("goodput (Gb/s)")
