@@ -148,4 +148,17 @@ PfcHeader::TimeToQuanta(Time duration, DataRate rate)
     return static_cast<uint16_t>(std::min<int64_t>(n, 0xFFFF));
 }
 
+uint64_t
+PfcHeader::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
+{
+    // Bytes on the cable during 2 x delay, rounded up, in exact integers:
+    // 2 x ps x bit/s / (8 x 10^12).
+    const unsigned __int128 bits2 = static_cast<unsigned __int128>(2) *
+                                    static_cast<uint64_t>(delay.GetPicoSeconds()) *
+                                    rate.GetBitRate();
+    const unsigned __int128 perByte = static_cast<unsigned __int128>(8) * 1000000000000ULL;
+    const uint64_t cable = static_cast<uint64_t>((bits2 + perByte - 1) / perByte);
+    return cable + 2ULL * (maxFrameBytes + 24) + (64 + 20);
+}
+
 } // namespace ns3

@@ -77,6 +77,32 @@ class PfcHeader : public Header
      * \return quanta x 512 / rate (e.g. 65535 quanta at 100 Gb/s = 335.5 us)
      */
     static Time QuantaToTime(uint16_t quanta, DataRate rate);
+
+    /**
+     * \brief The PFC headroom one (receiver, class) needs so that nothing
+     * sent after the XOFF decision overflows it (a switch port's or a NIC's), after the delay model
+     * of IEEE 802.1Qbb-2011's informative annex on PFC delay (two maximum-size frames, the PFC
+     * frame, twice the cable delay, interface and higher-layer delays; also Cisco's "Priority Flow
+     * Control: Build Reliable Layer 2 Infrastructure" white paper):
+     *
+     *   H = 2 x delay x rate / 8 + 2 x (maxFrame + 24) + (64 + 20)
+     *
+     * in bytes: the bytes in flight on the cable in both directions while
+     * the pause travels up and the last frames travel down; one maximum
+     * frame the receiver's own egress may be sending when it decides (the PFC
+     * frame waits for it) and one the upstream may have just started when
+     * the pause arrives; the PFC frame's own wire time (64-byte minimum
+     * frame with FCS + preamble/SFD and inter-frame gap, 20 bytes). 24 is
+     * each frame's wire overhead (QbbNetDevice::WIRE_OVERHEAD_BYTES). The
+     * interface and higher-layer response delays of the standard's model
+     * are zero in this simulator: a QbbNetDevice obeys a pause the moment
+     * its last bit arrives.
+     * \param rate the link's rate
+     * \param delay the cable's one-way propagation delay
+     * \param maxFrameBytes the largest frame, bytes without FCS (Mtu + 14 + 4)
+     * \return H, bytes
+     */
+    static uint64_t ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes);
     /**
      * \brief The smallest pause time (in quanta, rounded up, at most 65535)
      * that covers a duration on a link.

@@ -4,6 +4,7 @@
 
 #include "rdma-nic.h"
 
+#include "qbb-channel.h"
 #include "qbb-net-device.h"
 #include "rdma-int-codec.h"
 #include "rdma-opcode.h"
@@ -56,6 +57,12 @@ RdmaNic::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaNic::SetPipeline, &RdmaNic::GetPipeline),
                           MakePointerChecker<RdmaNicPipeline>())
+            .AddAttribute("RxBuffer",
+                          "The port's receive buffer and its PFC decisions (in the path with a "
+                          "Pipeline only).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_rxBuffer),
+                          MakePointerChecker<RdmaNicRxBuffer>())
             .AddAttribute("TxScheduler",
                           "The transmit scheduler across QPs (arbitration and pacing).",
                           PointerValue(),
@@ -113,6 +120,7 @@ RdmaNic::RdmaNic()
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
+    m_rxBuffer = CreateObject<RdmaNicRxBuffer>();
     m_scheduler->SetTxReadyCallback(MakeCallback(&RdmaNic::TrySend, this));
 }
 
@@ -142,6 +150,8 @@ RdmaNic::DoDispose()
     m_mrs.clear();
     m_device = nullptr;
     m_txFrames.clear();
+    m_rxHeld.clear();
+    m_rxBuffer = nullptr;
     if (m_pipeline)
     {
         m_pipeline->Dispose();
@@ -465,9 +475,54 @@ RdmaNic::OnPipelineTx(Ptr<Packet> frame)
     TrySend();
 }
 
+Ptr<RdmaNicRxBuffer>
+RdmaNic::GetRxBuffer() const
+{
+    return m_rxBuffer;
+}
+
+std::string
+RdmaNic::ConfigureRxBuffer()
+{
+    NS_ABORT_MSG_IF(!m_device || !m_device->GetQbbChannel(),
+                    "RdmaNic::ConfigureRxBuffer: the NIC's port has no link");
+    m_rxBufferReady = true;
+    m_rxBuffer->SetPfcHoldCallback(MakeCallback(&RdmaNic::OnRxBufferPfc, this));
+    return m_rxBuffer->Configure(m_device->GetDataRate(),
+                                 m_device->GetQbbChannel()->GetDelay(),
+                                 m_device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
+                                     QbbNetDevice::VLAN_TAG_BYTES);
+}
+
+void
+RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
+{
+    m_device->SetPfcHold(cls, pause);
+}
+
+bool
+RdmaNic::AdmitRx(Ptr<Packet> frame, uint8_t cls)
+{
+    if (!m_rxBufferReady)
+    {
+        const std::string error = ConfigureRxBuffer();
+        NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
+    }
+    if (m_rxBuffer->Enqueue(cls, frame->GetSize()) != RdmaNicRxBuffer::ADMIT)
+    {
+        Drop(frame, DROP_RX_BUFFER_FULL);
+        return false;
+    }
+    m_rxHeld.push_back({cls, frame->GetSize()});
+    return true;
+}
+
 void
 RdmaNic::OnPipelineRx(const RoceFrame& f)
 {
+    NS_ASSERT(!m_rxHeld.empty());
+    m_rxBuffer->Dequeue(m_rxHeld.front().cls, m_rxHeld.front().bytes);
+    m_rxHeld.pop_front();
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (qp)
     {
@@ -582,6 +637,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     if (!qp)
     {
         Drop(frame, DROP_UNKNOWN_QP);
+        return;
+    }
+    if (m_pipeline && !AdmitRx(frame, m_device->GetDscpClass(f.dscp)))
+    {
         return;
     }
     if (f.payload && f.payload->GetSize() > 0)

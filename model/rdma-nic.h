@@ -10,6 +10,7 @@
 #include "rdma-congestion-ops.h"
 #include "rdma-memory-region.h"
 #include "rdma-nic-pipeline.h"
+#include "rdma-nic-rx-buffer.h"
 #include "rdma-protection-domain.h"
 #include "rdma-qp-cc.h"
 #include "rdma-queue-pair.h"
@@ -65,7 +66,13 @@ class Packet;
  * packets reach their QP when it retires them. Creating a QP or registering
  * an MR then reserves entries of the pipeline's QPC / MPT / MTT tables and
  * fails (null, the ENOMEM of ibv_create_qp / ibv_reg_mr) when a table's
- * backing store is full.
+ * backing store is full. Received frames (but CNPs, which go straight to
+ * congestion control) then wait in the port's receive buffer (RxBuffer, an
+ * RdmaNicRxBuffer) until the pipeline has written them to host memory; a
+ * lossless class above its XOFF threshold makes the port hold its peer
+ * paused (QbbNetDevice::SetPfcHold), so a NIC slowed by its cache misses
+ * pauses its switch (Guo et al., SIGCOMM 2016, section 4.4); a frame that
+ * does not fit is dropped as DROP_RX_BUFFER_FULL.
  */
 class RdmaNic : public Object
 {
@@ -155,6 +162,17 @@ class RdmaNic : public Object
     void SetPipeline(Ptr<RdmaNicPipeline> pipeline);
     /// \return the pipeline, or null when the NIC has none (zero cost)
     Ptr<RdmaNicPipeline> GetPipeline() const;
+    /**
+     * \return the receive buffer; it is in the path only with a Pipeline
+     * (the zero-cost NIC drains every frame at once)
+     */
+    Ptr<RdmaNicRxBuffer> GetRxBuffer() const;
+    /**
+     * \brief Size the receive buffer's PFC headroom for the attached port's
+     * link (RdmaNicRxBuffer::Configure); done at the first frame otherwise.
+     * \return an empty string, or why the buffer cannot work on this link
+     */
+    std::string ConfigureRxBuffer();
 
     /// Receive-side drop reasons.
     enum DropReason
@@ -165,19 +183,21 @@ class RdmaNic : public Object
         DROP_UNKNOWN_QP,     //!< no QP with the packet's DestQP
         DROP_NOT_FOR_US,     //!< destination IP is not this host
         DROP_UNKNOWN_OPCODE, //!< an opcode this module does not implement
+        DROP_RX_BUFFER_FULL, //!< no room in the receive buffer (RdmaNicRxBuffer)
+        N_DROP_REASONS,      //!< number of reasons
     };
 
     /// Counters of the NIC.
     struct Stats
     {
-        uint64_t txFrames{0};         //!< frames handed to the port
-        uint64_t txBytes{0};          //!< their bytes
-        uint64_t rxFrames{0};         //!< frames received
-        uint64_t rxBytes{0};          //!< their bytes
-        uint64_t rxDrops[6]{};        //!< drops by DropReason
-        uint64_t cnpsSent{0};         //!< CNPs sent (notification point)
-        uint64_t cnpsReceived{0};     //!< CNPs received for a QP of this NIC
-        uint64_t rxPayloadPackets{0}; //!< frames with a payload handed to a QP
+        uint64_t txFrames{0};               //!< frames handed to the port
+        uint64_t txBytes{0};                //!< their bytes
+        uint64_t rxFrames{0};               //!< frames received
+        uint64_t rxBytes{0};                //!< their bytes
+        uint64_t rxDrops[N_DROP_REASONS]{}; //!< drops by DropReason
+        uint64_t cnpsSent{0};               //!< CNPs sent (notification point)
+        uint64_t cnpsReceived{0};           //!< CNPs received for a QP of this NIC
+        uint64_t rxPayloadPackets{0};       //!< frames with a payload handed to a QP
     };
 
     /// \return the counters
@@ -235,6 +255,17 @@ class RdmaNic : public Object
     void OnMemoryRead(uint32_t key, uint64_t va, uint32_t length);
     /// A completion was generated on one of the NIC's CQs.
     void OnCompletion(const RdmaWorkCompletion& wc);
+    /// Put a received frame of class cls in the receive buffer, or drop it.
+    bool AdmitRx(Ptr<Packet> frame, uint8_t cls);
+    /// The receive buffer's PFC decision for class cls.
+    void OnRxBufferPfc(uint8_t cls, bool pause);
+
+    /// A frame in the receive buffer, in pipeline order.
+    struct RxHeld
+    {
+        uint8_t cls;    //!< its class
+        uint32_t bytes; //!< its size
+    };
 
     Ptr<QbbNetDevice> m_device;                                //!< the port
     Ipv4Address m_address;                                     //!< GID
@@ -263,6 +294,9 @@ class RdmaNic : public Object
     Ptr<RdmaNicPipeline> m_pipeline;                           //!< hardware, or null
     std::deque<Ptr<Packet>> m_txFrames;                        //!< retired, not yet sent
     std::vector<RdmaNicPipeline::MemorySpan> m_reads;          //!< reads of the packet being built
+    Ptr<RdmaNicRxBuffer> m_rxBuffer;                           //!< the port's receive buffer
+    bool m_rxBufferReady{false};                               //!< ConfigureRxBuffer done
+    std::deque<RxHeld> m_rxHeld;                               //!< frames in the pipeline
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };
 

@@ -4,6 +4,8 @@
 
 #include "switch-mmu.h"
 
+#include "pfc-header.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -114,14 +116,7 @@ SwitchMmu::SwitchMmu()
 uint64_t
 SwitchMmu::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
 {
-    // Bytes on the cable during 2 x delay, rounded up, in exact integers:
-    // 2 x ps x bit/s / (8 x 10^12).
-    const unsigned __int128 bits2 = static_cast<unsigned __int128>(2) *
-                                    static_cast<uint64_t>(delay.GetPicoSeconds()) *
-                                    rate.GetBitRate();
-    const unsigned __int128 perByte = static_cast<unsigned __int128>(8) * 1000000000000ULL;
-    const uint64_t cable = static_cast<uint64_t>((bits2 + perByte - 1) / perByte);
-    return cable + 2ULL * (maxFrameBytes + 24) + (64 + 20);
+    return PfcHeader::ComputeHeadroom(rate, delay, maxFrameBytes);
 }
 
 uint32_t

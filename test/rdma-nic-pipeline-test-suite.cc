@@ -64,6 +64,9 @@ AddPipeline(Ptr<RdmaNic> nic, uint32_t headerCycles = 4)
     }
     p->SetAttribute("HeaderCycles", UintegerValue(headerCycles));
     nic->SetPipeline(p);
+    // The 5 us cables of these tests need 143 KB of PFC headroom with 9000-byte
+    // frames (PfcHeader::ComputeHeadroom): give the receive buffer room for it.
+    nic->GetRxBuffer()->SetAttribute("BufferBytes", UintegerValue(1 << 20));
     return p;
 }
 

@@ -1,0 +1,290 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The slow receiver (Guo et al., "RDMA over Commodity Ethernet at Scale",
+ * SIGCOMM 2016, section 4.4): a NIC whose receive pipeline cannot keep up
+ * with its link fills its receive buffer (RdmaNicRxBuffer) and pauses its
+ * peer with PFC. Two hosts back to back at 100 Gb/s over a 1 us cable; A has
+ * no pipeline (it costs nothing), B has one whose MTT is a blocking cache of
+ * host memory: every new 4 KiB page a WRITE touches stalls B's receive side
+ * for a PCIe read (850 ns), four 1 KiB packets per page arrive in 4 x 82 ns,
+ * so B drains about 4 packets per ~0.9 us against 12 per us arriving.
+ */
+
+#include "rdma-test-hosts.h"
+
+#include "ns3/boolean.h"
+#include "ns3/nic-cache.h"
+#include "ns3/nic-memory.h"
+#include "ns3/pfc-header.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/rdma-nic-pipeline.h"
+#include "ns3/rdma-nic-rx-buffer.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+const uint8_t DATA_CLASS = 3; //!< DSCP 26 of the QPs' packets -> class 3, lossless
+
+/**
+ * \brief Give a NIC a pipeline whose MTT is a blocking cache of host memory.
+ * \param nic the NIC (no QP or MR yet)
+ * \param pageBytes MTT page size
+ */
+void
+AddSlowPipeline(Ptr<RdmaNic> nic, uint64_t pageBytes)
+{
+    Ptr<RdmaNicPipeline> p = CreateObject<RdmaNicPipeline>();
+    nic->SetPipeline(p);
+    Ptr<RdmaNicTables> t = p->GetTables();
+    t->ConfigureTable(RdmaNicTables::MTT, 64, 4, NicCache::LRU, NicMemory::HOST_MEMORY, 0);
+    Ptr<NicCache> mtt = t->GetCache(RdmaNicTables::MTT);
+    mtt->SetAttribute("PageBytes", UintegerValue(pageBytes));
+    mtt->SetAttribute("Blocking", BooleanValue(true));
+}
+
+/// What one 4 MiB WRITE from A to B shows.
+struct SlowRun
+{
+    bool placed{false};            //!< B's region holds A's bytes
+    uint32_t completions{0};       //!< successful completions on A
+    uint64_t pausesSentByB{0};     //!< PFC frames pausing class 3 sent by B's port
+    uint64_t pausesReceivedByA{0}; //!< PFC frames pausing class 3 received by A's port
+    uint64_t rxBufferDrops{0};     //!< B's DROP_RX_BUFFER_FULL
+    uint64_t maxOccupancy{0};      //!< B's class-3 occupancy, traced maximum
+    uint64_t bufferBytes{0};       //!< B's BufferBytes
+    uint64_t xoff{0};              //!< B's XOFF threshold
+    uint64_t headroom{0};          //!< B's headroom
+    uint64_t retransmissions{0};   //!< A's retransmitted packets
+};
+
+/**
+ * \brief One WRITE of `length` bytes from A to B with B's pipeline slowed.
+ * \param pageBytes B's MTT page size
+ * \param pfc whether B's receive buffer sends PFC (false: class 3 is lossy)
+ * \param bufferBytes B's BufferBytes
+ * \param length bytes written
+ * \return the figures
+ */
+SlowRun
+RunSlowWrite(uint64_t pageBytes, bool pfc, uint64_t bufferBytes, uint64_t length)
+{
+    TwoHosts::Options o;
+    o.dataMode = true;
+    o.regionBytes = length;
+    o.connection.pathMtu = IBV_MTU_1024;
+    o.connection.timeout = 8; // 4.096 us x 2^8 = 1 ms: go-back-N waits for it when resent
+                              // packets are dropped again (one NAK per episode)
+    o.setupB = [=](Ptr<RdmaNic> nic) {
+        AddSlowPipeline(nic, pageBytes);
+        nic->GetRxBuffer()->SetAttribute("BufferBytes", UintegerValue(bufferBytes));
+        nic->GetRxBuffer()->SetAttribute("PfcEnabled", BooleanValue(pfc));
+    };
+    TwoHosts h(o);
+    TwoHosts::Fill(h.mrA, TwoHosts::VA_A, length, 7);
+    SlowRun r;
+    Ptr<RdmaNicRxBuffer> buffer = h.nicB->GetRxBuffer();
+    buffer->TraceConnectWithoutContext(
+        "Occupancy",
+        Callback<void, uint8_t, uint64_t>([&r](uint8_t cls, uint64_t bytes) {
+            if (cls == DATA_CLASS)
+            {
+                r.maxOccupancy = std::max(r.maxOccupancy, bytes);
+            }
+        }));
+    RdmaSendWr wr = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, length);
+    wr.remoteAddr = TwoHosts::VA_B;
+    h.qpA->PostSend(wr);
+    Simulator::Stop(MilliSeconds(200));
+    Simulator::Run();
+    auto devA = DynamicCast<QbbNetDevice>(h.devices.Get(0));
+    auto devB = DynamicCast<QbbNetDevice>(h.devices.Get(1));
+    r.completions = TwoHosts::Count(h.wcA, IBV_WC_SUCCESS);
+    r.placed = TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 7);
+    r.pausesSentByB = devB->GetStats().pfcPauseTx[DATA_CLASS];
+    r.pausesReceivedByA = devA->GetStats().pfcPauseRx[DATA_CLASS];
+    r.rxBufferDrops = h.nicB->GetStats().rxDrops[RdmaNic::DROP_RX_BUFFER_FULL];
+    r.bufferBytes = bufferBytes;
+    r.xoff = buffer->GetXoffBytes();
+    r.headroom = buffer->GetHeadroomBytes();
+    r.retransmissions = h.qpA->GetStats().retransmissions;
+    Simulator::Destroy();
+    return r;
+}
+
+/**
+ * A slow receiver pauses its sender and loses nothing: B (4 KiB MTT pages,
+ * blocking host-memory MTT) sends PFC pauses for class 3, A's port receives
+ * them, no frame is dropped, nothing is retransmitted, every byte is placed,
+ * and B's class-3 occupancy stays within BufferBytes = XOFF + headroom (the
+ * 802.1Qbb headroom of a 1 us, 100 Gb/s cable with 9018-byte frames:
+ * 2 x 12500 + 2 x (9018 + 24) + 84 = 43168 bytes) while having crossed XOFF.
+ */
+class SlowReceiverPausesTestCase : public TestCase
+{
+  public:
+    SlowReceiverPausesTestCase()
+        : TestCase("slow receiver (4 KiB pages, blocking MTT misses) pauses its sender: "
+                   "no drop, every byte placed, occupancy within XOFF plus headroom")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const SlowRun r = RunSlowWrite(4096, true, 128 * 1024, 4 << 20);
+        NS_TEST_ASSERT_MSG_EQ(r.completions, 1u, "the WRITE completed");
+        NS_TEST_ASSERT_MSG_EQ(r.placed, true, "bytes placed = bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(r.headroom, 43168u, "802.1Qbb headroom of the link");
+        NS_TEST_ASSERT_MSG_EQ(r.xoff, 128u * 1024 - 43168, "XOFF = BufferBytes - headroom");
+        NS_TEST_ASSERT_MSG_GT(r.pausesSentByB, 0u, "B paused A");
+        NS_TEST_ASSERT_MSG_EQ(r.pausesReceivedByA, r.pausesSentByB, "A got every pause");
+        NS_TEST_ASSERT_MSG_EQ(r.rxBufferDrops, 0u, "lossless: nothing dropped");
+        NS_TEST_ASSERT_MSG_EQ(r.retransmissions, 0u, "nothing resent");
+        NS_TEST_ASSERT_MSG_GT(r.maxOccupancy, r.xoff, "the buffer crossed XOFF");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(r.maxOccupancy,
+                                    r.xoff + r.headroom,
+                                    "occupancy within XOFF + headroom");
+    }
+};
+
+/**
+ * The same receiver with 2 MiB pages misses twice in 4 MiB instead of 1024
+ * times: it keeps up with the link and never pauses.
+ */
+class LargePagesNoPauseTestCase : public TestCase
+{
+  public:
+    LargePagesNoPauseTestCase()
+        : TestCase("the same receiver with 2 MiB pages keeps up: no pause")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const SlowRun r = RunSlowWrite(2 << 20, true, 128 * 1024, 4 << 20);
+        NS_TEST_ASSERT_MSG_EQ(r.completions, 1u, "the WRITE completed");
+        NS_TEST_ASSERT_MSG_EQ(r.placed, true, "bytes placed = bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(r.pausesSentByB, 0u, "no pause");
+        NS_TEST_ASSERT_MSG_LT(r.maxOccupancy, r.xoff, "never near XOFF");
+    }
+};
+
+/**
+ * Without PFC class 3 is lossy at the NIC: the slow receiver drops what does
+ * not fit (DROP_RX_BUFFER_FULL, the Drop trace's BUFFER_FULL), sends no
+ * pause, and go-back-N still places every byte (IBA 9.7.5.1.2).
+ */
+class LossyClassDropsTestCase : public TestCase
+{
+  public:
+    LossyClassDropsTestCase()
+        : TestCase("lossy class: the slow receiver drops at its buffer's limit (BUFFER_FULL), "
+                   "sends no pause, go-back-N recovers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const SlowRun r = RunSlowWrite(4096, false, 64 * 1024, 1 << 20);
+        NS_TEST_ASSERT_MSG_EQ(r.pausesSentByB, 0u, "no pause from a lossy class");
+        NS_TEST_ASSERT_MSG_GT(r.rxBufferDrops, 0u, "frames dropped at the buffer");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(r.maxOccupancy, r.bufferBytes, "never above BufferBytes");
+        NS_TEST_ASSERT_MSG_GT(r.retransmissions, 0u, "the drops were resent");
+        NS_TEST_ASSERT_MSG_EQ(r.completions, 1u, "the WRITE completed");
+        NS_TEST_ASSERT_MSG_EQ(r.placed, true, "bytes placed = bytes sent");
+    }
+};
+
+/**
+ * RdmaNicRxBuffer alone: XOFF and XON decisions at the documented
+ * thresholds, the drop reasons, and the refusal of a buffer smaller than one
+ * frame plus the headroom.
+ */
+class RxBufferThresholdsTestCase : public TestCase
+{
+  public:
+    RxBufferThresholdsTestCase()
+        : TestCase("RdmaNicRxBuffer: XOFF above BufferBytes - headroom, XON at XOFF - "
+                   "XonOffsetBytes, named drops, mis-sized buffer refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaNicRxBuffer> b = CreateObject<RdmaNicRxBuffer>();
+        b->SetAttribute("BufferBytes", UintegerValue(20000));
+        b->SetAttribute("HeadroomBytes", UintegerValue(5000));
+        b->SetAttribute("XonOffsetBytes", UintegerValue(3000));
+        NS_TEST_ASSERT_MSG_EQ(b->Configure(DataRate("100Gbps"), MicroSeconds(1), 1518), "", "fits");
+        std::vector<std::pair<uint8_t, bool>> decisions;
+        b->SetPfcHoldCallback(Callback<void, uint8_t, bool>(
+            [&decisions](uint8_t cls, bool pause) { decisions.emplace_back(cls, pause); }));
+        for (int i = 0; i < 15; ++i) // 15 000 bytes = XOFF: not above it
+        {
+            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "admitted");
+        }
+        NS_TEST_ASSERT_MSG_EQ(decisions.size(), 0u, "at XOFF, not above: no pause");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "into headroom");
+        NS_TEST_ASSERT_MSG_EQ(decisions.size(), 1u, "one pause");
+        NS_TEST_ASSERT_MSG_EQ(decisions[0].second, true, "pause of class 3");
+        for (int i = 0; i < 4; ++i) // 20 000 bytes: full
+        {
+            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "headroom");
+        }
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000),
+                              RdmaNicRxBuffer::DROP_HEADROOM_FULL,
+                              "lossless overflow is named");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 20000), RdmaNicRxBuffer::ADMIT, "lossy class 0");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 1), RdmaNicRxBuffer::DROP_BUFFER_FULL, "lossy full");
+        NS_TEST_ASSERT_MSG_EQ(decisions.size(), 1u, "a lossy class never pauses");
+        for (int i = 0; i < 8; ++i) // 12 000 bytes = XOFF - XonOffsetBytes
+        {
+            b->Dequeue(3, 1000);
+        }
+        NS_TEST_ASSERT_MSG_EQ(decisions.size(), 2u, "XON at XOFF - XonOffsetBytes");
+        NS_TEST_ASSERT_MSG_EQ(decisions[1].second, false, "resume");
+        NS_TEST_ASSERT_MSG_EQ(b->GetBytes(3), 12000u, "held");
+        NS_TEST_ASSERT_MSG_EQ(b->GetDrops(), 2u, "two drops");
+
+        Ptr<RdmaNicRxBuffer> small = CreateObject<RdmaNicRxBuffer>();
+        small->SetAttribute("BufferBytes", UintegerValue(40000));
+        const std::string error = small->Configure(DataRate("100Gbps"), MicroSeconds(1), 9018);
+        const bool named = error.find("BufferBytes (40000)") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(named, true, "refused, naming BufferBytes: " << error);
+        const uint64_t headroom =
+            PfcHeader::ComputeHeadroom(DataRate("100Gbps"), MicroSeconds(1), 9018);
+        NS_TEST_ASSERT_MSG_EQ(headroom, 43168u, "2 x 12500 + 2 x 9042 + 84");
+    }
+};
+
+/// The suite.
+class RdmaSlowReceiverTestSuite : public TestSuite
+{
+  public:
+    RdmaSlowReceiverTestSuite()
+        : TestSuite("rdma-slow-receiver", SYSTEM)
+    {
+        AddTestCase(new RxBufferThresholdsTestCase(), TestCase::QUICK);
+        AddTestCase(new SlowReceiverPausesTestCase(), TestCase::QUICK);
+        AddTestCase(new LargePagesNoPauseTestCase(), TestCase::QUICK);
+        AddTestCase(new LossyClassDropsTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static RdmaSlowReceiverTestSuite g_rdmaSlowReceiverTestSuite;
+
+} // namespace
