@@ -98,6 +98,7 @@ RdmaExperiment::MakeConfig()
              "false",
              "model each NIC's pipeline, PCIe link and QPC/MPT/MTT caches (false: zero-cost NIC)");
     c.AddAttributeGroup("nic.hw", "ns3::RdmaNicPipeline");
+    c.AddAttributeGroup("nic.rx", "ns3::RdmaNicRxBuffer");
     c.AddAttributeGroup("pcie", "ns3::PcieLink");
     for (const char* table : {"qpc", "mpt", "mtt"})
     {
@@ -126,12 +127,13 @@ RdmaExperiment::MakeConfig()
              "ns-3 event scheduler TypeId (ns3::HeapScheduler, ns3::MapScheduler, "
              "ns3::CalendarScheduler, ...); results do not depend on it, speed does (the heap "
              "was about 20 % faster than ns-3's default map on the incast config)");
-    c.AddKey("sim.icrc",
-             "auto",
-             "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
-             "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
-             "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
-             "(about 4 % on the HPCC configs)");
+    c.AddKey(
+        "sim.icrc",
+        "auto",
+        "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
+        "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
+        "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
+        "(about 4 % on the HPCC configs)");
     c.AddKey("sim.stopTime",
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE");

@@ -28,8 +28,8 @@
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-nic-pipeline.h"
 #include "ns3/rdma-nic-tables.h"
-#include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -584,6 +584,14 @@ RdmaExperiment::Run()
     const std::string recovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     const bool hpcc = c.Get("cc.algorithm") == "hpcc";
     const bool pipeline = c.GetBool("nic.pipeline");
+    const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
+    if (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("cache.mtt.PageBytes") +
+                              ": cache.mtt.PageBytes = " + std::to_string(pageBytes) +
+                              ": expected a power of two of at least 4096 bytes (4 KiB base "
+                              "pages, 2 MiB or 1 GiB huge pages)");
+    }
     const uint64_t kmin = c.GetUinteger("ecn.kmin");
     const uint64_t kmax = c.GetUinteger("ecn.kmax");
     const double pmax = c.GetDouble("ecn.pmax");
@@ -604,6 +612,7 @@ RdmaExperiment::Run()
             RoceFrame::SetIcrcEnabled(previous);
         }
     } restoreIcrc;
+
     RoceFrame::SetIcrcEnabled(icrc);
     Simulator::SetScheduler(ObjectFactory(scheduler));
     c.Apply();
@@ -619,6 +628,15 @@ RdmaExperiment::Run()
     if (hpcc && c.GetOrigin("switch.IntEnabled") == "default")
     {
         Config::SetDefault("ns3::RdmaSwitch::IntEnabled", BooleanValue(true));
+    }
+    // NICs keep the switches' lossless classes unless the user said otherwise.
+    for (const char* a : {"LosslessClasses", "PfcEnabled"})
+    {
+        if (c.GetOrigin(std::string("nic.rx.") + a) == "default")
+        {
+            Config::SetDefault(std::string("ns3::RdmaNicRxBuffer::") + a,
+                               StringValue(c.Get(std::string("pfc.") + a)));
+        }
     }
 
     RdmaTopologyHelper topo;
@@ -691,6 +709,14 @@ RdmaExperiment::Run()
             // keys on its own cache and backing store.
             Ptr<RdmaNicPipeline> p = CreateObject<RdmaNicPipeline>();
             nic->SetPipeline(p);
+            const std::string rxError = nic->ConfigureRxBuffer();
+            if (!rxError.empty())
+            {
+                Simulator::Destroy();
+                Config::Reset();
+                throw RdmaConfigError(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + rxError +
+                                      " of host " + std::to_string(h) + "'s link");
+            }
             for (uint32_t t = 0; t < RdmaNicTables::N_TABLES; ++t)
             {
                 auto table = static_cast<RdmaNicTables::Table>(t);
@@ -807,7 +833,9 @@ RdmaExperiment::Run()
                      {"p99", b.p99}};
     }
     j["fct_slowdown"] = fs;
-    j["pfc"] = {{"pause_frames", totals.pfcPauseFrames}, {"resume_frames", totals.pfcResumeFrames}};
+    j["pfc"] = {{"pause_frames", totals.pfcPauseFrames},
+                {"resume_frames", totals.pfcResumeFrames},
+                {"pause_frames_from_hosts", totals.pfcPauseFramesFromHosts}};
     j["drops"] = totals.drops;
     j["retransmissions"] = totals.retransmissions;
     RdmaQueuePair::Stats qps;
@@ -853,9 +881,13 @@ RdmaExperiment::Run()
         text.push_back(l.str());
     }
     std::ostringstream l2;
-    l2 << "PFC pause frames " << totals.pfcPauseFrames << ", resumes " << totals.pfcResumeFrames
-       << "; drops " << totals.drops << "; retransmissions " << totals.retransmissions
-       << "; ECN marks " << totals.ecnMarks;
+    l2 << "PFC pause frames " << totals.pfcPauseFrames;
+    if (totals.pfcPauseFramesFromHosts > 0)
+    {
+        l2 << " (" << totals.pfcPauseFramesFromHosts << " from hosts)";
+    }
+    l2 << ", resumes " << totals.pfcResumeFrames << "; drops " << totals.drops
+       << "; retransmissions " << totals.retransmissions << "; ECN marks " << totals.ecnMarks;
     text.push_back(l2.str());
     for (const auto& [table, k] : cacheSum)
     {

@@ -50,7 +50,8 @@ RdmaStatsHelper::OnPfcTx(uint32_t device, uint8_t cls, uint16_t quanta)
                      dev->GetNode()->GetId(),
                      dev->GetIfIndex(),
                      cls,
-                     quanta > 0});
+                     quanta > 0,
+                     dev->GetNode()->GetObject<RdmaNic>() != nullptr});
 }
 
 void
@@ -98,6 +99,7 @@ RdmaStatsHelper::GetTotals() const
     for (const auto& e : m_pfc)
     {
         (e.pause ? t.pfcPauseFrames : t.pfcResumeFrames)++;
+        t.pfcPauseFramesFromHosts += e.pause && e.fromHost;
     }
     for (uint32_t s = 0; s < m_topo.GetNSwitches(); ++s)
     {
@@ -120,11 +122,11 @@ std::string
 RdmaStatsHelper::FormatPfcCsv() const
 {
     std::ostringstream os;
-    os << "time_ns,node,port,class,event\n";
+    os << "time_ns,node,port,class,event,sender\n";
     for (const auto& e : m_pfc)
     {
         os << e.timeNs << ',' << e.node << ',' << e.port << ',' << unsigned(e.cls) << ','
-           << (e.pause ? "pause" : "resume") << '\n';
+           << (e.pause ? "pause" : "resume") << ',' << (e.fromHost ? "host" : "switch") << '\n';
     }
     return os.str();
 }

@@ -25,9 +25,10 @@ class RdmaTopologyHelper;
  * packets delivered, drops, retransmissions, ECN marks).
  *
  * Output formats (written by the experiment, one file each):
- * - pfc.csv: time_ns,node,port,class,event — one row per PFC frame a port
- *   sent, event "pause" (time > 0) or "resume" (XON, time 0); node is the
- *   node id, port the device's index on its node;
+ * - pfc.csv: time_ns,node,port,class,event,sender — one row per PFC frame a
+ *   port sent, event "pause" (time > 0) or "resume" (XON, time 0); node is
+ *   the node id, port the device's index on its node, sender "host" (a NIC's
+ *   receive buffer paused its switch) or "switch";
  * - qlen.csv: time_ns,node,port,class,bytes — every interval, one row per
  *   switch egress (port, class) whose queue is not empty (rows with 0
  *   bytes are left out to keep the file small).
@@ -49,13 +50,14 @@ class RdmaStatsHelper
     /// Totals over the fabric at the time of the call.
     struct Totals
     {
-        uint64_t linkTransmissions{0};    //!< frames sent on any link (QbbNetDevice txFrames)
-        uint64_t dataPacketsDelivered{0}; //!< RoCE request/response payload packets accepted
-        uint64_t pfcPauseFrames{0};       //!< PFC frames pausing a class
-        uint64_t pfcResumeFrames{0};      //!< PFC XON frames
-        uint64_t drops{0};                //!< frames dropped anywhere (links, switches, NICs)
-        uint64_t retransmissions{0};      //!< requester packets sent again
-        uint64_t ecnMarks{0};             //!< frames switches marked CE
+        uint64_t linkTransmissions{0};       //!< frames sent on any link (QbbNetDevice txFrames)
+        uint64_t dataPacketsDelivered{0};    //!< RoCE request/response payload packets accepted
+        uint64_t pfcPauseFrames{0};          //!< PFC frames pausing a class
+        uint64_t pfcPauseFramesFromHosts{0}; //!< of those, sent by a host's NIC port
+        uint64_t pfcResumeFrames{0};         //!< PFC XON frames
+        uint64_t drops{0};                   //!< frames dropped anywhere (links, switches, NICs)
+        uint64_t retransmissions{0};         //!< requester packets sent again
+        uint64_t ecnMarks{0};                //!< frames switches marked CE
     };
 
     /// \return the totals now
@@ -75,6 +77,7 @@ class RdmaStatsHelper
         uint32_t port;   //!< device index on the node
         uint8_t cls;     //!< class
         bool pause;      //!< pause (true) or XON
+        bool fromHost;   //!< sent by a host's NIC port (false: a switch port)
     };
 
     /// A queue sample.

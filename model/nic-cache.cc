@@ -597,6 +597,12 @@ NicCache::PagesSpanned(uint64_t va, uint64_t length) const
     return PageKey(va + length - 1) - PageKey(va) + 1;
 }
 
+uint64_t
+NicCache::GetPageBytes() const
+{
+    return m_pageBytes;
+}
+
 uint32_t
 NicCache::GetEntries() const
 {

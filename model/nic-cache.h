@@ -157,6 +157,8 @@ class NicCache : public Object
      * \return how many pages [va, va + length) touches
      */
     uint64_t PagesSpanned(uint64_t va, uint64_t length) const;
+    /// \return the PageBytes attribute, bytes
+    uint64_t GetPageBytes() const;
 
     /**
      * \brief Use a fixed random stream for the RANDOM policy.
@@ -284,44 +286,45 @@ class NicCache : public Object
     /// \brief Process queued lookups until one must wait.
     void DrainQueue();
 
-    uint32_t m_entries;        //!< lines
-    uint32_t m_ways;           //!< ways per set
-    Policy m_policy;           //!< replacement policy
-    uint32_t m_entryBytes;     //!< bytes per entry (fetch/write-back size)
-    uint64_t m_clockHz;        //!< NIC clock, Hz
-    uint32_t m_hitCycles;      //!< hit latency, cycles
-    uint32_t m_maxMisses;      //!< outstanding fills
-    bool m_blocking;           //!< stall every lookup behind a miss
-    uint64_t m_pageBytes;      //!< MTT page size
-    Ptr<NicMemory> m_memory;   //!< backing store
+    uint32_t m_entries;               //!< lines
+    uint32_t m_ways;                  //!< ways per set
+    Policy m_policy;                  //!< replacement policy
+    uint32_t m_entryBytes;            //!< bytes per entry (fetch/write-back size)
+    uint64_t m_clockHz;               //!< NIC clock, Hz
+    uint32_t m_hitCycles;             //!< hit latency, cycles
+    uint32_t m_maxMisses;             //!< outstanding fills
+    bool m_blocking;                  //!< stall every lookup behind a miss
+    uint64_t m_pageBytes;             //!< MTT page size
+    Ptr<NicMemory> m_memory;          //!< backing store
     Ptr<UniformRandomVariable> m_rng; //!< RANDOM policy's stream
 
-    bool m_built{false};                 //!< lines match the geometry
-    uint32_t m_builtEntries{0};          //!< geometry of the built lines
-    uint32_t m_builtWays{0};             //!< geometry of the built lines
-    uint32_t m_sets{0};                  //!< Entries / Ways
-    std::vector<Line> m_lines;           //!< set s holds [s * ways, (s + 1) * ways)
-    std::vector<uint32_t> m_head;        //!< per set: most recent (LRU) / newest (FIFO)
-    std::vector<uint32_t> m_tail;        //!< per set: the victim end; invalid lines sit here
+    bool m_built{false};                  //!< lines match the geometry
+    uint32_t m_builtEntries{0};           //!< geometry of the built lines
+    uint32_t m_builtWays{0};              //!< geometry of the built lines
+    uint32_t m_sets{0};                   //!< Entries / Ways
+    std::vector<Line> m_lines;            //!< set s holds [s * ways, (s + 1) * ways)
+    std::vector<uint32_t> m_head;         //!< per set: most recent (LRU) / newest (FIFO)
+    std::vector<uint32_t> m_tail;         //!< per set: the victim end; invalid lines sit here
     std::vector<uint32_t> m_pendingInSet; //!< per set: lines waiting for a fill
     std::unordered_map<uint64_t, uint32_t> m_index; //!< key -> line (valid lines)
-    std::unordered_map<uint32_t, std::vector<Request>> m_waiters; //!< line -> lookups awaiting its fill
-    std::deque<Request> m_queue;         //!< lookups waiting to be processed
-    uint32_t m_outstanding{0};           //!< fills in flight
-    uint32_t m_occupancy{0};             //!< valid lines
-    uint64_t m_useClock{0};              //!< lookup counter for lastUse
+    std::unordered_map<uint32_t, std::vector<Request>>
+        m_waiters;               //!< line -> lookups awaiting its fill
+    std::deque<Request> m_queue; //!< lookups waiting to be processed
+    uint32_t m_outstanding{0};   //!< fills in flight
+    uint32_t m_occupancy{0};     //!< valid lines
+    uint64_t m_useClock{0};      //!< lookup counter for lastUse
 
-    uint64_t m_hits{0};        //!< hits
-    uint64_t m_misses{0};      //!< misses
-    uint64_t m_merged{0};      //!< merged misses
-    uint64_t m_evictions{0};   //!< evictions
-    uint64_t m_writeBacks{0};  //!< dirty evictions
-    uint64_t m_queued{0};      //!< lookups that waited
+    uint64_t m_hits{0};                         //!< hits
+    uint64_t m_misses{0};                       //!< misses
+    uint64_t m_merged{0};                       //!< merged misses
+    uint64_t m_evictions{0};                    //!< evictions
+    uint64_t m_writeBacks{0};                   //!< dirty evictions
+    uint64_t m_queued{0};                       //!< lookups that waited
     std::unordered_map<uint32_t, Time> m_stall; //!< requester -> stall time
 
-    TracedCallback<uint64_t> m_hitTrace;              //!< Hit
-    TracedCallback<uint64_t> m_missTrace;             //!< Miss
-    TracedCallback<uint64_t, bool> m_evictionTrace;   //!< Eviction
+    TracedCallback<uint64_t> m_hitTrace;               //!< Hit
+    TracedCallback<uint64_t> m_missTrace;              //!< Miss
+    TracedCallback<uint64_t, bool> m_evictionTrace;    //!< Eviction
     TracedCallback<uint64_t, Time> m_missLatencyTrace; //!< MissLatency
 };
 

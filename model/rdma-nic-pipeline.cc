@@ -324,7 +324,7 @@ RdmaNicPipeline::AddTranslation(Job& j, uint32_t key, uint64_t va, uint32_t leng
     {
         return;
     }
-    uint64_t pages = m_tables->MttPages(va, length);
+    uint64_t pages = m_tables->MttPages(key, va, length);
     uint64_t first = m_tables->MttKey(key, va);
     for (uint64_t p = 0; p < pages; ++p)
     {

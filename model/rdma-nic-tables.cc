@@ -158,16 +158,24 @@ RdmaNicTables::ReleaseQp(uint32_t qpn)
 }
 
 bool
-RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length)
+RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes)
 {
-    NS_LOG_FUNCTION(this << key << addr << length);
+    NS_LOG_FUNCTION(this << key << addr << length << pageBytes);
+    NS_ABORT_MSG_IF(pageBytes != 0 && (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0),
+                    "RdmaNicTables::AllocateMr: page size " << pageBytes
+                                                            << " is not a power of two >= 4096");
     Ptr<NicMemory> mpt = m_mpt->GetMemory();
     if (!mpt->Allocate(1))
     {
         return false;
     }
-    if (!m_mtt->GetMemory()->Allocate(MttPages(addr, length)))
+    if (pageBytes != 0)
     {
+        m_pageBytes[MptKey(key)] = pageBytes;
+    }
+    if (!m_mtt->GetMemory()->Allocate(MttPages(key, addr, length)))
+    {
+        m_pageBytes.erase(MptKey(key));
         mpt->Release(1);
         return false;
     }
@@ -183,8 +191,9 @@ RdmaNicTables::ReleaseMr(uint32_t key, uint64_t addr, uint64_t length)
     // Key indices are never reused (RdmaNic numbers them in order), so the
     // region's cached translations can never hit again: they age out
     // through replacement, as a real NIC's would after an MTT range is freed.
-    uint64_t pages = MttPages(addr, length);
+    uint64_t pages = MttPages(key, addr, length);
     m_mtt->GetMemory()->Release(pages);
+    m_pageBytes.erase(MptKey(key));
 }
 
 uint64_t
@@ -194,16 +203,31 @@ RdmaNicTables::MptKey(uint32_t key)
 }
 
 uint64_t
+RdmaNicTables::GetPageBytes(uint32_t key) const
+{
+    auto it = m_pageBytes.find(MptKey(key));
+    return it == m_pageBytes.end() ? m_mtt->GetPageBytes() : it->second;
+}
+
+uint64_t
 RdmaNicTables::MttKey(uint32_t key, uint64_t va) const
 {
-    uint64_t page = m_mtt->PageKey(va) & ((uint64_t(1) << MTT_PAGE_BITS) - 1);
+    auto it = m_pageBytes.find(MptKey(key));
+    uint64_t page = (it == m_pageBytes.end() ? m_mtt->PageKey(va) : va / it->second) &
+                    ((uint64_t(1) << MTT_PAGE_BITS) - 1);
     return (MptKey(key) << MTT_PAGE_BITS) | page;
 }
 
 uint64_t
-RdmaNicTables::MttPages(uint64_t va, uint64_t length) const
+RdmaNicTables::MttPages(uint32_t key, uint64_t va, uint64_t length) const
 {
-    return m_mtt->PagesSpanned(va, length);
+    auto it = m_pageBytes.find(MptKey(key));
+    if (it == m_pageBytes.end())
+    {
+        return m_mtt->PagesSpanned(va, length);
+    }
+    NS_ABORT_MSG_IF(length == 0, "RdmaNicTables::MttPages: zero length");
+    return (va + length - 1) / it->second - va / it->second + 1;
 }
 
 std::vector<RdmaNicTables::Counters>

@@ -12,6 +12,7 @@
 #include "ns3/object.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -27,12 +28,15 @@ class PcieLink;
  *
  * Keys. QPC: the QPN. MPT: the key index, L_Key/R_Key >> 8 (the low byte
  * is the variant RdmaNic puts there, as ConnectX keys carry it). MTT: one
- * entry per page of a region, key (index << 36) | (va / PageBytes) mod 2^36,
- * so two regions never share an entry, as each MR has its own MTT range in
+ * entry per page of a region, key (index << 36) | (va / page) mod 2^36, the
+ * page being the region's own (AllocateMr's pageBytes: 4 KiB, 2 MiB, 1 GiB,
+ * as the host backs it) or the MTT cache's PageBytes, so two regions never
+ * share an entry, as each MR has its own MTT range in
  * ConnectX and Linux rxe (rxe_mr's page map).
  *
  * Capacity. Creating a QP reserves one QPC entry, registering an MR one MPT
- * entry and PagesSpanned(addr, length) MTT entries, in the backing store
+ * entry and MttPages(key, addr, length) MTT entries (a region of 2 MiB pages
+ * needs 512 times fewer than one of 4 KiB pages), in the backing store
  * (NicMemory::Allocate). With Sram backing (phase 2 of Corundum's RoCEv2
  * roadmap) the store's Capacity is the on-chip table size and a QP or MR
  * past it cannot be made (RdmaNic returns null, the ENOMEM of
@@ -101,9 +105,11 @@ class RdmaNicTables : public Object
      * \param key the region's L_Key
      * \param addr first virtual address
      * \param length bytes, at least 1
+     * \param pageBytes the region's page size, a power of two of at least
+     *        4096 bytes; 0 (default): the MTT cache's PageBytes
      * \return false, reserving nothing, if the MPT or MTT store is full
      */
-    bool AllocateMr(uint32_t key, uint64_t addr, uint64_t length);
+    bool AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes = 0);
     /**
      * \param key the region's L_Key
      * \param addr first virtual address
@@ -120,11 +126,18 @@ class RdmaNicTables : public Object
      */
     uint64_t MttKey(uint32_t key, uint64_t va) const;
     /**
+     * \param key an L_Key or R_Key
      * \param va first byte
      * \param length bytes, at least 1
-     * \return MTT pages [va, va + length) touches
+     * \return MTT pages of the key's region [va, va + length) touches
      */
-    uint64_t MttPages(uint64_t va, uint64_t length) const;
+    uint64_t MttPages(uint32_t key, uint64_t va, uint64_t length) const;
+    /**
+     * \param key an L_Key or R_Key
+     * \return the page size of its region, bytes (the MTT cache's PageBytes
+     *         for a key registered without one, or unknown)
+     */
+    uint64_t GetPageBytes(uint32_t key) const;
 
     /// Counters of one table, one row of a cache.csv.
     struct Counters
@@ -154,6 +167,8 @@ class RdmaNicTables : public Object
     Ptr<NicCache> m_qpc; //!< QP-context cache
     Ptr<NicCache> m_mpt; //!< memory-key cache
     Ptr<NicCache> m_mtt; //!< address-translation cache
+    std::unordered_map<uint64_t, uint64_t>
+        m_pageBytes; //!< page size by MPT key, if not the cache's
 };
 
 } // namespace ns3

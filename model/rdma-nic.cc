@@ -202,18 +202,23 @@ RdmaNic::AllocPd()
 }
 
 Ptr<RdmaMemoryRegion>
-RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd, uint64_t addr, uint64_t length, uint32_t access)
+RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
+               uint64_t addr,
+               uint64_t length,
+               uint32_t access,
+               uint64_t pageBytes)
 {
     // ibv_reg_mr: remote write and atomic need local write (IBA 10.6.3.1).
     bool remoteWrites = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+    bool badPage = pageBytes != 0 && (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0);
     if (!pd || length == 0 || (remoteWrites && !(access & IBV_ACCESS_LOCAL_WRITE)) ||
-        addr + length < addr)
+        addr + length < addr || badPage)
     {
         return nullptr;
     }
     // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
     uint32_t key = (m_nextKey++ << 8) | 0x5A;
-    if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length))
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length, pageBytes))
     {
         NS_LOG_INFO("RegMr: MPT/MTT table full (ENOMEM)");
         return nullptr;

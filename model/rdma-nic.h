@@ -105,14 +105,20 @@ class RdmaNic : public Object
      * \param addr first virtual address
      * \param length bytes (> 0)
      * \param access RdmaAccessFlags
+     * \param pageBytes the page size backing the region on the host (4 KiB
+     *        base pages, 2 MiB or 1 GiB huge pages): with a Pipeline it sets
+     *        the region's MTT entries and the entry each address needs;
+     *        0 (default): the MTT cache's PageBytes
      * \return the region, or null: length 0, or remote write/atomic without
-     *         local write (EINVAL in verbs); or, with a Pipeline, its MPT or
+     *         local write, or a pageBytes that is not 0 nor a power of two of
+     *         at least 4096 (EINVAL in verbs); or, with a Pipeline, its MPT or
      *         MTT backing store is full (ENOMEM)
      */
     Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
                                 uint64_t addr,
                                 uint64_t length,
-                                uint32_t access);
+                                uint32_t access,
+                                uint64_t pageBytes = 0);
     /**
      * \brief Deregister a memory region (ibv_dereg_mr): its keys stop working.
      * \param mr the region

@@ -7,7 +7,7 @@ rdma-sim writes, into its output folder (--output.dir):
                 PFC, drops, retransmissions, NIC cache counters
   fct.csv       one row per flow: id,src,dst,op,size,start_ns,fct_ns,
                 ideal_fct_ns,slowdown,qp,status
-  pfc.csv       time_ns,node,port,class,event (pause|resume)
+  pfc.csv       time_ns,node,port,class,event (pause|resume),sender (host|switch)
   qlen.csv      time_ns,node,port,class,bytes
   cache.csv     nic,table,hits,misses,evictions
 

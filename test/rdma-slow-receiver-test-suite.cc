@@ -270,6 +270,60 @@ class RxBufferThresholdsTestCase : public TestCase
     }
 };
 
+/**
+ * The page size is the registered region's: a 64 MiB region takes 16384 MTT
+ * entries at 4 KiB pages and 32 at 2 MiB (512 times fewer), a WRITE's
+ * translation needs the pages it spans in its own region's page size, and a
+ * page size that is not a power of two of at least 4 KiB is refused (null,
+ * the EINVAL of ibv_reg_mr).
+ */
+class RegionPageSizeTestCase : public TestCase
+{
+  public:
+    RegionPageSizeTestCase()
+        : TestCase("MTT entries follow each region's page size: 64 MiB = 16384 entries at "
+                   "4 KiB, 32 at 2 MiB; bad page sizes refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
+        nic->SetPipeline(CreateObject<RdmaNicPipeline>());
+        Ptr<RdmaNicTables> t = nic->GetPipeline()->GetTables();
+        Ptr<NicMemory> mtt = t->GetCache(RdmaNicTables::MTT)->GetMemory();
+        Ptr<RdmaProtectionDomain> pd = nic->AllocPd();
+        const uint64_t length = 64 << 20;
+        const uint32_t access = IBV_ACCESS_LOCAL_WRITE;
+        Ptr<RdmaMemoryRegion> small = nic->RegMr(pd, 0, length, access);
+        NS_TEST_ASSERT_MSG_EQ(mtt->GetAllocated(), 16384u, "4 KiB pages (the cache's default)");
+        Ptr<RdmaMemoryRegion> huge = nic->RegMr(pd, 1ULL << 40, length, access, 2 << 20);
+        NS_TEST_ASSERT_MSG_EQ(mtt->GetAllocated(), 16384u + 32u, "2 MiB pages: 512x fewer");
+        NS_TEST_ASSERT_MSG_EQ(t->GetPageBytes(huge->GetLkey()), 2u << 20, "region's page");
+        NS_TEST_ASSERT_MSG_EQ(t->GetPageBytes(small->GetLkey()), 4096u, "cache's page");
+        NS_TEST_ASSERT_MSG_EQ(t->MttPages(huge->GetLkey(), (1ULL << 40) + 4096, 4 << 20),
+                              3u,
+                              "4 MiB from 4 KiB in spans 3 huge pages");
+        NS_TEST_ASSERT_MSG_EQ(t->MttPages(small->GetLkey(), 4096, 4 << 20), 1024u, "1024 pages");
+        NS_TEST_ASSERT_MSG_NE(t->MttKey(huge->GetLkey(), (1ULL << 40)),
+                              t->MttKey(huge->GetLkey(), (1ULL << 40) + (2 << 20)),
+                              "next huge page, next entry");
+        NS_TEST_ASSERT_MSG_EQ(t->MttKey(huge->GetLkey(), (1ULL << 40)),
+                              t->MttKey(huge->GetLkey(), (1ULL << 40) + (2 << 20) - 1),
+                              "same huge page, same entry");
+        for (uint64_t bad : {uint64_t(3000), uint64_t(2048), uint64_t(6144)})
+        {
+            NS_TEST_ASSERT_MSG_EQ(nic->RegMr(pd, 0, length, access, bad),
+                                  nullptr,
+                                  "page size " << bad << " refused");
+        }
+        nic->DeregMr(huge);
+        NS_TEST_ASSERT_MSG_EQ(mtt->GetAllocated(), 16384u, "released at its own page size");
+        nic->Dispose();
+    }
+};
+
 /// The suite.
 class RdmaSlowReceiverTestSuite : public TestSuite
 {
@@ -278,6 +332,7 @@ class RdmaSlowReceiverTestSuite : public TestSuite
         : TestSuite("rdma-slow-receiver", SYSTEM)
     {
         AddTestCase(new RxBufferThresholdsTestCase(), TestCase::QUICK);
+        AddTestCase(new RegionPageSizeTestCase(), TestCase::QUICK);
         AddTestCase(new SlowReceiverPausesTestCase(), TestCase::QUICK);
         AddTestCase(new LargePagesNoPauseTestCase(), TestCase::QUICK);
         AddTestCase(new LossyClassDropsTestCase(), TestCase::QUICK);
