@@ -57,11 +57,21 @@ RdmaExperiment::MakeConfig()
     c.AddKey("traffic.receiver", "0", "incast: the receiving host index");
     c.AddKey("traffic.repeats", "1", "incast: rounds");
     c.AddKey("traffic.interval", "100us", "incast: time from one round to the next");
+    c.AddKey("traffic.background",
+             "none",
+             "incast: none, or poisson (flows among every host but the receiver, sizes from "
+             "traffic.cdf at traffic.backgroundLoad over traffic.duration from traffic.start: "
+             "the victims of what the incast does to the fabric)");
+    c.AddKey("traffic.backgroundLoad",
+             "0.3",
+             "incast with traffic.background = poisson: offered load per host, fraction of its "
+             "line rate");
     c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE");
     c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ");
     c.AddKey("traffic.sendWeight", "0", "operation mix: weight of SEND");
     c.AddKey("traffic.priority", "3", "traffic class of every flow (0-7)");
     c.AddAttributeGroup("traffic", "ns3::RdmaFlowRunner");
+    c.AddAttributeGroup("traffic.target", "ns3::RdmaTargetPattern");
     // Transport: the ModifyQp attributes of every connection, and the QP's own.
     c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096");
     c.AddKey("transport.timeout", "14", "local ACK timeout exponent: 4.096 us x 2^timeout");

@@ -298,7 +298,33 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
             ic.interval = c.GetTime("traffic.interval");
             ic.start = c.GetTime("traffic.start");
             ic.priority = priority;
-            return gen->Incast(ic);
+            const std::string background = c.Get("traffic.background");
+            if (background == "none")
+            {
+                return gen->Incast(ic);
+            }
+            if (background != "poisson")
+            {
+                throw RdmaConfigError(c.GetOrigin("traffic.background") +
+                                      ": traffic.background = '" + background +
+                                      "': expected none or poisson");
+            }
+            auto incast = gen->Incast(ic);
+            RdmaFlowGenerator::PoissonConfig pc;
+            for (uint32_t h : hosts)
+            {
+                if (h != ic.receiver)
+                {
+                    pc.hosts.push_back(h);
+                }
+            }
+            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+            pc.load = c.GetDouble("traffic.backgroundLoad");
+            pc.start = c.GetTime("traffic.start");
+            pc.duration = c.GetTime("traffic.duration");
+            pc.priority = priority;
+            auto victims = gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
+            return RdmaFlowGenerator::Merge({incast, victims});
         }
         RdmaFlowGenerator::PatternConfig pc;
         pc.hosts = hosts;
@@ -742,7 +768,17 @@ RdmaExperiment::Run()
         throw RdmaConfigError(std::string("traffic: ") + e.what());
     }
     runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
-    runner->Start();
+    runner->AssignStreams(2000);
+    try
+    {
+        runner->Start();
+    }
+    catch (const std::exception& e)
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        throw RdmaConfigError(std::string("traffic: ") + e.what());
+    }
 
     RdmaStatsHelper stats(topo);
     stats.StartQueueSampling(qlenInterval, flows.empty() ? Time(0) : flows.front().start, stopTime);

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -28,6 +29,15 @@ namespace
 constexpr uint64_t RECV_WR = 1ULL << 63;
 /// Virtual address of every host's region.
 constexpr uint64_t REGION_VA = 0x100000;
+
+/// \return the virtual address of a target in a host's regions
+template <class Host>
+uint64_t
+TargetVa(const Host& h, const RdmaTargetPattern::Target& t)
+{
+    return REGION_VA + t.region * h.regionBytes + t.offset;
+}
+
 /// Largest message (IBA 9.4.1: 2^31 bytes).
 constexpr uint64_t MAX_MESSAGE = 1ULL << 31;
 
@@ -62,6 +72,12 @@ RdmaFlowRunner::GetTypeId()
                           UintegerValue(1024),
                           MakeUintegerAccessor(&RdmaFlowRunner::m_maxSendWr),
                           MakeUintegerChecker<uint32_t>(1, 1 << 20))
+            .AddAttribute("TargetPattern",
+                          "Where in the responders' registered memory messages go (footprint, "
+                          "regions, uniform or Zipf slots): the NICs' MTT working set.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaFlowRunner::m_target),
+                          MakePointerChecker<RdmaTargetPattern>())
             .AddTraceSource("FlowComplete",
                             "A flow's requester completion arrived (any status).",
                             MakeTraceSourceAccessor(&RdmaFlowRunner::m_flowComplete),
@@ -72,7 +88,8 @@ RdmaFlowRunner::GetTypeId()
 RdmaFlowRunner::RdmaFlowRunner()
     : m_qpReuse(false),
       m_qpsPerPair(1),
-      m_maxSendWr(1024)
+      m_maxSendWr(1024),
+      m_target(CreateObject<RdmaTargetPattern>())
 {
 }
 
@@ -176,6 +193,22 @@ RdmaFlowRunner::SetFlows(std::vector<RdmaFlow> flows)
         m_hosts[f.src].bytes = std::max(m_hosts[f.src].bytes, f.size);
         m_hosts[f.dst].bytes = std::max(m_hosts[f.dst].bytes, f.size);
     }
+    uint64_t largest = 0;
+    for (const Host& h : m_hosts)
+    {
+        largest = std::max(largest, h.bytes);
+    }
+    const std::string fit = m_target->Check(largest);
+    if (!fit.empty())
+    {
+        throw std::runtime_error("attribute TargetPattern: " + fit);
+    }
+}
+
+int64_t
+RdmaFlowRunner::AssignStreams(int64_t stream)
+{
+    return m_target->AssignStreams(stream);
 }
 
 void
@@ -206,10 +239,22 @@ RdmaFlowRunner::PrepareHost(uint32_t id)
         return;
     }
     h.pd = h.nic->AllocPd();
-    h.mr = h.nic->RegMr(h.pd,
-                        REGION_VA,
-                        h.bytes,
-                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+    h.regionBytes = m_target->GetRegionBytes(h.bytes);
+    for (uint32_t r = 0; r < m_target->GetRegions(); ++r)
+    {
+        Ptr<RdmaMemoryRegion> mr =
+            h.nic->RegMr(h.pd,
+                         REGION_VA + r * h.regionBytes,
+                         h.regionBytes,
+                         IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+        if (!mr)
+        {
+            throw std::runtime_error("host " + std::to_string(id) + ": ibv_reg_mr of region " +
+                                     std::to_string(r) + " (" + std::to_string(h.regionBytes) +
+                                     " bytes) failed: the NIC's MPT or MTT store is full");
+        }
+        h.mrs.push_back(mr);
+    }
     h.cq = h.nic->CreateCq(1 << 16);
     h.cq->SetCompletionCallback(Callback<void, const RdmaWorkCompletion&>(
         [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
@@ -370,11 +415,12 @@ RdmaFlowRunner::Post(uint32_t i)
     Host& resp = m_hosts[slot.responder];
     auto length = static_cast<uint32_t>(f.size);
     ++slot.outstanding;
+    const RdmaTargetPattern::Target target = m_target->Draw(f.size);
     if (f.op == RdmaFlowOp::SEND)
     {
         RdmaRecvWr recv;
         recv.wrId = RECV_WR | i;
-        recv.sgList.push_back({REGION_VA, length, resp.mr->GetLkey()});
+        recv.sgList.push_back({TargetVa(resp, target), length, resp.mrs[target.region]->GetLkey()});
         int rc = slot.resp->PostRecv(recv);
         NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostRecv failed (errno " << rc << ")");
     }
@@ -383,9 +429,9 @@ RdmaFlowRunner::Post(uint32_t i)
     wr.opcode = f.op == RdmaFlowOp::WRITE
                     ? IBV_WR_RDMA_WRITE
                     : (f.op == RdmaFlowOp::READ ? IBV_WR_RDMA_READ : IBV_WR_SEND);
-    wr.sgList.push_back({REGION_VA, length, req.mr->GetLkey()});
-    wr.remoteAddr = REGION_VA;
-    wr.rkey = resp.mr->GetRkey();
+    wr.sgList.push_back({REGION_VA, length, req.mrs[0]->GetLkey()});
+    wr.remoteAddr = TargetVa(resp, target);
+    wr.rkey = resp.mrs[target.region]->GetRkey();
     int rc = slot.req->PostSend(wr);
     NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostSend failed (errno " << rc << ")");
 }

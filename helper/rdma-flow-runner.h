@@ -6,6 +6,7 @@
 #define RDMA_FLOW_RUNNER_H
 
 #include "rdma-helper.h"
+#include "rdma-target-pattern.h"
 
 #include "ns3/event-id.h"
 #include "ns3/node-container.h"
@@ -91,11 +92,23 @@ class RdmaFlowRunner : public Object
      * \param flows the flows, any order; ids need not be dense
      * \throw std::runtime_error naming the flow id and field if a host is not
      *        one, src == dst, the size is outside 1..2^31 (the IBA message
-     *        limit), the priority is over 7 or the start is negative
+     *        limit), the priority is over 7 or the start is negative, or the
+     *        TargetPattern cannot hold the largest message
      */
     void SetFlows(std::vector<RdmaFlow> flows);
-    /// Schedule the flows (call once, before or during Simulator::Run).
+    /**
+     * \brief Register every host's memory and schedule the flows (call once,
+     * before or during Simulator::Run).
+     * \throw std::runtime_error if a NIC refuses a region (ENOMEM: its MPT or
+     *        MTT store is full), naming the host
+     */
     void Start();
+    /**
+     * \brief Fix the random streams (the TargetPattern's).
+     * \param stream first stream index
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
 
     /// \return the flows, in the order given to SetFlows
     const std::vector<RdmaFlow>& GetFlows() const;
@@ -126,11 +139,12 @@ class RdmaFlowRunner : public Object
     /// A host's verbs resources.
     struct Host
     {
-        Ptr<RdmaNic> nic;             //!< the NIC
-        Ptr<RdmaProtectionDomain> pd; //!< its PD
-        Ptr<RdmaMemoryRegion> mr;     //!< the region every flow uses
-        Ptr<RdmaCompletionQueue> cq;  //!< its CQ
-        uint64_t bytes{0};            //!< region length
+        Ptr<RdmaNic> nic;                       //!< the NIC
+        Ptr<RdmaProtectionDomain> pd;           //!< its PD
+        std::vector<Ptr<RdmaMemoryRegion>> mrs; //!< its regions (RdmaTargetPattern)
+        Ptr<RdmaCompletionQueue> cq;            //!< its CQ
+        uint64_t bytes{0};                      //!< largest message it takes part in
+        uint64_t regionBytes{0};                //!< length of each region
     };
 
     /// A QP pair and the flows waiting for it.
@@ -172,6 +186,7 @@ class RdmaFlowRunner : public Object
     bool m_qpReuse;                        //!< share QP pools
     uint32_t m_qpsPerPair;                 //!< pool size
     uint32_t m_maxSendWr;                  //!< send queue depth
+    Ptr<RdmaTargetPattern> m_target;       //!< where messages go
     RdmaConnectionConfig m_config;         //!< Connect attributes
     std::vector<Host> m_hosts;             //!< by host id
     std::vector<RdmaFlow> m_flows;         //!< the workload

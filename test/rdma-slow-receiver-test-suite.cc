@@ -20,11 +20,14 @@
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-nic-pipeline.h"
 #include "ns3/rdma-nic-rx-buffer.h"
+#include "ns3/rdma-target-pattern.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using namespace ns3;
@@ -324,6 +327,70 @@ class RegionPageSizeTestCase : public TestCase
     }
 };
 
+/**
+ * RdmaTargetPattern: a 64 MiB footprint in 4 regions holds 1024 slots of a
+ * 64 KiB message; uniform draws stay inside, on slot boundaries, and reach
+ * every region; Zipf (s = 0.99) draws rank 1 with probability
+ * 1 / H(1024, 0.99), H the generalized harmonic number (about 0.134, checked
+ * within 3 standard errors over 20000 draws); a footprint whose regions are
+ * smaller than the largest message is refused, naming FootprintBytes.
+ */
+class TargetPatternTestCase : public TestCase
+{
+  public:
+    TargetPatternTestCase()
+        : TestCase("RdmaTargetPattern: uniform slots inside the footprint, Zipf rank 1 at "
+                   "1 / H(N, s), too small a footprint refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t size = 64 * 1024;
+        Ptr<RdmaTargetPattern> p = CreateObject<RdmaTargetPattern>();
+        NS_TEST_ASSERT_MSG_EQ(p->IsSpread(), false, "off by default");
+        NS_TEST_ASSERT_MSG_EQ(p->Draw(size).offset, 0u, "off: every message at the start");
+        p->SetAttribute("FootprintBytes", UintegerValue(64 << 20));
+        p->SetAttribute("Regions", UintegerValue(4));
+        p->AssignStreams(7);
+        NS_TEST_ASSERT_MSG_EQ(p->GetRegionBytes(size), 16u << 20, "16 MiB regions");
+        NS_TEST_ASSERT_MSG_EQ(p->Check(size), "", "fits");
+        std::vector<uint32_t> perRegion(4, 0);
+        for (int i = 0; i < 4000; ++i)
+        {
+            RdmaTargetPattern::Target t = p->Draw(size);
+            NS_TEST_ASSERT_MSG_LT(t.region, 4u, "region index");
+            NS_TEST_ASSERT_MSG_EQ(t.offset % size, 0u, "slot boundary");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(t.offset + size, 16u << 20, "inside the region");
+            ++perRegion[t.region];
+        }
+        for (uint32_t r = 0; r < 4; ++r)
+        {
+            NS_TEST_ASSERT_MSG_GT(perRegion[r], 800u, "uniform over regions: ~1000 each");
+        }
+        p->SetAttribute("Distribution", StringValue("Zipf"));
+        const int draws = 20000;
+        int first = 0;
+        for (int i = 0; i < draws; ++i)
+        {
+            RdmaTargetPattern::Target t = p->Draw(size);
+            first += t.region == 0 && t.offset == 0;
+        }
+        double h = 0;
+        for (int k = 1; k <= 1024; ++k)
+        {
+            h += 1.0 / std::pow(k, 0.99);
+        }
+        const double expected = 1.0 / h;
+        const double se = std::sqrt(expected * (1 - expected) / draws);
+        NS_TEST_ASSERT_MSG_EQ_TOL(double(first) / draws, expected, 3 * se, "rank 1 share");
+        p->SetAttribute("FootprintBytes", UintegerValue(128 * 1024));
+        const bool named = p->Check(size).find("FootprintBytes") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(named, true, "refused: " << p->Check(size));
+    }
+};
+
 /// The suite.
 class RdmaSlowReceiverTestSuite : public TestSuite
 {
@@ -333,6 +400,7 @@ class RdmaSlowReceiverTestSuite : public TestSuite
     {
         AddTestCase(new RxBufferThresholdsTestCase(), TestCase::QUICK);
         AddTestCase(new RegionPageSizeTestCase(), TestCase::QUICK);
+        AddTestCase(new TargetPatternTestCase(), TestCase::QUICK);
         AddTestCase(new SlowReceiverPausesTestCase(), TestCase::QUICK);
         AddTestCase(new LargePagesNoPauseTestCase(), TestCase::QUICK);
         AddTestCase(new LossyClassDropsTestCase(), TestCase::QUICK);

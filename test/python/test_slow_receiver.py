@@ -1,0 +1,67 @@
+"""The slow-receiver study (examples/configs/slow-receiver.ini, scripts/slow_receiver.py):
+NIC MTT misses that make a host pause its switch (Guo et al., SIGCOMM 2016, section 4.4),
+shrunk to two incast rounds so it runs in seconds."""
+
+import csv
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import TOP
+
+CONFIG = os.path.join(TOP, 'examples', 'configs', 'slow-receiver.ini')
+SCRIPT = os.path.join(TOP, 'scripts', 'slow_receiver.py')
+SHORT = ['traffic.repeats=2', 'traffic.duration=400us', 'traffic.backgroundLoad=0.5']
+
+
+def test_sweep_4k_pages_pause_2m_pages_do_not(build_dir, tmp_path):
+    """At 4 KiB pages a 1 GiB footprint needs 262144 MTT entries against a 2048-entry
+    cache: the receiver's blocking misses drain its buffer slower than its link fills
+    it, so it sends pauses (pfc.csv sender 'host'); at 2 MiB pages 512 entries cover
+    the footprint and it sends none, and the victims' p99 slowdown is lower."""
+    out = tmp_path / 'sweep'
+    args = ['/usr/bin/python3', SCRIPT, '-o', str(out), '--footprint', '1GiB', '-j', '2',
+            '--sim', os.path.join(build_dir, 'examples', 'rdma-sim')]
+    for s in SHORT:
+        args += ['--set', s]
+    r = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    rows = {int(row['page_bytes']): row for row in csv.DictReader(open(out / 'slow-receiver.csv'))}
+    small, huge = rows[4096], rows[2097152]
+    assert int(small['working_set_entries']) == 262144 and int(huge['working_set_entries']) == 512
+    assert int(small['host_pause_frames']) > 0
+    assert int(huge['host_pause_frames']) * 10 <= int(small['host_pause_frames'])
+    assert float(small['victim_p99']) > float(huge['victim_p99'])
+    assert float(small['mtt_hit_rate']) < float(huge['mtt_hit_rate'])
+    assert (out / 'slow-receiver.png').stat().st_size > 0
+    # pfc.csv names the host that paused its ToR.
+    folder = out / small['point']
+    senders = [row for row in csv.DictReader(open(folder / 'pfc.csv')) if row['sender'] == 'host']
+    assert len([row for row in senders if row['event'] == 'pause']) == int(small['host_pause_frames'])
+    # Most come from the incast receiver; a victim's receiver may miss and pause too.
+    per_node = {}
+    for row in senders:
+        per_node[row['node']] = per_node.get(row['node'], 0) + (row['event'] == 'pause')
+    assert max(per_node.values()) >= 0.8 * sum(per_node.values()), per_node
+    summary = json.load(open(folder / 'summary.json'))
+    assert summary['pfc']['pause_frames_from_hosts'] == int(small['host_pause_frames'])
+
+
+@pytest.mark.parametrize('args, message', [
+    (['--cache.mtt.PageBytes=3000'], 'cache.mtt.PageBytes = 3000: expected a power of two'),
+    (['--cache.mtt.PageBytes=2048'], 'cache.mtt.PageBytes = 2048: expected a power of two'),
+    (['--nic.rx.BufferBytes=20000'], 'nic.rx.BufferBytes (20000) is below one largest frame'),
+    (['--traffic.target.FootprintBytes=524288'], 'FootprintBytes (524288)'),
+    (['--traffic.background=bursty'], "traffic.background = 'bursty': expected none or poisson"),
+])
+def test_bad_study_values_exit_2(run_example, tmp_path, args, message):
+    """A page size that is not a power of two of at least 4 KiB, a receive buffer below
+    one frame plus its PFC headroom, a footprint smaller than a message: exit 2, the key
+    named, nothing written."""
+    out = tmp_path / 'run'
+    r = run_example('rdma-sim', '-c', CONFIG, '--output.dir=%s' % out, *args)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+    assert not out.exists()
