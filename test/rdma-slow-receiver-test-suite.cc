@@ -340,7 +340,7 @@ class TargetPatternTestCase : public TestCase
   public:
     TargetPatternTestCase()
         : TestCase("RdmaTargetPattern: uniform slots inside the footprint, Zipf rank 1 at "
-                   "1 / H(N, s), too small a footprint refused")
+                   "1 over H(N, s), too small a footprint refused")
     {
     }
 
