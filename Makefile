@@ -6,8 +6,12 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 OUT ?= out
+# The sanitizer build (clang, AddressSanitizer + UBSan, libFuzzer harnesses).
+SAN_DIR ?= build-asan
+FUZZ_SECONDS ?= 20
+FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build run test bench bench-shared bench-floor bench-debian compat clean
+.PHONY: all deps configure build sanitize-build fuzz run test bench bench-shared bench-floor bench-debian compat clean
 
 all: build
 
@@ -25,8 +29,25 @@ build: configure
 run: build
 	$(BUILD_DIR)/examples/rdma-sim --force --output.dir=$(OUT)/rdma-sim
 
-test: build
-	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
+# make test: the tests of the Release build, then the CTest suites again
+# under AddressSanitizer + UndefinedBehaviorSanitizer and every libFuzzer
+# harness for FUZZ_SECONDS each (scripts/run-tests.sh prints a line for each).
+test: build sanitize-build
+	RDMA_BUILD_DIR=$(BUILD_DIR) RDMA_SANITIZE_DIR=$(SAN_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  scripts/run-tests.sh
+
+# The module, rdma-test-runner, the examples and the fuzz harnesses built by
+# clang with -fsanitize=address,undefined -fno-sanitize-recover=all at -O1
+# (line tables for the reports), against Debian's ns-3.
+sanitize-build: deps
+	cmake -S . -B $(SAN_DIR) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DRDMA_WARNINGS_AS_ERRORS=ON \
+	  -DRDMA_SANITIZE=ON -DRDMA_FUZZ=ON -DRDMA_BUILD_PYTHON=OFF $(CMAKE_FLAGS)
+	cmake --build $(SAN_DIR) -j $(JOBS)
+
+# Longer fuzzing than make test's: FUZZ_LONG_SECONDS per harness.
+fuzz: sanitize-build
+	scripts/run-fuzz.sh $(SAN_DIR) $(FUZZ_LONG_SECONDS)
 
 # Speed benchmark (not a test): wall time, events/s, link transmissions/s,
 # data packets/s and peak RSS of rdma-sim on the benchmark configs, with a
@@ -65,4 +86,4 @@ compat:
 	ns3-module/check-compat.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(OUT)
+	rm -rf $(BUILD_DIR) $(SAN_DIR) $(OUT)

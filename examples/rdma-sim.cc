@@ -12,10 +12,15 @@
  * (RdmaExperiment::MakeConfig) is also a --group.name=value option that
  * overrides the file. Errors name the file and line or the option and exit
  * with status 2 before the simulation starts; nothing is written then.
+ * SIGINT or SIGTERM stops the run cleanly (a message, nothing written, exit
+ * 128 + the signal); a second one ends it at once. A full disk or a file
+ * size limit while writing the outputs exits 2 with the reason, and the
+ * output folder is left as it was.
  */
 
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
+#include "ns3/rdma-interrupt.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -27,6 +32,7 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS); // before any Time: a byte lasts 80 ps at 100 Gb/s
+    RdmaInterrupt::Install();
     try
     {
         RdmaConfig config = RdmaExperiment::MakeConfig();
@@ -96,6 +102,11 @@ main(int argc, char* argv[])
     catch (const RdmaConfigError& e)
     {
         std::cerr << "rdma-sim: " << e.what() << "\n";
+    }
+    catch (const RdmaInterrupted& e)
+    {
+        std::cerr << "\nrdma-sim: " << e.what() << "\n";
+        return 128 + e.GetSignal();
     }
     return 2;
 }

@@ -4,6 +4,8 @@
 
 #include "rdma-config.h"
 
+#include "rdma-value-check.h"
+
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
@@ -11,6 +13,10 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <cmath>
 #include <boost/program_options.hpp>
 #include <fstream>
 #include <iomanip>
@@ -137,11 +143,15 @@ OwnAttributes(TypeId tid)
 void
 RdmaConfig::AddKey(const std::string& name,
                    const std::string& defaultValue,
-                   const std::string& help)
+                   const std::string& help,
+                   Ptr<const AttributeChecker> checker)
 {
     NS_ABORT_MSG_IF(m_index.count(name), "RdmaConfig: key " << name << " declared twice");
+    NS_ABORT_MSG_IF(checker && !RdmaCheckValue(checker, defaultValue).empty(),
+                    "RdmaConfig: key " << name << ": default " << defaultValue
+                                       << " refused by its own checker");
     m_index[name] = m_keys.size();
-    m_keys.push_back({name, defaultValue, help, "", ""});
+    m_keys.push_back({name, defaultValue, help, "", "", false, false, checker});
 }
 
 void
@@ -167,7 +177,9 @@ RdmaConfig::AddAttributeGroup(const std::string& group,
                           info.help,
                           typeIdName,
                           info.name,
-                          perInstance});
+                          perInstance,
+                          false,
+                          info.checker});
     }
 }
 
@@ -221,16 +233,13 @@ RdmaConfig::Set(const std::string& name, const std::string& value, const std::st
                               "' (rdma-sim --help lists every key)");
     }
     const Key& key = m_keys[it->second];
-    if (!key.typeId.empty())
+    if (key.checker)
     {
-        TypeId::AttributeInformation info;
-        TypeId::LookupByName(key.typeId).LookupAttributeByName(key.attribute, &info);
-        Ptr<AttributeValue> v = info.checker->Create();
-        if (!v->DeserializeFromString(value, info.checker))
+        const std::string expected = RdmaCheckValue(key.checker, value);
+        if (!expected.empty())
         {
-            throw RdmaConfigError(origin + ": " + name + " = '" + value + "' is not a valid " +
-                                  info.checker->GetValueTypeName() + " (" +
-                                  info.checker->GetUnderlyingTypeInformation() + "); " + key.help);
+            throw RdmaConfigError(origin + ": " + name + " = '" + value + "': expected " +
+                                  expected + " (" + key.help + ")");
         }
     }
     m_values[name] = value;
@@ -344,6 +353,35 @@ RdmaConfig::GetPath(const std::string& name) const
     return it->second + "/" + v;
 }
 
+std::string
+RdmaConfig::GetInputPath(const std::string& name) const
+{
+    const std::string path = GetPath(name);
+    struct stat st;
+    std::string why;
+    if (path.empty())
+    {
+        why = "no path given";
+    }
+    else if (stat(path.c_str(), &st) != 0)
+    {
+        why = path + ": " + std::strerror(errno);
+    }
+    else if (S_ISDIR(st.st_mode))
+    {
+        why = path + " is a folder";
+    }
+    else if (!std::ifstream(path))
+    {
+        why = path + " cannot be opened for reading";
+    }
+    if (!why.empty())
+    {
+        throw BadValue(*this, name, "a readable file (" + why + ")");
+    }
+    return path;
+}
+
 double
 RdmaConfig::GetDouble(const std::string& name) const
 {
@@ -358,9 +396,9 @@ RdmaConfig::GetDouble(const std::string& name) const
     {
         used = 0;
     }
-    if (used == 0 || used != v.size())
+    if (used == 0 || used != v.size() || !std::isfinite(d))
     {
-        throw BadValue(*this, name, "a number");
+        throw BadValue(*this, name, "a finite number");
     }
     return d;
 }
@@ -401,10 +439,12 @@ RdmaConfig::GetBool(const std::string& name) const
 Time
 RdmaConfig::GetTime(const std::string& name) const
 {
+    const Ptr<const AttributeChecker> checker = MakeTimeChecker();
+    const std::string expected = RdmaCheckValue(checker, Get(name));
     TimeValue t;
-    if (!t.DeserializeFromString(Get(name), MakeTimeChecker()))
+    if (!expected.empty() || !t.DeserializeFromString(Get(name), checker))
     {
-        throw BadValue(*this, name, "a time with its unit (for example 10us, 2ms)");
+        throw BadValue(*this, name, expected);
     }
     return t.Get();
 }
@@ -412,10 +452,12 @@ RdmaConfig::GetTime(const std::string& name) const
 uint64_t
 RdmaConfig::GetBitRate(const std::string& name) const
 {
+    const Ptr<const AttributeChecker> checker = MakeDataRateChecker();
+    const std::string expected = RdmaCheckValue(checker, Get(name));
     DataRateValue r;
-    if (!r.DeserializeFromString(Get(name), MakeDataRateChecker()))
+    if (!expected.empty() || !r.DeserializeFromString(Get(name), checker))
     {
-        throw BadValue(*this, name, "a rate with its unit (for example 100Gbps)");
+        throw BadValue(*this, name, expected);
     }
     return r.Get().GetBitRate();
 }

@@ -5,6 +5,7 @@
 #ifndef RDMA_CONFIG_H
 #define RDMA_CONFIG_H
 
+#include "ns3/attribute.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/type-id.h"
@@ -46,10 +47,13 @@ class RdmaConfigError : public std::runtime_error
  *   from the TypeId itself, so keys never duplicate the models' attributes.
  *   Apply() turns them into Config::SetDefault calls.
  *
- * Parsing is Boost.Program_options' (INI files and "--group.name=value");
- * values of attribute keys are checked with the attribute's own checker
- * when set. Every error is an RdmaConfigError naming file and line (or
- * "command line") and the key.
+ * Parsing is Boost.Program_options' (INI files and "--group.name=value").
+ * Every value is checked when set, before anything runs: attribute keys
+ * with the attribute's own checker (its type and declared range), plain
+ * keys with the checker they were declared with (RdmaCheckValue: ns-3's
+ * checkers and DeserializeFromString, guarded so that no text makes ns-3
+ * abort). Every error is an RdmaConfigError naming file and line (or the
+ * --option), the key, the value and the expected form.
  */
 class RdmaConfig
 {
@@ -64,6 +68,7 @@ class RdmaConfig
         std::string attribute;    //!< the attribute's name, else empty
         bool perInstance{false};  //!< applied to chosen objects, not as a default
         bool ownDefault{false};   //!< an attribute key whose default here is not the TypeId's
+        Ptr<const AttributeChecker> checker; //!< what its values must be (null: any text)
     };
 
     /**
@@ -71,8 +76,15 @@ class RdmaConfig
      * \param name "group.name"
      * \param defaultValue its default, as text
      * \param help what it is, with its unit
+     * \param checker what its values must be, as for an attribute
+     *        (MakeTimeChecker(min), MakeDoubleChecker<double>(0, 1),
+     *        MakeEnumChecker, RdmaMakeDataRateChecker, ...); null: any text,
+     *        checked where it is read
      */
-    void AddKey(const std::string& name, const std::string& defaultValue, const std::string& help);
+    void AddKey(const std::string& name,
+                const std::string& defaultValue,
+                const std::string& help,
+                Ptr<const AttributeChecker> checker = nullptr);
 
     /**
      * \brief Declare every attribute of a TypeId as "group.Attribute".
@@ -117,8 +129,8 @@ class RdmaConfig
      * \param name the key
      * \param value the value as text
      * \param origin where it came from ("file.ini:12", "command line", ...)
-     * \throws RdmaConfigError if the key is unknown or, for an attribute
-     * key, the attribute's checker refuses the value
+     * \throws RdmaConfigError if the key is unknown or its checker (the
+     * attribute's, or the one AddKey was given) refuses the value
      */
     void Set(const std::string& name, const std::string& value, const std::string& origin);
 
@@ -150,6 +162,14 @@ class RdmaConfig
      * \param name the key \return the path ("" if the value is empty)
      */
     std::string GetPath(const std::string& name) const;
+
+    /**
+     * \brief GetPath for a file the run reads: it must exist and be readable.
+     * \param name the key \return the path
+     * \throws RdmaConfigError naming the key, its value, where it was set and why
+     * the file cannot be read
+     */
+    std::string GetInputPath(const std::string& name) const;
 
     /// \return the value as a double \throws RdmaConfigError if it is not one
     double GetDouble(const std::string& name) const;

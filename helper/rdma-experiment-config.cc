@@ -6,6 +6,13 @@
 
 #include "rdma-experiment.h"
 
+#include "rdma-value-check.h"
+
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
 namespace ns3
 {
 
@@ -13,50 +20,80 @@ RdmaConfig
 RdmaExperiment::MakeConfig()
 {
     RdmaConfig c;
+    // What each plain key's values must be (ns-3 checkers; RdmaConfig::Set checks).
+    const auto count = [](uint32_t min) { return MakeUintegerChecker<uint32_t>(min); };
+    const auto rate = RdmaMakeDataRateChecker(DataRate(1));
+    const auto duration = MakeTimeChecker(Time(0));
+    const auto positiveDuration = MakeTimeChecker(NanoSeconds(1));
+    const auto fraction = MakeDoubleChecker<double>(0, 1);
+    const auto weight = MakeDoubleChecker<double>(0);
     // Topology (RdmaTopologySpec / RdmaTopologyHelper).
     c.AddKey("topology.type",
              "fat-tree",
-             "fat-tree, leaf-spine, dumbbell, star or hpcc (an HPCC simulator topology file)");
-    c.AddKey("topology.k", "4", "fat-tree arity k (even): k^3/4 hosts");
-    c.AddKey("topology.leaves", "4", "leaf-spine: leaf switches");
-    c.AddKey("topology.spines", "2", "leaf-spine: spine switches");
-    c.AddKey("topology.hostsPerLeaf", "4", "leaf-spine: hosts per leaf");
+             "fat-tree, leaf-spine, dumbbell, star or hpcc (an HPCC simulator topology file)",
+             MakeEnumChecker(0, "fat-tree", 1, "leaf-spine", 2, "dumbbell", 3, "star", 4, "hpcc"));
+    c.AddKey("topology.k", "4", "fat-tree arity k (even): k^3/4 hosts",
+             count(2));
+    c.AddKey("topology.leaves", "4", "leaf-spine: leaf switches",
+             count(1));
+    c.AddKey("topology.spines", "2", "leaf-spine: spine switches",
+             count(1));
+    c.AddKey("topology.hostsPerLeaf", "4", "leaf-spine: hosts per leaf",
+             count(1));
     c.AddKey("topology.oversubscription",
              "1",
-             "leaf-spine: host to uplink capacity ratio (0: uplinks at topology.fabricRate)");
-    c.AddKey("topology.left", "8", "dumbbell: hosts on the left switch");
-    c.AddKey("topology.right", "1", "dumbbell: hosts on the right switch");
-    c.AddKey("topology.hosts", "17", "star: hosts on the one switch");
+             "leaf-spine: host to uplink capacity ratio (0: uplinks at topology.fabricRate)",
+             weight);
+    c.AddKey("topology.left", "8", "dumbbell: hosts on the left switch",
+             count(1));
+    c.AddKey("topology.right", "1", "dumbbell: hosts on the right switch",
+             count(1));
+    c.AddKey("topology.hosts", "17", "star: hosts on the one switch",
+             count(2));
     c.AddKey("topology.file",
              "",
              "hpcc: topology file path (relative paths: from the config file's folder)");
-    c.AddKey("topology.hostRate", "100Gbps", "host link rate, bit/s (tier 0)");
+    c.AddKey("topology.hostRate", "100Gbps", "host link rate, bit/s (tier 0)",
+             rate);
     c.AddKey("topology.fabricRate",
              "100Gbps",
-             "edge-aggregation, leaf-spine or dumbbell bottleneck link rate, bit/s (tier 1)");
-    c.AddKey("topology.coreRate", "100Gbps", "fat-tree aggregation-core link rate, bit/s (tier 2)");
-    c.AddKey("topology.linkDelay", "1us", "one-way propagation delay of every generated link");
+             "edge-aggregation, leaf-spine or dumbbell bottleneck link rate, bit/s (tier 1)",
+             rate);
+    c.AddKey("topology.coreRate", "100Gbps", "fat-tree aggregation-core link rate, bit/s (tier 2)",
+             rate);
+    c.AddKey("topology.linkDelay", "1us", "one-way propagation delay of every generated link",
+             duration);
     c.AddKey("topology.errorRate",
              "0",
-             "probability a frame is corrupted on reception, every generated link");
+             "probability a frame is corrupted on reception, every generated link",
+             fraction);
     // Traffic (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner).
     c.AddKey("traffic.pattern",
              "poisson",
              "poisson (sizes from traffic.cdf at traffic.load), incast, permutation, all-to-all "
-             "or flow-file (an HPCC simulator flow file)");
+             "or flow-file (an HPCC simulator flow file)",
+             MakeEnumChecker(0, "poisson", 1, "incast", 2, "permutation", 3, "all-to-all", 4, "flow-file"));
     c.AddKey("traffic.cdf",
              "websearch",
              "flow-size CDF: websearch, fbhdp, alistorage, googlerpc (shipped in data/cdf) or a "
              "file in the HPCC format");
-    c.AddKey("traffic.load", "0.3", "poisson: offered load per host, fraction of its line rate");
-    c.AddKey("traffic.start", "0s", "time the first arrivals may start");
-    c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window");
+    c.AddKey("traffic.load", "0.3", "poisson: offered load per host, fraction of its line rate",
+             MakeDoubleChecker<double>(1e-9, 1));
+    c.AddKey("traffic.start", "0s", "time the first arrivals may start",
+             duration);
+    c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window",
+             positiveDuration);
     c.AddKey("traffic.flowFile", "", "flow-file: the HPCC flow file (relative: as topology.file)");
-    c.AddKey("traffic.size", "1000000", "incast, permutation, all-to-all: bytes of each flow");
-    c.AddKey("traffic.fanIn", "16", "incast: senders");
-    c.AddKey("traffic.receiver", "0", "incast: the receiving host index");
-    c.AddKey("traffic.repeats", "1", "incast: rounds");
-    c.AddKey("traffic.interval", "100us", "incast: time from one round to the next");
+    c.AddKey("traffic.size", "1000000", "incast, permutation, all-to-all: bytes of each flow",
+             MakeUintegerChecker<uint64_t>(1));
+    c.AddKey("traffic.fanIn", "16", "incast: senders",
+             count(1));
+    c.AddKey("traffic.receiver", "0", "incast: the receiving host index",
+             count(0));
+    c.AddKey("traffic.repeats", "1", "incast: rounds",
+             count(1));
+    c.AddKey("traffic.interval", "100us", "incast: time from one round to the next",
+             duration);
     c.AddKey("traffic.background",
              "none",
              "incast: none, or poisson (flows among every host but the receiver, sizes from "
@@ -66,17 +103,25 @@ RdmaExperiment::MakeConfig()
              "0.3",
              "incast with traffic.background = poisson: offered load per host, fraction of its "
              "line rate");
-    c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE");
-    c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ");
-    c.AddKey("traffic.sendWeight", "0", "operation mix: weight of SEND");
-    c.AddKey("traffic.priority", "3", "traffic class of every flow (0-7)");
+    c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE",
+             weight);
+    c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ",
+             weight);
+    c.AddKey("traffic.sendWeight", "0", "operation mix: weight of SEND",
+             weight);
+    c.AddKey("traffic.priority", "3", "traffic class of every flow (0-7)",
+             MakeUintegerChecker<uint8_t>(0, 7));
     c.AddAttributeGroup("traffic", "ns3::RdmaFlowRunner");
     c.AddAttributeGroup("traffic.target", "ns3::RdmaTargetPattern");
     // Transport: the ModifyQp attributes of every connection, and the QP's own.
-    c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096");
-    c.AddKey("transport.timeout", "14", "local ACK timeout exponent: 4.096 us x 2^timeout");
-    c.AddKey("transport.retryCnt", "7", "retry_cnt (0-7)");
-    c.AddKey("transport.rnrRetry", "7", "rnr_retry (0-7, 7 = infinite)");
+    c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096",
+             MakeUintegerChecker<uint32_t>(256, 4096));
+    c.AddKey("transport.timeout", "14", "local ACK timeout exponent: 4.096 us x 2^timeout",
+             MakeUintegerChecker<uint8_t>(0, 31));
+    c.AddKey("transport.retryCnt", "7", "retry_cnt (0-7)",
+             MakeUintegerChecker<uint8_t>(0, 7));
+    c.AddKey("transport.rnrRetry", "7", "rnr_retry (0-7, 7 = infinite)",
+             MakeUintegerChecker<uint8_t>(0, 7));
     c.AddAttributeGroup("transport", "ns3::RdmaQueuePair");
     c.AddKey("transport.recovery",
              "go-back-n",
@@ -94,9 +139,12 @@ RdmaExperiment::MakeConfig()
     c.AddKey("ecn.kmin",
              "0",
              "RED Kmin, bytes, every switch egress queue (0 with ecn.kmax 0: per link rate, "
-             "SwitchEcnParams::ForRate)");
-    c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)");
-    c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax");
+             "SwitchEcnParams::ForRate)",
+             MakeUintegerChecker<uint64_t>());
+    c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)",
+             MakeUintegerChecker<uint64_t>());
+    c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax",
+             fraction);
     c.AddAttributeGroup("nic", "ns3::RdmaNic");
     c.OverrideDefault("nic.VerifyIcrc",
                       "false",
@@ -131,24 +179,27 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
     c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
     // Run and outputs.
-    c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs");
+    c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs",
+             MakeUintegerChecker<uint32_t>(1));
     c.AddKey("sim.scheduler",
              "ns3::HeapScheduler",
              "ns-3 event scheduler TypeId (ns3::HeapScheduler, ns3::MapScheduler, "
              "ns3::CalendarScheduler, ...); results do not depend on it, speed does (the heap "
              "was about 20 % faster than ns-3's default map on the incast config)");
-    c.AddKey(
-        "sim.icrc",
-        "auto",
-        "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
-        "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
-        "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
-        "(about 4 % on the HPCC configs)");
+    c.AddKey("sim.icrc",
+             "auto",
+             "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
+             "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
+             "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
+             "(about 4 % on the HPCC configs)",
+             MakeEnumChecker(0, "auto", 1, "on", 2, "off"));
     c.AddKey("sim.stopTime",
              "100ms",
-             "hard end of the simulation; flows not done by then are reported INCOMPLETE");
+             "hard end of the simulation; flows not done by then are reported INCOMPLETE",
+             positiveDuration);
     c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
-    c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)");
+    c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)",
+             duration);
     c.AddKey("output.pcapNodes",
              "",
              "ns-3 node ids (as pfc.csv's node column), comma-separated, whose every port is "

@@ -4,13 +4,14 @@
 
 #include "rdma-experiment.h"
 
-#include "rdma-atomic-file.h"
 #include "rdma-fct-stats.h"
 #include "rdma-fct-writer.h"
 #include "rdma-flow-generator.h"
 #include "rdma-flow-runner.h"
 #include "rdma-hpcc-flow-file.h"
 #include "rdma-hpcc-topology-reader.h"
+#include "rdma-interrupt.h"
+#include "rdma-output-stage.h"
 #include "rdma-pcap-output.h"
 #include "rdma-progress.h"
 #include "rdma-stats-helper.h"
@@ -35,6 +36,7 @@
 #include "ns3/uinteger.h"
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <dirent.h>
@@ -106,32 +108,6 @@ FolderState(const std::string& path)
     return state;
 }
 
-/// mkdir -p. \param path the folder \throws RdmaConfigError
-void
-MakeFolders(const std::string& path)
-{
-    std::string partial;
-    std::istringstream parts(path);
-    std::string part;
-    if (!path.empty() && path.front() == '/')
-    {
-        partial = "/";
-    }
-    while (std::getline(parts, part, '/'))
-    {
-        if (part.empty())
-        {
-            continue;
-        }
-        partial += part + "/";
-        if (mkdir(partial.c_str(), 0777) != 0 && errno != EEXIST)
-        {
-            throw RdmaConfigError(path +
-                                  ": cannot create the output folder: " + std::strerror(errno));
-        }
-    }
-}
-
 /// \return the CDF file of a traffic.cdf value (a shipped name or a path)
 std::string
 CdfPath(const RdmaConfig& c)
@@ -144,7 +120,7 @@ CdfPath(const RdmaConfig& c)
     auto it = named.find(c.Get("traffic.cdf"));
     if (it == named.end())
     {
-        return c.GetPath("traffic.cdf");
+        return c.GetInputPath("traffic.cdf");
     }
     return RdmaExperiment::GetDataDir() + "/cdf/" + it->second;
 }
@@ -205,7 +181,7 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
                 throw RdmaConfigError(c.GetOrigin("topology.type") +
                                       ": topology.type = hpcc needs topology.file");
             }
-            spec = RdmaHpccTopologyReader::ReadFile(c.GetPath("topology.file"));
+            spec = RdmaHpccTopologyReader::ReadFile(c.GetInputPath("topology.file"));
         }
         else
         {
@@ -244,7 +220,7 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
                 throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
                                       ": traffic.pattern = flow-file needs traffic.flowFile");
             }
-            const std::string path = c.GetPath("traffic.flowFile");
+            const std::string path = c.GetInputPath("traffic.flowFile");
             auto flows = RdmaReadHpccFlowFile(path);
             // HPCC files number nodes; the runner numbers hosts.
             std::vector<uint32_t> hostIndex(spec.GetNNodes(), UINT32_MAX);
@@ -369,15 +345,7 @@ MakeConnection(const RdmaConfig& c)
                               std::to_string(mtu) + ": expected 256, 512, 1024, 2048 or 4096");
     }
     cc.pathMtu = mtus.at(mtu);
-    for (const char* key : {"transport.timeout", "transport.retryCnt", "transport.rnrRetry"})
-    {
-        const uint64_t limit = std::string(key) == "transport.timeout" ? 31 : 7;
-        if (c.GetUinteger(key) > limit)
-        {
-            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
-                                  ": expected 0-" + std::to_string(limit));
-        }
-    }
+    // Their ranges (timeout 0-31, the retry counts 0-7) are the keys' checkers'.
     cc.timeout = c.GetUinteger("transport.timeout");
     cc.retryCnt = c.GetUinteger("transport.retryCnt");
     cc.rnrRetry = c.GetUinteger("transport.rnrRetry");
@@ -605,6 +573,18 @@ RdmaExperiment::Run()
     }
     const bool icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
     const std::vector<RdmaFlow> flows = MakeFlows(c, spec, spec.GetNHosts());
+    Time trafficEnd(0);
+    for (const auto& f : flows)
+    {
+        trafficEnd = std::max(trafficEnd, f.start);
+    }
+    if (stopTime <= trafficEnd)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.stopTime") + ": sim.stopTime = '" +
+                              c.Get("sim.stopTime") + "': expected a time after the traffic's " +
+                              "last arrival, at " + std::to_string(trafficEnd.GetSeconds() * 1e3) +
+                              " ms");
+    }
     const RdmaConnectionConfig connection = MakeConnection(c);
     const ObjectFactory ccFactory = MakeCongestionControl(c);
     const std::string recovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
@@ -782,15 +762,52 @@ RdmaExperiment::Run()
 
     RdmaStatsHelper stats(topo);
     stats.StartQueueSampling(qlenInterval, flows.empty() ? Time(0) : flows.front().start, stopTime);
-    Time lastStart = flows.empty() ? Time(0) : flows.back().start;
+    // Progress (and the interrupt poll) from the first arrival; the data a
+    // run delivers is counted in payload packets of a path MTU.
+    Time firstStart = flows.empty() ? Time(0) : flows.front().start;
+    Time lastStart = firstStart;
+    uint64_t packetsExpected = 0;
+    for (const auto& f : flows)
+    {
+        firstStart = std::min(firstStart, f.start);
+        lastStart = std::max(lastStart, f.start);
+        packetsExpected += std::max<uint64_t>(1, (f.size + mtuBytes - 1) / mtuBytes);
+    }
+    const Time progressEnd =
+        std::min(stopTime, lastStart + (lastStart - firstStart) / 10 + MicroSeconds(100));
+    auto measure = [&]() {
+        RdmaProgress::Work w;
+        w.flowsDone = runner->GetCompletedCount() + runner->GetFailedCount();
+        w.flowsTotal = flows.size();
+        uint64_t delivered = 0;
+        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+        {
+            delivered += topo.GetNic(h)->GetStats().rxPayloadPackets;
+        }
+        w.delivered = packetsExpected ? double(delivered) / packetsExpected : 1.0;
+        return w;
+    };
     RdmaProgress progress(m_impl->progress,
-                          std::min(stopTime, lastStart + lastStart / 10 + MicroSeconds(100)));
+                          firstStart,
+                          std::max(NanoSeconds(1), (progressEnd - firstStart) / 1000),
+                          measure);
     progress.Start();
 
     // 3. Run.
     Simulator::Stop(stopTime);
     Simulator::Run();
     progress.Stop();
+    if (const int signal = progress.GetInterrupt())
+    {
+        const double at = Simulator::Now().GetSeconds() * 1e3;
+        Simulator::Destroy();
+        Config::Reset();
+        throw RdmaInterrupted(std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                                  ": stopped at " + std::to_string(at) +
+                                  " ms simulated; nothing was written" +
+                                  (m_impl->write ? " to " + outDir : std::string()),
+                              signal);
+    }
     const Time simEnd = Simulator::Now();
 
     // 4. Results.
@@ -946,23 +963,36 @@ RdmaExperiment::Run()
     text.push_back(l3.str());
     text.push_back("outputs in " + outDir + "/");
 
-    // 5. Outputs, each file whole or not at all.
+    // 5. Outputs: all of them or none (RdmaOutputStage), each file whole.
     Simulator::Destroy();
     Config::Reset();
     if (!m_impl->write)
     {
         return;
     }
-    MakeFolders(outDir);
+    RdmaOutputStage stage(outDir);
     try
     {
-        RdmaWriteFctCsv(outDir + "/fct.csv", m_impl->records);
-        RdmaWriteHpccFctTxt(outDir + "/fct.txt", m_impl->records);
-        RdmaWriteFileAtomically(outDir + "/pfc.csv", stats.FormatPfcCsv());
-        RdmaWriteFileAtomically(outDir + "/qlen.csv", stats.FormatQlenCsv());
-        RdmaWriteFileAtomically(outDir + "/cache.csv", cacheCsv.str());
-        RdmaWriteFileAtomically(outDir + "/summary.json", m_impl->summaryJson);
-        pcap.Commit(outDir);
+        stage.Open();
+        stage.Write("fct.csv", RdmaFormatFctCsv(m_impl->records));
+        stage.Write("fct.txt", RdmaFormatHpccFctTxt(m_impl->records));
+        stage.Write("pfc.csv", stats.FormatPfcCsv());
+        stage.Write("qlen.csv", stats.FormatQlenCsv());
+        stage.Write("cache.csv", cacheCsv.str());
+        stage.Write("summary.json", m_impl->summaryJson);
+        pcap.Commit(stage.GetStageDir());
+        if (const int signal = RdmaInterrupt::GetPending())
+        {
+            throw RdmaInterrupted(std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                                      " while writing the outputs; nothing was written to " +
+                                      outDir,
+                                  signal);
+        }
+        stage.Commit();
+    }
+    catch (const RdmaInterrupted&)
+    {
+        throw;
     }
     catch (const std::runtime_error& e)
     {

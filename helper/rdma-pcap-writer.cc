@@ -66,10 +66,13 @@ RdmaPcapWriter::Write(Time t, Ptr<const Packet> frame)
     {
         return;
     }
+    errno = 0;
     m_file->Write(t, frame);
     if (m_file->Fail())
     {
-        m_error = "write to pcap file '" + m_filename + "' failed";
+        // The system's reason (EFBIG past a file size limit, ENOSPC on a full disk).
+        m_error = "write to pcap file '" + m_filename + "' failed" +
+                  (errno ? std::string(": ") + std::strerror(errno) : std::string());
         NS_LOG_WARN(m_error);
         return;
     }

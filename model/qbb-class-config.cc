@@ -88,7 +88,12 @@ operator>>(std::istream& is, QbbDscpClassMap& map)
     return is;
 }
 
+// ns-3's macro defines SerializeToString/DeserializeFromString without
+// using their checker parameter (clang warns, GCC does not).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 ATTRIBUTE_HELPER_CPP(QbbDscpClassMap);
+#pragma GCC diagnostic pop
 
 QbbDwrrQuanta::QbbDwrrQuanta()
 {
@@ -116,6 +121,11 @@ operator>>(std::istream& is, QbbDwrrQuanta& quanta)
     return is;
 }
 
+// ns-3's macro defines SerializeToString/DeserializeFromString without
+// using their checker parameter (clang warns, GCC does not).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
 ATTRIBUTE_HELPER_CPP(QbbDwrrQuanta);
+#pragma GCC diagnostic pop
 
 } // namespace ns3

@@ -11,6 +11,10 @@ option(RDMA_WARNINGS_AS_ERRORS "Treat warnings in the module's own code as error
 option(RDMA_BUILD_TESTS "Build rdma-test-runner and register its suites with CTest" ON)
 option(RDMA_BUILD_EXAMPLES "Build the example programs" ON)
 option(RDMA_BUILD_PYTHON "Build the pybind11 module rdmasim (needs pybind11-dev, python3-dev)" ON)
+option(RDMA_SANITIZE "Build every target with AddressSanitizer and UndefinedBehaviorSanitizer, \
+the first report ending the program (-fno-sanitize-recover=all)" OFF)
+option(RDMA_FUZZ "Build the libFuzzer harnesses of test/fuzz (clang; the library gets \
+-fsanitize=fuzzer-no-link coverage)" OFF)
 
 if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
   set(CMAKE_BUILD_TYPE Release CACHE STRING "Build type" FORCE)
@@ -60,6 +64,14 @@ target_compile_options(rdma-flags INTERFACE -Wall -Wextra
 if(RDMA_ENABLE_ASSERTS_AND_LOGS)
   target_compile_definitions(rdma-flags INTERFACE NS3_LOG_ENABLE NS3_ASSERT_ENABLE)
 endif()
+if(RDMA_SANITIZE)
+  target_compile_options(rdma-flags INTERFACE -fsanitize=address,undefined
+                         -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(rdma-flags INTERFACE -fsanitize=address,undefined)
+endif()
+if(RDMA_FUZZ)
+  target_compile_options(rdma-flags INTERFACE -fsanitize=fuzzer-no-link)
+endif()
 
 list(TRANSFORM RDMA_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/)
 add_library(ns3-rdma SHARED ${RDMA_SOURCES})
@@ -96,4 +108,8 @@ endif()
 if(RDMA_BUILD_TESTS)
   enable_testing()
   include(${CMAKE_CURRENT_LIST_DIR}/standalone-tests.cmake)
+endif()
+
+if(RDMA_FUZZ)
+  include(${CMAKE_CURRENT_LIST_DIR}/fuzz-targets.cmake)
 endif()

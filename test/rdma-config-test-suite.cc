@@ -9,9 +9,12 @@
 #include "ns3/data-rate.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-config.h"
+#include "ns3/rdma-experiment.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <sstream>
+#include <tuple>
 
 using namespace ns3;
 
@@ -110,7 +113,8 @@ class RdmaConfigErrorsTestCase : public TestCase
                               std::string::npos,
                               e);
         e = read("[link]\nDataRate = fast\n");
-        NS_TEST_EXPECT_MSG_NE(e.find("bad.ini:2: link.DataRate = 'fast' is not a valid DataRate"),
+        NS_TEST_EXPECT_MSG_NE(e.find("bad.ini:2: link.DataRate = 'fast': expected a rate with its "
+                                     "unit"),
                               std::string::npos,
                               e);
         e = read("[traffic]\nload = 0.5\n[traffic]\nload = 0.6\n");
@@ -127,7 +131,9 @@ class RdmaConfigErrorsTestCase : public TestCase
         RdmaConfig c = MakeSchema();
         c.Set("traffic.load", "half", "command line");
         e = ErrorOf([&] { c.GetDouble("traffic.load"); });
-        NS_TEST_EXPECT_MSG_EQ(e, "command line: traffic.load = 'half': expected a number", e);
+        NS_TEST_EXPECT_MSG_EQ(e,
+                              "command line: traffic.load = 'half': expected a finite number",
+                              e);
         e = ErrorOf([&] { c.Set("nosuch.key", "1", "command line"); });
         NS_TEST_EXPECT_MSG_NE(e.find("command line: unknown key 'nosuch.key'"),
                               std::string::npos,
@@ -159,6 +165,84 @@ class RdmaConfigApplyTestCase : public TestCase
     }
 };
 
+/**
+ * Every key of rdma-sim's schema against texts that made ns-3 abort or
+ * silently change the value (DeserializeFromString on "abc", "1 2", "nan",
+ * "-1" as an integer, "1e999s", a rate beyond 2^64 bit/s): Set either takes
+ * the value or throws RdmaConfigError naming the key, never aborts; and
+ * every value Set takes, Config::SetDefault takes too (it aborts otherwise).
+ */
+class RdmaConfigHostileValuesTestCase : public TestCase
+{
+  public:
+    RdmaConfigHostileValuesTestCase()
+        : TestCase("every schema key: hostile texts are refused with the key named, or taken "
+                   "and accepted by Config::SetDefault; never an abort")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> texts{"",       "abc",      "-1",         "1 2",
+                                             " 1",     "1 ",       "nan",        "inf",
+                                             "1e999",  "1e999s",   "-5us",       "0",
+                                             "0.5",    "1e30Gbps", "0.5bps",     "10us",
+                                             "100Gbps", "18446744073709551616", "true", "x y",
+                                             "1e-999", "+3",       "--1",        "0x10"};
+        const RdmaConfig schema = RdmaExperiment::MakeConfig();
+        uint32_t refused = 0;
+        uint32_t taken = 0;
+        for (const auto& key : schema.GetKeys())
+        {
+            for (const auto& text : texts)
+            {
+                RdmaConfig c = schema;
+                const std::string e = ErrorOf([&] { c.Set(key.name, text, "test"); });
+                if (!e.empty())
+                {
+                    NS_TEST_EXPECT_MSG_NE(e.find("test: " + key.name + " = '" + text + "'"),
+                                          std::string::npos,
+                                          e);
+                    ++refused;
+                    continue;
+                }
+                ++taken;
+                if (!key.typeId.empty())
+                {
+                    // Aborts the runner if the value is one ns-3 refuses.
+                    Config::SetDefault(key.typeId + "::" + key.attribute, StringValue(text));
+                    Config::Reset();
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(refused, 1000u, "most hostile texts are refused");
+        NS_TEST_EXPECT_MSG_GT(taken, 100u, "valid numbers are taken");
+
+        // The forms the issue names, one key a family.
+        RdmaConfig c = schema;
+        for (const auto& [key, text, expected] :
+             std::vector<std::tuple<std::string, std::string, std::string>>{
+                 {"pfc.Alpha", "-1", "expected a finite number >= 1e-09"},
+                 {"pfc.Alpha", "abc", "expected a finite number >= 1e-09"},
+                 {"sim.stopTime", "0s", "expected a duration with its unit"},
+                 {"sim.stopTime", "abc", "expected a duration with its unit"},
+                 {"topology.linkDelay", "-1us", "expected a duration with its unit"},
+                 {"topology.hostRate", "0Gbps", "expected a rate with its unit"},
+                 {"traffic.priority", "9", "expected a whole number <= 7"},
+                 {"sim.seed", "4294967296", "expected a whole number >= 1"},
+                 {"topology.type", "ring", "expected one of fat-tree,leaf-spine"},
+                 {"ecn.pmax", "nan", "expected a finite number from 0 to 1"}})
+        {
+            const std::string e = ErrorOf([&] { c.Set(key, text, "--" + key); });
+            NS_TEST_EXPECT_MSG_NE(e.find("--" + key + ": " + key + " = '" + text + "': " +
+                                         expected),
+                                  std::string::npos,
+                                  key + " = " + text + ": " + e);
+        }
+    }
+};
+
 /// The suite.
 class RdmaConfigTestSuite : public TestSuite
 {
@@ -169,6 +253,7 @@ class RdmaConfigTestSuite : public TestSuite
         AddTestCase(new RdmaConfigReadTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigErrorsTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigApplyTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaConfigHostileValuesTestCase, TestCase::QUICK);
     }
 };
 

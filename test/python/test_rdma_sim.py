@@ -90,9 +90,9 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
 
 
 @pytest.mark.parametrize('args, message', [
-    (('--link.DataRate=fast',), "link.DataRate = 'fast' is not a valid DataRate"),
+    (('--link.DataRate=fast',), "link.DataRate = 'fast': expected a rate with its unit"),
     (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected dcqcn, hpcc"),
-    (('--traffic.load=half',), "traffic.load = 'half': expected a number"),
+    (('--traffic.load=half',), "traffic.load = 'half': expected a finite number"),
     (('--no.such=1',), "unrecognised option '--no.such=1'"),
 ])
 def test_bad_overrides_exit_2_naming_the_key(run_example, tmp_path, args, message):
