@@ -169,7 +169,7 @@ def test_icrc_computation_is_skipped_only_when_nothing_reads_it(run_example, tmp
     assert read(tmp_path / 'on' / 'fct.csv') == read(tmp_path / 'off' / 'fct.csv')
     bad = {('--sim.icrc=off', '--nic.VerifyIcrc=true'): 'nic.VerifyIcrc = true would drop',
            ('--sim.icrc=off', '--output.pcapNodes=0'): 'output.pcapNodes would capture',
-           ('--sim.icrc=maybe',): "sim.icrc = 'maybe': expected auto, on or off"}
+           ('--sim.icrc=maybe',): "sim.icrc = 'maybe': expected one of auto,on,off"}
     for i, (args, message) in enumerate(bad.items()):
         r = run_tiny(run_example, tmp_path / ('bad%d' % i), *args)
         assert r.returncode == 2 and message in r.stderr, r.stderr
