@@ -8,6 +8,7 @@
 
 #include "ns3/rdma-text-reader.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -35,7 +36,10 @@ RdmaParseHpccFlowFile(std::istream& in, const std::string& name)
                               0,
                               u32);
     std::vector<RdmaFlow> flows;
-    flows.reserve(count);
+    // The count is the file's word: reserve no more than the records a
+    // file can plausibly hold before reading them (a corrupt count asked
+    // for gigabytes here; found by fuzzing).
+    flows.reserve(std::min<uint64_t>(count, 1 << 16));
     double previous = 0;
     for (uint64_t i = 0; i < count; ++i)
     {

@@ -233,6 +233,8 @@ class CdfErrorsTestCase : public BadInputTestCase
             {"-5 0\n10 100\n", "bad.txt:1:", "size_bytes >= 0"},
             {"0 0\n\n10 40\n10 100\n", "bad.txt:4:", "size_bytes to increase"},
             {"0 0\n", "bad.txt:1:", "at least two points"},
+            // Found by fuzz-cdf: SizeAt converted 1e54 to uint64_t (undefined).
+            {"0 0\n1e54 100\n", "bad.txt:2:", "size_bytes <= 2^53, got"},
             {"", "bad.txt:0:", "at least two points"},
         };
 
@@ -361,6 +363,8 @@ class FlowFileErrorsTestCase : public BadInputTestCase
              "expected start_time_s >= the previous record's 2.500000000 (records sorted by start "
              "time, oldest first), got '2.4'"},
             {"1\n1 2\n3 100\nx 2\n", "f.txt:4:", "size_bytes (1-4294967295), got 'x'"},
+            // Found by fuzz-hpcc-flows: the count alone reserved 160 GB.
+            {"4000000000\n1 2 3 100 10 2\n", "f.txt:2:", "record 2 of 4000000000 (N_flows): src"},
         };
 
         CheckErrors(cases, [](std::istream& in) { RdmaParseHpccFlowFile(in, "f.txt"); });
