@@ -7,7 +7,8 @@
  * std::runtime_error naming the line, never an abort or a sanitizer report.
  */
 
-#include "ns3/nstime.h"
+#include "rdma-fuzz.h"
+
 #include "ns3/rdma-flow-size-cdf.h"
 
 #include <cstdint>
@@ -17,27 +18,15 @@
 using namespace ns3;
 
 extern "C" int
-LLVMFuzzerInitialize(int*, char***)
-{
-    Time::SetResolution(Time::PS);
-    return 0;
-}
-
-extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    try
-    {
+    RdmaFuzzText(data, size, [](std::istream& in) {
         const RdmaFlowSizeCdf cdf = RdmaFlowSizeCdf::Parse(in, "fuzz.txt");
         volatile double sink = cdf.GetMean() + cdf.GetMax();
         for (double p = 0; p <= 100; p += 0.5)
         {
             sink = sink + static_cast<double>(cdf.SizeAt(p));
         }
-    }
-    catch (const std::runtime_error&)
-    {
-    }
+    });
     return 0;
 }

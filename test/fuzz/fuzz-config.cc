@@ -9,6 +9,8 @@
  * RdmaConfig takes, Config::SetDefault takes too (Apply aborts otherwise).
  */
 
+#include "rdma-fuzz.h"
+
 #include "ns3/config.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
@@ -21,13 +23,6 @@
 
 using namespace ns3;
 namespace po = boost::program_options;
-
-extern "C" int
-LLVMFuzzerInitialize(int*, char***)
-{
-    Time::SetResolution(Time::PS);
-    return 0;
-}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -9,8 +9,9 @@
  * or a read beyond the frame.
  */
 
+#include "rdma-fuzz.h"
+
 #include "ns3/int-header.h"
-#include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-frame-view.h"
 #include "ns3/rdma-int-codec.h"
@@ -19,13 +20,6 @@
 #include <cstdint>
 
 using namespace ns3;
-
-extern "C" int
-LLVMFuzzerInitialize(int*, char***)
-{
-    Time::SetResolution(Time::PS);
-    return 0;
-}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

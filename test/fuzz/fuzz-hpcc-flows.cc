@@ -6,7 +6,8 @@
  * the line, never an abort, a sanitizer report or a hang.
  */
 
-#include "ns3/nstime.h"
+#include "rdma-fuzz.h"
+
 #include "ns3/rdma-hpcc-flow-file.h"
 
 #include <cstdint>
@@ -16,22 +17,8 @@
 using namespace ns3;
 
 extern "C" int
-LLVMFuzzerInitialize(int*, char***)
-{
-    Time::SetResolution(Time::PS);
-    return 0;
-}
-
-extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    try
-    {
-        RdmaParseHpccFlowFile(in, "fuzz.txt");
-    }
-    catch (const std::runtime_error&)
-    {
-    }
+    RdmaFuzzText(data, size, [](std::istream& in) { RdmaParseHpccFlowFile(in, "fuzz.txt"); });
     return 0;
 }

@@ -7,7 +7,8 @@
  * naming the line), never an abort, a sanitizer report or a hang.
  */
 
-#include "ns3/nstime.h"
+#include "rdma-fuzz.h"
+
 #include "ns3/rdma-hpcc-topology-reader.h"
 #include "ns3/rdma-topology-spec.h"
 
@@ -18,24 +19,11 @@
 using namespace ns3;
 
 extern "C" int
-LLVMFuzzerInitialize(int*, char***)
-{
-    Time::SetResolution(Time::PS);
-    return 0;
-}
-
-extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
-    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
-    try
-    {
+    RdmaFuzzText(data, size, [](std::istream& in) {
         uint32_t ignoredFrom = 0;
-        const RdmaTopologySpec spec = RdmaHpccTopologyReader::Parse(in, "fuzz.txt", &ignoredFrom);
-        spec.Validate();
-    }
-    catch (const std::runtime_error&)
-    {
-    }
+        RdmaHpccTopologyReader::Parse(in, "fuzz.txt", &ignoredFrom).Validate();
+    });
     return 0;
 }
