@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run test test-sanitize bench bench-shared bench-floor bench-debian compat clean
+.PHONY: all deps configure build sanitize-build fuzz run test test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat clean
 
 all: build
 
@@ -85,6 +85,20 @@ bench-floor:
 
 bench-debian: build
 	scripts/bench.py --runs $(BENCH_RUNS)
+
+# rdma-sim (cc.preset=hpcc-sim) and the HPCC simulator side by side on the
+# shipped HPCC fat-tree files (1 ms and 5 ms, HPCC and DCQCN), alternating in
+# one run: slowdown tables, pauses, wall times (scripts/bench_peers.py).
+# HPCC_SRC: a checkout of github.com/alibaba-edu/High-Precision-Congestion-Control
+# (built once in PEER_DIR, ~8 min with Python 2.7); PEER_SIM: the rdma-sim to
+# run (default: this build); PEER_CASES: a subset, e.g. 1ms-hpcc,1ms-dcqcn.
+PEER_DIR ?= /var/tmp/rdma-peer-hpcc
+PEER_SIM ?= $(BUILD_DIR)/examples/rdma-sim
+PEER_CASES ?= 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn
+bench-peers: build
+	@test -n "$(HPCC_SRC)" || { echo "make bench-peers: set HPCC_SRC=<checkout of the HPCC simulator>" >&2; exit 2; }
+	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "$(PEER_SIM)" --peer-dir "$(PEER_DIR)" \
+	  --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) --out $(OUT)/bench-peers
 
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
 compat:

@@ -170,14 +170,22 @@ RdmaExperiment::MakeConfig()
              "dcqcn, hpcc, timely, dctcp, swift or none (line rate, for PFC-only studies)");
     c.AddKey("cc.preset",
              "paper",
-             "dcqcn: paper (SIGCOMM 2015 defaults) or nvidia (ConnectX firmware defaults); "
-             "cc.dcqcn keys set here override either");
+             "paper (the attribute defaults: DCQCN SIGCOMM 2015), nvidia (ConnectX firmware "
+             "defaults of the reaction and notification points) or hpcc-sim (the values the "
+             "HPCC simulator's run.py writes for dcqcn or hpcc: CC, Pmax, switch buffer, ACK "
+             "interval, MTU; RdmaCcPreset); keys set in the file or command line win");
     c.AddAttributeGroup("cc.dcqcn", "ns3::RdmaDcqcn");
     c.AddAttributeGroup("cc.hpcc", "ns3::RdmaHpcc");
     c.AddAttributeGroup("cc.timely", "ns3::RdmaTimely");
     c.AddAttributeGroup("cc.dctcp", "ns3::RdmaDctcp");
     c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
     c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
+    // An HPCC simulator config.txt (RdmaApplyHpccConfig), under the keys above.
+    c.AddKey("hpcc.config",
+             "",
+             "the HPCC simulator's config.txt (TOPOLOGY_FILE, FLOW_FILE, CC_MODE, rate, ECN and "
+             "PFC keys) read as these keys; keys set in the INI file or command line win; "
+             "unknown keys are listed as warnings");
     // Run and outputs.
     c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs",
              MakeUintegerChecker<uint32_t>(1));

@@ -4,10 +4,12 @@
 
 #include "rdma-experiment.h"
 
+#include "rdma-cc-preset.h"
 #include "rdma-fct-stats.h"
 #include "rdma-fct-writer.h"
 #include "rdma-flow-generator.h"
 #include "rdma-flow-runner.h"
+#include "rdma-hpcc-config.h"
 #include "rdma-hpcc-flow-file.h"
 #include "rdma-hpcc-topology-reader.h"
 #include "rdma-interrupt.h"
@@ -38,6 +40,7 @@
 #include <cerrno>
 #include <csignal>
 #include <chrono>
+#include <iostream>
 #include <cstring>
 #include <dirent.h>
 #include <map>
@@ -401,18 +404,8 @@ MakeCongestionControl(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("cc.algorithm") + ": cc.algorithm = '" + algo +
                               "': expected dcqcn, hpcc, timely, dctcp, swift or none");
     }
-    const std::string preset = c.Get("cc.preset");
-    if (preset != "paper" && preset != "nvidia")
-    {
-        throw RdmaConfigError(c.GetOrigin("cc.preset") + ": cc.preset = '" + preset +
-                              "': expected paper or nvidia");
-    }
     ObjectFactory f(it->second);
-    if (algo == "dcqcn" && preset == "nvidia")
-    {
-        RdmaDcqcn::SetNvidiaFirmwareDefaults(f);
-    }
-    // Keys the user set win over the preset (the defaults come from Apply()).
+    // Keys the user or cc.preset set (RdmaApplyCcPreset; the defaults come from Apply()).
     for (const auto& k : c.GetKeys())
     {
         if (k.typeId == it->second && c.GetOrigin(k.name) != "default")
@@ -491,8 +484,16 @@ RdmaExperiment::PrintSummary(std::ostream& os) const
 void
 RdmaExperiment::Run()
 {
-    const RdmaConfig& c = m_impl->config;
+    RdmaConfig c = m_impl->config; // a copy: hpcc.config and cc.preset fill it below
     const auto wallStart = std::chrono::steady_clock::now();
+    if (!c.Get("hpcc.config").empty())
+    {
+        // An HPCC simulator config.txt under the INI file and command line.
+        for (const auto& w : RdmaApplyHpccConfig(c, c.GetPath("hpcc.config")))
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+    }
 
     // 1. Every input, before anything runs or is written.
     const std::string outDir = c.Get("output.dir");
@@ -527,6 +528,10 @@ RdmaExperiment::Run()
     const Time qlenInterval = c.GetTime("output.qlenInterval");
     RdmaLinkParams tiers[3];
     const RdmaTopologySpec spec = MakeTopology(c, tiers);
+    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
+    // by the NIC rate, the first host's link rate (as the HPCC simulator's
+    // get_nic_rate).
+    RdmaApplyCcPreset(c, spec.GetHostLinkRate());
     std::vector<uint32_t> pcapNodes;
     try
     {

@@ -39,6 +39,19 @@ RdmaTopologySpec::GetNHosts() const
     return GetNNodes() - GetNSwitches();
 }
 
+DataRate
+RdmaTopologySpec::GetHostLinkRate() const
+{
+    for (const auto& l : links)
+    {
+        if ((l.a < isSwitch.size() && !isSwitch[l.a]) || (l.b < isSwitch.size() && !isSwitch[l.b]))
+        {
+            return l.rate;
+        }
+    }
+    return DataRate("100Gbps");
+}
+
 void
 RdmaTopologySpec::AddLink(uint32_t a, uint32_t b, const RdmaLinkParams& params, uint32_t tier)
 {

@@ -82,6 +82,11 @@ struct RdmaTopologySpec
     uint32_t GetNSwitches() const;
     /// \return number of hosts
     uint32_t GetNHosts() const;
+    /**
+     * \return the rate of the first link that ends at a host (the HPCC
+     * simulator's get_nic_rate: the first host's NIC), 100 Gb/s if none
+     */
+    DataRate GetHostLinkRate() const;
 
     /**
      * \brief Check the node and link lists: endpoints are node ids, no link

@@ -52,6 +52,19 @@ RdmaDcqcn::GetTypeId()
                                           "OnCnp",
                                           RdmaDcqcn::ALPHA_PERIODIC,
                                           "Periodic"))
+            .AddAttribute("IncreaseRule",
+                          "Which counters choose the increase phase. Paper (default, DCQCN "
+                          "paper section 3.1): timer and byte counter, hyper increase "
+                          "i x HaiRate once both pass Threshold. TimerOnly (the HPCC "
+                          "simulator's rdma-hw.cc RateIncEventMlx): the timer alone; additive "
+                          "increase at the (Threshold + 1)-th event, one HaiRate per event "
+                          "after.",
+                          EnumValue(RdmaDcqcn::INCREASE_PAPER),
+                          MakeEnumAccessor(&RdmaDcqcn::m_increaseRule),
+                          MakeEnumChecker(RdmaDcqcn::INCREASE_PAPER,
+                                          "Paper",
+                                          RdmaDcqcn::INCREASE_TIMER_ONLY,
+                                          "TimerOnly"))
             .AddAttribute("AlphaUpdateInterval",
                           "Alpha timer K. Default 55 us (DCQCN paper); NVIDIA DCE_TCP_RTT=1 us.",
                           TimeValue(MicroSeconds(55)),
@@ -117,6 +130,7 @@ RdmaDcqcn::RdmaDcqcn()
     : m_g(1.0 / 256),
       m_initialAlpha(1.0),
       m_alphaMode(ALPHA_ON_CNP),
+      m_increaseRule(INCREASE_PAPER),
       m_alphaInterval(MicroSeconds(55)),
       m_decreasePeriod(0),
       m_clampTargetRate(true),
@@ -135,6 +149,7 @@ RdmaDcqcn::RdmaDcqcn(const RdmaDcqcn& other)
       m_g(other.m_g),
       m_initialAlpha(other.m_initialAlpha),
       m_alphaMode(other.m_alphaMode),
+      m_increaseRule(other.m_increaseRule),
       m_alphaInterval(other.m_alphaInterval),
       m_decreasePeriod(other.m_decreasePeriod),
       m_clampTargetRate(other.m_clampTargetRate),
@@ -376,6 +391,9 @@ RdmaDcqcn::DecreaseRate()
     m_byteStage = 0;
     m_bytesCounted = 0;
     m_increasing = m_state->m_rate.Get() < m_state->m_lineRate;
+    // This cut answers any CNP held back by RateReduceMonitorPeriod: a
+    // pending deferred cut would be a second one for the same CNPs.
+    m_decreaseEvent.Cancel();
     m_increaseEvent.Cancel();
     if (m_increasing)
     {
@@ -386,7 +404,7 @@ RdmaDcqcn::DecreaseRate()
 void
 RdmaDcqcn::DoOnSend(Ptr<RdmaCcState>, uint32_t bytes)
 {
-    if (!m_increasing || m_byteReset == 0)
+    if (!m_increasing || m_byteReset == 0 || m_increaseRule == INCREASE_TIMER_ONLY)
     {
         return;
     }
@@ -417,6 +435,12 @@ RdmaDcqcn::IncreaseRate()
     double line = static_cast<double>(m_state->m_lineRate.GetBitRate());
     uint32_t most = std::max(m_timerStage, m_byteStage);
     uint32_t least = std::min(m_timerStage, m_byteStage);
+    if (m_increaseRule == INCREASE_TIMER_ONLY)
+    {
+        most = m_timerStage;
+        // AI at T = F + 1 (least <= F), one HAI step from T = F + 2.
+        least = m_timerStage > m_threshold + 1 ? m_threshold + 1 : m_threshold;
+    }
     if (most <= m_threshold)
     {
         // Fast recovery: RT unchanged.

@@ -57,6 +57,11 @@ namespace ns3
  * is a real Simulator event, running only while RC is below the line rate.
  * With ByteReset 0 the byte counter is off, BC stays 0 and hyper increase
  * is never reached (both counters must pass F, as in the paper).
+ *
+ * IncreaseRule "TimerOnly" is the HPCC simulator's rule (rdma-hw.cc,
+ * RateIncEventMlx; it keeps no byte counter): after the T-th timer event
+ * since the last decrease, fast recovery while T <= F, additive increase at
+ * T = F + 1, hyper increase (RT += R_HAI, once per event) from T = F + 2.
  */
 class RdmaDcqcn : public RdmaCongestionOps
 {
@@ -66,6 +71,13 @@ class RdmaDcqcn : public RdmaCongestionOps
     {
         ALPHA_ON_CNP,   //!< paper: alpha rises at each CNP, decays after each K without one
         ALPHA_PERIODIC, //!< firmware: every K, rises if a CNP arrived in the interval, else decays
+    };
+
+    /// Which counters choose the increase phase.
+    enum IncreaseRule
+    {
+        INCREASE_PAPER,      //!< paper: timer T and byte counter BC, i x R_HAI in hyper increase
+        INCREASE_TIMER_ONLY, //!< HPCC simulator: timer only; AI at T = F + 1, one R_HAI after
     };
 
     /**
@@ -147,6 +159,7 @@ class RdmaDcqcn : public RdmaCongestionOps
     double m_g;                  //!< alpha gain g
     double m_initialAlpha;       //!< alpha before the first CNP
     AlphaUpdateMode m_alphaMode; //!< paper or firmware alpha rule
+    IncreaseRule m_increaseRule; //!< paper or timer-only increase phases
     Time m_alphaInterval;        //!< K
     Time m_decreasePeriod;       //!< least time between decreases; 0 = none
     bool m_clampTargetRate;      //!< RT = RC at every decrease

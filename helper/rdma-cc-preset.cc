@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * cc.preset: named parameter sets as configuration keys, with their sources.
+ */
+
+#include "rdma-cc-preset.h"
+
+#include "rdma-config.h"
+
+#include "ns3/double.h"
+#include "ns3/rdma-dcqcn.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The HPCC simulator's run.py, as every hpcc-sim source cites it.
+const std::string g_runPy = "HPCC simulator run.py, config_template / line ";
+
+/// \return the keys of NVIDIA's firmware defaults
+std::vector<RdmaPresetValue>
+NvidiaPreset()
+{
+    std::vector<RdmaPresetValue> v;
+    const TypeId tid = RdmaDcqcn::GetTypeId();
+    for (const auto& [name, value] : RdmaDcqcn::NvidiaFirmwareDefaults())
+    {
+        TypeId::AttributeInformation info;
+        tid.LookupAttributeByName(name, &info);
+        // Doubles in full (DoubleValue prints 6 digits: 5/1024 would lose some).
+        Ptr<const DoubleValue> d = DynamicCast<const DoubleValue>(value);
+        std::ostringstream text;
+        text << std::setprecision(17) << (d ? d->Get() : 0.0);
+        v.push_back({"cc.dcqcn." + name,
+                     d ? text.str() : value->SerializeToString(info.checker),
+                     "ConnectX firmware default (RdmaDcqcn::NvidiaFirmwareDefaults)"});
+    }
+    v.push_back({"cc.cnp.MinTimeBetweenCnps",
+                 "2us",
+                 "ConnectX firmware default MIN_TIME_BETWEEN_CNPS = 2 us (per QP here)"});
+    return v;
+}
+
+/// \return the keys run.py writes for CC mode 1 or 3 at a NIC rate of bw Gb/s
+std::vector<RdmaPresetValue>
+HpccSimPreset(const std::string& algorithm, uint64_t bw)
+{
+    // run.py runs under Python 2: '/' on integers is integer division.
+    auto mbps = [](uint64_t v) { return std::to_string(v) + "Mbps"; };
+    std::vector<RdmaPresetValue> v{
+        {"pfc.BufferSize",
+         std::to_string(16 * bw / 50 * 1024 * 1024),
+         g_runPy + "59 BUFFER_SIZE, line 83 bfsz = 16 * bw / 50 (MB; third.cc x 1024 x 1024)"},
+        {"ecn.pmax", "0.2", g_runPy + "58 PMAX_MAP, line 98 (0.20 at bw and 4 x bw)"},
+        {"transport.pathMtu",
+         "1024",
+         g_runPy + "8 PACKET_PAYLOAD_SIZE 1000 (the nearest IB path MTU)"},
+        {"transport.AckReqInterval", "1", g_runPy + "33 L2_ACK_INTERVAL 1 (every packet ACKed)"},
+        {"cc.cnp.MinTimeBetweenCnps",
+         "0s",
+         g_runPy + "33 L2_ACK_INTERVAL 1; rdma-hw.cc ReceiveUdp sets the CNP flag on the ACK of "
+                   "every CE-marked packet"},
+    };
+    if (algorithm == "dcqcn")
+    {
+        const std::string f = ", line 104 (--cc dcqcn)";
+        v.insert(v.end(),
+                 {
+                     {"cc.dcqcn.AlphaUpdate",
+                      "Periodic",
+                      g_runPy + "19 CC_MODE 1" + f + ": rdma-hw.cc UpdateAlphaMlx"},
+                     {"cc.dcqcn.AlphaUpdateInterval",
+                      "1us",
+                      g_runPy + "20 ALPHA_RESUME_INTERVAL" + f + " t_alpha=1"},
+                     {"cc.dcqcn.RateReduceMonitorPeriod",
+                      "4us",
+                      g_runPy + "21 RATE_DECREASE_INTERVAL" + f + " t_dec=4"},
+                     {"cc.dcqcn.ClampTargetRate", "false", g_runPy + "22 CLAMP_TARGET_RATE 0"},
+                     {"cc.dcqcn.TimeReset", "300us", g_runPy + "23 RP_TIMER" + f + " t_inc=300"},
+                     {"cc.dcqcn.G", "0.00390625", g_runPy + "24 EWMA_GAIN" + f + " g=0.00390625"},
+                     {"cc.dcqcn.Threshold", "1", g_runPy + "25 FAST_RECOVERY_TIMES 1"},
+                     {"cc.dcqcn.AiRate", mbps(5 * bw / 25), g_runPy + "26 RATE_AI, line 100"},
+                     {"cc.dcqcn.HaiRate", mbps(50 * bw / 25), g_runPy + "27 RATE_HAI, line 101"},
+                     {"cc.dcqcn.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
+                     {"cc.dcqcn.ByteReset",
+                      "0",
+                      g_runPy + "19 CC_MODE 1: rdma-hw.cc keeps no byte counter"},
+                     {"cc.dcqcn.IncreaseRule",
+                      "TimerOnly",
+                      g_runPy + "25 FAST_RECOVERY_TIMES: rdma-hw.cc RateIncEventMlx"},
+                     {"cc.dcqcn.InitialAlpha",
+                      "1",
+                      g_runPy + "19 CC_MODE 1: rdma-hw.cc cnp_received_mlx sets alpha 1"},
+                 });
+    }
+    else if (algorithm == "hpcc")
+    {
+        const std::string f = ", line 123 (--cc hp)";
+        v.insert(v.end(),
+                 {
+                     {"cc.hpcc.TargetUtilization",
+                      "0.95",
+                      g_runPy + "40 U_TARGET, line 84 (--utgt 95, line 71)"},
+                     {"cc.hpcc.MaxStage", "0", g_runPy + "41 MI_THRESH, line 85 (--mi 0, line 72)"},
+                     {"cc.hpcc.RateAi", mbps(10 * bw / 25), g_runPy + "26 RATE_AI, line 112"},
+                     {"cc.hpcc.FastReact", "true", g_runPy + "39 FAST_REACT" + f + " us=1"},
+                     {"cc.hpcc.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
+                     {"switch.IntAtDequeue",
+                      "true",
+                      g_runPy + "19 CC_MODE 3: switch-node.cc SwitchNotifyDequeue stamps INT"},
+                 });
+    }
+    else
+    {
+        throw std::invalid_argument("hpcc-sim: run.py's dcqcn (mode 1) and hp (mode 3) are "
+                                    "modelled; cc.algorithm = " +
+                                    algorithm + " has no hpcc-sim values");
+    }
+    return v;
+}
+
+} // namespace
+
+std::vector<RdmaPresetValue>
+RdmaCcPreset(const std::string& name, const std::string& algorithm, DataRate nicRate)
+{
+    if (name == "paper")
+    {
+        return {};
+    }
+    if (name == "nvidia")
+    {
+        return NvidiaPreset();
+    }
+    if (name == "hpcc-sim")
+    {
+        return HpccSimPreset(algorithm, nicRate.GetBitRate() / 1000000000);
+    }
+    throw std::invalid_argument("expected paper, nvidia or hpcc-sim");
+}
+
+void
+RdmaApplyCcPreset(RdmaConfig& c, DataRate nicRate)
+{
+    const std::string name = c.Get("cc.preset");
+    std::vector<RdmaPresetValue> values;
+    try
+    {
+        values = RdmaCcPreset(name, c.Get("cc.algorithm"), nicRate);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("cc.preset") + ": cc.preset = '" + name +
+                              "': " + e.what());
+    }
+    for (const auto& v : values)
+    {
+        if (c.GetOrigin(v.key) == "default")
+        {
+            c.Set(v.key, v.value, "cc.preset = " + name + " (" + v.source + ")");
+        }
+    }
+}
+
+} // namespace ns3

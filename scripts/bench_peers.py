@@ -1,0 +1,291 @@
+#!/usr/bin/python3
+"""rdma-sim and the HPCC simulator side by side, in one run, alternating.
+
+Usage: bench_peers.py --hpcc-src DIR [--sim RDMA_SIM] [--peer-dir DIR] [--out DIR]
+                      [--cases 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn] [--runs N] [--jobs N]
+
+--hpcc-src is a checkout of the HPCC simulator
+(github.com/alibaba-edu/High-Precision-Congestion-Control: a work tree with
+simulation/, or a git directory). Its simulation/ tree is copied to
+--peer-dir (default /var/tmp/rdma-peer-hpcc) and built there with waf in
+ns-3's optimized profile (Python 2.7 needed: $PYTHON2, pyenv's 2.7.x or
+python2.7 on PATH; about 8 minutes on two cores the first time, nothing
+after) with the modules its scratch/third.cc needs.
+
+Each case runs the shipped HPCC fat tree (data/topology/fat.txt, 320 hosts)
+and a shipped WebSearch flow file (1 ms or 5 ms of arrivals at 30 % load)
+under HPCC or DCQCN twice: rdma-sim with cc.preset = hpcc-sim (the
+examples/configs/hpcc-fat-ws-*.ini configs), and the simulator with the
+config.txt its run.py writes (run.py's own config_template, read from the
+checkout, filled as its main does for --cc hp or --cc dcqcn and --bw 100).
+Deviations from run.py, the same for every case: file paths absolute,
+SIMULATOR_STOP_TIME 2.1 (rdma-sim's sim.stopTime; flows start at 2.0 s), the
+queue monitor (QLEN_MON_START/END) after the stop time so that it never runs.
+The two programs alternate (which goes first flips from case to case and run
+to run); wall time and peak RSS are each process's own (os.wait4).
+
+Prints, per case, compare_hpcc.py's table (slowdown p50/p95/p99 per size
+bucket, ours / theirs), then one line per case: wall seconds (medians over
+--runs), peak RSS, PFC pauses and the worst percentile ratio; writes the
+same as JSON to OUT/bench-peers.json. Exit 2 on bad input or a failed run.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare_hpcc  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOPOLOGY = os.path.join(TOP, 'data', 'topology', 'fat.txt')
+FLOWS = {'1ms': os.path.join(TOP, 'data', 'flows', 'ws_fat_l30_t0.001.txt'),
+         '5ms': os.path.join(TOP, 'data', 'flows', 'ws_fat_l30_t0.005.txt')}
+CONFIGS = {'hpcc': os.path.join(TOP, 'examples', 'configs', 'hpcc-fat-ws-hpcc.ini'),
+           'dcqcn': os.path.join(TOP, 'examples', 'configs', 'hpcc-fat-ws-dcqcn.ini')}
+CASES = ('1ms-hpcc', '1ms-dcqcn', '5ms-hpcc', '5ms-dcqcn')
+STOP_TIME = '2.1'  # seconds, as the shipped configs' sim.stopTime
+
+
+class BenchError(Exception):
+    """A failed step; the message says which and where its log is."""
+
+
+def log(msg):
+    print('bench_peers: %s' % msg, file=sys.stderr, flush=True)
+
+
+def find_python2():
+    """A Python 2.7 for ns-3.17's waf: $PYTHON2, pyenv's, or python2.7 on PATH."""
+    home = os.path.expanduser('~')
+    candidates = [os.environ.get('PYTHON2', '')]
+    pyenv = os.path.join(home, '.pyenv', 'versions')
+    if os.path.isdir(pyenv):
+        candidates += [os.path.join(pyenv, v, 'bin', 'python2.7')
+                       for v in sorted(os.listdir(pyenv)) if v.startswith('2.7')]
+    candidates.append(shutil.which('python2.7') or '')
+    for c in candidates:
+        if c and os.access(c, os.X_OK) and subprocess.call(
+                [c, '-c', 'import sys; sys.exit(sys.version_info[:2] != (2, 7))'],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+            return c
+    raise BenchError('no Python 2.7 for the simulator\'s waf: set PYTHON2=/path/python2.7 '
+                     '(e.g. pyenv install 2.7.18)')
+
+
+def populate(src, tree):
+    """Copy the checkout's simulation/ to tree (once)."""
+    if os.path.isfile(os.path.join(tree, 'wscript')):
+        return
+    os.makedirs(os.path.dirname(tree), exist_ok=True)
+    if os.path.isfile(os.path.join(src, 'simulation', 'wscript')):
+        log('copying %s/simulation to %s' % (src, tree))
+        shutil.copytree(os.path.join(src, 'simulation'), tree, symlinks=True)
+        return
+    git = subprocess.run(['git', '--git-dir', src, 'archive', 'HEAD', 'simulation'],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if git.returncode != 0:
+        raise BenchError('%s: neither a checkout with simulation/ nor a git directory (%s)'
+                         % (src, git.stderr.decode().strip()))
+    log('extracting simulation/ from %s into %s' % (src, os.path.dirname(tree)))
+    subprocess.run(['tar', '-x', '-C', os.path.dirname(tree)], input=git.stdout, check=True)
+
+
+def build_peer(src, peer_dir, jobs):
+    """Build the simulator's scratch/third; return the simulation/ tree."""
+    tree = os.path.join(peer_dir, 'simulation')
+    populate(src, tree)
+    env = dict(os.environ)
+    env.pop('CXXFLAGS', None)  # waf drops its profile's flags when CXXFLAGS is set
+    py2 = None
+    cache = os.path.join(tree, 'build', 'c4che', '_cache.py')
+    configured = os.path.isfile(cache) and "BUILD_PROFILE = 'optimized'" in open(cache).read()
+    if not configured:
+        py2 = find_python2()
+        log('configuring the simulator (log %s/configure.log)' % peer_dir)
+        with open(os.path.join(peer_dir, 'configure.log'), 'w') as out:
+            if subprocess.call([py2, './waf', 'configure', '--build-profile=optimized',
+                                '--enable-modules=applications,point-to-point,internet',
+                                '--disable-python', '--disable-tests', '--disable-examples'],
+                               cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT):
+                raise BenchError('waf configure failed: %s/configure.log' % peer_dir)
+    py2 = py2 or find_python2()
+    log('building the simulator with -j%d (log %s/build.log; ~8 min the first time)'
+        % (jobs, peer_dir))
+    with open(os.path.join(peer_dir, 'build.log'), 'w') as out:
+        if subprocess.call([py2, './waf', 'build', '-j%d' % jobs], cwd=tree, env=env,
+                           stdout=out, stderr=subprocess.STDOUT):
+            raise BenchError('waf build failed: %s/build.log' % peer_dir)
+    if not os.access(os.path.join(tree, 'build', 'scratch', 'third'), os.X_OK):
+        raise BenchError('%s/build/scratch/third was not built' % tree)
+    return tree
+
+
+def run_py_template(tree):
+    """run.py's config_template, read from the checkout (not run)."""
+    path = os.path.join(tree, 'run.py')
+    m = re.search(r'config_template\s*=\s*"""(.*?)"""', open(path).read(), re.S)
+    if not m:
+        raise BenchError('%s: no config_template' % path)
+    return m.group(1)
+
+
+def run_py_fields(cc, bw):
+    """The format() fields run.py's main fills for --cc dcqcn or hp, --bw bw
+    (Python 2 integer division; its defaults --utgt 95 --mi 0 --hpai 0)."""
+    f = {'topo': 'fat', 'trace': 'flow', 'failure': '', 'link_down': '0 0 0', 'enable_tr': 0,
+         'u_tgt': 0.95, 'mi': 0, 'pint_log_base': 1.01, 'pint_prob': 1.0, 'dctcp_ai': 1000,
+         't_alpha': 1, 't_dec': 4, 't_inc': 300, 'g': 0.00390625,
+         'buffer_size': 16 * bw // 50,
+         'kmax_map': '2 %d %d %d %d' % (bw * 10**9, 400 * bw // 25, 4 * bw * 10**9,
+                                        400 * bw * 4 // 25),
+         'kmin_map': '2 %d %d %d %d' % (bw * 10**9, 100 * bw // 25, 4 * bw * 10**9,
+                                        100 * bw * 4 // 25),
+         'pmax_map': '2 %d %.2f %d %.2f' % (bw * 10**9, 0.2, 4 * bw * 10**9, 0.2)}
+    if cc == 'dcqcn':
+        f.update(cc='dcqcn', mode=1, ai=5 * bw // 25, hai=50 * bw // 25, has_win=0, vwin=0,
+                 us=0, int_multi=1, ack_prio=1)
+    else:
+        f.update(cc='hp95', mode=3, ai=10 * bw // 25, hai=10 * bw // 25, has_win=1, vwin=1,
+                 us=1, int_multi=bw // 25, ack_prio=0)
+    return f
+
+
+def write_peer_config(tree, cc, flows, out, bw):
+    """OUT/config.txt: run.py's config with absolute paths, the stop time and
+    the queue monitor moved (see the module docstring)."""
+    text = run_py_template(tree).format(**run_py_fields(cc, bw))
+    with open(os.path.join(out, 'trace.txt'), 'w') as t:
+        t.write('0\n')  # no traced nodes (ENABLE_TRACE 0; third.cc still reads the file)
+    paths = {'TOPOLOGY_FILE': TOPOLOGY, 'FLOW_FILE': flows,
+             'TRACE_FILE': os.path.join(out, 'trace.txt'),
+             'TRACE_OUTPUT_FILE': os.path.join(out, 'mix.tr'),
+             'FCT_OUTPUT_FILE': os.path.join(out, 'fct.txt'),
+             'PFC_OUTPUT_FILE': os.path.join(out, 'pfc.txt'),
+             'QLEN_MON_FILE': os.path.join(out, 'qlen.txt'),
+             'SIMULATOR_STOP_TIME': STOP_TIME,
+             'QLEN_MON_START': '100000000000', 'QLEN_MON_END': '100000000000'}
+    lines = []
+    for line in text.splitlines():
+        key = line.split(' ', 1)[0]
+        lines.append('%s %s' % (key, paths[key]) if key in paths else line)
+    path = os.path.join(out, 'config.txt')
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    return path
+
+
+def timed(cmd, log_path, env=None):
+    """Run cmd; return (wall seconds, peak RSS MiB) of that process alone."""
+    with open(log_path, 'w') as out:
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise BenchError('%s failed (exit %d), see %s' % (cmd[0], p.returncode, log_path))
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def run_ours(sim, case, out):
+    length, cc = case.split('-')
+    os.makedirs(out, exist_ok=True)
+    return timed([sim, '-c', CONFIGS[cc], '--traffic.flowFile=' + FLOWS[length],
+                  '--cc.preset=hpcc-sim', '--output.dir=' + out, '--force', '-q'],
+                 os.path.join(out, 'stdout.txt'))
+
+
+def run_theirs(tree, case, out, bw):
+    length, cc = case.split('-')
+    os.makedirs(out, exist_ok=True)
+    config = write_peer_config(tree, cc, FLOWS[length], out, bw)
+    env = dict(os.environ)
+    lib = os.path.join(tree, 'build')
+    env['LD_LIBRARY_PATH'] = lib + (':' + env['LD_LIBRARY_PATH']
+                                    if env.get('LD_LIBRARY_PATH') else '')
+    return timed([os.path.join(tree, 'build', 'scratch', 'third'), config],
+                 os.path.join(out, 'stdout.txt'), env)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('--hpcc-src', required=True, help="the HPCC simulator's checkout")
+    p.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'),
+                   help='the rdma-sim to run (default: build/examples/rdma-sim)')
+    p.add_argument('--peer-dir', default='/var/tmp/rdma-peer-hpcc',
+                   help='where the simulator is built')
+    p.add_argument('--out', default=os.path.join(TOP, 'out', 'bench-peers'))
+    p.add_argument('--cases', default=','.join(CASES))
+    p.add_argument('--runs', type=int, default=1, help='runs of each case (medians)')
+    p.add_argument('--jobs', type=int, default=2, help='waf -j')
+    p.add_argument('--bw', type=int, default=100, help="run.py's --bw (fat.txt's hosts: 100)")
+    args = p.parse_args(argv)
+    cases = args.cases.split(',')
+    bad = [c for c in cases if c not in CASES]
+    if bad or args.runs < 1:
+        print('bench_peers.py: --cases: expected some of %s, got %s; --runs >= 1'
+              % (','.join(CASES), ','.join(bad)), file=sys.stderr)
+        return 2
+    try:
+        if not os.access(args.sim, os.X_OK):
+            raise BenchError('%s: no rdma-sim (make build)' % args.sim)
+        tree = build_peer(os.path.abspath(args.hpcc_src), args.peer_dir, args.jobs)
+        results = []
+        turn = 0
+        for case in cases:
+            walls = {'ours': [], 'theirs': []}
+            rss = {'ours': 0.0, 'theirs': 0.0}
+            dirs = {s: os.path.join(args.out, case, s) for s in ('ours', 'theirs')}
+            for r in range(args.runs):
+                order = ('ours', 'theirs') if turn % 2 == 0 else ('theirs', 'ours')
+                turn += 1
+                for side in order:
+                    log('%s run %d/%d: %s' % (case, r + 1, args.runs,
+                                              'rdma-sim' if side == 'ours' else 'HPCC simulator'))
+                    wall, peak = (run_ours(args.sim, case, dirs[side]) if side == 'ours'
+                                  else run_theirs(tree, case, dirs[side], args.bw))
+                    walls[side].append(wall)
+                    rss[side] = max(rss[side], peak)
+            ours = compare_hpcc.read_hpcc_fct(os.path.join(dirs['ours'], 'fct.txt'))
+            theirs = compare_hpcc.read_hpcc_fct(os.path.join(dirs['theirs'], 'fct.txt'))
+            rows = compare_hpcc.compare(ours, theirs)
+            with open(os.path.join(dirs['ours'], 'summary.json')) as f:
+                pauses_ours = json.load(f)['pfc']['pause_frames']
+            results.append({
+                'case': case, 'buckets': rows, 'worst_ratio': compare_hpcc.worst_ratio(rows),
+                'flows_ours': len(ours), 'flows_theirs': len(theirs),
+                'pauses_ours': pauses_ours,
+                'pauses_theirs': compare_hpcc.count_hpcc_pauses(
+                    os.path.join(dirs['theirs'], 'pfc.txt')),
+                'wall_s_ours': statistics.median(walls['ours']),
+                'wall_s_theirs': statistics.median(walls['theirs']),
+                'walls_ours': walls['ours'], 'walls_theirs': walls['theirs'],
+                'rss_mb_ours': rss['ours'], 'rss_mb_theirs': rss['theirs']})
+            print('== %s: slowdown, rdma-sim (cc.preset=hpcc-sim) / HPCC simulator' % case)
+            print('\n'.join(compare_hpcc.format_table(rows)), flush=True)
+    except (BenchError, compare_hpcc.InputError, OSError) as e:
+        print('bench_peers.py: %s' % e, file=sys.stderr)
+        return 2
+    print('\n%-10s %21s %8s %19s %19s %8s' % ('case', 'wall s ours/theirs', 'speedup',
+                                               'peak MiB ours/theirs', 'PFC pauses o/t',
+                                               'worst x'))
+    for r in results:
+        print('%-10s %9.2f / %-9.2f %7.2fx %8.0f / %-8.0f %8d / %-8d %7.2f'
+              % (r['case'], r['wall_s_ours'], r['wall_s_theirs'],
+                 r['wall_s_theirs'] / r['wall_s_ours'], r['rss_mb_ours'], r['rss_mb_theirs'],
+                 r['pauses_ours'], r['pauses_theirs'], r['worst_ratio']))
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, 'bench-peers.json'), 'w') as f:
+        json.dump({'sim': args.sim, 'runs': args.runs, 'cases': results}, f, indent=2)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
