@@ -40,7 +40,8 @@ main(int argc, char* argv[])
         general.add_options()("help,h", "print every configuration key and exit")(
             "config,c",
             po::value<std::string>(),
-            "INI configuration file (default: the embedded default experiment)")(
+            "INI configuration file (default: the embedded default experiment, or none with "
+            "--hpcc.config)")(
             "print-config",
             "print the merged configuration and exit")(
             "force",
@@ -70,8 +71,9 @@ main(int argc, char* argv[])
         {
             config.ReadIniFile(vm["config"].as<std::string>());
         }
-        else
+        else if (!vm.count("hpcc.config"))
         {
+            // (An HPCC simulator config.txt is the whole experiment by itself.)
             config.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
         }
         for (const auto& opt : parsed.options)
