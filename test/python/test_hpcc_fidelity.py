@@ -94,7 +94,8 @@ def check_fcts(ours_dir, theirs_fct):
     ratios = []
     for key, t in theirs.items():
         o = ours[key]
-        assert o['size'] == t['size'] and o['start_ns'] == t['start_ns']
+        # (the simulator truncates the file's start seconds to whole ns: 1 ns less at times)
+        assert o['size'] == t['size'] and abs(o['start_ns'] - t['start_ns']) <= 1
         r = o['fct_ns'] / t['fct_ns']
         ratios.append(r)
         assert 1 / PER_FLOW <= r <= PER_FLOW, (
