@@ -373,7 +373,7 @@ RdmaNicPipeline::SubmitTx(uint32_t qpn,
 }
 
 void
-RdmaNicPipeline::AddRxStages(Job& j, const RoceFrame& f)
+RdmaNicPipeline::AddRxStages(Job& j, const RoceFrame& f, const std::vector<MemorySpan>& places)
 {
     uint8_t op = f.bth.GetOpcode();
     uint32_t qpn = f.bth.GetDestQp();
@@ -421,10 +421,20 @@ RdmaNicPipeline::AddRxStages(Job& j, const RoceFrame& f)
     default:
         break;
     }
+    // SEND and READ-response payloads land where the NIC found them (RdmaNic).
+    const bool first = op == RC_SEND_FIRST || op == RC_SEND_ONLY ||
+                       op == RC_SEND_ONLY_WITH_IMMEDIATE || op == RC_SEND_ONLY_WITH_INVALIDATE ||
+                       op == RC_RDMA_READ_RESPONSE_FIRST || op == RC_RDMA_READ_RESPONSE_ONLY;
+    for (const MemorySpan& s : places)
+    {
+        AddTranslation(j, s.key, s.va, s.length, first);
+    }
 }
 
 void
-RdmaNicPipeline::SubmitRx(const RoceFrame& f, uint32_t frameBytes)
+RdmaNicPipeline::SubmitRx(const RoceFrame& f,
+                          uint32_t frameBytes,
+                          const std::vector<MemorySpan>& places)
 {
     NS_LOG_FUNCTION(this << f.bth.GetDestQp());
     Setup();
@@ -435,7 +445,7 @@ RdmaNicPipeline::SubmitRx(const RoceFrame& f, uint32_t frameBytes)
     j.stages.push_back({0, DATAPATH, 0, frameBytes});
     j.stages.push_back({m_parseCycles, NOTHING, 0, 0});
     j.stages.push_back({m_qpcCycles, LOOKUP, uint8_t(RdmaNicTables::QPC), j.qpn});
-    AddRxStages(j, f);
+    AddRxStages(j, f, places);
     uint32_t payload = PayloadBytes(f);
     if (payload > 0)
     {

@@ -52,6 +52,8 @@ class PcieLink;
  * | RETH/AtomicETH: MPT / R_Key check | MptCycles | the MPT cache (R_Key index) |
  * | WRITE/atomic: per page MTT lookup | MttCycles | the MTT cache |
  * | SEND first/only: receive WQE fetch | WqeFetchCycles | DMA read of WqeBytes |
+ * | SEND, READ response: per span MPT (first packet), per page MTT | MptCycles,
+ * MttCycles | the MPT and MTT caches |
  * | payload DMA write (if payload) | DmaCycles | posted DMA write of the payload |
  * | ACK/CQE generation | CompletionCycles | - |
  *
@@ -139,8 +141,15 @@ class RdmaNicPipeline : public Object
      * \brief Start an RX packet (parsed, ICRC checked, for a known QP).
      * \param f the packet
      * \param frameBytes its frame's size
+     * \param places where a SEND or READ-response payload lands (the receive
+     *        WQE's or the READ's scatter list, as RdmaNic finds it): an MPT
+     *        lookup per span on a message's first packet and an MTT lookup
+     *        per page; WRITE and atomic targets come from their RETH /
+     *        AtomicETH instead
      */
-    void SubmitRx(const RoceFrame& f, uint32_t frameBytes);
+    void SubmitRx(const RoceFrame& f,
+                  uint32_t frameBytes,
+                  const std::vector<MemorySpan>& places = {});
     /// \brief A completion was generated: write its CQE to host memory.
     void WriteCqe();
 
@@ -235,7 +244,7 @@ class RdmaNicPipeline : public Object
     /// \brief Add the MPT and MTT lookups of one span to a job.
     void AddTranslation(Job& j, uint32_t key, uint64_t va, uint32_t length, bool mpt) const;
     /// \brief Append the RX address stages of a packet to a job.
-    void AddRxStages(Job& j, const RoceFrame& f);
+    void AddRxStages(Job& j, const RoceFrame& f, const std::vector<MemorySpan>& places);
     /// \brief Run job's next stage.
     void Run(Direction* d, uint32_t job);
     /// \brief An engine finished job's cycles.

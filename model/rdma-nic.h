@@ -265,6 +265,17 @@ class RdmaNic : public Object
     bool AdmitRx(Ptr<Packet> frame, uint8_t cls);
     /// The receive buffer's PFC decision for class cls.
     void OnRxBufferPfc(uint8_t cls, bool pause);
+    /// Fill m_rxPlaces with where a SEND or READ-response payload lands.
+    void FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
+
+    /// A QP's SEND placement as the RX pipeline sees it (ahead of the QP).
+    struct RxSendPlacement
+    {
+        uint32_t startsInPipeline{0}; //!< SEND first/only packets not yet retired
+        std::vector<RdmaSge> sgList;  //!< the receive WQE of the message in progress
+        uint32_t firstPsn{0};         //!< its first packet's PSN
+        uint32_t pmtu{0};             //!< payload of its first packet
+    };
 
     /// A frame in the receive buffer, in pipeline order.
     struct RxHeld
@@ -303,6 +314,9 @@ class RdmaNic : public Object
     Ptr<RdmaNicRxBuffer> m_rxBuffer;                           //!< the port's receive buffer
     bool m_rxBufferReady{false};                               //!< ConfigureRxBuffer done
     std::deque<RxHeld> m_rxHeld;                               //!< frames in the pipeline
+    std::unordered_map<uint32_t, RxSendPlacement> m_rxSends;   //!< by QPN
+    std::vector<RdmaNicPipeline::MemorySpan> m_rxPlaces;       //!< of the packet being submitted
+    std::vector<RdmaSge> m_rxPieces;                           //!< scratch for FindRxPlacement
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
 };
 

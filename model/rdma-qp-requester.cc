@@ -156,6 +156,18 @@ RdmaQpRequester::LastPsn(const Wqe& w)
     return PsnAdd(w.firstPsn, w.packets - 1);
 }
 
+const RdmaSendWr*
+RdmaQpRequester::PeekRead(uint32_t psn, uint64_t& offset) const
+{
+    const Wqe* w = const_cast<RdmaQpRequester*>(this)->FindByPsn(psn);
+    if (!w || w->done || w->wr.opcode != IBV_WR_RDMA_READ)
+    {
+        return nullptr;
+    }
+    offset = uint64_t(PsnDiff(psn, w->firstPsn)) * m_qp->GetMtuBytes();
+    return &w->wr;
+}
+
 RdmaQpRequester::Wqe*
 RdmaQpRequester::FindByPsn(uint32_t psn)
 {

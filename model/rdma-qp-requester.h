@@ -77,6 +77,13 @@ class RdmaQpRequester
      */
     void ReceiveResponse(const RoceFrame& frame);
 
+    /**
+     * \param psn a READ response's PSN
+     * \param offset receives the bytes into the READ's scatter list
+     * \return the outstanding READ whose PSN range holds psn, or null
+     */
+    const RdmaSendWr* PeekRead(uint32_t psn, uint64_t& offset) const;
+
     /// \return the recovery state (for tests and traces)
     const RdmaRecoveryState& GetRecoveryState() const;
 

@@ -105,6 +105,12 @@ RdmaQpResponder::GetPostedRecvs() const
     return m_rq.size();
 }
 
+const RdmaRecvWr*
+RdmaQpResponder::PeekRecv(uint32_t index) const
+{
+    return index < m_rq.size() ? &m_rq[index].wr : nullptr;
+}
+
 uint32_t
 RdmaQpResponder::GetExpectedPsn() const
 {

@@ -62,6 +62,8 @@ class RdmaQpResponder
     void Post(const RdmaRecvWr& wr);
     /// \return queued receive requests
     uint32_t GetPostedRecvs() const;
+    /// \param index 0 = the next queued receive request \return it, or null
+    const RdmaRecvWr* PeekRecv(uint32_t index) const;
 
     /// \return whether a response is waiting
     bool HasPacket() const;

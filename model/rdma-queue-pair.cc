@@ -660,6 +660,34 @@ RdmaQueuePair::ForEachSpan(
     }
 }
 
+const std::vector<RdmaSge>*
+RdmaQueuePair::PeekRecvSgList(uint32_t index) const
+{
+    const RdmaRecvWr* wr = m_responder.PeekRecv(index);
+    return wr ? &wr->sgList : nullptr;
+}
+
+const std::vector<RdmaSge>*
+RdmaQueuePair::PeekReadPlacement(uint32_t psn, uint64_t& offset) const
+{
+    const RdmaSendWr* wr = m_requester.PeekRead(psn, offset);
+    return wr ? &wr->sgList : nullptr;
+}
+
+void
+RdmaQueuePair::SpansOf(const std::vector<RdmaSge>& sgList,
+                       uint64_t offset,
+                       uint32_t length,
+                       std::vector<RdmaSge>& out) const
+{
+    ForEachSpan(sgList,
+                offset,
+                length,
+                [&out](const RdmaSge& sge, uint64_t into, uint32_t, uint32_t n) {
+                    out.push_back({sge.addr + into, n, sge.lkey});
+                });
+}
+
 void
 RdmaQueuePair::SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t> cb)
 {
@@ -723,10 +751,7 @@ RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList,
 }
 
 Ptr<Packet>
-RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr,
-                          uint64_t va,
-                          uint32_t length,
-                          bool& zeros) const
+RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length, bool& zeros) const
 {
     if (!m_memoryRead.IsNull() && length > 0)
     {

@@ -218,6 +218,33 @@ class RdmaQueuePair : public Object
                        bool& zeros) const;
     /// Place a payload at `offset` into a scatter/gather list (data mode).
     void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload);
+
+    /**
+     * \brief Receive WQEs for the NIC's address translation before placement.
+     * \param index 0 = the next receive WQE a SEND will take, 1 the one after, ...
+     * \return its scatter list, or null if fewer are posted
+     */
+    const std::vector<RdmaSge>* PeekRecvSgList(uint32_t index) const;
+    /**
+     * \brief Where a READ response will be placed, for the NIC's address
+     * translation before placement.
+     * \param psn the response's PSN
+     * \param offset receives the bytes into the READ's scatter list
+     * \return the outstanding READ's scatter list, or null (duplicate, stray)
+     */
+    const std::vector<RdmaSge>* PeekReadPlacement(uint32_t psn, uint64_t& offset) const;
+    /**
+     * \brief The memory a payload of `length` bytes at `offset` into a
+     * scatter list lands in, as (addr, length, lkey) pieces.
+     * \param sgList the scatter list
+     * \param offset bytes into the message
+     * \param length payload bytes
+     * \param out receives the pieces (appended)
+     */
+    void SpansOf(const std::vector<RdmaSge>& sgList,
+                 uint64_t offset,
+                 uint32_t length,
+                 std::vector<RdmaSge>& out) const;
     /**
      * \return `length` bytes of a region from `va` (real bytes in data mode)
      * \param zeros set true when they are zero bytes (the region is not in data mode)

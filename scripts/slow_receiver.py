@@ -2,7 +2,7 @@
 """The slow-receiver study: NIC address-translation misses that reach the fabric.
 
   scripts/slow_receiver.py -o out/slow-receiver-sweep \\
-      --page 4096,2097152 --entries 2048 --footprint 8MiB,64MiB,256MiB,1GiB
+      --page 4096,2097152 --entries 2048,16384 --footprint 32MiB,64MiB,256MiB,1GiB
 
 Sweeps cache.mtt.PageBytes x cache.mtt.Entries x traffic.target.FootprintBytes
 over examples/configs/slow-receiver.ini (or -c CONFIG) with scripts/sweep.py
@@ -81,6 +81,14 @@ def point_row(folder, page, entries, footprint, receiver):
             'mtt_hit_rate': mtt.get('hit_rate', '')}
 
 
+def binary_bytes(n):
+    """4096 -> '4 KiB', 2097152 -> '2 MiB' (powers of two as page sizes are named)."""
+    for unit in ('GiB', 'MiB', 'KiB'):
+        if n >= UNITS[unit] and n % UNITS[unit] == 0:
+            return '%d %s' % (n // UNITS[unit], unit)
+    return '%d B' % n
+
+
 def draw(rows, title=None):
     """Two panels against the MTT working set: host pauses/s and victim p99."""
     fig, (a, b) = rp.figure(ncols=2, width=4.2, height=3.2)
@@ -89,9 +97,11 @@ def draw(rows, title=None):
         sel = sorted((r for r in rows if (r['page_bytes'], r['mtt_entries']) == (page, entries)),
                      key=lambda r: r['working_set_entries'])
         x = [r['working_set_entries'] for r in sel]
-        label = '%s pages, %d MTT entries' % (ra.format_bytes(page), entries)
-        a.plot(x, [r['host_pauses_per_s'] for r in sel], marker='o', label=label)
-        b.plot(x, [r['victim_p99'] for r in sel], marker='o', label=label)
+        label = '%s pages, %d MTT entries' % (binary_bytes(page), entries)
+        style = dict(marker='o' if entries == min(e for _, e in lines) else 's',
+                     linestyle='-' if entries == min(e for _, e in lines) else '--', label=label)
+        a.plot(x, [r['host_pauses_per_s'] for r in sel], **style)
+        b.plot(x, [r['victim_p99'] for r in sel], **style)
     for ax in (a, b):
         ax.set_xscale('log')
         ax.set_xlabel('MTT working set (footprint / page size, entries)')
@@ -109,7 +119,7 @@ def parse_args(argv):
     p.add_argument('-c', '--config', default=CONFIG, help='base config (default: %(default)s)')
     p.add_argument('--page', default='4096,2097152', help='cache.mtt.PageBytes values')
     p.add_argument('--entries', default='2048', help='cache.mtt.Entries values')
-    p.add_argument('--footprint', default='8MiB,64MiB,256MiB,1GiB',
+    p.add_argument('--footprint', default='32MiB,64MiB,256MiB,1GiB',
                    help='traffic.target.FootprintBytes values (KiB, MiB, GiB suffixes)')
     p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
                    help='a fixed key for every point (repeatable)')

@@ -391,6 +391,77 @@ class TargetPatternTestCase : public TestCase
     }
 };
 
+/**
+ * Every byte placed goes through translation: a 1 MiB SEND at 1 KiB MTU
+ * into a posted receive WQE costs the receiving NIC one MTT lookup per
+ * packet (1024) and one fill per 4 KiB page (256); a 1 MiB READ costs the
+ * requester the same for the responses it places (before this, SEND and
+ * READ-response placement took no MTT lookup at all).
+ */
+class SendAndReadPlacementTestCase : public TestCase
+{
+  public:
+    SendAndReadPlacementTestCase()
+        : TestCase("SEND and READ-response placement take an MTT lookup per packet and a "
+                   "fill per page on the receiving NIC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t length = 1 << 20;
+        auto setup = [](Ptr<RdmaNic> nic) {
+            Ptr<RdmaNicPipeline> p = CreateObject<RdmaNicPipeline>();
+            nic->SetPipeline(p);
+            p->GetTables()->ConfigureTable(RdmaNicTables::MTT,
+                                           4096,
+                                           4,
+                                           NicCache::LRU,
+                                           NicMemory::HOST_MEMORY,
+                                           0);
+        };
+        for (bool read : {false, true})
+        {
+            TwoHosts::Options o;
+            o.dataMode = true;
+            o.regionBytes = length;
+            o.connection.pathMtu = IBV_MTU_1024;
+            o.setupA = setup;
+            o.setupB = setup;
+            TwoHosts h(o);
+            Ptr<RdmaNic> placer = read ? h.nicA : h.nicB;
+            if (read)
+            {
+                TwoHosts::Fill(h.mrB, TwoHosts::VA_B, length, 9);
+                RdmaSendWr wr = h.Wr(IBV_WR_RDMA_READ, 1, TwoHosts::VA_A, length);
+                wr.remoteAddr = TwoHosts::VA_B;
+                h.qpA->PostSend(wr);
+            }
+            else
+            {
+                TwoHosts::Fill(h.mrA, TwoHosts::VA_A, length, 9);
+                h.qpB->PostRecv(h.Recv(2, TwoHosts::VA_B, length));
+                h.qpA->PostSend(h.Wr(IBV_WR_SEND, 1, TwoHosts::VA_A, length));
+            }
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 1u, "completed");
+            NS_TEST_ASSERT_MSG_EQ(read ? TwoHosts::Holds(h.mrA, TwoHosts::VA_A, length, 9)
+                                       : TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 9),
+                                  true,
+                                  "bytes placed");
+            Ptr<NicCache> mtt = placer->GetPipeline()->GetTables()->GetCache(RdmaNicTables::MTT);
+            NS_TEST_ASSERT_MSG_EQ(mtt->GetHits() + mtt->GetMisses(),
+                                  1024u,
+                                  (read ? "READ" : "SEND") << ": a lookup per packet placed");
+            NS_TEST_ASSERT_MSG_EQ(mtt->GetMisses() - mtt->GetMergedMisses(),
+                                  256u,
+                                  (read ? "READ" : "SEND") << ": a fill per page");
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// The suite.
 class RdmaSlowReceiverTestSuite : public TestSuite
 {
@@ -401,6 +472,7 @@ class RdmaSlowReceiverTestSuite : public TestSuite
         AddTestCase(new RxBufferThresholdsTestCase(), TestCase::QUICK);
         AddTestCase(new RegionPageSizeTestCase(), TestCase::QUICK);
         AddTestCase(new TargetPatternTestCase(), TestCase::QUICK);
+        AddTestCase(new SendAndReadPlacementTestCase(), TestCase::QUICK);
         AddTestCase(new SlowReceiverPausesTestCase(), TestCase::QUICK);
         AddTestCase(new LargePagesNoPauseTestCase(), TestCase::QUICK);
         AddTestCase(new LossyClassDropsTestCase(), TestCase::QUICK);
