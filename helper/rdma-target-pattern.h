@@ -95,7 +95,6 @@ class RdmaTargetPattern : public Object
     double m_zipfExponent;                //!< ZipfExponent
     Ptr<UniformRandomVariable> m_uniform; //!< uniform slots
     Ptr<ZipfRandomVariable> m_zipf;       //!< Zipf ranks (made for a slot count)
-    uint64_t m_zipfSlots{0};              //!< slot count m_zipf was made for
 };
 
 } // namespace ns3

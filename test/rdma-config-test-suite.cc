@@ -234,7 +234,7 @@ class RdmaConfigHostileValuesTestCase : public TestCase
                  {"topology.type", "ring", "expected one of fat-tree,leaf-spine"},
                  {"ecn.pmax", "nan", "expected a finite number from 0 to 1"}})
         {
-            const std::string e = ErrorOf([&] { c.Set(key, text, "--" + key); });
+            const std::string e = ErrorOf([&c, k = key, t = text] { c.Set(k, t, "--" + k); });
             NS_TEST_EXPECT_MSG_NE(e.find("--" + key + ": " + key + " = '" + text + "': " +
                                          expected),
                                   std::string::npos,
