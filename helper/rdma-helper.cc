@@ -4,8 +4,15 @@
 
 #include "rdma-helper.h"
 
+#include "ns3/nic-cache.h"
+#include "ns3/nic-memory.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/rdma-loss-recovery.h"
+#include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
@@ -29,6 +36,22 @@ RdmaHelper::SetPipelineAttribute(const std::string& name, const AttributeValue& 
 }
 
 void
+RdmaHelper::SetCacheAttribute(RdmaNicTables::Table table,
+                              const std::string& name,
+                              const AttributeValue& value)
+{
+    m_cacheAttributes.push_back({table, false, name, value.Copy()});
+}
+
+void
+RdmaHelper::SetCacheMemoryAttribute(RdmaNicTables::Table table,
+                                    const std::string& name,
+                                    const AttributeValue& value)
+{
+    m_cacheAttributes.push_back({table, true, name, value.Copy()});
+}
+
+void
 RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
@@ -40,20 +63,66 @@ RdmaHelper::SetCongestionControl(const ObjectFactory& factory)
     m_ccFactory = factory;
 }
 
+void
+RdmaHelper::SetLossRecovery(const ObjectFactory& factory)
+{
+    m_recoveryFactory = factory;
+}
+
+void
+RdmaHelper::SetLossRecoveryBdp(Time rtt, uint32_t minBytes)
+{
+    m_bdpRtt = rtt;
+    m_bdpMinBytes = minBytes;
+}
+
 Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
     if (m_pipeline)
     {
-        nic->SetPipeline(m_pipelineFactory.Create<RdmaNicPipeline>());
+        Ptr<RdmaNicPipeline> pipeline = m_pipelineFactory.Create<RdmaNicPipeline>();
+        for (const CacheAttribute& a : m_cacheAttributes)
+        {
+            Ptr<NicCache> cache = pipeline->GetTables()->GetCache(a.table);
+            if (a.memory)
+            {
+                cache->GetMemory()->SetAttribute(a.name, *a.value);
+            }
+            else
+            {
+                cache->SetAttribute(a.name, *a.value);
+            }
+        }
+        nic->SetPipeline(pipeline);
     }
     if (m_ccFactory.GetTypeId().GetUid() != 0)
     {
         nic->SetCongestionControl(m_ccFactory);
     }
     node->AggregateObject(nic);
-    nic->Attach(DynamicCast<QbbNetDevice>(device), address);
+    Ptr<QbbNetDevice> port = DynamicCast<QbbNetDevice>(device);
+    nic->Attach(port, address);
+    if (m_recoveryFactory.GetTypeId().GetUid() != 0)
+    {
+        Ptr<RdmaLossRecovery> policy = m_recoveryFactory.Create<RdmaLossRecovery>();
+        if (m_bdpRtt.IsStrictlyPositive())
+        {
+            const uint64_t bdp =
+                static_cast<uint64_t>(port->GetDataRate().GetBitRate() * m_bdpRtt.GetSeconds() / 8);
+            policy->SetAttribute("BdpBytes", UintegerValue(std::max<uint64_t>(bdp, m_bdpMinBytes)));
+        }
+        nic->SetQpAttribute("LossRecovery", PointerValue(policy));
+    }
+    if (m_pipeline)
+    {
+        const std::string error = nic->ConfigureRxBuffer();
+        if (!error.empty())
+        {
+            throw std::invalid_argument(error);
+        }
+    }
     return nic;
 }
 

@@ -9,7 +9,10 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-nic-tables.h"
 #include "ns3/rdma-nic.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -64,6 +67,26 @@ class RdmaHelper
      * \param value its value
      */
     void SetPipelineAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of one table's cache (NicCache) in the
+     * pipelines of the NICs installed next.
+     * \param table the table (QPC, MPT or MTT)
+     * \param name attribute name, e.g. "Entries"
+     * \param value its value
+     */
+    void SetCacheAttribute(RdmaNicTables::Table table,
+                           const std::string& name,
+                           const AttributeValue& value);
+    /**
+     * \brief Set an attribute of the backing store (NicMemory) of one
+     * table's cache in the pipelines of the NICs installed next.
+     * \param table the table
+     * \param name attribute name
+     * \param value its value
+     */
+    void SetCacheMemoryAttribute(RdmaNicTables::Table table,
+                                 const std::string& name,
+                                 const AttributeValue& value);
 
     /**
      * \brief Choose the congestion control of the QPs of the NICs installed
@@ -82,11 +105,36 @@ class RdmaHelper
     void SetCongestionControl(const ObjectFactory& factory);
 
     /**
-     * \brief Aggregate an RdmaNic to a node and attach it to its port.
+     * \brief Choose the loss recovery of the QPs of the NICs installed next:
+     * one policy per NIC (the policies keep no per-QP state), made by this
+     * factory and set as the NIC's QP attribute LossRecovery.
+     * \param factory the factory; its TypeId must be an RdmaLossRecovery
+     */
+    void SetLossRecovery(const ObjectFactory& factory);
+    /**
+     * \brief Size the window cap (attribute BdpBytes, which the policy of
+     * SetLossRecovery must have, as ns3::RdmaSelectiveRepeat) of each NIC
+     * installed next as the bandwidth-delay product of its path: the port's
+     * DataRate x rtt / 8 bytes, at least minBytes (IRN, Mittal et al.,
+     * SIGCOMM 2018, section 3.2: the cap is one BDP).
+     * \param rtt the round-trip time, e.g. the longest path's base RTT
+     * \param minBytes the floor, e.g. one path MTU
+     */
+    void SetLossRecoveryBdp(Time rtt, uint32_t minBytes);
+
+    /**
+     * \brief Aggregate an RdmaNic to a node and attach it to its port: the
+     * NIC (SetNicAttribute), its pipeline with its caches' attributes
+     * (EnablePipeline), its congestion control and its loss recovery. With
+     * a pipeline, the receive buffer is sized for the port's link at once
+     * (RdmaNic::ConfigureRxBuffer), so the device must be linked.
      * \param node the host
      * \param device its QbbNetDevice
      * \param address the host's IPv4 address (GID)
      * \return the NIC
+     * \throws std::invalid_argument if the pipeline's receive buffer cannot
+     * work on the port's link (the reason RdmaNic::ConfigureRxBuffer gives,
+     * naming the RdmaNicRxBuffer attribute)
      */
     Ptr<RdmaNic> Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const;
 
@@ -110,7 +158,21 @@ class RdmaHelper
     ObjectFactory m_nicFactory;      //!< NIC attributes
     ObjectFactory m_pipelineFactory; //!< pipeline attributes
     bool m_pipeline{false};          //!< install a pipeline
-    ObjectFactory m_ccFactory; //!< congestion control; no TypeId = the NIC's default
+    ObjectFactory m_ccFactory;       //!< congestion control; no TypeId = the NIC's default
+    ObjectFactory m_recoveryFactory; //!< loss recovery; no TypeId = the NIC's default
+    Time m_bdpRtt;                   //!< SetLossRecoveryBdp's rtt (zero: not asked)
+    uint32_t m_bdpMinBytes{0};       //!< SetLossRecoveryBdp's floor
+
+    /// One attribute of a table's cache or of its backing store.
+    struct CacheAttribute
+    {
+        RdmaNicTables::Table table; //!< the table
+        bool memory;                //!< the backing store (else the cache)
+        std::string name;           //!< attribute name
+        Ptr<AttributeValue> value;  //!< its value
+    };
+
+    std::vector<CacheAttribute> m_cacheAttributes; //!< in the order set
 };
 
 template <typename... Ts>

@@ -82,6 +82,19 @@ RdmaTopologyHelper::SetNicAttribute(const std::string& name, const AttributeValu
 }
 
 void
+RdmaTopologyHelper::SetRdmaHelper(const RdmaHelper& rdma)
+{
+    m_rdma = rdma;
+}
+
+void
+RdmaTopologyHelper::SetSwitchEcn(const SwitchEcnParams& ecn)
+{
+    m_ecn = true;
+    m_ecnParams = ecn;
+}
+
+void
 RdmaTopologyHelper::SetBaseAddress(Ipv4Address base)
 {
     m_base = base;
@@ -151,6 +164,13 @@ RdmaTopologyHelper::InstallHpccFile(const std::string& path)
 
 void
 RdmaTopologyHelper::Install(const RdmaTopologySpec& spec)
+{
+    InstallFabric(spec);
+    InstallHosts();
+}
+
+void
+RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
 {
     NS_ABORT_MSG_IF(m_installed, "RdmaTopologyHelper::Install: one topology per helper");
     try
@@ -227,16 +247,18 @@ RdmaTopologyHelper::Install(const RdmaTopologySpec& spec)
             const uint32_t expected = sw->GetNPorts();
             NS_ABORT_MSG_IF(sw->AddPort(dev) != expected, "switch port numbering");
         }
+        for (uint32_t p = 0; m_ecn && p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t cls = 0; cls < QbbNetDevice::NUM_CLASSES; ++cls)
+            {
+                sw->SetEcnParams(p, cls, m_ecnParams);
+            }
+        }
         m_switches.push_back(sw);
     }
-
-    // Hosts.
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {
-        const uint32_t u = m_routes->GetHostNode(h);
-        const Ipv4Address address(m_base.Get() + h);
-        m_nics.push_back(m_rdma.Install(m_hosts.Get(h), ports[u][0], address));
-        m_byAddress[address.Get()] = h;
+        m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
     }
 
     // Routes: every next hop toward every host.
@@ -257,6 +279,27 @@ RdmaTopologyHelper::Install(const RdmaTopologySpec& spec)
     NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
                             << " switches, " << m_links.size() << " links, " << entries
                             << " route entries");
+}
+
+void
+RdmaTopologyHelper::InstallHosts()
+{
+    CheckInstalled();
+    NS_ABORT_MSG_IF(!m_nics.empty(), "RdmaTopologyHelper::InstallHosts: hosts installed already");
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        const Ipv4Address address(m_base.Get() + h);
+        try
+        {
+            m_nics.push_back(m_rdma.Install(m_hosts.Get(h), m_hostPorts[h], address));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw std::invalid_argument(std::string(e.what()) + " of host " + std::to_string(h) +
+                                        "'s link");
+        }
+        m_byAddress[address.Get()] = h;
+    }
 }
 
 void

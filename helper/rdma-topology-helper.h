@@ -51,12 +51,17 @@ namespace ns3
  * - per switch, an RdmaSwitch (SetSwitchAttribute()) with a SwitchMmu
  *   (SetMmuAttribute()), aggregated to its node, its ports added in link
  *   order, EcmpSeed = its switch index + 1 unless set;
- * - per host, an RdmaNic (SetNicAttribute()) on its one device, with
- *   address GetBaseAddress() + host index (10.0.0.1, 10.0.0.2, ... by
- *   default): the RoCEv2 GID;
+ *   with the RED marking of SetSwitchEcn() on every port and class if set;
  * - routes: for every switch and every host, RdmaSwitch::AddRoute() for
  *   each next hop RdmaRouteComputer gives (an ECMP group when more than
- *   one).
+ *   one);
+ * - per host, an RdmaNic on its one device, installed by the RdmaHelper
+ *   (SetRdmaHelper(), SetNicAttribute()), with address GetBaseAddress() +
+ *   host index (10.0.0.1, 10.0.0.2, ... by default): the RoCEv2 GID.
+ *
+ * InstallFabric() and InstallHosts() split Install() in two, for NIC
+ * settings that depend on the fabric (a base RTT from GetBaseRtt(), which
+ * works once the fabric is in).
  *
  * Bad topologies (a RdmaTopologyError from a generator, the reader or
  * RdmaTopologySpec::Validate()) end the program with NS_FATAL_ERROR and
@@ -126,6 +131,19 @@ class RdmaTopologyHelper
      * \param value its value
      */
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Use this NIC helper (NIC attributes, pipeline, congestion
+     * control, loss recovery) for the hosts installed next; it replaces the
+     * attributes SetNicAttribute() gave before.
+     * \param rdma the helper (copied)
+     */
+    void SetRdmaHelper(const RdmaHelper& rdma);
+    /**
+     * \brief Mark ECN with RED on every port and traffic class of every
+     * switch Install() makes (RdmaSwitch::SetEcnParams); none by default.
+     * \param ecn Kmin, Kmax (bytes), Pmax
+     */
+    void SetSwitchEcn(const SwitchEcnParams& ecn);
     /// \param base the address of host 0; host i gets base + i
     void SetBaseAddress(Ipv4Address base);
     /// \return the address of host 0
@@ -136,6 +154,19 @@ class RdmaTopologyHelper
      * \param spec the topology; NS_FATAL_ERROR if it fails Validate()
      */
     void Install(const RdmaTopologySpec& spec);
+    /**
+     * \brief The first half of Install(): nodes, links, switches, routes;
+     * no NICs yet (GetNic() aborts until InstallHosts()).
+     * \param spec the topology; NS_FATAL_ERROR if it fails Validate()
+     */
+    void InstallFabric(const RdmaTopologySpec& spec);
+    /**
+     * \brief The second half of Install(): an RdmaNic on every host, by
+     * the RdmaHelper.
+     * \throws std::invalid_argument if RdmaHelper::Install refuses a host's
+     * link; the message ends with "of host <index>'s link"
+     */
+    void InstallHosts();
     /**
      * \brief Install RdmaTopologySpec::FatTree() with tiers 0, 1 and 2.
      * \param k arity, even (NS_FATAL_ERROR otherwise)
@@ -271,6 +302,8 @@ class RdmaTopologyHelper
     ObjectFactory m_switchFactory;                      //!< makes the switches
     ObjectFactory m_mmuFactory;                         //!< makes their MMUs
     bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
+    bool m_ecn{false};                                  //!< SetSwitchEcn was called
+    SwitchEcnParams m_ecnParams;                        //!< its marking
     Ipv4Address m_base;                                 //!< host 0's address
     bool m_installed;                                   //!< Install() ran
     RdmaTopologySpec m_spec;                            //!< what was installed
@@ -279,6 +312,7 @@ class RdmaTopologyHelper
     NodeContainer m_hosts;                              //!< hosts, by index
     NodeContainer m_switchNodes;                        //!< switches, by index
     std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index
+    std::vector<Ptr<QbbNetDevice>> m_hostPorts;         //!< by host index
     std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
     std::vector<LinkInfo> m_links;                      //!< by link index
     NetDeviceContainer m_devices;                       //!< all devices

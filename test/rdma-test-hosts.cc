@@ -42,6 +42,7 @@ TwoHosts::Build(const Options& o)
     {
         rdma.SetCongestionControl(o.congestionControl);
     }
+    rdma.SetLossRecovery(ObjectFactory(o.lossRecovery));
     nicA = rdma.Install(nodes.Get(0), devices.Get(0), Ipv4Address("10.0.0.1"));
     nicB = rdma.Install(nodes.Get(1), devices.Get(1), Ipv4Address("10.0.0.2"));
     if (o.setupA)
@@ -52,8 +53,6 @@ TwoHosts::Build(const Options& o)
     {
         o.setupB(nicB);
     }
-    ObjectFactory policy;
-    policy.SetTypeId(o.lossRecovery);
     pdA = nicA->AllocPd();
     pdB = nicB->AllocPd();
     mrA = nicA->RegMr(pdA, VA_A, o.regionBytes, o.regionAccess);
@@ -69,8 +68,6 @@ TwoHosts::Build(const Options& o)
         cqB->SetCompletionCallback(Callback<void, const RdmaWorkCompletion&>(
             [b](const RdmaWorkCompletion& wc) { b->push_back(wc); }));
     }
-    nicA->SetQpAttribute("LossRecovery", PointerValue(policy.Create<RdmaLossRecovery>()));
-    nicB->SetQpAttribute("LossRecovery", PointerValue(policy.Create<RdmaLossRecovery>()));
     RdmaQueuePair::InitAttr initA;
     initA.pd = pdA;
     initA.sendCq = cqA;
