@@ -479,9 +479,10 @@ RdmaConfig::Apply(const std::string& groupPrefix) const
     }
 }
 
-void
-RdmaConfig::SetAttributes(const std::string& group, Ptr<Object> object) const
+std::vector<std::pair<std::string, std::string>>
+RdmaConfig::GetGroupValues(const std::string& group) const
 {
+    std::vector<std::pair<std::string, std::string>> values;
     for (const auto& k : m_keys)
     {
         if (k.typeId.empty() || k.name.size() <= group.size() + 1 ||
@@ -493,9 +494,10 @@ RdmaConfig::SetAttributes(const std::string& group, Ptr<Object> object) const
         auto it = m_values.find(k.name);
         if (it != m_values.end())
         {
-            object->SetAttribute(k.attribute, StringValue(it->second));
+            values.emplace_back(k.attribute, it->second);
         }
     }
+    return values;
 }
 
 namespace

@@ -111,12 +111,12 @@ class RdmaConfig
     void OverrideDefault(const std::string& name, const std::string& value, const std::string& why);
 
     /**
-     * \brief Set the attribute keys of a group that were set (not defaults)
-     * on one object.
-     * \param group the group, e.g. "cache.qpc"
-     * \param object the object (its TypeId must hold the attributes)
+     * \brief The attribute keys of a group that were set (not defaults), to
+     * be set on chosen objects (a perInstance group).
+     * \param group the group, e.g. "cache.qpc" (not its subgroups)
+     * \return attribute name and value as text, in declaration order
      */
-    void SetAttributes(const std::string& group, Ptr<Object> object) const;
+    std::vector<std::pair<std::string, std::string>> GetGroupValues(const std::string& group) const;
 
     /// \return every key, in declaration order
     const std::vector<Key>& GetKeys() const;

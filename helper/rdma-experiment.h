@@ -31,6 +31,10 @@ namespace ns3
  * cache.csv, summary.json; see doc/rdma.rst, "Outputs"), each file
  * written whole or not at all. The same configuration and seed give
  * identical files apart from the wall-time fields of summary.json.
+ * Run() is three steps, one class each: RdmaExperimentSpec (every check),
+ * RdmaExperimentBuilder (the simulation, built through RdmaTopologyHelper
+ * and RdmaHelper as a script would build it, and run) and
+ * RdmaExperimentReport (records, summaries, files).
  *
  * Several experiments may run one after another in a process: each run
  * ends with Simulator::Destroy() and Config::Reset(). The front end sets

@@ -1,0 +1,246 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-experiment-builder.h"
+
+#include "rdma-interrupt.h"
+#include "rdma-progress.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/roce-frame.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <csignal>
+
+namespace ns3
+{
+
+RdmaExperimentBuilder::IcrcRestore::IcrcRestore()
+    : previous(RoceFrame::IsIcrcEnabled())
+{
+}
+
+RdmaExperimentBuilder::IcrcRestore::~IcrcRestore()
+{
+    RoceFrame::SetIcrcEnabled(previous);
+}
+
+void
+RdmaExperimentBuilder::Abandon(const std::string& message)
+{
+    Simulator::Destroy();
+    Config::Reset();
+    throw RdmaConfigError(message);
+}
+
+RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec, bool write)
+    : m_spec(spec),
+      m_write(write)
+{
+    const RdmaConfig& c = spec.config;
+    RoceFrame::SetIcrcEnabled(spec.icrc);
+    Simulator::SetScheduler(ObjectFactory(spec.scheduler));
+    c.Apply();
+    if (spec.verifyIcrc)
+    {
+        Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
+    }
+    // HPCC needs INT from NICs and switches, unless the user said otherwise.
+    const bool hpcc = c.Get("cc.algorithm") == "hpcc";
+    if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
+    {
+        Config::SetDefault("ns3::RdmaNic::IntEnabled", BooleanValue(true));
+    }
+    if (hpcc && c.GetOrigin("switch.IntEnabled") == "default")
+    {
+        Config::SetDefault("ns3::RdmaSwitch::IntEnabled", BooleanValue(true));
+    }
+    // NICs keep the switches' lossless classes unless the user said otherwise.
+    for (const char* a : {"LosslessClasses", "PfcEnabled"})
+    {
+        if (c.GetOrigin(std::string("nic.rx.") + a) == "default")
+        {
+            Config::SetDefault(std::string("ns3::RdmaNicRxBuffer::") + a,
+                               StringValue(c.Get(std::string("pfc.") + a)));
+        }
+    }
+
+    for (uint32_t t = 0; t < 3; ++t)
+    {
+        m_topo.SetTierLink(t, spec.tiers[t]);
+    }
+    if (spec.ecn.kmaxBytes > 0)
+    {
+        m_topo.SetSwitchEcn(spec.ecn);
+    }
+    m_topo.InstallFabric(spec.topology);
+    m_topo.AssignStreams(1);
+    if (m_write)
+    {
+        try
+        {
+            m_pcap.Enable(m_topo, spec.pcapNodes);
+        }
+        catch (const std::runtime_error& e)
+        {
+            Abandon(std::string("output.pcapNodes: ") + e.what());
+        }
+    }
+    // The NICs' base RTT (HPCC's T) is the first to the last host's, the
+    // longest path of the generated topologies.
+    const uint32_t nHosts = m_topo.GetNHosts();
+    const Time baseRtt = nHosts > 1 ? m_topo.GetBaseRtt(0,
+                                                        nHosts - 1,
+                                                        spec.GetFrameBytes(),
+                                                        RdmaExperimentSpec::GetAckBytes())
+                                    : MicroSeconds(1);
+    m_topo.SetRdmaHelper(MakeNicHelper(baseRtt));
+    try
+    {
+        m_topo.InstallHosts();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
+    }
+
+    m_runner = CreateObject<RdmaFlowRunner>();
+    m_runner->SetHosts(m_topo.GetHosts());
+    m_runner->SetConnectionConfig(spec.connection);
+    try
+    {
+        m_runner->SetFlows(spec.flows);
+        m_runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        m_runner->AssignStreams(2000);
+        m_runner->Start();
+    }
+    catch (const std::exception& e)
+    {
+        Abandon(std::string("traffic: ") + e.what());
+    }
+    m_stats = std::make_unique<RdmaStatsHelper>(m_topo);
+    m_stats->StartQueueSampling(spec.qlenInterval,
+                                spec.flows.empty() ? Time(0) : spec.flows.front().start,
+                                spec.stopTime);
+}
+
+RdmaExperimentBuilder::~RdmaExperimentBuilder() = default;
+
+RdmaHelper
+RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
+{
+    const RdmaConfig& c = m_spec.config;
+    RdmaHelper rdma;
+    if (c.GetOrigin("nic.BaseRtt") == "default")
+    {
+        rdma.SetNicAttribute("BaseRtt", TimeValue(baseRtt));
+    }
+    rdma.SetCongestionControl(m_spec.congestionControl);
+    rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
+    if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
+        c.GetOrigin("transport.irn.BdpBytes") == "default")
+    {
+        // IRN 3.2: the cap is the BDP of the longest path, at the host's rate.
+        rdma.SetLossRecoveryBdp(baseRtt, m_spec.mtuBytes);
+    }
+    // The pipeline's defaults come from the nic.hw and pcie groups (Apply);
+    // each table's keys go on its own cache and backing store.
+    rdma.EnablePipeline(m_spec.pipeline);
+    for (uint32_t t = 0; m_spec.pipeline && t < RdmaNicTables::N_TABLES; ++t)
+    {
+        const auto table = static_cast<RdmaNicTables::Table>(t);
+        const std::string g = std::string("cache.") + RdmaNicTables::GetTableName(table);
+        for (const auto& [name, value] : c.GetGroupValues(g))
+        {
+            rdma.SetCacheAttribute(table, name, StringValue(value));
+        }
+        for (const auto& [name, value] : c.GetGroupValues(g + ".memory"))
+        {
+            rdma.SetCacheMemoryAttribute(table, name, StringValue(value));
+        }
+    }
+    return rdma;
+}
+
+Time
+RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
+{
+    const std::vector<RdmaFlow>& flows = m_spec.flows;
+    // Progress (and the interrupt poll) from the first arrival; the data a
+    // run delivers is counted in payload packets of a path MTU.
+    const uint32_t mtuBytes = m_spec.mtuBytes;
+    Time firstStart = flows.empty() ? Time(0) : flows.front().start;
+    Time lastStart = firstStart;
+    uint64_t packetsExpected = 0;
+    for (const auto& f : flows)
+    {
+        firstStart = std::min(firstStart, f.start);
+        lastStart = std::max(lastStart, f.start);
+        packetsExpected += std::max<uint64_t>(1, (f.size + mtuBytes - 1) / mtuBytes);
+    }
+    const Time stopTime = m_spec.stopTime;
+    const Time progressEnd =
+        std::min(stopTime, lastStart + (lastStart - firstStart) / 10 + MicroSeconds(100));
+    auto measure = [&]() {
+        RdmaProgress::Work w;
+        w.flowsDone = m_runner->GetCompletedCount() + m_runner->GetFailedCount();
+        w.flowsTotal = flows.size();
+        uint64_t delivered = 0;
+        for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+        {
+            delivered += m_topo.GetNic(h)->GetStats().rxPayloadPackets;
+        }
+        w.delivered = packetsExpected ? double(delivered) / packetsExpected : 1.0;
+        return w;
+    };
+    RdmaProgress progress(progressStream,
+                          firstStart,
+                          std::max(NanoSeconds(1), (progressEnd - firstStart) / 1000),
+                          measure);
+    progress.Start();
+
+    Simulator::Stop(stopTime);
+    Simulator::Run();
+    progress.Stop();
+    if (const int signal = progress.GetInterrupt())
+    {
+        const double at = Simulator::Now().GetSeconds() * 1e3;
+        Simulator::Destroy();
+        Config::Reset();
+        throw RdmaInterrupted(std::string(signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                                  ": stopped at " + std::to_string(at) +
+                                  " ms simulated; nothing was written" +
+                                  (m_write ? " to " + m_spec.outDir : std::string()),
+                              signal);
+    }
+    return Simulator::Now();
+}
+
+const RdmaTopologyHelper&
+RdmaExperimentBuilder::GetTopology() const
+{
+    return m_topo;
+}
+
+Ptr<RdmaFlowRunner>
+RdmaExperimentBuilder::GetRunner() const
+{
+    return m_runner;
+}
+
+const RdmaStatsHelper&
+RdmaExperimentBuilder::GetStats() const
+{
+    return *m_stats;
+}
+
+RdmaPcapOutput&
+RdmaExperimentBuilder::GetPcap()
+{
+    return m_pcap;
+}
+
+} // namespace ns3

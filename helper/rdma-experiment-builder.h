@@ -1,0 +1,102 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_EXPERIMENT_BUILDER_H
+#define RDMA_EXPERIMENT_BUILDER_H
+
+#include "rdma-experiment-spec.h"
+#include "rdma-flow-runner.h"
+#include "rdma-pcap-output.h"
+#include "rdma-stats-helper.h"
+#include "rdma-topology-helper.h"
+
+#include <iosfwd>
+#include <memory>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The simulation of one checked experiment, built through the same
+ * helpers a user script takes: RdmaTopologyHelper for the fabric (with the
+ * switches' ECN marking, SetSwitchEcn) and RdmaHelper for every NIC (base
+ * RTT, congestion control, loss recovery, pipeline and caches), then the
+ * workload (RdmaFlowRunner), the statistics (RdmaStatsHelper) and, when
+ * output is written, the pcap captures (RdmaPcapOutput).
+ *
+ * The model attributes are the configuration's attribute keys applied as
+ * defaults (RdmaConfig::Apply), with three rules of the experiment's own
+ * for keys left at their defaults: NICs check the ICRC on lossy fabrics,
+ * HPCC turns INT on in NICs and switches, and NICs take the switches'
+ * lossless classes (pfc.*). Each NIC's BaseRtt is the base RTT from the
+ * first to the last host (the longest path of the generated topologies),
+ * and IRN's window cap is that path's bandwidth-delay product (IRN,
+ * section 3.2), each unless set.
+ *
+ * The ICRC setting is process-wide: the caller's comes back when this
+ * object goes. A construction error ends the simulation (Simulator::Destroy,
+ * Config::Reset) before it is thrown.
+ */
+class RdmaExperimentBuilder
+{
+  public:
+    /**
+     * \brief Build the simulation.
+     * \param spec the checked experiment (must outlive this object)
+     * \param write the run writes its output folder: the pcap captures
+     *        (output.pcapNodes) are on, an interrupt names the folder
+     * \throws RdmaConfigError if a NIC's receive buffer cannot work on its
+     * link, a capture file cannot be made or the runner refuses the workload
+     */
+    RdmaExperimentBuilder(const RdmaExperimentSpec& spec, bool write);
+    ~RdmaExperimentBuilder();
+    RdmaExperimentBuilder(const RdmaExperimentBuilder&) = delete;
+    RdmaExperimentBuilder& operator=(const RdmaExperimentBuilder&) = delete;
+
+    /**
+     * \brief Run the simulation to sim.stopTime or the last flow's end,
+     * reporting progress (and polling for SIGINT and SIGTERM) from the
+     * first arrival.
+     * \param progress where the progress line goes (nullptr: none)
+     * \return the simulated time at the end
+     * \throws RdmaInterrupted on SIGINT or SIGTERM (the simulation ended)
+     */
+    Time Simulate(std::ostream* progress);
+
+    /// \return the fabric
+    const RdmaTopologyHelper& GetTopology() const;
+    /// \return the workload's runner
+    Ptr<RdmaFlowRunner> GetRunner() const;
+    /// \return the statistics
+    const RdmaStatsHelper& GetStats() const;
+    /// \return the captures (none unless write)
+    RdmaPcapOutput& GetPcap();
+
+  private:
+    /// Puts the caller's ICRC setting back.
+    struct IcrcRestore
+    {
+        IcrcRestore();
+        ~IcrcRestore();
+        bool previous; //!< the caller's
+    };
+
+    /// \return the NIC helper for this experiment \param baseRtt the NICs' base RTT
+    RdmaHelper MakeNicHelper(Time baseRtt) const;
+    /// \brief End the simulation and throw. \param message the error
+    [[noreturn]] static void Abandon(const std::string& message);
+
+    const RdmaExperimentSpec& m_spec;         //!< the experiment
+    const bool m_write;                       //!< the outputs are written
+    IcrcRestore m_icrc;                       //!< first made, last gone
+    RdmaTopologyHelper m_topo;                //!< the fabric
+    RdmaPcapOutput m_pcap;                    //!< the captures
+    Ptr<RdmaFlowRunner> m_runner;             //!< the workload
+    std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
+};
+
+} // namespace ns3
+
+#endif /* RDMA_EXPERIMENT_BUILDER_H */

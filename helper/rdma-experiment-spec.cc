@@ -1,0 +1,508 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-experiment-spec.h"
+
+#include "rdma-cc-preset.h"
+#include "rdma-experiment.h"
+#include "rdma-flow-generator.h"
+#include "rdma-hpcc-config.h"
+#include "rdma-hpcc-flow-file.h"
+#include "rdma-hpcc-topology-reader.h"
+#include "rdma-pcap-output.h"
+
+#include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/string.h"
+
+#include <dirent.h>
+#include <iostream>
+#include <map>
+#include <sys/stat.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return the folder's state: 0 missing, 1 empty, 2 not empty; -1 not a folder
+int
+FolderState(const std::string& path)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+    {
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode))
+    {
+        return -1;
+    }
+    DIR* d = opendir(path.c_str());
+    if (!d)
+    {
+        return 2;
+    }
+    int state = 1;
+    while (dirent* e = readdir(d))
+    {
+        const std::string n = e->d_name;
+        if (n != "." && n != "..")
+        {
+            state = 2;
+            break;
+        }
+    }
+    closedir(d);
+    return state;
+}
+
+/// \return the CDF file of a traffic.cdf value (a shipped name or a path)
+std::string
+CdfPath(const RdmaConfig& c)
+{
+    static const std::map<std::string, std::string> named{
+        {"websearch", "WebSearch_distribution.txt"},
+        {"fbhdp", "FbHdp_distribution.txt"},
+        {"alistorage", "AliStorage2019.txt"},
+        {"googlerpc", "GoogleRPC2008.txt"}};
+    auto it = named.find(c.Get("traffic.cdf"));
+    if (it == named.end())
+    {
+        return c.GetInputPath("traffic.cdf");
+    }
+    return RdmaExperiment::GetDataDir() + "/cdf/" + it->second;
+}
+
+/// \return the topology the configuration describes \throws RdmaConfigError
+RdmaTopologySpec
+MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
+{
+    const std::string type = c.Get("topology.type");
+    const double errorRate = c.GetDouble("topology.errorRate");
+    if (!(errorRate >= 0 && errorRate < 1))
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.errorRate") + ": topology.errorRate = " +
+                              c.Get("topology.errorRate") + ": expected a probability in [0, 1)");
+    }
+    try
+    {
+        for (int t = 0; t < 3; ++t)
+        {
+            tiers[t].delay = c.GetTime("topology.linkDelay");
+            tiers[t].errorRate = errorRate;
+        }
+        tiers[0].rate = DataRate(c.GetBitRate("topology.hostRate"));
+        tiers[1].rate = DataRate(c.GetBitRate("topology.fabricRate"));
+        tiers[2].rate = DataRate(c.GetBitRate("topology.coreRate"));
+        RdmaTopologySpec spec;
+        if (type == "fat-tree")
+        {
+            spec = RdmaTopologySpec::FatTree(c.GetUinteger("topology.k"),
+                                             tiers[0],
+                                             tiers[1],
+                                             tiers[2]);
+        }
+        else if (type == "leaf-spine")
+        {
+            spec = RdmaTopologySpec::LeafSpine(c.GetUinteger("topology.leaves"),
+                                               c.GetUinteger("topology.spines"),
+                                               c.GetUinteger("topology.hostsPerLeaf"),
+                                               tiers[0],
+                                               tiers[1],
+                                               c.GetDouble("topology.oversubscription"));
+        }
+        else if (type == "dumbbell")
+        {
+            spec = RdmaTopologySpec::Dumbbell(c.GetUinteger("topology.left"),
+                                              c.GetUinteger("topology.right"),
+                                              tiers[0],
+                                              tiers[1]);
+        }
+        else if (type == "star")
+        {
+            spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
+        }
+        else if (type == "hpcc")
+        {
+            if (c.Get("topology.file").empty())
+            {
+                throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                      ": topology.type = hpcc needs topology.file");
+            }
+            spec = RdmaHpccTopologyReader::ReadFile(c.GetInputPath("topology.file"));
+        }
+        else
+        {
+            throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
+                                  "': expected fat-tree, leaf-spine, dumbbell, star or hpcc");
+        }
+        spec.Validate();
+        return spec;
+    }
+    catch (const RdmaConfigError&)
+    {
+        throw;
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError(std::string("topology (") + type + "): " + e.what());
+    }
+}
+
+/// \return the workload \throws RdmaConfigError
+std::vector<RdmaFlow>
+MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
+{
+    const std::string pattern = c.Get("traffic.pattern");
+    std::vector<uint32_t> hosts(nHosts);
+    for (uint32_t i = 0; i < nHosts; ++i)
+    {
+        hosts[i] = i;
+    }
+    try
+    {
+        if (pattern == "flow-file")
+        {
+            if (c.Get("traffic.flowFile").empty())
+            {
+                throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                                      ": traffic.pattern = flow-file needs traffic.flowFile");
+            }
+            const std::string path = c.GetInputPath("traffic.flowFile");
+            auto flows = RdmaReadHpccFlowFile(path);
+            // HPCC files number nodes; the runner numbers hosts.
+            std::vector<uint32_t> hostIndex(spec.GetNNodes(), UINT32_MAX);
+            for (uint32_t n = 0, h = 0; n < spec.GetNNodes(); ++n)
+            {
+                if (!spec.isSwitch[n])
+                {
+                    hostIndex[n] = h++;
+                }
+            }
+            for (auto& f : flows)
+            {
+                for (uint32_t* end : {&f.src, &f.dst})
+                {
+                    if (*end >= hostIndex.size() || hostIndex[*end] == UINT32_MAX)
+                    {
+                        throw RdmaConfigError(path + ": flow " + std::to_string(f.id) +
+                                              " names node " + std::to_string(*end) +
+                                              ", which is not a host of the topology");
+                    }
+                    *end = hostIndex[*end];
+                }
+            }
+            return flows;
+        }
+        Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
+        gen->AssignStreams(1000);
+        gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
+                             c.GetDouble("traffic.readWeight"),
+                             c.GetDouble("traffic.sendWeight"));
+        const uint8_t priority = c.GetUinteger("traffic.priority");
+        if (pattern == "poisson")
+        {
+            RdmaFlowGenerator::PoissonConfig pc;
+            pc.hosts = hosts;
+            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+            pc.load = c.GetDouble("traffic.load");
+            pc.start = c.GetTime("traffic.start");
+            pc.duration = c.GetTime("traffic.duration");
+            pc.priority = priority;
+            return gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
+        }
+        if (pattern == "incast")
+        {
+            RdmaFlowGenerator::IncastConfig ic;
+            ic.receiver = c.GetUinteger("traffic.receiver");
+            ic.hosts = hosts;
+            ic.fanIn = c.GetUinteger("traffic.fanIn");
+            ic.size = c.GetUinteger("traffic.size");
+            ic.repeats = c.GetUinteger("traffic.repeats");
+            ic.interval = c.GetTime("traffic.interval");
+            ic.start = c.GetTime("traffic.start");
+            ic.priority = priority;
+            const std::string background = c.Get("traffic.background");
+            if (background == "none")
+            {
+                return gen->Incast(ic);
+            }
+            if (background != "poisson")
+            {
+                throw RdmaConfigError(c.GetOrigin("traffic.background") +
+                                      ": traffic.background = '" + background +
+                                      "': expected none or poisson");
+            }
+            auto incast = gen->Incast(ic);
+            RdmaFlowGenerator::PoissonConfig pc;
+            for (uint32_t h : hosts)
+            {
+                if (h != ic.receiver)
+                {
+                    pc.hosts.push_back(h);
+                }
+            }
+            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+            pc.load = c.GetDouble("traffic.backgroundLoad");
+            pc.start = c.GetTime("traffic.start");
+            pc.duration = c.GetTime("traffic.duration");
+            pc.priority = priority;
+            auto victims = gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
+            return RdmaFlowGenerator::Merge({incast, victims});
+        }
+        RdmaFlowGenerator::PatternConfig pc;
+        pc.hosts = hosts;
+        pc.size = c.GetUinteger("traffic.size");
+        pc.start = c.GetTime("traffic.start");
+        pc.priority = priority;
+        if (pattern == "permutation")
+        {
+            return gen->Permutation(pc);
+        }
+        if (pattern == "all-to-all")
+        {
+            return gen->AllToAll(pc);
+        }
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
+                              "': expected poisson, incast, permutation, all-to-all or flow-file");
+    }
+    catch (const RdmaConfigError&)
+    {
+        throw;
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError("traffic (" + pattern + "): " + e.what());
+    }
+}
+
+/// \return the connection settings from the transport keys
+RdmaConnectionConfig
+MakeConnection(const RdmaConfig& c)
+{
+    RdmaConnectionConfig cc;
+    const uint64_t mtu = c.GetUinteger("transport.pathMtu");
+    const std::map<uint64_t, RdmaMtu> mtus{{256, IBV_MTU_256},
+                                           {512, IBV_MTU_512},
+                                           {1024, IBV_MTU_1024},
+                                           {2048, IBV_MTU_2048},
+                                           {4096, IBV_MTU_4096}};
+    if (!mtus.count(mtu))
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.pathMtu") + ": transport.pathMtu = " +
+                              std::to_string(mtu) + ": expected 256, 512, 1024, 2048 or 4096");
+    }
+    cc.pathMtu = mtus.at(mtu);
+    // Their ranges (timeout 0-31, the retry counts 0-7) are the keys' checkers'.
+    cc.timeout = c.GetUinteger("transport.timeout");
+    cc.retryCnt = c.GetUinteger("transport.retryCnt");
+    cc.rnrRetry = c.GetUinteger("transport.rnrRetry");
+    return cc;
+}
+
+/**
+ * \param c the configuration
+ * \param mtuBytes the path MTU, bytes
+ * \return the loss-recovery TypeId transport.recovery names (its attributes
+ * come from the transport.irn keys through Apply) \throws RdmaConfigError
+ */
+std::string
+MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
+{
+    const std::string name = c.Get("transport.recovery");
+    if (name != "go-back-n" && name != "irn")
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.recovery") + ": transport.recovery = '" +
+                              name + "': expected go-back-n or irn");
+    }
+    if (c.GetUinteger("transport.irn.BdpBytes") < mtuBytes)
+    {
+        throw RdmaConfigError(c.GetOrigin("transport.irn.BdpBytes") +
+                              ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
+                              ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
+    }
+    for (const char* key : {"transport.irn.RtoLow", "transport.irn.RtoHigh"})
+    {
+        if (!c.GetTime(key).IsStrictlyPositive())
+        {
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
+                                  ": expected a positive time");
+        }
+    }
+    return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
+}
+
+/// \return the congestion-control factory the cc keys describe \throws RdmaConfigError
+ObjectFactory
+MakeCongestionControl(const RdmaConfig& c)
+{
+    static const std::map<std::string, std::string> types{{"dcqcn", "ns3::RdmaDcqcn"},
+                                                          {"hpcc", "ns3::RdmaHpcc"},
+                                                          {"timely", "ns3::RdmaTimely"},
+                                                          {"dctcp", "ns3::RdmaDctcp"},
+                                                          {"swift", "ns3::RdmaSwift"},
+                                                          {"none", "ns3::RdmaNoCc"}};
+    const std::string algo = c.Get("cc.algorithm");
+    auto it = types.find(algo);
+    if (it == types.end())
+    {
+        throw RdmaConfigError(c.GetOrigin("cc.algorithm") + ": cc.algorithm = '" + algo +
+                              "': expected dcqcn, hpcc, timely, dctcp, swift or none");
+    }
+    ObjectFactory f(it->second);
+    // Keys the user or cc.preset set (RdmaApplyCcPreset; the defaults come from Apply()).
+    for (const auto& k : c.GetKeys())
+    {
+        if (k.typeId == it->second && c.GetOrigin(k.name) != "default")
+        {
+            f.Set(k.attribute, StringValue(c.Get(k.name)));
+        }
+    }
+    return f;
+}
+
+} // namespace
+
+RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
+    : config(configIn)
+{
+    RdmaConfig& c = config;
+    if (!c.Get("hpcc.config").empty())
+    {
+        // An HPCC simulator config.txt under the INI file and command line.
+        for (const auto& w : RdmaApplyHpccConfig(c, c.GetPath("hpcc.config")))
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+    }
+    outDir = c.Get("output.dir");
+    const int state = FolderState(outDir);
+    if (write && state < 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
+                              " exists and is not a folder");
+    }
+    if (write && state == 2 && !force)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
+                              " is not empty (use --force to write into it)");
+    }
+    seed = c.GetUinteger("sim.seed");
+    if (seed == 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.seed") + ": sim.seed must be >= 1");
+    }
+    // The seed first: the traffic generator draws as soon as it is made.
+    RngSeedManager::SetSeed(seed);
+    RngSeedManager::SetRun(1);
+    stopTime = c.GetTime("sim.stopTime");
+    scheduler = c.Get("sim.scheduler");
+    TypeId schedulerTid;
+    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
+        !schedulerTid.IsChildOf(TypeId::LookupByName("ns3::Scheduler")))
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.scheduler") + ": sim.scheduler = '" + scheduler +
+                              "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
+    }
+    qlenInterval = c.GetTime("output.qlenInterval");
+    topology = MakeTopology(c, tiers);
+    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
+    // by the NIC rate, the first host's link rate (as the HPCC simulator's
+    // get_nic_rate).
+    RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    try
+    {
+        pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
+                              c.Get("output.pcapNodes") + "': " + e.what());
+    }
+    const std::string icrcMode = c.Get("sim.icrc");
+    if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = '" + icrcMode +
+                              "': expected auto, on or off");
+    }
+    // Lossy links corrupt frames (QbbNetDevice::CorruptCopy): only an ICRC
+    // check turns that into a loss, so lossy fabrics check it.
+    bool lossy = false;
+    for (const auto& l : topology.links)
+    {
+        lossy = lossy || l.errorRate > 0;
+    }
+    verifyIcrc = c.GetBool("nic.VerifyIcrc");
+    if (lossy && !verifyIcrc)
+    {
+        if (c.GetOrigin("nic.VerifyIcrc") != "default")
+        {
+            throw RdmaConfigError(c.GetOrigin("nic.VerifyIcrc") +
+                                  ": nic.VerifyIcrc = false with lossy links (topology.errorRate "
+                                  "or the topology file's error rates): corrupted frames would "
+                                  "be taken as good");
+        }
+        verifyIcrc = true;
+    }
+    const bool icrcRead = verifyIcrc || !pcapNodes.empty();
+    if (icrcMode == "off" && icrcRead)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.icrc") + ": sim.icrc = off, but " +
+                              (pcapNodes.empty() ? "nic.VerifyIcrc = true would drop every frame"
+                                                 : "output.pcapNodes would capture frames "
+                                                   "without their ICRC") +
+                              ": use auto or on");
+    }
+    icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
+    flows = MakeFlows(c, topology, topology.GetNHosts());
+    Time trafficEnd(0);
+    for (const auto& f : flows)
+    {
+        trafficEnd = std::max(trafficEnd, f.start);
+    }
+    if (stopTime <= trafficEnd)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.stopTime") + ": sim.stopTime = '" +
+                              c.Get("sim.stopTime") + "': expected a time after the traffic's " +
+                              "last arrival, at " + std::to_string(trafficEnd.GetSeconds() * 1e3) +
+                              " ms");
+    }
+    connection = MakeConnection(c);
+    mtuBytes = 128u << connection.pathMtu;
+    congestionControl = MakeCongestionControl(c);
+    lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
+    pipeline = c.GetBool("nic.pipeline");
+    const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
+    if (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0)
+    {
+        throw RdmaConfigError(c.GetOrigin("cache.mtt.PageBytes") +
+                              ": cache.mtt.PageBytes = " + std::to_string(pageBytes) +
+                              ": expected a power of two of at least 4096 bytes (4 KiB base "
+                              "pages, 2 MiB or 1 GiB huge pages)");
+    }
+    ecn.kminBytes = c.GetUinteger("ecn.kmin");
+    ecn.kmaxBytes = c.GetUinteger("ecn.kmax");
+    ecn.pmax = c.GetDouble("ecn.pmax");
+    if (ecn.kminBytes > ecn.kmaxBytes || ecn.pmax < 0 || ecn.pmax > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("ecn.kmin") +
+                              ": ecn: expected kmin <= kmax and 0 <= pmax <= 1");
+    }
+}
+
+uint32_t
+RdmaExperimentSpec::GetFrameBytes() const
+{
+    return mtuBytes + 58; // Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4
+}
+
+uint32_t
+RdmaExperimentSpec::GetAckBytes()
+{
+    return 62; // the same headers and an AETH (4)
+}
+
+} // namespace ns3

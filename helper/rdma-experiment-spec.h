@@ -1,0 +1,81 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_EXPERIMENT_SPEC_H
+#define RDMA_EXPERIMENT_SPEC_H
+
+#include "rdma-config.h"
+#include "rdma-helper.h"
+#include "rdma-topology-spec.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-flow.h"
+#include "ns3/switch-ecn-params.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief One experiment's configuration, checked whole: every key read,
+ * every input file parsed, the workload drawn, before anything is built.
+ *
+ * The constructor reads the configuration in the order the checks have
+ * always run (an HPCC simulator config.txt under it, the output folder,
+ * sim.seed, the scheduler, the topology, cc.preset, the pcap nodes, the
+ * ICRC mode, the workload, sim.stopTime, the transport, the congestion
+ * control, the loss recovery, cache.mtt.PageBytes, ECN), so that of two bad
+ * keys the same one is reported. Each error is an RdmaConfigError naming
+ * the file and line or the key and where its value came from (rdma-sim
+ * prints it and exits 2); nothing is built or written before it.
+ *
+ * The one side effect: ns-3's seed is set (sim.seed, run 1) before the
+ * workload is drawn, as the traffic generator draws when it is made.
+ */
+struct RdmaExperimentSpec
+{
+    /**
+     * \brief Check a configuration.
+     * \param config the merged configuration (copied; hpcc.config and
+     *        cc.preset fill the copy's unset keys)
+     * \param write whether the run writes its output folder (then
+     *        output.dir must be a folder, empty unless force)
+     * \param force write into a folder that is not empty
+     * \throws RdmaConfigError on the first bad key or input
+     */
+    RdmaExperimentSpec(const RdmaConfig& config, bool write, bool force);
+
+    /// \return the bytes of a full data frame: Ethernet, IPv4, UDP, BTH and
+    /// ICRC around one path MTU of payload (58 bytes of headers)
+    uint32_t GetFrameBytes() const;
+    /// \return the bytes of an RC ACK: the same headers and an AETH (62)
+    static uint32_t GetAckBytes();
+
+    RdmaConfig config;               //!< with hpcc.config and cc.preset applied
+    std::string outDir;              //!< output.dir
+    uint64_t seed{1};                //!< sim.seed (>= 1)
+    Time stopTime;                   //!< sim.stopTime, after the last arrival
+    std::string scheduler;           //!< sim.scheduler, an ns-3 Scheduler TypeId
+    Time qlenInterval;               //!< output.qlenInterval
+    RdmaLinkParams tiers[3];         //!< host, fabric and core links
+    RdmaTopologySpec topology;       //!< validated
+    std::vector<uint32_t> pcapNodes; //!< output.pcapNodes, node ids
+    bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
+    bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
+    std::vector<RdmaFlow> flows;     //!< the workload, host indices
+    RdmaConnectionConfig connection; //!< the transport keys
+    ObjectFactory congestionControl; //!< cc.algorithm with its set keys
+    std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name
+    bool pipeline{false};            //!< nic.pipeline
+    SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
+    uint32_t mtuBytes{1024};         //!< the path MTU, bytes
+};
+
+} // namespace ns3
+
+#endif /* RDMA_EXPERIMENT_SPEC_H */
