@@ -364,6 +364,40 @@ MakeCongestionControl(const RdmaConfig& c)
     return f;
 }
 
+/**
+ * \brief Check each table's cache geometry and backing store, which the
+ * caches would otherwise refuse mid-run (NicCache, NicMemory abort):
+ * Entries a multiple of Ways, a CardDram store with a positive DramBandwidth.
+ * \param c the configuration \throws RdmaConfigError
+ */
+void
+CheckCaches(const RdmaConfig& c)
+{
+    for (const char* table : {"qpc", "mpt", "mtt"})
+    {
+        const std::string g = std::string("cache.") + table;
+        const uint64_t entries = c.GetUinteger(g + ".Entries");
+        const uint64_t ways = c.GetUinteger(g + ".Ways");
+        if (ways == 0 || ways > entries || entries % ways != 0)
+        {
+            // Name the key the user set (Ways if both).
+            const std::string key =
+                c.GetOrigin(g + ".Ways") != "default" ? g + ".Ways" : g + ".Entries";
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
+                                  ": expected " + g + ".Entries (" + std::to_string(entries) +
+                                  ") to be a multiple of " + g + ".Ways (" + std::to_string(ways) +
+                                  ")");
+        }
+        const std::string bandwidth = g + ".memory.DramBandwidth";
+        if (c.Get(g + ".memory.Kind") == "CardDram" && c.GetBitRate(bandwidth) == 0)
+        {
+            throw RdmaConfigError(c.GetOrigin(bandwidth) + ": " + bandwidth + " = " +
+                                  c.Get(bandwidth) + ": expected a positive rate (" + g +
+                                  ".memory.Kind = CardDram)");
+        }
+    }
+}
+
 } // namespace
 
 RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
@@ -482,6 +516,10 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": cache.mtt.PageBytes = " + std::to_string(pageBytes) +
                               ": expected a power of two of at least 4096 bytes (4 KiB base "
                               "pages, 2 MiB or 1 GiB huge pages)");
+    }
+    if (pipeline)
+    {
+        CheckCaches(c);
     }
     ecn.kminBytes = c.GetUinteger("ecn.kmin");
     ecn.kmaxBytes = c.GetUinteger("ecn.kmax");

@@ -29,10 +29,13 @@ namespace ns3
  * always run (an HPCC simulator config.txt under it, the output folder,
  * sim.seed, the scheduler, the topology, cc.preset, the pcap nodes, the
  * ICRC mode, the workload, sim.stopTime, the transport, the congestion
- * control, the loss recovery, cache.mtt.PageBytes, ECN), so that of two bad
- * keys the same one is reported. Each error is an RdmaConfigError naming
- * the file and line or the key and where its value came from (rdma-sim
- * prints it and exits 2); nothing is built or written before it.
+ * control, the loss recovery, cache.mtt.PageBytes, with nic.pipeline each
+ * cache's geometry and backing store, ECN), so that of two bad keys the
+ * same one is reported as before the split. Each error is an
+ * RdmaConfigError naming the file and line or the key and where its value
+ * came from (rdma-sim prints it and exits 2); nothing is built or written
+ * before it. One check needs the built link and comes from the builder:
+ * a NIC receive buffer too small for its link (RdmaHelper::Install).
  *
  * The one side effect: ns-3's seed is set (sim.seed, run 1) before the
  * workload is drawn, as the traffic generator draws when it is made.

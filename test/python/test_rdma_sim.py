@@ -97,6 +97,13 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
+    # Regressions: these aborted the run at the first lookup (NicCache, NicMemory).
+    (('--nic.pipeline=true', '--cache.qpc.Entries=2', '--cache.qpc.memory.Kind=CardDram'),
+     "command line --cache.qpc.Entries: cache.qpc.Entries = 2: expected cache.qpc.Entries (2) "
+     "to be a multiple of cache.qpc.Ways (4)"),
+    (('--nic.pipeline=true', '--cache.mtt.memory.Kind=CardDram',
+      '--cache.mtt.memory.DramBandwidth=0bps'),
+     "cache.mtt.memory.DramBandwidth = 0bps: expected a positive rate"),
 ])
 def test_bad_overrides_exit_2_naming_the_key(run_example, tmp_path, args, message):
     out = tmp_path / 'out'
