@@ -6,7 +6,8 @@
  *   rdma-sim                                   the embedded default experiment
  *   rdma-sim -c examples/configs/fat-tree-websearch.ini --traffic.load=0.5
  *   rdma-sim --help                            every key, its unit and default
- *   rdma-sim -c exp.ini --print-config         the merged configuration
+ *   rdma-sim -c FILE --print-config            the merged configuration
+ *   rdma-sim -c FILE --check                   every check of a run, nothing run
  *
  * Command-line parsing is Boost.Program_options'; every configuration key
  * (RdmaExperiment::MakeConfig) is also a --group.name=value option that
@@ -41,11 +42,12 @@ main(int argc, char* argv[])
             "config,c",
             po::value<std::string>(),
             "INI configuration file (default: the embedded default experiment, or none with "
-            "--hpcc.config)")(
-            "print-config",
-            "print the merged configuration and exit")(
-            "force",
-            "write into a non-empty output folder")("quiet,q", "no progress line on stderr");
+            "--hpcc.config)")("print-config", "print the merged configuration and exit")(
+            "check",
+            "check every key and input as a run does (files, workload, output folder), "
+            "run nothing, exit 0")("force", "write into a non-empty output folder")(
+            "quiet,q",
+            "no progress line on stderr");
         po::options_description keys("configuration keys (see --help)");
         for (const auto& k : config.GetKeys())
         {
@@ -60,7 +62,7 @@ main(int argc, char* argv[])
         if (vm.count("help"))
         {
             std::cout << "Usage: rdma-sim [-c FILE] [--group.key=value ...] [--print-config] "
-                         "[--force] [--quiet]\n\n"
+                         "[--check] [--force] [--quiet]\n\n"
                       << general
                       << "\nConfiguration keys ([group] in an INI file, or --group.key=value "
                          "here), with their defaults:\n";
@@ -92,6 +94,13 @@ main(int argc, char* argv[])
         }
         RdmaExperiment experiment(config);
         experiment.SetForce(vm.count("force") != 0);
+        if (vm.count("check"))
+        {
+            const std::size_t flows = experiment.Check();
+            std::cout << "rdma-sim: configuration checked, " << flows
+                      << " flows; nothing run, nothing written\n";
+            return 0;
+        }
         experiment.SetProgressStream(vm.count("quiet") ? nullptr : &std::cerr);
         experiment.Run();
         experiment.PrintSummary(std::cout);

@@ -87,6 +87,13 @@ RdmaExperiment::PrintSummary(std::ostream& os) const
     }
 }
 
+std::size_t
+RdmaExperiment::Check() const
+{
+    const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
+    return spec.flows.size();
+}
+
 void
 RdmaExperiment::Run()
 {

@@ -8,6 +8,7 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-fct-stats.h"
 
+#include <cstddef>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -75,6 +76,16 @@ class RdmaExperiment
      * \throws RdmaConfigError on any bad input, before simulating
      */
     void Run();
+
+    /**
+     * \brief Every check Run() makes before it builds anything (keys,
+     * topology and flow files, CDFs, the workload drawn, the output folder
+     * when outputs are written), and nothing else: no fabric is built,
+     * nothing is simulated or written (rdma-sim --check).
+     * \return the number of flows the run would start
+     * \throws RdmaConfigError on the first bad key or input, as Run()
+     */
+    std::size_t Check() const;
 
     /// \return summary.json's content (after Run)
     const std::string& GetSummaryJson() const;

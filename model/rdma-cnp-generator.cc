@@ -23,8 +23,8 @@ RdmaCnpGenerator::GetTypeId()
             .AddAttribute("MinTimeBetweenCnps",
                           "Least time between two CNPs for one QP; 0 = a CNP for every "
                           "CE-marked packet. Default 50 us (DCQCN paper's N, per flow). "
-                          "NVIDIA firmware's MIN_TIME_BETWEEN_CNPS (FACTS.md: 2 us) is per "
-                          "port, not per QP.",
+                          "NVIDIA firmware's MIN_TIME_BETWEEN_CNPS (2 us; NVIDIA's DCQCN "
+                          "parameter table, notification point) is per port, not per QP.",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaCnpGenerator::m_interval),
                           MakeTimeChecker(Time(0)));

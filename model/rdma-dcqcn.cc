@@ -56,7 +56,9 @@ RdmaDcqcn::GetTypeId()
                           "Which counters choose the increase phase. Paper (default, DCQCN "
                           "paper section 3.1): timer and byte counter, hyper increase "
                           "i x HaiRate once both pass Threshold. TimerOnly (the HPCC "
-                          "simulator's rdma-hw.cc RateIncEventMlx): the timer alone; additive "
+                          "simulator's RdmaHw::RateIncEventMlx, simulation/src/point-to-point/"
+                          "model/rdma-hw.cc in github.com/alibaba-edu/"
+                          "High-Precision-Congestion-Control): the timer alone; additive "
                           "increase at the (Threshold + 1)-th event, one HaiRate per event "
                           "after.",
                           EnumValue(RdmaDcqcn::INCREASE_PAPER),
@@ -105,14 +107,15 @@ RdmaDcqcn::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("AiRate",
                           "Additive-increase step R_AI of RT. Default 40 Mb/s (DCQCN paper "
-                          "section 5, from memory, not re-read); NVIDIA RPG_AI_RATE=5 Mb/s. "
-                          "The HPCC simulator scales it with the line rate (x rate/25 Gb/s).",
+                          "section 5, not re-checked against the paper); NVIDIA "
+                          "RPG_AI_RATE=5 Mb/s. The HPCC simulator scales it with the line "
+                          "rate (x rate/25 Gb/s).",
                           DataRateValue(DataRate("40Mbps")),
                           MakeDataRateAccessor(&RdmaDcqcn::m_aiRate),
                           MakeDataRateChecker())
             .AddAttribute("HaiRate",
                           "Hyper-increase step R_HAI of RT. Default 400 Mb/s (this module: "
-                          "10 x AiRate, QCN's ratio; the paper's value is not in FACTS.md); "
+                          "10 x AiRate, QCN's ratio; not checked against the paper); "
                           "NVIDIA RPG_HAI_RATE=50 Mb/s.",
                           DataRateValue(DataRate("400Mbps")),
                           MakeDataRateAccessor(&RdmaDcqcn::m_haiRate),

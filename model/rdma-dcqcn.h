@@ -41,7 +41,8 @@ namespace ns3
  *
  * The attribute defaults are the paper's; SetNvidiaFirmwareDefaults() applies
  * NVIDIA ConnectX firmware defaults instead (mlxconfig names in the help
- * texts), which differ in three rules the attributes also select:
+ * texts; the defaults of NVIDIA's "DCQCN CC Parameters" table, ConnectX-4
+ * and later), which differ in three rules the attributes also select:
  *  - AlphaUpdate "Periodic": every K (DCE_TCP_RTT), alpha = (1 - g) alpha + g
  *    if a CNP arrived in that interval, else (1 - g) alpha;
  *  - RateReduceMonitorPeriod: at most one decrease per period; a CNP within
@@ -58,10 +59,12 @@ namespace ns3
  * With ByteReset 0 the byte counter is off, BC stays 0 and hyper increase
  * is never reached (both counters must pass F, as in the paper).
  *
- * IncreaseRule "TimerOnly" is the HPCC simulator's rule (rdma-hw.cc,
- * RateIncEventMlx; it keeps no byte counter): after the T-th timer event
- * since the last decrease, fast recovery while T <= F, additive increase at
- * T = F + 1, hyper increase (RT += R_HAI, once per event) from T = F + 2.
+ * IncreaseRule "TimerOnly" is the HPCC simulator's rule
+ * (RdmaHw::RateIncEventMlx in simulation/src/point-to-point/model/rdma-hw.cc
+ * of github.com/alibaba-edu/High-Precision-Congestion-Control; it keeps no
+ * byte counter): after the T-th timer event since the last decrease, fast
+ * recovery while T <= F, additive increase at T = F + 1, hyper increase
+ * (RT += R_HAI, once per event) from T = F + 2.
  */
 class RdmaDcqcn : public RdmaCongestionOps
 {
@@ -98,7 +101,8 @@ class RdmaDcqcn : public RdmaCongestionOps
 
     /**
      * \brief NVIDIA ConnectX firmware defaults as attribute values: the
-     * mlxconfig dump in FACTS.md section 5 (RPG_TIME_RESET=300 us,
+     * defaults of NVIDIA's "DCQCN CC Parameters" table, ConnectX-4 and later
+     * (NVIDIA networking documentation; RPG_TIME_RESET=300 us,
      * RPG_BYTE_RESET=32767 B, RPG_THRESHOLD=1, RPG_AI_RATE=5 Mb/s,
      * RPG_HAI_RATE=50 Mb/s, RPG_MIN_RATE=1 Mb/s, DCE_TCP_RTT=1 us,
      * DCE_TCP_G=1019, INITIAL_ALPHA_VALUE=1023, RATE_REDUCE_MONITOR_PERIOD=4 us,

@@ -41,8 +41,10 @@ RdmaHpcc::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RateAi",
                           "Additive increase as a rate: W_AI = RateAi x T. 0 (default) = "
-                          "10 Mb/s per 25 Gb/s of line rate (HPCC simulator run.py RATE_AI; the "
-                          "paper sets W_AI = W_init (1 - eta) / N for N flows).",
+                          "10 Mb/s per 25 Gb/s of line rate (RATE_AI of the HPCC simulator's "
+                          "simulation/run.py, github.com/alibaba-edu/"
+                          "High-Precision-Congestion-Control; the paper sets "
+                          "W_AI = W_init (1 - eta) / N for N flows).",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RdmaHpcc::m_rateAi),
                           MakeDataRateChecker())

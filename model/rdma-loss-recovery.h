@@ -109,8 +109,8 @@ class RdmaLossRecovery : public Object
 
 /**
  * \ingroup rdma
- * \brief Go-back-N, as the IBA specifies for RC (9.7.5.1.2, C9-106; Linux
- * rxe_resp.c, rxe_comp.c): the responder drops every packet after a gap and
+ * \brief Go-back-N, as the IBA specifies for RC (9.7.5.1.2, C9-106; as
+ * Linux rxe runs it): the responder drops every packet after a gap and
  * NAKs once per gap (until the expected PSN arrives); the requester resends
  * everything from the NAK's PSN, once per NAK episode, or from the oldest
  * unacknowledged PSN after the local ACK timeout.
@@ -212,8 +212,8 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
 };
 
 /**
- * \brief Signed distance a - b of two 24-bit PSNs (IBA 9.7.2; Linux rxe
- * psn_compare): negative when a is before b, within 2^23 either way.
+ * \brief Signed distance a - b of two 24-bit PSNs (IBA 9.7.2): negative
+ * when a is before b, within 2^23 either way.
  * \param a a PSN
  * \param b a PSN
  * \return a - b in [-2^23, 2^23)

@@ -77,7 +77,7 @@ RdmaNic::GetTypeId()
             .AddAttribute("CnpPriority",
                           "Traffic class (0-7) of the CNPs this NIC sends: the CNP's DSCP is "
                           "CnpPriority x 8. Default 6: NVIDIA firmware CNP_802P_PRIO=6, "
-                          "CNP_DSCP=48 (FACTS.md section 5).",
+                          "CNP_DSCP=48 (NVIDIA's DCQCN parameter table, notification point).",
                           UintegerValue(6),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
@@ -637,7 +637,10 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
     f.srcIpv4 = m_address;
     f.dstIpv4 = data.srcIpv4;
     f.dscp = m_cnpPriority << 3;
-    f.ecn = 0; // CNPs are sent Not-ECT (ConnectX capture, FACTS.md section 1)
+    // CNPs are sent Not-ECT (RFC 3168 codepoint 00): this model's choice.
+    // The ConnectX-4 Lx CNP of test/data/roce-vectors.txt (TV0, TOS 0xc2)
+    // carries ECT(0).
+    f.ecn = 0;
     f.ipId = m_ipId++;
     f.udpSrcPort = RoceFrame::UdpSourcePort(qp->GetQpn(), attr.destQpNum);
     f.bth.SetOpcode(ROCE_CNP);

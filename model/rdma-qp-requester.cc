@@ -469,7 +469,8 @@ RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
     if (progress)
     {
         m_state.una = psn;
-        // Forward progress restores the retry budgets (Linux rxe_comp.c).
+        // Forward progress restores the retry budgets: retry_cnt and
+        // rnr_retry bound consecutive retries (as Linux rxe counts them).
         m_retryLeft = m_qp->Query().retryCnt;
         m_rnrRetryLeft = m_qp->Query().rnrRetry;
         m_retrying = false;
@@ -712,7 +713,7 @@ RdmaQpRequester::RecoverLostResponses(uint32_t bound)
         if (w.readAtomic && !w.done)
         {
             // A response for a later PSN arrived first: this READ's or
-            // atomic's responses were lost (IBA 9.7.5.1.5, rxe_comp.c).
+            // atomic's responses were lost (IBA 9.7.5.1.5).
             uint32_t from = w.nextRespPsn;
             AcknowledgeBefore(from);
             CompleteDone();
@@ -876,8 +877,8 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
             Ptr<RdmaLossRecovery> policy = m_qp->GetLossRecovery();
             bool sack = policy->ResponderKeepsOutOfOrder();
             // Go-back-N NAKs cost a retry, one per episode: a NAK for the PSN
-            // a retry already resends from is not acted on again (rxe_comp.c's
-            // started_retry). Selective-repeat NAKs are SACKs, one per
+            // a retry already resends from is not acted on again (as Linux
+            // rxe's started_retry). Selective-repeat NAKs are SACKs, one per
             // out-of-order packet, and only timeouts count.
             if (!sack)
             {

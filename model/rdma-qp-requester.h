@@ -25,7 +25,7 @@ class RdmaQueuePair;
  * \brief The send side of an RC QP: the requester, which turns send work
  * requests into request packets (segmenting by the path MTU, assigning
  * PSNs), and the completer, which matches ACKs, NAKs, READ responses and
- * atomic ACKs against them (IBA 9.7.4-9.7.5; Linux rxe_req.c, rxe_comp.c).
+ * atomic ACKs against them (IBA 9.7.4-9.7.5).
  *
  * Rules kept here: AckReq on the last packet of a message and every
  * AckReqInterval packets; at most max_rd_atomic READ/atomic requests

@@ -21,8 +21,8 @@ class RdmaQueuePair;
 
 /**
  * \ingroup rdma
- * \brief The receive side of an RC QP: the responder (IBA 9.7.5; Linux
- * rxe_resp.c). It checks each request's PSN against the expected PSN,
+ * \brief The receive side of an RC QP: the responder (IBA 9.7.5). It
+ * checks each request's PSN against the expected PSN,
  * executes SEND, WRITE, READ and atomics in order, and sends the responses
  * (ACK, NAK, READ responses, atomic ACKs) in PSN order.
  *

@@ -23,7 +23,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
 {
-/// Required and optional attribute masks of one RC transition (Linux verbs.c).
+/// Required and optional attribute masks of one RC transition (ibv_modify_qp(3)).
 struct Transition
 {
     bool valid;

@@ -29,8 +29,9 @@ class RdmaLossRecovery;
  * \brief An InfiniBand Reliable Connected queue pair (IBA Vol 1 chapters 9
  * and 10), as a RoCEv2 NIC runs it.
  *
- * The verbs side: Modify walks the state machine (IBA 10.3.1; the
- * transition/attribute table of Linux drivers/infiniband/core/verbs.c),
+ * The verbs side: Modify walks the state machine (IBA 10.3.1; the required
+ * and optional attributes of each transition as rdma-core's ibv_modify_qp(3)
+ * manual page lists them for RC),
  * PostSend/PostRecv queue work requests, completions go to the send and
  * receive CQs. The wire side: the NIC asks HasPacket/BuildNextPacket for
  * the next packet when its port can send, and hands every packet addressed

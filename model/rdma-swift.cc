@@ -48,13 +48,15 @@ RdmaSwift::GetTypeId()
                           MakeTimeChecker(Time(0)))
             .AddAttribute("FsMinCwnd",
                           "fs_min_cwnd, packets: at or below it the flow-scaling term is "
-                          "FsRange. Default 0.1 (values common in public simulators, FACTS.md).",
+                          "FsRange. Default 0.1 (a value common in public simulators, not "
+                          "checked against the paper).",
                           DoubleValue(0.1),
                           MakeDoubleAccessor(&RdmaSwift::m_fsMinCwnd),
                           MakeDoubleChecker<double>(1e-6))
             .AddAttribute("FsMaxCwnd",
                           "fs_max_cwnd, packets: at or above it the flow-scaling term is 0. "
-                          "Default 100 (values common in public simulators, FACTS.md).",
+                          "Default 100 (a value common in public simulators, not checked "
+                          "against the paper).",
                           DoubleValue(100.0),
                           MakeDoubleAccessor(&RdmaSwift::m_fsMaxCwnd),
                           MakeDoubleChecker<double>(1e-6))
@@ -66,20 +68,20 @@ RdmaSwift::GetTypeId()
                           MakeTimeChecker(Time(0)))
             .AddAttribute("Ai",
                           "Additive increase, packets per RTT (Swift Algorithm 1). Default 1 "
-                          "(values common in public simulators, FACTS.md).",
+                          "(a value common in public simulators, not checked against the paper).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&RdmaSwift::m_ai),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("Beta",
                           "Multiplicative-decrease factor beta (Swift Algorithm 1). Default 0.8 "
-                          "(values common in public simulators, FACTS.md).",
+                          "(a value common in public simulators, not checked against the paper).",
                           DoubleValue(0.8),
                           MakeDoubleAccessor(&RdmaSwift::m_beta),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("MaxMdf",
                           "max_mdf, the largest fraction one decrease removes (Swift "
-                          "Algorithm 1). Default 0.5 (values common in public simulators, "
-                          "FACTS.md).",
+                          "Algorithm 1). Default 0.5 (a value common in public simulators, "
+                          "not checked against the paper).",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&RdmaSwift::m_maxMdf),
                           MakeDoubleChecker<double>(0, 1))

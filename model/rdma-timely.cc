@@ -56,7 +56,8 @@ RdmaTimely::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("AdditiveIncrease",
                           "Additive step delta. 0 (default) = 10 Mb/s per 10 Gb/s of line rate "
-                          "(HPCC simulator run.py for TIMELY).",
+                          "(the HPCC simulator's simulation/run.py for TIMELY, "
+                          "github.com/alibaba-edu/High-Precision-Congestion-Control).",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&RdmaTimely::m_delta),
                           MakeDataRateChecker())
