@@ -41,7 +41,10 @@ struct RdmaPresetValue
  *    MI_THRESH and W_AI, MIN_RATE, the switch buffer, Pmax, the ACK interval
  *    and the MTU. Each value's source names the run.py line (HPCC
  *    simulator, github.com/alibaba-edu/High-Precision-Congestion-Control,
- *    simulation/run.py at commit 9f4be2a). Kmin/Kmax stay per link rate
+ *    simulation/run.py at commit 9f4be2a) and, where the simulator's code
+ *    applies it, the file of that repository: third.cc is
+ *    simulation/scratch/third.cc, rdma-hw.cc and switch-node.cc are in
+ *    simulation/src/point-to-point/model/. Kmin/Kmax stay per link rate
  *    (SwitchEcnParams::ForRate gives run.py's maps).
  * \param name the preset name
  * \param algorithm cc.algorithm (dcqcn, hpcc, ...)

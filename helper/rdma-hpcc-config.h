@@ -44,9 +44,11 @@ struct RdmaHpccConfig
 };
 
 /**
- * \brief Read the text of an HPCC simulator config.txt (the file its
- * scratch/third.cc reads: one "KEY value..." per line, as run.py's
- * config_template writes them). A pure function of its arguments.
+ * \brief Read the text of an HPCC simulator config.txt (the file
+ * simulation/scratch/third.cc of
+ * github.com/alibaba-edu/High-Precision-Congestion-Control reads: one
+ * "KEY value..." per line, as simulation/run.py's config_template writes
+ * them). A pure function of its arguments.
  *
  * Mapped keys: TOPOLOGY_FILE (topology.type = hpcc, topology.file),
  * FLOW_FILE (traffic.pattern = flow-file, traffic.flowFile), CC_MODE (1
