@@ -21,9 +21,10 @@ class UniformRandomVariable;
 /**
  * \ingroup rdma
  * \brief A flow-size distribution given as a piecewise-linear CDF, in the
- * format of the HPCC simulator's traffic generator (the .txt files of traffic_gen/, e.g.
- * WebSearch, FB Hadoop, AliStorage 2019, Google RPC 2008; the module ships
- * them in data/cdf/).
+ * format of the HPCC simulator's traffic generator (the .txt files of
+ * traffic_gen/ in github.com/alibaba-edu/High-Precision-Congestion-Control,
+ * e.g. WebSearch, FB Hadoop, AliStorage 2019, Google RPC 2008; the module
+ * ships them in data/cdf/, data/README.md gives each one's origin).
  *
  * File format: one point a line, "<size_bytes> <cumulative_percent>", two
  * numbers separated by white space; blank lines are skipped (the HPCC

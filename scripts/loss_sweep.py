@@ -19,7 +19,7 @@ data frames the two-node receiver lost, or every frame the fat-tree dropped)
 and loss_sweep.png (goodput against loss, the bound dashed).
 
     scripts/loss_sweep.py --out out/loss-sweep
-    scripts/loss_sweep.py --quick --out /tmp/ls      # a small, fast version
+    scripts/loss_sweep.py --quick --out out/loss-sweep-quick   # a small, fast version
 """
 
 import argparse

@@ -3,8 +3,8 @@
 cache size.
 
   scripts/plot_cache.py -o cache qp-scaling.csv
-  scripts/plot_cache.py -o cache out/sweep/results.csv --qps-key traffic.qps \\
-      --entries-key nic.qpc_cache_entries --table qpc
+  scripts/plot_cache.py -o cache out/sweep/results.csv --qps-key traffic.QpsPerPair \\
+      --entries-key cache.qpc.Entries --table-name qpc
 
 The first form reads examples/rdma-qp-scaling's CSV (x qps_made, hit rate
 qpc_hits / (qpc_hits + qpc_misses), throughput payload_gbps) or any CSV with

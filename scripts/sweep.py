@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Run rdma-sim over a grid of configuration keys and seeds; collect results.csv.
 
-  scripts/sweep.py -c examples/configs/exp.ini -o out/sweep \\
+  scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep \\
       --grid traffic.load=0.3,0.5 --grid cc.algorithm=dcqcn,hpcc --seeds 1,2
 
 Every point of the grid (the product of the --grid values, times the seeds)
@@ -19,7 +19,7 @@ one row per point: the point's folder, its parameters and seed, status
 summary.json flattened (rdmasim_analysis.flatten_summary).
 
 A grid file (--grid-file, JSON) holds the same:
-  {"grid": {"traffic.load": [0.3, 0.5]}, "seeds": [1, 2], "set": {"sim.duration": "1ms"}}
+  {"grid": {"traffic.load": [0.3, 0.5]}, "seeds": [1, 2], "set": {"traffic.duration": "1ms"}}
 Exit status: 0 if every point is ok, 1 if some failed, 2 for bad arguments.
 """
 

@@ -1,0 +1,279 @@
+"""Every shell example of README.md and doc/*.rst runs as written.
+
+What counts as an example is doc_examples.py's rule (sh blocks, and inline
+code that starts with one of the tree's programs and has arguments). Each
+one runs with its text unchanged, in document order, in one fresh folder W
+that holds the tree's examples/, data/, scripts/, test/ and ns3-module/ and
+a link build -> $RDMA_BUILD_DIR: "build/examples/rdma-sim -c
+examples/configs/tiny.ini" is the build's program on the tree's file, and
+every out/ and fig/ an example writes lands in W. A bare example name
+(rdma-fat-tree) is build/examples/NAME. An example passes if it exits 0.
+
+Three kinds are not run as written, each in a table below that the test
+keeps current (an entry whose text no document holds any more fails):
+
+* make commands run as "make -n" in the tree: each installs packages,
+  builds, tests or benchmarks for minutes; the dry run checks that the
+  target and its variables exist and its recipe expands.
+* LONG: examples that take more than a few seconds (a study's point, a
+  sweep, a benchmark). Each is checked in the form its entry names:
+  rdma-sim with --check appended (every check a run makes: keys, values,
+  files, the workload drawn, the output folder; nothing run), a Python
+  script's own argument parsing and checks (its parse_args, or its parser),
+  a shell script's syntax (bash -n) and the options it handles, a TestSuite
+  the runner lists.
+* TEMPLATES: examples with placeholders (SIDE, OUT_DIR, <checkout>); each is
+  run, or checked as LONG says, in the instances listed.
+
+The guards: a --group.key any document names must be a key rdma-sim lists
+(README once named --cc.dcqcn.Rai); a bogus key must make an example fail
+through the same runner; the extraction must find the examples it is known
+to find. The whole file takes about a minute on two cores.
+"""
+
+import argparse
+import os
+import re
+import runpy
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TOP
+import doc_examples as de
+
+TIMEOUT = 120
+
+#: Examples that take long, with why and the check run instead:
+#: 'check' = rdma-sim ... --check; 'parse' = the script's argument checks;
+#: 'shell' = bash -n and the options in the script; 'suite' = the runner lists it.
+LONG = {
+    'build/examples/rdma-sim -c examples/configs/slow-receiver.ini':
+        ('the slow-receiver study point, ~15 s', 'check'),
+    'build/examples/rdma-sim -c examples/configs/slow-receiver.ini '
+    '--cache.mtt.PageBytes=2097152 --output.dir=out/slow-receiver-2m':
+        ('the slow-receiver study point, ~15 s', 'check'),
+    'scripts/slow_receiver.py -o out/slow-receiver-sweep --page 4096,2097152 '
+    '--entries 2048,16384 --footprint 64MiB,256MiB,1GiB':
+        ('12 study points, ~3 min on 2 cores', 'parse'),
+    'scripts/loss_sweep.py --out out/loss-sweep':
+        ('7 loss rates x 2 recoveries x 2 set-ups, minutes', 'parse'),
+    'scripts/bench.py --runs 3':
+        ('the benchmark: needs make bench\'s LTO build, minutes', 'parse'),
+    'RDMA_COMPAT_LTO=1 ns3-module/check-compat.sh --build-only':
+        ('builds ns-3 from source, ~15 min', 'shell'),
+    'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
+        ('a system TestSuite that CTest runs already', 'suite'),
+}
+_SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid traffic.load=0.3,0.5 '
+          '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
+LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
+
+#: Examples with placeholders -> the instances run (or checked, if LONG has them).
+TEMPLATES = {
+    'scripts/compare_hpcc.py OUT_DIR THEIR_fct.txt':
+        ['scripts/compare_hpcc.py out/rdma-sim test/data/hpcc-sim/fct-dcqcn.txt'],
+    'scripts/compare_hpcc.py OURS_DIR THEIRS_FCT_TXT':
+        ['scripts/compare_hpcc.py out/rdma-sim test/data/hpcc-sim/fct-hpcc.txt'],
+    'make bench-peers HPCC_SRC=<checkout of the simulator>':
+        ['make bench-peers HPCC_SRC=/path/to/High-Precision-Congestion-Control'],
+    'make bench-peers HPCC_SRC=<checkout>':
+        ['make bench-peers HPCC_SRC=/path/to/High-Precision-Congestion-Control'],
+    'ns3-module/install-into-ns3.sh <ns-3 dir>':
+        ['ns3-module/install-into-ns3.sh /path/to/ns-3'],
+    'build/examples/rdma-sim -c examples/configs/irn-vs-roce-SIDE.ini --traffic.load=L '
+    '--cc.algorithm=CC':
+        ['build/examples/rdma-sim -c examples/configs/irn-vs-roce-%s.ini --traffic.load=%s '
+         '--cc.algorithm=%s' % (side, load, cc)
+         for side in ('roce', 'irn') for load, cc in (('0.5', 'dcqcn'), ('0.7', 'none'))],
+}
+for _side in ('roce', 'irn'):
+    for _load, _cc in (('0.5', 'dcqcn'), ('0.7', 'none')):
+        LONG['build/examples/rdma-sim -c examples/configs/irn-vs-roce-%s.ini --traffic.load=%s '
+             '--cc.algorithm=%s' % (_side, _load, _cc)] = ('a k=4 fat-tree study point', 'check')
+LONG['ns3-module/install-into-ns3.sh /path/to/ns-3'] = (
+    'needs an ns-3 source tree (test_install_into_ns3.py installs into one)', 'shell')
+
+#: what the workspace links to in the tree
+_LINKED = ('examples', 'data', 'scripts', 'test', 'ns3-module', 'doc')
+
+
+@pytest.fixture(scope='module')
+def workspace(build_dir, tmp_path_factory):
+    """W: a fresh folder with build -> the build and the tree's folders."""
+    w = tmp_path_factory.mktemp('doc-examples')
+    os.symlink(build_dir, w / 'build')
+    for name in _LINKED:
+        os.symlink(os.path.join(TOP, name), w / name)
+    return w
+
+
+def instances(example):
+    """The commands that stand for one example (itself, or a template's)."""
+    return TEMPLATES.get(example.text, [example.text])
+
+
+def _env_and_argv(text):
+    words = shlex.split(text)
+    env = dict(os.environ)
+    while words and re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', words[0]):
+        name, _, value = words.pop(0).partition('=')
+        env[name] = value
+    return env, words
+
+
+def _parse_python(argv, cwd):
+    """A script's own argument checks: its parse_args(argv) if it has one,
+    else its main(argv) with ArgumentParser.parse_args stopping after the
+    parse. Returns '' or the error."""
+    script = os.path.join(cwd, argv[0])
+
+    class Parsed(Exception):
+        pass
+
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_then_stop(self, args=None, namespace=None):
+        original(self, args, namespace)
+        raise Parsed()
+
+    old_cwd, old_path = os.getcwd(), list(sys.path)
+    os.chdir(cwd)
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        module = runpy.run_path(script, run_name='doc_example')
+        if 'parse_args' in module:
+            module['parse_args'](argv[1:])
+        else:
+            argparse.ArgumentParser.parse_args = parse_then_stop
+            module['main'](argv[1:])
+        return 'main() returned without parsing its arguments'
+    except Parsed:
+        return ''
+    except SystemExit as e:
+        return 'argument error (exit %s)' % e.code
+    finally:
+        argparse.ArgumentParser.parse_args = original
+        os.chdir(old_cwd)
+        sys.path[:] = old_path
+
+
+def _check_shell(argv, cwd):
+    """bash -n on the script, and every option of the example in its text."""
+    script = os.path.join(cwd, argv[0])
+    r = subprocess.run(['bash', '-n', script], capture_output=True, text=True)
+    if r.returncode != 0:
+        return 'bash -n: ' + r.stderr
+    with open(script) as f:
+        text = f.read()
+    missing = [a for a in argv[1:] if a.startswith('-') and a not in text]
+    return 'options not handled by %s: %s' % (argv[0], missing) if missing else ''
+
+
+def run_command(text, cwd):
+    """Run (or check, for LONG) one command in W; '' on success, else why not."""
+    env, argv = _env_and_argv(text)
+    if not argv:
+        return 'no command in %r' % text
+    if argv[0] in de.EXAMPLE_PROGRAMS:
+        argv[0] = os.path.join('build', 'examples', argv[0])
+    mode = LONG[text][1] if text in LONG else 'run'
+    if argv[0] == 'make':
+        argv = ['make', '-n', '-C', TOP] + argv[1:]
+    elif mode == 'check':
+        argv = argv + ['--check']
+    elif mode == 'parse':
+        return _parse_python(argv, cwd)
+    elif mode == 'shell':
+        return _check_shell(argv, cwd)
+    elif mode == 'suite':
+        suite = [a.split('=', 1)[1] for a in argv if a.startswith('--suite=')]
+        argv = [argv[0], '--list']
+    try:
+        r = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
+                           timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    except OSError as e:
+        return 'cannot run %s: %s' % (argv[0], e)
+    except subprocess.TimeoutExpired:
+        return 'still running after %d s' % TIMEOUT
+    if r.returncode != 0:
+        return 'exit %d: %s' % (r.returncode, (r.stderr or r.stdout)[-800:])
+    if mode == 'suite' and not set(suite) <= set(r.stdout.split()):
+        return 'the runner lists no suite %s' % suite
+    if mode == 'check' and 'configuration checked' not in r.stdout:
+        return '--check printed no verdict: ' + r.stdout[-300:]
+    return ''
+
+
+EXAMPLES = de.all_examples()
+
+
+@pytest.mark.parametrize('example', EXAMPLES, ids=[e.where for e in EXAMPLES])
+def test_example_runs_as_written(example, workspace):
+    for text in instances(example):
+        why = run_command(text, str(workspace))
+        assert not why, '%s: %s\n  -> %s' % (example.where, text, why)
+
+
+def test_tables_name_only_examples_the_documents_hold():
+    texts = {e.text for e in EXAMPLES}
+    expanded = {i for e in EXAMPLES for i in instances(e)}
+    assert not set(TEMPLATES) - texts, 'stale TEMPLATES entries'
+    assert not set(LONG) - expanded, 'stale LONG entries'
+
+
+def _rdma_sim_keys(build_dir):
+    r = subprocess.run([os.path.join(build_dir, 'examples', 'rdma-sim'), '--help'],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return set(re.findall(r'^  --(\S+) \(default:', r.stdout, re.M))
+
+
+def test_every_key_the_documents_name_exists(build_dir):
+    keys = _rdma_sim_keys(build_dir)
+    assert {'cc.dcqcn.AiRate', 'traffic.load', 'output.dir'} <= keys  # the parse works
+    mentions = [(k, where) for k, where in de.key_mentions() if not k.startswith('group.')]
+    assert len(mentions) >= 10
+    unknown = ['%s: --%s' % (where, k) for k, where in mentions if k not in keys]
+    assert not unknown, 'keys rdma-sim does not have: %s' % unknown
+
+
+def test_a_bogus_key_fails_the_runner(build_dir, workspace):
+    # README once said --cc.dcqcn.Rai: the runner must report it, run or checked.
+    assert 'cc.dcqcn.Rai' not in _rdma_sim_keys(build_dir)
+    bad = 'build/examples/rdma-sim -c examples/configs/tiny.ini --cc.dcqcn.Rai=5Mb/s ' \
+          '--output.dir=out/bogus'
+    why = run_command(bad, str(workspace))
+    assert why.startswith('exit 2') and 'cc.dcqcn.Rai' in why, why
+    LONG[bad] = ('self-check', 'check')
+    try:
+        why = run_command(bad, str(workspace))
+    finally:
+        del LONG[bad]
+    assert why.startswith('exit 2') and 'cc.dcqcn.Rai' in why, why
+    assert not os.path.exists(workspace / 'out' / 'bogus')
+    # A script's parse check fails on an option the script does not have.
+    assert _parse_python(['scripts/sweep.py', '-o', 'out/x', '--no-such-option'],
+                         str(workspace)).startswith('argument error')
+
+
+def test_extraction_finds_the_known_examples(tmp_path):
+    texts = [e.text for e in EXAMPLES]
+    assert 'build/examples/rdma-sim --help' in texts
+    assert 'rdma-fat-tree --k=4 --bytes=1048576' in texts  # an inline rst literal
+    assert sum(e.source == 'README.md' and e.kind == 'block' for e in EXAMPLES) >= 15
+    # The rules on a made-up document: continuations, comments, '...', spans.
+    md = tmp_path / 'x.md'
+    md.write_text('Run `scripts/plot_fct.py -o f out/a` or see `scripts/sweep.py`.\n'
+                  '```sh\nscripts/sweep.py -o out/s \\\n    --seeds 1,2   # two\n'
+                  'scripts/sweep.py ... --list\n```\n')
+    found = [(e.kind, e.line, e.text) for e in de.examples_of(str(md))]
+    assert found == [('inline', 1, 'scripts/plot_fct.py -o f out/a'),
+                     ('block', 3, 'scripts/sweep.py -o out/s --seeds 1,2'),
+                     ('block', 5, 'scripts/sweep.py -o out/s --seeds 1,2 --list')]
+    rst = tmp_path / 'x.rst'
+    rst.write_text('Commands: ``build/examples/rdma-sim -c a.ini\n--x.Y=1`` and ``rdma-sim``.\n')
+    found = [(e.line, e.text) for e in de.examples_of(str(rst))]
+    assert found == [(1, 'build/examples/rdma-sim -c a.ini --x.Y=1')]
