@@ -28,7 +28,10 @@ keeps current (an entry whose text no document holds any more fails):
 The guards: a --group.key any document names must be a key rdma-sim lists
 (README once named --cc.dcqcn.Rai); a bogus key must make an example fail
 through the same runner; the extraction must find the examples it is known
-to find. The whole file takes about a minute on two cores.
+to find. The C++ fragments of doc/rdma.rst's Usage section use variables
+the text describes, so they are not compiled: every type, member and
+attribute name they use must be declared by the module's or ns-3's headers.
+The whole file takes about a minute on two cores.
 """
 
 import argparse
@@ -277,3 +280,52 @@ def test_extraction_finds_the_known_examples(tmp_path):
     rst.write_text('Commands: ``build/examples/rdma-sim -c a.ini\n--x.Y=1`` and ``rdma-sim``.\n')
     found = [(e.line, e.text) for e in de.examples_of(str(rst))]
     assert found == [(1, 'build/examples/rdma-sim -c a.ini --x.Y=1')]
+
+
+def _usage_snippets():
+    """(first line, code) of each C++ literal block of doc/rdma.rst's Usage."""
+    path = os.path.join(TOP, 'doc', 'rdma.rst')
+    with open(path) as f:
+        lines = f.read().split('\n')
+    start = lines.index('Usage')
+    end = next(i for i in range(start + 2, len(lines))
+               if i + 1 < len(lines) and re.match(r'^\*{4,}$', lines[i + 1]))
+    snippets, i = [], start
+    while i < end:
+        if lines[i].rstrip().endswith('::'):
+            j = i + 1
+            while j < end and not lines[j].strip():
+                j += 1
+            k = j
+            while k < end and (not lines[k].strip() or lines[k].startswith(' ')):
+                k += 1
+            snippets.append((j + 1, '\n'.join(lines[j:k])))
+            i = k
+        else:
+            i += 1
+    return snippets
+
+
+def test_cpp_snippets_name_only_real_api():
+    """The C++ of doc/rdma.rst's Usage section is fragments (they use
+    variables the text describes), so it is not compiled; every type,
+    function, member and attribute it names must exist in the module's
+    headers, ns-3's or the TypeIds' attribute names."""
+    corpus = set()
+    headers = [os.path.join(TOP, d, n) for d in ('model', 'helper')
+               for n in os.listdir(os.path.join(TOP, d)) if n.endswith(('.h', '.cc'))]
+    ns3 = '/usr/include/ns3'
+    headers += [os.path.join(ns3, n) for n in os.listdir(ns3) if n.endswith('.h')]
+    for h in headers:
+        with open(h, errors='replace') as f:
+            corpus.update(re.findall(r'\w+', f.read()))
+    snippets = _usage_snippets()
+    assert len(snippets) >= 6
+    unknown = []
+    for line, code in snippets:
+        names = set(re.findall(r'"([A-Z][A-Za-z]+)"', code))  # attribute names
+        code = re.sub(r'"[^"]*"', lambda m: ' ' + re.sub(r'\W', ' ', m.group(0)) + ' ', code)
+        names |= set(re.findall(r'(?:->|\.|::)\s*([A-Za-z_]\w*)', code))
+        names |= set(re.findall(r'\b([A-Z][a-z]\w*[A-Z]\w*)\b', code))  # CamelCase types
+        unknown += ['doc/rdma.rst:%d: %s' % (line, n) for n in sorted(names) if n not in corpus]
+    assert not unknown, 'names no header declares: %s' % unknown

@@ -5,6 +5,7 @@ same config and seed give identical files."""
 import csv
 import json
 import os
+import re
 
 import pytest
 
@@ -223,6 +224,35 @@ def test_every_shipped_config_is_valid(run_example):
     for name in names:
         r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--print-config')
         assert r.returncode == 0, '%s: %s' % (name, r.stderr)
+
+
+def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
+    """--check (RdmaExperiment::Check): every shipped config passes the checks
+    a run makes before building anything, prints the flow count and writes
+    nothing; what a run refuses for a missing input file, a workload key or
+    a full output folder, --check refuses the same way (exit 2, the key)."""
+    folder = os.path.join(TOP, 'examples', 'configs')
+    for name in sorted(n for n in os.listdir(folder) if n.endswith('.ini')):
+        out = tmp_path / name
+        r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--check',
+                        '--output.dir=%s' % out)
+        assert r.returncode == 0, '%s: %s' % (name, r.stderr)
+        flows = re.match(r'rdma-sim: configuration checked, (\d+) flows; nothing run', r.stdout)
+        assert flows and int(flows.group(1)) > 0, r.stdout
+        assert not out.exists()
+    # The same count as the run's.
+    r = run_tiny(run_example, tmp_path / 'run', '--check')
+    assert r.returncode == 0, r.stderr
+    checked = int(re.search(r'checked, (\d+) flows', r.stdout).group(1))
+    r = run_tiny(run_example, tmp_path / 'run')
+    assert r.returncode == 0, r.stderr
+    assert checked == json.loads(read(tmp_path / 'run' / 'summary.json'))['flows']['total']
+    refused = {('--traffic.cdf=/nonexistent.txt',): 'traffic.cdf',
+               ('--traffic.load=0',): 'traffic.load',
+               (): 'output.dir'}  # tmp_path/run is not empty now
+    for args, key in refused.items():
+        r = run_tiny(run_example, tmp_path / 'run', '--check', *args)
+        assert r.returncode == 2 and key in r.stderr, (args, r.stderr)
 
 
 def test_full_qp_memory_fails_flows_not_the_run(run_example, tmp_path):
