@@ -149,9 +149,9 @@ def _parse_python(argv, cwd):
         module = runpy.run_path(script, run_name='doc_example')
         if 'parse_args' in module:
             module['parse_args'](argv[1:])
-        else:
-            argparse.ArgumentParser.parse_args = parse_then_stop
-            module['main'](argv[1:])
+            return ''
+        argparse.ArgumentParser.parse_args = parse_then_stop
+        module['main'](argv[1:])
         return 'main() returned without parsing its arguments'
     except Parsed:
         return ''
@@ -213,7 +213,16 @@ def run_command(text, cwd):
 EXAMPLES = de.all_examples()
 
 
-@pytest.mark.parametrize('example', EXAMPLES, ids=[e.where for e in EXAMPLES])
+def _ids(examples):
+    """source:line, with ' (2)', ' (3)' for further examples on one line."""
+    seen, ids = {}, []
+    for e in examples:
+        seen[e.where] = seen.get(e.where, 0) + 1
+        ids.append(e.where + (' (%d)' % seen[e.where] if seen[e.where] > 1 else ''))
+    return ids
+
+
+@pytest.mark.parametrize('example', EXAMPLES, ids=_ids(EXAMPLES))
 def test_example_runs_as_written(example, workspace):
     for text in instances(example):
         why = run_command(text, str(workspace))

@@ -247,12 +247,13 @@ def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
     r = run_tiny(run_example, tmp_path / 'run')
     assert r.returncode == 0, r.stderr
     assert checked == json.loads(read(tmp_path / 'run' / 'summary.json'))['flows']['total']
-    refused = {('--traffic.cdf=/nonexistent.txt',): 'traffic.cdf',
-               ('--traffic.load=0',): 'traffic.load',
-               (): 'output.dir'}  # tmp_path/run is not empty now
-    for args, key in refused.items():
-        r = run_tiny(run_example, tmp_path / 'run', '--check', *args)
-        assert r.returncode == 2 and key in r.stderr, (args, r.stderr)
+    refused = {('--traffic.cdf=/nonexistent.txt',): ('fresh', 'traffic.cdf'),
+               ('--traffic.load=0',): ('fresh', 'traffic.load'),
+               (): ('run', 'is not empty')}  # the run above filled tmp_path/run
+    for args, (folder, message) in refused.items():
+        r = run_tiny(run_example, tmp_path / folder, '--check', *args)
+        assert r.returncode == 2 and message in r.stderr, (args, r.stderr)
+        assert not (tmp_path / 'fresh').exists()
 
 
 def test_full_qp_memory_fails_flows_not_the_run(run_example, tmp_path):
