@@ -338,3 +338,32 @@ def test_cpp_snippets_name_only_real_api():
         names |= set(re.findall(r'\b([A-Z][a-z]\w*[A-Z]\w*)\b', code))  # CamelCase types
         unknown += ['doc/rdma.rst:%d: %s' % (line, n) for n in sorted(names) if n not in corpus]
     assert not unknown, 'names no header declares: %s' % unknown
+
+
+#: what a reader cannot follow: this machine's folders, notes beside the
+#: tree, and source files of other projects cited by path
+UNFOLLOWABLE = re.compile(r'/work/|/home/|(?<!/var)/tmp/|\.\./shared|reference-data|FACTS\.md'
+                          r'|rxe_[a-z]+\.c|drivers/infiniband')
+
+
+def test_no_citation_points_outside_the_tree():
+    """Docstrings, help texts and documents cite the IB spec, RFCs, IEEE
+    clauses, papers or public repositories, never a machine path or a file
+    that is not shipped (README once pointed at ../shared/DESIGN.md)."""
+    roots = ['model', 'helper', 'examples', 'doc', 'scripts']
+    files = [os.path.join(TOP, 'README.md'), os.path.join(TOP, 'data', 'README.md'),
+             os.path.join(TOP, 'bindings', 'README.md')]
+    for root in roots:
+        for folder, _, names in os.walk(os.path.join(TOP, root)):
+            files += [os.path.join(folder, n) for n in names
+                      if n.endswith(('.h', '.cc', '.rst', '.md', '.py', '.ini', '.sh'))]
+    assert len(files) > 100
+    bad = []
+    for path in files:
+        with open(path, errors='replace') as f:
+            for n, line in enumerate(f, start=1):
+                if UNFOLLOWABLE.search(line):
+                    bad.append('%s:%d: %s' % (os.path.relpath(path, TOP), n, line.strip()))
+    assert not bad, '\n'.join(bad)
+    assert UNFOLLOWABLE.search('see ../shared/DESIGN.md')  # the guard matches
+    assert not UNFOLLOWABLE.search('default /var/tmp/rdma-compat')  # a work folder is no citation
