@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Remote access checks (IBA 10.6.3 and 9.7.5.2.x; rxe_resp.c check_rkey):
+ * Remote access checks (IBA 10.6.3 and 9.7.5.2.x, as Linux rxe checks R_Keys):
  * a wrong R_Key, a VA outside the region, a missing access flag and a region
  * of another protection domain each get the remote access NAK; the
  * requester completes with IBV_WC_REM_ACCESS_ERR and flushes the rest; the

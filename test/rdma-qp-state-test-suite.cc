@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The RC QP state machine and verbs argument checks (IBA 10.3.1; the RC
- * rows of Linux drivers/infiniband/core/verbs.c qp_state_table; rdma-core
- * ibv_modify_qp(3)): legal transitions with their required attributes,
+ * rows of rdma-core's ibv_modify_qp(3)): legal transitions with their
+ * required attributes,
  * refusals that change nothing, RESET discarding and ERR flushing work.
  */
 

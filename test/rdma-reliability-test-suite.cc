@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * RC reliability (IBA 9.7.5-9.7.6; Linux rxe_comp.c / rxe_resp.c): one NAK
+ * RC reliability (IBA 9.7.5-9.7.6, as Linux rxe runs it): one NAK
  * per gap naming the first missing PSN and retransmission from there
  * (go-back-N), selective repeat resending only what was lost, the local
  * ACK timeout, RNR NAKs and their retry budget, retry exhaustion with a
