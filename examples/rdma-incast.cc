@@ -65,7 +65,7 @@ main(int argc, char* argv[])
     {
         NetDeviceContainer d = link.Install(nodes.Get(i), switchNode);
         auto port = DynamicCast<QbbNetDevice>(d.Get(1));
-        port->SetAttribute("TxQueueMaxBytes", UintegerValue(1ULL << 32));
+        port->GetTxQueue()->SetAttribute("MaxBytes", UintegerValue(1ULL << 32));
         sw->AddPort(port);
         ports.push_back(port);
         Ipv4Address addr(0x0A000001 + i);
@@ -121,7 +121,7 @@ main(int argc, char* argv[])
     uint64_t maxHeadroom = 0;
     for (uint32_t i = 0; i < hosts; ++i)
     {
-        pauseFrames += ports[i]->GetStats().pfcFramesTx;
+        pauseFrames += ports[i]->GetPfcController()->GetStats().framesTx;
         maxHeadroom = std::max(maxHeadroom, sw->GetMmu()->GetMaxHeadroomUsed(i, 3));
     }
     const double bytes = double(senders) * writes * size;

@@ -30,7 +30,7 @@ using namespace ns3;
 namespace
 {
 
-/// One PFC class entry of a transmitted frame (PfcPauseTx).
+/// One PFC class entry of a transmitted frame (QbbPfcController PauseTx).
 struct PfcEntry
 {
     Time t;          //!< transmission start
@@ -77,8 +77,8 @@ main(int argc, char* argv[])
     NodeContainer nodes(2);
     QbbHelper link;
     link.SetDeviceAttribute("DataRate", StringValue(rate));
-    link.SetDeviceAttribute("PfcPauseQuanta", UintegerValue(quanta));
-    link.SetDeviceAttribute("PfcRefreshMargin", TimeValue(margin));
+    link.SetPfcAttribute("PauseQuanta", UintegerValue(quanta));
+    link.SetPfcAttribute("RefreshMargin", TimeValue(margin));
     link.SetChannelAttribute("Delay", TimeValue(delay));
     NetDeviceContainer devs = link.Install(nodes);
     if (!pcap.empty())
@@ -91,8 +91,8 @@ main(int argc, char* argv[])
     std::vector<PfcEntry> sent;
     for (uint32_t n = 0; n < 2; ++n)
     {
-        devs.Get(n)->TraceConnectWithoutContext(
-            "PfcPauseTx",
+        DynamicCast<QbbNetDevice>(devs.Get(n))->GetPfcController()->TraceConnectWithoutContext(
+            "PauseTx",
             Callback<void, uint8_t, uint16_t>([&sent, n](uint8_t c, uint16_t q) {
                 sent.push_back({Simulator::Now(), n, c, q});
             }));
@@ -136,10 +136,14 @@ main(int argc, char* argv[])
 
     const uint8_t data = 3;
     const uint8_t idle = 5;
-    Simulator::Schedule(holdStart, &QbbNetDevice::SetPfcHold, portB, data, true);
-    Simulator::Schedule(holdEnd, &QbbNetDevice::SetPfcHold, portB, data, false);
-    Simulator::Schedule(MicroSeconds(5), &QbbNetDevice::SendPfcPause, portB, idle, uint16_t{1234});
-    Simulator::Schedule(MicroSeconds(8), &QbbNetDevice::SendPfcResume, portB, idle);
+    Simulator::Schedule(holdStart, &QbbPfcController::SetHold, portB->GetPfcController(), data, true);
+    Simulator::Schedule(holdEnd, &QbbPfcController::SetHold, portB->GetPfcController(), data, false);
+    Simulator::Schedule(MicroSeconds(5),
+                        &QbbPfcController::SendPause,
+                        portB->GetPfcController(),
+                        idle,
+                        uint16_t{1234});
+    Simulator::Schedule(MicroSeconds(8), &QbbPfcController::SendResume, portB->GetPfcController(), idle);
     Simulator::Run();
 
     std::cout << "rdma-pfc-link: " << rate << ", " << delay.As(Time::US) << " one way; B holds "
@@ -157,9 +161,9 @@ main(int argc, char* argv[])
     {
         ok += wc.status == IBV_WC_SUCCESS;
     }
-    const QbbNetDevice::Stats& a = portA->GetStats();
+    const QbbPfcController::Stats& a = portA->GetPfcController()->GetStats();
     std::cout << "\nA's class 3 paused for " << a.pausedTime[3].As(Time::US) << " (pauses received "
-              << a.pfcPauseRx[3] << ", XON " << a.pfcResumeRx[3] << "); class 5 paused for "
+              << a.pauseRx[3] << ", XON " << a.resumeRx[3] << "); class 5 paused for "
               << a.pausedTime[5].As(Time::US) << "\nWRITEs completed: " << ok << " of " << messages
               << "\n";
     if (!manifest.empty())

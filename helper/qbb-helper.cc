@@ -27,35 +27,46 @@ namespace
 {
 
 /**
- * \brief ASCII "d" sink for one device's file.
+ * \brief Write an ASCII "d" line.
  * \param stream the file
+ * \param context the trace path, or empty for a file per device
  * \param frame the dropped frame
- * \param reason why
+ * \param reason the reason's name
  */
 void
-AsciiDropSinkWithoutContext(Ptr<OutputStreamWrapper> stream,
-                            Ptr<const Packet> frame,
-                            QbbNetDevice::DropReason reason)
+WriteDrop(Ptr<OutputStreamWrapper> stream,
+          const std::string& context,
+          Ptr<const Packet> frame,
+          const char* reason)
 {
-    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << *frame
-                         << " reason=" << QbbNetDevice::DropReasonName(reason) << std::endl;
+    std::ostream& os = *stream->GetStream();
+    os << "d " << Simulator::Now().GetSeconds() << " ";
+    if (!context.empty())
+    {
+        os << context << " ";
+    }
+    os << *frame << " reason=" << reason << std::endl;
 }
 
-/**
- * \brief ASCII "d" sink for a shared file.
- * \param stream the file
- * \param context the trace path
- * \param frame the dropped frame
- * \param reason why
- */
+/// ASCII "d" sink of a device's Drop (context empty for a file per device).
 void
-AsciiDropSinkWithContext(Ptr<OutputStreamWrapper> stream,
-                         std::string context,
-                         Ptr<const Packet> frame,
-                         QbbNetDevice::DropReason reason)
+DeviceDropSink(Ptr<OutputStreamWrapper> stream,
+               std::string context,
+               Ptr<const Packet> frame,
+               QbbNetDevice::DropReason reason)
 {
-    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << context << " " << *frame
-                         << " reason=" << QbbNetDevice::DropReasonName(reason) << std::endl;
+    WriteDrop(stream, context, frame, QbbNetDevice::DropReasonName(reason));
+}
+
+/// ASCII "d" sink of an egress queue's Drop (context empty for a file per device).
+void
+QueueDropSink(Ptr<OutputStreamWrapper> stream,
+              std::string context,
+              Ptr<const Packet> frame,
+              uint32_t /* inPort */,
+              QbbEgressQueue::DropReason reason)
+{
+    WriteDrop(stream, context, frame, QbbEgressQueue::DropReasonName(reason));
 }
 
 } // namespace
@@ -64,12 +75,26 @@ QbbHelper::QbbHelper()
 {
     m_deviceFactory.SetTypeId("ns3::QbbNetDevice");
     m_channelFactory.SetTypeId("ns3::QbbChannel");
+    m_queueFactory.SetTypeId("ns3::QbbEgressQueue");
+    m_pfcFactory.SetTypeId("ns3::QbbPfcController");
 }
 
 void
 QbbHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
 {
     m_deviceFactory.Set(name, value);
+}
+
+void
+QbbHelper::SetQueueAttribute(std::string name, const AttributeValue& value)
+{
+    m_queueFactory.Set(name, value);
+}
+
+void
+QbbHelper::SetPfcAttribute(std::string name, const AttributeValue& value)
+{
+    m_pfcFactory.Set(name, value);
 }
 
 void
@@ -95,6 +120,8 @@ QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
     for (const Ptr<Node>& node : {a, b})
     {
         Ptr<QbbNetDevice> dev = m_deviceFactory.Create<QbbNetDevice>();
+        dev->SetTxQueue(m_queueFactory.Create<QbbEgressQueue>());
+        dev->SetPfcController(m_pfcFactory.Create<QbbPfcController>());
         dev->SetAddress(Mac48Address::Allocate());
         node->AddDevice(dev);
         dev->Attach(channel);
@@ -202,7 +229,10 @@ QbbHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                                                                             file);
         asciiTraceHelper.HookDefaultReceiveSinkWithoutContext<QbbNetDevice>(device, "MacRx", file);
         device->TraceConnectWithoutContext("Drop",
-                                           MakeBoundCallback(&AsciiDropSinkWithoutContext, file));
+                                           MakeBoundCallback(&DeviceDropSink, file, std::string()));
+        device->GetTxQueue()->TraceConnectWithoutContext(
+            "Drop",
+            MakeBoundCallback(&QueueDropSink, file, std::string()));
         return;
     }
 
@@ -216,7 +246,8 @@ QbbHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
                     MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
     Config::Connect(base.str() + "MacRx",
                     MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
-    Config::Connect(base.str() + "Drop", MakeBoundCallback(&AsciiDropSinkWithContext, stream));
+    Config::Connect(base.str() + "Drop", MakeBoundCallback(&DeviceDropSink, stream));
+    Config::Connect(base.str() + "TxQueue/Drop", MakeBoundCallback(&QueueDropSink, stream));
 }
 
 } // namespace ns3

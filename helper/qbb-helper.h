@@ -42,7 +42,8 @@ class QbbChannel;
  *   the device is held).
  * - ASCII: "+" when a frame is accepted (MacTx), "-" when its transmission
  *   starts (PhyTxBegin), "r" when it is passed up (MacRx), and "d" for every
- *   drop (Drop), the reason following the packet as "reason=QUEUE_FULL".
+ *   drop (the device's Drop and its egress queue's Drop), the reason
+ *   following the packet as "reason=QUEUE_FULL".
  *   PFC frames the device generates have a "-" line only; received ones,
  *   consumed by the device, have none.
  */
@@ -58,6 +59,22 @@ class QbbHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
      * \param value its value
      */
     void SetDeviceAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of the egress queue (QbbEgressQueue) of each
+     * device Install() creates.
+     * \param name attribute name, e.g. "MaxBytes", "Scheduler"
+     * \param value its value
+     */
+    void SetQueueAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of the PFC controller (QbbPfcController) of
+     * each device Install() creates.
+     * \param name attribute name, e.g. "PauseQuanta"
+     * \param value its value
+     */
+    void SetPfcAttribute(std::string name, const AttributeValue& value);
 
     /**
      * \brief Set an attribute of the QbbChannels Install() creates.
@@ -136,6 +153,8 @@ class QbbHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
                              bool explicitFilename) override;
 
     ObjectFactory m_deviceFactory;  //!< makes the devices
+    ObjectFactory m_queueFactory;   //!< makes their egress queues
+    ObjectFactory m_pfcFactory;     //!< makes their PFC controllers
     ObjectFactory m_channelFactory; //!< makes the channels
 };
 

@@ -133,6 +133,8 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("transport.irn", "ns3::RdmaSelectiveRepeat");
     // Layers whose keys are the models' attributes.
     c.AddAttributeGroup("link", "ns3::QbbNetDevice");
+    c.AddAttributeGroup("link.queue", "ns3::QbbEgressQueue");
+    c.AddAttributeGroup("link.pfc", "ns3::QbbPfcController");
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
     c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
     c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");

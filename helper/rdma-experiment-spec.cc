@@ -13,6 +13,7 @@
 #include "rdma-pcap-output.h"
 
 #include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rdma-wire.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
 
@@ -534,13 +535,13 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
 uint32_t
 RdmaExperimentSpec::GetFrameBytes() const
 {
-    return mtuBytes + 58; // Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4
+    return mtuBytes + RdmaWire::ROCEV2_FRAME_OVERHEAD_BYTES;
 }
 
 uint32_t
 RdmaExperimentSpec::GetAckBytes()
 {
-    return 62; // the same headers and an AETH (4)
+    return RdmaWire::ROCEV2_FRAME_OVERHEAD_BYTES + RdmaWire::AETH_BYTES;
 }
 
 } // namespace ns3

@@ -27,8 +27,8 @@ RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
         {
             const uint32_t index = m_devices.size();
             m_devices.push_back(dev);
-            dev->TraceConnectWithoutContext(
-                "PfcPauseTx",
+            dev->GetPfcController()->TraceConnectWithoutContext(
+                "PauseTx",
                 MakeCallback(&RdmaStatsHelper::OnPfcTx, this).Bind(index));
         }
     }

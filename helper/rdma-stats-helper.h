@@ -20,7 +20,7 @@ class RdmaTopologyHelper;
 /**
  * \ingroup rdma
  * \brief Fabric-wide statistics of one run: PFC frames sent (every port,
- * from the PfcPauseTx trace), sampled egress queue lengths of the switch
+ * from the QbbPfcController PauseTx trace), sampled egress queue lengths of the switch
  * ports, and the counters summary.json reports (link transmissions, data
  * packets delivered, drops, retransmissions, ECN marks).
  *

@@ -158,7 +158,8 @@ PfcHeader::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
                                     rate.GetBitRate();
     const unsigned __int128 perByte = static_cast<unsigned __int128>(8) * 1000000000000ULL;
     const uint64_t cable = static_cast<uint64_t>((bits2 + perByte - 1) / perByte);
-    return cable + 2ULL * (maxFrameBytes + 24) + (64 + 20);
+    return cable + 2ULL * (maxFrameBytes + RdmaWire::WIRE_OVERHEAD_BYTES) +
+           (RdmaWire::MIN_FRAME_BYTES + RdmaWire::WIRE_OVERHEAD_BYTES);
 }
 
 } // namespace ns3

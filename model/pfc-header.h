@@ -5,6 +5,8 @@
 #ifndef PFC_HEADER_H
 #define PFC_HEADER_H
 
+#include "rdma-wire.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
@@ -31,10 +33,10 @@ class PfcHeader : public Header
 {
   public:
     static constexpr uint32_t SIZE = 46;             //!< body with pad, bytes
-    static constexpr uint16_t ETHERTYPE = 0x8808;    //!< MAC Control EtherType
+    static constexpr uint16_t ETHERTYPE = RdmaWire::ETHERTYPE_MAC_CONTROL; //!< MAC Control
     static constexpr uint16_t OPCODE_PFC = 0x0101;   //!< 802.1Qbb PFC opcode
     static constexpr uint16_t OPCODE_PAUSE = 0x0001; //!< 802.3x PAUSE opcode
-    static constexpr uint32_t NUM_CLASSES = 8;       //!< priorities
+    static constexpr uint32_t NUM_CLASSES = RdmaWire::NUM_CLASSES; //!< priorities
     static constexpr uint32_t QUANTUM_BITS = 512;    //!< bit times per pause quantum
 
     PfcHeader();

@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "qbb-net-device.h"
+#include "qbb-class-config.h"
+
+#include "rdma-wire.h"
 
 #include <istream>
 #include <limits>
@@ -84,7 +86,7 @@ operator<<(std::ostream& os, const QbbDscpClassMap& map)
 std::istream&
 operator>>(std::istream& is, QbbDscpClassMap& map)
 {
-    ReadBoundedList(is, map.cls.data(), map.cls.size(), 0, QbbNetDevice::NUM_CLASSES - 1);
+    ReadBoundedList(is, map.cls.data(), map.cls.size(), 0, RdmaWire::NUM_CLASSES - 1);
     return is;
 }
 

@@ -5,7 +5,12 @@
 #ifndef QBB_NET_DEVICE_H
 #define QBB_NET_DEVICE_H
 
-#include "ns3/attribute-helper.h"
+#include "qbb-class-config.h"
+#include "qbb-egress-queue.h"
+#include "qbb-pfc-controller.h"
+#include "qbb-queue-item.h"
+#include "rdma-wire.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -18,9 +23,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
-#include <istream>
-#include <ostream>
 
 namespace ns3
 {
@@ -29,75 +31,6 @@ class QbbChannel;
 class ErrorModel;
 class Node;
 class UniformRandomVariable;
-
-/**
- * \ingroup rdma
- * \brief The traffic class of each DSCP value: the DscpToClass attribute of
- * QbbNetDevice.
- *
- * The default is the class-selector rule of RFC 2474 section 4.2.2: DSCP d
- * goes to class d >> 3 (CS0-CS7 to classes 0-7; AF31 = 26, the usual RoCEv2
- * data DSCP, to class 3; CS6 = 48, CNPs on many NICs, to class 6). As a
- * string (Config, command line): 64 class numbers 0-7 separated by spaces,
- * the class of DSCP 0 first; anything else fails to parse.
- */
-struct QbbDscpClassMap
-{
-    /// The class-selector map: DSCP d to class d >> 3.
-    QbbDscpClassMap();
-
-    std::array<uint8_t, 64> cls; //!< class of DSCP d at index d, 0-7
-};
-
-/**
- * \brief Print a DSCP map as 64 space-separated class numbers.
- * \param os the stream
- * \param map the map
- * \return the stream
- */
-std::ostream& operator<<(std::ostream& os, const QbbDscpClassMap& map);
-/**
- * \brief Read a DSCP map: exactly 64 class numbers 0-7 (failbit otherwise).
- * \param is the stream
- * \param map the map read
- * \return the stream
- */
-std::istream& operator>>(std::istream& is, QbbDscpClassMap& map);
-
-ATTRIBUTE_HELPER_HEADER(QbbDscpClassMap);
-
-/**
- * \ingroup rdma
- * \brief The deficit-weighted round-robin quantum of each traffic class,
- * bytes: the DwrrQuanta attribute of QbbNetDevice. Default 9018 bytes for
- * every class (equal shares; one largest frame at the default Mtu, 9000 +
- * 14 + 4, so each turn sends at least one frame). As a string: 8 quanta
- * (1 to 2^32 - 1 bytes) separated by spaces, class 0 first.
- */
-struct QbbDwrrQuanta
-{
-    /// Equal quanta of 9018 bytes.
-    QbbDwrrQuanta();
-
-    std::array<uint32_t, 8> bytes; //!< quantum of class c at index c, bytes (> 0)
-};
-
-/**
- * \brief Print DWRR quanta as 8 space-separated byte counts.
- * \param os the stream
- * \param quanta the quanta
- * \return the stream
- */
-std::ostream& operator<<(std::ostream& os, const QbbDwrrQuanta& quanta);
-/**
- * \brief Read DWRR quanta: exactly 8 byte counts above 0 (failbit otherwise).
- * \param is the stream
- * \param quanta the quanta read
- * \return the stream
- */
-std::istream& operator>>(std::istream& is, QbbDwrrQuanta& quanta);
-
-ATTRIBUTE_HELPER_HEADER(QbbDwrrQuanta);
 
 /**
  * \ingroup rdma
@@ -110,54 +43,36 @@ ATTRIBUTE_HELPER_HEADER(QbbDwrrQuanta);
  *
  * Transmit: a frame handed to Send() (which adds the Ethernet header) or to
  * SendFrame() (which takes a frame that already has one) is classified to
- * one of NUM_CLASSES traffic classes (see Classify()). It starts at once if
- * the transmitter is idle and its class is not paused, else it waits in its
- * class's FIFO transmit queue. TxQueueMaxBytes bounds the bytes waiting in
- * all eight queues together (the frame being serialized is not counted),
- * as one shared buffer; a switch's MMU does its own per-class admission
- * with the per-class getters. When a transmission ends the next frame is
- * taken from the classes that have frames and are not paused, by the
- * Scheduler: strict priority (the highest class first, IEEE 802.1Q 8.6.8.1)
- * or deficit-weighted round robin (Shreedhar and Varghese, SIGCOMM 1995:
- * each class in turn gets its DwrrQuanta bytes of credit and sends frames
- * while the head frame fits its credit; a class that empties loses its
- * credit). A frame occupies the wire for GetWireTime(): its bytes (at
- * least the 60-byte minimum frame, shorter frames are padded by the PHY)
- * plus the per-frame wire overhead of IEEE 802.3 clause 3 and 4: 4 bytes
- * FCS, 7 bytes preamble and 1 byte SFD, and a 12-byte minimum inter-frame
- * gap, 24 bytes in all, at DataRate. One event per transmission ends it at
- * the transmitter (one reused event object, nothing allocated per frame);
- * the channel delivers the same Ptr<Packet> (no per-hop copy) to the peer
- * GetWireTime() + Delay after the start, with one event per frame.
+ * one of NUM_CLASSES traffic classes (see Classify()); a switch hands its
+ * frames to Enqueue() with the class and what its queue policies need. The
+ * port's egress queue (the TxQueue attribute, a QbbEgressQueue: class
+ * FIFOs, the SP/DWRR scheduler, and a switch's admission, ECN and INT
+ * policies) holds what cannot start at once. A frame starts at once if
+ * the transmitter is idle, its class is not paused and the queue has no
+ * policy to apply (QbbEgressQueue::CanBypass()); otherwise it goes through
+ * the queue, and when a transmission ends the queue gives the next frame
+ * among the classes that are not paused. A frame occupies the wire for
+ * GetWireTime(): its bytes (at least the 60-byte minimum frame, shorter
+ * frames are padded by the PHY) plus the per-frame wire overhead of IEEE
+ * 802.3 clauses 3 and 4 (RdmaWire::WIRE_OVERHEAD_BYTES: FCS, preamble,
+ * SFD, minimum inter-frame gap, 24 bytes in all), at DataRate. One event per
+ * transmission ends it at the transmitter (one reused event object, nothing
+ * allocated per frame); the channel delivers the same Ptr<Packet> (no
+ * per-hop copy) to the peer GetWireTime() + Delay after the start, with one
+ * event per frame.
  *
- * PFC, sending: SendPfcPause() and SendPfcResume() are the interface for
- * whoever decides to pause the peer (a switch MMU, a NIC). The request
- * becomes a 60-byte MAC Control frame (PfcHeader: to 01-80-C2-00-00-01,
- * EtherType 0x8808, opcode 0x0101) that jumps ahead of every data frame: it
- * starts as soon as the frame being serialized ends (at once if the
- * transmitter is idle), and it is never paused itself. Requests made
- * before it starts are merged into that one frame (one class-enable bit per
- * class, the latest time of each class). SetPfcHold() keeps the peer's
- * class paused for as long as the owner wants: it sends PfcPauseQuanta, sends
- * the pause again PfcRefreshMargin before the last one would expire at the
- * peer, and sends XON (time 0) when released.
- *
- * PFC, receiving: a MAC Control frame (EtherType 0x8808, untagged, at most
- * the 60-byte minimum frame: IEEE 802.3 31.4 fixes MAC Control frames at
- * minFrameSize, so longer frames are not looked at) is consumed by the
- * device: never passed to any receive callback, not counted in
- * Stats::rxFrames, seen by the PhyRxEnd trace (so it is in the pcap). A
- * PFC frame (opcode 0x0101) sets, for each class whose enable bit
- * is set and whose bit is set in PfcRxEnable, the class's pause timer to
- * quanta x 512 bit times at this device's DataRate (IEEE 802.1Q clause 36;
- * PfcHeader::QuantaToTime), counted from the arrival of the frame's last bit
- * (its serialization and propagation have already happened); a new time
- * replaces a running one, time 0 resumes the class at once. An IEEE 802.3x
- * PAUSE frame (opcode 0x0001, one pause time for the whole link, Annex 31B)
- * does the same to every class in PfcRxEnable. Other opcodes are ignored.
+ * PFC: the port's QbbPfcController (the PfcController attribute) decides
+ * (IEEE 802.1Q-2018 clause 36); the device carries it out. A pending PFC
+ * frame jumps ahead of every data frame: it starts as soon as the frame
+ * being serialized ends (at once if the transmitter is idle), and it is
+ * never paused itself. A received MAC Control frame (EtherType 0x8808,
+ * untagged, at most the 60-byte minimum frame: IEEE 802.3 31.4 fixes MAC
+ * Control frames at minFrameSize, so longer frames are not looked at) goes
+ * to the controller: it is never passed to any receive callback, not counted
+ * in Stats::rxFrames, and seen by the PhyRxEnd trace (so it is in the pcap).
  * A paused class starts no new frame (a frame already being serialized
  * finishes); while every class with frames is paused the transmitter is
- * idle, and when a pause expires or is cancelled transmission resumes.
+ * idle, and when a pause ends transmission resumes.
  *
  * Pull interface for a NIC: when a transmission ends and every transmit
  * queue is empty the transmitter goes idle and calls the TxReady callback
@@ -195,35 +110,25 @@ ATTRIBUTE_HELPER_HEADER(QbbDwrrQuanta);
 class QbbNetDevice : public NetDevice
 {
   public:
-    /// Bytes each frame adds on the wire (IEEE 802.3): FCS 4 + preamble/SFD 8 + IFG 12.
-    static constexpr uint32_t WIRE_OVERHEAD_BYTES = 24;
-    /// Smallest frame on the wire without its FCS (IEEE 802.3: 64 bytes with FCS).
-    static constexpr uint32_t MIN_FRAME_BYTES = 60;
+    /// Bytes each frame adds on the wire (RdmaWire::WIRE_OVERHEAD_BYTES).
+    static constexpr uint32_t WIRE_OVERHEAD_BYTES = RdmaWire::WIRE_OVERHEAD_BYTES;
+    /// Smallest frame on the wire without its FCS (RdmaWire::MIN_FRAME_BYTES).
+    static constexpr uint32_t MIN_FRAME_BYTES = RdmaWire::MIN_FRAME_BYTES;
     /// Bytes of an untagged Ethernet header (destination, source, EtherType).
-    static constexpr uint32_t ETHERNET_HEADER_BYTES = 14;
+    static constexpr uint32_t ETHERNET_HEADER_BYTES = RdmaWire::ETHERNET_HEADER_BYTES;
     /// Bytes of an IEEE 802.1Q tag, allowed on top of Mtu in SendFrame().
-    static constexpr uint32_t VLAN_TAG_BYTES = 4;
+    static constexpr uint32_t VLAN_TAG_BYTES = RdmaWire::VLAN_TAG_BYTES;
     /// Traffic classes (transmit queues), numbered 0 (lowest) to 7 (highest).
-    static constexpr uint8_t NUM_CLASSES = 8;
-    /// Marks a class not known yet (internal; never a valid class).
-    static constexpr uint8_t NO_CLASS = 0xFF;
+    static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
-    /// How the transmitter chooses between traffic classes (the Scheduler attribute).
-    enum Scheduler
-    {
-        STRICT_PRIORITY = 0, //!< the highest class with an eligible frame first
-        DWRR,                //!< deficit-weighted round robin with DwrrQuanta
-    };
-
-    /// Why a frame was dropped (the Drop trace and Stats::drops).
+    /// Why the device dropped a frame (the Drop trace and Stats::drops; the
+    /// egress queue's own drops are its Drop trace, QbbEgressQueue::DropReason).
     enum DropReason
     {
-        DROP_QUEUE_FULL = 0, //!< the transmit queue would exceed TxQueueMaxBytes
-        DROP_LINK_DOWN,      //!< on the wire while the link was down (counted by the sender)
-        DROP_CORRUPT,        //!< corrupted (ReceiveErrorModel), standard receive path only
-        DROP_BAD_SIZE,       //!< too short for an Ethernet header or longer than Mtu allows
-        DROP_FLUSHED,        //!< removed from its queue by FlushClass() (a PFC watchdog)
-        DROP_REASON_COUNT    //!< number of reasons (not a reason)
+        DROP_LINK_DOWN = 0, //!< on the wire while the link was down (counted by the sender)
+        DROP_CORRUPT,       //!< corrupted (ReceiveErrorModel), standard receive path only
+        DROP_BAD_SIZE,      //!< too short for an Ethernet header or longer than Mtu allows
+        DROP_REASON_COUNT   //!< number of reasons (not a reason)
     };
 
     /**
@@ -241,17 +146,6 @@ class QbbNetDevice : public NetDevice
         uint64_t rxBytes{0};   //!< their bytes
         uint64_t rxCorrupt{0}; //!< frames the ReceiveErrorModel corrupted (either path)
         std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by DropReason
-        uint64_t pfcFramesTx{0};   //!< PFC frames this device sent (transmission started)
-        uint64_t pfcFramesRx{0};   //!< PFC frames received (corrupted ones not included)
-        uint64_t pauseFramesRx{0}; //!< 802.3x PAUSE frames received
-        std::array<uint64_t, NUM_CLASSES> pfcPauseTx{};  //!< sent PFC frames pausing class c
-        std::array<uint64_t, NUM_CLASSES> pfcResumeTx{}; //!< sent PFC frames with XON for c
-        /// Received pauses (time > 0) of class c, PFC or 802.3x, obeyed or not.
-        std::array<uint64_t, NUM_CLASSES> pfcPauseRx{};
-        std::array<uint64_t, NUM_CLASSES> pfcResumeRx{}; //!< received XONs (time 0) of class c
-        /// Time class c's transmission was paused, pauses that have ended only
-        /// (GetPausedTime() adds a running one).
-        std::array<Time, NUM_CLASSES> pausedTime{};
     };
 
     /**
@@ -267,22 +161,6 @@ class QbbNetDevice : public NetDevice
      * \param [in] reason why it was dropped
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
-
-    /**
-     * \brief TracedCallback signature of the PfcPauseTx and PfcPauseRx
-     * traces: one call per class a PFC frame enables.
-     * \param [in] cls the traffic class, 0-7
-     * \param [in] quanta its pause time in quanta of 512 bit times; 0 is XON
-     */
-    typedef void (*PfcTracedCallback)(uint8_t cls, uint16_t quanta);
-
-    /**
-     * \brief TracedCallback signature of the PfcPauseState trace.
-     * \param [in] cls the traffic class, 0-7
-     * \param [in] paused true when the class's transmission becomes paused,
-     *             false when it may send again (expiry or XON)
-     */
-    typedef void (*PfcPauseStateTracedCallback)(uint8_t cls, bool paused);
 
     /**
      * \brief Get the TypeId.
@@ -333,18 +211,19 @@ class QbbNetDevice : public NetDevice
      *        ETHERNET_HEADER_BYTES to Mtu + ETHERNET_HEADER_BYTES +
      *        VLAN_TAG_BYTES bytes; the device keeps and transmits this very
      *        object, so the caller must not change it afterwards
-     * \return false if it was dropped: bad size (DROP_BAD_SIZE), queue full
-     *         (DROP_QUEUE_FULL), or the device has no channel
+     * \return false if it was dropped: bad size (DROP_BAD_SIZE), refused
+     *         by the egress queue (its Drop trace), or the device has no channel
      */
     bool SendFrame(Ptr<Packet> frame);
     /**
-     * \brief SendFrame() for a caller that has classified the frame already
-     * (a switch reads the byte that decides it with the rest of the head).
-     * \param frame as for SendFrame()
-     * \param cls the frame's class as Classify() gives it, 0-7
-     * \return as for SendFrame()
+     * \brief Queue a frame a switch has classified and described already
+     * (QbbQueueItem: class, bytes, ingress port, header offsets), through
+     * the egress queue and its policies.
+     * \param item the frame and what the queue needs to know about it
+     * \return false if it was dropped: bad size (DROP_BAD_SIZE), no
+     *         channel, or by the queue (its Drop trace)
      */
-    bool SendFrame(Ptr<Packet> frame, uint8_t cls);
+    bool Enqueue(QbbQueueItem item);
 
     /**
      * \brief Set the pull hook: called, from the event that ends a
@@ -356,18 +235,6 @@ class QbbNetDevice : public NetDevice
      */
     void SetTxReadyCallback(Callback<void> callback);
 
-    /// Edits a data frame as it starts on the wire: (frame, class) -> the frame to send.
-    typedef Callback<Ptr<Packet>, Ptr<Packet>, uint8_t> TxStartHook;
-    /**
-     * \brief Set the dequeue hook: called with each data frame (not PFC
-     * frames) as it starts on the wire, after it left its queue and before
-     * the PhyTxBegin trace; the frame it returns is the one sent. A switch
-     * edits frames at dequeue here (INT as the HPCC simulator stamps it). The
-     * returned frame must have the same size.
-     * \param hook the hook (a null callback removes it)
-     */
-    void SetTxStartHook(TxStartHook hook);
-
     /**
      * \brief Set the raw-frame receive callback. While set, it gets every
      * received frame whole (Ethernet header included, corrupted copies too)
@@ -378,6 +245,22 @@ class QbbNetDevice : public NetDevice
 
     /// \return true if nothing is being transmitted and every transmit queue is empty
     bool IsTxIdle() const;
+    /**
+     * \brief Replace the egress queue (the TxQueue attribute); only while
+     * it holds no frame.
+     * \param queue the queue (not null)
+     */
+    void SetTxQueue(Ptr<QbbEgressQueue> queue);
+    /// \return the egress queue
+    Ptr<QbbEgressQueue> GetTxQueue() const;
+    /**
+     * \brief Replace the PFC controller (the PfcController attribute).
+     * \param pfc the controller (not null)
+     */
+    void SetPfcController(Ptr<QbbPfcController> pfc);
+    /// \return the PFC controller
+    Ptr<QbbPfcController> GetPfcController() const;
+
     /// \return bytes waiting in all transmit queues (not the frame being sent)
     uint64_t GetTxQueueBytes() const;
     /// \return frames waiting in all transmit queues (not the frame being sent)
@@ -424,80 +307,6 @@ class QbbNetDevice : public NetDevice
      * \return its traffic class
      */
     uint8_t GetDscpClass(uint8_t dscp) const;
-    /**
-     * \brief Set the DWRR quantum of one class (one entry of DwrrQuanta).
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \param bytes quantum, bytes (aborts if 0); at least the largest frame
-     *        keeps each dequeue to one pass over the classes
-     */
-    void SetDwrrQuantum(uint8_t cls, uint32_t bytes);
-
-    /**
-     * \brief Ask the peer to pause one class: a PFC frame enabling class
-     * cls with time quanta is sent ahead of all data, as soon as the frame
-     * being serialized ends (merged with other requests not yet on the
-     * wire; a later request for the same class replaces the earlier). It
-     * fires PfcPauseTx when its transmission starts. The peer stops starting
-     * frames of cls from the arrival of the frame's last bit for quanta x 512
-     * bit times at the peer's rate.
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \param quanta pause time in quanta of 512 bit times; 0 sends XON
-     */
-    void SendPfcPause(uint8_t cls, uint16_t quanta);
-    /**
-     * \brief Let the peer send class cls again at once: SendPfcPause(cls, 0), XON.
-     * \param cls traffic class 0-7 (aborts otherwise)
-     */
-    void SendPfcResume(uint8_t cls);
-    /**
-     * \brief Hold the peer's class cls paused, or release it.
-     *
-     * Holding sends a pause of PfcPauseQuanta and, each time a pause of the
-     * class starts its transmission at time t, schedules the next one at
-     * t + PfcPauseQuanta x 512 / DataRate - PfcRefreshMargin, so the peer
-     * gets it before its pause expires as long as the margin exceeds the
-     * wait behind one frame in serialization (IEEE 802.1Qbb leaves the
-     * refresh policy to the implementation; switches refresh before expiry
-     * while their XOFF condition lasts). Releasing cancels the refresh and
-     * sends XON. Holding a held class, or releasing a free one, does nothing.
-     * SendPfcPause() and SendPfcResume() on a held class send their frame
-     * and leave the refresh schedule alone (a later refresh pauses again).
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \param hold true to hold, false to release
-     */
-    void SetPfcHold(uint8_t cls, bool hold);
-    /**
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \return true if SetPfcHold() holds the peer's class paused
-     */
-    bool IsPfcHeld(uint8_t cls) const;
-    /**
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \return true if the peer has paused this device's class cls
-     */
-    bool IsClassPaused(uint8_t cls) const;
-    /**
-     * \brief Obey or ignore the peer's pauses of one class (one bit of
-     * PfcRxEnable), as a PFC watchdog does to a stormed queue. Ignoring a
-     * class that is paused resumes it at once.
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \param enabled true to obey pauses, false to ignore them
-     */
-    void SetPfcRxEnabled(uint8_t cls, bool enabled);
-    /**
-     * \brief Drop every frame waiting in one class's transmit queue (Drop
-     * trace with DROP_FLUSHED); the frame being serialized is not touched.
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \return the number of frames dropped
-     */
-    uint32_t FlushClass(uint8_t cls);
-    /**
-     * \param cls traffic class 0-7 (aborts otherwise)
-     * \return total time the peer has kept class cls paused, a running pause
-     *         included
-     */
-    Time GetPausedTime(uint8_t cls) const;
-
     /// \return the counters
     const Stats& GetStats() const;
 
@@ -581,21 +390,6 @@ class QbbNetDevice : public NetDevice
   private:
     friend class QbbChannel;
 
-    /// One FIFO of frames waiting for the transmitter.
-    struct TxQueue
-    {
-        std::deque<Ptr<Packet>> frames; //!< waiting frames, oldest first
-        uint64_t bytes{0};              //!< their bytes
-    };
-
-    /// Transmit-side PFC state of one class (paused by the peer).
-    struct PauseState
-    {
-        EventId expiry; //!< end of the running pause
-        Time since;     //!< start of the running pause
-        Time until;     //!< end of the running pause
-    };
-
     /**
      * \brief Build an Ethernet frame around a payload and queue it.
      * \param packet the payload
@@ -609,63 +403,20 @@ class QbbNetDevice : public NetDevice
                 Mac48Address dest,
                 uint16_t protocolNumber);
     /**
-     * \brief Remove the next frame to transmit from the queues of the
-     * classes that are not paused, by the Scheduler.
-     * \param cls receives the frame's class
-     * \return the frame, or null if no such class has a frame
-     */
-    Ptr<Packet> DequeueFrame(uint8_t& cls);
-    /**
-     * \brief DWRR choice among the eligible classes.
-     * \param eligible bit c set for each class with frames and not paused (not 0)
-     * \return the class to send from
-     */
-    uint8_t DwrrSelect(uint8_t eligible);
-    /**
-     * \brief Remove the head frame of a class's queue.
-     * \param cls the class (its queue is not empty)
-     * \return the frame
-     */
-    Ptr<Packet> PopFrame(uint8_t cls);
-    /**
      * \brief Start the next frame if the transmitter is idle: a pending PFC
      * frame first, then data.
      * \return true if a transmission started
      */
     bool StartNextFrame();
-    /// \return the PFC frame for the pending requests (clears them, fires PfcPauseTx)
-    Ptr<Packet> BuildPfcFrame();
+    /// The PFC controller or a pause's end asks for a transmission.
+    void Kick();
     /**
-     * \brief Consume a received MAC Control frame (PFC or 802.3x PAUSE).
-     * \param frame the frame
+     * \brief Send a classified frame: straight to an idle wire when its
+     * class is free and the queue can be bypassed, else through the queue.
+     * \param item the frame
+     * \return false if the queue dropped it
      */
-    void ReceiveMacControl(Ptr<const Packet> frame);
-    /**
-     * \brief Apply a received pause time to one class.
-     * \param cls the class
-     * \param quanta the time, quanta of 512 bit times (0 resumes)
-     */
-    void PauseClass(uint8_t cls, uint16_t quanta);
-    /**
-     * \brief End the pause of a class (expiry or XON); the caller then
-     * calls StartNextFrame().
-     * \param cls the class
-     */
-    void ResumeClass(uint8_t cls);
-    /// A pause timer ran out: resume every class whose pause ends now, then transmit.
-    void PauseExpired();
-    /**
-     * \brief Time from the start of a held pause's transmission to its
-     * refresh: the PfcPauseQuanta time minus PfcRefreshMargin (aborts, naming
-     * both attributes, unless positive).
-     * \return the interval
-     */
-    Time PfcRefreshInterval() const;
-    /**
-     * \brief Send the refresh of a held class's pause.
-     * \param cls the class
-     */
-    void RefreshPfcHold(uint8_t cls);
+    bool Queue(QbbQueueItem&& item);
     /**
      * \brief Put a frame on the wire. The end of its transmission is an
      * event only if something waits for it (queued frames, a pending PFC
@@ -676,15 +427,12 @@ class QbbNetDevice : public NetDevice
      * \param frame the frame
      */
     void TransmitStart(Ptr<Packet> frame);
-    /// SendFrame() with the class, or NO_CLASS if not known yet.
-    bool DoSendFrame(Ptr<Packet> frame, uint8_t cls);
     /**
-     * \brief TransmitStart() of a data frame, through the dequeue hook if one is set.
+     * \brief Check a frame's size and channel, fire MacTx.
      * \param frame the frame
-     * \param cls its class, or NO_CLASS if not known yet (sent at once
-     *        without a look at its bytes)
+     * \return false if it was dropped (bad size) or there is no channel
      */
-    void TransmitData(Ptr<Packet> frame, uint8_t cls);
+    bool Accept(Ptr<Packet> frame);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
     /// Count the current frame as sent, fire PhyTxEnd and go idle.
@@ -734,30 +482,14 @@ class QbbNetDevice : public NetDevice
     Mac48Address m_address;                  //!< MAC address
     uint16_t m_mtu;                          //!< Ethernet payload bytes
     DataRate m_rate;                         //!< line rate
-    uint64_t m_txQueueMaxBytes;              //!< queue limit, bytes
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors, or null
     Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
 
-    std::array<TxQueue, NUM_CLASSES> m_txQueues;   //!< transmit queues, by class
-    uint64_t m_txQueueBytes{0};                    //!< bytes in all queues
-    uint8_t m_backlogMask{0};                      //!< bit c: class c's queue is not empty
-    Scheduler m_scheduler{STRICT_PRIORITY};        //!< how the next class is chosen
-    QbbDscpClassMap m_dscpMap;                     //!< DSCP to class
-    QbbDwrrQuanta m_dwrrQuanta;                    //!< DWRR quanta, bytes
-    std::array<uint64_t, NUM_CLASSES> m_deficit{}; //!< DWRR credit, bytes
-    uint8_t m_dwrrClass{0};                        //!< class whose DWRR turn it is
-    bool m_dwrrCredited{false};                    //!< it has had its quantum this turn
-
-    uint8_t m_pausedMask{0};                          //!< bit c: peer paused class c
-    uint8_t m_pfcRxEnable{0xFF};                      //!< classes whose received pauses apply
-    std::array<PauseState, NUM_CLASSES> m_pause;      //!< per class, paused by the peer
-    uint8_t m_pfcPendingMask{0};                      //!< classes of the PFC frame to send
-    std::array<uint16_t, NUM_CLASSES> m_pfcPending{}; //!< their pause times, quanta
-    uint8_t m_pfcHoldMask{0};                         //!< classes held paused at the peer
-    std::array<EventId, NUM_CLASSES> m_pfcRefresh;    //!< refresh of each held class
-    uint16_t m_pfcHoldQuanta;                         //!< pause time of a hold, quanta
-    Time m_pfcRefreshMargin;                          //!< refresh this long before expiry
+    Ptr<QbbEgressQueue> m_queue;   //!< the egress queue (TxQueue attribute)
+    Ptr<QbbPfcController> m_pfc;   //!< PFC decisions (PfcController attribute)
+    QbbDscpClassMap m_dscpMap;     //!< DSCP to class
+    bool m_dequeuing{false};       //!< inside StartNextFrame (the queue's policies may call back)
     mutable Ptr<Packet> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
     Time m_txEnd;                  //!< when the current transmission ends
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
@@ -769,7 +501,6 @@ class QbbNetDevice : public NetDevice
     mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
 
     Callback<void> m_txReadyCallback;                      //!< pull hook
-    TxStartHook m_txStartHook;                             //!< dequeue hook
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
     NetDevice::ReceiveCallback m_rxCallback;               //!< standard receive
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive
@@ -782,9 +513,6 @@ class QbbNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;   //!< PhyRxEnd: last bit received
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< PhyRxDrop: corrupt, dropped
     TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace; //!< Drop: any drop, with reason
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;       //!< PfcPauseTx: class, quanta sent
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace; //!< PfcPauseRx: class, quanta received
-    TracedCallback<uint8_t, bool> m_pfcPauseStateTrace;  //!< PfcPauseState: class paused/free
 };
 
 } // namespace ns3

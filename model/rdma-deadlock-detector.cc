@@ -83,7 +83,7 @@ RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
             Ptr<QbbNetDevice> dev = switches[s]->GetPort(p);
             for (uint8_t c = 0; c < QbbNetDevice::NUM_CLASSES; ++c)
             {
-                if (!dev->IsClassPaused(c))
+                if (!dev->GetPfcController()->IsPaused(c))
                 {
                     continue;
                 }
@@ -100,7 +100,7 @@ RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
                     const uint32_t q = it->second.second;
                     for (uint32_t r = 0; r < switches[t]->GetNPorts(); ++r)
                     {
-                        if (switches[t]->GetPort(r)->IsClassPaused(c) &&
+                        if (switches[t]->GetPort(r)->GetPfcController()->IsPaused(c) &&
                             switches[t]->GetQueuedBytesByIngress(r, c)[q] > 0)
                         {
                             out.push_back(makeHop(t, r, c));

@@ -9,6 +9,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ns3
@@ -58,24 +59,62 @@ RdmaFrameEditor::Ipv4Checksum(const uint8_t* header, uint32_t length)
 void
 RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
 {
+    MarkCe(frame, view.GetIpOffset(), view.IsIpv6());
+}
+
+uint32_t
+RdmaFrameEditor::CopyIpHead(Ptr<const Packet> frame, uint32_t ip, bool ipv6, uint8_t* head)
+{
+    // IPv6: the fixed header's first 8 bytes (Traffic Class, Hop Limit);
+    // IPv4: the whole header, options included, for its checksum.
+    const uint32_t n = frame->CopyData(head, std::min<uint32_t>(MAX_HEAD, ip + 60));
+    const uint32_t end = ipv6 ? ip + 8 : ip + (head[ip] & 0x0F) * 4;
+    NS_ABORT_MSG_IF(end > n, "RdmaFrameEditor: frame too short for its IP header");
+    return end;
+}
+
+void
+RdmaFrameEditor::FixIpv4Checksum(uint8_t* ipHeader, uint32_t length)
+{
+    if (ipHeader[10] != 0 || ipHeader[11] != 0)
+    {
+        const uint16_t sum = Ipv4Checksum(ipHeader, length);
+        ipHeader[10] = static_cast<uint8_t>(sum >> 8);
+        ipHeader[11] = static_cast<uint8_t>(sum);
+    }
+}
+
+void
+RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, uint32_t ip, bool ipv6)
+{
     uint8_t head[MAX_HEAD];
-    const uint32_t ip = view.GetIpOffset();
-    const uint32_t n = view.IsIpv6() ? ip + 2 : view.GetL4Offset();
-    NS_ABORT_MSG_IF(n > MAX_HEAD, "RdmaFrameEditor: IP header beyond " << MAX_HEAD << " bytes");
-    frame->CopyData(head, n);
-    if (view.IsIpv6())
+    const uint32_t n = CopyIpHead(frame, ip, ipv6, head);
+    if (ipv6)
     {
         head[ip + 1] |= RdmaFrameView::ECN_CE << 4; // Traffic Class bits 1-0
     }
     else
     {
         head[ip + 1] |= RdmaFrameView::ECN_CE;
-        if (head[ip + 10] != 0 || head[ip + 11] != 0)
-        {
-            uint16_t sum = Ipv4Checksum(head + ip, n - ip);
-            head[ip + 10] = static_cast<uint8_t>(sum >> 8);
-            head[ip + 11] = static_cast<uint8_t>(sum);
-        }
+        FixIpv4Checksum(head + ip, n - ip);
+    }
+    RewriteHead(frame, head, n);
+}
+
+void
+RdmaFrameEditor::DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view)
+{
+    uint8_t head[MAX_HEAD];
+    const uint32_t ip = view.GetIpOffset();
+    const uint32_t n = CopyIpHead(frame, ip, view.IsIpv6(), head);
+    if (view.IsIpv6())
+    {
+        --head[ip + 7];
+    }
+    else
+    {
+        --head[ip + 8];
+        FixIpv4Checksum(head + ip, n - ip);
     }
     RewriteHead(frame, head, n);
 }

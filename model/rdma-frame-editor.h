@@ -40,6 +40,23 @@ class RdmaFrameEditor
      * \param view the frame's parsed view (IPv4 or IPv6, ECN 1 or 2)
      */
     static void MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view);
+    /**
+     * \brief MarkCe() for a frame whose IP header offset is known (a switch
+     * marking as the frame leaves its queue, without parsing it again).
+     * \param frame the frame (rewritten in place)
+     * \param ipOffset the IP header's first byte (14, or 18 when tagged)
+     * \param ipv6 true for IPv6, false for IPv4
+     */
+    static void MarkCe(Ptr<Packet>& frame, uint32_t ipOffset, bool ipv6);
+
+    /**
+     * \brief Decrement the IPv4 TTL (RFC 791 3.1, RFC 1812 5.3.1; the header
+     * checksum, when not 0, is recomputed) or the IPv6 Hop Limit (RFC 8200
+     * 3). The RoCEv2 ICRC stays valid: it masks both (IBA Annex A17.3.3).
+     * \param frame the frame (rewritten in place)
+     * \param view the frame's parsed view, with GetTtl() above 1
+     */
+    static void DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view);
 
     /**
      * \brief Stamp an INT hop record into the IntHeader that follows the
@@ -93,6 +110,24 @@ class RdmaFrameEditor
                                    uint32_t n);
 
   private:
+    /**
+     * \brief Copy a frame's bytes up to the end of the part of its IP
+     * header that an edit touches.
+     * \param frame the frame
+     * \param ip the IP header's offset
+     * \param ipv6 its version
+     * \param head receives the bytes (MAX_HEAD)
+     * \return how many bytes to rewrite (aborts if the frame is shorter)
+     */
+    static uint32_t CopyIpHead(Ptr<const Packet> frame, uint32_t ip, bool ipv6, uint8_t* head);
+    /**
+     * \brief Recompute an IPv4 header checksum in place unless it is 0
+     * (ns-3 without checksums writes 0, which stays).
+     * \param ipHeader the header
+     * \param length its length, bytes
+     */
+    static void FixIpv4Checksum(uint8_t* ipHeader, uint32_t length);
+
     /// Largest head the editor rewrites: Ethernet + tag + IPv4 max + UDP + IntHeader.
     static constexpr uint32_t MAX_HEAD = 14 + 4 + 60 + 8 + 42;
 };

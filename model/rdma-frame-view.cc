@@ -121,6 +121,13 @@ RdmaFrameView::GetEcn() const
     return m_ipv6 ? (m_bytes[m_ipOffset + 1] >> 4) & 0x3 : m_bytes[m_ipOffset + 1] & 0x3;
 }
 
+uint8_t
+RdmaFrameView::GetTtl() const
+{
+    // IPv4 TTL at byte 8 (RFC 791 3.1), IPv6 Hop Limit at byte 7 (RFC 8200 3).
+    return m_ipv6 ? m_bytes[m_ipOffset + 7] : m_bytes[m_ipOffset + 8];
+}
+
 bool
 RdmaFrameView::HasPorts() const
 {

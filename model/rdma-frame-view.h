@@ -5,6 +5,8 @@
 #ifndef RDMA_FRAME_VIEW_H
 #define RDMA_FRAME_VIEW_H
 
+#include "rdma-wire.h"
+
 #include "ns3/packet.h"
 
 #include <cstdint>
@@ -30,10 +32,10 @@ class RdmaFrameView
 {
   public:
     static constexpr uint32_t PEEK_BYTES = 14 + 4 + 60 + 4;   //!< Ethernet, tag, IPv4 max, ports
-    static constexpr uint16_t ETHERTYPE_VLAN = 0x8100;        //!< IEEE 802.1Q tag
-    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;        //!< IPv4
-    static constexpr uint16_t ETHERTYPE_IPV6 = 0x86DD;        //!< IPv6
-    static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808; //!< PFC / PAUSE
+    static constexpr uint16_t ETHERTYPE_VLAN = RdmaWire::ETHERTYPE_VLAN; //!< IEEE 802.1Q tag
+    static constexpr uint16_t ETHERTYPE_IPV4 = RdmaWire::ETHERTYPE_IPV4; //!< IPv4
+    static constexpr uint16_t ETHERTYPE_IPV6 = RdmaWire::ETHERTYPE_IPV6; //!< IPv6
+    static constexpr uint16_t ETHERTYPE_MAC_CONTROL = RdmaWire::ETHERTYPE_MAC_CONTROL; //!< PFC
     static constexpr uint8_t PROTO_UDP = 17;                  //!< IP protocol UDP
     static constexpr uint8_t PROTO_TCP = 6;                   //!< IP protocol TCP
     static constexpr uint8_t ECN_CE = 3;                      //!< Congestion Experienced (RFC 3168)
@@ -73,6 +75,8 @@ class RdmaFrameView
     uint8_t GetProtocol() const;
     /// \return the ECN field of the IP header, 0-3 (RFC 3168)
     uint8_t GetEcn() const;
+    /// \return the IPv4 TTL or the IPv6 Hop Limit
+    uint8_t GetTtl() const;
     /// \return true if the L4 ports were present (UDP or TCP, not truncated)
     bool HasPorts() const;
     /// \return the L4 source port (0 without ports)

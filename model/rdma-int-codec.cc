@@ -6,7 +6,7 @@
 
 #include "rdma-frame-editor.h"
 #include "rdma-raw-header.h"
-#include "roce-frame.h"
+#include "rdma-wire.h"
 
 #include "ns3/buffer.h"
 #include "ns3/packet.h"
@@ -20,7 +20,8 @@ namespace ns3
 namespace
 {
 /// Bytes an INT edit reads: Ethernet, 802.1Q tag, IPv6 (or IPv4 with options), UDP.
-constexpr uint32_t HEAD = 14 + 4 + 60 + 8;
+constexpr uint32_t HEAD = RdmaWire::ETHERNET_HEADER_BYTES + RdmaWire::VLAN_TAG_BYTES + 60 +
+                          RdmaWire::UDP_HEADER_BYTES; // 60: IPv4 with the most options
 
 /// Offsets of the IP and UDP headers in the first `n` bytes of a frame, or false if it is not IP/UDP.
 bool
@@ -32,7 +33,7 @@ Locate(const uint8_t* b, uint32_t n, uint32_t& ip, uint32_t& udp, bool& v6)
         return false;
     }
     uint16_t type = b[off] << 8 | b[off + 1];
-    if (type == 0x8100)
+    if (type == RdmaWire::ETHERTYPE_VLAN)
     {
         off += 4;
         if (n < off + 2)
@@ -42,21 +43,21 @@ Locate(const uint8_t* b, uint32_t n, uint32_t& ip, uint32_t& udp, bool& v6)
         type = b[off] << 8 | b[off + 1];
     }
     ip = off + 2;
-    if (type == RoceFrame::ETHERTYPE_IPV4 && n >= ip + 20 && b[ip + 9] == 17)
+    if (type == RdmaWire::ETHERTYPE_IPV4 && n >= ip + RdmaWire::IPV4_HEADER_BYTES && b[ip + 9] == 17)
     {
         v6 = false;
         udp = ip + (b[ip] & 0x0F) * 4;
     }
-    else if (type == RoceFrame::ETHERTYPE_IPV6 && n >= ip + 40 && b[ip + 6] == 17)
+    else if (type == RdmaWire::ETHERTYPE_IPV6 && n >= ip + RdmaWire::IPV6_HEADER_BYTES && b[ip + 6] == 17)
     {
         v6 = true;
-        udp = ip + 40;
+        udp = ip + RdmaWire::IPV6_HEADER_BYTES;
     }
     else
     {
         return false;
     }
-    return n >= udp + 8;
+    return n >= udp + RdmaWire::UDP_HEADER_BYTES;
 }
 
 /// Add `delta` to the big-endian 16-bit field at `p`.
@@ -169,7 +170,7 @@ RdmaIntCodec::StripFromHead(uint8_t* head, uint32_t n, IntHeader& header)
     hb.Begin().Write(head + keep, IntHeader::SIZE);
     header.Deserialize(hb.Begin());
     std::memmove(head + keep, head + keep + IntHeader::SIZE, n - keep - IntHeader::SIZE);
-    Fix(head, ip, udp, v6, -static_cast<int>(IntHeader::SIZE), RoceFrame::UDP_PORT);
+    Fix(head, ip, udp, v6, -static_cast<int>(IntHeader::SIZE), RdmaWire::ROCEV2_UDP_PORT);
     return n - IntHeader::SIZE;
 }
 

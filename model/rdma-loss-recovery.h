@@ -5,6 +5,8 @@
 #ifndef RDMA_LOSS_RECOVERY_H
 #define RDMA_LOSS_RECOVERY_H
 
+#include "rdma-wire.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
@@ -210,26 +212,6 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     Time m_rtoHigh;              //!< RTO_high
     uint32_t m_rtoLowThreshold;  //!< N: RTO_low at or below this many packets in flight
 };
-
-/**
- * \brief Signed distance a - b of two 24-bit PSNs (IBA 9.7.2): negative
- * when a is before b, within 2^23 either way.
- * \param a a PSN
- * \param b a PSN
- * \return a - b in [-2^23, 2^23)
- */
-inline int32_t
-PsnDiff(uint32_t a, uint32_t b)
-{
-    return static_cast<int32_t>((a - b) << 8) >> 8;
-}
-
-/// \return (psn + n) mod 2^24
-inline uint32_t
-PsnAdd(uint32_t psn, int64_t n)
-{
-    return static_cast<uint32_t>(static_cast<int64_t>(psn) + n) & 0xFFFFFF;
-}
 
 } // namespace ns3
 

@@ -5,6 +5,8 @@
 #ifndef RDMA_NIC_RX_BUFFER_H
 #define RDMA_NIC_RX_BUFFER_H
 
+#include "rdma-wire.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -45,7 +47,7 @@ class RdmaNicRxBuffer : public Object
 {
   public:
     /// Number of traffic classes (IEEE 802.1Q priorities).
-    static constexpr uint8_t NUM_CLASSES = 8;
+    static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
     /// Outcome of an arrival.
     enum Admission : uint8_t

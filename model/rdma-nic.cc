@@ -502,7 +502,7 @@ RdmaNic::ConfigureRxBuffer()
 void
 RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
 {
-    m_device->SetPfcHold(cls, pause);
+    m_device->GetPfcController()->SetHold(cls, pause);
 }
 
 bool

@@ -70,7 +70,7 @@ class Packet;
  * congestion control) then wait in the port's receive buffer (RxBuffer, an
  * RdmaNicRxBuffer) until the pipeline has written them to host memory; a
  * lossless class above its XOFF threshold makes the port hold its peer
- * paused (QbbNetDevice::SetPfcHold), so a NIC slowed by its cache misses
+ * paused (QbbPfcController::SetHold), so a NIC slowed by its cache misses
  * pauses its switch (Guo et al., SIGCOMM 2016, section 4.4); a frame that
  * does not fit is dropped as DROP_RX_BUFFER_FULL.
  */

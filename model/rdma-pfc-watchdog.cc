@@ -87,8 +87,8 @@ RdmaPfcWatchdog::AddPort(Ptr<QbbNetDevice> device)
 {
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.push_back(Port{device, {}});
-    device->TraceConnectWithoutContext(
-        "PfcPauseState",
+    device->GetPfcController()->TraceConnectWithoutContext(
+        "PauseState",
         MakeCallback(&RdmaPfcWatchdog::PauseStateChanged, this, index));
     return index;
 }
@@ -143,7 +143,7 @@ RdmaPfcWatchdog::Detect(uint32_t port, uint8_t cls)
 {
     Port& p = m_ports[port];
     ClassState& c = p.cls[cls];
-    if (!p.device->IsClassPaused(cls))
+    if (!p.device->GetPfcController()->IsPaused(cls))
     {
         return;
     }
@@ -153,8 +153,8 @@ RdmaPfcWatchdog::Detect(uint32_t port, uint8_t cls)
     Time pausedFor = Simulator::Now() - c.pausedSince;
     NS_LOG_INFO("PFC storm on port " << port << " class " << +cls << " after " << pausedFor);
     m_stormTrace(port, cls, pausedFor);
-    c.pauseRxSeen = p.device->GetStats().pfcPauseRx[cls];
-    p.device->SetPfcRxEnabled(cls, false);
+    c.pauseRxSeen = p.device->GetPfcController()->GetStats().pauseRx[cls];
+    p.device->GetPfcController()->SetRxEnabled(cls, false);
     if (m_action == DROP && !m_stormCallback.IsNull())
     {
         m_stormCallback(port, cls);
@@ -168,7 +168,7 @@ RdmaPfcWatchdog::CheckRestore(uint32_t port, uint8_t cls)
 {
     Port& p = m_ports[port];
     ClassState& c = p.cls[cls];
-    uint64_t pauses = p.device->GetStats().pfcPauseRx[cls];
+    uint64_t pauses = p.device->GetPfcController()->GetStats().pauseRx[cls];
     if (pauses != c.pauseRxSeen)
     {
         c.pauseRxSeen = pauses;
@@ -178,7 +178,7 @@ RdmaPfcWatchdog::CheckRestore(uint32_t port, uint8_t cls)
     }
     c.stormed = false;
     --m_stormedNow;
-    p.device->SetPfcRxEnabled(cls, true);
+    p.device->GetPfcController()->SetRxEnabled(cls, true);
     NS_LOG_INFO("PFC storm over on port " << port << " class " << +cls);
     m_restoreTrace(port, cls);
 }

@@ -27,13 +27,13 @@ namespace ns3
  * watchdogs do.
  *
  * On a storm the class stops obeying the peer's pauses
- * (QbbNetDevice::SetPfcRxEnabled), and with Action Drop the owner's storm
+ * (QbbPfcController::SetRxEnabled), and with Action Drop the owner's storm
  * callback runs so that it can discard the class's waiting frames and the
  * ones that arrive while the storm lasts (RdmaSwitch flushes the queue and
  * drops with its DROP_PFC_STORM reason); with Action Ignore the frames are
  * simply sent, pauses notwithstanding. Every RestorationTime the watchdog
- * looks at the class's received pause count (QbbNetDevice::Stats
- * pfcPauseRx, counted whether obeyed or not): if no pause arrived in that
+ * looks at the class's received pause count (QbbPfcController::Stats
+ * pauseRx, counted whether obeyed or not): if no pause arrived in that
  * time the storm is over, pauses are obeyed again and the Restore trace
  * fires. Defaults follow SONiC's pfcwd (detection and restoration 200 ms,
  * action drop).

@@ -6,6 +6,7 @@
 #define RDMA_QP_CC_H
 
 #include "int-header.h"
+#include "rdma-wire.h"
 #include "rdma-cnp-generator.h"
 #include "rdma-congestion-ops.h"
 
@@ -63,7 +64,7 @@ class RdmaQpCc : public Object
 {
   public:
     /// Frame bytes around a full payload: Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4.
-    static constexpr uint32_t FRAME_OVERHEAD_BYTES = 58;
+    static constexpr uint32_t FRAME_OVERHEAD_BYTES = RdmaWire::ROCEV2_FRAME_OVERHEAD_BYTES;
 
     /**
      * \brief Get the type ID.

@@ -24,12 +24,6 @@ NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
 
-static_assert(RdmaSwitch::DROP_BUFFER_FULL - RdmaSwitch::DROP_INGRESS_LIMIT ==
-                      SwitchMmu::DROP_BUFFER_FULL - SwitchMmu::DROP_INGRESS_LIMIT &&
-                  RdmaSwitch::DROP_HEADROOM_FULL - RdmaSwitch::DROP_INGRESS_LIMIT ==
-                      SwitchMmu::DROP_HEADROOM_FULL - SwitchMmu::DROP_INGRESS_LIMIT,
-              "the switch's MMU drop reasons follow SwitchMmu::Admission's order");
-
 const char*
 RdmaSwitch::DropReasonName(DropReason reason)
 {
@@ -40,14 +34,17 @@ RdmaSwitch::DropReasonName(DropReason reason)
     case DROP_NO_ROUTE:
         return "NO_ROUTE";
     case DROP_INGRESS_LIMIT:
+        return "INGRESS_LIMIT";
     case DROP_BUFFER_FULL:
+        return "BUFFER_FULL";
     case DROP_HEADROOM_FULL:
-        return SwitchMmu::AdmissionName(
-            SwitchMmu::Admission(reason - DROP_INGRESS_LIMIT + SwitchMmu::DROP_INGRESS_LIMIT));
+        return "HEADROOM_FULL";
     case DROP_PFC_STORM:
         return "PFC_STORM";
-    case DROP_EGRESS_REFUSED:
-        return "EGRESS_REFUSED";
+    case DROP_QUEUE_FULL:
+        return "QUEUE_FULL";
+    case DROP_TTL_EXPIRED:
+        return "TTL_EXPIRED";
     case DROP_REASON_COUNT:
         break;
     }
@@ -70,15 +67,26 @@ RdmaSwitch::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("EcnEnabled",
                           "Mark ECN-capable frames CE, RED-style on the egress class queue "
-                          "(SwitchEcnParams; DCQCN's switch behaviour).",
+                          "(RdmaEcnMarker with SwitchEcnParams; DCQCN's congestion point).",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaSwitch::m_ecnEnabled),
+                          MakeBooleanAccessor(&RdmaSwitch::SetEcnEnabled,
+                                              &RdmaSwitch::GetEcnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnAtDequeue",
+                          "Decide ECN marks as frames leave the egress queue, on the bytes "
+                          "still queued behind them (shared-buffer switch ASICs; the HPCC "
+                          "simulator's SwitchNode::SwitchNotifyDequeue). False: as they join "
+                          "it, on the bytes ahead of them.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaSwitch::SetEcnAtDequeue,
+                                              &RdmaSwitch::GetEcnAtDequeue),
                           MakeBooleanChecker())
             .AddAttribute("IntEnabled",
                           "Stamp an INT hop record (IntHeader, HPCC) on frames to UDP port "
                           "IntHeader::UDP_PORT.",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::m_intEnabled),
+                          MakeBooleanAccessor(&RdmaSwitch::SetIntEnabled,
+                                              &RdmaSwitch::GetIntEnabled),
                           MakeBooleanChecker())
             .AddAttribute("IntAtDequeue",
                           "Stamp INT records as frames leave the egress queue, as the HPCC "
@@ -87,7 +95,15 @@ RdmaSwitch::GetTypeId()
                           "False: as they join it (arrival time, bytes sent by then, bytes "
                           "queued ahead).",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::m_intAtDequeue),
+                          MakeBooleanAccessor(&RdmaSwitch::SetIntAtDequeue,
+                                              &RdmaSwitch::GetIntAtDequeue),
+                          MakeBooleanChecker())
+            .AddAttribute("DecrementTtl",
+                          "Decrement the IPv4 TTL / IPv6 Hop Limit of every frame forwarded "
+                          "and drop frames that arrive with 1 or 0 (TTL_EXPIRED; RFC 1812 "
+                          "5.3.1), so that a routing loop ends. The HPCC simulator does not.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaSwitch::m_decrementTtl),
                           MakeBooleanChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer manager (set its attributes before AddPort).",
@@ -103,19 +119,9 @@ RdmaSwitch::GetTypeId()
                             "A frame was dropped: frame, ingress port, reason.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_dropTrace),
                             "ns3::RdmaSwitch::DropTracedCallback")
-            .AddTraceSource("PfcXoff",
-                            "An ingress (port, class) crossed its XOFF condition and its "
-                            "upstream is paused: port, class, ingress bytes, shared bytes, "
-                            "threshold.",
-                            MakeTraceSourceAccessor(&RdmaSwitch::m_xoffTrace),
-                            "ns3::RdmaSwitch::PfcDecisionTracedCallback")
-            .AddTraceSource("PfcXon",
-                            "A paused ingress (port, class) met its resume condition: port, "
-                            "class, ingress bytes, shared bytes, threshold.",
-                            MakeTraceSourceAccessor(&RdmaSwitch::m_xonTrace),
-                            "ns3::RdmaSwitch::PfcDecisionTracedCallback")
             .AddTraceSource("EcnMark",
-                            "A frame was marked CE: egress port, class, queued bytes.",
+                            "A frame was marked CE: egress port, class, the class queue's "
+                            "bytes the decision looked at.",
                             MakeTraceSourceAccessor(&RdmaSwitch::m_ecnMarkTrace),
                             "ns3::RdmaSwitch::EcnMarkTracedCallback");
     return tid;
@@ -138,6 +144,7 @@ RdmaSwitch::DoDispose()
     {
         p.device->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback());
         p.device = nullptr;
+        p.marker = nullptr;
     }
     m_ports.clear();
     m_watchdog->Dispose();
@@ -155,28 +162,112 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     NS_ABORT_MSG_IF(!channel, "RdmaSwitch::AddPort: the device is not attached to a channel");
     const uint32_t index = static_cast<uint32_t>(m_ports.size());
     const uint32_t maxFrame =
-        device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES + QbbNetDevice::VLAN_TAG_BYTES;
-    uint32_t mmuIndex = m_mmu->AddPort(device->GetDataRate(), channel->GetDelay(), maxFrame);
-    uint32_t wdIndex = m_watchdog->AddPort(device);
+        device->GetMtu() + RdmaWire::ETHERNET_HEADER_BYTES + RdmaWire::VLAN_TAG_BYTES;
+    const uint32_t mmuIndex = m_mmu->AddPort(device->GetDataRate(),
+                                             channel->GetDelay(),
+                                             maxFrame,
+                                             device->GetPfcController());
+    const uint32_t wdIndex = m_watchdog->AddPort(device);
     m_watchdog->SetStormCallback(MakeCallback(&RdmaSwitch::FlushStormed, this));
     NS_ABORT_MSG_IF(mmuIndex != index || wdIndex != index,
                     "RdmaSwitch: the MMU and watchdog must be used by this switch only");
     Port port;
     port.device = device;
-    port.ecn.fill(SwitchEcnParams::ForRate(device->GetDataRate()));
+    port.marker = CreateObject<RdmaEcnMarker>();
+    port.marker->SetRandomVariable(m_ecnRng); // one draw sequence for the whole switch
+    for (uint8_t c = 0; c < RdmaWire::NUM_CLASSES; ++c)
+    {
+        port.marker->SetParams(c, SwitchEcnParams::ForRate(device->GetDataRate()));
+    }
     m_ports.push_back(port);
+    Ptr<QbbEgressQueue> queue = device->GetTxQueue();
+    queue->SetAdmission(m_mmu);
+    queue->TraceConnectWithoutContext("Drop", MakeCallback(&RdmaSwitch::QueueDrop, this));
+    queue->TraceConnectWithoutContext("Mark", MakeCallback(&RdmaSwitch::QueueMark, this, index));
+    ApplyPolicies(index);
     device->SetFrameReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, index));
-    device->SetTxStartHook(MakeCallback(&RdmaSwitch::EgressDequeue, this, index));
     return index;
 }
 
-uint64_t
-RdmaSwitch::IntRecord(const Port& egress) const
+void
+RdmaSwitch::ApplyPolicies(uint32_t port)
 {
-    return IntHeader::EncodeHop(egress.device->GetDataRate(),
+    const Port& p = m_ports[port];
+    Ptr<QbbEgressQueue> queue = p.device->GetTxQueue();
+    queue->SetEcnMarker(m_ecnEnabled ? p.marker : nullptr, m_ecnAtDequeue);
+    const QbbEgressQueue::IntStamping mode =
+        !m_intEnabled ? QbbEgressQueue::INT_OFF
+                      : (m_intAtDequeue ? QbbEgressQueue::INT_AT_DEQUEUE
+                                        : QbbEgressQueue::INT_AT_ENQUEUE);
+    queue->SetIntStamping(mode, MakeCallback(&RdmaSwitch::IntRecord, this, port));
+}
+
+void
+RdmaSwitch::SetPolicy(bool& flag, bool value)
+{
+    flag = value;
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        ApplyPolicies(i);
+    }
+}
+
+void
+RdmaSwitch::SetEcnEnabled(bool enabled)
+{
+    SetPolicy(m_ecnEnabled, enabled);
+}
+
+void
+RdmaSwitch::SetEcnAtDequeue(bool dequeue)
+{
+    SetPolicy(m_ecnAtDequeue, dequeue);
+}
+
+void
+RdmaSwitch::SetIntEnabled(bool enabled)
+{
+    SetPolicy(m_intEnabled, enabled);
+}
+
+void
+RdmaSwitch::SetIntAtDequeue(bool dequeue)
+{
+    SetPolicy(m_intAtDequeue, dequeue);
+}
+
+bool
+RdmaSwitch::GetEcnEnabled() const
+{
+    return m_ecnEnabled;
+}
+
+bool
+RdmaSwitch::GetEcnAtDequeue() const
+{
+    return m_ecnAtDequeue;
+}
+
+bool
+RdmaSwitch::GetIntEnabled() const
+{
+    return m_intEnabled;
+}
+
+bool
+RdmaSwitch::GetIntAtDequeue() const
+{
+    return m_intAtDequeue;
+}
+
+uint64_t
+RdmaSwitch::IntRecord(uint32_t port, uint64_t queueBytes) const
+{
+    const Ptr<QbbNetDevice>& device = m_ports[port].device;
+    return IntHeader::EncodeHop(device->GetDataRate(),
                                 Simulator::Now(),
-                                egress.device->GetStats().txBytes,
-                                egress.device->GetTxQueueBytes());
+                                device->GetStats().txBytes,
+                                queueBytes);
 }
 
 bool
@@ -184,29 +275,6 @@ RdmaSwitch::IsIntFrame(const RdmaFrameView& view)
 {
     return view.GetProtocol() == RdmaFrameView::PROTO_UDP &&
            view.GetDstPort() == IntHeader::UDP_PORT;
-}
-
-Ptr<Packet>
-RdmaSwitch::EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls)
-{
-    // The frame's record is the first of its class: the port's class queues
-    // and these FIFOs see the same frames in the same order. (PFC frames the
-    // port sends itself do not come here: they are not in the buffer.)
-    Port& egress = m_ports[port];
-    std::deque<Pending>& fifo = egress.pending[cls];
-    NS_ASSERT_MSG(!fifo.empty(), "RdmaSwitch: port " << port << " sent a frame it was not given");
-    if (fifo.empty())
-    {
-        return frame;
-    }
-    const Pending rec = fifo.front();
-    fifo.pop_front();
-    if (rec.intOffset != 0 && RdmaFrameEditor::StampInt(frame, rec.intOffset, IntRecord(egress)))
-    {
-        ++m_stats.intStamped;
-    }
-    ReleaseBuffer(rec.inPort, cls, rec.bytes);
-    return frame;
 }
 
 uint32_t
@@ -285,19 +353,15 @@ RdmaSwitch::SelectEgress(Ptr<const Packet> frame) const
 void
 RdmaSwitch::SetEcnParams(uint32_t port, uint8_t cls, const SwitchEcnParams& params)
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size() || cls >= QbbNetDevice::NUM_CLASSES,
-                    "RdmaSwitch::SetEcnParams: no port " << port << " class " << +cls);
-    NS_ABORT_MSG_IF(params.kmaxBytes < params.kminBytes || params.pmax < 0 || params.pmax > 1,
-                    "RdmaSwitch::SetEcnParams: need Kmin <= Kmax and 0 <= Pmax <= 1");
-    m_ports[port].ecn[cls] = params;
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "RdmaSwitch::SetEcnParams: no port " << port);
+    m_ports[port].marker->SetParams(cls, params);
 }
 
 const SwitchEcnParams&
 RdmaSwitch::GetEcnParams(uint32_t port, uint8_t cls) const
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size() || cls >= QbbNetDevice::NUM_CLASSES,
-                    "RdmaSwitch::GetEcnParams: no port " << port << " class " << +cls);
-    return m_ports[port].ecn[cls];
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "RdmaSwitch::GetEcnParams: no port " << port);
+    return m_ports[port].marker->GetParams(cls);
 }
 
 Ptr<SwitchMmu>
@@ -312,10 +376,19 @@ RdmaSwitch::GetWatchdog() const
     return m_watchdog;
 }
 
-const RdmaSwitch::Stats&
+RdmaSwitch::Stats
 RdmaSwitch::GetStats() const
 {
-    return m_stats;
+    Stats st = m_stats;
+    for (const Port& p : m_ports)
+    {
+        const QbbEgressQueue::Stats& q = p.device->GetTxQueue()->GetStats();
+        st.ecnMarked += q.marks;
+        st.intStamped += q.intStamped;
+    }
+    st.pfcXoff = m_mmu->GetXoffCount();
+    st.pfcXon = m_mmu->GetXonCount();
+    return st;
 }
 
 int64_t
@@ -328,14 +401,8 @@ RdmaSwitch::AssignStreams(int64_t stream)
 std::vector<uint64_t>
 RdmaSwitch::GetQueuedBytesByIngress(uint32_t egress, uint8_t cls) const
 {
-    NS_ABORT_MSG_IF(egress >= m_ports.size() || cls >= QbbNetDevice::NUM_CLASSES,
-                    "RdmaSwitch: no port " << egress << " class " << +cls);
-    std::vector<uint64_t> bytes(m_ports.size(), 0);
-    for (const Pending& p : m_ports[egress].pending[cls])
-    {
-        bytes[p.inPort] += p.bytes;
-    }
-    return bytes;
+    NS_ABORT_MSG_IF(egress >= m_ports.size(), "RdmaSwitch: no port " << egress);
+    return m_ports[egress].device->GetTxQueue()->GetBytesByIngress(cls, GetNPorts());
 }
 
 void
@@ -343,6 +410,41 @@ RdmaSwitch::Drop(Ptr<const Packet> frame, uint32_t inPort, DropReason reason)
 {
     ++m_stats.drops[reason];
     m_dropTrace(frame, inPort, reason);
+}
+
+void
+RdmaSwitch::QueueDrop(Ptr<const Packet> frame, uint32_t inPort, QbbEgressQueue::DropReason reason)
+{
+    switch (reason)
+    {
+    case QbbEgressQueue::QUEUE_FULL:
+        Drop(frame, inPort, DROP_QUEUE_FULL);
+        return;
+    case QbbEgressQueue::INGRESS_LIMIT:
+        Drop(frame, inPort, DROP_INGRESS_LIMIT);
+        return;
+    case QbbEgressQueue::BUFFER_FULL:
+        Drop(frame, inPort, DROP_BUFFER_FULL);
+        return;
+    case QbbEgressQueue::HEADROOM_FULL:
+        Drop(frame, inPort, DROP_HEADROOM_FULL);
+        return;
+    case QbbEgressQueue::FLUSHED:
+        Drop(frame, inPort, DROP_PFC_STORM);
+        return;
+    case QbbEgressQueue::DROP_REASON_COUNT:
+        break;
+    }
+    NS_ABORT_MSG("RdmaSwitch: unknown queue drop reason " << reason);
+}
+
+void
+RdmaSwitch::QueueMark(uint32_t port,
+                      uint8_t cls,
+                      uint64_t queueBytes,
+                      RdmaEcnMarker::MarkReason /* reason */)
+{
+    m_ecnMarkTrace(port, cls, queueBytes);
 }
 
 void
@@ -362,107 +464,47 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
         Drop(frame, inPort, DROP_NO_ROUTE);
         return;
     }
+    if (m_decrementTtl)
+    {
+        if (view.GetTtl() <= 1)
+        {
+            Drop(frame, inPort, DROP_TTL_EXPIRED);
+            return;
+        }
+        RdmaFrameEditor::DecrementTtl(frame, view);
+    }
     const uint32_t out = group->size() == 1
                              ? (*group)[0]
                              : RdmaRouteTable::Select(*group, view.FlowHash(m_ecmpSeed));
     Port& egress = m_ports[out];
-    const uint8_t cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());
-    if (m_watchdog->IsStormed(out, cls) && m_watchdog->GetAction() == RdmaPfcWatchdog::DROP)
+    QbbQueueItem item;
+    item.cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());
+    if (m_watchdog->IsStormed(out, item.cls) && m_watchdog->GetAction() == RdmaPfcWatchdog::DROP)
     {
         Drop(frame, inPort, DROP_PFC_STORM);
         return;
     }
-    const uint32_t bytes = frame->GetSize();
-    const SwitchMmu::Admission admission = m_mmu->Admit(inPort, cls, bytes);
-    if (admission != SwitchMmu::ADMIT)
-    {
-        // The MMU's refusals map in order onto DROP_INGRESS_LIMIT..DROP_HEADROOM_FULL.
-        Drop(frame,
-             inPort,
-             DropReason(DROP_INGRESS_LIMIT + (admission - SwitchMmu::DROP_INGRESS_LIMIT)));
-        return;
-    }
-    if (m_mmu->ShouldPause(inPort, cls))
-    {
-        m_mmu->SetPaused(inPort, cls, true);
-        ++m_stats.pfcXoff;
-        m_xoffTrace(inPort,
-                    cls,
-                    m_mmu->GetIngressBytes(inPort, cls),
-                    m_mmu->GetSharedBytes(inPort, cls),
-                    m_mmu->GetXoffThreshold());
-        m_ports[inPort].device->SetPfcHold(cls, true);
-    }
-    const uint8_t ecn = view.GetEcn();
-    if (m_ecnEnabled && (ecn == 1 || ecn == 2))
-    {
-        const uint64_t queued = egress.device->GetTxQueueBytes(cls);
-        const double p = egress.ecn[cls].MarkProbability(queued);
-        if (p > 0 && (p >= 1 || m_ecnRng->GetValue() < p))
-        {
-            RdmaFrameEditor::MarkCe(frame, view);
-            ++m_stats.ecnMarked;
-            m_ecnMarkTrace(out, cls, queued);
-        }
-    }
-    uint32_t intOffset = 0; // where the IntHeader is, if one is stamped at dequeue
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.inPort = inPort;
+    item.ecn = view.GetEcn();
+    item.ipv6 = view.IsIpv6();
+    item.ipOffset = static_cast<uint16_t>(view.GetIpOffset());
     if (m_intEnabled && IsIntFrame(view))
     {
-        if (m_intAtDequeue)
-        {
-            intOffset = view.GetL4Offset() + 8; // after the UDP header
-        }
-        else if (RdmaFrameEditor::StampInt(frame, view, IntRecord(egress)))
-        {
-            ++m_stats.intStamped;
-        }
+        // The IntHeader follows the UDP header.
+        item.intOffset = static_cast<uint16_t>(view.GetL4Offset() + RdmaWire::UDP_HEADER_BYTES);
     }
-    // The record goes in first: an idle port starts the frame (and calls
-    // EgressDequeue, which pops it) inside SendFrame().
-    egress.pending[cls].push_back(Pending{inPort, bytes, intOffset});
-    if (!egress.device->SendFrame(frame, cls))
+    if (egress.device->Enqueue(std::move(item)))
     {
-        egress.pending[cls].pop_back();
-        ReleaseBuffer(inPort, cls, bytes);
-        Drop(frame, inPort, DROP_EGRESS_REFUSED);
-        return;
-    }
-    ++m_stats.txFrames;
-}
-
-void
-RdmaSwitch::ReleaseBuffer(uint32_t inPort, uint8_t cls, uint32_t bytes)
-{
-    m_mmu->Release(inPort, cls, bytes);
-    if (m_mmu->ShouldResume(inPort, cls))
-    {
-        m_mmu->SetPaused(inPort, cls, false);
-        ++m_stats.pfcXon;
-        m_xonTrace(inPort,
-                   cls,
-                   m_mmu->GetIngressBytes(inPort, cls),
-                   m_mmu->GetSharedBytes(inPort, cls),
-                   m_mmu->GetXoffThreshold());
-        m_ports[inPort].device->SetPfcHold(cls, false);
+        ++m_stats.txFrames;
     }
 }
 
 void
 RdmaSwitch::FlushStormed(uint32_t port, uint8_t cls)
 {
-    Port& p = m_ports[port];
-    uint32_t n = p.device->FlushClass(cls);
-    NS_ASSERT_MSG(n == p.pending[cls].size(),
-                  "RdmaSwitch: flushed " << n << " frames, " << p.pending[cls].size()
-                                         << " accounted");
-    (void)n;
-    while (!p.pending[cls].empty())
-    {
-        const Pending rec = p.pending[cls].front();
-        p.pending[cls].pop_front();
-        ++m_stats.drops[DROP_PFC_STORM];
-        ReleaseBuffer(rec.inPort, cls, rec.bytes);
-    }
+    m_ports[port].device->GetTxQueue()->Flush(cls);
 }
 
 } // namespace ns3

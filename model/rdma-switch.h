@@ -6,6 +6,7 @@
 #define RDMA_SWITCH_H
 
 #include "qbb-net-device.h"
+#include "rdma-ecn-marker.h"
 #include "rdma-pfc-watchdog.h"
 #include "rdma-route-table.h"
 #include "switch-ecn-params.h"
@@ -17,7 +18,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -39,41 +39,36 @@ class UniformRandomVariable;
  * switch's EcmpSeed (for RoCEv2 the UDP source port is the per-QP entropy,
  * RoceFrame::UdpSourcePort), so a flow keeps its path and flows spread.
  * Frames that are not IPv4/IPv6 or have no route are dropped (DROP_NOT_IP,
- * DROP_NO_ROUTE). The frame crosses unchanged (same Ptr<Packet>, MAC
- * addresses included: the hosts' NICs do not check them), unless it is
- * ECN-marked or INT-stamped, which replaces it by an edited copy
- * (RdmaFrameEditor). IP TTL/hop limit is not decremented (as in the HPCC
- * simulator), so a routing loop circulates frames until PFC stops them.
+ * DROP_NO_ROUTE). With DecrementTtl (the default) the switch routes as an IP
+ * router does: a frame whose IPv4 TTL or IPv6 Hop Limit is 1 or 0 is
+ * dropped (DROP_TTL_EXPIRED; RFC 1812 5.3.1, RFC 8200 3), others leave with
+ * it decremented, so a routing loop ends. The frame crosses as the same
+ * Ptr<Packet>, MAC addresses included (the hosts' NICs do not check them);
+ * the TTL, an ECN mark or an INT record rewrite its first bytes in place
+ * (RdmaFrameEditor).
  *
- * Buffer: the egress class is the egress port's Classify() (PCP or DSCP).
- * Before the frame is queued the SwitchMmu admits it against its ingress
- * (port, class); a lossy class over its limit is dropped
- * (DROP_INGRESS_LIMIT, DROP_BUFFER_FULL), a lossless class over its XOFF
- * threshold pauses the ingress port's upstream with
- * QbbNetDevice::SetPfcHold (pauses refreshed until released), and XON
- * follows when the MMU's resume condition holds after frames leave. A
- * frame leaves the buffer when its transmission starts on the egress
- * port (the port's dequeue hook, QbbNetDevice::SetTxStartHook; per egress
- * class a FIFO of (ingress port, bytes) records mirrors the device's
- * queue, so no per-frame tag or allocation is needed). Set each port device's TxQueueMaxBytes above
- * the MMU's buffer so that the MMU, not the device, decides.
- *
- * ECN: with EcnEnabled, an ECT(0)/ECT(1) frame is marked CE with
- * probability SwitchEcnParams::MarkProbability of the bytes waiting in its
- * egress class queue; each (port, class) has its own Kmin/Kmax/Pmax,
- * defaulting to SwitchEcnParams::ForRate of the port's rate.
- *
- * INT: with IntEnabled, a frame to UDP port IntHeader::UDP_PORT gets a hop
- * record (egress rate, time, the egress port's cumulative tx bytes and
- * its queued bytes, all classes) as it joins the egress queue, or with
- * IntAtDequeue as it leaves it (the HPCC simulator's choice: then the bytes
- * queued are those behind the frame), in the port's dequeue hook.
+ * Egress: the frame's class is the egress port's Classify() (PCP or DSCP);
+ * it goes to the egress port's queue (QbbNetDevice::Enqueue, a
+ * QbbEgressQueue) as a QbbQueueItem with its ingress port, class, bytes and
+ * header offsets. The switch plugs its policies into every port's queue at
+ * AddPort(): the shared-buffer SwitchMmu (admission against the ingress
+ * (port, class), XOFF/XON through the ingress port's QbbPfcController), an
+ * RdmaEcnMarker (EcnEnabled; RED with per-(port, class) Kmin/Kmax/Pmax,
+ * defaulting to SwitchEcnParams::ForRate of the port's rate; at dequeue
+ * with EcnAtDequeue, the default, as the HPCC simulator and switch ASICs
+ * mark: SwitchNode::SwitchNotifyDequeue in
+ * simulation/src/point-to-point/model/switch-node.cc of
+ * github.com/alibaba-edu/High-Precision-Congestion-Control) and INT stamping (IntEnabled: a frame to UDP port
+ * IntHeader::UDP_PORT gets a hop record of egress rate, time, the port's
+ * cumulative tx bytes and its queued bytes, all classes; at dequeue with
+ * IntAtDequeue, the HPCC simulator's choice). The queue's drops (buffer,
+ * queue limit, flush) are the switch's too, under the same names.
  *
  * PFC watchdog: an RdmaPfcWatchdog (the Watchdog attribute) watches every
  * port; with its Drop action a stormed class's queue is flushed and new
  * frames for it are dropped (DROP_PFC_STORM) until it is restored.
  *
- * Counters only on the per-frame path; the Drop, PfcXoff, PfcXon and
+ * Counters only on the per-frame path; the Drop and
  * EcnMark traces cost nothing unless connected.
  */
 class RdmaSwitch : public Object
@@ -87,8 +82,9 @@ class RdmaSwitch : public Object
         DROP_INGRESS_LIMIT,  //!< lossy class above its ingress threshold (SwitchMmu)
         DROP_BUFFER_FULL,    //!< lossy class, shared buffer exhausted (SwitchMmu)
         DROP_HEADROOM_FULL,  //!< lossless class beyond its PFC headroom (mis-sized headroom)
-        DROP_PFC_STORM,      //!< egress class stormed, watchdog action Drop
-        DROP_EGRESS_REFUSED, //!< the egress device refused it (its own queue limit)
+        DROP_PFC_STORM,      //!< egress class stormed, watchdog action Drop (or flushed)
+        DROP_QUEUE_FULL,     //!< the egress queue's MaxBytes
+        DROP_TTL_EXPIRED,    //!< IPv4 TTL / IPv6 Hop Limit at 1 or 0 (DecrementTtl)
         DROP_REASON_COUNT    //!< number of reasons (not a reason)
     };
 
@@ -102,7 +98,7 @@ class RdmaSwitch : public Object
     struct Stats
     {
         uint64_t rxFrames{0};                            //!< frames received from ports
-        uint64_t txFrames{0};                            //!< frames queued to an egress
+        uint64_t txFrames{0};                            //!< frames handed to an egress queue
         std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by reason
         uint64_t ecnMarked{0};                           //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
@@ -117,19 +113,6 @@ class RdmaSwitch : public Object
      * \param [in] reason why it was dropped
      */
     typedef void (*DropTracedCallback)(Ptr<const Packet> frame, uint32_t inPort, DropReason reason);
-    /**
-     * \brief TracedCallback signature of the PfcXoff and PfcXon traces.
-     * \param [in] port the ingress port whose upstream is paused/resumed
-     * \param [in] cls the traffic class
-     * \param [in] ingressBytes the (port, class)'s bytes in the buffer
-     * \param [in] sharedBytes its bytes in the shared pool
-     * \param [in] threshold the XOFF threshold at that moment, bytes
-     */
-    typedef void (*PfcDecisionTracedCallback)(uint32_t port,
-                                              uint8_t cls,
-                                              uint64_t ingressBytes,
-                                              uint64_t sharedBytes,
-                                              uint64_t threshold);
     /**
      * \brief TracedCallback signature of the EcnMark trace.
      * \param [in] port the egress port
@@ -150,7 +133,9 @@ class RdmaSwitch : public Object
     /**
      * \brief Add a port: the switch takes its frames (frame callback),
      * adds it to the MMU (headroom from its rate, its channel's delay and
-     * Mtu) and the watchdog, and sets its ECN parameters for its rate.
+     * Mtu; its PFC controller pauses its upstream) and the watchdog, and
+     * plugs the MMU, an ECN marker for its rate and INT stamping into its
+     * egress queue.
      * \param device the port (attached to its channel)
      * \return the port index, 0 to n - 1 in the order of the calls
      */
@@ -210,8 +195,8 @@ class RdmaSwitch : public Object
     Ptr<SwitchMmu> GetMmu() const;
     /// \return the watchdog
     Ptr<RdmaPfcWatchdog> GetWatchdog() const;
-    /// \return the counters
-    const Stats& GetStats() const;
+    /// \return the counters (the queues' and the MMU's summed in)
+    Stats GetStats() const;
 
     /**
      * \param egress an egress port
@@ -232,20 +217,11 @@ class RdmaSwitch : public Object
     void DoDispose() override;
 
   private:
-    /// The MMU record of a frame waiting in an egress class queue.
-    struct Pending
-    {
-        uint32_t inPort;    //!< ingress port
-        uint32_t bytes;     //!< frame bytes
-        uint32_t intOffset; //!< its IntHeader's offset, to stamp at dequeue; 0: none
-    };
-
     /// One port.
     struct Port
     {
-        Ptr<QbbNetDevice> device;                                           //!< the device
-        std::array<std::deque<Pending>, QbbNetDevice::NUM_CLASSES> pending; //!< per class
-        std::array<SwitchEcnParams, QbbNetDevice::NUM_CLASSES> ecn;         //!< per class
+        Ptr<QbbNetDevice> device;  //!< the device
+        Ptr<RdmaEcnMarker> marker; //!< its ECN marker
     };
 
     /**
@@ -256,38 +232,59 @@ class RdmaSwitch : public Object
      */
     void Receive(uint32_t inPort, Ptr<QbbNetDevice> device, Ptr<Packet> frame);
     /**
-     * \brief A data frame leaves an egress queue for the wire (the port's
-     * dequeue hook): release its buffer bytes (and send XON if due), and
-     * stamp its INT record when IntAtDequeue.
-     * \param port the port index
-     * \param frame the frame
-     * \param cls its class
-     * \return the frame to send (a stamped copy, or the frame itself)
-     */
-    Ptr<Packet> EgressDequeue(uint32_t port, Ptr<Packet> frame, uint8_t cls);
-    /**
-     * \param egress the port the frame leaves by
+     * \param port an egress port
+     * \param queueBytes the bytes in its queue the record reports
      * \return its INT hop record now (IntHeader::EncodeHop)
      */
-    uint64_t IntRecord(const Port& egress) const;
+    uint64_t IntRecord(uint32_t port, uint64_t queueBytes) const;
     /**
      * \param view a parsed frame
      * \return whether it asks for INT records (UDP to IntHeader::UDP_PORT)
      */
     static bool IsIntFrame(const RdmaFrameView& view);
     /**
-     * \brief Release a frame's bytes and send XON if the MMU says so.
-     * \param inPort ingress port
-     * \param cls class
-     * \param bytes bytes
+     * \brief Plug the switch's policies (as the attributes now say) into a port's queue.
+     * \param port the port index
      */
-    void ReleaseBuffer(uint32_t inPort, uint8_t cls, uint32_t bytes);
+    void ApplyPolicies(uint32_t port);
     /**
-     * \brief The watchdog declared a storm with action Drop.
+     * \brief Set a policy attribute and apply it to every port.
+     * \param flag the member
+     * \param value its new value
+     */
+    void SetPolicy(bool& flag, bool value);
+    void SetEcnEnabled(bool enabled);   //!< \param enabled EcnEnabled
+    void SetEcnAtDequeue(bool dequeue); //!< \param dequeue EcnAtDequeue
+    void SetIntEnabled(bool enabled);   //!< \param enabled IntEnabled
+    void SetIntAtDequeue(bool dequeue); //!< \param dequeue IntAtDequeue
+    bool GetEcnEnabled() const;         //!< \return EcnEnabled
+    bool GetEcnAtDequeue() const;       //!< \return EcnAtDequeue
+    bool GetIntEnabled() const;         //!< \return IntEnabled
+    bool GetIntAtDequeue() const;       //!< \return IntAtDequeue
+    /**
+     * \brief The watchdog declared a storm with action Drop: flush the class.
      * \param port the egress port
      * \param cls the class
      */
     void FlushStormed(uint32_t port, uint8_t cls);
+    /**
+     * \brief A port's queue dropped a frame: count it under the switch's name.
+     * \param frame the frame
+     * \param inPort its ingress port
+     * \param reason the queue's reason
+     */
+    void QueueDrop(Ptr<const Packet> frame, uint32_t inPort, QbbEgressQueue::DropReason reason);
+    /**
+     * \brief A port's queue marked a frame: the EcnMark trace.
+     * \param port the egress port
+     * \param cls the class
+     * \param queueBytes the class queue's bytes
+     * \param reason forced or not
+     */
+    void QueueMark(uint32_t port,
+                   uint8_t cls,
+                   uint64_t queueBytes,
+                   RdmaEcnMarker::MarkReason reason);
     /**
      * \brief Count and trace a drop.
      * \param frame the frame
@@ -299,17 +296,17 @@ class RdmaSwitch : public Object
     std::vector<Port> m_ports;           //!< ports, by index
     RdmaRouteTable m_routes;             //!< host routes
     uint32_t m_ecmpSeed;                 //!< EcmpSeed attribute
-    bool m_ecnEnabled;                   //!< EcnEnabled attribute
+    bool m_ecnEnabled{true};             //!< EcnEnabled attribute
+    bool m_ecnAtDequeue{true};           //!< EcnAtDequeue attribute
     bool m_intEnabled{false};            //!< IntEnabled attribute
     bool m_intAtDequeue{false};          //!< IntAtDequeue attribute
+    bool m_decrementTtl{true};           //!< DecrementTtl attribute
     Ptr<SwitchMmu> m_mmu;                //!< buffer manager
     Ptr<RdmaPfcWatchdog> m_watchdog;     //!< PFC watchdog
     Ptr<UniformRandomVariable> m_ecnRng; //!< ECN marking draws
-    Stats m_stats;                       //!< counters
+    Stats m_stats;                       //!< own counters (GetStats adds the queues' and MMU's)
 
     TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;         //!< Drop
-    TracedCallback<uint32_t, uint8_t, uint64_t, uint64_t, uint64_t> m_xoffTrace; //!< PfcXoff
-    TracedCallback<uint32_t, uint8_t, uint64_t, uint64_t, uint64_t> m_xonTrace;  //!< PfcXon
     TracedCallback<uint32_t, uint8_t, uint64_t> m_ecnMarkTrace;                  //!< EcnMark
 };
 

@@ -15,6 +15,8 @@
 #include "reth-header.h"
 #include "vlan-tag-header.h"
 
+#include "rdma-wire.h"
+
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv6-address.h"
 #include "ns3/mac48-address.h"
@@ -39,9 +41,9 @@ namespace ns3
  */
 struct RoceFrame
 {
-    static constexpr uint16_t UDP_PORT = 4791;         //!< RoCEv2 UDP destination port
-    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800; //!< EtherType IPv4
-    static constexpr uint16_t ETHERTYPE_IPV6 = 0x86DD; //!< EtherType IPv6
+    static constexpr uint16_t UDP_PORT = RdmaWire::ROCEV2_UDP_PORT;      //!< RoCEv2 UDP port
+    static constexpr uint16_t ETHERTYPE_IPV4 = RdmaWire::ETHERTYPE_IPV4; //!< EtherType IPv4
+    static constexpr uint16_t ETHERTYPE_IPV6 = RdmaWire::ETHERTYPE_IPV6; //!< EtherType IPv6
 
     /// Outcome of parsing a frame.
     enum ParseStatus
@@ -201,9 +203,11 @@ struct RoceFrame
   public:
 
     /**
-     * \brief The RoCEv2 UDP source port of a QP pair, as Linux derives it
-     * (include/rdma/ib_verbs.h: rdma_calc_flow_label then
-     * rdma_flow_label_to_udp_sport): in 0xC000-0xFFFF, constant per QP.
+     * \brief The RoCEv2 UDP source port of a QP pair, as the Linux kernel's
+     * RDMA core derives it (rdma_calc_flow_label, then
+     * rdma_flow_label_to_udp_sport; RoCEv2, IBA Vol. 1 Annex A17, leaves
+     * the source port to the sender as entropy): in 0xC000-0xFFFF,
+     * constant per QP.
      * \param localQpn the sender's QPN
      * \param remoteQpn the destination QPN
      * \return the UDP source port

@@ -23,10 +23,11 @@ namespace ns3
  *     p(q) = Pmax x (q - Kmin) / (Kmax - Kmin) for Kmin < q < Kmax
  *     p(q) = 1                                 for q >= Kmax
  *
- * RdmaSwitch marks as the packet joins the egress queue, with q the bytes
- * already waiting in its class's queue (the HPCC simulator marks on
- * dequeue with the bytes left behind the packet; both measure the same
- * standing queue).
+ * Where q is measured is RdmaEcnMarker's user's choice (RdmaSwitch's
+ * EcnAtDequeue): the bytes left behind the packet as it leaves the egress
+ * queue (the default, as the HPCC simulator's SwitchNode::SwitchNotifyDequeue
+ * in simulation/src/point-to-point/model/switch-node.cc, github.com/alibaba-edu/High-Precision-Congestion-Control,
+ * and switch ASICs do), or the bytes ahead of it as it joins.
  */
 struct SwitchEcnParams
 {

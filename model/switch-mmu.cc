@@ -11,6 +11,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -104,7 +105,18 @@ SwitchMmu::GetTypeId()
                           "Whether PFC is on; when off every class is lossy.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&SwitchMmu::m_pfcEnabled),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddTraceSource("PfcXoff",
+                            "An ingress (port, class) crossed its XOFF condition and its "
+                            "upstream is paused: port, class, ingress bytes, shared bytes, "
+                            "threshold.",
+                            MakeTraceSourceAccessor(&SwitchMmu::m_xoffTrace),
+                            "ns3::SwitchMmu::PfcDecisionTracedCallback")
+            .AddTraceSource("PfcXon",
+                            "A paused ingress (port, class) met its resume condition: port, "
+                            "class, ingress bytes, shared bytes, threshold.",
+                            MakeTraceSourceAccessor(&SwitchMmu::m_xonTrace),
+                            "ns3::SwitchMmu::PfcDecisionTracedCallback");
     return tid;
 }
 
@@ -119,9 +131,17 @@ SwitchMmu::ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes)
     return PfcHeader::ComputeHeadroom(rate, delay, maxFrameBytes);
 }
 
-uint32_t
-SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes)
+void
+SwitchMmu::DoDispose()
 {
+    m_pfc.clear();
+    Object::DoDispose();
+}
+
+uint32_t
+SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes, Ptr<QbbPfcController> pfc)
+{
+    m_pfc.push_back(pfc);
     uint64_t h = m_headroomBytes ? m_headroomBytes : ComputeHeadroom(rate, delay, maxFrameBytes);
     m_headroom.push_back(h);
     m_ingress.resize(m_ingress.size() + NUM_CLASSES);
@@ -300,6 +320,54 @@ bool
 SwitchMmu::IsPaused(uint32_t port, uint8_t cls) const
 {
     return At(port, cls).paused;
+}
+
+void
+SwitchMmu::CheckXoff(uint32_t port, uint8_t cls)
+{
+    if (!ShouldPause(port, cls))
+    {
+        return;
+    }
+    SetPaused(port, cls, true);
+    ++m_xoffCount;
+    m_xoffTrace(port,
+                cls,
+                GetIngressBytes(port, cls),
+                GetSharedBytes(port, cls),
+                GetXoffThreshold());
+    if (m_pfc[port])
+    {
+        m_pfc[port]->SetHold(cls, true);
+    }
+}
+
+void
+SwitchMmu::CheckXon(uint32_t port, uint8_t cls)
+{
+    if (!ShouldResume(port, cls))
+    {
+        return;
+    }
+    SetPaused(port, cls, false);
+    ++m_xonCount;
+    m_xonTrace(port, cls, GetIngressBytes(port, cls), GetSharedBytes(port, cls), GetXoffThreshold());
+    if (m_pfc[port])
+    {
+        m_pfc[port]->SetHold(cls, false);
+    }
+}
+
+uint64_t
+SwitchMmu::GetXoffCount() const
+{
+    return m_xoffCount;
+}
+
+uint64_t
+SwitchMmu::GetXonCount() const
+{
+    return m_xonCount;
 }
 
 uint64_t

@@ -5,9 +5,13 @@
 #ifndef SWITCH_MMU_H
 #define SWITCH_MMU_H
 
+#include "qbb-pfc-controller.h"
+#include "rdma-wire.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +23,11 @@ namespace ns3
  * \ingroup rdma
  * \brief The memory-management unit of a shared-buffer switch: admission
  * and PFC decisions per ingress (port, traffic class), in the style of
- * Broadcom Trident/Tomahawk MMUs and the HPCC simulator's SwitchMmu.
+ * Broadcom Trident/Tomahawk MMUs and the HPCC simulator's SwitchMmu
+ * (simulation/src/point-to-point/model/switch-mmu.cc of
+ * github.com/alibaba-edu/High-Precision-Congestion-Control, whose SwitchMmu::SwitchMmu sets the
+ * 12 MiB buffer, 4 KiB reserve and 3 KiB resume offset used as defaults
+ * here).
  *
  * The buffer (BufferSize bytes) is split into three parts:
  * - reserved: ReservedBytes guaranteed to each (port, lossless class);
@@ -36,7 +44,9 @@ namespace ns3
  * - Dynamic (the default): T = Alpha x (BufferSize - all reserved - all
  *   headroom - shared bytes in use), the dynamic threshold of Choudhury and
  *   Hahne (IEEE/ACM ToN 1998) that Broadcom MMUs implement and the HPCC
- *   simulator uses (Alpha = 1/2^pfc_a_shift, pfc_a_shift = 3 there);
+ *   simulator uses (Alpha = 1/2^pfc_a_shift; pfc_a_shift = 3 is set per
+ *   port in main() of its simulation/scratch/third.cc for equal port and
+ *   NIC rates, one less per doubling of the port rate);
  * - Static: T = StaticThresholdBytes.
  *
  * A lossless class (LosslessClasses with PfcEnabled) never drops: a frame
@@ -51,6 +61,12 @@ namespace ns3
  * (DROP_INGRESS_LIMIT), as is one that finds the shared pool full
  * (DROP_BUFFER_FULL).
  *
+ * PFC decisions: CheckXoff() after an admission and CheckXon() after a
+ * release act on them: the ingress port's QbbPfcController (given to
+ * AddPort) holds its upstream's class paused (QbbPfcController::SetHold,
+ * refreshed until released) and releases it with XON; PfcXoff/PfcXon trace
+ * each decision.
+ *
  * State is held in vectors indexed by port x 8 + class (any radix); every
  * call is O(1). Set the attributes before the first AddPort(): the
  * reserve and headroom totals are fixed as ports are added.
@@ -59,7 +75,7 @@ class SwitchMmu : public Object
 {
   public:
     /// Traffic classes per port (IEEE 802.1Q priorities).
-    static constexpr uint8_t NUM_CLASSES = 8;
+    static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
     /// How the XOFF threshold is set.
     enum ThresholdMode
@@ -76,6 +92,20 @@ class SwitchMmu : public Object
         DROP_BUFFER_FULL,   //!< lossy class, shared pool exhausted
         DROP_HEADROOM_FULL, //!< lossless class, headroom exhausted (mis-sized headroom)
     };
+
+    /**
+     * \brief TracedCallback signature of the PfcXoff and PfcXon traces.
+     * \param [in] port the ingress port whose upstream is paused/resumed
+     * \param [in] cls the traffic class
+     * \param [in] ingressBytes the (port, class)'s bytes in the buffer
+     * \param [in] sharedBytes its bytes in the shared pool
+     * \param [in] threshold the XOFF threshold at that moment, bytes
+     */
+    typedef void (*PfcDecisionTracedCallback)(uint32_t port,
+                                              uint8_t cls,
+                                              uint64_t ingressBytes,
+                                              uint64_t sharedBytes,
+                                              uint64_t threshold);
 
     /**
      * \param a an admission outcome
@@ -106,9 +136,14 @@ class SwitchMmu : public Object
      * \param rate the port's line rate
      * \param delay its cable's propagation delay
      * \param maxFrameBytes its largest frame, bytes
+     * \param pfc the port's PFC controller, which pauses its upstream
+     *        (null: the decisions are recorded and traced only)
      * \return the port index (0, 1, ...)
      */
-    uint32_t AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes);
+    uint32_t AddPort(DataRate rate,
+                     Time delay,
+                     uint32_t maxFrameBytes,
+                     Ptr<QbbPfcController> pfc = nullptr);
     /// \return the number of ports
     uint32_t GetNPorts() const;
 
@@ -163,6 +198,24 @@ class SwitchMmu : public Object
      * \return true if it is paused
      */
     bool IsPaused(uint32_t port, uint8_t cls) const;
+    /**
+     * \brief After an admission: if ShouldPause(), pause the upstream
+     * (SetPaused, the port's controller holds the class, PfcXoff).
+     * \param port ingress port
+     * \param cls traffic class
+     */
+    void CheckXoff(uint32_t port, uint8_t cls);
+    /**
+     * \brief After a release: if ShouldResume(), resume the upstream
+     * (SetPaused, the port's controller releases the class with XON, PfcXon).
+     * \param port ingress port
+     * \param cls traffic class
+     */
+    void CheckXon(uint32_t port, uint8_t cls);
+    /// \return XOFF decisions so far (CheckXoff that paused)
+    uint64_t GetXoffCount() const;
+    /// \return XON decisions so far
+    uint64_t GetXonCount() const;
 
     /// \return the current XOFF threshold T on shared bytes, bytes
     uint64_t GetXoffThreshold() const;
@@ -206,6 +259,9 @@ class SwitchMmu : public Object
      */
     uint64_t GetMaxHeadroomUsed(uint32_t port, uint8_t cls) const;
 
+  protected:
+    void DoDispose() override;
+
   private:
     /// Accounting of one ingress (port, class).
     struct Ingress
@@ -244,6 +300,12 @@ class SwitchMmu : public Object
     uint64_t m_totalReserved{0};      //!< ReservedBytes x ports x lossless classes
     uint64_t m_sharedUsed{0};         //!< shared bytes in use
     uint64_t m_bufferUsed{0};         //!< all bytes in use
+    std::vector<Ptr<QbbPfcController>> m_pfc; //!< per port, its PFC controller (or null)
+    uint64_t m_xoffCount{0};                  //!< XOFF decisions
+    uint64_t m_xonCount{0};                   //!< XON decisions
+
+    TracedCallback<uint32_t, uint8_t, uint64_t, uint64_t, uint64_t> m_xoffTrace; //!< PfcXoff
+    TracedCallback<uint32_t, uint8_t, uint64_t, uint64_t, uint64_t> m_xonTrace;  //!< PfcXon
 };
 
 } // namespace ns3

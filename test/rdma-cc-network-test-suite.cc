@@ -64,7 +64,7 @@ struct Star
         swNode->AggregateObject(sw);
         QbbHelper link;
         link.SetDeviceAttribute("DataRate", StringValue(o.rate));
-        link.SetDeviceAttribute("TxQueueMaxBytes", UintegerValue(64 * 1024 * 1024));
+        link.SetQueueAttribute("MaxBytes", UintegerValue(64 * 1024 * 1024));
         link.SetChannelAttribute("Delay", TimeValue(o.delay));
         RdmaHelper rdma;
         if (o.intEnabled)
@@ -180,8 +180,8 @@ struct Star
         uint64_t n = 0;
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
-            const auto& st = sw->GetPort(p)->GetStats();
-            n += std::accumulate(st.pfcPauseTx.begin(), st.pfcPauseTx.end(), uint64_t(0));
+            const auto& st = sw->GetPort(p)->GetPfcController()->GetStats();
+            n += std::accumulate(st.pauseTx.begin(), st.pauseTx.end(), uint64_t(0));
         }
         return n;
     }

@@ -158,7 +158,7 @@ class IncastTestCase : public TestCase
         double xoffShared = 0;
         double xoffExpected = 0;
         const uint32_t xoffFrame = RdmaMtuBytes(m_pathMtu) + 90; // a data frame, headers included
-        star.sw->TraceConnectWithoutContext(
+        star.sw->GetMmu()->TraceConnectWithoutContext(
             "PfcXoff",
             Callback<void, uint32_t, uint8_t, uint64_t, uint64_t, uint64_t>(
                 [&](uint32_t port, uint8_t, uint64_t, uint64_t, uint64_t) {

@@ -208,18 +208,15 @@ struct Recorder
             QbbNetDevice::FrameReceiveCallback([this](Ptr<QbbNetDevice>, Ptr<Packet> p) {
                 rxAtA.push_back({Simulator::Now(), p->GetSize()});
             }));
-        l.b->TraceConnectWithoutContext(
-            "PfcPauseTx",
+        l.b->GetPfcController()->TraceConnectWithoutContext("PauseTx",
             Callback<void, uint8_t, uint16_t>([this](uint8_t c, uint16_t q) {
                 pfcTxB.push_back({Simulator::Now(), c, q});
             }));
-        l.a->TraceConnectWithoutContext(
-            "PfcPauseRx",
+        l.a->GetPfcController()->TraceConnectWithoutContext("PauseRx",
             Callback<void, uint8_t, uint16_t>([this](uint8_t c, uint16_t q) {
                 pfcRxA.push_back({Simulator::Now(), c, q});
             }));
-        l.a->TraceConnectWithoutContext(
-            "PfcPauseState",
+        l.a->GetPfcController()->TraceConnectWithoutContext("PauseState",
             Callback<void, uint8_t, bool>([this](uint8_t c, bool paused) {
                 stateA.push_back({Simulator::Now(), c, paused ? 1U : 0U});
             }));
@@ -277,10 +274,10 @@ class PauseTimingTestCase : public TestCase
         {
             l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 3, k));
         }
-        Simulator::Schedule(tP, [&]() { l.b->SendPfcPause(3, 100); });
+        Simulator::Schedule(tP, [&]() { l.b->GetPfcController()->SendPause(3, 100); });
         Simulator::Schedule(NanoSeconds(2500), [&]() {
-            NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(3), true, "class 3 paused at 2500 ns");
-            NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(1), false, "class 1 not paused");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(3), true, "class 3 paused at 2500 ns");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(1), false, "class 1 not paused");
             NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueFrames(3), 2, "s4, s5 wait");
             NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueBytes(3), 2 * FRAME, "their bytes");
             NS_TEST_EXPECT_MSG_EQ(l.a->IsTxIdle(), false, "frames wait: not idle");
@@ -309,22 +306,22 @@ class PauseTimingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ((r.stateA == std::vector<Event>{{tA, 3, 1}, {tE, 3, 0}}),
                               true,
                               "a's PfcPauseState: " << Show(r.stateA));
-        const QbbNetDevice::Stats& sa = l.a->GetStats();
-        const QbbNetDevice::Stats& sb = l.b->GetStats();
+        const QbbPfcController::Stats& sa = l.a->GetPfcController()->GetStats();
+        const QbbPfcController::Stats& sb = l.b->GetPfcController()->GetStats();
         NS_TEST_EXPECT_MSG_EQ(sa.pausedTime[3], PauseTime(100, 16), "paused time of class 3");
-        NS_TEST_EXPECT_MSG_EQ(l.a->GetPausedTime(3), PauseTime(100, 16), "GetPausedTime");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetPausedTime(3), PauseTime(100, 16), "GetPausedTime");
         NS_TEST_EXPECT_MSG_EQ(sa.pausedTime[1], Time(0), "class 1 never paused");
-        NS_TEST_EXPECT_MSG_EQ(sa.pfcFramesRx, 1, "a received one PFC frame");
-        NS_TEST_EXPECT_MSG_EQ(sa.pfcPauseRx[3], 1, "one pause of class 3");
-        NS_TEST_EXPECT_MSG_EQ(sb.pfcFramesTx, 1, "b sent one PFC frame");
-        NS_TEST_EXPECT_MSG_EQ(sb.pfcPauseTx[3], 1, "pausing class 3");
-        NS_TEST_EXPECT_MSG_EQ(sb.txFrames, 1, "the PFC frame is a transmitted frame");
+        NS_TEST_EXPECT_MSG_EQ(sa.framesRx, 1, "a received one PFC frame");
+        NS_TEST_EXPECT_MSG_EQ(sa.pauseRx[3], 1, "one pause of class 3");
+        NS_TEST_EXPECT_MSG_EQ(sb.framesTx, 1, "b sent one PFC frame");
+        NS_TEST_EXPECT_MSG_EQ(sb.pauseTx[3], 1, "pausing class 3");
+        NS_TEST_EXPECT_MSG_EQ(l.b->GetStats().txFrames, 1, "the PFC frame is a transmitted frame");
         // Consumed by a's MAC: seen by PhyRxEnd (pcap), never passed up.
         NS_TEST_EXPECT_MSG_EQ(r.rxAtA.size(), 0, "no PFC frame reaches a's frame callback");
         NS_TEST_EXPECT_MSG_EQ(r.macRxA, 0, "MacRx not fired");
         NS_TEST_EXPECT_MSG_EQ(r.phyRxEndA, 1, "PhyRxEnd fired");
-        NS_TEST_EXPECT_MSG_EQ(sa.rxFrames, 0, "not counted as passed up");
-        NS_TEST_EXPECT_MSG_EQ(sa.txFrames, 8, "a sent every frame");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().rxFrames, 0, "not counted as passed up");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().txFrames, 8, "a sent every frame");
         Simulator::Destroy();
     }
 
@@ -361,17 +358,17 @@ class XonAndReloadTestCase : public TestCase
         {
             l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 3, k));
         }
-        Simulator::Schedule(NanoSeconds(100), [&]() { l.b->SendPfcPause(3, 65535); });
-        Simulator::Schedule(NanoSeconds(3000), [&]() { l.b->SendPfcResume(3); });
-        Simulator::Schedule(NanoSeconds(6000), [&]() { l.b->SendPfcPause(5, 65535); });
+        Simulator::Schedule(NanoSeconds(100), [&]() { l.b->GetPfcController()->SendPause(3, 65535); });
+        Simulator::Schedule(NanoSeconds(3000), [&]() { l.b->GetPfcController()->SendResume(3); });
+        Simulator::Schedule(NanoSeconds(6000), [&]() { l.b->GetPfcController()->SendPause(5, 65535); });
         Simulator::Schedule(NanoSeconds(8000), [&]() {
             for (uint32_t k = 0; k < 2; ++k)
             {
                 l.a->SendFrame(Ipv4Frame(l.macA, l.macB, FRAME, 40, 50 + k)); // DSCP 40: class 5
             }
         });
-        Simulator::Schedule(NanoSeconds(9000), [&]() { l.b->SendPfcPause(5, 10); });
-        Simulator::Schedule(NanoSeconds(12000), [&]() { l.b->SendPfcResume(2); });
+        Simulator::Schedule(NanoSeconds(9000), [&]() { l.b->GetPfcController()->SendPause(5, 10); });
+        Simulator::Schedule(NanoSeconds(12000), [&]() { l.b->GetPfcController()->SendResume(2); });
         Simulator::Stop(MicroSeconds(100));
         Simulator::Run();
 
@@ -393,14 +390,14 @@ class XonAndReloadTestCase : public TestCase
                                        {NanoSeconds(10042), 5, 10},
                                        {NanoSeconds(13042), 2, 0}};
         NS_TEST_EXPECT_MSG_EQ((r.pfcRxA == rx), true, "PfcPauseRx: " << Show(r.pfcRxA));
-        const QbbNetDevice::Stats& sa = l.a->GetStats();
+        const QbbPfcController::Stats& sa = l.a->GetPfcController()->GetStats();
         NS_TEST_EXPECT_MSG_EQ(sa.pausedTime[3], NanoSeconds(2900), "class 3 paused 2.9 us");
         NS_TEST_EXPECT_MSG_EQ(sa.pausedTime[5], NanoSeconds(3320), "class 5 paused 3.32 us");
-        NS_TEST_EXPECT_MSG_EQ(sa.pfcPauseRx[5], 2, "two pauses of class 5");
-        NS_TEST_EXPECT_MSG_EQ(sa.pfcResumeRx[3], 1, "one XON of class 3");
-        NS_TEST_EXPECT_MSG_EQ(sa.pfcResumeRx[2], 1, "one XON of class 2");
-        NS_TEST_EXPECT_MSG_EQ(l.b->GetStats().pfcResumeTx[3], 1, "b sent one XON of class 3");
-        NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(3) || l.a->IsClassPaused(5), false, "free");
+        NS_TEST_EXPECT_MSG_EQ(sa.pauseRx[5], 2, "two pauses of class 5");
+        NS_TEST_EXPECT_MSG_EQ(sa.resumeRx[3], 1, "one XON of class 3");
+        NS_TEST_EXPECT_MSG_EQ(sa.resumeRx[2], 1, "one XON of class 2");
+        NS_TEST_EXPECT_MSG_EQ(l.b->GetPfcController()->GetStats().resumeTx[3], 1, "b sent one XON of class 3");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(3) || l.a->GetPfcController()->IsPaused(5), false, "free");
         Simulator::Destroy();
     }
 };
@@ -428,21 +425,21 @@ class StrictPriorityTestCase : public TestCase
         Link l(helper);
         Recorder r(l);
         std::vector<Event> pfcRxB;
-        l.b->TraceConnectWithoutContext(
-            "PfcPauseRx",
+        l.b->GetPfcController()->TraceConnectWithoutContext("PauseRx",
             Callback<void, uint8_t, uint16_t>([&](uint8_t c, uint16_t q) {
                 pfcRxB.push_back({Simulator::Now(), c, q});
             }));
-        // The dequeue hook gets each data frame with its class, whether it
-        // left a queue or went straight to the wire; PFC frames skip it.
-        uint32_t txBegins = 0;
-        l.a->SetTxStartHook(
-            QbbNetDevice::TxStartHook([&](Ptr<Packet> frame, uint8_t cls) {
-                ++txBegins;
+        // The queue's Dequeue trace gets each data frame that waited, with
+        // its class; the blocker went straight to the wire and PFC frames
+        // are not queued.
+        uint32_t dequeued = 0;
+        l.a->GetTxQueue()->TraceConnectWithoutContext(
+            "Dequeue",
+            Callback<void, Ptr<const Packet>, uint8_t>([&](Ptr<const Packet> frame, uint8_t cls) {
+                ++dequeued;
                 NS_TEST_EXPECT_MSG_EQ(+cls,
                                       +l.a->Classify(frame),
-                                      "class of data frame " << txBegins);
-                return frame;
+                                      "class of data frame " << dequeued);
             }));
         // Blocker (class 0) goes straight to the wire, then the mix.
         l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 0, 0));
@@ -467,7 +464,7 @@ class StrictPriorityTestCase : public TestCase
                                   "bytes queued in class " << +c);
         }
         // During the blocker (0-500 ns) a asks b to pause class 1 for 7 quanta.
-        Simulator::Schedule(NanoSeconds(250), [&]() { l.a->SendPfcPause(1, 7); });
+        Simulator::Schedule(NanoSeconds(250), [&]() { l.a->GetPfcController()->SendPause(1, 7); });
         Simulator::Run();
 
         std::vector<uint32_t> order;
@@ -494,7 +491,7 @@ class StrictPriorityTestCase : public TestCase
                                   "arrival " << k << " after the PFC frame");
         }
         NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().txFrames, 14, "13 data + 1 PFC");
-        NS_TEST_EXPECT_MSG_EQ(txBegins, 13, "dequeue hook per data frame, not the PFC one");
+        NS_TEST_EXPECT_MSG_EQ(dequeued, 12, "a Dequeue per queued data frame, none for PFC");
         Simulator::Destroy();
     }
 };
@@ -527,10 +524,10 @@ class DwrrTestCase : public TestCase
     std::array<uint64_t, 8> Run(bool pauseClass1)
     {
         QbbHelper helper = MakeHelper("100Gbps");
-        helper.SetDeviceAttribute("Scheduler", StringValue("Dwrr"));
-        helper.SetDeviceAttribute("DwrrQuanta",
+        helper.SetQueueAttribute("Scheduler", StringValue("Dwrr"));
+        helper.SetQueueAttribute("DwrrQuanta",
                                   StringValue("1500 3000 6000 9018 9018 9018 9018 9018"));
-        helper.SetDeviceAttribute("TxQueueMaxBytes", UintegerValue(100000000));
+        helper.SetQueueAttribute("MaxBytes", UintegerValue(100000000));
         Link l(helper);
         // Class 2 (2.1 MB queued) gets 4/7 of 3 MB, or 4/5 of 2 MB with class 1 paused.
         const uint64_t window = pauseClass1 ? 2000000 : 3000000;
@@ -548,7 +545,7 @@ class DwrrTestCase : public TestCase
             }));
         if (pauseClass1)
         {
-            l.b->SendPfcPause(1, 65535); // 335 us at 100 Gb/s, longer than the window
+            l.b->GetPfcController()->SendPause(1, 65535); // 335 us at 100 Gb/s, longer than the window
         }
         Simulator::Schedule(MicroSeconds(2), [&]() {
             // 2 MB, 2.1 MB and 2.1 MB: none empties within the window.
@@ -567,7 +564,7 @@ class DwrrTestCase : public TestCase
         });
         Simulator::Stop(MicroSeconds(400));
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().drops[QbbNetDevice::DROP_QUEUE_FULL], 0, "no drops");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetStats().drops[QbbEgressQueue::QUEUE_FULL], 0, "no drops");
         Simulator::Destroy();
         return bytes;
     }
@@ -620,8 +617,8 @@ class RefreshTestCase : public TestCase
         for (bool busy : {false, true})
         {
             QbbHelper helper = MakeHelper("16Gbps");
-            helper.SetDeviceAttribute("PfcPauseQuanta", UintegerValue(200));
-            helper.SetDeviceAttribute("PfcRefreshMargin", TimeValue(MicroSeconds(1)));
+            helper.SetPfcAttribute("PauseQuanta", UintegerValue(200));
+            helper.SetPfcAttribute("RefreshMargin", TimeValue(MicroSeconds(1)));
             Link l(helper);
             Recorder r(l);
             for (uint32_t k = 0; k < 6; ++k)
@@ -636,10 +633,10 @@ class RefreshTestCase : public TestCase
                 }
             }
             Simulator::Schedule(NanoSeconds(100), [&]() {
-                l.b->SetPfcHold(3, true);
-                NS_TEST_EXPECT_MSG_EQ(l.b->IsPfcHeld(3), true, "held");
+                l.b->GetPfcController()->SetHold(3, true);
+                NS_TEST_EXPECT_MSG_EQ(l.b->GetPfcController()->IsHeld(3), true, "held");
             });
-            Simulator::Schedule(MicroSeconds(50), [&]() { l.b->SetPfcHold(3, false); });
+            Simulator::Schedule(MicroSeconds(50), [&]() { l.b->GetPfcController()->SetHold(3, false); });
             Simulator::Run();
 
             NS_TEST_ASSERT_MSG_EQ(r.stateA.size(), 2, "one pause, one resume: " << Show(r.stateA));
@@ -650,9 +647,9 @@ class RefreshTestCase : public TestCase
                                   pauses + 1,
                                   "pauses and XON: " << Show(r.pfcTxB));
             NS_TEST_EXPECT_MSG_EQ(r.pfcTxB.back().b, 0, "XON last");
-            NS_TEST_EXPECT_MSG_EQ(l.b->GetStats().pfcPauseTx[3], pauses, "pause counter");
-            NS_TEST_EXPECT_MSG_EQ(l.b->GetStats().pfcResumeTx[3], 1, "XON counter");
-            NS_TEST_EXPECT_MSG_EQ(l.b->IsPfcHeld(3), false, "released");
+            NS_TEST_EXPECT_MSG_EQ(l.b->GetPfcController()->GetStats().pauseTx[3], pauses, "pause counter");
+            NS_TEST_EXPECT_MSG_EQ(l.b->GetPfcController()->GetStats().resumeTx[3], 1, "XON counter");
+            NS_TEST_EXPECT_MSG_EQ(l.b->GetPfcController()->IsHeld(3), false, "released");
             const Time interval = PauseTime(200, 16) - MicroSeconds(1);
             for (std::size_t k = 1; k + 1 < r.pfcTxB.size(); ++k)
             {
@@ -672,7 +669,7 @@ class RefreshTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ(r.pfcTxB.back().t, MicroSeconds(50), "XON at release");
                 NS_TEST_EXPECT_MSG_EQ(r.stateA[0].t, NanoSeconds(1142), "paused at");
                 NS_TEST_EXPECT_MSG_EQ(r.stateA[1].t, NanoSeconds(51042), "resumed at");
-                NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pausedTime[3],
+                NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().pausedTime[3],
                                       NanoSeconds(49900),
                                       "paused time");
                 NS_TEST_EXPECT_MSG_EQ(s3[2].t, NanoSeconds(2500), "s2 before the pause");
@@ -748,7 +745,7 @@ class MacControlTestCase : public TestCase
             l.a->TraceConnectWithoutContext(
                 "PhyRxEnd",
                 Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) { ++phyRxEnd; }));
-            l.a->TraceConnectWithoutContext("PfcPauseState",
+            l.a->GetPfcController()->TraceConnectWithoutContext("PauseState",
                                             Callback<void, uint8_t, bool>([&](uint8_t c, bool p) {
                                                 state.push_back({Simulator::Now(), c, p ? 1U : 0U});
                                             }));
@@ -759,13 +756,13 @@ class MacControlTestCase : public TestCase
                 }));
             // PFC at 0 (arrives 1042 ns, pauses class 2 for 320 ns), PAUSE at
             // 5 us (arrives 6042 ns), an unknown opcode at 10 us.
-            l.b->SendPfcPause(2, 10);
+            l.b->GetPfcController()->SendPause(2, 10);
             Simulator::Schedule(MicroSeconds(5),
                                 [&]() { l.b->SendFrame(MacControlFrame(l.macB, 0x0001, 50)); });
             Simulator::Schedule(NanoSeconds(6100), [&]() {
                 for (uint8_t c = 0; c < 8; ++c)
                 {
-                    NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(c), true, "PAUSE pauses " << +c);
+                    NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(c), true, "PAUSE pauses " << +c);
                 }
                 l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 0, 1));
                 l.a->SendFrame(TaggedFrame(l.macA, l.macB, FRAME, 7, 2));
@@ -776,8 +773,8 @@ class MacControlTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(upcalls, 0, "no receive callback saw a MAC Control frame");
             NS_TEST_EXPECT_MSG_EQ(phyRxEnd, 3, "PhyRxEnd saw all three");
             NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().rxFrames, 0, "none passed up");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pfcFramesRx, 1, "PFC frames");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pauseFramesRx, 1, "802.3x PAUSE frames");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().framesRx, 1, "PFC frames");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().pauseFramesRx, 1, "802.3x PAUSE frames");
             // PAUSE: 8 classes paused at 6042, resumed at 6042 + 50 x 32 = 7642 ns.
             NS_TEST_ASSERT_MSG_EQ(state.size(), 18, "2 + 16 state changes: " << Show(state));
             NS_TEST_EXPECT_MSG_EQ((state[0] == Event{NanoSeconds(1042), 2, 1}), true, "PFC");
@@ -800,7 +797,7 @@ class MacControlTestCase : public TestCase
         {
             // Corrupted PFC frames on the frame-callback path, and PfcRxEnable.
             QbbHelper helper = MakeHelper("16Gbps");
-            helper.SetDeviceAttribute("PfcRxEnable", UintegerValue(0xFB));
+            helper.SetPfcAttribute("RxEnable", UintegerValue(0xFB));
             Link l(helper);
             uint32_t upcalls = 0;
             uint32_t corruptDrops = 0;
@@ -816,23 +813,23 @@ class MacControlTestCase : public TestCase
             em->SetAttribute("ErrorRate", DoubleValue(1.0));
             em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
             l.a->SetReceiveErrorModel(em);
-            l.b->SendPfcPause(4, 1000);
+            l.b->GetPfcController()->SendPause(4, 1000);
             Simulator::Schedule(MicroSeconds(2), [&]() {
-                NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(4), false, "corrupt PFC ignored");
+                NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(4), false, "corrupt PFC ignored");
                 l.a->SetReceiveErrorModel(nullptr);
-                l.b->SendPfcPause(2, 1000);
+                l.b->GetPfcController()->SendPause(2, 1000);
             });
             Simulator::Schedule(MicroSeconds(4), [&]() {
-                NS_TEST_EXPECT_MSG_EQ(l.a->IsClassPaused(2), false, "class 2 not obeyed");
+                NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(2), false, "class 2 not obeyed");
             });
             Simulator::Run();
             NS_TEST_EXPECT_MSG_EQ(upcalls, 0, "nothing passed up");
             NS_TEST_EXPECT_MSG_EQ(corruptDrops, 1, "corrupt PFC dropped");
             NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().rxCorrupt, 1, "counted corrupt");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pfcFramesRx, 1, "one good PFC frame");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pfcPauseRx[2], 1, "class 2 pause counted");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetStats().pfcPauseRx[4], 0, "corrupt one not counted");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetPausedTime(2), Time(0), "never paused");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().framesRx, 1, "one good PFC frame");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().pauseRx[2], 1, "class 2 pause counted");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetStats().pauseRx[4], 0, "corrupt one not counted");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->GetPausedTime(2), Time(0), "never paused");
             Simulator::Destroy();
         }
     }
@@ -932,17 +929,17 @@ class ClassifyTestCase : public TestCase
                                   "refused: '" << bad << "'");
         }
         NS_TEST_EXPECT_MSG_EQ(
-            dev->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7 0")),
+            dev->GetTxQueue()->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7 0")),
             false,
             "a zero quantum is refused");
-        NS_TEST_EXPECT_MSG_EQ(dev->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7")),
+        NS_TEST_EXPECT_MSG_EQ(dev->GetTxQueue()->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7")),
                               false,
                               "seven quanta are refused");
         NS_TEST_EXPECT_MSG_EQ(
-            dev->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7 8")),
+            dev->GetTxQueue()->SetAttributeFailSafe("DwrrQuanta", StringValue("1 2 3 4 5 6 7 8")),
             true,
             "eight quanta");
-        dev->GetAttribute("DwrrQuanta", str);
+        dev->GetTxQueue()->GetAttribute("DwrrQuanta", str);
         NS_TEST_EXPECT_MSG_EQ(str.Get(), "1 2 3 4 5 6 7 8", "quanta round trip");
         dev->Dispose();
     }
@@ -986,7 +983,7 @@ class TxReadyWhilePausedTestCase : public TestCase
             idleAfterPush.push_back(l.a->IsTxIdle());
         }));
         Simulator::Schedule(Time(0), push);
-        Simulator::Schedule(NanoSeconds(600), [&]() { l.b->SendPfcPause(3, 100); });
+        Simulator::Schedule(NanoSeconds(600), [&]() { l.b->GetPfcController()->SendPause(3, 100); });
         Simulator::Run();
         const std::vector<Time> expect = {NanoSeconds(500),
                                           NanoSeconds(1000),
@@ -1035,10 +1032,10 @@ class TransportOverPfcTestCase : public TestCase
         TwoHosts h(o);
         auto devA = DynamicCast<QbbNetDevice>(h.devices.Get(0));
         auto devB = DynamicCast<QbbNetDevice>(h.devices.Get(1));
-        devB->SetAttribute("PfcPauseQuanta", UintegerValue(2000));
-        devB->SetAttribute("PfcRefreshMargin", TimeValue(MicroSeconds(2)));
+        devB->GetPfcController()->SetAttribute("PauseQuanta", UintegerValue(2000));
+        devB->GetPfcController()->SetAttribute("RefreshMargin", TimeValue(MicroSeconds(2)));
         std::vector<Event> state;
-        devA->TraceConnectWithoutContext("PfcPauseState",
+        devA->GetPfcController()->TraceConnectWithoutContext("PauseState",
                                          Callback<void, uint8_t, bool>([&](uint8_t c, bool p) {
                                              state.push_back({Simulator::Now(), c, p ? 1U : 0U});
                                          }));
@@ -1051,8 +1048,8 @@ class TransportOverPfcTestCase : public TestCase
         RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 1 << 20);
         w.remoteAddr = TwoHosts::VA_B;
         h.qpA->PostSend(w);
-        Simulator::Schedule(MicroSeconds(20), [&]() { devB->SetPfcHold(3, true); });
-        Simulator::Schedule(MicroSeconds(60), [&]() { devB->SetPfcHold(3, false); });
+        Simulator::Schedule(MicroSeconds(20), [&]() { devB->GetPfcController()->SetHold(3, true); });
+        Simulator::Schedule(MicroSeconds(60), [&]() { devB->GetPfcController()->SetHold(3, false); });
         Simulator::Run();
 
         NS_TEST_ASSERT_MSG_EQ(h.wcA.size(), 1, "one completion");
@@ -1066,12 +1063,12 @@ class TransportOverPfcTestCase : public TestCase
         // 6.72 ns plus D = 1 us to arrive.
         NS_TEST_EXPECT_MSG_EQ_TOL(state[0].t, MicroSeconds(21), NanoSeconds(20), "pause at a");
         NS_TEST_EXPECT_MSG_EQ_TOL(state[1].t, MicroSeconds(61), NanoSeconds(20), "XON at a");
-        NS_TEST_EXPECT_MSG_EQ_TOL(devA->GetStats().pausedTime[3],
+        NS_TEST_EXPECT_MSG_EQ_TOL(devA->GetPfcController()->GetStats().pausedTime[3],
                                   MicroSeconds(40),
                                   NanoSeconds(20),
                                   "paused time");
-        NS_TEST_EXPECT_MSG_EQ(devB->GetStats().pfcPauseTx[3], 5, "hold + 4 refreshes");
-        NS_TEST_EXPECT_MSG_EQ(devB->GetStats().pfcResumeTx[3], 1, "XON");
+        NS_TEST_EXPECT_MSG_EQ(devB->GetPfcController()->GetStats().pauseTx[3], 5, "hold + 4 refreshes");
+        NS_TEST_EXPECT_MSG_EQ(devB->GetPfcController()->GetStats().resumeTx[3], 1, "XON");
         uint32_t during = 0;
         for (Time t : rxB)
         {

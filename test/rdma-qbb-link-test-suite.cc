@@ -795,12 +795,12 @@ class BidirectionalTestCase : public TestCase
     }
 };
 
-/// Frames beyond TxQueueMaxBytes are dropped with QUEUE_FULL.
+/// Frames beyond the egress queue's MaxBytes are dropped with QUEUE_FULL.
 class QueueLimitTestCase : public TestCase
 {
   public:
     QueueLimitTestCase()
-        : TestCase("TxQueueMaxBytes: frames that do not fit are dropped and counted")
+        : TestCase("Egress queue MaxBytes: frames that do not fit are dropped and counted")
     {
     }
 
@@ -808,17 +808,17 @@ class QueueLimitTestCase : public TestCase
     void DoRun() override
     {
         QbbHelper helper = MakeHelper("100Gbps", MicroSeconds(1));
-        helper.SetDeviceAttribute("TxQueueMaxBytes", UintegerValue(3000));
+        helper.SetQueueAttribute("MaxBytes", UintegerValue(3000));
         Link link(helper);
         std::vector<uint32_t> got;
         link.b->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback(
             [&](Ptr<QbbNetDevice>, Ptr<Packet> p) { got.push_back(FrameSeq(p)); }));
         uint32_t fullDrops = 0;
-        link.a->TraceConnectWithoutContext(
+        link.a->GetTxQueue()->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, Ptr<const Packet>, QbbNetDevice::DropReason>(
-                [&](Ptr<const Packet>, QbbNetDevice::DropReason reason) {
-                    fullDrops += reason == QbbNetDevice::DROP_QUEUE_FULL ? 1 : 0;
+            Callback<void, Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason>(
+                [&](Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason reason) {
+                    fullDrops += reason == QbbEgressQueue::QUEUE_FULL ? 1 : 0;
                 }));
         std::vector<bool> accepted;
         for (uint32_t i = 0; i < 10; ++i)
@@ -833,7 +833,7 @@ class QueueLimitTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(accepted[i], (i < 4), "SendFrame result " << i);
         }
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[QbbNetDevice::DROP_QUEUE_FULL],
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetStats().drops[QbbEgressQueue::QUEUE_FULL],
                               6,
                               "QUEUE_FULL count");
         NS_TEST_EXPECT_MSG_EQ(fullDrops, 6, "Drop trace");
@@ -1033,7 +1033,7 @@ class TraceFilesTestCase : public TestCase
         std::string asciiB;
         {
             QbbHelper helper = MakeHelper("100Gbps", d);
-            helper.SetDeviceAttribute("TxQueueMaxBytes", UintegerValue(3 * 1226));
+            helper.SetQueueAttribute("MaxBytes", UintegerValue(3 * 1226));
             Link link(helper);
             helper.EnablePcap(prefix, link.devs);
             helper.EnableAscii(prefix, link.devs);

@@ -113,8 +113,8 @@ RunSlowWrite(uint64_t pageBytes, bool pfc, uint64_t bufferBytes, uint64_t length
     auto devB = DynamicCast<QbbNetDevice>(h.devices.Get(1));
     r.completions = TwoHosts::Count(h.wcA, IBV_WC_SUCCESS);
     r.placed = TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 7);
-    r.pausesSentByB = devB->GetStats().pfcPauseTx[DATA_CLASS];
-    r.pausesReceivedByA = devA->GetStats().pfcPauseRx[DATA_CLASS];
+    r.pausesSentByB = devB->GetPfcController()->GetStats().pauseTx[DATA_CLASS];
+    r.pausesReceivedByA = devA->GetPfcController()->GetStats().pauseRx[DATA_CLASS];
     r.rxBufferDrops = h.nicB->GetStats().rxDrops[RdmaNic::DROP_RX_BUFFER_FULL];
     r.bufferBytes = bufferBytes;
     r.xoff = buffer->GetXoffBytes();

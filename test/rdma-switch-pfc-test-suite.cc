@@ -53,13 +53,12 @@ class WatchdogTestCase : public TestCase
         Star star(o);
         // The receiver's NIC stops draining: it pauses the switch, refreshing the
         // pause (6000 quanta = 30.72 us at 100 Gbps) until it lets go.
-        star.hostPorts[1]->SetAttribute("PfcPauseQuanta", UintegerValue(6000));
-        star.hostPorts[1]->SetPfcHold(DATA_CLASS, true);
+        star.hostPorts[1]->GetPfcController()->SetAttribute("PauseQuanta", UintegerValue(6000));
+        star.hostPorts[1]->GetPfcController()->SetHold(DATA_CLASS, true);
         Simulator::Schedule(release,
-                            [&star]() { star.hostPorts[1]->SetPfcHold(DATA_CLASS, false); });
+                            [&star]() { star.hostPorts[1]->GetPfcController()->SetHold(DATA_CLASS, false); });
         Time pausedAt = Time::Max();
-        star.switchPorts[1]->TraceConnectWithoutContext(
-            "PfcPauseState",
+        star.switchPorts[1]->GetPfcController()->TraceConnectWithoutContext("PauseState",
             Callback<void, uint8_t, bool>([&pausedAt](uint8_t cls, bool paused) {
                 if (cls == DATA_CLASS && paused && pausedAt == Time::Max())
                 {
@@ -158,8 +157,8 @@ struct TwoSwitches
         inner = {DynamicCast<QbbNetDevice>(mid.Get(0)), DynamicCast<QbbNetDevice>(mid.Get(1))};
         for (int i = 0; i < 2; ++i)
         {
-            swSide[i]->SetAttribute("TxQueueMaxBytes", UintegerValue(1ULL << 32));
-            inner[i]->SetAttribute("TxQueueMaxBytes", UintegerValue(1ULL << 32));
+            swSide[i]->GetTxQueue()->SetAttribute("MaxBytes", UintegerValue(1ULL << 32));
+            inner[i]->GetTxQueue()->SetAttribute("MaxBytes", UintegerValue(1ULL << 32));
             sw[i]->AddPort(swSide[i]);
             sw[i]->AddPort(inner[i]);
         }
@@ -207,7 +206,7 @@ class DeadlockTestCase : public TestCase
         t.sw[1]->AddRoute(dst, m_loop ? 1 : 0); // the loop sends it back to s0
         if (!m_loop)
         {
-            t.hosts[1]->SetPfcHold(DATA_CLASS, true); // a congested receiver
+            t.hosts[1]->GetPfcController()->SetHold(DATA_CLASS, true); // a congested receiver
         }
         t.Blast(dst, 1500);
         Ptr<RdmaDeadlockDetector> detector = CreateObject<RdmaDeadlockDetector>();
@@ -215,8 +214,8 @@ class DeadlockTestCase : public TestCase
         Simulator::Stop(MicroSeconds(400));
         Simulator::Run();
         std::vector<RdmaDeadlockDetector::Cycle> now = RdmaDeadlockDetector::FindCycles(t.sw);
-        uint64_t pauses = t.inner[0]->GetStats().pfcPauseRx[DATA_CLASS] +
-                          t.inner[1]->GetStats().pfcPauseRx[DATA_CLASS];
+        uint64_t pauses = t.inner[0]->GetPfcController()->GetStats().pauseRx[DATA_CLASS] +
+                          t.inner[1]->GetPfcController()->GetStats().pauseRx[DATA_CLASS];
         NS_TEST_ASSERT_MSG_GT(pauses, 0, "the inter-switch link was paused");
         if (m_loop)
         {
@@ -235,7 +234,7 @@ class DeadlockTestCase : public TestCase
         }
         else
         {
-            NS_TEST_ASSERT_MSG_EQ(t.inner[0]->IsClassPaused(DATA_CLASS), true, "chain paused");
+            NS_TEST_ASSERT_MSG_EQ(t.inner[0]->GetPfcController()->IsPaused(DATA_CLASS), true, "chain paused");
             NS_TEST_ASSERT_MSG_EQ(detector->GetReported().size(), 0, "no cycle");
             NS_TEST_ASSERT_MSG_EQ(now.size(), 0, "no cycle at the end");
         }

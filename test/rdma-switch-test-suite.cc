@@ -50,7 +50,7 @@ struct RawFabric
             NetDeviceContainer d = link.Install(CreateObject<Node>(), switchNode);
             auto host = DynamicCast<QbbNetDevice>(d.Get(0));
             switchPorts.push_back(DynamicCast<QbbNetDevice>(d.Get(1)));
-            switchPorts.back()->SetAttribute("TxQueueMaxBytes", UintegerValue(1ULL << 32));
+            switchPorts.back()->GetTxQueue()->SetAttribute("MaxBytes", UintegerValue(1ULL << 32));
             sw->AddPort(switchPorts.back());
             if (i == 0)
             {
@@ -65,9 +65,9 @@ struct RawFabric
     }
 };
 
-/// A RoCEv2 SEND frame from 10.0.0.1 to dst, DSCP 26, the given entropy and ECN.
+/// A RoCEv2 SEND frame from 10.0.0.1 to dst, DSCP 26, the given entropy, ECN and TTL.
 Ptr<Packet>
-MakeRoce(Ipv4Address dst, uint16_t udpSrc, uint8_t ecn, uint32_t payload)
+MakeRoce(Ipv4Address dst, uint16_t udpSrc, uint8_t ecn, uint32_t payload, uint8_t ttl = 64)
 {
     RoceFrame f;
     f.srcMac = Mac48Address("02:00:00:00:00:01");
@@ -76,6 +76,7 @@ MakeRoce(Ipv4Address dst, uint16_t udpSrc, uint8_t ecn, uint32_t payload)
     f.dstIpv4 = dst;
     f.dscp = 26;
     f.ecn = ecn;
+    f.ttl = ttl;
     f.udpSrcPort = udpSrc;
     f.bth.SetOpcode(RC_SEND_ONLY);
     f.bth.SetDestQp(0x11);
@@ -223,17 +224,26 @@ class EcmpTestCase : public TestCase
 class EcnTestCase : public TestCase
 {
   public:
-    EcnTestCase()
-        : TestCase("RED ECN: none at q <= Kmin, all at q >= Kmax, between them marks within "
-                   "3.89 sigma of sum Pmax (q - Kmin) over (Kmax - Kmin) (DCQCN); CE frames keep "
-                   "a valid ICRC and IPv4 checksum")
+    /**
+     * \param atDequeue mark as frames leave (the queue drains through the
+     *        same depths it filled through, so the same counts hold)
+     */
+    explicit EcnTestCase(bool atDequeue)
+        : TestCase(std::string("RED ECN at ") + (atDequeue ? "dequeue" : "enqueue") +
+                   ": none at q <= Kmin, all at q >= Kmax, between them marks within 3.89 sigma "
+                   "of sum Pmax (q - Kmin) over (Kmax - Kmin) (DCQCN); CE frames keep a valid "
+                   "ICRC and IPv4 checksum"),
+          m_atDequeue(atDequeue)
     {
     }
 
   private:
+    bool m_atDequeue; //!< EcnAtDequeue
+
     void DoRun() override
     {
         RawFabric f(1, 0);
+        f.sw->SetAttribute("EcnAtDequeue", BooleanValue(m_atDequeue));
         f.sw->AssignStreams(11);
         const Ipv4Address dst("10.0.0.2");
         f.sw->AddRoute(dst, 1);
@@ -249,7 +259,7 @@ class EcnTestCase : public TestCase
                               400000,
                               "HPCC config: 25G Kmax 400 KB");
         // The sink holds the egress paused: the queue only grows, by one probe each.
-        f.sinks[0]->SetPfcHold(DATA_CLASS, true);
+        f.sinks[0]->GetPfcController()->SetHold(DATA_CLASS, true);
         Ptr<QbbNetDevice> egress = f.switchPorts[1];
         std::vector<uint64_t> depth;
         f.switchPorts[0]->TraceConnectWithoutContext(
@@ -269,7 +279,7 @@ class EcnTestCase : public TestCase
             }
         });
         Simulator::Schedule(MicroSeconds(200),
-                            [&]() { f.sinks[0]->SetPfcHold(DATA_CLASS, false); });
+                            [&]() { f.sinks[0]->GetPfcController()->SetHold(DATA_CLASS, false); });
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(depth.size(), probes, "every probe seen");
         double expected = 0;
@@ -409,6 +419,7 @@ struct IntChain
             ip.SetSource(Ipv4Address("10.0.0.1"));
             ip.SetDestination(DST);
             ip.SetProtocol(17);
+            ip.SetTtl(64); // ns-3's Ipv4Header starts at 0, which a router drops
             ip.SetPayloadSize(p->GetSize());
             ip.SetTos(26 << 2);
             p->AddHeader(ip);
@@ -584,6 +595,78 @@ class IntAtDequeueTestCase : public TestCase
     }
 };
 
+/**
+ * A routing loop: s1 sends the destination to s2 and s2 back to s1. With
+ * DecrementTtl a frame sent with TTL 5 is forwarded 4 times (TTL 5, 4, 3,
+ * 2 on arrival) and dropped as TTL_EXPIRED where it arrives with 1 (RFC
+ * 1812 5.3.1), its IPv4 checksum and ICRC valid at every hop; without it
+ * (the HPCC simulator's behaviour) the frame circulates until the run ends.
+ */
+class TtlLoopTestCase : public TestCase
+{
+  public:
+    /// \param decrement the switches' DecrementTtl
+    explicit TtlLoopTestCase(bool decrement)
+        : TestCase(std::string("routing loop, DecrementTtl ") + (decrement ? "on" : "off") +
+                   (decrement ? ": TTL 5 is forwarded 4 times, then dropped as TTL_EXPIRED"
+                              : ": the frame circulates until the run ends")),
+          m_decrement(decrement)
+    {
+    }
+
+  private:
+    bool m_decrement; //!< DecrementTtl
+
+    void DoRun() override
+    {
+        IntChain chain(false, "100Gbps");
+        for (Ptr<RdmaSwitch> s : {chain.s1, chain.s2})
+        {
+            s->SetAttribute("DecrementTtl", BooleanValue(m_decrement));
+            s->ClearRoutes();
+        }
+        chain.s1->AddRoute(IntChain::DST, 1); // to s2
+        chain.s2->AddRoute(IntChain::DST, 0); // back to s1
+        std::vector<uint32_t> ttls;
+        bool checksOk = true;
+        chain.s1Out->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> f) {
+                RoceFrame r;
+                checksOk = checksOk &&
+                           RoceFrame::ParseEthernetFrame(f->Copy(), r, true) == RoceFrame::OK;
+                Ptr<Packet> c = f->Copy();
+                EthernetHeader eth(false);
+                c->RemoveHeader(eth);
+                Ipv4Header ip;
+                ip.EnableChecksum();
+                c->RemoveHeader(ip);
+                checksOk = checksOk && ip.IsChecksumOk();
+                ttls.push_back(ip.GetTtl());
+            }));
+        chain.src->SendFrame(MakeRoce(IntChain::DST, 0xC000, 0, 100, 5));
+        Simulator::Stop(MicroSeconds(100));
+        Simulator::Run();
+        const RdmaSwitch::Stats st1 = chain.s1->GetStats();
+        const RdmaSwitch::Stats st2 = chain.s2->GetStats();
+        if (m_decrement)
+        {
+            NS_TEST_EXPECT_MSG_EQ(st1.rxFrames + st2.rxFrames, 5, "arrivals with TTL 5 to 1");
+            NS_TEST_EXPECT_MSG_EQ(st1.drops[RdmaSwitch::DROP_TTL_EXPIRED], 1, "dropped at s1");
+            NS_TEST_EXPECT_MSG_EQ(st2.drops[RdmaSwitch::DROP_TTL_EXPIRED], 0, "not at s2");
+            NS_TEST_EXPECT_MSG_EQ((ttls == std::vector<uint32_t>{4, 2}), true, "TTL leaving s1");
+            NS_TEST_EXPECT_MSG_EQ(checksOk, true, "ICRC and IPv4 checksum valid at every hop");
+        }
+        else
+        {
+            // Each lap is two 1 us cables plus wire times: about 40 laps in 100 us.
+            NS_TEST_EXPECT_MSG_GT(st1.rxFrames, 30, "still circulating");
+            NS_TEST_EXPECT_MSG_EQ(st1.drops[RdmaSwitch::DROP_TTL_EXPIRED], 0, "no TTL drop");
+        }
+        Simulator::Destroy();
+    }
+};
+
 /// IPv6 with an 802.1Q tag: routed by IPv6 address, classed by PCP, CE in the Traffic Class.
 class Ipv6VlanTestCase : public TestCase
 {
@@ -606,7 +689,7 @@ class Ipv6VlanTestCase : public TestCase
         always.kminBytes = 0;
         always.kmaxBytes = 1; // any queued byte marks
         f.sw->SetEcnParams(2, pcp, always);
-        f.sinks[1]->SetPfcHold(pcp, true);
+        f.sinks[1]->GetPfcController()->SetHold(pcp, true);
         uint64_t maxQueued = 0;
         f.switchPorts[0]->TraceConnectWithoutContext(
             "PhyRxEnd",
@@ -630,7 +713,7 @@ class Ipv6VlanTestCase : public TestCase
                 f.src->SendFrame(r.BuildEthernetFrame());
             }
         });
-        Simulator::Schedule(MicroSeconds(50), [&]() { f.sinks[1]->SetPfcHold(pcp, false); });
+        Simulator::Schedule(MicroSeconds(50), [&]() { f.sinks[1]->GetPfcController()->SetHold(pcp, false); });
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(f.received[0].size(), 0, "nothing on the other port");
         NS_TEST_ASSERT_MSG_EQ(f.received[1].size(), frames, "all routed by IPv6 address");
@@ -641,8 +724,8 @@ class Ipv6VlanTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(f.received[1][i], r, true),
                                   RoceFrame::OK,
                                   "IPv6 ICRC valid");
-            // The first found an empty queue; the others found bytes waiting.
-            NS_TEST_ASSERT_MSG_EQ(+r.ecn, (i == 0 ? 1 : 3), "ECN field");
+            // Marked at dequeue (EcnAtDequeue): each left bytes behind it but the last.
+            NS_TEST_ASSERT_MSG_EQ(+r.ecn, (i + 1 == frames ? 1 : 3), "ECN field");
             NS_TEST_ASSERT_MSG_EQ(+r.vlan.GetPcp(), +pcp, "tag kept");
         }
         Simulator::Destroy();
@@ -660,7 +743,10 @@ class RdmaSwitchTestSuite : public TestSuite
     {
         AddTestCase(new MmuRulesTestCase, TestCase::QUICK);
         AddTestCase(new EcmpTestCase, TestCase::QUICK);
-        AddTestCase(new EcnTestCase, TestCase::QUICK);
+        AddTestCase(new EcnTestCase(false), TestCase::QUICK);
+        AddTestCase(new EcnTestCase(true), TestCase::QUICK);
+        AddTestCase(new TtlLoopTestCase(true), TestCase::QUICK);
+        AddTestCase(new TtlLoopTestCase(false), TestCase::QUICK);
         AddTestCase(new Ipv6VlanTestCase, TestCase::QUICK);
         AddTestCase(new IntTestCase, TestCase::QUICK);
         AddTestCase(new IntAtDequeueTestCase, TestCase::QUICK);

@@ -38,7 +38,7 @@ Star::Star(const Options& o)
         hostPorts.push_back(DynamicCast<QbbNetDevice>(d.Get(0)));
         switchPorts.push_back(DynamicCast<QbbNetDevice>(d.Get(1)));
         // The MMU decides admission, not the port's own queue limit.
-        switchPorts.back()->SetAttribute("TxQueueMaxBytes", UintegerValue(1ULL << 32));
+        switchPorts.back()->GetTxQueue()->SetAttribute("MaxBytes", UintegerValue(1ULL << 32));
         NS_ABORT_UNLESS(sw->AddPort(switchPorts.back()) == i);
         Ipv4Address addr(0x0A000001 + i);
         addresses.push_back(addr);

@@ -24,7 +24,7 @@ BAD = {
         ('traffic.duration', '0s', 'expected a duration'),
         ('topology.linkDelay', '-1us', 'not negative'),
         ('output.qlenInterval', '-10us', 'not negative'),
-        ('link.PfcRefreshMargin', 'soon', 'expected a duration'),
+        ('link.pfc.RefreshMargin', 'soon', 'expected a duration'),
     ],
     'rate': [
         ('topology.hostRate', '0Gbps', 'expected a rate with its unit'),
@@ -55,7 +55,7 @@ BAD = {
         ('topology.type', 'ring', 'expected one of fat-tree,leaf-spine,dumbbell,star,hpcc'),
         ('traffic.pattern', 'bursty', 'expected one of poisson,incast'),
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
-        ('link.Scheduler', 'Random', 'expected one of'),
+        ('link.queue.Scheduler', 'Random', 'expected one of'),
     ],
     'path': [
         ('traffic.cdf', '/nonexistent/sizes.txt', 'expected a readable file'),
