@@ -68,6 +68,12 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
          "0s",
          g_runPy + "33 L2_ACK_INTERVAL 1; rdma-hw.cc ReceiveUdp sets the CNP flag on the ACK of "
                    "every CE-marked packet"},
+        {"switch.EcnAtDequeue",
+         "true",
+         "HPCC simulator, switch-node.cc: SwitchNotifyDequeue marks ECN as the packet leaves"},
+        {"switch.DecrementTtl",
+         "false",
+         "HPCC simulator, switch-node.cc: SwitchNode forwards without touching the IP TTL"},
     };
     if (algorithm == "dcqcn")
     {

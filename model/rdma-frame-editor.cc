@@ -104,17 +104,34 @@ RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, uint32_t ip, bool ipv6)
 void
 RdmaFrameEditor::DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view)
 {
+    // The view already holds the head (Parse succeeded, so the fixed IP
+    // header is there): rewrite only up to the field, and for IPv4 update
+    // the checksum incrementally (RFC 1624 eq. 3, HC' = ~(~HC + ~m + m'),
+    // m the 16-bit word TTL|Protocol) instead of summing the header again.
     uint8_t head[MAX_HEAD];
     const uint32_t ip = view.GetIpOffset();
-    const uint32_t n = CopyIpHead(frame, ip, view.IsIpv6(), head);
     if (view.IsIpv6())
     {
+        const uint32_t n = ip + 8; // Hop Limit is byte 7 (RFC 8200 3)
+        std::memcpy(head, view.GetHead(), n);
         --head[ip + 7];
+        RewriteHead(frame, head, n);
+        return;
     }
-    else
+    const uint32_t n = ip + 12; // TTL byte 8, checksum bytes 10-11 (RFC 791 3.1)
+    std::memcpy(head, view.GetHead(), n);
+    const uint16_t before = static_cast<uint16_t>(head[ip + 8] << 8 | head[ip + 9]);
+    --head[ip + 8];
+    const uint16_t after = static_cast<uint16_t>(head[ip + 8] << 8 | head[ip + 9]);
+    const uint16_t checksum = static_cast<uint16_t>(head[ip + 10] << 8 | head[ip + 11]);
+    if (checksum != 0)
     {
-        --head[ip + 8];
-        FixIpv4Checksum(head + ip, n - ip);
+        uint32_t sum = static_cast<uint16_t>(~checksum) + static_cast<uint16_t>(~before) + after;
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        const uint16_t updated = static_cast<uint16_t>(~sum);
+        head[ip + 10] = static_cast<uint8_t>(updated >> 8);
+        head[ip + 11] = static_cast<uint8_t>(updated);
     }
     RewriteHead(frame, head, n);
 }

@@ -65,16 +65,17 @@ class HpccSimValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(d["transport.AckReqInterval"], "1", "L2_ACK_INTERVAL 1");
         NS_TEST_EXPECT_MSG_EQ(d["cc.cnp.MinTimeBetweenCnps"], "0s", "a CNP per CE ACK");
         NS_TEST_EXPECT_MSG_EQ(d.count("cc.hpcc.MaxStage"), 0, "no HPCC keys for dcqcn");
+        NS_TEST_EXPECT_MSG_EQ(d["switch.EcnAtDequeue"], "true", "SwitchNotifyDequeue marks");
+        NS_TEST_EXPECT_MSG_EQ(d["switch.DecrementTtl"], "false", "TTL left alone");
         auto h = Values("hpcc-sim", "hpcc", DataRate("25Gbps"));
         NS_TEST_EXPECT_MSG_EQ(h["cc.hpcc.RateAi"], "10Mbps", "l.112: 10 x 25 / 25");
         NS_TEST_EXPECT_MSG_EQ(h["cc.hpcc.MaxStage"], "0", "--mi 0");
         NS_TEST_EXPECT_MSG_EQ(h["pfc.BufferSize"], "8388608", "16 x 25 / 50 = 8 MiB");
         for (const auto& v : RdmaCcPreset("hpcc-sim", "hpcc", DataRate("100Gbps")))
         {
-            NS_TEST_EXPECT_MSG_EQ(v.source.rfind("HPCC simulator run.py, config_template / line ",
-                                                 0),
+            NS_TEST_EXPECT_MSG_EQ(v.source.rfind("HPCC simulator", 0),
                                   0,
-                                  v.key << " cites run.py: " << v.source);
+                                  v.key << " cites the simulator: " << v.source);
         }
 
         // Through a configuration: the user's key wins, the rest get the preset
