@@ -34,8 +34,9 @@ namespace ns3
  *   per-class queues, its channel half, the switch's per-port state;
  * - routes: one forwarding entry per switch and destination host
  *   (switches x hosts: RdmaSwitch::AddRoute's table and RdmaRouteComputer's
- *   distance and next-hop arrays), the term that grows fastest (k^5 on a
- *   k-ary fat-tree);
+ *   distance arrays), the term that grows fastest (5k^5/16 on a k-ary
+ *   fat-tree), and their next hops (GetRouteHops: each in the switch's ECMP
+ *   group and in the route computer);
  * - flows: each flow of the workload (its description, its result, its
  *   FCT record and output rows);
  * - QP pairs at once: the QP pairs (requester and responder QPs, their
@@ -58,14 +59,27 @@ class RdmaMemoryEstimate
     /// Bytes per item, measured (doc/rdma.rst, "Memory").
     struct Costs
     {
-        uint64_t base;      //!< the process, bytes
-        uint64_t host;      //!< per host, bytes
-        uint64_t sw;        //!< per switch, bytes
-        uint64_t port;      //!< per device (2 per link), bytes
-        uint64_t route;     //!< per (switch, destination host), bytes
-        uint64_t flow;      //!< per flow, bytes
-        uint64_t qpPair;    //!< per QP pair open at once, bytes
-        uint64_t pipeline;  //!< per NIC pipeline (nic.pipeline), bytes
+        uint64_t base;     //!< the process, bytes
+        uint64_t host;     //!< per host, bytes
+        uint64_t sw;       //!< per switch, bytes
+        uint64_t port;     //!< per device (2 per link), bytes
+        uint64_t route;    //!< per (switch, destination host), bytes
+        uint64_t routeHop; //!< per next hop of a route, bytes
+        uint64_t flow;     //!< per flow, bytes
+        uint64_t qpPair;   //!< per QP pair open at once, bytes
+        uint64_t pipeline; //!< per NIC pipeline (nic.pipeline), bytes
+    };
+
+    /// What a run is made of.
+    struct Counts
+    {
+        uint64_t hosts{0};         //!< hosts
+        uint64_t switches{0};      //!< switches
+        uint64_t links{0};         //!< full-duplex links (2 ports each)
+        uint64_t routeHops{0};     //!< next hops of all routes (GetRouteHops)
+        uint64_t flows{0};         //!< flows
+        uint64_t qpPairsAtOnce{0}; //!< flows starting together (GetLargestStartGroup)
+        uint64_t pipelines{0};     //!< NICs with a pipeline
     };
 
     /// One item of the estimate.
@@ -78,6 +92,34 @@ class RdmaMemoryEstimate
 
     /// \return the measured costs
     static const Costs& GetMeasuredCosts();
+
+    /**
+     * \brief Count a run's items.
+     * \param topology the validated topology
+     * \param flows the workload
+     * \param pipeline whether the NICs model their pipeline (nic.pipeline)
+     * \return the counts
+     */
+    static Counts Count(const RdmaTopologySpec& topology,
+                        const std::vector<RdmaFlow>& flows,
+                        bool pipeline);
+
+    /**
+     * \brief The next hops of every switch's routes, counted without
+     * computing a route: each switch holds one route per host with, taken
+     * as, max(1, its links to other switches / 2) next hops. On a k-ary
+     * fat-tree that is k^3/2 per host against the k^3/2 + k^2/4 of its
+     * shortest paths (edge and aggregation switches: k/2 up to a remote
+     * pod, cores: 1); on a leaf-spine L x S it is L x S against L x S + S; a
+     * star's or a dumbbell's, 1 per route, is exact.
+     * \param topology the topology
+     * \return the count
+     */
+    static uint64_t GetRouteHops(const RdmaTopologySpec& topology);
+
+    /// \param flows a workload \return the largest number of its flows that
+    /// start at one instant (0 for none)
+    static uint64_t GetLargestStartGroup(const std::vector<RdmaFlow>& flows);
 
     /// An empty estimate (0 bytes).
     RdmaMemoryEstimate() = default;
@@ -94,25 +136,12 @@ class RdmaMemoryEstimate
 
     /**
      * \brief The estimate from counts and costs (the arithmetic alone).
-     * \param hosts hosts \param switches switches \param links full-duplex links
-     * \param flows flows \param qpPairsAtOnce QP pairs open at once
-     * \param pipelines NICs with a pipeline
-     * \param costs bytes per item
+     * \param counts what the run is made of \param costs bytes per item
      */
-    RdmaMemoryEstimate(uint64_t hosts,
-                       uint64_t switches,
-                       uint64_t links,
-                       uint64_t flows,
-                       uint64_t qpPairsAtOnce,
-                       uint64_t pipelines,
-                       const Costs& costs);
+    RdmaMemoryEstimate(const Counts& counts, const Costs& costs);
 
-    /// \param flows a workload \return the largest number of its flows that
-    /// start at one instant (0 for none)
-    static uint64_t GetLargestStartGroup(const std::vector<RdmaFlow>& flows);
-
-    /// \return the items: base, hosts, switches, ports, routes, flows, QP
-    /// pairs at once, NIC pipelines, in that order
+    /// \return the items: base, hosts, switches, ports, routes, route next
+    /// hops, flows, QP pairs at once, NIC pipelines, in that order
     const std::vector<Term>& GetTerms() const;
 
     /// \return the sum of count x bytesEach over the items, bytes (saturates at 2^64 - 1)

@@ -237,6 +237,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
 
     // Switches.
     std::vector<uint32_t> switchIds;
+    Report("switches", 0, spec.GetNSwitches());
     for (uint32_t u = 0; u < n; ++u)
     {
         if (!m_spec.isSwitch[u])
@@ -266,6 +267,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
             }
         }
         m_switches.push_back(sw);
+        Report("switches", m_switches.size(), spec.GetNSwitches());
     }
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {

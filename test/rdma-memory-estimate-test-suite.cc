@@ -28,9 +28,26 @@ const RdmaMemoryEstimate::Costs kCosts{1u << 20,
                                        1u << 14,
                                        1u << 9,
                                        1u << 6,
+                                       1u << 3,
                                        1u << 10,
                                        1u << 13,
                                        1u << 11};
+
+/// \return counts with the given items
+RdmaMemoryEstimate::Counts
+MakeCounts(uint64_t hosts, uint64_t switches, uint64_t links, uint64_t routeHops, uint64_t flows,
+           uint64_t qpPairs, uint64_t pipelines)
+{
+    RdmaMemoryEstimate::Counts c;
+    c.hosts = hosts;
+    c.switches = switches;
+    c.links = links;
+    c.routeHops = routeHops;
+    c.flows = flows;
+    c.qpPairsAtOnce = qpPairs;
+    c.pipelines = pipelines;
+    return c;
+}
 
 /// Counts of a topology, and the estimate as the sum of count x cost.
 class RdmaMemoryEstimateArithmeticTestCase : public TestCase
@@ -38,8 +55,8 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
   public:
     RdmaMemoryEstimateArithmeticTestCase()
         : TestCase("the estimate is base + hosts, switches, ports (2 per link), routes "
-                   "(switches x hosts), flows, QP pairs at once and NIC pipelines, each x "
-                   "its cost")
+                   "(switches x hosts), route next hops, flows, QP pairs at once and NIC "
+                   "pipelines, each x its cost")
     {
     }
 
@@ -49,20 +66,20 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
         // Al-Fares k=4: 16 hosts, 20 switches, 48 links (16 + 16 + 16).
         const RdmaLinkParams l;
         const RdmaTopologySpec ft = RdmaTopologySpec::FatTree(4, l, l, l);
-        const RdmaMemoryEstimate e(ft.GetNHosts(), ft.GetNSwitches(), ft.links.size(), 100, 16, 0,
-                                   kCosts);
+        const RdmaMemoryEstimate e(MakeCounts(16, 20, 48, 512, 100, 16, 0), kCosts);
         const auto& t = e.GetTerms();
-        NS_TEST_ASSERT_MSG_EQ(t.size(), 8u, "eight items");
+        NS_TEST_ASSERT_MSG_EQ(t.size(), 9u, "nine items");
         NS_TEST_EXPECT_MSG_EQ(t[1].count, 16u, "hosts k^3/4");
         NS_TEST_EXPECT_MSG_EQ(t[2].count, 20u, "switches 5k^2/4");
         NS_TEST_EXPECT_MSG_EQ(t[3].count, 96u, "ports: two per link, 3k^3/4 links");
         NS_TEST_EXPECT_MSG_EQ(t[4].count, 320u, "routes: switches x hosts");
-        NS_TEST_EXPECT_MSG_EQ(t[5].count, 100u, "flows");
-        NS_TEST_EXPECT_MSG_EQ(t[6].count, 16u, "QP pairs at once");
-        NS_TEST_EXPECT_MSG_EQ(t[7].count, 0u, "no NIC pipelines");
+        NS_TEST_EXPECT_MSG_EQ(t[5].count, 512u, "route next hops");
+        NS_TEST_EXPECT_MSG_EQ(t[6].count, 100u, "flows");
+        NS_TEST_EXPECT_MSG_EQ(t[7].count, 16u, "QP pairs at once");
+        NS_TEST_EXPECT_MSG_EQ(t[8].count, 0u, "no NIC pipelines");
         const uint64_t expected = (1u << 20) + 16 * (1u << 12) + 20 * (1u << 14) +
-                                  96 * (1u << 9) + 320 * (1u << 6) + 100 * (1u << 10) +
-                                  16 * (1u << 13);
+                                  96 * (1u << 9) + 320 * (1u << 6) + 512 * (1u << 3) +
+                                  100 * (1u << 10) + 16 * (1u << 13);
         NS_TEST_EXPECT_MSG_EQ(e.GetTotalBytes(), expected, "sum of count x cost");
 
         // From the spec and a workload: 16 flows at 0, then 3 at 5 us, one at 7 us.
@@ -77,13 +94,29 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(RdmaMemoryEstimate::GetLargestStartGroup({}), 0u, "none");
         const RdmaMemoryEstimate fromSpec(ft, flows, true);
         const auto& ts = fromSpec.GetTerms();
-        NS_TEST_EXPECT_MSG_EQ(ts[4].count, 320u, "routes from the spec");
-        NS_TEST_EXPECT_MSG_EQ(ts[5].count, 20u, "flows from the workload");
-        NS_TEST_EXPECT_MSG_EQ(ts[6].count, 16u, "QP pairs: the flows starting together");
-        NS_TEST_EXPECT_MSG_EQ(ts[7].count, 16u, "a pipeline per host");
+        NS_TEST_EXPECT_MSG_EQ(ts[1].count, 16u, "hosts k^3/4");
+        NS_TEST_EXPECT_MSG_EQ(ts[2].count, 20u, "switches 5k^2/4");
+        NS_TEST_EXPECT_MSG_EQ(ts[3].count, 96u, "ports: two per link, 3k^3/4 links");
+        NS_TEST_EXPECT_MSG_EQ(ts[4].count, 320u, "routes: switches x hosts");
+        NS_TEST_EXPECT_MSG_EQ(ts[5].count, 16u * 32u, "next hops: k^3/2 per host");
+        NS_TEST_EXPECT_MSG_EQ(ts[6].count, 20u, "flows from the workload");
+        NS_TEST_EXPECT_MSG_EQ(ts[7].count, 16u, "QP pairs: the flows starting together");
+        NS_TEST_EXPECT_MSG_EQ(ts[8].count, 16u, "a pipeline per host");
         const auto& measured = RdmaMemoryEstimate::GetMeasuredCosts();
         NS_TEST_EXPECT_MSG_EQ(ts[1].bytesEach, measured.host, "the measured costs");
-        NS_TEST_EXPECT_MSG_EQ(ts[7].bytesEach, measured.pipeline, "the measured costs");
+        NS_TEST_EXPECT_MSG_EQ(ts[8].bytesEach, measured.pipeline, "the measured costs");
+
+        // Next hops of the other generators: leaf-spine 4 x 2 with 3 hosts a
+        // leaf (L x S per host), a star and a dumbbell (1 per route).
+        const auto ls = RdmaTopologySpec::LeafSpine(4, 2, 3, l, l, 0);
+        NS_TEST_EXPECT_MSG_EQ(RdmaMemoryEstimate::GetRouteHops(ls), 12u * 8u, "L x S per host");
+        NS_TEST_EXPECT_MSG_EQ(RdmaMemoryEstimate::GetRouteHops(RdmaTopologySpec::Star(5, l)),
+                              5u,
+                              "one per route");
+        NS_TEST_EXPECT_MSG_EQ(
+            RdmaMemoryEstimate::GetRouteHops(RdmaTopologySpec::Dumbbell(3, 2, l, l)),
+            10u,
+            "one per route");
 
         // Describe names each item with its count, cost and product.
         const std::string d = e.Describe();
@@ -92,6 +125,7 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
                                  "20 switches x 16.00 KiB = 320.00 KiB",
                                  "96 ports x 512 B = 48.00 KiB",
                                  "320 routes (switches x hosts) x 64 B = 20.00 KiB",
+                                 "512 route next hops x 8 B = 4.00 KiB",
                                  "100 flows x 1.00 KiB = 100.00 KiB",
                                  "16 QP pairs at once (flows starting together) x 8.00 KiB"})
         {
@@ -101,13 +135,14 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
 
         // Counts beyond any memory saturate instead of wrapping around.
         const uint64_t big = uint64_t(1) << 40;
-        const RdmaMemoryEstimate huge(big, big, 1, 1, 1, 0, kCosts);
+        const RdmaMemoryEstimate huge(MakeCounts(big, big, 1, 0, 1, 1, 0), kCosts);
         NS_TEST_EXPECT_MSG_EQ(huge.GetTotalBytes(),
                               std::numeric_limits<uint64_t>::max(),
                               "2^80 route entries saturate");
         NS_TEST_EXPECT_MSG_EQ(huge.IsLarge(), true, "large");
         NS_TEST_EXPECT_MSG_EQ(e.IsLarge(), false, "a k=4 fat-tree is not large");
-        const RdmaMemoryEstimate gib(0, 0, 0, (uint64_t(1) << 30) / 1024, 0, 0, kCosts);
+        const RdmaMemoryEstimate gib(MakeCounts(0, 0, 0, 0, (uint64_t(1) << 30) / 1024, 0, 0),
+                                     kCosts);
         NS_TEST_EXPECT_MSG_EQ(gib.IsLarge(), true, "1 GiB and more is large");
     }
 };

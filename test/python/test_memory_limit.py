@@ -52,7 +52,7 @@ def test_refused_over_the_limit_from_an_ini_file(run_example, tmp_path):
     out = tmp_path / 'out'
     r = run_example('rdma-sim', '-c', str(ini), '-q', '--output.dir=%s' % out)
     assert r.returncode == 2, (r.returncode, r.stderr)
-    assert 'more than the limit of 512.00 MiB (sim.maxMemory = 0.5GiB, %s:8)' % ini in r.stderr, \
+    assert 'more than the limit of 512.00 MiB (sim.maxMemory = 0.5GiB, %s:9)' % ini in r.stderr, \
         r.stderr
     assert not out.exists()
 
@@ -74,7 +74,7 @@ def test_refused_over_the_machines_available_memory(run_example, tmp_path):
 
 
 def test_a_run_within_the_limit_runs_without_construction_progress(run_example, tmp_path):
-    """tiny.ini fits in 200 MB (its estimate is about 100 MiB) and is too
+    """tiny.ini fits in 200 MB (its estimate is about 20 MiB) and is too
     small for a construction progress line."""
     out = tmp_path / 'out'
     r = run_example('rdma-sim', '-c', TINY, '--output.dir=%s' % out, '--sim.maxMemory=200MB')
