@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """Memory per item of rdma-sim, measured (a measurement, not a test).
 
-Runs rdma-sim on a set of topologies and workloads, each stopped right
-after its flows start (the construction and every flow's QP pair, not the
-traffic), and reads each run's peak resident set size from the kernel
-(/usr/bin/time -v, "Maximum resident set size"). The item counts of a run
-(hosts, switches, ports, routes, route next hops, flows, QP pairs at once,
-NIC pipelines) are rdma-sim's own: a second run
-with --sim.maxMemory=1MiB is refused, and the refusal lists them.
+Runs rdma-sim on a set of topologies and workloads, most stopped 1 us after
+their flows start (the construction and every flow's QP pair, not the
+traffic; two Poisson workloads of small flows run to their end), and reads
+each run's peak resident set size from the kernel (/usr/bin/time -v,
+"Maximum resident set size"). The item counts of a run (hosts, switches,
+ports, routes, route next hops, flows, QP pairs at once, NIC pipelines) are
+rdma-sim's own: a second run with --sim.maxMemory=1MiB is refused, and the
+refusal lists them.
 
     scripts/memory_costs.py --sim build/examples/rdma-sim           # the table
     scripts/memory_costs.py --sim build/examples/rdma-sim --fit     # and a new fit
@@ -15,8 +16,8 @@ with --sim.maxMemory=1MiB is refused, and the refusal lists them.
 
 The table compares each measured peak with rdma-sim's estimate (the costs
 in helper/rdma-memory-estimate.cc); --fit also fits new costs by least
-squares (see fit()) over the runs. The runs
-take about two minutes on one core and up to about 1 GiB.
+squares (see fit()) over the runs. The runs take about two minutes and up
+to about 1 GiB each (with --large, four minutes and 3 GiB).
 """
 
 import argparse
