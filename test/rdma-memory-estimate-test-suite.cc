@@ -3,18 +3,22 @@
  *
  * RdmaMemoryEstimate (per-item costs x counts), the sizes sim.maxMemory
  * takes (RdmaParseByteSize, RdmaMakeByteSizeChecker), the machine's
- * available memory and the construction progress line.
+ * available memory and the construction progress line (RdmaBuildProgress,
+ * RdmaTopologyHelper::SetBuildProgress).
  */
 
 #include "ns3/rdma-build-progress.h"
 #include "ns3/rdma-byte-size.h"
 #include "ns3/rdma-memory-estimate.h"
+#include "ns3/rdma-topology-helper.h"
 #include "ns3/rdma-value-check.h"
 #include "ns3/nstime.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
 #include <limits>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 using namespace ns3;
@@ -261,6 +265,52 @@ class RdmaBuildProgressTestCase : public TestCase
     }
 };
 
+/// RdmaTopologyHelper reports each part of the construction, in order.
+class RdmaTopologyBuildProgressTestCase : public TestCase
+{
+  public:
+    RdmaTopologyBuildProgressTestCase()
+        : TestCase("RdmaTopologyHelper::SetBuildProgress: host routes, links, switches, route "
+                   "tables, hosts, each from 0 to its count")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::tuple<std::string, uint64_t, uint64_t>> calls;
+        {
+            RdmaTopologyHelper topo;
+            topo.SetBuildProgress([&calls](const std::string& what, uint64_t done, uint64_t total) {
+                calls.emplace_back(what, done, total);
+            });
+            topo.InstallFatTree(4);
+        }
+        Simulator::Destroy();
+        // Parts in order, with their totals (k=4: 16 hosts, 48 links, 20 switches).
+        const std::vector<std::pair<std::string, uint64_t>> parts{{"host routes", 16},
+                                                                  {"links", 48},
+                                                                  {"switches", 20},
+                                                                  {"route tables", 20},
+                                                                  {"hosts", 16}};
+        std::size_t i = 0;
+        for (const auto& [what, total] : parts)
+        {
+            NS_TEST_ASSERT_MSG_LT(i, calls.size(), what << " reported");
+            NS_TEST_EXPECT_MSG_EQ(std::get<0>(calls[i]), what, "part order");
+            NS_TEST_EXPECT_MSG_EQ(std::get<1>(calls[i]), 0u, what << " starts at 0");
+            uint64_t last = 0;
+            for (; i < calls.size() && std::get<0>(calls[i]) == what; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(std::get<2>(calls[i]), total, what << " total");
+                last = std::get<1>(calls[i]);
+            }
+            NS_TEST_EXPECT_MSG_EQ(last, total, what << " ends at its total");
+        }
+        NS_TEST_EXPECT_MSG_EQ(i, calls.size(), "nothing else reported");
+    }
+};
+
 /// The suite.
 class RdmaMemoryEstimateTestSuite : public TestSuite
 {
@@ -272,6 +322,7 @@ class RdmaMemoryEstimateTestSuite : public TestSuite
         AddTestCase(new RdmaByteSizeTestCase, TestCase::QUICK);
         AddTestCase(new RdmaAvailableMemoryTestCase, TestCase::QUICK);
         AddTestCase(new RdmaBuildProgressTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaTopologyBuildProgressTestCase, TestCase::QUICK);
     }
 };
 
