@@ -195,8 +195,9 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     m_installed = true;
     m_spec = spec;
     Report("host routes", 0, spec.GetNHosts());
-    m_routes = std::make_unique<RdmaRouteComputer>(m_spec);
-    Report("host routes", spec.GetNHosts(), spec.GetNHosts());
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, [this](uint64_t done, uint64_t total) {
+        Report("host routes", done, total);
+    });
     m_nodes.Create(n);
     for (uint32_t u = 0; u < n; ++u)
     {

@@ -148,7 +148,7 @@ class RdmaTopologyHelper
      * \brief What Install() reports while it builds: a callback
      * (what, done, total), called with done = 0 when a part starts and
      * after each of its items; the parts, in order: "host routes" (the
-     * shortest paths to every host, reported before and after), "links",
+     * shortest paths to each host, RdmaRouteComputer), "links",
      * "switches" (each with its ports), "route tables" (one per switch),
      * "hosts" (each with its NIC). None by default; for progress lines on large
      * fabrics.
