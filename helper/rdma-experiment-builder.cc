@@ -4,6 +4,7 @@
 
 #include "rdma-experiment-builder.h"
 
+#include "rdma-build-progress.h"
 #include "rdma-interrupt.h"
 #include "rdma-progress.h"
 
@@ -36,10 +37,20 @@ RdmaExperimentBuilder::Abandon(const std::string& message)
     throw RdmaConfigError(message);
 }
 
-RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec, bool write)
+RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
+                                             bool write,
+                                             std::ostream* progress)
     : m_spec(spec),
       m_write(write)
 {
+    // A progress line while large fabrics are built (the estimate's rule).
+    RdmaBuildProgress building(spec.memory.IsLarge() ? progress : nullptr);
+    if (spec.memory.IsLarge())
+    {
+        m_topo.SetBuildProgress([&building](const std::string& what, uint64_t done, uint64_t total) {
+            building.Report(what, done, total);
+        });
+    }
     const RdmaConfig& c = spec.config;
     RoceFrame::SetIcrcEnabled(spec.icrc);
     Simulator::SetScheduler(ObjectFactory(spec.scheduler));
@@ -106,6 +117,8 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec, boo
     {
         Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
     }
+    m_topo.SetBuildProgress(nullptr);
+    building.Finish();
 
     m_runner = CreateObject<RdmaFlowRunner>();
     m_runner->SetHosts(m_topo.GetHosts());

@@ -47,10 +47,15 @@ class RdmaExperimentBuilder
      * \param spec the checked experiment (must outlive this object)
      * \param write the run writes its output folder: the pcap captures
      *        (output.pcapNodes) are on, an interrupt names the folder
+     * \param progress where the construction's progress line goes when
+     *        the spec's memory estimate is large (RdmaMemoryEstimate::IsLarge;
+     *        RdmaBuildProgress); nullptr: none
      * \throws RdmaConfigError if a NIC's receive buffer cannot work on its
      * link, a capture file cannot be made or the runner refuses the workload
      */
-    RdmaExperimentBuilder(const RdmaExperimentSpec& spec, bool write);
+    RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
+                          bool write,
+                          std::ostream* progress = nullptr);
     ~RdmaExperimentBuilder();
     RdmaExperimentBuilder(const RdmaExperimentBuilder&) = delete;
     RdmaExperimentBuilder& operator=(const RdmaExperimentBuilder&) = delete;

@@ -6,6 +6,7 @@
 
 #include "rdma-experiment.h"
 
+#include "rdma-byte-size.h"
 #include "rdma-value-check.h"
 
 #include "ns3/double.h"
@@ -207,6 +208,13 @@ RdmaExperiment::MakeConfig()
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE",
              positiveDuration);
+    c.AddKey("sim.maxMemory",
+             "available",
+             "memory the run may take, as 8GiB or 500MB: a run whose estimate (measured "
+             "per-item costs of hosts, switches, ports, routes and flows; doc/rdma.rst, "
+             "\"Memory\") is above it is refused before it is built; available: the machine's "
+             "available memory (MemAvailable)",
+             RdmaMakeByteSizeChecker(1 << 20, "available"));
     c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
     c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)",
              duration);

@@ -4,6 +4,7 @@
 
 #include "rdma-experiment-spec.h"
 
+#include "rdma-byte-size.h"
 #include "rdma-cc-preset.h"
 #include "rdma-experiment.h"
 #include "rdma-flow-generator.h"
@@ -399,6 +400,47 @@ CheckCaches(const RdmaConfig& c)
     }
 }
 
+/**
+ * \brief Refuse a run whose estimated memory is above sim.maxMemory (the
+ * machine's available memory by default), before it is built: a run that
+ * does not fit would otherwise build until the kernel kills it.
+ * \param c the configuration
+ * \param estimate the run's estimate \throws RdmaConfigError
+ */
+void
+CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
+{
+    const std::string value = c.Get("sim.maxMemory");
+    uint64_t limit = 0;
+    std::string source;
+    if (value == "available")
+    {
+        limit = RdmaAvailableMemory();
+        source = "the machine's available memory (MemAvailable, /proc/meminfo)";
+        if (c.GetOrigin("sim.maxMemory") != "default")
+        {
+            source += ", sim.maxMemory = available, " + c.GetOrigin("sim.maxMemory");
+        }
+    }
+    else
+    {
+        RdmaParseByteSize(value, &limit); // the key's checker accepted it
+        source = "sim.maxMemory = " + value + ", " + c.GetOrigin("sim.maxMemory");
+    }
+    if (limit == 0 || estimate.GetTotalBytes() <= limit)
+    {
+        return;
+    }
+    throw RdmaConfigError(
+        "sim.maxMemory: this run needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
+        " to build (" + estimate.Describe() + "), more than the limit of " +
+        RdmaFormatByteSize(limit) + " (" + source +
+        "); nothing was built. Make the topology or workload smaller, or, if the estimate is "
+        "too high for this run, raise the limit with --sim.maxMemory=SIZE (for example "
+        "--sim.maxMemory=" +
+        std::to_string((estimate.GetTotalBytes() >> 30) + 1) + "GiB)");
+}
+
 } // namespace
 
 RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
@@ -530,6 +572,8 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("ecn.kmin") +
                               ": ecn: expected kmin <= kmax and 0 <= pmax <= 1");
     }
+    memory = RdmaMemoryEstimate(topology, flows, pipeline);
+    CheckMemory(c, memory);
 }
 
 uint32_t

@@ -7,6 +7,7 @@
 
 #include "rdma-config.h"
 #include "rdma-helper.h"
+#include "rdma-memory-estimate.h"
 #include "rdma-topology-spec.h"
 
 #include "ns3/nstime.h"
@@ -30,7 +31,8 @@ namespace ns3
  * sim.seed, the scheduler, the topology, cc.preset, the pcap nodes, the
  * ICRC mode, the workload, sim.stopTime, the transport, the congestion
  * control, the loss recovery, cache.mtt.PageBytes, with nic.pipeline each
- * cache's geometry and backing store, ECN), so that of two bad keys the
+ * cache's geometry and backing store, ECN, last the memory it will take
+ * against sim.maxMemory: RdmaMemoryEstimate), so that of two bad keys the
  * same one is reported as before the split. Each error is an
  * RdmaConfigError naming the file and line or the key and where its value
  * came from (rdma-sim prints it and exits 2); nothing is built or written
@@ -77,6 +79,7 @@ struct RdmaExperimentSpec
     bool pipeline{false};            //!< nic.pipeline
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
+    RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)
 };
 
 } // namespace ns3

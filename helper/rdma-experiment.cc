@@ -99,7 +99,7 @@ RdmaExperiment::Run()
 {
     const auto wallStart = std::chrono::steady_clock::now();
     const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
-    RdmaExperimentBuilder sim(spec, m_impl->write);
+    RdmaExperimentBuilder sim(spec, m_impl->write, m_impl->progress);
     const Time simEnd = sim.Simulate(m_impl->progress);
     const RdmaExperimentReport report(spec, sim, simEnd, wallStart);
     m_impl->records = report.GetRecords();

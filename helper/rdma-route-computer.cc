@@ -18,7 +18,8 @@ namespace
 constexpr uint16_t FAR = 0xFFFF;
 } // namespace
 
-RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
+RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
+                                     const std::function<void(uint64_t, uint64_t)>& progress)
     : m_nNodes(spec.GetNNodes()),
       m_nSwitches(0),
       m_isSwitch(spec.isSwitch),
@@ -93,6 +94,10 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec)
             }
         }
         begin[m_nSwitches] = m_hops.size() - m_hopBase[d];
+        if (progress)
+        {
+            progress(d + 1, nHosts);
+        }
     }
     NS_LOG_INFO(spec.name << ": " << nHosts << " destinations, " << m_hops.size()
                           << " switch next hops");

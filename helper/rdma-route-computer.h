@@ -8,6 +8,7 @@
 #include "rdma-topology-spec.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -52,8 +53,12 @@ class RdmaRouteComputer
     /**
      * \brief Compute the routes of a topology.
      * \param spec the topology (its links' endpoints must be node ids)
+     * \param progress called (done, total) after each destination host's
+     *        routes (empty: not called), for progress lines on large fabrics
      */
-    explicit RdmaRouteComputer(const RdmaTopologySpec& spec);
+    explicit RdmaRouteComputer(
+        const RdmaTopologySpec& spec,
+        const std::function<void(uint64_t done, uint64_t total)>& progress = {});
 
     /// \return number of hosts
     uint32_t GetNHosts() const;

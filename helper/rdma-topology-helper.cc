@@ -95,6 +95,13 @@ RdmaTopologyHelper::SetSwitchEcn(const SwitchEcnParams& ecn)
 }
 
 void
+RdmaTopologyHelper::SetBuildProgress(
+    std::function<void(const std::string& what, uint64_t done, uint64_t total)> progress)
+{
+    m_progress = std::move(progress);
+}
+
+void
 RdmaTopologyHelper::SetBaseAddress(Ipv4Address base)
 {
     m_base = base;
@@ -187,7 +194,10 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
                                            << " pass 255.255.255.255");
     m_installed = true;
     m_spec = spec;
-    m_routes = std::make_unique<RdmaRouteComputer>(m_spec);
+    Report("host routes", 0, spec.GetNHosts());
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, [this](uint64_t done, uint64_t total) {
+        Report("host routes", done, total);
+    });
     m_nodes.Create(n);
     for (uint32_t u = 0; u < n; ++u)
     {
@@ -196,6 +206,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
 
     // Links, each node's devices in port order.
     std::vector<std::vector<Ptr<QbbNetDevice>>> ports(n);
+    Report("links", 0, m_spec.links.size());
     for (const RdmaTopologySpec::Link& l : m_spec.links)
     {
         m_link.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
@@ -222,10 +233,12 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         ports[l.b].push_back(info.deviceB);
         m_devices.Add(d);
         m_links.push_back(info);
+        Report("links", m_links.size(), m_spec.links.size());
     }
 
     // Switches.
     std::vector<uint32_t> switchIds;
+    Report("switches", 0, spec.GetNSwitches());
     for (uint32_t u = 0; u < n; ++u)
     {
         if (!m_spec.isSwitch[u])
@@ -255,6 +268,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
             }
         }
         m_switches.push_back(sw);
+        Report("switches", m_switches.size(), spec.GetNSwitches());
     }
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {
@@ -263,6 +277,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
 
     // Routes: every next hop toward every host.
     uint64_t entries = 0;
+    Report("route tables", 0, m_switches.size());
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const uint32_t u = switchIds[s];
@@ -275,6 +290,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
                 ++entries;
             }
         }
+        Report("route tables", s + 1, m_switches.size());
     }
     NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
                             << " switches, " << m_links.size() << " links, " << entries
@@ -286,6 +302,7 @@ RdmaTopologyHelper::InstallHosts()
 {
     CheckInstalled();
     NS_ABORT_MSG_IF(!m_nics.empty(), "RdmaTopologyHelper::InstallHosts: hosts installed already");
+    Report("hosts", 0, m_hosts.GetN());
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {
         const Ipv4Address address(m_base.Get() + h);
@@ -299,6 +316,16 @@ RdmaTopologyHelper::InstallHosts()
                                         "'s link");
         }
         m_byAddress[address.Get()] = h;
+        Report("hosts", h + 1, m_hosts.GetN());
+    }
+}
+
+void
+RdmaTopologyHelper::Report(const std::string& what, uint64_t done, uint64_t total) const
+{
+    if (m_progress)
+    {
+        m_progress(what, done, total);
     }
 }
 

@@ -144,6 +144,18 @@ class RdmaTopologyHelper
      * \param ecn Kmin, Kmax (bytes), Pmax
      */
     void SetSwitchEcn(const SwitchEcnParams& ecn);
+    /**
+     * \brief What Install() reports while it builds: a callback
+     * (what, done, total), called with done = 0 when a part starts and
+     * after each of its items; the parts, in order: "host routes" (the
+     * shortest paths to each host, RdmaRouteComputer), "links",
+     * "switches" (each with its ports), "route tables" (one per switch),
+     * "hosts" (each with its NIC). None by default; for progress lines on large
+     * fabrics.
+     * \param progress the callback (empty: none)
+     */
+    void SetBuildProgress(
+        std::function<void(const std::string& what, uint64_t done, uint64_t total)> progress);
     /// \param base the address of host 0; host i gets base + i
     void SetBaseAddress(Ipv4Address base);
     /// \return the address of host 0
@@ -293,6 +305,9 @@ class RdmaTopologyHelper
     void InstallOrDie(const std::function<RdmaTopologySpec()>& make);
     /// Abort unless Install() has run.
     void CheckInstalled() const;
+    /// Call the build progress callback, if any. \param what the part
+    /// \param done items made \param total items of the part
+    void Report(const std::string& what, uint64_t done, uint64_t total) const;
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
 
@@ -317,6 +332,7 @@ class RdmaTopologyHelper
     std::vector<LinkInfo> m_links;                      //!< by link index
     NetDeviceContainer m_devices;                       //!< all devices
     std::unordered_map<uint32_t, uint32_t> m_byAddress; //!< address -> host index
+    std::function<void(const std::string&, uint64_t, uint64_t)> m_progress; //!< build progress
 };
 
 } // namespace ns3

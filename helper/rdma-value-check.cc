@@ -125,6 +125,10 @@ Expected(const AttributeChecker& checker)
     {
         return "true or false";
     }
+    if (type.find("RdmaByteSizeValue") != std::string::npos)
+    {
+        return info; // the checker states the whole form (RdmaMakeByteSizeChecker)
+    }
     return "a " + type + " (" + info + ")";
 }
 

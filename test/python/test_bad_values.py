@@ -1,5 +1,5 @@
 """Bad values, one table per key family (time, rate, number range, integer,
-enum, path), each given both in an INI file and as --key=value: rdma-sim
+enum, size, path), each given both in an INI file and as --key=value: rdma-sim
 exits 2 before anything runs, the error names the key, the value, what was
 expected and where the value came from (file:line or the --option), and no
 output folder is created. Values here made ns-3 abort (exit 134) or were
@@ -56,6 +56,13 @@ BAD = {
         ('traffic.pattern', 'bursty', 'expected one of poisson,incast'),
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
+    ],
+    'size': [
+        ('sim.maxMemory', 'lots', 'expected a size with its unit'),
+        ('sim.maxMemory', '8XB', 'expected a size with its unit'),
+        ('sim.maxMemory', '-1GiB', 'expected a size'),
+        ('sim.maxMemory', '0', 'of at least 1.00 MiB, or available'),
+        ('sim.maxMemory', '1e30GiB', 'expected a size'),
     ],
     'path': [
         ('traffic.cdf', '/nonexistent/sizes.txt', 'expected a readable file'),
