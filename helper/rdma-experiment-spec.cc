@@ -15,6 +15,7 @@
 
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-wire.h"
+#include "ns3/switch-mmu.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
 
@@ -441,6 +442,56 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
         std::to_string((estimate.GetTotalBytes() >> 30) + 1) + "GiB)");
 }
 
+/**
+ * \brief Refuse a switch whose ports' reserve and PFC headroom take the
+ * whole buffer (SwitchMmu::AddPort would abort while building): a large
+ * radix at the default pfc.BufferSize.
+ * \param c the configuration
+ * \param t the validated topology
+ * \throws RdmaConfigError naming pfc.BufferSize, the switch and the bytes
+ */
+void
+CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
+{
+    const uint64_t buffer = c.GetUinteger("pfc.BufferSize");
+    const uint64_t mask = c.GetBool("pfc.PfcEnabled") ? c.GetUinteger("pfc.LosslessClasses") : 0;
+    const uint32_t lossless = static_cast<uint32_t>(__builtin_popcountll(mask & 0xFF));
+    const uint32_t maxFrame = static_cast<uint32_t>(c.GetUinteger("link.Mtu")) +
+                              RdmaWire::ETHERNET_HEADER_BYTES + RdmaWire::VLAN_TAG_BYTES;
+    std::vector<uint64_t> fixed(t.GetNNodes(), 0);
+    std::vector<uint32_t> ports(t.GetNNodes(), 0);
+    for (const auto& l : t.links)
+    {
+        for (uint32_t end : {l.a, l.b})
+        {
+            if (t.isSwitch[end])
+            {
+                fixed[end] += SwitchMmu::PortFixedBytes(c.GetUinteger("pfc.ReservedBytes"),
+                                                        c.GetUinteger("pfc.HeadroomBytes"),
+                                                        lossless,
+                                                        l.rate,
+                                                        l.delay,
+                                                        maxFrame);
+                ++ports[end];
+            }
+        }
+    }
+    for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+    {
+        if (fixed[u] >= buffer)
+        {
+            throw RdmaConfigError(
+                c.GetOrigin("pfc.BufferSize") + ": pfc.BufferSize = " + std::to_string(buffer) +
+                " bytes is not larger than what the " + std::to_string(ports[u]) +
+                " ports of switch node " + std::to_string(u) + " reserve before any frame (" +
+                std::to_string(fixed[u]) +
+                " bytes: pfc.ReservedBytes plus the PFC headroom of each port and lossless "
+                "class, IEEE 802.1Qbb delay model): raise pfc.BufferSize, or lower "
+                "pfc.ReservedBytes or pfc.HeadroomBytes");
+        }
+    }
+}
+
 } // namespace
 
 RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
@@ -490,6 +541,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     // by the NIC rate, the first host's link rate (as the HPCC simulator's
     // get_nic_rate).
     RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    CheckSwitchBuffers(c, topology);
     try
     {
         pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());

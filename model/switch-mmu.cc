@@ -138,11 +138,24 @@ SwitchMmu::DoDispose()
     Object::DoDispose();
 }
 
+uint64_t
+SwitchMmu::PortFixedBytes(uint64_t reservedBytes,
+                          uint64_t headroomBytes,
+                          uint32_t losslessClasses,
+                          DataRate rate,
+                          Time delay,
+                          uint32_t maxFrameBytes)
+{
+    const uint64_t h = headroomBytes ? headroomBytes : ComputeHeadroom(rate, delay, maxFrameBytes);
+    return (h + reservedBytes) * losslessClasses;
+}
+
 uint32_t
 SwitchMmu::AddPort(DataRate rate, Time delay, uint32_t maxFrameBytes, Ptr<QbbPfcController> pfc)
 {
     m_pfc.push_back(pfc);
-    uint64_t h = m_headroomBytes ? m_headroomBytes : ComputeHeadroom(rate, delay, maxFrameBytes);
+    // Headroom of one lossless class (PortFixedBytes without reserve, one class).
+    const uint64_t h = PortFixedBytes(0, m_headroomBytes, 1, rate, delay, maxFrameBytes);
     m_headroom.push_back(h);
     m_ingress.resize(m_ingress.size() + NUM_CLASSES);
     m_totalHeadroom += h * LosslessCount();

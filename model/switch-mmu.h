@@ -129,6 +129,26 @@ class SwitchMmu : public Object
      * \return the headroom, bytes
      */
     static uint64_t ComputeHeadroom(DataRate rate, Time delay, uint32_t maxFrameBytes);
+    /**
+     * \brief The buffer bytes one port takes out of BufferSize before any
+     * frame arrives: (headroom + reserve) for each lossless class, the
+     * headroom being headroomBytes if not 0, else ComputeHeadroom(). AddPort()
+     * refuses (aborts) once the ports' sum reaches BufferSize; a caller that
+     * builds switches from user input checks with this first.
+     * \param reservedBytes ReservedBytes
+     * \param headroomBytes HeadroomBytes (0: computed)
+     * \param losslessClasses how many classes are lossless (0 without PFC)
+     * \param rate the port's line rate
+     * \param delay its cable's propagation delay
+     * \param maxFrameBytes its largest frame, bytes
+     * \return the bytes
+     */
+    static uint64_t PortFixedBytes(uint64_t reservedBytes,
+                                   uint64_t headroomBytes,
+                                   uint32_t losslessClasses,
+                                   DataRate rate,
+                                   Time delay,
+                                   uint32_t maxFrameBytes);
 
     /**
      * \brief Add a port: its headroom is HeadroomBytes if that is not 0,

@@ -113,3 +113,21 @@ def test_bad_value_exits_2_naming_key_value_and_source(run_example, tmp_path, wh
     assert "%s: %s = '%s'" % (source, key, value) in r.stderr, r.stderr
     assert expected in r.stderr, r.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize('extra', [[], ['--pfc.BufferSize=300000']])
+def test_switch_buffer_below_its_ports_reserve_and_headroom(run_example, tmp_path, extra):
+    """A switch whose ports' reserve and PFC headroom take the whole buffer
+    made SwitchMmu::AddPort abort (exit 134) while building: a 1000-host
+    star at the default 12 MiB (1000 x (4 KiB + 43 KB)), or a 16-host star
+    with 300 KB. Now exit 2 before anything is built, naming pfc.BufferSize,
+    the switch and the bytes."""
+    hosts = '1000' if not extra else '16'
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-q', '--output.dir=%s' % out, '--topology.type=star',
+                    '--topology.hosts=%s' % hosts, '--traffic.pattern=permutation',
+                    *extra)
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    assert 'pfc.BufferSize' in r.stderr and 'ports of switch node' in r.stderr, r.stderr
+    assert 'IEEE 802.1Qbb' in r.stderr, r.stderr
+    assert not out.exists()
