@@ -149,17 +149,23 @@ class TokenCursor
 bool
 RdmaHpccTopologyReader::ParseTime(const std::string& text, Time* t)
 {
-    static const std::pair<const char*, Time::Unit> units[] = {
-        {"y", Time::Y},
-        {"d", Time::D},
-        {"h", Time::H},
-        {"min", Time::MIN},
-        {"s", Time::S},
-        {"ms", Time::MS},
-        {"us", Time::US},
-        {"ns", Time::NS},
-        {"ps", Time::PS},
-        {"fs", Time::FS},
+    // Each unit with its length in seconds (a year is 365 days, as in Time).
+    static const struct
+    {
+        const char* name;
+        Time::Unit unit;
+        double seconds;
+    } units[] = {
+        {"y", Time::Y, 365 * 86400.0},
+        {"d", Time::D, 86400.0},
+        {"h", Time::H, 3600.0},
+        {"min", Time::MIN, 60.0},
+        {"s", Time::S, 1.0},
+        {"ms", Time::MS, 1e-3},
+        {"us", Time::US, 1e-6},
+        {"ns", Time::NS, 1e-9},
+        {"ps", Time::PS, 1e-12},
+        {"fs", Time::FS, 1e-15},
     };
     double value;
     std::string unit;
@@ -169,9 +175,14 @@ RdmaHpccTopologyReader::ParseTime(const std::string& text, Time* t)
     }
     for (const auto& u : units)
     {
-        if (unit == u.first)
+        if (unit == u.name)
         {
-            *t = Time::FromDouble(value, u.second);
+            // Beyond Time::Max() the conversion to int64x64_t is undefined.
+            if (!(value * u.seconds < Time::Max().GetSeconds()))
+            {
+                return false;
+            }
+            *t = Time::FromDouble(value, u.unit);
             return true;
         }
     }

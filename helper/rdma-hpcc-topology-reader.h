@@ -71,7 +71,9 @@ class RdmaHpccTopologyReader
      * rounded to the simulator's resolution.
      * \param text e.g. "1000ns", "0.001ms"
      * \param [out] t the time
-     * \return false if text is not such a string or the time is negative
+     * \return false if text is not such a string, the time is negative, or
+     * it is beyond Time::Max() at the current resolution (about 106 days at
+     * picoseconds), which Time's int64x64_t cannot hold
      */
     static bool ParseTime(const std::string& text, Time* t);
 

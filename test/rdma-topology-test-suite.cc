@@ -27,6 +27,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <string>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -479,7 +480,22 @@ class ParseUnitsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(t, MicroSeconds(1), "1000ns");
         NS_TEST_ASSERT_MSG_EQ(RdmaHpccTopologyReader::ParseTime("2us", &t), true, "us");
         NS_TEST_ASSERT_MSG_EQ(t, NanoSeconds(2000), "2us");
-        for (const char* bad : {"1000", "ns", "-1ns", "1 ns", "1nss", "0x10ns", "nan"})
+        // Times beyond Time::Max() (2^63 units of the resolution: about 106.75
+        // days at ps, 292 years at ns) are refused: their conversion to
+        // int64x64_t was undefined (found by fuzz-hpcc-topology).
+        NS_TEST_ASSERT_MSG_EQ(RdmaHpccTopologyReader::ParseTime("100d", &t), true, "100 days");
+        NS_TEST_ASSERT_MSG_EQ(t, Days(100), "100d");
+        const std::string twiceMax = std::to_string(Time::Max().GetSeconds() * 2) + "s";
+        NS_TEST_ASSERT_MSG_EQ(RdmaHpccTopologyReader::ParseTime(twiceMax, &t), false, twiceMax);
+        for (const char* bad : {"1000",
+                                "ns",
+                                "-1ns",
+                                "1 ns",
+                                "1nss",
+                                "0x10ns",
+                                "nan",
+                                "5555555555555555555555555555555ms",
+                                "1e400s"})
         {
             NS_TEST_ASSERT_MSG_EQ(RdmaHpccTopologyReader::ParseTime(bad, &t), false, bad);
         }
