@@ -446,8 +446,8 @@ class SendAndReadPlacementTestCase : public TestCase
             }
             Simulator::Run();
             NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 1u, "completed");
-            NS_TEST_ASSERT_MSG_EQ(read ? TwoHosts::Holds(h.mrA, TwoHosts::VA_A, length, 9)
-                                       : TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 9),
+            NS_TEST_ASSERT_MSG_EQ((read ? TwoHosts::Holds(h.mrA, TwoHosts::VA_A, length, 9)
+                                        : TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 9)),
                                   true,
                                   "bytes placed");
             Ptr<NicCache> mtt = placer->GetPipeline()->GetTables()->GetCache(RdmaNicTables::MTT);

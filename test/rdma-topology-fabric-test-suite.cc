@@ -192,7 +192,7 @@ class FabricFatTreeTestCase : public TestCase
                                   DataRate(isCore ? "400Gbps" : "100Gbps"),
                                   "rate");
             NS_TEST_ASSERT_MSG_EQ(l.channel->GetDelay(),
-                                  isCore ? NanoSeconds(500) : MicroSeconds(1),
+                                  (isCore ? NanoSeconds(500) : MicroSeconds(1)),
                                   "delay");
         }
         // Edge switch 0 of pod 1 (switch index half) toward host 0 (pod 0).
