@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run test test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat clean
+.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat clean
 
 all: build
 
@@ -29,17 +29,24 @@ build: configure
 run: build
 	$(BUILD_DIR)/examples/rdma-sim --force --output.dir=$(OUT)/rdma-sim
 
-# make test: the tests of the Release build. make test-sanitize adds the CTest
-# suites again under AddressSanitizer + UndefinedBehaviorSanitizer and every
-# libFuzzer harness for FUZZ_SECONDS each (scripts/run-tests.sh prints a line
-# for each).
-test: build
-	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
-
-# make test-sanitize: make test, then the sanitizer and fuzz passes.
-test-sanitize: build sanitize-build
+# make test: the Release build's tests (CTest, pytest), then the sanitizer
+# build's (sanitize-build): every CTest test again under AddressSanitizer +
+# UBSan, the Python tests that feed the programs user input against the
+# sanitized programs, and each libFuzzer harness on its regression inputs and
+# then FUZZ_RUNS seeded mutations (FUZZ_SEED: the same inputs on every
+# machine, so CI is reproducible), at most FUZZ_SECONDS each. One summary line
+# per stage and per harness (scripts/run-tests.sh). make test-release: the
+# Release build's tests alone; make fuzz: long, randomly seeded fuzzing.
+FUZZ_SEED ?= 1
+FUZZ_RUNS ?= 10000
+test: build sanitize-build
 	RDMA_BUILD_DIR=$(BUILD_DIR) RDMA_SANITIZE_DIR=$(SAN_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  scripts/run-tests.sh
+	  FUZZ_SEED=$(FUZZ_SEED) FUZZ_RUNS=$(FUZZ_RUNS) scripts/run-tests.sh
+
+test-sanitize: test
+
+test-release: build
+	RDMA_BUILD_DIR=$(BUILD_DIR) scripts/run-tests.sh
 
 # The module, rdma-test-runner, the examples and the fuzz harnesses built by
 # clang with -fsanitize=address,undefined -fno-sanitize-recover=all at -O1

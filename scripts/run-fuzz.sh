@@ -10,6 +10,13 @@
 set -u
 BUILD_DIR=${1:?usage: run-fuzz.sh BUILD_DIR [SECONDS]}
 SECONDS_EACH=${2:-${FUZZ_SECONDS:-20}}
+# FUZZ_SEED and FUZZ_RUNS (make test sets both) make the run reproducible:
+# the same mutations in the same order on every machine, at most FUZZ_RUNS
+# of them (a slower machine stops at the time bound, part-way through the
+# same sequence). Unset (make fuzz): a random seed and only the time bound.
+LIMITS=""
+[ -n "${FUZZ_SEED:-}" ] && LIMITS="$LIMITS -seed=$FUZZ_SEED"
+[ -n "${FUZZ_RUNS:-}" ] && LIMITS="$LIMITS -runs=$FUZZ_RUNS"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${FUZZ_OUT:-$BUILD_DIR/fuzz-out}
 # ns-3's own singletons are alive at exit; leaks are not what these look for.
@@ -36,7 +43,8 @@ for exe in "$BUILD_DIR"/fuzz/fuzz-*; do
             continue
         fi
     fi
-    "$exe" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    # shellcheck disable=SC2086 # LIMITS holds separate options
+    "$exe" -max_total_time="$SECONDS_EACH" $LIMITS -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" \
         >"$work/fuzz.log" 2>&1
     rc=$?
@@ -47,7 +55,7 @@ for exe in "$BUILD_DIR"/fuzz/fuzz-*; do
         echo "fuzz $name: FOUND A BUG after ${runs:-?} runs: $work/$artifact (log $work/fuzz.log)"
         failed=1
     else
-        echo "fuzz $name: ${runs:-?} inputs in ${SECONDS_EACH} s, corpus ${size}, ${nreg} regression inputs pass, no crash"
+        echo "fuzz $name: ${runs:-?} inputs (at most ${SECONDS_EACH} s${FUZZ_SEED:+, seed $FUZZ_SEED}), corpus ${size}, ${nreg} regression inputs pass, no crash"
     fi
 done
 if [ $found -eq 0 ]; then

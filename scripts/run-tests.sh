@@ -5,7 +5,7 @@
 #   ctest             the Release build's CTest: one test per ns-3 TestSuite
 #                     and one per example program
 #   pytest            test/python with Debian's pytest (/usr/bin/python3)
-# With RDMA_SANITIZE_DIR (make test-sanitize sets it to the clang build of
+# With RDMA_SANITIZE_DIR (make test sets it to the clang build of
 # make sanitize-build: -fsanitize=address,undefined -fno-sanitize-recover=all):
 #   sanitized ctest   every CTest test of the Release stage again, all of
 #                     them: the whole set takes about 3 minutes on 2 cores
