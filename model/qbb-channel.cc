@@ -101,7 +101,7 @@ QbbChannel::TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireT
     const Time arrival = Simulator::Now() + wireTime + m_delay;
     // One transmitter per direction, one frame at a time: arrivals are in order.
     NS_ASSERT(w.frames.empty() || w.frames.back().arrival <= arrival);
-    w.frames.push_back({frame, arrival, m_downCount});
+    w.frames.push_back(InFlight{frame, arrival, m_downCount});
     if (w.frames.size() == 1)
     {
         ScheduleArrival(dst, wireTime + m_delay);

@@ -5,6 +5,8 @@
 #ifndef QBB_CHANNEL_H
 #define QBB_CHANNEL_H
 
+#include "rdma-fifo.h"
+
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -13,7 +15,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -111,7 +112,7 @@ class QbbChannel : public Channel
     {
         Ptr<Packet> frame;  //!< the frame
         Time arrival;       //!< when its last bit reaches the far end
-        uint32_t downCount; //!< m_downCount when it was sent
+        uint32_t downCount{0}; //!< m_downCount when it was sent
     };
 
     /**
@@ -121,7 +122,7 @@ class QbbChannel : public Channel
      */
     struct Wire
     {
-        std::deque<InFlight> frames; //!< frames on the wire
+        RdmaFifo<InFlight> frames;   //!< frames on the wire
         Ptr<EventImpl> arrival;      //!< the arrival event (reused)
     };
 

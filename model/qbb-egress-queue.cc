@@ -414,8 +414,10 @@ QbbEgressQueue::GetBytesByIngress(uint8_t cls, uint32_t nPorts) const
 {
     CheckClass(cls, "GetBytesByIngress");
     std::vector<uint64_t> bytes(nPorts, 0);
-    for (const QbbQueueItem& item : m_classes[cls].items)
+    const RdmaFifo<QbbQueueItem>& items = m_classes[cls].items;
+    for (std::size_t i = 0; i < items.size(); ++i)
     {
+        const QbbQueueItem& item = items[i];
         if (item.inPort < nPorts)
         {
             bytes[item.inPort] += item.bytes;

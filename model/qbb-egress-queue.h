@@ -8,6 +8,7 @@
 #include "qbb-class-config.h"
 #include "qbb-queue-item.h"
 #include "rdma-ecn-marker.h"
+#include "rdma-fifo.h"
 #include "rdma-wire.h"
 
 #include "ns3/callback.h"
@@ -16,7 +17,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -277,7 +277,7 @@ class QbbEgressQueue : public Object
     /// One class FIFO.
     struct ClassQueue
     {
-        std::deque<QbbQueueItem> items; //!< oldest first
+        RdmaFifo<QbbQueueItem> items; //!< oldest first
         uint64_t bytes{0};              //!< their bytes
     };
 

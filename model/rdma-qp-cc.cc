@@ -201,8 +201,9 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
     {
         // Sent again: refresh its record (Karn: no RTT sample from it).
-        for (Record& r : m_records)
+        for (std::size_t i = 0; i < m_records.size(); ++i)
         {
+            Record& r = m_records[i];
             if (r.psn == psn)
             {
                 r.sent = now;
@@ -331,9 +332,9 @@ RdmaQpCc::OnTimeout()
     if (m_initialized)
     {
         // Nothing is taken to be in flight any more; resends count again.
-        for (Record& r : m_records)
+        for (std::size_t i = 0; i < m_records.size(); ++i)
         {
-            r.inFlight = false;
+            m_records[i].inFlight = false;
         }
         m_inFlightBytes = 0;
         m_ops->OnTimeout(m_state);

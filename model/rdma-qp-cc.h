@@ -9,13 +9,13 @@
 #include "rdma-wire.h"
 #include "rdma-cnp-generator.h"
 #include "rdma-congestion-ops.h"
+#include "rdma-fifo.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -191,7 +191,7 @@ class RdmaQpCc : public Object
     Ptr<RdmaCnpGenerator> m_np;        //!< the notification point
     Ptr<RdmaCcState> m_state;          //!< its state
     bool m_initialized{false};         //!< Init done
-    std::deque<Record> m_records;      //!< unacknowledged requests, oldest first
+    RdmaFifo<Record> m_records;        //!< unacknowledged requests, oldest first
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight
     bool m_echoCe{false};              //!< a CE-marked request arrived since the last response
     bool m_ackEveryPacketWithWindow{true}; //!< AckEveryPacketWithWindow attribute
