@@ -10,39 +10,118 @@
 namespace ns3
 {
 
-void
-RdmaRouteTable::AddToGroup(Group& group, uint32_t port)
+namespace
 {
-    if (std::find(group.begin(), group.end(), port) == group.end())
+/// The dense IPv4 array may span this many addresses, or 4 per route if more.
+constexpr uint64_t DENSE_MIN_SPAN = 65536;
+} // namespace
+
+uint32_t
+RdmaRouteTable::WithPort(uint32_t group, uint32_t port)
+{
+    Group ports;
+    if (group != NONE)
     {
-        group.push_back(port);
+        ports = m_groups[group];
+        if (std::find(ports.begin(), ports.end(), port) != ports.end())
+        {
+            return group;
+        }
     }
+    ports.push_back(port);
+    auto it = m_groupIndex.find(ports);
+    if (it != m_groupIndex.end())
+    {
+        return it->second;
+    }
+    const uint32_t index = m_groups.size();
+    m_groups.push_back(ports);
+    m_groupIndex.emplace(std::move(ports), index);
+    return index;
+}
+
+uint32_t&
+RdmaRouteTable::V4Slot(uint32_t dst)
+{
+    if (m_v4IsDense)
+    {
+        if (m_v4Dense.empty())
+        {
+            m_v4Base = dst;
+        }
+        const uint64_t low = std::min(m_v4Base, dst);
+        const uint64_t high = std::max<uint64_t>(m_v4Base + m_v4Dense.size(), uint64_t(dst) + 1);
+        if (high - low <= std::max<uint64_t>(DENSE_MIN_SPAN, 4 * (m_nV4 + 1)))
+        {
+            if (low < m_v4Base)
+            {
+                m_v4Dense.insert(m_v4Dense.begin(), m_v4Base - low, NONE);
+                m_v4Base = static_cast<uint32_t>(low);
+            }
+            if (high > m_v4Base + m_v4Dense.size())
+            {
+                m_v4Dense.resize(high - m_v4Base, NONE);
+            }
+            return m_v4Dense[dst - m_v4Base];
+        }
+        MakeSparse();
+    }
+    return m_v4Sparse.emplace(dst, NONE).first->second;
+}
+
+void
+RdmaRouteTable::MakeSparse()
+{
+    for (std::size_t i = 0; i < m_v4Dense.size(); ++i)
+    {
+        if (m_v4Dense[i] != NONE)
+        {
+            m_v4Sparse.emplace(static_cast<uint32_t>(m_v4Base + i), m_v4Dense[i]);
+        }
+    }
+    std::vector<uint32_t>().swap(m_v4Dense);
+    m_v4IsDense = false;
 }
 
 void
 RdmaRouteTable::Add(Ipv4Address dst, uint32_t port)
 {
-    AddToGroup(m_v4[dst.Get()], port);
+    uint32_t& slot = V4Slot(dst.Get());
+    m_nV4 += slot == NONE;
+    slot = WithPort(slot, port);
 }
 
 void
 RdmaRouteTable::Add(Ipv6Address dst, uint32_t port)
 {
-    AddToGroup(m_v6[dst], port);
+    auto it = m_v6.emplace(dst, NONE).first;
+    it->second = WithPort(it->second, port);
 }
 
 void
 RdmaRouteTable::Clear()
 {
-    m_v4.clear();
-    m_v6.clear();
+    *this = RdmaRouteTable();
 }
 
 const RdmaRouteTable::Group*
 RdmaRouteTable::Lookup(uint32_t dst) const
 {
-    auto it = m_v4.find(dst);
-    return it == m_v4.end() ? nullptr : &it->second;
+    uint32_t group = NONE;
+    if (m_v4IsDense)
+    {
+        const uint32_t i = dst - m_v4Base; // wraps below the base: out of range
+        if (i < m_v4Dense.size())
+        {
+            group = m_v4Dense[i];
+        }
+    }
+    else
+    {
+        auto it = m_v4Sparse.find(dst);
+        group = it == m_v4Sparse.end() ? NONE : it->second;
+    }
+    return group == NONE ? nullptr : &m_groups[group];
 }
 
 const RdmaRouteTable::Group*
@@ -51,7 +130,7 @@ RdmaRouteTable::Lookup(const uint8_t* dst) const
     uint8_t bytes[16];
     std::memcpy(bytes, dst, 16);
     auto it = m_v6.find(Ipv6Address(bytes));
-    return it == m_v6.end() ? nullptr : &it->second;
+    return it == m_v6.end() ? nullptr : &m_groups[it->second];
 }
 
 uint32_t
@@ -63,7 +142,13 @@ RdmaRouteTable::Select(const Group& group, uint64_t hash)
 std::size_t
 RdmaRouteTable::GetNRoutes() const
 {
-    return m_v4.size() + m_v6.size();
+    return m_nV4 + m_v6.size();
+}
+
+std::size_t
+RdmaRouteTable::GetNGroups() const
+{
+    return m_groups.size();
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/ipv6-address.h"
 
 #include <cstdint>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -21,9 +22,16 @@ namespace ns3
  * IPv6, /32 or /128) maps to an ECMP group, the list of egress ports that
  * lead to it on a shortest path. Adding a second port for the same
  * destination makes a group of two, and so on; adding a port already in the
- * group does nothing. A lookup is one hash-map probe; the group member is
- * chosen by the caller's flow hash modulo the group size (RFC 2992's
- * modulo-N hash, as switch ASICs' ECMP tables do).
+ * group does nothing. The group member is chosen by the caller's flow hash
+ * modulo the group size (RFC 2992's modulo-N hash, as switch ASICs' ECMP
+ * tables do).
+ *
+ * Stored as switch ASICs store it: each distinct group once (a next-hop
+ * group table: a fat-tree edge switch has its k/2 down ports and one uplink
+ * group shared by every remote host), and per destination only the group's
+ * index. IPv4 destinations that lie close together (a fabric numbers its
+ * hosts from one base address) are an array indexed by address - base, 4
+ * bytes a route and one probe a lookup; sparse ones, and IPv6, a hash map.
  */
 class RdmaRouteTable
 {
@@ -67,17 +75,39 @@ class RdmaRouteTable
 
     /// \return the number of destinations with a route
     std::size_t GetNRoutes() const;
+    /// \return the number of groups stored (each distinct group once,
+    /// including the smaller groups a group was built from)
+    std::size_t GetNGroups() const;
 
   private:
     /**
-     * \brief Add a port to a group unless it is there.
-     * \param group the group
-     * \param port the port
+     * \brief The group that is `group` (an index, or NONE) with `port` added,
+     * made if new.
+     * \param group the current group index of a destination, or NONE
+     * \param port the port to add
+     * \return the index of the group with the port
      */
-    static void AddToGroup(Group& group, uint32_t port);
+    uint32_t WithPort(uint32_t group, uint32_t port);
+    /**
+     * \brief The slot of an IPv4 destination, made if new: in the dense array
+     * while the destinations lie close together, else in the hash map.
+     * \param dst IPv4 destination, host byte order
+     * \return its group index (NONE if it has no route yet)
+     */
+    uint32_t& V4Slot(uint32_t dst);
+    /// Move the dense array's routes into the hash map.
+    void MakeSparse();
 
-    std::unordered_map<uint32_t, Group> m_v4;                     //!< IPv4 routes
-    std::unordered_map<Ipv6Address, Group, Ipv6AddressHash> m_v6; //!< IPv6 routes
+    static constexpr uint32_t NONE = 0xFFFFFFFF; //!< no group
+
+    std::vector<Group> m_groups;                 //!< distinct groups, by index
+    std::map<Group, uint32_t> m_groupIndex;      //!< group -> index
+    uint32_t m_v4Base{0};                        //!< address of m_v4Dense[0]
+    std::vector<uint32_t> m_v4Dense;             //!< group index by address - base, or NONE
+    bool m_v4IsDense{true};                      //!< m_v4Dense in use (else m_v4Sparse)
+    std::size_t m_nV4{0};                        //!< IPv4 destinations with a route
+    std::unordered_map<uint32_t, uint32_t> m_v4Sparse;                 //!< IPv4 routes when sparse
+    std::unordered_map<Ipv6Address, uint32_t, Ipv6AddressHash> m_v6; //!< IPv6 routes
 };
 
 } // namespace ns3
