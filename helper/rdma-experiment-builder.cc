@@ -39,17 +39,24 @@ RdmaExperimentBuilder::Abandon(const std::string& message)
 
 RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
                                              bool write,
-                                             std::ostream* progress)
+                                             std::ostream* progress,
+                                             RdmaMemoryCensus* census)
     : m_spec(spec),
-      m_write(write)
+      m_write(write),
+      m_census(census)
 {
     // A progress line while large fabrics are built (the estimate's rule).
     RdmaBuildProgress building(spec.memory.IsLarge() ? progress : nullptr);
-    if (spec.memory.IsLarge())
+    if (spec.memory.IsLarge() || m_census)
     {
-        m_topo.SetBuildProgress([&building](const std::string& what, uint64_t done, uint64_t total) {
-            building.Report(what, done, total);
-        });
+        m_topo.SetBuildProgress(
+            [this, &building](const std::string& what, uint64_t done, uint64_t total) {
+                building.Report(what, done, total);
+                if (m_census && done == 0)
+                {
+                    EnterCensusPart(what);
+                }
+            });
     }
     const RdmaConfig& c = spec.config;
     RoceFrame::SetIcrcEnabled(spec.icrc);
@@ -120,6 +127,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     m_topo.SetBuildProgress(nullptr);
     building.Finish();
 
+    if (m_census)
+    {
+        m_census->Enter("flow runner", spec.flows.size(), "flow");
+    }
     m_runner = CreateObject<RdmaFlowRunner>();
     m_runner->SetHosts(m_topo.GetHosts());
     m_runner->SetConnectionConfig(spec.connection);
@@ -138,9 +149,74 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     m_stats->StartQueueSampling(spec.qlenInterval,
                                 spec.flows.empty() ? Time(0) : spec.flows.front().start,
                                 spec.stopTime);
+    if (m_census)
+    {
+        m_census->Close();
+    }
 }
 
 RdmaExperimentBuilder::~RdmaExperimentBuilder() = default;
+
+void
+RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
+{
+    // Each part of RdmaTopologyHelper's construction, with what it is made of.
+    const RdmaTopologySpec& t = m_spec.topology;
+    const uint64_t hosts = t.GetNHosts();
+    const uint64_t switches = t.GetNSwitches();
+    if (what == "host routes")
+    {
+        m_census->Enter("route computation", switches * hosts, "(switch, host)");
+    }
+    else if (what == "links")
+    {
+        m_census->Enter("links", 2 * t.links.size(), "port (device, egress queue, PFC, channel half)");
+    }
+    else if (what == "switches")
+    {
+        m_census->Enter("switches", switches, "switch (RdmaSwitch, MMU, per-port state)");
+    }
+    else if (what == "route tables")
+    {
+        m_census->Enter("route tables", switches * hosts, "route");
+    }
+    else if (what == "hosts")
+    {
+        m_census->Enter("hosts", hosts, "host (NIC, receive buffer, verbs, CC factories)");
+    }
+    else
+    {
+        m_census->Enter(what, 0, "");
+    }
+}
+
+void
+RdmaExperimentBuilder::SampleCensus(Time interval)
+{
+    Simulator::Schedule(interval, &RdmaExperimentBuilder::SampleCensus, this, interval);
+    if (!m_census->IsGrowing())
+    {
+        return;
+    }
+    uint64_t frames = 0;
+    const NetDeviceContainer& devices = m_topo.GetDevices();
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        frames += StaticCast<QbbNetDevice>(devices.Get(i))->GetTxQueueFrames();
+    }
+    uint64_t qps = 0;
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        qps += m_topo.GetNic(h)->GetNQps();
+    }
+    m_census->Sample(frames, qps);
+}
+
+const RdmaMemoryCensus*
+RdmaExperimentBuilder::GetCensus() const
+{
+    return m_census;
+}
 
 RdmaHelper
 RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
@@ -214,6 +290,15 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
                           std::max(NanoSeconds(1), (progressEnd - firstStart) / 1000),
                           measure);
     progress.Start();
+    if (m_census)
+    {
+        // As often as the progress line: 1000 samples over the arrivals.
+        const Time interval = std::max(NanoSeconds(1), (progressEnd - firstStart) / 1000);
+        Simulator::Schedule(firstStart - Simulator::Now(),
+                            &RdmaExperimentBuilder::SampleCensus,
+                            this,
+                            interval);
+    }
 
     Simulator::Stop(stopTime);
     Simulator::Run();

@@ -7,6 +7,7 @@
 
 #include "rdma-experiment-spec.h"
 #include "rdma-flow-runner.h"
+#include "rdma-memory-census.h"
 #include "rdma-pcap-output.h"
 #include "rdma-stats-helper.h"
 #include "rdma-topology-helper.h"
@@ -50,12 +51,16 @@ class RdmaExperimentBuilder
      * \param progress where the construction's progress line goes when
      *        the spec's memory estimate is large (RdmaMemoryEstimate::IsLarge;
      *        RdmaBuildProgress); nullptr: none
+     * \param census measures the heap each part of the construction takes
+     *        and samples the run's (sim.census; must outlive this object);
+     *        nullptr: none
      * \throws RdmaConfigError if a NIC's receive buffer cannot work on its
      * link, a capture file cannot be made or the runner refuses the workload
      */
     RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
                           bool write,
-                          std::ostream* progress = nullptr);
+                          std::ostream* progress = nullptr,
+                          RdmaMemoryCensus* census = nullptr);
     ~RdmaExperimentBuilder();
     RdmaExperimentBuilder(const RdmaExperimentBuilder&) = delete;
     RdmaExperimentBuilder& operator=(const RdmaExperimentBuilder&) = delete;
@@ -76,6 +81,8 @@ class RdmaExperimentBuilder
     Ptr<RdmaFlowRunner> GetRunner() const;
     /// \return the statistics
     const RdmaStatsHelper& GetStats() const;
+    /// \return the census, or nullptr (sim.census off)
+    const RdmaMemoryCensus* GetCensus() const;
     /// \return the captures (none unless write)
     RdmaPcapOutput& GetPcap();
 
@@ -90,6 +97,14 @@ class RdmaExperimentBuilder
 
     /// \return the NIC helper for this experiment \param baseRtt the NICs' base RTT
     RdmaHelper MakeNicHelper(Time baseRtt) const;
+    /**
+     * \brief Open a census part when the topology helper starts one.
+     * \param what the part, as the topology helper names it
+     */
+    void EnterCensusPart(const std::string& what);
+    /// Sample the census (frames queued, QPs open) and schedule the next sample.
+    /// \param interval time between samples
+    void SampleCensus(Time interval);
     /// \brief End the simulation and throw. \param message the error
     [[noreturn]] static void Abandon(const std::string& message);
 
@@ -100,6 +115,7 @@ class RdmaExperimentBuilder
     RdmaPcapOutput m_pcap;                    //!< the captures
     Ptr<RdmaFlowRunner> m_runner;             //!< the workload
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
+    RdmaMemoryCensus* m_census;               //!< sim.census, or nullptr
 };
 
 } // namespace ns3

@@ -215,6 +215,11 @@ RdmaExperiment::MakeConfig()
              "\"Memory\") is above it is refused before it is built; available: the machine's "
              "available memory (MemAvailable)",
              RdmaMakeByteSizeChecker(1 << 20, "available"));
+    c.AddKey("sim.census",
+             "false",
+             "print where the memory went (RdmaMemoryCensus): the heap each part of the "
+             "construction took, per item, and the traffic's peak, against the peak resident "
+             "set; also in summary.json (memory_census)");
     c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
     c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)",
              duration);

@@ -52,6 +52,7 @@ struct Figures
     uint64_t events{0};                                    //!< simulator events
     double simSeconds{0};                                  //!< simulated time
     double wallSeconds{0};                                 //!< wall-clock time
+    const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
 };
 
 /// \return a bucket's upper bound as text ("inf" for the last)
@@ -122,6 +123,23 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"hit_rate", HitRate(k)}};
     }
     j["cache"] = cj;
+    if (f.census)
+    {
+        nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+        for (const RdmaMemoryCensus::Part& p : f.census->GetParts())
+        {
+            parts.push_back({{"part", p.name},
+                             {"bytes", p.bytes},
+                             {"items", p.items},
+                             {"item", p.item},
+                             {"bytes_per_item", p.items ? p.bytes / p.items : 0}});
+        }
+        j["memory_census"] = {{"parts", parts},
+                              {"total_bytes", f.census->GetTotalBytes()},
+                              {"peak_rss_bytes", uint64_t(PeakRssMb() * 1048576.0)},
+                              {"peak_frames_queued", f.census->GetPeakFramesQueued()},
+                              {"peak_qps", f.census->GetPeakQps()}};
+    }
     return j.dump(2) + "\n";
 }
 
@@ -174,6 +192,13 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
        << f.totals.linkTransmissions / f.wallSeconds / 1e6 << " M link transmissions/s; peak RSS "
        << PeakRssMb() << " MiB";
     text.push_back(l3.str());
+    if (f.census)
+    {
+        for (const std::string& line : f.census->Describe(uint64_t(PeakRssMb() * 1048576.0)))
+        {
+            text.push_back(line);
+        }
+    }
     text.push_back("outputs in " + spec.outDir + "/");
     return text;
 }
@@ -227,6 +252,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.qps += topo.GetNic(h)->GetQpStatsTotal();
     }
     f.events = Simulator::GetEventCount();
+    f.census = sim.GetCensus();
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {

@@ -604,6 +604,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     pipeline = c.GetBool("nic.pipeline");
+    census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
     if (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0)
     {

@@ -77,6 +77,7 @@ struct RdmaExperimentSpec
     ObjectFactory congestionControl; //!< cc.algorithm with its set keys
     std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name
     bool pipeline{false};            //!< nic.pipeline
+    bool census{false};              //!< sim.census
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
     RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)

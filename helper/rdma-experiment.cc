@@ -7,6 +7,7 @@
 #include "rdma-experiment-builder.h"
 #include "rdma-experiment-report.h"
 #include "rdma-experiment-spec.h"
+#include "rdma-memory-census.h"
 
 #include "ns3/config.h"
 #include "ns3/simulator.h"
@@ -98,8 +99,12 @@ void
 RdmaExperiment::Run()
 {
     const auto wallStart = std::chrono::steady_clock::now();
+    // The census (sim.census) starts before the workload is made.
+    RdmaMemoryCensus census;
+    census.Enter("workload", 0, "");
     const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
-    RdmaExperimentBuilder sim(spec, m_impl->write, m_impl->progress);
+    census.SetItems(spec.flows.size(), "flow");
+    RdmaExperimentBuilder sim(spec, m_impl->write, m_impl->progress, spec.census ? &census : nullptr);
     const Time simEnd = sim.Simulate(m_impl->progress);
     const RdmaExperimentReport report(spec, sim, simEnd, wallStart);
     m_impl->records = report.GetRecords();

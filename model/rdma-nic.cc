@@ -353,6 +353,12 @@ RdmaNic::GetQpStatsTotal() const
     return sum;
 }
 
+uint32_t
+RdmaNic::GetNQps() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::GetQp(uint32_t qpn) const
 {

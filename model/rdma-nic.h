@@ -160,6 +160,9 @@ class RdmaNic : public Object
      */
     RdmaQueuePair::Stats GetQpStatsTotal() const;
 
+    /// \return the QPs this NIC has now (created and not destroyed)
+    uint32_t GetNQps() const;
+
     /**
      * \brief Put the NIC's hardware pipeline in the path (before any QP or
      * MR is made), or take it out with null.
