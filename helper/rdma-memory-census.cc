@@ -64,29 +64,29 @@ RdmaMemoryCensus::SetItems(uint64_t items, const std::string& item)
 void
 RdmaMemoryCensus::Close()
 {
-    const uint64_t heap = HeapBytes();
+    const uint64_t heap = m_open ? HeapBytes() : 0;
     if (m_open)
     {
         m_parts.back().bytes = heap > m_openHeap ? heap - m_openHeap : 0;
         m_open = false;
     }
-    m_builtHeap = heap;
+    m_builtRss = ResidentBytes();
+    m_sampledRss = m_builtRss;
 }
 
 bool
 RdmaMemoryCensus::IsGrowing() const
 {
-    return ResidentBytes() >= m_sampledRss + m_sampledRss / 32 + (1 << 20);
+    return ResidentBytes() >= m_sampledRss + (1 << 20);
 }
 
 void
 RdmaMemoryCensus::Sample(uint64_t framesQueued, uint64_t qps)
 {
     m_sampledRss = ResidentBytes();
-    const uint64_t heap = HeapBytes();
-    if (heap > m_builtHeap && heap - m_builtHeap > m_trafficPeak)
+    if (m_sampledRss > m_builtRss && m_sampledRss - m_builtRss > m_trafficPeak)
     {
-        m_trafficPeak = heap - m_builtHeap;
+        m_trafficPeak = m_sampledRss - m_builtRss;
         m_peakFrames = framesQueued;
         m_peakQps = qps;
     }
@@ -129,7 +129,7 @@ std::vector<std::string>
 RdmaMemoryCensus::Describe(uint64_t peakRssBytes) const
 {
     std::vector<std::string> lines;
-    lines.push_back("memory census (heap per part; doc/large-fabrics.rst):");
+    lines.push_back("memory census (the construction: heap per part; the traffic: resident set at its peak less at the start of the run; doc/large-fabrics.rst):");
     for (const Part& p : GetParts())
     {
         std::string line = "  " + p.name + ": " + RdmaFormatByteSize(p.bytes);

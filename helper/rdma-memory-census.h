@@ -21,7 +21,8 @@ namespace ns3
  * the flow runner), per item, and what the traffic added at its peak (frames
  * queued and on the wires, QPs and their congestion-control state), next to
  * the process's own resident set before any of it (the program, ns-3's
- * libraries, the configuration).
+ * libraries, the configuration). The traffic's part is the resident set's
+ * growth from the end of the construction to its peak.
  *
  * Heap figures are glibc's (mallinfo2: bytes in allocated chunks, their
  * 8-byte headers included, plus mmapped blocks), taken at the boundaries of
@@ -63,17 +64,17 @@ class RdmaMemoryCensus
     /// Close the open part (the construction is over).
     void Close();
     /**
-     * \brief During the run: whether the resident set grew by 3 % + 1 MiB
-     * since the last Sample() (a heap census walks glibc's free lists, up to
-     * a few hundred milliseconds in a large run; the resident set is one read
-     * of /proc/self/statm), so the heap is sampled as the memory climbs to
-     * its peak, a few dozen times a run, and the peak is seen to within 3 %.
+     * \brief During the run: whether the resident set grew by 1 MiB since
+     * the last Sample() (one read of /proc/self/statm), so the frames queued
+     * are counted as the memory climbs to its peak, not all along.
      * \return true if Sample() should be called now
      */
     bool IsGrowing() const;
     /**
-     * \brief During the run: note the heap now; the largest growth over the
-     * heap at Close() is the "traffic at peak" part.
+     * \brief During the run: note the resident set now; its largest growth
+     * over the resident set at Close() is the "traffic at peak" part (the
+     * heap is not sampled in the run: glibc's mallinfo2 walks its free lists,
+     * up to a few hundred milliseconds a call in a large run).
      * \param framesQueued frames in the egress queues now
      * \param qps queue pairs open now
      */
@@ -105,11 +106,11 @@ class RdmaMemoryCensus
     std::vector<Part> m_parts;        //!< the construction's parts
     bool m_open{false};               //!< the last part is open
     uint64_t m_openHeap{0};           //!< heap when it opened
-    uint64_t m_builtHeap{0};          //!< heap at Close()
-    uint64_t m_trafficPeak{0};        //!< largest growth over m_builtHeap in the run
+    uint64_t m_builtRss{0};           //!< resident set at Close()
+    uint64_t m_trafficPeak{0};        //!< largest growth over m_builtRss in the run
     uint64_t m_peakFrames{0};         //!< frames queued at that peak
     uint64_t m_peakQps{0};            //!< QPs open at that peak
-    uint64_t m_sampledRss{0};         //!< resident set at the last Sample()
+    uint64_t m_sampledRss{0};         //!< resident set at the last Sample() or Close()
 };
 
 } // namespace ns3

@@ -21,19 +21,13 @@ constexpr uint16_t FAR = 0xFFFF;
 RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
                                      const std::function<void(uint64_t, uint64_t)>& progress)
     : m_nNodes(spec.GetNNodes()),
-      m_nSwitches(0),
       m_isSwitch(spec.isSwitch),
       m_hostIndex(spec.GetNNodes(), UNREACHABLE),
-      m_switchIndex(spec.GetNNodes(), UNREACHABLE),
       m_ports(spec.GetNNodes())
 {
     for (uint32_t n = 0; n < m_nNodes; ++n)
     {
-        if (m_isSwitch[n])
-        {
-            m_switchIndex[n] = m_nSwitches++;
-        }
-        else
+        if (!m_isSwitch[n])
         {
             m_hostIndex[n] = m_hostNode.size();
             m_hostNode.push_back(n);
@@ -48,8 +42,6 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
     }
     const uint32_t nHosts = m_hostNode.size();
     m_dist.assign(std::size_t(nHosts) * m_nNodes, FAR);
-    m_hopBegin.assign(std::size_t(nHosts) * (m_nSwitches + 1), 0);
-    m_hopBase.assign(nHosts, 0);
     std::vector<uint32_t> queue;
     queue.reserve(m_nNodes);
     for (uint32_t d = 0; d < nHosts; ++d)
@@ -76,31 +68,12 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
                 }
             }
         }
-        m_hopBase[d] = m_hops.size();
-        uint32_t* begin = &m_hopBegin[std::size_t(d) * (m_nSwitches + 1)];
-        for (uint32_t u = 0; u < m_nNodes; ++u)
-        {
-            if (!m_isSwitch[u])
-            {
-                continue;
-            }
-            begin[m_switchIndex[u]] = m_hops.size() - m_hopBase[d];
-            for (uint32_t port = 0; port < m_ports[u].size(); ++port)
-            {
-                if (IsNextHop(u, d, m_ports[u][port]))
-                {
-                    m_hops.push_back(port);
-                }
-            }
-        }
-        begin[m_nSwitches] = m_hops.size() - m_hopBase[d];
         if (progress)
         {
             progress(d + 1, nHosts);
         }
     }
-    NS_LOG_INFO(spec.name << ": " << nHosts << " destinations, " << m_hops.size()
-                          << " switch next hops");
+    NS_LOG_INFO(spec.name << ": " << nHosts << " destinations, " << m_nNodes << " nodes");
 }
 
 bool
@@ -152,11 +125,6 @@ RdmaRouteComputer::GetNNextHops(uint32_t node, uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
-    if (m_isSwitch[node])
-    {
-        const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nSwitches + 1)];
-        return begin[m_switchIndex[node] + 1] - begin[m_switchIndex[node]];
-    }
     uint32_t n = 0;
     for (const Port& p : m_ports[node])
     {
@@ -169,16 +137,26 @@ uint32_t
 RdmaRouteComputer::GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= GetNNextHops(node, dstHost), "next hop " << i << " out of range");
-    if (m_isSwitch[node])
-    {
-        const uint32_t* begin = &m_hopBegin[std::size_t(dstHost) * (m_nSwitches + 1)];
-        return m_hops[m_hopBase[dstHost] + begin[m_switchIndex[node]] + i];
-    }
     for (uint32_t port = 0;; ++port)
     {
         if (IsNextHop(node, dstHost, m_ports[node][port]) && i-- == 0)
         {
             return port;
+        }
+    }
+}
+
+void
+RdmaRouteComputer::GetNextHops(uint32_t node, uint32_t dstHost, std::vector<uint32_t>& ports) const
+{
+    NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
+                    "no node " << node << " or host " << dstHost);
+    ports.clear();
+    for (uint32_t port = 0; port < m_ports[node].size(); ++port)
+    {
+        if (IsNextHop(node, dstHost, m_ports[node][port]))
+        {
+            ports.push_back(port);
         }
     }
 }

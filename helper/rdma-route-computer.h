@@ -31,11 +31,11 @@ namespace ns3
  * gives switch ports (RdmaSwitch::AddPort order). Hosts are numbered by
  * their rank among hosts in node id order (host index).
  *
- * Cost: one BFS per host, O(H x (N + L)) time; memory in flat arrays, no
- * per-entry allocation: 2 bytes per (host, node) distance, 4 per (host,
- * switch) group offset and 4 per next hop (hosts' next hops are found from
- * their ports when asked). A k=24 fat-tree (3456 hosts, 720 switches) takes
- * about 60 MB.
+ * Cost: one BFS per host, O(H x (N + L)) time; memory: 2 bytes per (host,
+ * node) distance in one flat array, nothing per next hop (a node's next
+ * hops are found from its ports and the distances when asked, O(ports)).
+ * A k=32 fat-tree (8192 hosts, 9472 nodes) takes 155 MB; storing its 134 M
+ * next hops too took 4 bytes each, 540 MB more.
  */
 class RdmaRouteComputer
 {
@@ -89,6 +89,13 @@ class RdmaRouteComputer
      * \return the port of the i-th next hop (ascending port order)
      */
     uint32_t GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const;
+    /**
+     * \brief Every next hop at once (one pass over the node's ports).
+     * \param node node id
+     * \param dstHost destination host index
+     * \param ports receives the next hops' ports, ascending (cleared first)
+     */
+    void GetNextHops(uint32_t node, uint32_t dstHost, std::vector<uint32_t>& ports) const;
 
     /**
      * \brief One shortest path: from srcHost, the lowest-numbered next hop
@@ -112,16 +119,11 @@ class RdmaRouteComputer
     bool IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const;
 
     uint32_t m_nNodes;                      //!< nodes
-    uint32_t m_nSwitches;                   //!< switches
     std::vector<bool> m_isSwitch;           //!< per node
     std::vector<uint32_t> m_hostNode;       //!< host index -> node id
     std::vector<uint32_t> m_hostIndex;      //!< node id -> host index (switches: UNREACHABLE)
-    std::vector<uint32_t> m_switchIndex;    //!< node id -> switch index (hosts: UNREACHABLE)
     std::vector<std::vector<Port>> m_ports; //!< per node
     std::vector<uint16_t> m_dist;           //!< [dst * nNodes + node], 0xFFFF = unreachable
-    std::vector<uint32_t> m_hopBegin;       //!< [dst * (nSwitches + 1) + switch index]
-    std::vector<uint32_t> m_hops;           //!< next-hop ports, grouped by (dst, switch)
-    std::vector<std::size_t> m_hopBase;     //!< [dst]: start of its groups in m_hops
 };
 
 } // namespace ns3

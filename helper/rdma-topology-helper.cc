@@ -275,22 +275,24 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
     }
 
-    // Routes: every next hop toward every host.
+    // Routes: every next hop toward every host, destination by destination
+    // (each destination's distances are one row of the route computer).
     uint64_t entries = 0;
-    Report("route tables", 0, m_switches.size());
-    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    std::vector<uint32_t> hops;
+    Report("route tables", 0, m_hosts.GetN());
+    for (uint32_t d = 0; d < m_hosts.GetN(); ++d)
     {
-        const uint32_t u = switchIds[s];
-        for (uint32_t d = 0; d < m_hosts.GetN(); ++d)
+        const Ipv4Address dst(m_base.Get() + d);
+        for (uint32_t s = 0; s < m_switches.size(); ++s)
         {
-            const Ipv4Address dst(m_base.Get() + d);
-            for (uint32_t i = 0; i < m_routes->GetNNextHops(u, d); ++i)
+            m_routes->GetNextHops(switchIds[s], d, hops);
+            if (!hops.empty())
             {
-                m_switches[s]->AddRoute(dst, m_routes->GetNextHop(u, d, i));
-                ++entries;
+                m_switches[s]->SetRoute(dst, hops);
+                entries += hops.size();
             }
         }
-        Report("route tables", s + 1, m_switches.size());
+        Report("route tables", d + 1, m_hosts.GetN());
     }
     NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
                             << " switches, " << m_links.size() << " links, " << entries

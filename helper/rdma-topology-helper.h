@@ -149,7 +149,7 @@ class RdmaTopologyHelper
      * (what, done, total), called with done = 0 when a part starts and
      * after each of its items; the parts, in order: "host routes" (the
      * shortest paths to each host, RdmaRouteComputer), "links",
-     * "switches" (each with its ports), "route tables" (one per switch),
+     * "switches" (each with its ports), "route tables" (by destination host),
      * "hosts" (each with its NIC). None by default; for progress lines on large
      * fabrics.
      * \param progress the callback (empty: none)

@@ -92,6 +92,20 @@ RdmaRouteTable::Add(Ipv4Address dst, uint32_t port)
 }
 
 void
+RdmaRouteTable::Set(Ipv4Address dst, const Group& ports)
+{
+    uint32_t& slot = V4Slot(dst.Get());
+    m_nV4 += slot == NONE;
+    auto it = m_groupIndex.find(ports);
+    if (it == m_groupIndex.end())
+    {
+        it = m_groupIndex.emplace(ports, m_groups.size()).first;
+        m_groups.push_back(ports);
+    }
+    slot = it->second;
+}
+
+void
 RdmaRouteTable::Add(Ipv6Address dst, uint32_t port)
 {
     auto it = m_v6.emplace(dst, NONE).first;

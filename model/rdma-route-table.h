@@ -51,6 +51,13 @@ class RdmaRouteTable
      * \param port the egress port index
      */
     void Add(Ipv6Address dst, uint32_t port);
+    /**
+     * \brief Set the whole group of an IPv4 destination at once (one lookup
+     * of the group among those stored, rather than one per port).
+     * \param dst the host address
+     * \param ports its egress ports, without repeats
+     */
+    void Set(Ipv4Address dst, const Group& ports);
     /// Remove every route.
     void Clear();
 

@@ -322,6 +322,18 @@ RdmaSwitch::AddRoute(Ipv6Address dst, uint32_t port)
 }
 
 void
+RdmaSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
+{
+    for (uint32_t port : ports)
+    {
+        NS_ABORT_MSG_IF(port >= m_ports.size(),
+                        "RdmaSwitch::SetRoute: no port " << port << " (the switch has "
+                                                         << m_ports.size() << ")");
+    }
+    m_routes.Set(dst, ports);
+}
+
+void
 RdmaSwitch::ClearRoutes()
 {
     m_routes.Clear();

@@ -166,6 +166,13 @@ class RdmaSwitch : public Object
      * \param port the egress port index
      */
     void AddRoute(Ipv6Address dst, uint32_t port);
+    /**
+     * \brief Set the ECMP group of an IPv4 host route at once (what a fabric
+     * builder does: RdmaTopologyHelper).
+     * \param dst the host address
+     * \param ports its egress ports, without repeats (aborts on a port the switch lacks)
+     */
+    void SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports);
     /// Remove every route.
     void ClearRoutes();
     /// \return the route table

@@ -37,7 +37,7 @@ def test_census_adds_up_to_the_peak_resident_set(run_example, tmp_path):
     assert total == c['total_bytes']
     ratio = total / c['peak_rss_bytes']
     assert 0.8 <= ratio <= 1.2, (ratio, c)
-    assert 'memory census (heap per part' in r.stdout
+    assert 'memory census (the construction: heap per part' in r.stdout
     assert 'against a peak resident set of' in r.stdout
 
     off = tmp_path / 'off'
