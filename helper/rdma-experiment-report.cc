@@ -14,7 +14,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <sys/resource.h>
 
 // The build passes it (ns3-module/*.cmake, wscript).
 #ifndef RDMA_NS3_VERSION
@@ -30,13 +29,11 @@ namespace
 /// The module's version, reported in summary.json.
 const char* const g_rdmaModuleVersion = "0.1.0";
 
-/// \return peak resident set size of the process, MiB
+/// \return peak resident set size of the process, MiB (RdmaMemoryCensus::PeakResidentBytes)
 double
 PeakRssMb()
 {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss / 1024.0; // Linux: KiB
+    return RdmaMemoryCensus::PeakResidentBytes() / 1048576.0;
 }
 
 /// What the summaries say, gathered once.

@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <malloc.h>
+#include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace ns3
@@ -40,6 +42,23 @@ RdmaMemoryCensus::ResidentBytes()
         return 0;
     }
     return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+uint64_t
+RdmaMemoryCensus::PeakResidentBytes()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+    {
+        if (line.compare(0, 6, "VmHWM:") == 0)
+        {
+            return std::stoull(line.substr(6)) * 1024; // "VmHWM:    1234 kB"
+        }
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<uint64_t>(ru.ru_maxrss) * 1024; // Linux: KiB
 }
 
 void

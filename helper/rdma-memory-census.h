@@ -93,6 +93,14 @@ class RdmaMemoryCensus
     static uint64_t HeapBytes();
     /// \return the resident set now, bytes (/proc/self/statm; 0 if unreadable)
     static uint64_t ResidentBytes();
+    /**
+     * \return the process's peak resident set, bytes: VmHWM of
+     * /proc/self/status, the high-water mark of this program's own memory.
+     * Not getrusage's ru_maxrss, which Linux keeps across execve: a program
+     * started by a large process (pytest, a Dask worker) would report its
+     * parent's size. Falls back to ru_maxrss where /proc is missing.
+     */
+    static uint64_t PeakResidentBytes();
 
     /**
      * \return the census as text, one line a part: "links  44.1 MiB  6144
