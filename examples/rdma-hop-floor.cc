@@ -32,8 +32,6 @@
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstring>
 #include <iomanip>
@@ -315,8 +313,6 @@ main(int argc, char* argv[])
     const uint64_t events = Simulator::GetEventCount();
     const double simulatedNs = Simulator::Now().GetPicoSeconds() / 1e3;
     Simulator::Destroy();
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     std::cout << "rdma-hop-floor: frames=" << frames << ", " << spec.GetNHosts() << " hosts, "
               << flows.size() << " flows, " << floor.m_flowsDone << " done\n"
               << "link transmissions " << floor.m_linkTx << ", events " << events
@@ -325,6 +321,6 @@ main(int argc, char* argv[])
               << "wall " << wall << " s: " << floor.m_linkTx / wall / 1e6
               << " M link tx/s, " << events / wall / 1e6 << " M events/s, "
               << floor.m_delivered / wall / 1e3 << " k data pkts/s; peak RSS "
-              << ru.ru_maxrss / 1024.0 << " MiB\n";
+              << RdmaMemoryCensus::PeakResidentBytes() / 1048576.0 << " MiB\n";
     return floor.m_flowsDone == flows.size() ? 0 : 1;
 }
