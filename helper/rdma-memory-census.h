@@ -31,7 +31,9 @@ namespace ns3
  * set less the heap's free chunks and the pages the libraries touch later
  * (within 20 % on the fabrics measured in doc/large-fabrics.rst).
  *
- * Where mallinfo2 is missing (not glibc), every heap figure is 0.
+ * Where mallinfo2 is missing (not glibc) or does not see the allocator (a
+ * build with AddressSanitizer, whose allocator replaces glibc's), every heap
+ * figure is 0 and the traffic's part carries the rest.
  */
 class RdmaMemoryCensus
 {
