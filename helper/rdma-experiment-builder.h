@@ -70,6 +70,9 @@ class RdmaExperimentBuilder
      */
     Time Simulate(std::ostream* progress);
 
+    /// \return when this rank's flows were all done (several ranks; 0 if
+    /// it has none or they did not finish)
+    Time GetLocalDoneTime() const;
     /// \return the fabric
     const RdmaTopologyHelper& GetTopology() const;
     /// \return the workload's runner
@@ -100,6 +103,7 @@ class RdmaExperimentBuilder
     RdmaPcapOutput m_pcap;                    //!< the captures
     Ptr<RdmaFlowRunner> m_runner;             //!< the workload
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
+    Time m_localDone;                         //!< several ranks: local flows all done
 };
 
 } // namespace ns3
