@@ -118,6 +118,13 @@ mpi:
 	RDMA_COMPAT_DIR=$(MPI_DIR) RDMA_COMPAT_MPI=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
 	@echo "make mpi: $$(cat $(MPI_DIR)/rdma-sim.path)"
 
+# The distributed runs' benchmark (scripts/bench_mpi.py): the HPCC 5 ms file
+# and a k=16 fat-tree permutation (1024 hosts), sequential and on
+# MPI_RANKS ranks, with speed-up and synchronization overhead (doc/mpi.md).
+MPI_RANKS ?= 2
+bench-mpi: mpi
+	scripts/bench_mpi.py --sim "$$(cat $(MPI_DIR)/rdma-sim.path)" --ranks $(MPI_RANKS)
+
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
 compat:
 	ns3-module/check-compat.sh

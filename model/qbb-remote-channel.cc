@@ -13,6 +13,10 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <map>
+#include <vector>
+
 namespace ns3
 {
 
@@ -86,11 +90,58 @@ QbbRemoteChannel::TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time
     return true;
 }
 
+namespace
+{
+
+/// A frame from another rank waiting for its node's Flush.
+struct Pending
+{
+    Ptr<QbbNetDevice> device; //!< the receiving device
+    Ptr<Packet> frame;        //!< the frame
+};
+
+/// Frames from other ranks not passed up yet, by node id.
+std::map<uint32_t, std::vector<Pending>> g_pending;
+
+} // namespace
+
 void
 QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
 {
     ++m_received;
-    PassUp(device, frame);
+    if (MpiInterface::GetSize() <= 2)
+    {
+        // One other rank: its frames come in the order it sent them.
+        PassUp(device, frame);
+        return;
+    }
+    const uint32_t node = device->GetNode()->GetId();
+    std::vector<Pending>& waiting = g_pending[node];
+    if (waiting.empty())
+    {
+        Simulator::ScheduleWithContext(node, Time(0), &QbbRemoteChannel::Flush, node);
+    }
+    waiting.push_back({device, frame});
+}
+
+void
+QbbRemoteChannel::Flush(uint32_t node)
+{
+    auto it = g_pending.find(node);
+    if (it == g_pending.end())
+    {
+        return;
+    }
+    std::vector<Pending> frames = std::move(it->second);
+    g_pending.erase(it);
+    // Each port's frames stay in their order (one sender per direction).
+    std::stable_sort(frames.begin(), frames.end(), [](const Pending& a, const Pending& b) {
+        return a.device->GetIfIndex() < b.device->GetIfIndex();
+    });
+    for (Pending& p : frames)
+    {
+        PassUp(p.device, p.frame);
+    }
 }
 
 uint64_t

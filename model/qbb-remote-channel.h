@@ -29,6 +29,19 @@ namespace ns3
  * channel's Delay is the lookahead the synchronization algorithm takes
  * from the link (it must be above 0).
  *
+ * Order at one time: ns-3 schedules the frames a rank receives when it
+ * reads its messages (at a window's end), after the events it had already
+ * scheduled, while a sequential run's arrival was scheduled when the frame
+ * started; so a frame from another rank and an event of the same node and
+ * picosecond can run in the other order than in a sequential run
+ * (doc/mpi.md, "Same answers"). With two ranks frames are passed up as they
+ * come, in the order the one other rank sent them. With three or more, MPI
+ * completes the messages of different sources in an order that may vary
+ * from run to run (MPI_Testany), so a node's frames from other ranks that
+ * arrive at one time are passed up together, in port (ifIndex) order, by
+ * one event per node and time scheduled when the first arrives (after the
+ * events already scheduled for that time): runs are repeatable.
+ *
  * Each rank builds every channel (every node exists on every rank, with
  * its system id); a device on this rank transmits, the other end's device
  * is never run here. Link failures (SetLinkDown) act on this rank's copy
@@ -84,11 +97,17 @@ class QbbRemoteChannel : public QbbChannel
 
   private:
     /**
-     * \brief A frame arrived from the other rank (MpiReceiver callback).
+     * \brief A frame arrived from the other rank (MpiReceiver callback):
+     * queue it for its node's Flush at this time.
      * \param device the receiving device
      * \param frame the frame, rebuilt from its serialized form
      */
     void Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    /**
+     * \brief Pass up a node's frames of this time, in port order.
+     * \param node the node id
+     */
+    static void Flush(uint32_t node);
 
     uint64_t m_sent{0};     //!< frames sent to the other rank
     uint64_t m_received{0}; //!< frames received from the other rank
