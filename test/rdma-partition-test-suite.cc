@@ -18,7 +18,6 @@
 #include <fstream>
 #include <set>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -50,18 +49,17 @@ ErrorOf(F f)
     return "";
 }
 
-/// \return a temporary file holding text
+/**
+ * \brief Write a file.
+ * \param path where
+ * \param text what
+ * \return path
+ */
 std::string
-TempFile(const std::string& text)
+WriteFile(const std::string& path, const std::string& text)
 {
-    char name[] = "/tmp/rdma-partition-XXXXXX";
-    const int fd = mkstemp(name);
-    std::ofstream(name) << text;
-    if (fd >= 0)
-    {
-        close(fd);
-    }
-    return name;
+    std::ofstream(path) << text;
+    return path;
 }
 
 /**
@@ -206,7 +204,8 @@ class BadPartitionTestCase : public TestCase
         RdmaLinkParams zero;
         zero.delay = Time(0);
         const RdmaTopologySpec instant = RdmaTopologySpec::Star(3, zero);
-        const std::string map = TempFile("0 0\n1 0\n2 1\n3 0 # the switch\n");
+        const std::string map =
+            WriteFile(CreateTempDirFilename("map.txt"), "0 0\n1 0\n2 1\n3 0 # the switch\n");
         NS_TEST_EXPECT_MSG_NE(
             ErrorOf([&] { RdmaPartition::FromFile(map, instant, 2); }).find("delay of 0"),
             std::string::npos,
@@ -229,9 +228,11 @@ class BadPartitionTestCase : public TestCase
             {"0 0 0\n", ":1: expected 'node rank'"},
             {"0 x\n", ":1: rank 'x' is not a number"},
         };
+        uint32_t n = 0;
         for (const auto& b : bad)
         {
-            const std::string file = TempFile(b.text);
+            const std::string file =
+                WriteFile(CreateTempDirFilename("bad-" + std::to_string(n++) + ".txt"), b.text);
             const std::string e = ErrorOf([&] { RdmaPartition::FromFile(file, star, 2); });
             NS_TEST_EXPECT_MSG_NE(e.find(b.reason), std::string::npos, "got: " << e);
             std::remove(file.c_str());
