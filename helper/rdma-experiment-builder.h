@@ -35,6 +35,13 @@ namespace ns3
  * and IRN's window cap is that path's bandwidth-delay product (IRN,
  * section 3.2), each unless set.
  *
+ * With several ranks (spec.partition, doc/mpi.md) ns-3's parallel simulator
+ * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
+ * rank as system id (links between ranks: QbbRemoteChannel), the runner
+ * posts this rank's ends only (RdmaFlowRunner::SetLocalHosts), and a rank
+ * whose flows are done runs on to sim.stopTime, recording when
+ * (GetLocalDoneTime), since other ranks' frames may still cross its nodes.
+ *
  * The ICRC setting is process-wide: the caller's comes back when this
  * object goes. A construction error ends the simulation (Simulator::Destroy,
  * Config::Reset) before it is thrown.

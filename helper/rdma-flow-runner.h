@@ -136,8 +136,9 @@ class RdmaFlowRunner : public Object
      */
     void SetLocalHosts(std::vector<bool> local);
     /**
-     * \brief Called once when every flow has completed (e.g. to stop the
-     * simulation).
+     * \brief Called once when every flow has completed or failed to start
+     * (e.g. to stop the simulation); with SetLocalHosts, every flow whose
+     * requester is local.
      * \param cb the callback
      */
     void SetAllDoneCallback(Callback<void> cb);
