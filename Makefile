@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat clean
+.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat mpi bench-mpi clean
 
 all: build
 
@@ -106,6 +106,24 @@ bench-peers: build
 	@test -n "$(HPCC_SRC)" || { echo "make bench-peers: set HPCC_SRC=<checkout of the HPCC simulator>" >&2; exit 2; }
 	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "$(PEER_SIM)" --peer-dir "$(PEER_DIR)" \
 	  --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) --out $(OUT)/bench-peers
+
+# One simulation across processes (doc/mpi.md): ns-3.37 from Debian's source
+# with its mpi module (NS3_MPI) against Debian's OpenMPI (libopenmpi-dev,
+# openmpi-bin, installed by the script), release profile, this module as
+# contrib/rdma (ns3-module/check-compat.sh --build-only with RDMA_COMPAT_MPI=1;
+# ~25 minutes the first time on 2 cores, a few after). The rdma-sim it built
+# is named in $(MPI_DIR)/rdma-sim.path; run it under mpirun -np N.
+MPI_DIR ?= /var/tmp/rdma-compat-mpi
+mpi:
+	RDMA_COMPAT_DIR=$(MPI_DIR) RDMA_COMPAT_MPI=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+	@echo "make mpi: $$(cat $(MPI_DIR)/rdma-sim.path)"
+
+# The distributed runs' benchmark (scripts/bench_mpi.py): the HPCC 5 ms file
+# and a k=16 fat-tree permutation (1024 hosts), sequential and on
+# MPI_RANKS ranks, with speed-up and synchronization overhead (doc/mpi.md).
+MPI_RANKS ?= 2
+bench-mpi: mpi
+	scripts/bench_mpi.py --sim "$$(cat $(MPI_DIR)/rdma-sim.path)" --ranks $(MPI_RANKS)
 
 # Build mode 2 for real: the module as contrib/rdma of ns-3.37's source (~10 min).
 compat:

@@ -17,11 +17,16 @@
  * 128 + the signal); a second one ends it at once. A full disk or a file
  * size limit while writing the outputs exits 2 with the reason, and the
  * output folder is left as it was.
+ *
+ * With the MPI build (make mpi), under mpirun -np N: one simulation on N
+ * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.md); rank 0
+ * prints and writes the outputs.
  */
 
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
 #include "ns3/rdma-interrupt.h"
+#include "ns3/rdma-mpi.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -29,11 +34,35 @@
 using namespace ns3;
 namespace po = boost::program_options;
 
+namespace
+{
+
+/// main's body; its return value is the exit status.
+int Main(int argc, char* argv[]);
+
+} // namespace
+
 int
 main(int argc, char* argv[])
 {
+    // Under mpirun (the MPI build, `make mpi`), one rank of a distributed
+    // run; every rank runs the same checks, so a bad input exits 2 on all.
+    RdmaMpi::Init(&argc, &argv);
+    const int status = Main(argc, argv);
+    RdmaMpi::Finalize();
+    return status;
+}
+
+namespace
+{
+
+int
+Main(int argc, char* argv[])
+{
     Time::SetResolution(Time::PS); // before any Time: a byte lasts 80 ps at 100 Gb/s
     RdmaInterrupt::Install();
+    // Only rank 0 of a distributed run prints (the others' lines would repeat it).
+    const bool speaker = RdmaMpi::GetRank() == 0;
     try
     {
         RdmaConfig config = RdmaExperiment::MakeConfig();
@@ -101,9 +130,12 @@ main(int argc, char* argv[])
                       << " flows; nothing run, nothing written\n";
             return 0;
         }
-        experiment.SetProgressStream(vm.count("quiet") ? nullptr : &std::cerr);
+        experiment.SetProgressStream(vm.count("quiet") || !speaker ? nullptr : &std::cerr);
         experiment.Run();
-        experiment.PrintSummary(std::cout);
+        if (speaker)
+        {
+            experiment.PrintSummary(std::cout);
+        }
         return 0;
     }
     catch (const po::error& e)
@@ -112,7 +144,10 @@ main(int argc, char* argv[])
     }
     catch (const RdmaConfigError& e)
     {
-        std::cerr << "rdma-sim: " << e.what() << "\n";
+        if (speaker)
+        {
+            std::cerr << "rdma-sim: " << e.what() << "\n";
+        }
     }
     catch (const RdmaInterrupted& e)
     {
@@ -121,3 +156,5 @@ main(int argc, char* argv[])
     }
     return 2;
 }
+
+} // namespace

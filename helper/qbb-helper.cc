@@ -115,7 +115,23 @@ NetDeviceContainer
 QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
     NS_LOG_FUNCTION(this << a << b);
-    Ptr<QbbChannel> channel = m_channelFactory.Create<QbbChannel>();
+    Ptr<QbbChannel> channel;
+    if (a->GetSystemId() == b->GetSystemId())
+    {
+        channel = m_channelFactory.Create<QbbChannel>();
+    }
+    else
+    {
+        // By name: QbbRemoteChannel is compiled only with ns-3's mpi module.
+        TypeId remote;
+        NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe("ns3::QbbRemoteChannel", &remote),
+                            "QbbHelper::Install: nodes " << a->GetId() << " and " << b->GetId()
+                                                         << " are on different ranks, which "
+                                                            "needs ns-3 built with MPI (make mpi)");
+        ObjectFactory factory = m_channelFactory;
+        factory.SetTypeId(remote);
+        channel = factory.Create<QbbChannel>();
+    }
     NetDeviceContainer devices;
     for (const Ptr<Node>& node : {a, b})
     {

@@ -26,6 +26,10 @@ class QbbChannel;
  * Install() puts one QbbNetDevice (MAC from Mac48Address::Allocate()) on each
  * of two nodes and joins them with a QbbChannel; SetDeviceAttribute() and
  * SetChannelAttribute() set the attributes of the objects made after them.
+ * Two nodes of different system ids (ranks of a distributed simulation,
+ * Node::GetSystemId()) are joined by a QbbRemoteChannel with the same
+ * attributes, which exists only when ns-3 has its mpi module (NS3_MPI); the
+ * run aborts otherwise.
  *
  * Tracing (the PcapHelperForDevice and AsciiTraceHelperForDevice mixins):
  * - PCAP: one file per device, "<prefix>-<node>-<device>.pcap", link type

@@ -6,6 +6,7 @@
 
 #include "rdma-build-progress.h"
 #include "rdma-interrupt.h"
+#include "rdma-mpi.h"
 #include "rdma-progress.h"
 
 #include "ns3/boolean.h"
@@ -60,6 +61,15 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     }
     const RdmaConfig& c = spec.config;
     RoceFrame::SetIcrcEnabled(spec.icrc);
+    const bool distributed = spec.partition.ranks > 1;
+    if (distributed)
+    {
+        // Before anything makes the simulator: ns-3 picks its
+        // implementation (DistributedSimulatorImpl or
+        // NullMessageSimulatorImpl) when it is first used.
+        RdmaMpi::EnableSimulator(spec.mpiSync);
+        m_topo.SetSystemIds(spec.partition.rankOf);
+    }
     Simulator::SetScheduler(ObjectFactory(spec.scheduler));
     c.Apply();
     if (spec.verifyIcrc)
@@ -134,10 +144,32 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     m_runner = CreateObject<RdmaFlowRunner>();
     m_runner->SetHosts(m_topo.GetHosts());
     m_runner->SetConnectionConfig(spec.connection);
+    if (distributed)
+    {
+        std::vector<bool> local(m_topo.GetNHosts());
+        const uint32_t me = RdmaMpi::GetRank();
+        for (uint32_t h = 0; h < local.size(); ++h)
+        {
+            local[h] = spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
+        }
+        m_runner->SetLocalHosts(std::move(local));
+    }
     try
     {
         m_runner->SetFlows(spec.flows);
-        m_runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        if (distributed)
+        {
+            // This rank's flows are done; others may still need its nodes
+            // (their ACKs, their transit), so it runs on to sim.stopTime,
+            // and the run's end is the last rank's (RdmaMpi's report).
+            m_runner->SetAllDoneCallback(
+                Callback<void>([this]() { m_localDone = Simulator::Now(); }));
+        }
+        else
+        {
+            m_runner->SetAllDoneCallback(
+                MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        }
         m_runner->AssignStreams(2000);
         m_runner->Start();
     }
@@ -315,6 +347,12 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
                               signal);
     }
     return Simulator::Now();
+}
+
+Time
+RdmaExperimentBuilder::GetLocalDoneTime() const
+{
+    return m_localDone;
 }
 
 const RdmaTopologyHelper&

@@ -36,6 +36,13 @@ namespace ns3
  * and IRN's window cap is that path's bandwidth-delay product (IRN,
  * section 3.2), each unless set.
  *
+ * With several ranks (spec.partition, doc/mpi.md) ns-3's parallel simulator
+ * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
+ * rank as system id (links between ranks: QbbRemoteChannel), the runner
+ * posts this rank's ends only (RdmaFlowRunner::SetLocalHosts), and a rank
+ * whose flows are done runs on to sim.stopTime, recording when
+ * (GetLocalDoneTime), since other ranks' frames may still cross its nodes.
+ *
  * The ICRC setting is process-wide: the caller's comes back when this
  * object goes. A construction error ends the simulation (Simulator::Destroy,
  * Config::Reset) before it is thrown.
@@ -75,6 +82,9 @@ class RdmaExperimentBuilder
      */
     Time Simulate(std::ostream* progress);
 
+    /// \return when this rank's flows were all done (several ranks; 0 if
+    /// it has none or they did not finish)
+    Time GetLocalDoneTime() const;
     /// \return the fabric
     const RdmaTopologyHelper& GetTopology() const;
     /// \return the workload's runner
@@ -116,6 +126,7 @@ class RdmaExperimentBuilder
     Ptr<RdmaFlowRunner> m_runner;             //!< the workload
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
     RdmaMemoryCensus* m_census;               //!< sim.census, or nullptr
+    Time m_localDone;                         //!< several ranks: local flows all done
 };
 
 } // namespace ns3

@@ -204,6 +204,21 @@ RdmaExperiment::MakeConfig()
              "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
              "(about 4 % on the HPCC configs)",
              MakeEnumChecker(0, "auto", 1, "on", 2, "off"));
+    c.AddKey("sim.ranks",
+             "0",
+             "processes of one distributed simulation (ns-3's mpi module, `make mpi`; "
+             "doc/mpi.md): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
+             MakeUintegerChecker<uint32_t>());
+    c.AddKey("sim.partition",
+             "",
+             "with several ranks, a file placing each node on a rank ('node rank' per line, "
+             "node ids as pfc.csv's); empty: the topology's rule (fat-tree by pod with cores "
+             "spread, else switches with hosts in blocks balanced by hosts; doc/mpi.md)");
+    c.AddKey("sim.mpiSync",
+             "granted-time",
+             "synchronization of several ranks: granted-time (ns-3's DistributedSimulatorImpl, "
+             "global windows) or null-message (NullMessageSimulatorImpl, per-neighbor)",
+             MakeEnumChecker(0, "granted-time", 1, "null-message"));
     c.AddKey("sim.stopTime",
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE",

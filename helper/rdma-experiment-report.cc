@@ -6,7 +6,9 @@
 
 #include "rdma-fct-writer.h"
 #include "rdma-interrupt.h"
+#include "rdma-mpi.h"
 #include "rdma-output-stage.h"
+#include "rdma-rank-share.h"
 
 #include "ns3/simulator.h"
 
@@ -50,6 +52,7 @@ struct Figures
     double simSeconds{0};                                  //!< simulated time
     double wallSeconds{0};                                 //!< wall-clock time
     const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
+    nlohmann::ordered_json mpi;                            //!< several ranks: their figures
 };
 
 /// \return a bucket's upper bound as text ("inf" for the last)
@@ -137,6 +140,10 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                               {"peak_frames_queued", f.census->GetPeakFramesQueued()},
                               {"peak_qps", f.census->GetPeakQps()}};
     }
+    if (!f.mpi.is_null())
+    {
+        j["mpi"] = f.mpi;
+    }
     return j.dump(2) + "\n";
 }
 
@@ -202,6 +209,121 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
 
 } // namespace
 
+namespace
+{
+
+/**
+ * \brief Several ranks: gather every rank's share at rank 0 and merge it
+ * into the figures, results and rows of a sequential run (RdmaRankShare).
+ * \param spec the experiment
+ * \param sim the simulation
+ * \param wallStart when the run started
+ * \param simEnd the simulated time at the end here
+ * \param f this rank's figures; at rank 0, the run's
+ * \param results this rank's flow results; at rank 0, the run's
+ * \param pfcCsv this rank's pfc.csv; at rank 0, the run's
+ * \param qlenCsv this rank's qlen.csv; at rank 0, the run's
+ * \return the run's end: the last rank's flows-done time (rank 0)
+ */
+Time
+MergeRanks(const RdmaExperimentSpec& spec,
+           const RdmaExperimentBuilder& sim,
+           std::chrono::steady_clock::time_point wallStart,
+           Time simEnd,
+           Figures& f,
+           std::vector<RdmaFlowResult>& results,
+           std::string& pfcCsv,
+           std::string& qlenCsv)
+{
+    const RdmaTopologyHelper& topo = sim.GetTopology();
+    const std::vector<RdmaFlow>& flows = sim.GetRunner()->GetFlows();
+    const RdmaPartition& part = spec.partition;
+    const uint32_t me = RdmaMpi::GetRank();
+    auto rankOfHost = [&](uint32_t h) { return part.rankOf[topo.GetHost(h)->GetId()]; };
+    RdmaRankShare mine;
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const uint32_t requester = flows[i].op == RdmaFlowOp::READ ? flows[i].dst : flows[i].src;
+        if (rankOfHost(requester) == me)
+        {
+            mine.flows.push_back(i);
+            mine.results.push_back(results[i]);
+        }
+    }
+    mine.allDone = sim.GetLocalDoneTime().IsStrictlyPositive() || mine.flows.empty();
+    mine.localDone = sim.GetLocalDoneTime();
+    mine.events = f.events;
+    mine.totals = f.totals;
+    mine.qps = f.qps;
+    mine.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    const auto body = [](const std::string& csv) { return csv.substr(csv.find('\n') + 1); };
+    mine.pfcRows = body(pfcCsv);
+    mine.qlenRows = body(qlenCsv);
+    // Messages each rank sent to others: its devices' frames on links between ranks.
+    uint64_t sentAcross = 0;
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        const auto& link = topo.GetLink(l);
+        if (part.rankOf[link.a] != part.rankOf[link.b])
+        {
+            sentAcross += (part.rankOf[link.a] == me ? link.deviceA : link.deviceB)
+                              ->GetStats()
+                              .txFrames;
+        }
+    }
+    std::string packed = mine.Pack() + "sent " + std::to_string(sentAcross) + "\n";
+    const std::vector<std::string> parts = RdmaMpi::Gather(packed);
+    if (parts.empty())
+    {
+        return simEnd; // not rank 0: it writes nothing
+    }
+    std::vector<RdmaRankShare> shares;
+    nlohmann::ordered_json perRank = nlohmann::ordered_json::array();
+    for (uint32_t r = 0; r < parts.size(); ++r)
+    {
+        const std::size_t at = parts[r].rfind("sent ");
+        shares.push_back(RdmaRankShare::Unpack(parts[r].substr(0, at)));
+        const RdmaRankShare& s = shares.back();
+        perRank.push_back({{"rank", r},
+                           {"nodes", part.GetNodesPerRank()[r]},
+                           {"flows", s.flows.size()},
+                           {"events", s.events},
+                           {"wall_time_s", s.wallSeconds},
+                           {"flows_done_s", s.localDone.GetSeconds()},
+                           {"frames_sent_to_other_ranks",
+                            std::stoull(parts[r].substr(at + 5))}});
+    }
+    const RdmaRankShare all = RdmaRankShare::Merge(shares, flows.size(), results);
+    // A sequential run stops when the last flow is done; the ranks ran on
+    // to sim.stopTime (each serves the others' flows), so the run's end is
+    // the last rank's done time and later rows are dropped.
+    if (all.allDone && all.localDone.IsStrictlyPositive())
+    {
+        simEnd = all.localDone;
+    }
+    const uint64_t endNs = uint64_t(simEnd.GetNanoSeconds());
+    pfcCsv = pfcCsv.substr(0, pfcCsv.find('\n') + 1) + RdmaRankShare::RowsUntil(all.pfcRows, endNs);
+    qlenCsv =
+        qlenCsv.substr(0, qlenCsv.find('\n') + 1) + RdmaRankShare::RowsUntil(all.qlenRows, endNs);
+    f.totals = all.totals;
+    f.qps = all.qps;
+    f.events = all.events;
+    f.mpi = {{"ranks", part.ranks},
+             {"sync", spec.mpiSync},
+             {"partition", part.rule},
+             {"links_between_ranks", part.crossLinks},
+             {"lookahead_ns", part.lookahead.GetNanoSeconds()},
+             {"windows_at_most", part.lookahead.IsStrictlyPositive()
+                                     ? uint64_t(spec.stopTime.GetTimeStep() /
+                                                part.lookahead.GetTimeStep())
+                                     : 0},
+             {"per_rank", perRank}};
+    return simEnd;
+}
+
+} // namespace
+
 RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
                                            const RdmaExperimentBuilder& sim,
                                            Time simEnd,
@@ -223,10 +345,23 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     };
     RdmaIdealFct model;
     model.payloadBytes = spec.mtuBytes;
-    m_records = RdmaMakeFctRecords(runner->GetFlows(), runner->GetResults(), path, model);
     Figures f;
-    f.buckets = RdmaSlowdownPercentiles(m_records);
     f.totals = sim.GetStats().GetTotals();
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        f.qps += topo.GetNic(h)->GetQpStatsTotal();
+    }
+    f.events = Simulator::GetEventCount();
+    f.census = sim.GetCensus();
+    m_pfcCsv = sim.GetStats().FormatPfcCsv();
+    m_qlenCsv = sim.GetStats().FormatQlenCsv();
+    std::vector<RdmaFlowResult> results = runner->GetResults();
+    if (spec.partition.ranks > 1)
+    {
+        simEnd = MergeRanks(spec, sim, wallStart, simEnd, f, results, m_pfcCsv, m_qlenCsv);
+    }
+    m_records = RdmaMakeFctRecords(runner->GetFlows(), results, path, model);
+    f.buckets = RdmaSlowdownPercentiles(m_records);
     // Cache counters per NIC and table (cache.csv), and summed per table.
     std::ostringstream cacheCsv;
     cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
@@ -244,12 +379,6 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         }
     }
     m_cacheCsv = cacheCsv.str();
-    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
-    {
-        f.qps += topo.GetNic(h)->GetQpStatsTotal();
-    }
-    f.events = Simulator::GetEventCount();
-    f.census = sim.GetCensus();
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {
@@ -290,8 +419,8 @@ RdmaExperimentReport::Write(const std::string& outDir, RdmaExperimentBuilder& si
         stage.Open();
         stage.Write("fct.csv", RdmaFormatFctCsv(m_records));
         stage.Write("fct.txt", RdmaFormatHpccFctTxt(m_records));
-        stage.Write("pfc.csv", sim.GetStats().FormatPfcCsv());
-        stage.Write("qlen.csv", sim.GetStats().FormatQlenCsv());
+        stage.Write("pfc.csv", m_pfcCsv);
+        stage.Write("qlen.csv", m_qlenCsv);
         stage.Write("cache.csv", m_cacheCsv);
         stage.Write("summary.json", m_summaryJson);
         sim.GetPcap().Commit(stage.GetStageDir());

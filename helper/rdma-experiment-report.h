@@ -66,6 +66,8 @@ class RdmaExperimentReport
     std::string m_summaryJson;              //!< summary.json
     std::vector<std::string> m_summaryText; //!< the readable summary
     std::string m_cacheCsv;                 //!< cache.csv
+    std::string m_pfcCsv;                   //!< pfc.csv (several ranks: merged at rank 0)
+    std::string m_qlenCsv;                  //!< qlen.csv (several ranks: merged at rank 0)
 };
 
 } // namespace ns3

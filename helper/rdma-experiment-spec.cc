@@ -627,6 +627,53 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     }
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);
+    MakePartition(c);
+}
+
+void
+RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
+{
+    mpiSync = c.Get("sim.mpiSync");
+    const uint32_t world = RdmaPartition::GetWorldSize();
+    uint32_t ranks = c.GetUinteger("sim.ranks");
+    if (ranks == 0)
+    {
+        ranks = world;
+    }
+    if (ranks != world)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.ranks") + ": sim.ranks = " +
+                              std::to_string(ranks) + " but the run has " +
+                              std::to_string(world) +
+                              " process(es): start it as mpirun -np " + std::to_string(ranks) +
+                              " with the MPI build (make mpi; doc/mpi.md)");
+    }
+    const std::string file = c.Get("sim.partition");
+    if (ranks == 1 && file.empty())
+    {
+        partition = RdmaPartition::Single(topology);
+        return;
+    }
+    if (ranks > 1 && pipeline)
+    {
+        throw RdmaConfigError(c.GetOrigin("nic.pipeline") +
+                              ": nic.pipeline = true with several ranks: a responder's QP is "
+                              "destroyed at the requester's completion, which its rank does not "
+                              "see, so its caches would differ from a sequential run's");
+    }
+    const std::string type = c.Get("topology.type");
+    if (!file.empty())
+    {
+        partition = RdmaPartition::FromFile(c.GetInputPath("sim.partition"), topology, ranks);
+    }
+    else if (type == "fat-tree")
+    {
+        partition = RdmaPartition::FatTreeByPod(topology, c.GetUinteger("topology.k"), ranks);
+    }
+    else
+    {
+        partition = RdmaPartition::ByTor(topology, ranks);
+    }
 }
 
 uint32_t

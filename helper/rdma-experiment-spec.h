@@ -8,6 +8,7 @@
 #include "rdma-config.h"
 #include "rdma-helper.h"
 #include "rdma-memory-estimate.h"
+#include "rdma-partition.h"
 #include "rdma-topology-spec.h"
 
 #include "ns3/nstime.h"
@@ -31,8 +32,8 @@ namespace ns3
  * sim.seed, the scheduler, the topology, cc.preset, the pcap nodes, the
  * ICRC mode, the workload, sim.stopTime, the transport, the congestion
  * control, the loss recovery, cache.mtt.PageBytes, with nic.pipeline each
- * cache's geometry and backing store, ECN, last the memory it will take
- * against sim.maxMemory: RdmaMemoryEstimate), so that of two bad keys the
+ * cache's geometry and backing store, ECN, the memory it will take
+ * against sim.maxMemory: RdmaMemoryEstimate, last the ranks: RdmaPartition), so that of two bad keys the
  * same one is reported as before the split. Each error is an
  * RdmaConfigError naming the file and line or the key and where its value
  * came from (rdma-sim prints it and exits 2); nothing is built or written
@@ -81,6 +82,17 @@ struct RdmaExperimentSpec
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
     RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)
+    RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition)
+    std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
+
+  private:
+    /**
+     * \brief Fill partition and mpiSync (sim.ranks, sim.partition, sim.mpiSync).
+     * \param c the configuration
+     * \throws RdmaConfigError if sim.ranks is not the process count, with
+     *         nic.pipeline on several ranks, or as RdmaPartition's rules
+     */
+    void MakePartition(const RdmaConfig& c);
 };
 
 } // namespace ns3

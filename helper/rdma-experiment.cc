@@ -8,6 +8,7 @@
 #include "rdma-experiment-report.h"
 #include "rdma-experiment-spec.h"
 #include "rdma-memory-census.h"
+#include "rdma-mpi.h"
 
 #include "ns3/config.h"
 #include "ns3/simulator.h"
@@ -112,7 +113,9 @@ RdmaExperiment::Run()
     m_impl->summaryText = report.GetSummaryText();
     Simulator::Destroy();
     Config::Reset();
-    if (m_impl->write)
+    RdmaMpi::DisableSimulator();
+    // Several ranks: rank 0 holds the merged results and writes them.
+    if (m_impl->write && RdmaMpi::GetRank() == 0)
     {
         report.Write(spec.outDir, sim);
     }

@@ -212,8 +212,34 @@ RdmaFlowRunner::AssignStreams(int64_t stream)
 }
 
 void
+RdmaFlowRunner::SetLocalHosts(std::vector<bool> local)
+{
+    NS_ABORT_MSG_IF(!local.empty() && m_qpReuse,
+                    "RdmaFlowRunner: QpReuse must be false on a rank of a distributed run");
+    m_local = std::move(local);
+}
+
+bool
+RdmaFlowRunner::IsLocal(uint32_t host) const
+{
+    return m_local.empty() || (host < m_local.size() && m_local[host]);
+}
+
+uint32_t
+RdmaFlowRunner::RequesterOf(uint32_t flow) const
+{
+    const RdmaFlow& f = m_flows[flow];
+    return f.op == RdmaFlowOp::READ ? f.dst : f.src;
+}
+
+void
 RdmaFlowRunner::Start()
 {
+    m_localFlows = 0;
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        m_localFlows += IsLocal(RequesterOf(i));
+    }
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
         if (m_hosts[h].bytes > 0)
@@ -383,6 +409,7 @@ RdmaFlowRunner::StartFlow(uint32_t i)
     {
         m_results[i].noQp = true;
         ++m_noQp;
+        m_localDone += IsLocal(RequesterOf(i));
         if (!m_qpReuse)
         {
             m_freeSlots.push_back(s);
@@ -416,7 +443,7 @@ RdmaFlowRunner::Post(uint32_t i)
     auto length = static_cast<uint32_t>(f.size);
     ++slot.outstanding;
     const RdmaTargetPattern::Target target = m_target->Draw(f.size);
-    if (f.op == RdmaFlowOp::SEND)
+    if (f.op == RdmaFlowOp::SEND && IsLocal(slot.responder))
     {
         RdmaRecvWr recv;
         recv.wrId = RECV_WR | i;
@@ -432,6 +459,10 @@ RdmaFlowRunner::Post(uint32_t i)
     wr.sgList.push_back({REGION_VA, length, req.mrs[0]->GetLkey()});
     wr.remoteAddr = TargetVa(resp, target);
     wr.rkey = resp.mrs[target.region]->GetRkey();
+    if (!IsLocal(slot.requester))
+    {
+        return; // another rank's
+    }
     int rc = slot.req->PostSend(wr);
     NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostSend failed (errno " << rc << ")");
 }
@@ -473,6 +504,7 @@ RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     r.completion = wc.completed;
     r.status = wc.status;
     ++m_completed;
+    ++m_localDone;
     m_failed += (wc.status != IBV_WC_SUCCESS);
     NS_LOG_INFO("flow " << m_flows[i].id << " done on host " << host << ": "
                         << RdmaWcStatusName(wc.status) << ", FCT "
@@ -496,7 +528,7 @@ RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
 void
 RdmaFlowRunner::CheckAllDone()
 {
-    if (m_completed + m_noQp == m_flows.size() && !m_allDone.IsNull())
+    if (m_localDone == m_localFlows && !m_allDone.IsNull())
     {
         m_allDone();
     }

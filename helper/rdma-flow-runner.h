@@ -123,8 +123,22 @@ class RdmaFlowRunner : public Object
     /// \return flows never posted because no QP could be created (RdmaFlowResult::noQp)
     uint32_t GetNoQpCount() const;
     /**
-     * \brief Called once when every flow has completed (e.g. to stop the
-     * simulation).
+     * \brief Run one rank's share of a distributed simulation (before
+     * Start). Every rank keeps the whole workload's bookkeeping, so QP
+     * numbers (which pick ECMP paths through the UDP source port) are those
+     * of a sequential run: each flow's QP pair is created on both NICs at its
+     * start, as always, but only a local requester posts its send and only a
+     * local responder its receive; completions arrive where the requester
+     * is, and the all-done callback follows the local requesters' flows.
+     * Needs QpReuse false (a backlog drains on completions only the
+     * requester's rank sees).
+     * \param local per host id: simulated by this rank (empty: all)
+     */
+    void SetLocalHosts(std::vector<bool> local);
+    /**
+     * \brief Called once when every flow has completed or failed to start
+     * (e.g. to stop the simulation); with SetLocalHosts, every flow whose
+     * requester is local.
      * \param cb the callback
      */
     void SetAllDoneCallback(Callback<void> cb);
@@ -172,6 +186,10 @@ class RdmaFlowRunner : public Object
     bool OpenSlot(uint32_t slot);
     /// Run the all-done callback if every flow has completed or failed to start.
     void CheckAllDone();
+    /// \return whether this rank simulates a host \param host host id
+    bool IsLocal(uint32_t host) const;
+    /// \return the requester host of a flow (dst for a READ) \param flow its index
+    uint32_t RequesterOf(uint32_t flow) const;
     /// Post a flow's work request(s) on its slot.
     void Post(uint32_t flow);
     /// Post waiting flows of the slots that freed room.
@@ -204,6 +222,9 @@ class RdmaFlowRunner : public Object
     uint32_t m_completed{0};         //!< completions
     uint32_t m_failed{0};            //!< error completions
     uint32_t m_noQp{0};              //!< flows without a QP
+    std::vector<bool> m_local;       //!< SetLocalHosts (empty: every host)
+    uint32_t m_localFlows{0};        //!< flows whose requester is local (Start)
+    uint32_t m_localDone{0};         //!< of those, completed or without a QP
     uint32_t m_qpPairs{0};           //!< QP pairs created
     Callback<void> m_allDone;        //!< all flows completed
     TracedCallback<const RdmaFlow&, const RdmaFlowResult&> m_flowComplete; //!< trace

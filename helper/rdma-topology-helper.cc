@@ -107,6 +107,13 @@ RdmaTopologyHelper::SetBaseAddress(Ipv4Address base)
     m_base = base;
 }
 
+void
+RdmaTopologyHelper::SetSystemIds(std::vector<uint32_t> rankOf)
+{
+    NS_ABORT_MSG_IF(m_installed, "RdmaTopologyHelper::SetSystemIds: before InstallFabric");
+    m_systemIds = std::move(rankOf);
+}
+
 Ipv4Address
 RdmaTopologyHelper::GetBaseAddress() const
 {
@@ -198,7 +205,13 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     m_routes = std::make_unique<RdmaRouteComputer>(m_spec, [this](uint64_t done, uint64_t total) {
         Report("host routes", done, total);
     });
-    m_nodes.Create(n);
+    NS_ABORT_MSG_UNLESS(m_systemIds.empty() || m_systemIds.size() == n,
+                        "RdmaTopologyHelper: " << m_systemIds.size() << " system ids for " << n
+                                               << " nodes");
+    for (uint32_t u = 0; u < n; ++u)
+    {
+        m_nodes.Add(CreateObject<Node>(m_systemIds.empty() ? 0 : m_systemIds[u]));
+    }
     for (uint32_t u = 0; u < n; ++u)
     {
         (m_spec.isSwitch[u] ? m_switchNodes : m_hosts).Add(m_nodes.Get(u));

@@ -158,6 +158,14 @@ class RdmaTopologyHelper
         std::function<void(const std::string& what, uint64_t done, uint64_t total)> progress);
     /// \param base the address of host 0; host i gets base + i
     void SetBaseAddress(Ipv4Address base);
+    /**
+     * \brief Place the nodes on ranks of a distributed simulation (before
+     * InstallFabric): node u is made with system id rankOf[u], and a link
+     * between two ranks gets a QbbRemoteChannel (QbbHelper). Empty (the
+     * default): every node on system id 0.
+     * \param rankOf the rank of each node id (RdmaPartition::rankOf)
+     */
+    void SetSystemIds(std::vector<uint32_t> rankOf);
     /// \return the address of host 0
     Ipv4Address GetBaseAddress() const;
 
@@ -320,6 +328,7 @@ class RdmaTopologyHelper
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking
     Ipv4Address m_base;                                 //!< host 0's address
+    std::vector<uint32_t> m_systemIds;                  //!< SetSystemIds (empty: all 0)
     bool m_installed;                                   //!< Install() ran
     RdmaTopologySpec m_spec;                            //!< what was installed
     std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes

@@ -147,6 +147,12 @@ QbbChannel::Deliver(uint32_t dst)
 }
 
 void
+QbbChannel::PassUp(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
+{
+    device->Receive(frame);
+}
+
+void
 QbbChannel::SetLinkDown()
 {
     NS_LOG_FUNCTION(this);

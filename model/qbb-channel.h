@@ -61,7 +61,7 @@ class QbbChannel : public Channel
      * \param device the device
      * \return false if two devices are attached already
      */
-    bool Attach(Ptr<QbbNetDevice> device);
+    virtual bool Attach(Ptr<QbbNetDevice> device);
 
     /**
      * \brief Start carrying a frame (called by QbbNetDevice at the start of
@@ -72,7 +72,7 @@ class QbbChannel : public Channel
      * \param wireTime the frame's wire time
      * \return false if the frame cannot arrive (link down or no peer)
      */
-    bool TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime);
+    virtual bool TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime);
 
     /**
      * \brief Take the link down (both directions). Frames on the wire are
@@ -105,6 +105,15 @@ class QbbChannel : public Channel
 
   protected:
     void DoDispose() override;
+
+    /**
+     * \brief Hand a frame whose last bit has arrived to a device, as
+     * Deliver() does (for channels whose frames arrive by other means:
+     * QbbRemoteChannel).
+     * \param device the receiving device
+     * \param frame the frame
+     */
+    static void PassUp(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
 
   private:
     /// A frame on the wire.

@@ -41,6 +41,14 @@
 #                      --build-only only, and only rdma-sim and
 #                      rdma-hop-floor are built. Give it its own
 #                      RDMA_COMPAT_DIR.
+#   RDMA_COMPAT_MPI    1 builds with ns-3's mpi module (./ns3 configure
+#                      --enable-mpi, ns-3's NS3_MPI) against Debian's OpenMPI
+#                      (libopenmpi-dev, openmpi-bin, installed in step 1), for
+#                      one simulation across processes (rdma-sim under
+#                      mpirun, doc/mpi.md); rdma's CMakeLists.txt then adds
+#                      its MPI sources and ns-3's mpi library.  Give it its
+#                      own RDMA_COMPAT_DIR (`make mpi` uses
+#                      /var/tmp/rdma-compat-mpi).
 # --fresh: drop ns-3's cmake-cache/ and build/ first (a from-scratch build).
 # --build-only: steps 1-5 only, then print the path of the release-profile
 #   rdma-sim it built (what `make bench` runs: ns-3's core without logs or
@@ -57,10 +65,12 @@ CACHE=${RDMA_COMPAT_DIR:-/var/tmp/rdma-compat}
 JOBS=${RDMA_COMPAT_JOBS:-2}
 FILTER=${RDMA_COMPAT_FILTER:-0}
 LTO=${RDMA_COMPAT_LTO:-0}
+MPI=${RDMA_COMPAT_MPI:-0}
 SUITE_PREFIX=rdma
 DEB_SRC_FILE=/etc/apt/sources.list.d/rdma-deb-src.sources
 PACKAGES=(cmake g++ make python3 dpkg-dev xz-utils zlib1g-dev)
 OPTIONAL_PACKAGES=(ninja-build)
+[ "$MPI" = 1 ] && PACKAGES+=(libopenmpi-dev openmpi-bin)
 # ns-3's driver and our helpers run on Debian's interpreter, not whatever
 # python3 comes first on PATH.
 PYTHON=/usr/bin/python3
@@ -312,7 +322,15 @@ configure_ns3() {
     # its cache until told otherwise.
     local filter=""
     [ "$FILTER" = 1 ] && filter=rdma
-    local args=(configure -d release --enable-modules=rdma --disable-modules=
+    # With MPI, ns-3's mpi module is asked for by name: rdma's CMakeLists.txt
+    # refers to it only through a computed variable name (ns-3's text scan
+    # must not make it a dependency of the Debian-style, non-MPI build).
+    local modules=rdma mpi_flag=--disable-mpi
+    if [ "$MPI" = 1 ]; then
+        modules="rdma;mpi"
+        mpi_flag=--enable-mpi
+    fi
+    local args=(configure -d release "--enable-modules=$modules" --disable-modules= "$mpi_flag"
                 "--filter-module-examples-and-tests=$filter" --enable-examples --enable-tests)
     if command -v ninja >/dev/null 2>&1 && [ ! -d "$NS3_DIR/cmake-cache" ]; then
         args+=(-G Ninja)

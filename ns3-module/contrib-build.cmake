@@ -37,11 +37,24 @@ foreach(_imported ZLIB::ZLIB Boost::program_options)
   endif()
 endforeach()
 
+# ns-3 configured with MPI (./ns3 configure --enable-mpi: NS3_MPI, and
+# ENABLE_MPI once MPI was found) builds its mpi module: the [mpi] sources
+# (distributed runs, doc/mpi.md) join the library and link it. Its library
+# variable is named through a variable: ns-3's text scan of CMakeLists files
+# must not make mpi a dependency of builds without MPI.
+set(_rdma_mpi_libs "")
+if(ENABLE_MPI)
+  set(_rdma_mpi_module mpi)
+  list(APPEND RDMA_SOURCES ${RDMA_MPI_SOURCES})
+  list(APPEND RDMA_HEADERS ${RDMA_MPI_HEADERS})
+  set(_rdma_mpi_libs "${lib${_rdma_mpi_module}}" ${MPI_CXX_LIBRARIES})
+endif()
+
 build_lib(
   LIBNAME rdma
   SOURCE_FILES ${RDMA_SOURCES}
   HEADER_FILES ${RDMA_HEADERS}
-  LIBRARIES_TO_LINK ${_rdma_libs} ZLIB::ZLIB Boost::program_options
+  LIBRARIES_TO_LINK ${_rdma_libs} ${_rdma_mpi_libs} ZLIB::ZLIB Boost::program_options
   TEST_SOURCES ${RDMA_TEST_SOURCES}
 )
 # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
@@ -69,7 +82,7 @@ if(ENABLE_EXAMPLES)
     build_lib_example(
       NAME ${_example}
       SOURCE_FILES ${RDMA_EXAMPLE_${_example}_SOURCES}
-      LIBRARIES_TO_LINK ${librdma} ${_rdma_libs}
+      LIBRARIES_TO_LINK ${librdma} ${_rdma_libs} ${_rdma_mpi_libs}
     )
   endforeach()
 endif()

@@ -26,7 +26,7 @@ import re
 import sys
 from collections import OrderedDict
 
-SECTIONS = ('dependencies', 'sources', 'headers', 'tests', 'examples')
+SECTIONS = ('dependencies', 'sources', 'headers', 'tests', 'examples', 'mpi')
 
 # The same patterns module-files.cmake uses, so both readers agree on the
 # format.
@@ -46,6 +46,7 @@ class ModuleFiles(object):
     dependencies: ns-3 module names (e.g. 'core'), in list order.
     sources, headers, tests: paths relative to ``root``, in list order.
     examples: OrderedDict {program name: [source paths]}.
+    mpi: paths of the sources and headers built only with ns-3's mpi module.
     root: absolute path of the module's top folder.
     path: absolute path of the list file.
     """
@@ -58,6 +59,7 @@ class ModuleFiles(object):
         self.headers = []
         self.tests = []
         self.examples = OrderedDict()
+        self.mpi = []
 
     def as_dict(self):
         return {
@@ -66,6 +68,7 @@ class ModuleFiles(object):
             'headers': list(self.headers),
             'tests': list(self.tests),
             'examples': OrderedDict((k, list(v)) for k, v in self.examples.items()),
+            'mpi': list(self.mpi),
         }
 
 
@@ -93,6 +96,7 @@ def read_module_files(path=None, root=None, check_files=True):
         'sources': result.sources,
         'headers': result.headers,
         'tests': result.tests,
+        'mpi': result.mpi,
     }
 
     def fail(lineno, message):
@@ -154,7 +158,7 @@ def main(argv):
     except ModuleFilesError as err:
         print('error: %s' % err, file=sys.stderr)
         return 1
-    for key in ('dependencies', 'sources', 'headers', 'tests'):
+    for key in ('dependencies', 'sources', 'headers', 'tests', 'mpi'):
         print('[%s]' % key)
         for entry in getattr(files, key):
             print('  %s' % entry)

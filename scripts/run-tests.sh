@@ -64,8 +64,9 @@ stage() {
 
 stage "ctest" "tests passed" \
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+# -rs: each skipped test's reason (test_mpi.py without the MPI build).
 stage "pytest" " (passed|failed|error)" \
-    env RDMA_BUILD_DIR="$BUILD_DIR" /usr/bin/python3 -m pytest -p no:cacheprovider -q "$TOP/test/python"
+    env RDMA_BUILD_DIR="$BUILD_DIR" /usr/bin/python3 -m pytest -p no:cacheprovider -q -rs "$TOP/test/python"
 
 if [ -n "${RDMA_SANITIZE_DIR:-}" ]; then
     SAN_DIR="$(cd "$RDMA_SANITIZE_DIR" && pwd)"

@@ -211,6 +211,7 @@ def parse_list_independently(path):
         'headers': sections.get('headers', []),
         'tests': sections.get('tests', []),
         'examples': examples,
+        'mpi': sections.get('mpi', []),
     }
 
 

@@ -1,0 +1,161 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-mpi.h"
+
+#include "rdma-partition.h"
+
+#include "ns3/abort.h"
+
+#include <cstdlib>
+
+#ifdef NS3_MPI
+#include "ns3/global-value.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/string.h"
+
+#include <mpi.h>
+#endif
+
+namespace ns3
+{
+
+namespace
+{
+#ifdef NS3_MPI
+bool g_started = false; //!< Init() started MPI
+#endif
+bool g_simulatorEnabled = false; //!< EnableSimulator() in effect
+} // namespace
+
+bool
+RdmaMpi::Init(int* argc, char*** argv)
+{
+#ifdef NS3_MPI
+    const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE") ||
+                          std::getenv("PMIX_RANK");
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!launched && !initialized)
+    {
+        return false;
+    }
+    if (!initialized)
+    {
+        MPI_Init(argc, argv);
+        g_started = true;
+    }
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    RdmaPartition::SetWorld(uint32_t(rank), uint32_t(size));
+    return true;
+#else
+    (void)argc;
+    (void)argv;
+    return false;
+#endif
+}
+
+void
+RdmaMpi::Finalize()
+{
+#ifdef NS3_MPI
+    if (g_simulatorEnabled)
+    {
+        DisableSimulator();
+    }
+    if (g_started)
+    {
+        MPI_Finalize();
+        g_started = false;
+    }
+#endif
+}
+
+uint32_t
+RdmaMpi::GetRank()
+{
+    return RdmaPartition::GetWorldRank();
+}
+
+uint32_t
+RdmaMpi::GetSize()
+{
+    return RdmaPartition::GetWorldSize();
+}
+
+void
+RdmaMpi::EnableSimulator(const std::string& sync)
+{
+#ifdef NS3_MPI
+    NS_ABORT_MSG_IF(g_simulatorEnabled, "RdmaMpi::EnableSimulator: enabled already");
+    GlobalValue::Bind("SimulatorImplementationType",
+                      StringValue(sync == "null-message" ? "ns3::NullMessageSimulatorImpl"
+                                                         : "ns3::DistributedSimulatorImpl"));
+    MpiInterface::Enable(MPI_COMM_WORLD);
+    g_simulatorEnabled = true;
+#else
+    NS_FATAL_ERROR("RdmaMpi::EnableSimulator(" << sync
+                                               << "): this build has no MPI (make mpi builds one)");
+#endif
+}
+
+void
+RdmaMpi::DisableSimulator()
+{
+#ifdef NS3_MPI
+    if (g_simulatorEnabled)
+    {
+        MpiInterface::Disable();
+        g_simulatorEnabled = false;
+    }
+#endif
+}
+
+bool
+RdmaMpi::IsSimulatorEnabled()
+{
+    return g_simulatorEnabled;
+}
+
+std::vector<std::string>
+RdmaMpi::Gather(const std::string& part)
+{
+#ifdef NS3_MPI
+    const int size = int(GetSize());
+    const int rank = int(GetRank());
+    int length = int(part.size());
+    std::vector<int> lengths(rank == 0 ? size : 0);
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> offsets(lengths.size(), 0);
+    int total = 0;
+    for (std::size_t r = 0; r < lengths.size(); ++r)
+    {
+        offsets[r] = total;
+        total += lengths[r];
+    }
+    std::vector<char> all(std::size_t(total) + 1);
+    MPI_Gatherv(part.data(),
+                length,
+                MPI_CHAR,
+                all.data(),
+                lengths.data(),
+                offsets.data(),
+                MPI_CHAR,
+                0,
+                MPI_COMM_WORLD);
+    std::vector<std::string> parts;
+    for (std::size_t r = 0; r < lengths.size(); ++r)
+    {
+        parts.emplace_back(all.data() + offsets[r], std::size_t(lengths[r]));
+    }
+    return parts;
+#else
+    return {part};
+#endif
+}
+
+} // namespace ns3

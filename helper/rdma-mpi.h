@@ -1,0 +1,64 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_MPI_H
+#define RDMA_MPI_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The process side of a distributed run (doc/mpi.md): MPI's start
+ * and end, ns-3's parallel simulator, and the one collective the outputs
+ * need. With ns-3's mpi module (NS3_MPI, `make mpi`) these call MPI; in
+ * other builds there is one process: Init() does nothing and the rest are
+ * never reached (RdmaExperimentSpec refuses sim.ranks > 1 first).
+ */
+class RdmaMpi
+{
+  public:
+    /**
+     * \brief Start MPI if the process was started by an MPI launcher (its
+     * environment names a world size: OMPI_COMM_WORLD_SIZE, PMI_SIZE or
+     * PMIX_RANK), and record rank and size (RdmaPartition::SetWorld).
+     * Call once, first thing in main; Finalize() before returning.
+     * \param argc main's argc
+     * \param argv main's argv
+     * \return true if MPI was started
+     */
+    static bool Init(int* argc, char*** argv);
+    /// End MPI if Init() started it (every rank must call it).
+    static void Finalize();
+    /// \return this process's rank (0 without MPI)
+    static uint32_t GetRank();
+    /// \return the number of ranks (1 without MPI)
+    static uint32_t GetSize();
+    /**
+     * \brief Make ns-3 simulate in parallel, before anything uses the
+     * simulator: SimulatorImplementationType = ns3::DistributedSimulatorImpl
+     * (granted-time) or ns3::NullMessageSimulatorImpl (null-message), then
+     * MpiInterface::Enable on MPI_COMM_WORLD.
+     * \param sync "granted-time" or "null-message"
+     */
+    static void EnableSimulator(const std::string& sync);
+    /// Undo EnableSimulator (MpiInterface::Disable), after Simulator::Destroy.
+    static void DisableSimulator();
+    /// \return whether EnableSimulator is in effect
+    static bool IsSimulatorEnabled();
+    /**
+     * \brief Gather one string from every rank at rank 0 (MPI_Gatherv).
+     * \param part this rank's
+     * \return at rank 0 every rank's, by rank; elsewhere empty
+     */
+    static std::vector<std::string> Gather(const std::string& part);
+};
+
+} // namespace ns3
+
+#endif /* RDMA_MPI_H */

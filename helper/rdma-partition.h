@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_PARTITION_H
+#define RDMA_PARTITION_H
+
+#include "rdma-topology-spec.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief Which rank (process) of a distributed simulation simulates each
+ * node of a topology (ns-3's Node system id), by a rule users can see and
+ * set (doc/mpi.md, "Partitioning").
+ *
+ * Rules, all deterministic (every rank computes the same map):
+ * - fat-tree (FatTreeByPod): pod p (its hosts, edge and aggregation
+ *   switches) on rank floor(p x ranks / k); core switch c on rank
+ *   c mod ranks (cores spread). With more ranks than pods, ByTor.
+ * - ByTor, for leaf-spine (by leaf), HPCC topology files and the other
+ *   generators: a ToR is a switch with a host link; each host is on its
+ *   first switch's rank; the ToRs, in node-id order, are cut into ranks
+ *   contiguous blocks of about equal host counts (block r ends at the first
+ *   ToR where the hosts so far reach (r + 1) x hosts / ranks); the other
+ *   switches, in node-id order, join the rank most of their already placed
+ *   neighbors are on (an aggregation switch goes with its pod's ToRs), and
+ *   on a tie (a core switch) the rank with the fewest such switches so far.
+ *   This is a simple greedy cut, balanced by hosts, not a graph
+ *   partitioner: it does not minimize the links cut (METIS would; not used).
+ * - FromFile: a user's map, "node rank" per line.
+ *
+ * Every map is checked (Check): at most as many ranks as nodes, every
+ * rank number below ranks, and every link between two ranks with a delay
+ * above 0 (the lookahead of conservative synchronization: a 0 delay would
+ * let no rank run ahead). Errors are RdmaConfigError naming the key, file
+ * and line or link.
+ */
+struct RdmaPartition
+{
+    uint32_t ranks{1};           //!< processes
+    std::vector<uint32_t> rankOf; //!< rank of each node id
+    std::string rule;            //!< the rule, for summary.json ("fat-tree by pod", ...)
+    Time lookahead;              //!< smallest delay of a link between ranks (0: none)
+    uint32_t crossLinks{0};      //!< links between two ranks
+
+    /// \return everything on rank 0 \param spec the topology
+    static RdmaPartition Single(const RdmaTopologySpec& spec);
+    /**
+     * \param spec a FatTree(k) topology (node ids as it numbers them)
+     * \param k its arity
+     * \param ranks processes (>= 1)
+     * \return pods on ranks, cores spread; ByTor with more ranks than pods
+     * \throws RdmaConfigError as Check
+     */
+    static RdmaPartition FatTreeByPod(const RdmaTopologySpec& spec, uint32_t k, uint32_t ranks);
+    /**
+     * \param spec any topology
+     * \param ranks processes (>= 1)
+     * \return ToR blocks balanced by hosts, other switches round-robin
+     * \throws RdmaConfigError as Check, or if there are fewer ToRs than ranks
+     */
+    static RdmaPartition ByTor(const RdmaTopologySpec& spec, uint32_t ranks);
+    /**
+     * \brief Read a map: "node rank" per line (node ids as pfc.csv's node
+     * column), '#' starts a comment; every node exactly once.
+     * \param path the file
+     * \param spec the topology
+     * \param ranks processes
+     * \return the map
+     * \throws RdmaConfigError "path:line: ..." on a bad line, an unknown or
+     *         repeated node, a rank >= ranks, or nodes missing; and as Check
+     */
+    static RdmaPartition FromFile(const std::string& path,
+                                  const RdmaTopologySpec& spec,
+                                  uint32_t ranks);
+
+    /**
+     * \brief Check the map against the topology and fill lookahead and
+     * crossLinks.
+     * \param spec the topology
+     * \throws RdmaConfigError on more ranks than nodes, a rank out of
+     *         range, or a link of delay 0 between ranks
+     */
+    void Check(const RdmaTopologySpec& spec);
+
+    /// \return nodes on each rank
+    std::vector<uint32_t> GetNodesPerRank() const;
+
+    /**
+     * \brief Record the process's place among the ranks (set once MPI is
+     * initialized: rdma-sim under mpirun; 0 of 1 otherwise).
+     * \param rank this process's rank
+     * \param size the number of ranks
+     */
+    static void SetWorld(uint32_t rank, uint32_t size);
+    /// \return this process's rank (0 without MPI)
+    static uint32_t GetWorldRank();
+    /// \return the number of ranks (1 without MPI)
+    static uint32_t GetWorldSize();
+};
+
+} // namespace ns3
+
+#endif /* RDMA_PARTITION_H */

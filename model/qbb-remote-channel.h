@@ -1,0 +1,118 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef QBB_REMOTE_CHANNEL_H
+#define QBB_REMOTE_CHANNEL_H
+
+#include "qbb-channel.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief A QbbChannel whose two devices live in different processes
+ * (ranks) of a distributed simulation (ns-3's mpi module:
+ * DistributedSimulatorImpl or NullMessageSimulatorImpl).
+ *
+ * Built only when ns-3 has its mpi module (NS3_MPI). The model is ns-3's
+ * PointToPointRemoteChannel: a frame that starts at time t with wire time w
+ * toward the device on the other rank is serialized (Packet::Serialize:
+ * bytes, packet and byte tags, metadata) and sent as one MPI message
+ * (MpiInterface::SendPacket) stamped with its arrival time t + w + Delay;
+ * the receiving rank schedules it at that time in the receiving node's
+ * context and hands it to the device's MpiReceiver, aggregated to every
+ * local device of a remote channel by Attach(), which passes it up as
+ * QbbChannel does. The arrival time is the one QbbChannel gives, so the
+ * models on either side see the same frames at the same times; the
+ * channel's Delay is the lookahead the synchronization algorithm takes
+ * from the link (it must be above 0).
+ *
+ * Order at one time: ns-3 schedules the frames a rank receives when it
+ * reads its messages (at a window's end), after the events it had already
+ * scheduled, while a sequential run's arrival was scheduled when the frame
+ * started; so a frame from another rank and an event of the same node and
+ * picosecond can run in the other order than in a sequential run
+ * (doc/mpi.md, "Same answers"). With two ranks frames are passed up as they
+ * come, in the order the one other rank sent them. With three or more, MPI
+ * completes the messages of different sources in an order that may vary
+ * from run to run (MPI_Testany), so a node's frames from other ranks that
+ * arrive at one time are passed up together, in port (ifIndex) order, by
+ * one event per node and time scheduled when the first arrives (after the
+ * events already scheduled for that time): runs are repeatable.
+ *
+ * Each rank builds every channel (every node exists on every rank, with
+ * its system id); a device on this rank transmits, the other end's device
+ * is never run here. Link failures (SetLinkDown) act on this rank's copy
+ * only: frames already sent as messages are not lost.
+ *
+ * ns-3.37's receive buffers hold MAX_MPI_MSG_SIZE = 2000 bytes per message
+ * (granted-time-window-mpi-interface.h, null-message-mpi-interface.cc): a
+ * frame whose serialized form (with 16 bytes of time, node and device)
+ * is longer ends the run with an error naming the sizes. Zero payloads
+ * (the module's default, RdmaMemoryRegion not in data mode) serialize as
+ * a length, so any MTU fits; real payload bytes fit up to about 1.9 KB.
+ */
+class QbbRemoteChannel : public QbbChannel
+{
+  public:
+    /// ns-3.37's per-message receive buffer, bytes (MAX_MPI_MSG_SIZE).
+    static constexpr uint32_t MAX_MESSAGE_BYTES = 2000;
+    /// Bytes SendPacket puts before the packet: arrival time, node, device.
+    static constexpr uint32_t MESSAGE_HEADER_BYTES = 16;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    QbbRemoteChannel();
+    ~QbbRemoteChannel() override;
+
+    /**
+     * \brief Attach a device; a device of a node on this rank gets an
+     * MpiReceiver (aggregated) that passes the frames arriving from the
+     * other rank up to it.
+     * \param device the device (its node set)
+     * \return false if two devices are attached already
+     */
+    bool Attach(Ptr<QbbNetDevice> device) override;
+
+    /**
+     * \brief Send a frame to the device on the other rank as an MPI
+     * message arriving at Now() + wireTime + Delay.
+     * \param frame the frame
+     * \param src the transmitting device (one of the two attached)
+     * \param wireTime the frame's wire time
+     * \return false if the link is down or there is no peer
+     */
+    bool TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime) override;
+
+    /// \return frames this rank's end sent as MPI messages
+    uint64_t GetSentFrames() const;
+    /// \return frames this rank's end received as MPI messages
+    uint64_t GetReceivedFrames() const;
+
+  private:
+    /**
+     * \brief A frame arrived from the other rank (MpiReceiver callback):
+     * queue it for its node's Flush at this time.
+     * \param device the receiving device
+     * \param frame the frame, rebuilt from its serialized form
+     */
+    void Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    /**
+     * \brief Pass up a node's frames of this time, in port order.
+     * \param node the node id
+     */
+    static void Flush(uint32_t node);
+
+    uint64_t m_sent{0};     //!< frames sent to the other rank
+    uint64_t m_received{0}; //!< frames received from the other rank
+};
+
+} // namespace ns3
+
+#endif // QBB_REMOTE_CHANNEL_H

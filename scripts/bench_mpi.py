@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""Distributed-run benchmark of rdma-sim (a benchmark, not a test): each
+case sequential and under mpirun -np N (the MPI build of `make mpi`), with
+the wall times, the speed-up and what synchronization cost (doc/mpi.md).
+
+    scripts/bench_mpi.py --sim "$(cat /var/tmp/rdma-compat-mpi/rdma-sim.path)"
+    scripts/bench_mpi.py --sim PATH --ranks 2 --cases hpcc-5ms
+
+Per case it prints one line per run (wall seconds, events, M events/s) and
+a line of the distributed run's figures from its summary.json "mpi" block:
+frames sent between ranks, the granted-time windows (at most the active
+simulated time over the lookahead: every window advances by at least the
+lookahead), and the synchronization overhead: the ranks' wall time beyond
+what their events cost at the sequential run's rate,
+overhead_r = wall_r - events_r x (sequential wall / sequential events),
+its mean over ranks, and that per window and per frame sent across.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
+CASES = {
+    'k16-permutation': ['-c', os.path.join(TOP, 'examples/configs/fat-tree-k8-permutation.ini'),
+                        '--topology.k=16'],
+    'hpcc-5ms': ['-c', os.path.join(TOP, 'examples/configs/hpcc-fat-ws-hpcc-5ms.ini')],
+}
+
+
+def run(sim, args, ranks, out):
+    cmd = [sim, '--quiet', '--force', '--output.dir=%s' % out] + args
+    if ranks > 1:
+        # Waiting ranks yield the core (a shared or oversubscribed machine;
+        # on a cluster's dedicated cores busy polling is faster).
+        cmd = ['mpirun', '-np', str(ranks), '--oversubscribe', '--allow-run-as-root',
+               '--bind-to', 'none', '--mca', 'mpi_yield_when_idle', '1'] + cmd
+    t0 = time.monotonic()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if r.returncode != 0:
+        sys.exit('bench_mpi: %s failed (exit %d):\n%s%s' %
+                 (' '.join(cmd), r.returncode, r.stdout, r.stderr))
+    with open(os.path.join(out, 'summary.json')) as f:
+        summary = json.load(f)
+    with open(os.path.join(out, 'fct.csv')) as f:
+        fct = sorted(f.read().splitlines()[1:], key=lambda l: int(l.split(',')[0]))
+    return wall, summary, fct
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('--sim', required=True, help="the MPI build's rdma-sim")
+    p.add_argument('--ranks', type=int, default=2)
+    p.add_argument('--cases', default=','.join(CASES))
+    a = p.parse_args()
+    if not shutil.which('mpirun'):
+        sys.exit('bench_mpi: no mpirun (make mpi installs openmpi-bin)')
+    for case in a.cases.split(','):
+        args = CASES[case]
+        with tempfile.TemporaryDirectory() as tmp:
+            seq_wall, seq, seq_fct = run(a.sim, args, 1, os.path.join(tmp, 'seq'))
+            par_wall, par, par_fct = run(a.sim, args, a.ranks, os.path.join(tmp, 'par'))
+        mpi = par['mpi']
+        per_event = seq_wall / max(seq['events'], 1)
+        overheads = [r['wall_time_s'] - r['events'] * per_event for r in mpi['per_rank']]
+        overhead = sum(overheads) / len(overheads)
+        sent = sum(r['frames_sent_to_other_ranks'] for r in mpi['per_rank'])
+        # Active simulated time: from the first flow's start to the end.
+        starts = [float(l.split(',')[5]) for l in seq_fct] if seq_fct else [0.0]
+        active = seq['sim_time_s'] - min(starts) * 1e-9
+        windows = active / (mpi['lookahead_ns'] * 1e-9) if mpi['lookahead_ns'] else 0
+        print('%-16s sequential   %7.2f s wall, %10d events, %5.2f M events/s' %
+              (case, seq_wall, seq['events'], seq['events'] / seq_wall / 1e6))
+        print('%-16s %d ranks (%s) %7.2f s wall, %10d events, speed-up %.2fx, fct.csv %s' %
+              (case, mpi['ranks'], mpi['sync'], par_wall, par['events'], seq_wall / par_wall,
+               'identical' if par_fct == seq_fct else 'DIFFERS'))
+        print('%-16s   partition: %s; %d links between ranks, lookahead %d ns; per rank: %s' %
+              (case, mpi['partition'], mpi['links_between_ranks'], mpi['lookahead_ns'],
+               ', '.join('r%d %d nodes %d events %.2f s' %
+                         (r['rank'], r['nodes'], r['events'], r['wall_time_s'])
+                         for r in mpi['per_rank'])))
+        print('%-16s   sync overhead: %.2f s per rank (mean), %d frames across ranks, '
+              '<= %.0f windows (%.3f ms active / lookahead): %.2f us per window, '
+              '%.2f us per frame across' %
+              (case, overhead, sent, windows, active * 1e3,
+               overhead / windows * 1e6 if windows else 0,
+               overhead / sent * 1e6 if sent else 0))
+        sys.stdout.flush()
+
+
+if __name__ == '__main__':
+    main()

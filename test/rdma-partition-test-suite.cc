@@ -1,0 +1,333 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The rank maps of distributed runs (RdmaPartition, doc/mpi.md) and the
+// merge of the ranks' outputs (RdmaRankShare): the rules' placements, the
+// refusals of bad input, and pack/merge giving a sequential run's figures.
+
+#include "rdma-test-data.h"
+
+#include "ns3/rdma-config.h"
+#include "ns3/rdma-hpcc-topology-reader.h"
+#include "ns3/rdma-partition.h"
+#include "ns3/rdma-rank-share.h"
+#include "ns3/test.h"
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return a fat tree of arity k with 1 us links
+RdmaTopologySpec
+FatTree(uint32_t k)
+{
+    RdmaLinkParams l;
+    return RdmaTopologySpec::FatTree(k, l, l, l);
+}
+
+/// \return the message of the RdmaConfigError f throws ("" if none)
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const RdmaConfigError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * \brief Write a file.
+ * \param path where
+ * \param text what
+ * \return path
+ */
+std::string
+WriteFile(const std::string& path, const std::string& text)
+{
+    std::ofstream(path) << text;
+    return path;
+}
+
+/**
+ * \ingroup rdma-tests
+ * \brief Fat tree by pod: k = 4 on 2 ranks puts pods 0-1 (hosts 0-7, their
+ * edge and aggregation switches) on rank 0, pods 2-3 on rank 1, and the 4
+ * cores alternately; only aggregation-core links cross (8 of them).
+ */
+class FatTreeByPodTestCase : public TestCase
+{
+  public:
+    FatTreeByPodTestCase()
+        : TestCase("fat-tree k=4 on 2 ranks: by pod, cores spread")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaTopologySpec t = FatTree(4);
+        const RdmaPartition p = RdmaPartition::FatTreeByPod(t, 4, 2);
+        // Node ids: hosts 0-15, edges 16-23, aggregations 24-31, cores 32-35.
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.rankOf[h], (h < 8 ? 0u : 1u), "host " << h);
+        }
+        for (uint32_t s = 16; s < 32; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.rankOf[s], ((s % 8) < 4 ? 0u : 1u), "switch " << s);
+        }
+        for (uint32_t c = 32; c < 36; ++c)
+        {
+            NS_TEST_EXPECT_MSG_EQ(p.rankOf[c], c % 2, "core " << c);
+        }
+        // Each aggregation switch has 2 core links; half of them cross.
+        NS_TEST_EXPECT_MSG_EQ(p.crossLinks, 8u, "links between ranks");
+        NS_TEST_EXPECT_MSG_EQ(p.lookahead, MicroSeconds(1), "the links' delay");
+        NS_TEST_EXPECT_MSG_EQ(p.GetNodesPerRank()[0], 18u, "nodes on rank 0");
+        // More ranks than pods: by ToR (8 edge switches), still balanced.
+        const RdmaPartition q = RdmaPartition::FatTreeByPod(t, 4, 8);
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            NS_TEST_EXPECT_MSG_EQ(q.rankOf[h], h / 2, "host " << h << " with its edge");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief ToR blocks on the HPCC paper's fat tree (320 hosts under 20 ToRs
+ * of 16): 2 ranks get 160 hosts each, 4 ranks 80; every host is on its
+ * ToR's rank; a switch whose ToR neighbors are all on one rank (an
+ * aggregation switch of a pod not cut) is on that rank too.
+ */
+class ByTorTestCase : public TestCase
+{
+  public:
+    ByTorTestCase()
+        : TestCase("HPCC fat tree: ToR blocks balanced by hosts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaTopologySpec t =
+            RdmaHpccTopologyReader::ReadFile(rdmatest::DataPath("hpcc-fat.txt"));
+        for (uint32_t ranks : {2u, 3u, 4u})
+        {
+            const RdmaPartition p = RdmaPartition::ByTor(t, ranks);
+            std::vector<uint32_t> hosts(ranks, 0);
+            std::vector<uint32_t> others(ranks, 0);
+            for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+            {
+                (t.isSwitch[u] ? others : hosts)[p.rankOf[u]] += 1;
+            }
+            for (uint32_t r = 0; r < ranks; ++r)
+            {
+                // Blocks of whole ToRs (16 hosts): within one ToR of the share.
+                NS_TEST_EXPECT_MSG_LT(std::abs(int(hosts[r]) - int(320 / ranks)),
+                                      16,
+                                      ranks << " ranks: hosts on rank " << r);
+            }
+            std::vector<bool> tor(t.GetNNodes(), false);
+            for (const auto& l : t.links)
+            {
+                if (!t.isSwitch[l.a])
+                {
+                    NS_TEST_EXPECT_MSG_EQ(p.rankOf[l.a], p.rankOf[l.b], "host " << l.a);
+                    tor[l.b] = true;
+                }
+            }
+            std::vector<std::set<uint32_t>> torRanks(t.GetNNodes());
+            for (const auto& l : t.links)
+            {
+                if (tor[l.a] && t.isSwitch[l.b] && !tor[l.b])
+                {
+                    torRanks[l.b].insert(p.rankOf[l.a]);
+                }
+            }
+            uint32_t aggs = 0;
+            for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+            {
+                if (torRanks[u].size() == 1)
+                {
+                    ++aggs;
+                    NS_TEST_EXPECT_MSG_EQ(p.rankOf[u], *torRanks[u].begin(), "switch " << u);
+                }
+            }
+            NS_TEST_EXPECT_MSG_GT(aggs, 0u, ranks << " ranks: no switch with one rank's ToRs");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief Refusals: more ranks than nodes, more ranks than ToRs, a link of
+ * delay 0 between ranks, and a partition file that names an unknown node,
+ * places one twice, gives a rank out of range or misses nodes.
+ */
+class BadPartitionTestCase : public TestCase
+{
+  public:
+    BadPartitionTestCase()
+        : TestCase("bad partitions are refused, naming the reason")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaLinkParams l;
+        const RdmaTopologySpec star = RdmaTopologySpec::Star(3, l); // 4 nodes
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::ByTor(star, 5); }).find("more ranks than the 4 nodes"),
+            std::string::npos,
+            "ranks > nodes");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::ByTor(star, 2); }).find("1 switches with hosts"),
+            std::string::npos,
+            "ranks > ToRs");
+        RdmaLinkParams zero;
+        zero.delay = Time(0);
+        const RdmaTopologySpec instant = RdmaTopologySpec::Star(3, zero);
+        const std::string map =
+            WriteFile(CreateTempDirFilename("map.txt"), "0 0\n1 0\n2 1\n3 0 # the switch\n");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::FromFile(map, instant, 2); }).find("delay of 0"),
+            std::string::npos,
+            "zero delay between ranks");
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&] { RdmaPartition::FromFile(map, star, 2); }),
+                              "",
+                              "the same map with 1 us links");
+        const RdmaPartition ok = RdmaPartition::FromFile(map, star, 2);
+        NS_TEST_EXPECT_MSG_EQ(ok.rankOf[2], 1u, "node 2 as the file says");
+        NS_TEST_EXPECT_MSG_EQ(ok.crossLinks, 1u, "one link crosses");
+        const struct
+        {
+            const char* text;
+            const char* reason;
+        } bad[] = {
+            {"0 0\n1 0\n9 1\n3 0\n", ":3: node 9 is not in"},
+            {"0 0\n1 0\n1 1\n3 0\n", ":3: node 1 placed already at line 2"},
+            {"0 0\n1 0\n2 2\n3 0\n", ":3: rank 2 but the run has 2 ranks"},
+            {"0 0\n1 0\n3 0\n", "1 of 4 nodes have no rank (the first: node 2)"},
+            {"0 0 0\n", ":1: expected 'node rank'"},
+            {"0 x\n", ":1: rank 'x' is not a number"},
+        };
+        uint32_t n = 0;
+        for (const auto& b : bad)
+        {
+            const std::string file =
+                WriteFile(CreateTempDirFilename("bad-" + std::to_string(n++) + ".txt"), b.text);
+            const std::string e = ErrorOf([&] { RdmaPartition::FromFile(file, star, 2); });
+            NS_TEST_EXPECT_MSG_NE(e.find(b.reason), std::string::npos, "got: " << e);
+            std::remove(file.c_str());
+        }
+        std::remove(map.c_str());
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief RdmaRankShare: a share read back equals what was packed, and the
+ * merge takes each flow's result from its owner, sums the counters and
+ * orders qlen rows by time, node, port and class (a sequential sampler's
+ * order) and pfc rows by time.
+ */
+class RankShareTestCase : public TestCase
+{
+  public:
+    RankShareTestCase()
+        : TestCase("rank shares pack, unpack and merge")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaRankShare a;
+        a.localDone = PicoSeconds(2001234567);
+        a.allDone = true;
+        a.events = 10;
+        a.totals.linkTransmissions = 5;
+        a.qps.packetsSent = 7;
+        a.flows = {0, 2};
+        a.results.resize(2);
+        a.results[0].completed = true;
+        a.results[0].completion = PicoSeconds(1500);
+        a.results[0].qpn = 0x101;
+        a.results[1].noQp = true;
+        a.pfcRows = "100,20,1,3,pause,switch\n";
+        a.qlenRows = "10,20,1,3,500\n20,20,1,3,100\n";
+        RdmaRankShare b;
+        b.localDone = PicoSeconds(1000);
+        b.allDone = true;
+        b.events = 5;
+        b.totals.linkTransmissions = 6;
+        b.flows = {1};
+        b.results.resize(1);
+        b.results[0].completed = true;
+        b.results[0].completion = PicoSeconds(900);
+        b.pfcRows = "50,30,2,3,pause,switch\n";
+        b.qlenRows = "10,18,0,3,42\n";
+        const RdmaRankShare a2 = RdmaRankShare::Unpack(a.Pack());
+        NS_TEST_EXPECT_MSG_EQ(a2.Pack(), a.Pack(), "pack, unpack, pack");
+        NS_TEST_EXPECT_MSG_EQ(a2.results[0].completion, PicoSeconds(1500), "completion");
+        std::vector<RdmaFlowResult> results;
+        const RdmaRankShare m = RdmaRankShare::Merge({a2, RdmaRankShare::Unpack(b.Pack())},
+                                                     3,
+                                                     results);
+        NS_TEST_EXPECT_MSG_EQ(results[0].qpn, 0x101u, "flow 0 from rank 0");
+        NS_TEST_EXPECT_MSG_EQ(results[1].completion, PicoSeconds(900), "flow 1 from rank 1");
+        NS_TEST_EXPECT_MSG_EQ(results[2].noQp, true, "flow 2 from rank 0");
+        NS_TEST_EXPECT_MSG_EQ(m.totals.linkTransmissions, 11u, "summed counters");
+        NS_TEST_EXPECT_MSG_EQ(m.qps.packetsSent, 7u, "summed QP counters");
+        NS_TEST_EXPECT_MSG_EQ(m.events, 15u, "summed events");
+        NS_TEST_EXPECT_MSG_EQ(m.localDone, PicoSeconds(2001234567), "the last rank's end");
+        NS_TEST_EXPECT_MSG_EQ(m.qlenRows,
+                              "10,18,0,3,42\n10,20,1,3,500\n20,20,1,3,100\n",
+                              "qlen rows by time, node, port, class");
+        NS_TEST_EXPECT_MSG_EQ(m.pfcRows,
+                              "50,30,2,3,pause,switch\n100,20,1,3,pause,switch\n",
+                              "pfc rows by time");
+        NS_TEST_EXPECT_MSG_EQ(RdmaRankShare::RowsUntil(m.qlenRows, 10),
+                              "10,18,0,3,42\n10,20,1,3,500\n",
+                              "rows up to the end");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief The suite.
+ */
+class PartitionTestSuite : public TestSuite
+{
+  public:
+    PartitionTestSuite()
+        : TestSuite("rdma-partition", UNIT)
+    {
+        AddTestCase(new FatTreeByPodTestCase, TestCase::QUICK);
+        AddTestCase(new ByTorTestCase, TestCase::QUICK);
+        AddTestCase(new BadPartitionTestCase, TestCase::QUICK);
+        AddTestCase(new RankShareTestCase, TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+PartitionTestSuite g_partitionTestSuite;
+
+} // namespace
