@@ -5,6 +5,8 @@
  * attributes, with errors that name the file, line and key.
  */
 
+#include "rdma-test-data.h"
+
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/qbb-net-device.h"
@@ -32,21 +34,7 @@ MakeSchema()
     return c;
 }
 
-/// \return the message of the RdmaConfigError the function throws, or ""
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const RdmaConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+using rdmatest::ErrorOf;
 
 /// Keys, defaults from the TypeId, INI values with their lines, typed getters.
 class RdmaConfigReadTestCase : public TestCase

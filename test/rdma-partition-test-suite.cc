@@ -33,21 +33,7 @@ FatTree(uint32_t k)
     return RdmaTopologySpec::FatTree(k, l, l, l);
 }
 
-/// \return the message of the RdmaConfigError f throws ("" if none)
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const RdmaConfigError& e)
-    {
-        return e.what();
-    }
-    return "";
-}
+using rdmatest::ErrorOf;
 
 /**
  * \brief Write a file.

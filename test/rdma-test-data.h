@@ -6,6 +6,7 @@
 #define RDMA_TEST_DATA_H
 
 #include "ns3/packet.h"
+#include "ns3/rdma-config.h"
 
 #include <cstdint>
 #include <string>
@@ -46,6 +47,26 @@ Ptr<Packet> ToPacket(const std::vector<uint8_t>& bytes);
 std::vector<uint8_t> ToBytes(Ptr<const Packet> p);
 /// \return the bytes as lowercase hex, for messages
 std::string ToHex(const std::vector<uint8_t>& bytes);
+
+/**
+ * \brief The message of the RdmaConfigError a call throws.
+ * \param f the call
+ * \return the error's message, or "" if it throws none
+ */
+template <typename F>
+std::string
+ErrorOf(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const RdmaConfigError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
 
 } // namespace rdmatest
 } // namespace ns3
