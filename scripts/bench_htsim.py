@@ -71,7 +71,11 @@ def fat_tree_k(hosts):
 
 
 def packets_per_flow(size, mtu):
-    """Data packets of one flow: ceil(size / mtu) (RoCE segments a message into path-MTU packets)."""
+    """Data packets of one flow of size bytes: ceil(size / mtu).
+
+    RoCE segments a message into packets of one path MTU of payload each
+    (IB spec 1.4 section 9.7.7), the last one shorter.
+    """
     return -(-size // mtu)
 
 
@@ -112,7 +116,11 @@ def parse_summary(summary):
 
 
 def timed(cmd, log_path, env=None, cwd=None):
-    """Run cmd with stdout+stderr to log_path; (wall s, peak RSS MB, CPU s) of the process (os.wait4)."""
+    """Run cmd with stdout+stderr to log_path.
+
+    Returns (wall s, peak RSS MB, CPU s) of the process (os.wait4); BenchError
+    naming the log if it exits non-zero.
+    """
     with open(log_path, 'w') as log:
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
@@ -163,7 +171,7 @@ def run_htsim_binary(binary, hosts, size, mtu, out):
 
 
 def run_ours(sim, hosts, size, mtu, out):
-    """One rdma-sim run of the same permutation; parse_summary's dict (wall and RSS measured here)."""
+    """One rdma-sim run of the permutation: parse_summary's dict, wall and RSS measured here."""
     cmd = [sim, '--topology.type=fat-tree', '--topology.k=%d' % fat_tree_k(hosts),
            '--traffic.pattern=permutation', '--traffic.size=%d' % size,
            '--cc.algorithm=none', '--pfc.PfcEnabled=true', '--transport.pathMtu=%d' % mtu,

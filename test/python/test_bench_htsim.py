@@ -81,7 +81,8 @@ def test_whole_run_with_stand_ins(tmp_path):
                'peak_rss_mb': 1.0, 'flows': {'completed': 128, 'total': 128}}
     sim = write_exe(tmp_path / 'sim', '#!/usr/bin/python3\nimport json, os, sys\n'
                     'open(%r, "a").write(" ".join(sys.argv[1:]) + "\\n")\n'
-                    'd = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--output.dir=")][0]\n'
+                    'd = [a.split("=", 1)[1] for a in sys.argv\n'
+                    '     if a.startswith("--output.dir=")][0]\n'
                     'os.makedirs(d, exist_ok=True)\n'
                     'json.dump(%r, open(os.path.join(d, "summary.json"), "w"))\n'
                     % (str(args_file), summary))
