@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers compat mpi bench-mpi clean
+.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -106,6 +106,20 @@ bench-peers: build
 	@test -n "$(HPCC_SRC)" || { echo "make bench-peers: set HPCC_SRC=<checkout of the HPCC simulator>" >&2; exit 2; }
 	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "$(PEER_SIM)" --peer-dir "$(PEER_DIR)" \
 	  --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) --out $(OUT)/bench-peers
+
+# rdma-sim and Broadcom's csg-htsim (sim/datacenter/htsim_roce) side by side on
+# a fat-tree permutation (2 MB per host, PFC, no CC), alternating in one run
+# (scripts/bench_htsim.py; doc/large-fabrics.rst, "Side by side with htsim").
+# HTSIM_RUN: a script run as SCRIPT HOSTS FLOW_BYTES MTU OUTDIR printing
+# wall_s/cpu_s/max_rss_mb/flows_completed/data_pkts; or HTSIM_BIN: the
+# htsim_roce binary, run directly (both: BIN is given to the script).
+# HTSIM_HOSTS: host counts (k^3/4), HTSIM_MTU: payload bytes per packet.
+HTSIM_HOSTS ?= 128,1024
+HTSIM_MTU ?= 4096
+bench-htsim: build
+	@test -n "$(HTSIM_RUN)$(HTSIM_BIN)" || { echo "make bench-htsim: set HTSIM_RUN=<run script> or HTSIM_BIN=<htsim_roce>" >&2; exit 2; }
+	scripts/bench_htsim.py $(if $(HTSIM_RUN),--htsim-run "$(HTSIM_RUN)") $(if $(HTSIM_BIN),--htsim "$(HTSIM_BIN)") \
+	  --sim "$(PEER_SIM)" --hosts "$(HTSIM_HOSTS)" --mtu $(HTSIM_MTU) --runs $(BENCH_RUNS) --out $(OUT)/bench-htsim
 
 # One simulation across processes (doc/mpi.md): ns-3.37 from Debian's source
 # with its mpi module (NS3_MPI) against Debian's OpenMPI (libopenmpi-dev,
