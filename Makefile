@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-shared bench-floor bench-debian bench-peers bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build sanitize-build fuzz run test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -75,16 +75,17 @@ fuzz: sanitize-build
 COMPAT_DIR ?= /var/tmp/rdma-compat
 LTO_DIR ?= /var/tmp/rdma-compat-lto
 BENCH_RUNS ?= 1
-bench:
+bench-lto:
 	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+
+bench: bench-lto
 	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(LTO_DIR)/rdma-sim.path)"
 
 bench-shared:
 	RDMA_COMPAT_DIR=$(COMPAT_DIR) ns3-module/check-compat.sh --build-only
 	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
 
-bench-floor:
-	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+bench-floor: bench-lto
 	for frames in packet pod; do \
 	  "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" --frames=$$frames \
 	    --topology=data/topology/fat.txt --flows=data/flows/ws_fat_l30_t0.001.txt || exit 1; \
@@ -97,15 +98,22 @@ bench-debian: build
 # shipped HPCC fat-tree files (1 ms and 5 ms, HPCC and DCQCN), alternating in
 # one run: slowdown tables, pauses, wall times (scripts/bench_peers.py).
 # HPCC_SRC: a checkout of github.com/alibaba-edu/High-Precision-Congestion-Control
-# (built once in PEER_DIR, ~8 min with Python 2.7); PEER_SIM: the rdma-sim to
-# run (default: this build); PEER_CASES: a subset, e.g. 1ms-hpcc,1ms-dcqcn.
+# (built once in PEER_DIR, ~8 min with Python 2.7). rdma-sim as `make bench`
+# builds it (lto, whose answers are compared) runs beside it, and PEER_SIMS,
+# LABEL=PATH pairs: by default `make build`'s (debian, Debian's libns3). PEER_CASES: a subset, e.g.
+# 1ms-hpcc,1ms-dcqcn; BENCH_RUNS runs of each 1 ms case, PEER_RUNS_5MS of
+# each 5 ms case (medians).
 PEER_DIR ?= /var/tmp/rdma-peer-hpcc
 PEER_SIM ?= $(BUILD_DIR)/examples/rdma-sim
+PEER_SIMS ?= debian=$(PEER_SIM)
 PEER_CASES ?= 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn
-bench-peers: build
+PEER_RUNS_5MS ?= 1
+bench-peers: build bench-lto
 	@test -n "$(HPCC_SRC)" || { echo "make bench-peers: set HPCC_SRC=<checkout of the HPCC simulator>" >&2; exit 2; }
-	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "$(PEER_SIM)" --peer-dir "$(PEER_DIR)" \
-	  --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) --out $(OUT)/bench-peers
+	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "lto=$$(cat $(LTO_DIR)/rdma-sim.path)" \
+	  $(foreach s,$(PEER_SIMS),--sim "$(s)") \
+	  --peer-dir "$(PEER_DIR)" --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) \
+	  --runs-5ms $(PEER_RUNS_5MS) --out $(OUT)/bench-peers
 
 # rdma-sim and Broadcom's csg-htsim (sim/datacenter/htsim_roce) side by side on
 # a fat-tree permutation (2 MB per host, PFC, no CC), alternating in one run

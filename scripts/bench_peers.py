@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """rdma-sim and the HPCC simulator side by side, in one run, alternating.
 
-Usage: bench_peers.py --hpcc-src DIR [--sim RDMA_SIM] [--peer-dir DIR] [--out DIR]
-                      [--cases 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn] [--runs N] [--jobs N]
+Usage: bench_peers.py --hpcc-src DIR [--sim [LABEL=]RDMA_SIM ...] [--peer-dir DIR]
+                      [--out DIR] [--cases 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn]
+                      [--runs N] [--runs-5ms N] [--jobs N]
 
 --hpcc-src is a checkout of the HPCC simulator
 (github.com/alibaba-edu/High-Precision-Congestion-Control: a work tree with
@@ -21,13 +22,20 @@ checkout, filled as its main does for --cc hp or --cc dcqcn and --bw 100).
 Deviations from run.py, the same for every case: file paths absolute,
 SIMULATOR_STOP_TIME 2.1 (rdma-sim's sim.stopTime; flows start at 2.0 s), the
 queue monitor (QLEN_MON_START/END) after the stop time so that it never runs.
-The two programs alternate (which goes first flips from case to case and run
-to run); wall time and peak RSS are each process's own (os.wait4).
+--sim may be given several times (e.g. lto=the `make bench` build,
+debian=the `make build` one): every build and the simulator run in turn,
+the order rotating from run to run and case to case so that each goes
+first as often; wall time and peak RSS are each process's own (os.wait4).
+The first --sim's answers are compared (every build of the module gives
+the same outputs).
 
 Prints, per case, compare_hpcc.py's table (slowdown p50/p95/p99 per size
-bucket, ours / theirs), then one line per case: wall seconds (medians over
---runs), peak RSS, PFC pauses and the worst percentile ratio; writes the
-same as JSON to OUT/bench-peers.json. Exit 2 on bad input or a failed run.
+bucket, ours / theirs), then one line per case: wall seconds of each side
+(medians over --runs, or --runs-5ms for the 5 ms cases), the simulator's
+wall over each build's, peak RSS, PFC pauses and the worst percentile
+ratio, and whether each other build's fct.txt is byte-identical to the
+first's; writes the same as JSON to OUT/bench-peers.json. Exit 2 on bad
+input or a failed run.
 """
 
 import argparse
@@ -214,49 +222,87 @@ def run_theirs(tree, case, out, bw):
                  os.path.join(out, 'stdout.txt'), env)
 
 
+def parse_sims(values, default):
+    """--sim [LABEL=]PATH, repeatable: [(label, path)]; the first is the one
+    whose answers are compared (every build gives the same answers)."""
+    sims = []
+    for v in values or [default]:
+        label, sep, path = v.partition('=')
+        if not sep:
+            label, path = ('ours' if not sims else 'ours%d' % (len(sims) + 1)), v
+        if not label or label == 'theirs' or label in [s[0] for s in sims]:
+            raise BenchError('--sim %s: labels must be distinct and not "theirs"' % v)
+        if not os.access(path, os.X_OK):
+            raise BenchError('--sim %s: %s is not an rdma-sim (make build)' % (v, path))
+        sims.append((label, path))
+    return sims
+
+
+def same_file(a, b):
+    """Whether files a and b hold the same bytes."""
+    with open(a, 'rb') as fa, open(b, 'rb') as fb:
+        return fa.read() == fb.read()
+
+
+def rotation(sides, turn):
+    """The run order of turn: sides rotated by turn (each goes first in turn)."""
+    k = turn % len(sides)
+    return sides[k:] + sides[:k]
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--hpcc-src', required=True, help="the HPCC simulator's checkout")
-    p.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'),
-                   help='the rdma-sim to run (default: build/examples/rdma-sim)')
+    p.add_argument('--sim', action='append',
+                   help='[LABEL=]PATH of an rdma-sim to run, repeatable (default: '
+                        'build/examples/rdma-sim); the first one\'s answers are compared')
     p.add_argument('--peer-dir', default='/var/tmp/rdma-peer-hpcc',
                    help='where the simulator is built')
     p.add_argument('--out', default=os.path.join(TOP, 'out', 'bench-peers'))
     p.add_argument('--cases', default=','.join(CASES))
     p.add_argument('--runs', type=int, default=1, help='runs of each case (medians)')
+    p.add_argument('--runs-5ms', type=int, default=None,
+                   help='runs of the 5 ms cases (default: --runs)')
     p.add_argument('--jobs', type=int, default=2, help='waf -j')
     p.add_argument('--bw', type=int, default=100, help="run.py's --bw (fat.txt's hosts: 100)")
     args = p.parse_args(argv)
     cases = args.cases.split(',')
     bad = [c for c in cases if c not in CASES]
-    if bad or args.runs < 1:
-        print('bench_peers.py: --cases: expected some of %s, got %s; --runs >= 1'
+    runs_5ms = args.runs if args.runs_5ms is None else args.runs_5ms
+    if bad or args.runs < 1 or runs_5ms < 1:
+        print('bench_peers.py: --cases: expected some of %s, got %s; --runs, --runs-5ms >= 1'
               % (','.join(CASES), ','.join(bad)), file=sys.stderr)
         return 2
     try:
-        if not os.access(args.sim, os.X_OK):
-            raise BenchError('%s: no rdma-sim (make build)' % args.sim)
+        sims = parse_sims(args.sim, os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
         tree = build_peer(os.path.abspath(args.hpcc_src), args.peer_dir, args.jobs)
+        sides = [label for label, _ in sims] + ['theirs']
+        path_of = dict(sims)
+        first = sims[0][0]
         results = []
         turn = 0
         for case in cases:
-            walls = {'ours': [], 'theirs': []}
-            rss = {'ours': 0.0, 'theirs': 0.0}
-            dirs = {s: os.path.join(args.out, case, s) for s in ('ours', 'theirs')}
-            for r in range(args.runs):
-                order = ('ours', 'theirs') if turn % 2 == 0 else ('theirs', 'ours')
-                turn += 1
-                for side in order:
-                    log('%s run %d/%d: %s' % (case, r + 1, args.runs,
-                                              'rdma-sim' if side == 'ours' else 'HPCC simulator'))
-                    wall, peak = (run_ours(args.sim, case, dirs[side]) if side == 'ours'
-                                  else run_theirs(tree, case, dirs[side], args.bw))
+            runs = runs_5ms if case.startswith('5ms') else args.runs
+            walls = {s: [] for s in sides}
+            rss = {s: 0.0 for s in sides}
+            dirs = {s: os.path.join(args.out, case, s) for s in sides}
+            for r in range(runs):
+                for side in rotation(sides, turn):
+                    log('%s run %d/%d: %s' % (case, r + 1, runs,
+                                              'HPCC simulator' if side == 'theirs'
+                                              else 'rdma-sim (%s)' % side))
+                    wall, peak = (run_theirs(tree, case, dirs[side], args.bw)
+                                  if side == 'theirs' else
+                                  run_ours(path_of[side], case, dirs[side]))
                     walls[side].append(wall)
                     rss[side] = max(rss[side], peak)
-            ours = compare_hpcc.read_hpcc_fct(os.path.join(dirs['ours'], 'fct.txt'))
+                turn += 1
+            ours = compare_hpcc.read_hpcc_fct(os.path.join(dirs[first], 'fct.txt'))
             theirs = compare_hpcc.read_hpcc_fct(os.path.join(dirs['theirs'], 'fct.txt'))
             rows = compare_hpcc.compare(ours, theirs)
-            with open(os.path.join(dirs['ours'], 'summary.json')) as f:
+            same = {s: same_file(os.path.join(dirs[first], 'fct.txt'),
+                                 os.path.join(dirs[s], 'fct.txt')) for s, _ in sims[1:]}
+            with open(os.path.join(dirs[first], 'summary.json')) as f:
                 pauses_ours = json.load(f)['pfc']['pause_frames']
             results.append({
                 'case': case, 'buckets': rows, 'worst_ratio': compare_hpcc.worst_ratio(rows),
@@ -264,26 +310,34 @@ def main(argv=None):
                 'pauses_ours': pauses_ours,
                 'pauses_theirs': compare_hpcc.count_hpcc_pauses(
                     os.path.join(dirs['theirs'], 'pfc.txt')),
-                'wall_s_ours': statistics.median(walls['ours']),
-                'wall_s_theirs': statistics.median(walls['theirs']),
-                'walls_ours': walls['ours'], 'walls_theirs': walls['theirs'],
-                'rss_mb_ours': rss['ours'], 'rss_mb_theirs': rss['theirs']})
-            print('== %s: slowdown, rdma-sim (cc.preset=hpcc-sim) / HPCC simulator' % case)
+                'runs': runs, 'fct_same_as_%s' % first: same,
+                'wall_s': {s: statistics.median(walls[s]) for s in sides},
+                'walls': walls, 'rss_mb': rss})
+            print('== %s: slowdown, rdma-sim (%s, cc.preset=hpcc-sim) / HPCC simulator'
+                  % (case, first))
             print('\n'.join(compare_hpcc.format_table(rows)), flush=True)
     except (BenchError, compare_hpcc.InputError, OSError) as e:
         print('bench_peers.py: %s' % e, file=sys.stderr)
         return 2
-    print('\n%-10s %21s %8s %19s %19s %8s' % ('case', 'wall s ours/theirs', 'speedup',
-                                               'peak MiB ours/theirs', 'PFC pauses o/t',
-                                               'worst x'))
+    print('\nwall seconds (median of each case\'s runs), peak RSS MiB; speed-up = the '
+          'simulator\'s wall / rdma-sim\'s')
+    head = ['case', 'runs'] + ['%s s' % s for s in sides] + \
+        ['x %s' % s for s, _ in sims] + ['%s MiB' % s for s in sides] + \
+        ['pauses o/t', 'worst x']
+    print('  '.join(head))
     for r in results:
-        print('%-10s %9.2f / %-9.2f %7.2fx %8.0f / %-8.0f %8d / %-8d %7.2f'
-              % (r['case'], r['wall_s_ours'], r['wall_s_theirs'],
-                 r['wall_s_theirs'] / r['wall_s_ours'], r['rss_mb_ours'], r['rss_mb_theirs'],
-                 r['pauses_ours'], r['pauses_theirs'], r['worst_ratio']))
+        w = r['wall_s']
+        cells = [r['case'], str(r['runs'])] + ['%.2f' % w[s] for s in sides] + \
+            ['%.2fx' % (w['theirs'] / w[s]) for s, _ in sims] + \
+            ['%.0f' % r['rss_mb'][s] for s in sides] + \
+            ['%d/%d' % (r['pauses_ours'], r['pauses_theirs']), '%.2f' % r['worst_ratio']]
+        print('  '.join(cells))
+        for s, identical in r['fct_same_as_%s' % first].items():
+            if not identical:
+                print('  %s: fct.txt of %s differs from %s\'s' % (r['case'], s, first))
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, 'bench-peers.json'), 'w') as f:
-        json.dump({'sim': args.sim, 'runs': args.runs, 'cases': results}, f, indent=2)
+        json.dump({'sims': dict(sims), 'cases': results}, f, indent=2)
     return 0
 
 

@@ -92,3 +92,27 @@ def test_peer_config_paths_stop_time_and_monitor(tmp_path):
                      'CC_MODE 1', 'SIMULATOR_STOP_TIME 2.1', 'BUFFER_SIZE 32',
                      'QLEN_MON_START 100000000000']
     assert (out / 'trace.txt').read_text() == '0\n'
+
+
+def test_builds_and_simulator_take_turns_going_first():
+    sides = ['lto', 'debian', 'theirs']
+    orders = [bench_peers.rotation(sides, t) for t in range(3)]
+    assert [o[0] for o in orders] == ['lto', 'debian', 'theirs']
+    assert all(sorted(o) == sorted(sides) for o in orders)
+    assert bench_peers.rotation(sides, 3) == orders[0]
+
+
+def test_sim_labels(tmp_path):
+    sim = tmp_path / 'rdma-sim'
+    sim.write_text('#!/bin/sh\n')
+    sim.chmod(0o755)
+    assert bench_peers.parse_sims(['lto=%s' % sim, str(sim)], None) == \
+        [('lto', str(sim)), ('ours2', str(sim))]
+    assert bench_peers.parse_sims(None, str(sim)) == [('ours', str(sim))]
+    for bad in (['a=%s' % sim, 'a=%s' % sim], ['theirs=%s' % sim], ['x=%s' % (tmp_path / 'no')]):
+        try:
+            bench_peers.parse_sims(bad, None)
+        except bench_peers.BenchError as e:
+            assert '--sim' in str(e)
+        else:
+            raise AssertionError('accepted %s' % bad)
