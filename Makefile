@@ -100,7 +100,8 @@ bench-debian: build
 # HPCC_SRC: a checkout of github.com/alibaba-edu/High-Precision-Congestion-Control
 # (built once in PEER_DIR, ~8 min with Python 2.7). rdma-sim as `make bench`
 # builds it (lto, whose answers are compared) runs beside it, and PEER_SIMS,
-# LABEL=PATH pairs: by default `make build`'s (debian, Debian's libns3). PEER_CASES: a subset, e.g.
+# LABEL=PATH pairs: by default `make build`'s (debian, Debian's libns3), and
+# ns-3's floor (rdma-hop-floor, Packets and structs) from the lto build. PEER_CASES: a subset, e.g.
 # 1ms-hpcc,1ms-dcqcn; BENCH_RUNS runs of each 1 ms case, PEER_RUNS_5MS of
 # each 5 ms case (medians).
 PEER_DIR ?= /var/tmp/rdma-peer-hpcc
@@ -112,6 +113,7 @@ bench-peers: build bench-lto
 	@test -n "$(HPCC_SRC)" || { echo "make bench-peers: set HPCC_SRC=<checkout of the HPCC simulator>" >&2; exit 2; }
 	scripts/bench_peers.py --hpcc-src "$(HPCC_SRC)" --sim "lto=$$(cat $(LTO_DIR)/rdma-sim.path)" \
 	  $(foreach s,$(PEER_SIMS),--sim "$(s)") \
+	  --floor "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" \
 	  --peer-dir "$(PEER_DIR)" --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) \
 	  --runs-5ms $(PEER_RUNS_5MS) --out $(OUT)/bench-peers
 

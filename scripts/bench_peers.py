@@ -3,7 +3,7 @@
 
 Usage: bench_peers.py --hpcc-src DIR [--sim [LABEL=]RDMA_SIM ...] [--peer-dir DIR]
                       [--out DIR] [--cases 1ms-hpcc,1ms-dcqcn,5ms-hpcc,5ms-dcqcn]
-                      [--runs N] [--runs-5ms N] [--jobs N]
+                      [--floor RDMA_HOP_FLOOR] [--runs N] [--runs-5ms N] [--jobs N]
 
 --hpcc-src is a checkout of the HPCC simulator
 (github.com/alibaba-edu/High-Precision-Congestion-Control: a work tree with
@@ -22,7 +22,10 @@ checkout, filled as its main does for --cc hp or --cc dcqcn and --bw 100).
 Deviations from run.py, the same for every case: file paths absolute,
 SIMULATOR_STOP_TIME 2.1 (rdma-sim's sim.stopTime; flows start at 2.0 s), the
 queue monitor (QLEN_MON_START/END) after the stop time so that it never runs.
---sim may be given several times (e.g. lto=the `make bench` build,
+--floor runs rdma-hop-floor (examples/rdma-hop-floor.cc: one event per hop,
+nothing modelled) on each case's files in turn with the others, with ns-3
+Packets and with 16-byte structs as frames: ns-3's own floor on the same
+machine in the same run. --sim may be given several times (e.g. lto=the `make bench` build,
 debian=the `make build` one): every build and the simulator run in turn,
 the order rotating from run to run and case to case so that each goes
 first as often; wall time and peak RSS are each process's own (os.wait4).
@@ -210,6 +213,18 @@ def run_ours(sim, case, out):
                  os.path.join(out, 'stdout.txt'))
 
 
+FLOOR_FRAMES = {'floor-packet': 'packet', 'floor-struct': 'pod'}
+
+
+def run_floor(floor, side, case, out):
+    """rdma-hop-floor on the case's flow file: ns-3's own per-hop cost (one
+    event per hop, nothing modelled) with ns-3 Packets or 16-byte structs."""
+    length = case.split('-')[0]
+    os.makedirs(out, exist_ok=True)
+    return timed([floor, '--frames=' + FLOOR_FRAMES[side], '--topology=' + TOPOLOGY,
+                  '--flows=' + FLOWS[length]], os.path.join(out, 'stdout.txt'))
+
+
 def run_theirs(tree, case, out, bw):
     length, cc = case.split('-')
     os.makedirs(out, exist_ok=True)
@@ -258,6 +273,8 @@ def main(argv=None):
                         'build/examples/rdma-sim); the first one\'s answers are compared')
     p.add_argument('--peer-dir', default='/var/tmp/rdma-peer-hpcc',
                    help='where the simulator is built')
+    p.add_argument('--floor', help='an rdma-hop-floor (same build as the first --sim) to run '
+                                   'in turn with the others, with Packets and with structs')
     p.add_argument('--out', default=os.path.join(TOP, 'out', 'bench-peers'))
     p.add_argument('--cases', default=','.join(CASES))
     p.add_argument('--runs', type=int, default=1, help='runs of each case (medians)')
@@ -276,7 +293,10 @@ def main(argv=None):
     try:
         sims = parse_sims(args.sim, os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
         tree = build_peer(os.path.abspath(args.hpcc_src), args.peer_dir, args.jobs)
-        sides = [label for label, _ in sims] + ['theirs']
+        if args.floor and not os.access(args.floor, os.X_OK):
+            raise BenchError('--floor %s: not an rdma-hop-floor' % args.floor)
+        floors = list(FLOOR_FRAMES) if args.floor else []
+        sides = [label for label, _ in sims] + ['theirs'] + floors
         path_of = dict(sims)
         first = sims[0][0]
         results = []
@@ -290,10 +310,14 @@ def main(argv=None):
                 for side in rotation(sides, turn):
                     log('%s run %d/%d: %s' % (case, r + 1, runs,
                                               'HPCC simulator' if side == 'theirs'
+                                              else side if side in floors
                                               else 'rdma-sim (%s)' % side))
-                    wall, peak = (run_theirs(tree, case, dirs[side], args.bw)
-                                  if side == 'theirs' else
-                                  run_ours(path_of[side], case, dirs[side]))
+                    if side == 'theirs':
+                        wall, peak = run_theirs(tree, case, dirs[side], args.bw)
+                    elif side in floors:
+                        wall, peak = run_floor(args.floor, side, case, dirs[side])
+                    else:
+                        wall, peak = run_ours(path_of[side], case, dirs[side])
                     walls[side].append(wall)
                     rss[side] = max(rss[side], peak)
                 turn += 1
