@@ -81,15 +81,6 @@ RdmaNic::GetTypeId()
                           UintegerValue(6),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
-            .AddAttribute("AckPriority",
-                          "Traffic class (0-7) of the ACK and atomic ACK frames this NIC "
-                          "sends as responder (DSCP AckPriority x 8), or 8 (default): the "
-                          "responder QP's own traffic class (its address vector), as a RoCEv2 "
-                          "NIC sends them. The HPCC simulator's ACK_HIGH_PRIO 1 (its run.py "
-                          "for DCQCN) sends ACKs in its top class: 7 here.",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&RdmaNic::m_ackPriority),
-                          MakeUintegerChecker<uint8_t>(0, 8))
             .AddAttribute("IntEnabled",
                           "Carry in-band telemetry for HPCC: request packets go to UDP port "
                           "4792 with an empty IntHeader that switches with IntEnabled stamp; "
@@ -125,7 +116,6 @@ RdmaNic::RdmaNic()
       m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
       m_baseRtt(MicroSeconds(10)),
       m_cnpPriority(6),
-      m_ackPriority(8),
       m_intEnabled(false)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
@@ -429,11 +419,6 @@ RdmaNic::TrySend()
         f.srcIpv4 = m_address;
         f.dstIpv4 = attr.ahAttr.destGid;
         f.dscp = attr.ahAttr.trafficClass >> 2;
-        if (m_ackPriority < 8 && (f.bth.GetOpcode() == RC_ACKNOWLEDGE ||
-                                  f.bth.GetOpcode() == RC_ATOMIC_ACKNOWLEDGE))
-        {
-            f.dscp = m_ackPriority << 3;
-        }
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);

@@ -307,7 +307,6 @@ class RdmaNic : public Object
     Ptr<RdmaCnpGenerator> m_cnpPrototype;                      //!< forked per QP
     Time m_baseRtt;                                            //!< CC's base RTT
     uint8_t m_cnpPriority;                                     //!< CNP class
-    uint8_t m_ackPriority; //!< ACK class, 8: the QP's own
     bool m_intEnabled;                                         //!< carry INT (HPCC)
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<Packet>> m_cnpQueue;                        //!< CNPs to send first
