@@ -89,6 +89,10 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
                      {"cc.dcqcn.RateReduceMonitorPeriod",
                       "4us",
                       g_runPy + "21 RATE_DECREASE_INTERVAL" + f + " t_dec=4"},
+                     {"cc.dcqcn.DecreaseTiming",
+                      "Periodic",
+                      g_runPy + "21 RATE_DECREASE_INTERVAL: rdma-hw.cc CheckRateDecreaseMlx "
+                                "cuts on a grid from the first CNP"},
                      {"cc.dcqcn.ClampTargetRate", "false", g_runPy + "22 CLAMP_TARGET_RATE 0"},
                      {"cc.dcqcn.TimeReset", "300us", g_runPy + "23 RP_TIMER" + f + " t_inc=300"},
                      {"cc.dcqcn.G", "0.00390625", g_runPy + "24 EWMA_GAIN" + f + " g=0.00390625"},

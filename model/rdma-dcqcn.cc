@@ -79,6 +79,22 @@ RdmaDcqcn::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaDcqcn::m_decreasePeriod),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("DecreaseTiming",
+                          "When a CNP cuts the rate. OnCnp (default; DCQCN paper section 3.1: "
+                          "at the CNP): at once, or RateReduceMonitorPeriod after the previous "
+                          "cut if that is later. Periodic (the HPCC simulator's "
+                          "RdmaHw::CheckRateDecreaseMlx, rdma-hw.cc in github.com/alibaba-edu/"
+                          "High-Precision-Congestion-Control): the QP's first CNP starts a "
+                          "check every RateReduceMonitorPeriod (the first one period + 1 ns "
+                          "after it) and each check cuts once if a CNP arrived since the "
+                          "previous one; the first CNP itself does not cut (its "
+                          "RateOnFirstCnp 1.0). Periodic with a period of 0 is OnCnp.",
+                          EnumValue(RdmaDcqcn::DECREASE_ON_CNP),
+                          MakeEnumAccessor(&RdmaDcqcn::m_decreaseTiming),
+                          MakeEnumChecker(RdmaDcqcn::DECREASE_ON_CNP,
+                                          "OnCnp",
+                                          RdmaDcqcn::DECREASE_PERIODIC,
+                                          "Periodic"))
             .AddAttribute("ClampTargetRate",
                           "Whether every decrease sets RT = RC (DCQCN paper eq. 1, default). "
                           "False: only if a timer increase event happened since the previous "
@@ -134,6 +150,7 @@ RdmaDcqcn::RdmaDcqcn()
       m_initialAlpha(1.0),
       m_alphaMode(ALPHA_ON_CNP),
       m_increaseRule(INCREASE_PAPER),
+      m_decreaseTiming(DECREASE_ON_CNP),
       m_alphaInterval(MicroSeconds(55)),
       m_decreasePeriod(0),
       m_clampTargetRate(true),
@@ -153,6 +170,7 @@ RdmaDcqcn::RdmaDcqcn(const RdmaDcqcn& other)
       m_initialAlpha(other.m_initialAlpha),
       m_alphaMode(other.m_alphaMode),
       m_increaseRule(other.m_increaseRule),
+      m_decreaseTiming(other.m_decreaseTiming),
       m_alphaInterval(other.m_alphaInterval),
       m_decreasePeriod(other.m_decreasePeriod),
       m_clampTargetRate(other.m_clampTargetRate),
@@ -279,6 +297,9 @@ RdmaDcqcn::DoInit(Ptr<RdmaCcState> state)
     m_decreased = false;
     m_lastDecrease = Time(0);
     m_decreases = 0;
+    m_gridStarted = false;
+    m_gridOrigin = Time(0);
+    m_cnpSinceCheck = false;
 }
 
 double
@@ -337,8 +358,9 @@ RdmaDcqcn::DoOnCnp(Ptr<RdmaCcState> state)
     {
         AdvanceAlpha(now);
     }
-    bool mayDecrease =
-        m_decreasePeriod.IsZero() || !m_decreased || now - m_lastDecrease >= m_decreasePeriod;
+    const bool periodic = m_decreaseTiming == DECREASE_PERIODIC && !m_decreasePeriod.IsZero();
+    bool mayDecrease = !periodic && (m_decreasePeriod.IsZero() || !m_decreased ||
+                                     now - m_lastDecrease >= m_decreasePeriod);
     if (m_alphaMode == ALPHA_ON_CNP)
     {
         // DCQCN eq. 1: the cut uses alpha before this CNP's update; the
@@ -358,12 +380,56 @@ RdmaDcqcn::DoOnCnp(Ptr<RdmaCcState> state)
             DecreaseRate();
         }
     }
-    if (!mayDecrease && !m_decreaseEvent.IsRunning())
+    if (periodic)
+    {
+        NoteCnpForPeriodicCheck(now);
+    }
+    else if (!mayDecrease && !m_decreaseEvent.IsRunning())
     {
         m_decreaseEvent = Simulator::Schedule(m_lastDecrease + m_decreasePeriod - now,
                                               &RdmaDcqcn::DeferredDecrease,
                                               this);
     }
+}
+
+void
+RdmaDcqcn::NoteCnpForPeriodicCheck(Time now)
+{
+    if (!m_gridStarted)
+    {
+        // rdma-hw.cc cnp_received_mlx: ScheduleDecreaseRateMlx(q, 1), "1 ns to
+        // make sure rate decrease is after alpha update"; the first CNP counts.
+        m_gridStarted = true;
+        m_gridOrigin = now + NanoSeconds(1);
+    }
+    m_cnpSinceCheck = true;
+    if (m_decreaseEvent.IsRunning())
+    {
+        return;
+    }
+    // The simulator's check reschedules itself forever; here a check is an
+    // event only when a CNP waits for it, at the same grid point.
+    int64_t k = 1;
+    if (now >= m_gridOrigin)
+    {
+        k += (now - m_gridOrigin).GetTimeStep() / m_decreasePeriod.GetTimeStep();
+    }
+    m_decreaseEvent = Simulator::Schedule(m_gridOrigin + m_decreasePeriod * k - now,
+                                          &RdmaDcqcn::PeriodicDecreaseCheck,
+                                          this);
+}
+
+void
+RdmaDcqcn::PeriodicDecreaseCheck()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_cnpSinceCheck)
+    {
+        return;
+    }
+    m_cnpSinceCheck = false;
+    AdvanceAlpha(Simulator::Now());
+    DecreaseRate();
 }
 
 void

@@ -83,6 +83,13 @@ class RdmaDcqcn : public RdmaCongestionOps
         INCREASE_TIMER_ONLY, //!< HPCC simulator: timer only; AI at T = F + 1, one R_HAI after
     };
 
+    /// When a CNP's rate decrease happens.
+    enum DecreaseTiming
+    {
+        DECREASE_ON_CNP,   //!< at the CNP, or when RateReduceMonitorPeriod has passed since the last
+        DECREASE_PERIODIC, //!< HPCC simulator: at checks every period from the first CNP
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -154,6 +161,14 @@ class RdmaDcqcn : public RdmaCongestionOps
     void DecreaseRate();
     /// \brief A decrease held back by RateReduceMonitorPeriod is due.
     void DeferredDecrease();
+    /**
+     * \brief DecreaseTiming Periodic: note the CNP and make sure the next
+     * check of the QP's grid is scheduled.
+     * \param now the CNP's arrival
+     */
+    void NoteCnpForPeriodicCheck(Time now);
+    /// \brief A check of the Periodic grid: cut if a CNP arrived since the last.
+    void PeriodicDecreaseCheck();
     /// \brief The increase timer T expired.
     void IncreaseTimerExpired();
     /// \brief One rate-increase event (fast recovery, additive or hyper).
@@ -164,6 +179,7 @@ class RdmaDcqcn : public RdmaCongestionOps
     double m_initialAlpha;       //!< alpha before the first CNP
     AlphaUpdateMode m_alphaMode; //!< paper or firmware alpha rule
     IncreaseRule m_increaseRule; //!< paper or timer-only increase phases
+    DecreaseTiming m_decreaseTiming; //!< at the CNP or on the periodic grid
     Time m_alphaInterval;        //!< K
     Time m_decreasePeriod;       //!< least time between decreases; 0 = none
     bool m_clampTargetRate;      //!< RT = RC at every decrease
@@ -189,7 +205,10 @@ class RdmaDcqcn : public RdmaCongestionOps
     Time m_lastDecrease;         //!< when the last decrease happened
     uint64_t m_decreases{0};     //!< decreases so far
     EventId m_increaseEvent;     //!< the increase timer
-    EventId m_decreaseEvent;     //!< a held-back decrease
+    EventId m_decreaseEvent;     //!< a held-back decrease, or the next periodic check
+    bool m_gridStarted{false};   //!< Periodic: the first CNP has started the grid
+    Time m_gridOrigin;           //!< Periodic: checks at m_gridOrigin + k x period, k >= 1
+    bool m_cnpSinceCheck{false}; //!< Periodic: a CNP arrived since the last check
 };
 
 } // namespace ns3

@@ -59,6 +59,7 @@ class HpccSimValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.TimeReset"], "300us", "RP_TIMER 300");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.RateReduceMonitorPeriod"], "4us", "t_dec 4");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.AlphaUpdateInterval"], "1us", "t_alpha 1");
+        NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.DecreaseTiming"], "Periodic", "CheckRateDecreaseMlx");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.MinRate"], "1000Mbps", "MIN_RATE");
         // run.py l.83: bfsz = 16 * bw / 50 MB, third.cc: x 1024 x 1024.
         NS_TEST_EXPECT_MSG_EQ(d["pfc.BufferSize"], "33554432", "32 MiB at 100G");

@@ -422,6 +422,67 @@ class DcqcnIncreaseTestCase : public TestCase
     }
 };
 
+/**
+ * DecreaseTiming Periodic, the HPCC simulator's RdmaHw::CheckRateDecreaseMlx:
+ * the first CNP starts checks every period (the first period + 1 ns after it),
+ * each cutting once if a CNP arrived since the previous check.
+ */
+class DcqcnPeriodicDecreaseTestCase : public TestCase
+{
+  public:
+    DcqcnPeriodicDecreaseTestCase()
+        : TestCase("DCQCN DecreaseTiming Periodic: cuts on the 4 us grid of the first CNP")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double g = 1.0 / 256;
+        Ptr<RdmaCcState> state = MakeState();
+        Ptr<RdmaDcqcn> cc = CreateObject<RdmaDcqcn>();
+        cc->SetAttribute("DecreaseTiming", EnumValue(RdmaDcqcn::DECREASE_PERIODIC));
+        cc->SetAttribute("RateReduceMonitorPeriod", TimeValue(MicroSeconds(4)));
+        cc->SetAttribute("AlphaUpdate", EnumValue(RdmaDcqcn::ALPHA_PERIODIC));
+        cc->SetAttribute("AlphaUpdateInterval", TimeValue(MicroSeconds(1)));
+        cc->Init(state);
+        auto cnp = [&]() { cc->OnCnp(state); };
+        auto expectCuts = [&](uint64_t n, const std::string& why) {
+            NS_TEST_EXPECT_MSG_EQ(cc->GetDecreaseCount(), n, why);
+        };
+        Simulator::Schedule(Time(0), [&]() {
+            cnp();
+            NS_TEST_EXPECT_MSG_EQ(state->m_rate.Get(),
+                                  DataRate("100Gbps"),
+                                  "the first CNP does not cut (RateOnFirstCnp 1.0)");
+        });
+        Simulator::Schedule(MicroSeconds(4), [&]() { expectCuts(0, "no cut before the check"); });
+        Simulator::Schedule(MicroSeconds(4) + NanoSeconds(2), [&]() {
+            expectCuts(1, "the check at 4 us + 1 ns cuts for the first CNP");
+            // Alpha: 1 at the CNP, an interval with it, three without.
+            NS_TEST_EXPECT_MSG_EQ_TOL(Bps(state),
+                                      100e9 * (1 - std::pow(1 - g, 3) / 2),
+                                      1.0,
+                                      "RC (1 - alpha/2)");
+        });
+        Simulator::Schedule(MicroSeconds(5), cnp);
+        Simulator::Schedule(MicroSeconds(6), cnp);
+        Simulator::Schedule(MicroSeconds(8), [&]() { expectCuts(1, "CNPs wait for the check"); });
+        Simulator::Schedule(MicroSeconds(8) + NanoSeconds(2),
+                            [&]() { expectCuts(2, "one cut at 8 us + 1 ns for two CNPs"); });
+        Simulator::Schedule(MicroSeconds(13),
+                            [&]() { expectCuts(2, "a check without a CNP does not cut"); });
+        Simulator::Schedule(MicroSeconds(20), cnp);
+        Simulator::Schedule(MicroSeconds(20) + NanoSeconds(2), [&]() {
+            expectCuts(3, "the grid keeps its phase: a CNP at 20 us is cut at 20 us + 1 ns");
+        });
+        Simulator::Stop(MicroSeconds(30));
+        Simulator::Run();
+        cc->Dispose();
+        Simulator::Destroy();
+    }
+};
+
 /// DCQCN firmware rules: monitor period, target-rate clamp, periodic alpha; preset; Dispose.
 class DcqcnFirmwareTestCase : public TestCase
 {
@@ -1056,6 +1117,7 @@ class RdmaCcTestSuite : public TestSuite
         AddTestCase(new DcqcnDecreaseTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnIncreaseTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnFirmwareTestCase, TestCase::QUICK);
+        AddTestCase(new DcqcnPeriodicDecreaseTestCase, TestCase::QUICK);
         AddTestCase(new CnpGeneratorTestCase, TestCase::QUICK);
         AddTestCase(new HpccTestCase, TestCase::QUICK);
         AddTestCase(new TimelyTestCase, TestCase::QUICK);
