@@ -360,8 +360,10 @@ class HpccConfigParser
         {
             if (Flag())
             {
-                Warn("ACK_HIGH_PRIO 1: ACKs travel in their QP's traffic class here (CNPs in "
-                     "RdmaNic::CnpPriority)");
+                Warn("ACK_HIGH_PRIO 1: the simulator's hosts then pause their ACK queue "
+                     "(always sent ahead of data) with class 0; its switches still queue "
+                     "ACKs with data. Here ACKs take their QP's turn and class, CNPs go in "
+                     "RdmaNic::CnpPriority");
             }
         }
         else if (unused.count(key))

@@ -60,6 +60,8 @@
 # machine; a minute or two when only the module changed.
 
 set -u -o pipefail
+# fd 3: the terminal's stdout, for progress lines from inside a logged step.
+exec 3>&1
 
 CACHE=${RDMA_COMPAT_DIR:-/var/tmp/rdma-compat}
 JOBS=${RDMA_COMPAT_JOBS:-2}
@@ -384,7 +386,22 @@ build_ns3() {
         # take Boost's archive (not position-independent code).
         targets=(--target rdma-sim rdma-hop-floor)
     fi
-    cmake --build "$NS3_DIR/cmake-cache" -j "$JOBS" "${targets[@]}"
+    build_progress "$LOGS/build.log" &
+    local watcher=$! rc=0
+    cmake --build "$NS3_DIR/cmake-cache" -j "$JOBS" "${targets[@]}" || rc=$?
+    kill "$watcher" 2>/dev/null
+    wait "$watcher" 2>/dev/null
+    return "$rc"
+}
+
+# Every 30 s while ns-3 builds (15 minutes the first time), the build tool's
+# last "[done/total]" count on the terminal.
+build_progress() {
+    local last
+    while sleep 30; do
+        last=$(grep -o '^\[ *[0-9]*/[0-9]*\]' "$1" | tail -n 1)
+        [ -n "$last" ] && log "build: $last targets" >&3
+    done
 }
 
 # ns-3 compiles with -Wall: the module's own files must be warning-free,
