@@ -6,7 +6,7 @@
  *   rdma-sim                                   the embedded default experiment
  *   rdma-sim -c examples/configs/fat-tree-websearch.ini --traffic.load=0.5
  *   rdma-sim --help                            every key, its unit and default
- *   rdma-sim -c FILE --print-config            the merged configuration
+ *   rdma-sim -c FILE --print-config            the configuration a run uses
  *   rdma-sim -c FILE --check                   every check of a run, nothing run
  *
  * Command-line parsing is Boost.Program_options'; every configuration key
@@ -71,7 +71,9 @@ Main(int argc, char* argv[])
             "config,c",
             po::value<std::string>(),
             "INI configuration file (default: the embedded default experiment, or none with "
-            "--hpcc.config)")("print-config", "print the merged configuration and exit")(
+            "--hpcc.config)")("print-config",
+                              "print the configuration a run would use (keys merged, "
+                              "hpcc.config and cc.preset applied, each with its origin) and exit")(
             "check",
             "check every key and input as a run does (files, workload, output folder), "
             "run nothing, exit 0")("force", "write into a non-empty output folder")(
@@ -116,12 +118,13 @@ Main(int argc, char* argv[])
                            "command line --" + opt.string_key);
             }
         }
+        RdmaExperiment experiment(config);
         if (vm.count("print-config"))
         {
-            config.Print(std::cout);
+            // With hpcc.config and cc.preset applied, as the run would use it.
+            experiment.GetResolvedConfig().Print(std::cout);
             return 0;
         }
-        RdmaExperiment experiment(config);
         experiment.SetForce(vm.count("force") != 0);
         if (vm.count("check"))
         {

@@ -96,6 +96,12 @@ RdmaExperiment::Check() const
     return spec.flows.size();
 }
 
+RdmaConfig
+RdmaExperiment::GetResolvedConfig() const
+{
+    return RdmaExperimentSpec(m_impl->config, false, m_impl->force).config;
+}
+
 void
 RdmaExperiment::Run()
 {

@@ -87,6 +87,16 @@ class RdmaExperiment
      */
     std::size_t Check() const;
 
+    /**
+     * \brief The configuration a run would use: the merged keys with
+     * hpcc.config's and cc.preset's values applied (each with its origin),
+     * which needs the topology (hpcc-sim scales by the NIC rate); rdma-sim
+     * --print-config. Nothing is built, simulated or written.
+     * \return the resolved configuration
+     * \throws RdmaConfigError as Check()
+     */
+    RdmaConfig GetResolvedConfig() const;
+
     /// \return summary.json's content (after Run)
     const std::string& GetSummaryJson() const;
 

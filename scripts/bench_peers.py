@@ -193,7 +193,9 @@ def write_peer_config(tree, cc, flows, out, bw):
 
 
 def timed(cmd, log_path, env=None):
-    """Run cmd; return (wall seconds, peak RSS MiB) of that process alone."""
+    """Run cmd; return (wall seconds, peak RSS MiB) of that process alone
+    (os.wait4's ru_maxrss, which starts from this Python's size: Linux keeps
+    the high-water mark across execve; the HPCC simulator's is far above)."""
     with open(log_path, 'w') as out:
         start = time.monotonic()
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -206,11 +208,15 @@ def timed(cmd, log_path, env=None):
 
 
 def run_ours(sim, case, out):
+    """Run rdma-sim; (wall s, peak RSS MiB: its summary.json's VmHWM, since a
+    child's ru_maxrss keeps the forking Python's size across execve)."""
     length, cc = case.split('-')
     os.makedirs(out, exist_ok=True)
-    return timed([sim, '-c', CONFIGS[cc], '--traffic.flowFile=' + FLOWS[length],
-                  '--cc.preset=hpcc-sim', '--output.dir=' + out, '--force', '-q'],
-                 os.path.join(out, 'stdout.txt'))
+    wall, _ = timed([sim, '-c', CONFIGS[cc], '--traffic.flowFile=' + FLOWS[length],
+                     '--cc.preset=hpcc-sim', '--output.dir=' + out, '--force', '-q'],
+                    os.path.join(out, 'stdout.txt'))
+    with open(os.path.join(out, 'summary.json')) as f:
+        return wall, json.load(f)['peak_rss_mb']
 
 
 FLOOR_FRAMES = {'floor-packet': 'packet', 'floor-struct': 'pod'}
@@ -221,8 +227,11 @@ def run_floor(floor, side, case, out):
     event per hop, nothing modelled) with ns-3 Packets or 16-byte structs."""
     length = case.split('-')[0]
     os.makedirs(out, exist_ok=True)
-    return timed([floor, '--frames=' + FLOOR_FRAMES[side], '--topology=' + TOPOLOGY,
-                  '--flows=' + FLOWS[length]], os.path.join(out, 'stdout.txt'))
+    log_path = os.path.join(out, 'stdout.txt')
+    wall, peak = timed([floor, '--frames=' + FLOOR_FRAMES[side], '--topology=' + TOPOLOGY,
+                        '--flows=' + FLOWS[length]], log_path)
+    m = re.search(r'peak RSS ([0-9.]+) MiB', open(log_path).read())
+    return wall, float(m.group(1)) if m else peak
 
 
 def run_theirs(tree, case, out, bw):

@@ -297,3 +297,23 @@ def test_bench_reports_medians_of_runs(build_dir):
     r = subprocess.run([sys.executable, bench, '--runs', '0', '--sim', sim, TINY],
                        capture_output=True, text=True)
     assert r.returncode == 2 and '--runs must be at least 1' in r.stderr
+
+
+def test_print_config_shows_what_the_preset_sets(run_example):
+    """--print-config prints the configuration a run uses: cc.preset's values
+    (which need the topology's NIC rate) with their origins. It printed the
+    attribute defaults before (RateReduceMonitorPeriod 0, ClampTargetRate
+    true) while the run used the preset's 4 us and false."""
+    config = os.path.join(TOP, 'examples', 'configs', 'hpcc-fat-ws-dcqcn.ini')
+    r = run_example('rdma-sim', '-c', config, '--cc.preset=hpcc-sim', '--print-config')
+    assert r.returncode == 0, r.stderr
+    assert ('RateReduceMonitorPeriod = 4us  # cc.preset = hpcc-sim (HPCC simulator run.py, '
+            'config_template / line 21 RATE_DECREASE_INTERVAL') in r.stdout
+    assert '\nDecreaseTiming = Periodic  # cc.preset = hpcc-sim' in r.stdout
+    assert '\nClampTargetRate = false  # cc.preset = hpcc-sim' in r.stdout
+    # hpcc-sim scales by the NIC rate (run.py l.100: ai = 5 * bw / 25 Mb/s at 100 Gb/s).
+    assert '\nAiRate = 20Mbps  # cc.preset = hpcc-sim' in r.stdout
+    # A key the user set keeps its value and origin.
+    r = run_example('rdma-sim', '-c', config, '--cc.preset=hpcc-sim',
+                    '--cc.dcqcn.AiRate=40Mbps', '--print-config')
+    assert '\nAiRate = 40Mbps  # command line --cc.dcqcn.AiRate' in r.stdout
