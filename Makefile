@@ -29,7 +29,7 @@ build: configure
 # make run uses rdma-sim as `make bench` builds it (ns-3.37 from Debian's
 # source, release profile, static with LTO: about 17 minutes the first time
 # with a progress line every 30 s, a few minutes after a change to the
-# module; 2-2.7x faster than the HPCC simulator, against 1.0-1.2x for the
+# module; 1.7-2.9x faster than the HPCC simulator, against 1.0-1.4x for the
 # build against Debian's libns3). make run-quick: `make build`'s rdma-sim.
 run: bench-lto
 	"$$(cat $(LTO_DIR)/rdma-sim.path)" --force --output.dir=$(OUT)/rdma-sim
