@@ -162,7 +162,72 @@ class ByTorTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
- * \brief Refusals: more ranks than nodes, more ranks than ToRs, a link of
+ * \brief METIS on the HPCC paper's fat tree (320 hosts under 20 ToRs of 16,
+ * 100 Gb/s host links, 400 Gb/s switch links; RdmaPartition::Metis): every
+ * node placed, every host on its ToR's rank, hosts balanced within the
+ * 1.03 tolerance given to METIS (ubvec), fewer links cut than ByTor's ToR
+ * blocks (doc/mpi.md, "Partitioning": the counts measured), and the same
+ * map when computed again (every rank computes it).
+ */
+class MetisTestCase : public TestCase
+{
+  public:
+    MetisTestCase()
+        : TestCase("HPCC fat tree: METIS's cut, hosts with their ToR, balanced")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaTopologySpec t =
+            RdmaHpccTopologyReader::ReadFile(rdmatest::DataPath("hpcc-fat.txt"));
+        const struct
+        {
+            uint32_t ranks;
+            uint32_t metisCut;
+            uint32_t byTorCut;
+        } cases[] = {{2, METIS_CUT_2, 40}, {4, METIS_CUT_4, BYTOR_CUT_4}};
+        for (const auto& c : cases)
+        {
+            const RdmaPartition p = RdmaPartition::Metis(t, c.ranks);
+            NS_TEST_ASSERT_MSG_EQ(p.rankOf.size(), t.GetNNodes(), c.ranks << " ranks: every node");
+            std::vector<uint32_t> hosts(c.ranks, 0);
+            for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+            {
+                NS_TEST_ASSERT_MSG_LT(p.rankOf[u], c.ranks, "node " << u);
+                hosts[p.rankOf[u]] += t.isSwitch[u] ? 0 : 1;
+            }
+            for (const auto& l : t.links)
+            {
+                if (!t.isSwitch[l.a] || !t.isSwitch[l.b])
+                {
+                    NS_TEST_EXPECT_MSG_EQ(p.rankOf[l.a], p.rankOf[l.b], "host link " << l.where);
+                }
+            }
+            for (uint32_t r = 0; r < c.ranks; ++r)
+            {
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(hosts[r] * c.ranks,
+                                            uint32_t(1.03 * 320),
+                                            c.ranks << " ranks: hosts on rank " << r);
+            }
+            NS_TEST_EXPECT_MSG_EQ(p.crossLinks, c.metisCut, c.ranks << " ranks: METIS's cut");
+            const RdmaPartition byTor = RdmaPartition::ByTor(t, c.ranks);
+            NS_TEST_EXPECT_MSG_EQ(byTor.crossLinks, c.byTorCut, c.ranks << " ranks: ByTor's cut");
+            NS_TEST_EXPECT_MSG_LT(p.crossLinks, byTor.crossLinks, c.ranks << " ranks");
+            NS_TEST_EXPECT_MSG_NE(p.rule.find(std::to_string(c.metisCut) + " links cut"),
+                                  std::string::npos,
+                                  p.rule);
+            const RdmaPartition again = RdmaPartition::Metis(t, c.ranks);
+            NS_TEST_EXPECT_MSG_EQ((again.rankOf == p.rankOf), true, c.ranks << " ranks: again");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief Refusals: more ranks than nodes, more ranks than ToRs (or, for
+ * METIS, switches), a link of
  * delay 0 between ranks, and a partition file that names an unknown node,
  * places one twice, gives a rank out of range or misses nodes.
  */
@@ -187,6 +252,10 @@ class BadPartitionTestCase : public TestCase
             ErrorOf([&] { RdmaPartition::ByTor(star, 2); }).find("1 switches with hosts"),
             std::string::npos,
             "ranks > ToRs");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::Metis(star, 2); }).find("1 switches (each with its hosts)"),
+            std::string::npos,
+            "METIS: ranks > switches");
         RdmaLinkParams zero;
         zero.delay = Time(0);
         const RdmaTopologySpec instant = RdmaTopologySpec::Star(3, zero);
@@ -308,6 +377,7 @@ class PartitionTestSuite : public TestSuite
     {
         AddTestCase(new FatTreeByPodTestCase, TestCase::QUICK);
         AddTestCase(new ByTorTestCase, TestCase::QUICK);
+        AddTestCase(new MetisTestCase, TestCase::QUICK);
         AddTestCase(new BadPartitionTestCase, TestCase::QUICK);
         AddTestCase(new RankShareTestCase, TestCase::QUICK);
     }
