@@ -5,8 +5,7 @@
 // RdmaPartition::Metis: the topology's balanced min-cut by METIS 5.1
 // (Karypis and Kumar, "A Fast and High Quality Multilevel Scheme for
 // Partitioning Irregular Graphs", SIAM J. Sci. Comput. 20(1), 1998; the
-// METIS 5.1 manual, section 5.4, METIS_PartGraphKway and
-// METIS_PartGraphRecursive).
+// METIS 5.1 manual, METIS_PartGraphKway).
 
 #include "rdma-config.h"
 #include "rdma-partition.h"
@@ -197,9 +196,7 @@ RdmaPartition::Metis(const RdmaTopologySpec& spec, uint32_t ranks)
                               " switches (each with its hosts), the unit METIS places; give at "
                               "most that many ranks or a sim.partition file");
     }
-    const bool recursive = ranks == 2;
-    p.rule = std::string("metis ") + (recursive ? "recursive bisection" : "k-way") +
-             ", hosts with their switch, balanced by hosts and port capacity";
+    p.rule = "metis k-way, hosts with their switch, balanced by hosts and port capacity";
     if (ranks > 1)
     {
         idx_t options[METIS_NOPTIONS];
@@ -211,20 +208,19 @@ RdmaPartition::Metis(const RdmaTopologySpec& spec, uint32_t ranks)
         std::vector<real_t> ubvec(ncon, METIS_IMBALANCE);
         idx_t objval = 0;
         std::vector<idx_t> part(g.nvtxs, 0);
-        const int status =
-            (recursive ? METIS_PartGraphRecursive : METIS_PartGraphKway)(&g.nvtxs,
-                                                                         &ncon,
-                                                                         g.xadj.data(),
-                                                                         g.adjncy.data(),
-                                                                         g.vwgt.data(),
-                                                                         nullptr,
-                                                                         g.adjwgt.data(),
-                                                                         &nparts,
-                                                                         nullptr,
-                                                                         ubvec.data(),
-                                                                         options,
-                                                                         &objval,
-                                                                         part.data());
+        const int status = METIS_PartGraphKway(&g.nvtxs,
+                                               &ncon,
+                                               g.xadj.data(),
+                                               g.adjncy.data(),
+                                               g.vwgt.data(),
+                                               nullptr,
+                                               g.adjwgt.data(),
+                                               &nparts,
+                                               nullptr,
+                                               ubvec.data(),
+                                               options,
+                                               &objval,
+                                               part.data());
         if (status != METIS_OK)
         {
             throw RdmaConfigError("sim.partitionRule = metis: " + spec.name + ": " +

@@ -22,7 +22,8 @@ namespace ns3
  * node of a topology (ns-3's Node system id), by a rule users can see and
  * set (doc/mpi.md, "Partitioning").
  *
- * Rules, all deterministic (every rank computes the same map):
+ * Rules (sim.partitionRule, or a sim.partition file), all deterministic
+ * (every rank computes the same map):
  * - fat-tree (FatTreeByPod): pod p (its hosts, edge and aggregation
  *   switches) on rank floor(p x ranks / k); core switch c on rank
  *   c mod ranks (cores spread). With more ranks than pods, ByTor.
@@ -72,9 +73,9 @@ struct RdmaPartition
      */
     static RdmaPartition ByTor(const RdmaTopologySpec& spec, uint32_t ranks);
     /**
-     * \brief The topology's balanced minimum cut by METIS 5.1
-     * (METIS_PartGraphRecursive for 2 ranks, METIS_PartGraphKway for more;
-     * Karypis and Kumar, SIAM J. Sci. Comput. 20(1), 1998).
+     * \brief The topology's balanced minimum cut by METIS 5.1's
+     * METIS_PartGraphKway (Karypis and Kumar, SIAM J. Sci. Comput. 20(1),
+     * 1998).
      *
      * The graph: each host is contracted into the switch it links to (its
      * ToR: a cut host link would carry every frame of the host across
@@ -88,17 +89,19 @@ struct RdmaPartition
      * NICs' work) and its port capacity, the sum of the rates of the links
      * at its nodes in the same units (a packet-level simulator's events are
      * per frame per hop, so a node's work at full load follows the rate of
-     * its ports; switches weigh nothing by host count alone). Recursive
-     * bisection for 2 ranks: on the HPCC paper's fat tree it cuts fewer
-     * links than k-way (doc/mpi.md). Deterministic: METIS_OPTION_SEED fixed,
-     * so every rank computes the same map (with the same libmetis).
+     * its ports; switches weigh nothing by host count alone). K-way for
+     * every rank count: on the HPCC paper's fat tree at 2 ranks recursive
+     * bisection finds the same cut (40 links, as ByTor). Deterministic:
+     * METIS_OPTION_SEED fixed, so every rank computes the same map (with
+     * the same libmetis).
      * \param spec any topology
      * \param ranks processes (>= 1)
      * \return the map; rule "metis ..., N links cut"
      * \throws RdmaConfigError naming the topology on a METIS error
      *         (METIS_ERROR_INPUT, _MEMORY, METIS_ERROR), fewer switches
      *         (with their hosts) than ranks, a rank left empty, weights
-     *         beyond 32 bits, and as Check
+     *         beyond 32 bits, in a build without METIS (RDMA_NO_METIS:
+     *         ns-3's static build, one rank only), and as Check
      */
     static RdmaPartition Metis(const RdmaTopologySpec& spec, uint32_t ranks);
     /**
