@@ -58,12 +58,18 @@ def configure(conf):
     have_boost = conf.check(header_name='boost/program_options.hpp',
                             lib='boost_program_options', features='cxx cxxprogram',
                             uselib_store='BOOST_PO', mandatory=False)
+    # METIS 5.1 computes the rank map of distributed runs
+    # (helper/rdma-partition-metis.cc); no pkg-config file either.
+    have_metis = conf.check(header_name='metis.h', lib='metis', features='cxx cxxprogram',
+                            uselib_store='METIS', mandatory=False)
     missing = []
     if not have_zlib:
         missing.append('zlib not found (Debian: apt-get install zlib1g-dev)')
     if not have_boost:
         missing.append('Boost.Program_options not found '
                        '(Debian: apt-get install libboost-program-options-dev)')
+    if not have_metis:
+        missing.append('METIS not found (Debian: apt-get install libmetis-dev)')
     conf.env['ENABLE_RDMA'] = not missing
     conf.report_optional_feature('rdma', 'RDMA (RoCEv2) module', not missing,
                                  '; '.join(missing))
@@ -82,7 +88,7 @@ def build(bld):
 
     module = bld.create_ns3_module(MODULE, deps)
     module.source = list(files.sources)
-    module.use += ['ZLIB', 'BOOST_PO']
+    module.use += ['ZLIB', 'BOOST_PO', 'METIS']
 
     # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
     module.env.append_value('DEFINES', [
@@ -92,7 +98,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library(MODULE)
     module_test.source = list(files.tests)
-    module_test.use += ['ZLIB', 'BOOST_PO']
+    module_test.use += ['ZLIB', 'BOOST_PO', 'METIS']
     # The suites read their vectors from test/data (see "#ifdef
     # RDMA_TEST_DATA_DIR" in the tests); waf passes each define as one
     # argument, so the quotes reach the compiler and make a string literal.

@@ -212,8 +212,15 @@ RdmaExperiment::MakeConfig()
     c.AddKey("sim.partition",
              "",
              "with several ranks, a file placing each node on a rank ('node rank' per line, "
-             "node ids as pfc.csv's); empty: the topology's rule (fat-tree by pod with cores "
-             "spread, else switches with hosts in blocks balanced by hosts; doc/mpi.md)");
+             "node ids as pfc.csv's); empty: sim.partitionRule's map (doc/mpi.md)");
+    c.AddKey("sim.partitionRule",
+             "auto",
+             "with several ranks and no sim.partition file, the rule placing nodes on ranks: "
+             "metis (METIS's balanced min-cut, hosts with their ToR, balanced by hosts and "
+             "port capacity), by-tor (ToR blocks balanced by hosts, other switches with their "
+             "neighbors), by-pod (fat-tree only: pods on ranks, cores spread), or auto "
+             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.md)",
+             MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod"));
     c.AddKey("sim.mpiSync",
              "granted-time",
              "synchronization of several ranks: granted-time (ns-3's DistributedSimulatorImpl, "

@@ -15,9 +15,9 @@
 
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-wire.h"
-#include "ns3/switch-mmu.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
+#include "ns3/switch-mmu.h"
 
 #include <dirent.h>
 #include <iostream>
@@ -642,13 +642,27 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
     }
     if (ranks != world)
     {
-        throw RdmaConfigError(c.GetOrigin("sim.ranks") + ": sim.ranks = " +
-                              std::to_string(ranks) + " but the run has " +
-                              std::to_string(world) +
+        throw RdmaConfigError(c.GetOrigin("sim.ranks") + ": sim.ranks = " + std::to_string(ranks) +
+                              " but the run has " + std::to_string(world) +
                               " process(es): start it as mpirun -np " + std::to_string(ranks) +
                               " with the MPI build (make mpi; doc/mpi.md)");
     }
     const std::string file = c.Get("sim.partition");
+    const std::string type = c.Get("topology.type");
+    std::string rule = c.Get("sim.partitionRule");
+    if (rule == "by-pod" && type != "fat-tree")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.partitionRule") +
+                              ": sim.partitionRule = by-pod needs topology.type = fat-tree, "
+                              "not " +
+                              type);
+    }
+    if (rule != "auto" && !file.empty())
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.partitionRule") + ": sim.partitionRule = " + rule +
+                              " and a sim.partition file (" + c.GetOrigin("sim.partition") +
+                              "): give one of them");
+    }
     if (ranks == 1 && file.empty())
     {
         partition = RdmaPartition::Single(topology);
@@ -661,18 +675,25 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
                               "destroyed at the requester's completion, which its rank does not "
                               "see, so its caches would differ from a sequential run's");
     }
-    const std::string type = c.Get("topology.type");
+    if (rule == "auto")
+    {
+        rule = type == "fat-tree" ? "by-pod" : type == "leaf-spine" ? "by-tor" : "metis";
+    }
     if (!file.empty())
     {
         partition = RdmaPartition::FromFile(c.GetInputPath("sim.partition"), topology, ranks);
     }
-    else if (type == "fat-tree")
+    else if (rule == "by-pod")
     {
         partition = RdmaPartition::FatTreeByPod(topology, c.GetUinteger("topology.k"), ranks);
     }
-    else
+    else if (rule == "by-tor")
     {
         partition = RdmaPartition::ByTor(topology, ranks);
+    }
+    else
+    {
+        partition = RdmaPartition::Metis(topology, ranks);
     }
 }
 

@@ -33,12 +33,11 @@ namespace ns3
  * ICRC mode, the workload, sim.stopTime, the transport, the congestion
  * control, the loss recovery, cache.mtt.PageBytes, with nic.pipeline each
  * cache's geometry and backing store, ECN, the memory it will take
- * against sim.maxMemory: RdmaMemoryEstimate, last the ranks: RdmaPartition), so that of two bad keys the
- * same one is reported as before the split. Each error is an
- * RdmaConfigError naming the file and line or the key and where its value
- * came from (rdma-sim prints it and exits 2); nothing is built or written
- * before it. One check needs the built link and comes from the builder:
- * a NIC receive buffer too small for its link (RdmaHelper::Install).
+ * against sim.maxMemory: RdmaMemoryEstimate, last the ranks: RdmaPartition), so that of two bad
+ * keys the same one is reported as before the split. Each error is an RdmaConfigError naming the
+ * file and line or the key and where its value came from (rdma-sim prints it and exits 2); nothing
+ * is built or written before it. One check needs the built link and comes from the builder: a NIC
+ * receive buffer too small for its link (RdmaHelper::Install).
  *
  * The one side effect: ns-3's seed is set (sim.seed, run 1) before the
  * workload is drawn, as the traffic generator draws when it is made.
@@ -82,15 +81,20 @@ struct RdmaExperimentSpec
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
     RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)
-    RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition)
+    RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])
     std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
 
   private:
     /**
-     * \brief Fill partition and mpiSync (sim.ranks, sim.partition, sim.mpiSync).
+     * \brief Fill partition and mpiSync (sim.ranks, sim.partition,
+     * sim.partitionRule, sim.mpiSync). The rule: a sim.partition file if
+     * given, else sim.partitionRule; its auto is by-pod for fat-tree, by-tor
+     * for leaf-spine (by leaf), metis for HPCC topology files and the other
+     * generators. One rank: everything on it, whatever the rule.
      * \param c the configuration
      * \throws RdmaConfigError if sim.ranks is not the process count, with
-     *         nic.pipeline on several ranks, or as RdmaPartition's rules
+     *         nic.pipeline on several ranks, by-pod without a fat-tree, a rule
+     *         and a file both given, or as RdmaPartition's rules
      */
     void MakePartition(const RdmaConfig& c);
 };

@@ -27,6 +27,12 @@ if(NS3_STATIC)
 endif()
 find_package(ZLIB REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
+include(${CMAKE_CURRENT_LIST_DIR}/find-metis.cmake)
+if(NS3_STATIC)
+  rdma_find_metis(STATIC_OPTIONAL)
+else()
+  rdma_find_metis()
+endif()
 # With NS3_STATIC or NS3_MONOLIB, ns-3 links every module's libraries into
 # one library made in its src/ folder, where targets imported here are not
 # visible: make them global (CMake >= 3.11).
@@ -54,7 +60,7 @@ build_lib(
   LIBNAME rdma
   SOURCE_FILES ${RDMA_SOURCES}
   HEADER_FILES ${RDMA_HEADERS}
-  LIBRARIES_TO_LINK ${_rdma_libs} ${_rdma_mpi_libs} ZLIB::ZLIB Boost::program_options
+  LIBRARIES_TO_LINK ${_rdma_libs} ${_rdma_mpi_libs} ZLIB::ZLIB Boost::program_options rdma-metis
   TEST_SOURCES ${RDMA_TEST_SOURCES}
 )
 # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
@@ -67,6 +73,9 @@ foreach(_t ${librdma} ${librdma}-obj)
   if(TARGET ${_t})
     target_compile_definitions(${_t} PRIVATE RDMA_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data"
                                RDMA_NS3_VERSION="${_rdma_ns3_version}")
+    if(RDMA_METIS_MISSING)
+      target_compile_definitions(${_t} PRIVATE RDMA_NO_METIS)
+    endif()
   endif()
 endforeach()
 # Test data lives beside the sources; the suites find it through this path.

@@ -37,6 +37,8 @@ endif()
 message(STATUS "rdma: building against ns-3 ${ns3_VERSION} (${ns3_DIR})")
 find_package(ZLIB REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
+include(${CMAKE_CURRENT_LIST_DIR}/find-metis.cmake)
+rdma_find_metis()
 
 set(_ns3_targets "")
 foreach(_dep IN LISTS RDMA_DEPENDENCIES)
@@ -77,7 +79,7 @@ list(TRANSFORM RDMA_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/)
 add_library(ns3-rdma SHARED ${RDMA_SOURCES})
 target_include_directories(ns3-rdma PUBLIC $<BUILD_INTERFACE:${RDMA_INCLUDE_DIR}>)
 # Boost.Program_options is public: rdma-sim parses its command line with it too.
-target_link_libraries(ns3-rdma PUBLIC ${_ns3_targets} Boost::program_options PRIVATE ZLIB::ZLIB rdma-flags)
+target_link_libraries(ns3-rdma PUBLIC ${_ns3_targets} Boost::program_options PRIVATE ZLIB::ZLIB rdma-metis rdma-flags)
 target_compile_definitions(ns3-rdma PRIVATE RDMA_DATA_DIR="${PROJECT_SOURCE_DIR}/data"
                            RDMA_NS3_VERSION="${ns3_VERSION}")
 set_target_properties(ns3-rdma PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)

@@ -22,12 +22,15 @@ add_custom_target(rdma-test-suites ALL DEPENDS ${_suites_file})
 set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_suites_file})
 
 # Each example also runs as a test (it must exit 0); rdma-sim runs its
-# embedded default experiment into the build folder.
+# embedded default experiment into the build folder, rdma-partition-report
+# the HPCC paper's fat tree at 2, 4 and 8 ranks (doc/mpi.md, "Partitioning").
 foreach(_example IN LISTS RDMA_EXAMPLES)
   if(TARGET ${_example})
     set(_args "")
     if(_example STREQUAL "rdma-sim")
       set(_args --quiet --force --output.dir=${PROJECT_BINARY_DIR}/example-out/rdma-sim)
+    elseif(_example STREQUAL "rdma-partition-report")
+      set(_args ${PROJECT_SOURCE_DIR}/data/topology/fat.txt 2 4 8)
     endif()
     add_test(NAME example/${_example} COMMAND ${_example} ${_args}
              WORKING_DIRECTORY ${PROJECT_BINARY_DIR})

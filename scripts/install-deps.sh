@@ -2,7 +2,8 @@
 # Installs, from Debian 12's packages, everything the rdma module needs to
 # build and test: the compiler and CMake, ns-3.37 (libns3-dev, and ns3 whose
 # files its CMake config names), zlib (ICRC), Boost.Program_options (the
-# rdma-sim config and command line), nlohmann-json (summary.json), the sweep and
+# rdma-sim config and command line), METIS (the rank map of distributed runs),
+# nlohmann-json (summary.json), the sweep and
 # plot scripts' libraries (numpy, matplotlib, Dask's distributed, tqdm), and the
 # tests' outside oracles (tshark, python3-scapy) and runner (python3-pytest), and clang with
 # its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) for the sanitizer build and the
@@ -11,7 +12,7 @@
 set -eu
 
 PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
-libboost-program-options-dev nlohmann-json3-dev pybind11-dev python3-dev
+libboost-program-options-dev libmetis-dev nlohmann-json3-dev pybind11-dev python3-dev
 python3-numpy python3-matplotlib python3-distributed python3-tqdm
 tshark python3-scapy python3-pytest clang libclang-rt-14-dev"
 

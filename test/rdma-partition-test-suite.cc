@@ -162,7 +162,84 @@ class ByTorTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
- * \brief Refusals: more ranks than nodes, more ranks than ToRs, a link of
+ * \brief METIS on the HPCC paper's fat tree (320 hosts under 20 ToRs of 16,
+ * 100 Gb/s host links, 400 Gb/s switch links; RdmaPartition::Metis): every
+ * node placed, every host on its ToR's rank, hosts and port capacity (the
+ * links' rates at a rank's nodes, in 100 Gb/s units: 1920 in all) balanced
+ * within the 1.03 tolerance given to METIS (ubvec), no more links cut than
+ * ByTor's ToR blocks (doc/mpi.md, "Partitioning": the counts measured; at 2
+ * ranks both cut 40 with 10 ToRs a side: one pod is split, 8 of its
+ * ToR-aggregation links and 2 of each of the 16 cores' 5 links cross),
+ * and the same map when computed again (every rank computes it).
+ */
+class MetisTestCase : public TestCase
+{
+  public:
+    MetisTestCase()
+        : TestCase("HPCC fat tree: METIS's cut, hosts with their ToR, balanced")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaTopologySpec t =
+            RdmaHpccTopologyReader::ReadFile(rdmatest::DataPath("hpcc-fat.txt"));
+
+        const struct
+        {
+            uint32_t ranks;
+            uint32_t metisCut;
+            uint32_t byTorCut;
+        } cases[] = {{2, 40, 40}, {4, 60, 64}};
+
+        for (const auto& c : cases)
+        {
+            const RdmaPartition p = RdmaPartition::Metis(t, c.ranks);
+            NS_TEST_ASSERT_MSG_EQ(p.rankOf.size(), t.GetNNodes(), c.ranks << " ranks: every node");
+            std::vector<uint32_t> hosts(c.ranks, 0);
+            std::vector<uint64_t> capacity(c.ranks, 0);
+            for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+            {
+                NS_TEST_ASSERT_MSG_LT(p.rankOf[u], c.ranks, "node " << u);
+                hosts[p.rankOf[u]] += t.isSwitch[u] ? 0 : 1;
+            }
+            for (const auto& l : t.links)
+            {
+                if (!t.isSwitch[l.a] || !t.isSwitch[l.b])
+                {
+                    NS_TEST_EXPECT_MSG_EQ(p.rankOf[l.a], p.rankOf[l.b], "host link " << l.where);
+                }
+                const uint64_t units = l.rate.GetBitRate() / 100000000000ULL;
+                capacity[p.rankOf[l.a]] += units;
+                capacity[p.rankOf[l.b]] += units;
+            }
+            for (uint32_t r = 0; r < c.ranks; ++r)
+            {
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(hosts[r] * c.ranks,
+                                            uint32_t(1.03 * 320),
+                                            c.ranks << " ranks: hosts on rank " << r);
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(capacity[r] * c.ranks,
+                                            uint64_t(1.03 * 1920),
+                                            c.ranks << " ranks: port capacity on rank " << r);
+            }
+            NS_TEST_EXPECT_MSG_EQ(p.crossLinks, c.metisCut, c.ranks << " ranks: METIS's cut");
+            const RdmaPartition byTor = RdmaPartition::ByTor(t, c.ranks);
+            NS_TEST_EXPECT_MSG_EQ(byTor.crossLinks, c.byTorCut, c.ranks << " ranks: ByTor's cut");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(p.crossLinks, byTor.crossLinks, c.ranks << " ranks");
+            NS_TEST_EXPECT_MSG_NE(p.rule.find(std::to_string(c.metisCut) + " links cut"),
+                                  std::string::npos,
+                                  p.rule);
+            const RdmaPartition again = RdmaPartition::Metis(t, c.ranks);
+            NS_TEST_EXPECT_MSG_EQ((again.rankOf == p.rankOf), true, c.ranks << " ranks: again");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief Refusals: more ranks than nodes, more ranks than ToRs (or, for
+ * METIS, switches), a link of
  * delay 0 between ranks, and a partition file that names an unknown node,
  * places one twice, gives a rank out of range or misses nodes.
  */
@@ -187,6 +264,11 @@ class BadPartitionTestCase : public TestCase
             ErrorOf([&] { RdmaPartition::ByTor(star, 2); }).find("1 switches with hosts"),
             std::string::npos,
             "ranks > ToRs");
+        NS_TEST_EXPECT_MSG_NE(ErrorOf([&] {
+                                  RdmaPartition::Metis(star, 2);
+                              }).find("1 switches (each with its hosts)"),
+                              std::string::npos,
+                              "METIS: ranks > switches");
         RdmaLinkParams zero;
         zero.delay = Time(0);
         const RdmaTopologySpec instant = RdmaTopologySpec::Star(3, zero);
@@ -202,6 +284,7 @@ class BadPartitionTestCase : public TestCase
         const RdmaPartition ok = RdmaPartition::FromFile(map, star, 2);
         NS_TEST_EXPECT_MSG_EQ(ok.rankOf[2], 1u, "node 2 as the file says");
         NS_TEST_EXPECT_MSG_EQ(ok.crossLinks, 1u, "one link crosses");
+
         const struct
         {
             const char* text;
@@ -214,6 +297,7 @@ class BadPartitionTestCase : public TestCase
             {"0 0 0\n", ":1: expected 'node rank'"},
             {"0 x\n", ":1: rank 'x' is not a number"},
         };
+
         uint32_t n = 0;
         for (const auto& b : bad)
         {
@@ -274,9 +358,8 @@ class RankShareTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(a2.Pack(), a.Pack(), "pack, unpack, pack");
         NS_TEST_EXPECT_MSG_EQ(a2.results[0].completion, PicoSeconds(1500), "completion");
         std::vector<RdmaFlowResult> results;
-        const RdmaRankShare m = RdmaRankShare::Merge({a2, RdmaRankShare::Unpack(b.Pack())},
-                                                     3,
-                                                     results);
+        const RdmaRankShare m =
+            RdmaRankShare::Merge({a2, RdmaRankShare::Unpack(b.Pack())}, 3, results);
         NS_TEST_EXPECT_MSG_EQ(results[0].qpn, 0x101u, "flow 0 from rank 0");
         NS_TEST_EXPECT_MSG_EQ(results[1].completion, PicoSeconds(900), "flow 1 from rank 1");
         NS_TEST_EXPECT_MSG_EQ(results[2].noQp, true, "flow 2 from rank 0");
@@ -308,6 +391,7 @@ class PartitionTestSuite : public TestSuite
     {
         AddTestCase(new FatTreeByPodTestCase, TestCase::QUICK);
         AddTestCase(new ByTorTestCase, TestCase::QUICK);
+        AddTestCase(new MetisTestCase, TestCase::QUICK);
         AddTestCase(new BadPartitionTestCase, TestCase::QUICK);
         AddTestCase(new RankShareTestCase, TestCase::QUICK);
     }

@@ -55,6 +55,7 @@ BAD = {
         ('topology.type', 'ring', 'expected one of fat-tree,leaf-spine,dumbbell,star,hpcc'),
         ('traffic.pattern', 'bursty', 'expected one of poisson,incast'),
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
+        ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
     ],
     'size': [
@@ -130,4 +131,23 @@ def test_switch_buffer_below_its_ports_reserve_and_headroom(run_example, tmp_pat
     assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
     assert 'pfc.BufferSize' in r.stderr and 'ports of switch node' in r.stderr, r.stderr
     assert 'IEEE 802.1Qbb' in r.stderr, r.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize('args, expected', [
+    (['--sim.partitionRule=by-pod'],
+     'command line --sim.partitionRule: sim.partitionRule = by-pod needs topology.type = '
+     'fat-tree, not star'),
+    (['--sim.partitionRule=metis', '--sim.partition=%s' % TINY],
+     'command line --sim.partitionRule: sim.partitionRule = metis and a sim.partition file '
+     '(command line --sim.partition): give one of them'),
+])
+def test_partition_rule_that_cannot_apply_exits_2(run_example, tmp_path, args, expected):
+    """sim.partitionRule (doc/mpi.md, "Partitioning") is checked on one
+    rank too: by-pod on a topology without pods, or a rule beside a
+    sim.partition file, exits 2 naming the key."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', TINY, '-q', '--output.dir=%s' % out, *args)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert expected in r.stderr, r.stderr
     assert not out.exists()

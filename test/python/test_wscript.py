@@ -113,12 +113,14 @@ class FakeBuild(object):
 class FakeConfigure(object):
     """Answers check_cfg/check as told, and records the calls."""
 
-    def __init__(self, top, pkg_config_has_zlib=True, compiler_has_zlib=True, has_boost=True):
+    def __init__(self, top, pkg_config_has_zlib=True, compiler_has_zlib=True, has_boost=True,
+                 has_metis=True):
         self.path = FakeNode(top)
         self.env = FakeEnv(MODULES_NOT_BUILT=[])
         self.pkg_config_has_zlib = pkg_config_has_zlib
         self.compiler_has_zlib = compiler_has_zlib
         self.has_boost = has_boost
+        self.has_metis = has_metis
         self.check_cfg_calls = []
         self.check_calls = []
         self.features = []
@@ -131,7 +133,8 @@ class FakeConfigure(object):
     def check(self, **kw):
         self.check_calls.append(kw)
         found = ((kw.get('lib') == 'z' and self.compiler_has_zlib) or
-                 (kw.get('lib') == 'boost_program_options' and self.has_boost))
+                 (kw.get('lib') == 'boost_program_options' and self.has_boost) or
+                 (kw.get('lib') == 'metis' and self.has_metis))
         return self._answer(found, kw)
 
     def _answer(self, found, kw):
@@ -273,8 +276,8 @@ def test_test_library_gets_the_data_dir_define(real_build):
     assert not [d for d in real_build.modules['rdma'].env['DEFINES'] if 'RDMA_TEST_DATA_DIR' in d]
 
 
-def test_zlib_and_boost_are_used(real_build):
-    for lib in ('ZLIB', 'BOOST_PO'):
+def test_zlib_boost_and_metis_are_used(real_build):
+    for lib in ('ZLIB', 'BOOST_PO', 'METIS'):
         assert lib in real_build.modules['rdma'].use
         assert lib in real_build.test_libraries['rdma'].use
 
@@ -359,6 +362,21 @@ def test_configure_without_boost_drops_the_module(tmp_path):
     assert conf.env['MODULES_NOT_BUILT'] == ['rdma']
     reason = [f[3] for f in conf.features if f[0] == 'rdma'][0]
     assert 'Boost.Program_options' in reason and 'zlib' not in reason
+
+
+def test_configure_checks_metis(tmp_path):
+    conf = configure_synthetic(tmp_path)
+    metis = [c for c in conf.check_calls if c.get('uselib_store') == 'METIS']
+    assert len(metis) == 1 and metis[0]['lib'] == 'metis'
+    assert metis[0]['header_name'] == 'metis.h'
+    assert conf.env['LIB_METIS'] == ['metis']
+
+
+def test_configure_without_metis_drops_the_module(tmp_path):
+    conf = configure_synthetic(tmp_path, has_metis=False)
+    assert conf.env['MODULES_NOT_BUILT'] == ['rdma']
+    reason = [f[3] for f in conf.features if f[0] == 'rdma'][0]
+    assert 'libmetis-dev' in reason and 'Boost' not in reason
 
 
 def test_configure_checks_the_real_list():
