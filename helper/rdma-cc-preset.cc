@@ -74,6 +74,10 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
         {"switch.DecrementTtl",
          "false",
          "HPCC simulator, switch-node.cc: SwitchNode forwards without touching the IP TTL"},
+        {"nic.tx.ResponsesFirst",
+         "true",
+         "HPCC simulator, qbb-net-device.cc: RdmaEgressQueue::GetNextQindex serves the "
+         "host's ACK queue before any QP"},
     };
     if (algorithm == "dcqcn")
     {

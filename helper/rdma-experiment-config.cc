@@ -158,6 +158,7 @@ RdmaExperiment::MakeConfig()
     c.AddKey("nic.pipeline",
              "false",
              "model each NIC's pipeline, PCIe link and QPC/MPT/MTT caches (false: zero-cost NIC)");
+    c.AddAttributeGroup("nic.tx", "ns3::RdmaTxScheduler");
     c.AddAttributeGroup("nic.hw", "ns3::RdmaNicPipeline");
     c.AddAttributeGroup("nic.rx", "ns3::RdmaNicRxBuffer");
     c.AddAttributeGroup("pcie", "ns3::PcieLink");

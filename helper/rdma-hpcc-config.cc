@@ -362,8 +362,9 @@ class HpccConfigParser
             {
                 Warn("ACK_HIGH_PRIO 1: the simulator's hosts then pause their ACK queue "
                      "(always sent ahead of data) with class 0; its switches still queue "
-                     "ACKs with data. Here ACKs take their QP's turn and class, CNPs go in "
-                     "RdmaNic::CnpPriority");
+                     "ACKs with data. Here ACKs pause and travel with their QP's class "
+                     "(ahead of data at the NIC with nic.tx.ResponsesFirst, which "
+                     "cc.preset = hpcc-sim sets); CNPs go in RdmaNic::CnpPriority");
             }
         }
         else if (unused.count(key))

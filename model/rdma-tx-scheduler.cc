@@ -6,6 +6,7 @@
 
 #include "rdma-queue-pair.h"
 
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -40,13 +41,25 @@ RdmaTxScheduler::GetTypeId()
                           "1500 bytes, one Ethernet MTU (as FqCoDel's quantum).",
                           UintegerValue(1500),
                           MakeUintegerAccessor(&RdmaTxScheduler::m_quantum),
-                          MakeUintegerChecker<uint32_t>(1));
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ResponsesFirst",
+                          "Whether a QP with a response to send (an ACK, a READ response) "
+                          "goes ahead of the round: the HPCC simulator's hosts send every "
+                          "ACK from a queue served before any QP's data "
+                          "(RdmaEgressQueue::GetNextQindex, qbb-net-device.cc in "
+                          "github.com/alibaba-edu/High-Precision-Congestion-Control). Off "
+                          "(default): responses take their QP's turn. On costs a look over "
+                          "the QPs in the round per packet.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaTxScheduler::m_responsesFirst),
+                          MakeBooleanChecker());
     return tid;
 }
 
 RdmaTxScheduler::RdmaTxScheduler()
     : m_mode(ROUND_ROBIN),
-      m_quantum(1500)
+      m_quantum(1500),
+      m_responsesFirst(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -133,6 +146,10 @@ RdmaTxScheduler::Next()
 {
     ReleaseDue();
     Time now = Simulator::Now();
+    if (m_responsesFirst)
+    {
+        PromoteResponse(now);
+    }
     while (!m_round.empty())
     {
         uint32_t qpn = m_round.front();
@@ -167,6 +184,26 @@ RdmaTxScheduler::Next()
     }
     ArmTimer();
     return nullptr;
+}
+
+void
+RdmaTxScheduler::PromoteResponse(Time now)
+{
+    for (auto it = m_round.begin(); it != m_round.end(); ++it)
+    {
+        auto f = m_flows.find(*it);
+        if (f != m_flows.end() && f->second.where == READY && f->second.nextTx <= now &&
+            f->second.qp->HasResponse())
+        {
+            if (it != m_round.begin())
+            {
+                const uint32_t qpn = *it;
+                m_round.erase(it);
+                m_round.push_front(qpn);
+            }
+            return;
+        }
+    }
 }
 
 void

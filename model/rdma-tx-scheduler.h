@@ -140,6 +140,12 @@ class RdmaTxScheduler : public Object
     static bool CanSend(const Flow& f);
     /// Move due QPs from the heap to the round.
     void ReleaseDue();
+    /**
+     * \brief ResponsesFirst: move the first ready QP with a response due now
+     * to the front of the round.
+     * \param now the current time
+     */
+    void PromoteResponse(Time now);
     /// Arm the timer for the earliest paced QP, if it is not armed for it.
     void ArmTimer();
     /// The timer expired.
@@ -147,6 +153,7 @@ class RdmaTxScheduler : public Object
 
     Mode m_mode;                                //!< arbitration
     uint32_t m_quantum;                         //!< DRR quantum, bytes
+    bool m_responsesFirst;                      //!< responses ahead of the round
     std::unordered_map<uint32_t, Flow> m_flows; //!< by QPN
     std::deque<uint32_t> m_round;               //!< QPs in the round, next first
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>>

@@ -9,6 +9,7 @@
 
 #include "rdma-test-hosts.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/pointer.h"
@@ -272,6 +273,109 @@ class ArbitrationTestCase : public TestCase
 };
 
 /**
+ * ResponsesFirst: B sends WRITEs to A on four QPs (its port always busy)
+ * while A writes to B; B's ACKs to A wait for its round robin over five QPs
+ * (up to four data frames), or, with ResponsesFirst (the HPCC simulator's
+ * host ACK queue), only for the frame on the wire.
+ */
+class ResponsesFirstTestCase : public TestCase
+{
+  public:
+    /// \param first ResponsesFirst on B
+    explicit ResponsesFirstTestCase(bool first)
+        : TestCase(first ? "ResponsesFirst: an ACK waits at most for the frame on the wire"
+                         : "round robin: an ACK waits for the other QPs' turns"),
+          m_first(first)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.dataMode = false;
+        TwoHosts h(o);
+        h.nicB->GetTxScheduler()->SetAttribute("ResponsesFirst", BooleanValue(m_first));
+        h.qpA->SetAttribute("AckReqInterval", UintegerValue(1)); // an ACK per packet
+        RdmaQueuePair::InitAttr ia;
+        ia.pd = h.pdA;
+        ia.sendCq = ia.recvCq = h.cqA;
+        RdmaQueuePair::InitAttr ib = ia;
+        ib.pd = h.pdB;
+        ib.sendCq = ib.recvCq = h.cqB;
+        std::vector<Ptr<RdmaQueuePair>> senders;
+        for (int i = 0; i < 4; ++i)
+        {
+            Ptr<RdmaQueuePair> a = h.nicA->CreateQp(ia);
+            Ptr<RdmaQueuePair> b = h.nicB->CreateQp(ib);
+            NS_TEST_ASSERT_MSG_EQ(RdmaHelper::Connect(b, h.nicB, a, h.nicA, {}), 0, "connect");
+            senders.push_back(b);
+        }
+        // When each PSN of A's WRITE reached B, and when B's ACKs left.
+        std::map<uint32_t, Time> arrived;
+        std::vector<std::pair<uint32_t, Time>> acks;
+        const uint32_t qpnB = h.qpB->GetQpn();
+        const uint32_t qpnA = h.qpA->GetQpn();
+        h.devices.Get(1)->TraceConnectWithoutContext(
+            "PhyRxEnd",
+            MakeCallback(+[](std::map<uint32_t, Time>* m, uint32_t qpn, Ptr<const Packet> p) {
+                RoceFrame f;
+                if (RoceFrame::ParseEthernetFrame(p, f, false) == RoceFrame::OK &&
+                    f.bth.GetDestQp() == qpn)
+                {
+                    (*m)[f.bth.GetPsn()] = Simulator::Now();
+                }
+            }).Bind(&arrived, qpnB));
+        h.devices.Get(1)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(+[](std::vector<std::pair<uint32_t, Time>>* v,
+                             uint32_t qpn,
+                             Ptr<const Packet> p) {
+                RoceFrame f;
+                if (RoceFrame::ParseEthernetFrame(p, f, false) == RoceFrame::OK &&
+                    f.bth.GetOpcode() == RC_ACKNOWLEDGE && f.bth.GetDestQp() == qpn)
+                {
+                    v->emplace_back(f.bth.GetPsn(), Simulator::Now());
+                }
+            }).Bind(&acks, qpnA));
+        for (Ptr<RdmaQueuePair> qp : senders)
+        {
+            RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 2, TwoHosts::VA_B, 256 * 1024);
+            w.remoteAddr = TwoHosts::VA_A;
+            qp->PostSend(w);
+        }
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 64 * 1024);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(acks.size(), 10, "B acknowledged A's WRITE");
+        // A full data frame's wire time on B's port (1024 B payload, headers,
+        // and the 802.3 preamble, FCS and gap).
+        DataRateValue rate;
+        h.devices.Get(1)->GetAttribute("DataRate", rate);
+        const Time frame = rate.Get().CalculateBytesTxTime(1024 + 100);
+        Time worst;
+        for (const auto& [psn, t] : acks)
+        {
+            auto it = arrived.find(psn);
+            NS_TEST_ASSERT_MSG_EQ((it != arrived.end()), true, "the ACKed PSN arrived");
+            worst = std::max(worst, t - it->second);
+        }
+        if (m_first)
+        {
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(worst, frame, "at most the frame on the wire");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_GT(worst, frame * 2, "behind other QPs' frames");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_first; //!< ResponsesFirst
+};
+
+/**
  * The notification point: A sends every packet CE-marked (Ecn = 3); B sends
  * a RoCEv2 CNP (opcode 0x81, DestQP = A's QP, DSCP CnpPriority x 8) at most
  * once per MinTimeBetweenCnps (50 us, DCQCN's N), and A's DCQCN cuts its
@@ -369,6 +473,8 @@ class RdmaTxSchedulerTestSuite : public TestSuite
         AddTestCase(new ArbitrationTestCase(false), TestCase::QUICK);
         AddTestCase(new ArbitrationTestCase(true), TestCase::QUICK);
         AddTestCase(new CnpTestCase(), TestCase::QUICK);
+        AddTestCase(new ResponsesFirstTestCase(false), TestCase::QUICK);
+        AddTestCase(new ResponsesFirstTestCase(true), TestCase::QUICK);
     }
 };
 
