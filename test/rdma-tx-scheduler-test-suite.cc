@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -54,6 +55,19 @@ struct TxLog
         dev->TraceConnectWithoutContext("PhyTxBegin", MakeCallback(&TxLog::Tx, this));
     }
 };
+
+/// \return InitAttr for another QP on A and one on B (their PDs and CQs)
+std::pair<RdmaQueuePair::InitAttr, RdmaQueuePair::InitAttr>
+MoreQpAttrs(const TwoHosts& h)
+{
+    RdmaQueuePair::InitAttr ia;
+    ia.pd = h.pdA;
+    ia.sendCq = ia.recvCq = h.cqA;
+    RdmaQueuePair::InitAttr ib = ia;
+    ib.pd = h.pdB;
+    ib.sendCq = ib.recvCq = h.cqB;
+    return {ia, ib};
+}
 
 /// Post one WRITE of `len` bytes on A and run until it completes.
 void
@@ -215,12 +229,7 @@ class ArbitrationTestCase : public TestCase
                                                    EnumValue(RdmaTxScheduler::DEFICIT_ROUND_ROBIN));
         }
         // A second QP pair with a 256-byte path MTU.
-        RdmaQueuePair::InitAttr ia;
-        ia.pd = h.pdA;
-        ia.sendCq = ia.recvCq = h.cqA;
-        RdmaQueuePair::InitAttr ib = ia;
-        ib.pd = h.pdB;
-        ib.sendCq = ib.recvCq = h.cqB;
+        const auto [ia, ib] = MoreQpAttrs(h);
         Ptr<RdmaQueuePair> qpA2 = h.nicA->CreateQp(ia);
         Ptr<RdmaQueuePair> qpB2 = h.nicB->CreateQp(ib);
         RdmaConnectionConfig c;
@@ -297,12 +306,7 @@ class ResponsesFirstTestCase : public TestCase
         TwoHosts h(o);
         h.nicB->GetTxScheduler()->SetAttribute("ResponsesFirst", BooleanValue(m_first));
         h.qpA->SetAttribute("AckReqInterval", UintegerValue(1)); // an ACK per packet
-        RdmaQueuePair::InitAttr ia;
-        ia.pd = h.pdA;
-        ia.sendCq = ia.recvCq = h.cqA;
-        RdmaQueuePair::InitAttr ib = ia;
-        ib.pd = h.pdB;
-        ib.sendCq = ib.recvCq = h.cqB;
+        const auto [ia, ib] = MoreQpAttrs(h);
         std::vector<Ptr<RdmaQueuePair>> senders;
         for (int i = 0; i < 4; ++i)
         {
