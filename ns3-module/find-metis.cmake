@@ -27,12 +27,15 @@ function(rdma_find_metis)
     set(RDMA_METIS_MISSING OFF PARENT_SCOPE)
   elseif(_arg_STATIC_OPTIONAL)
     add_library(rdma-metis INTERFACE IMPORTED GLOBAL)
-    message(STATUS "rdma: no static libmetis.a (Debian's libmetis-dev is shared only): "
-                   "this static build refuses sim.partitionRule = metis (it has one rank)")
+    # One string: ns-3's message() wrapper joins several arguments with ";".
+    string(CONCAT _text "rdma: no static libmetis.a (Debian's libmetis-dev is shared only): "
+                        "this static build refuses sim.partitionRule = metis (it has one rank)")
+    message(STATUS "${_text}")
     set(RDMA_METIS_MISSING ON PARENT_SCOPE)
   else()
-    message(FATAL_ERROR "METIS (metis.h and libmetis) was not found; the rank map of "
+    string(CONCAT _text "METIS (metis.h and libmetis) was not found; the rank map of "
                         "distributed runs needs it. On Debian 12: apt-get install libmetis-dev "
                         "(or run scripts/install-deps.sh).")
+    message(FATAL_ERROR "${_text}")
   endif()
 endfunction()
