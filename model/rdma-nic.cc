@@ -546,7 +546,7 @@ RdmaNic::FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
         const std::vector<RdmaSge>* sg = qp->PeekReadPlacement(psn, offset);
         if (sg && length > 0)
         {
-            qp->SpansOf(*sg, offset, length, m_rxPieces);
+            qp->GetMemory().SpansOf(*sg, offset, length, m_rxPieces);
         }
         break;
     }
@@ -564,7 +564,7 @@ RdmaNic::FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
         s.pmtu = length;
         if (length > 0)
         {
-            qp->SpansOf(s.sgList, 0, length, m_rxPieces);
+            qp->GetMemory().SpansOf(s.sgList, 0, length, m_rxPieces);
         }
         break;
     }
@@ -577,7 +577,7 @@ RdmaNic::FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
         {
             const uint64_t offset =
                 uint64_t((psn - it->second.firstPsn) & 0xFFFFFF) * it->second.pmtu;
-            qp->SpansOf(it->second.sgList, offset, length, m_rxPieces);
+            qp->GetMemory().SpansOf(it->second.sgList, offset, length, m_rxPieces);
         }
         break;
     }

@@ -104,6 +104,8 @@ class RdmaQpRequester
         std::set<uint32_t> respKept;
     };
 
+    // --- sending and completing (rdma-qp-requester.cc) ---
+
     /// \return the WQE whose PSN range holds psn, or nullptr
     Wqe* FindByPsn(uint32_t psn);
     /// \return the last PSN of a WQE
@@ -118,22 +120,48 @@ class RdmaQpRequester
     void AcknowledgeBefore(uint32_t psn);
     /// Generate completions for finished WQEs at the head, in order.
     void CompleteDone();
-    /// A retry (timeout or sequence NAK): false if retry_cnt is exhausted.
-    bool ConsumeRetry();
     /// Fail the oldest WQE with status and put the QP in error.
     void FailHead(RdmaWcStatus status);
+    /// \return whether a READ/atomic may start (max_rd_atomic, fence)
+    bool ReadAtomicAllowed(const Wqe& w) const;
+
+    // --- error and retry (rdma-qp-requester-retry.cc) ---
+
+    /// \return the QP's local ACK timeout (IBA 9.7.6.1.3), zero for timeout 0
+    Time LocalAckTimeout() const;
     /**
      * \brief Arm the local ACK timer while PSNs are outstanding, cancel it
      * otherwise.
      * \param restart restart a running timer (forward progress was made)
      */
     void UpdateTimer(bool restart = false);
-    /// \return the QP's local ACK timeout (IBA 9.7.6.1.3), zero for timeout 0
-    Time LocalAckTimeout() const;
     /// The retransmission timer expired.
     void OnTimeout();
+    /// A retry (timeout or sequence NAK): false if retry_cnt is exhausted.
+    bool ConsumeRetry();
+    /// Resend from `from` after lost responses, once per loss (costs a retry).
+    void StartRetry(uint32_t from);
+    /// Rewind sending to psn (go-back-N).
+    void RewindTo(uint32_t psn);
+    /**
+     * \brief An RNR NAK for `psn` arrived: complete what it acknowledges,
+     * spend one rnr_retry (7 = infinite) and pause sending for the RNR timer
+     * value the NAK carries, then resend from psn.
+     * \param psn the NAK's PSN
+     * \param aeth its AETH (the RNR timer code)
+     */
+    void OnRnrNak(uint32_t psn, const AethHeader& aeth);
     /// The RNR wait is over: resend from psn.
     void OnRnrTimerExpired(uint32_t psn);
+    /**
+     * \brief A NAK for `psn` arrived: complete what it acknowledges; a PSN
+     * sequence error NAK resends (costing a retry under go-back-N), any other
+     * fails the oldest request with REM_INV_REQ_ERR, REM_ACCESS_ERR,
+     * REM_INV_RD_REQ_ERR or REM_OP_ERR.
+     * \param psn the NAK's PSN
+     * \param aeth its AETH (syndrome; MSN, which selective repeat reads)
+     */
+    void OnNak(uint32_t psn, const AethHeader& aeth);
     /**
      * \brief A response acknowledged every PSN before `bound`: if a READ or
      * atomic before it is still unanswered, its responses were lost; ask
@@ -141,33 +169,29 @@ class RdmaQpRequester
      * \return true if that happened (the response needs no more handling)
      */
     bool RecoverLostResponses(uint32_t bound);
-    /// Resend from `from` after lost responses, once per loss (costs a retry).
-    void StartRetry(uint32_t from);
     /**
      * \brief Selective repeat: a READ response arrived ahead of the next
      * expected one; place it, keep its PSN, and ask for the gap (IRN's read
      * NACK, as an IBA retried READ request for the missing PSNs only).
      */
     void KeepReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame);
-    /// Rewind sending to psn (go-back-N).
-    void RewindTo(uint32_t psn);
-    /// \return whether a READ/atomic may start (max_rd_atomic, fence)
-    bool ReadAtomicAllowed(const Wqe& w) const;
 
+    // Sending and completing.
     RdmaQueuePair* m_qp;       //!< owner
     std::deque<Wqe> m_sq;      //!< posted, not yet completed
     RdmaRecoveryState m_state; //!< PSN state shared with the policy
+    uint32_t m_sinceAckReq;    //!< packets since the last AckReq
+    uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests
+    Time m_lastAckReqAt;       //!< when a request packet last asked for an ACK
+    // Error and retry.
     uint32_t m_retryLeft;      //!< retries left (retry_cnt)
     uint32_t m_rnrRetryLeft;   //!< RNR retries left (rnr_retry)
     bool m_rnrWaiting;         //!< paused by an RNR NAK
-    uint32_t m_sinceAckReq;    //!< packets since the last AckReq
-    uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests
     bool m_retrying;           //!< a retry (lost responses, go-back-N NAK) is under way
     uint32_t m_retryFrom;      //!< ... from this PSN
     RdmaDeadlineTimer m_timer; //!< retransmission timer (the policy's timeout)
     Time m_progressAt;         //!< last forward progress (or first send with nothing outstanding)
     Time m_timerBase;          //!< when the retransmission timer was (re)started
-    Time m_lastAckReqAt;       //!< when a request packet last asked for an ACK
     EventId m_rnrTimer;        //!< RNR wait
 };
 

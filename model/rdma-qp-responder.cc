@@ -221,7 +221,7 @@ RdmaQpResponder::CheckRemoteAccess(uint32_t rkey,
                                    uint32_t psn,
                                    Ptr<RdmaMemoryRegion>& mr)
 {
-    mr = m_qp->LookupMr(rkey);
+    mr = m_qp->GetMemory().LookupMr(rkey);
     bool ok = mr && !mr->IsInvalidated() && mr->GetRkey() == rkey && mr->GetPd() == m_qp->GetPd() &&
               (mr->GetAccess() & flag) && (m_qp->Query().qpAccessFlags & flag) &&
               mr->Contains(va, length);
@@ -341,7 +341,7 @@ RdmaQpResponder::HandleDuplicate(const RoceFrame& frame)
         if (res.read && op == RC_RDMA_READ_REQUEST && frame.reth.GetRkey() == res.rkey)
         {
             // Serve the (possibly shortened) request again from its PSN.
-            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(res.rkey);
+            Ptr<RdmaMemoryRegion> mr = m_qp->GetMemory().LookupMr(res.rkey);
             if (!mr || !mr->Contains(frame.reth.GetVirtualAddress(), frame.reth.GetDmaLength()))
             {
                 return;
@@ -428,7 +428,7 @@ RdmaQpResponder::ExecuteSend(const RoceFrame& frame)
         // Receive buffers need local write access in this QP's PD (IBA 10.6.3).
         for (const RdmaSge& sge : m_recv.wr.sgList)
         {
-            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(sge.lkey);
+            Ptr<RdmaMemoryRegion> mr = m_qp->GetMemory().LookupMr(sge.lkey);
             if (!mr || mr->GetPd() != m_qp->GetPd() ||
                 !(mr->GetAccess() & IBV_ACCESS_LOCAL_WRITE) || !mr->Contains(sge.addr, sge.length))
             {
@@ -445,7 +445,7 @@ RdmaQpResponder::ExecuteSend(const RoceFrame& frame)
     }
     if (len > 0)
     {
-        m_qp->Scatter(m_recv.wr.sgList, m_recvOffset, frame.payload);
+        m_qp->GetMemory().Scatter(m_recv.wr.sgList, m_recvOffset, frame.payload);
     }
     m_recvOffset += len;
     m_ePsn = PsnAdd(m_ePsn, 1);
@@ -463,7 +463,7 @@ RdmaQpResponder::ExecuteSend(const RoceFrame& frame)
         }
         if (op == RC_SEND_LAST_WITH_INVALIDATE || op == RC_SEND_ONLY_WITH_INVALIDATE)
         {
-            Ptr<RdmaMemoryRegion> mr = m_qp->LookupMr(frame.ieth.GetRkey());
+            Ptr<RdmaMemoryRegion> mr = m_qp->GetMemory().LookupMr(frame.ieth.GetRkey());
             if (mr && mr->GetPd() == m_qp->GetPd())
             {
                 mr->Invalidate();
@@ -525,7 +525,7 @@ RdmaQpResponder::ExecuteWrite(const RoceFrame& frame)
     }
     if (len > 0)
     {
-        m_qp->WriteMemory(m_writeMr, m_writeVa, frame.payload);
+        m_qp->GetMemory().WriteMemory(m_writeMr, m_writeVa, frame.payload);
     }
     m_writeVa += len;
     m_writeRemaining -= len;
@@ -674,7 +674,8 @@ RdmaQpResponder::BuildPacket(RoceFrame& frame)
         frame.bth.SetPsn(PsnAdd(r.psn, r.next));
         frame.aeth.SetAck();
         frame.aeth.SetMsn(r.msn);
-        frame.payload = m_qp->ReadMemory(r.mr, r.va + offset, chunk, frame.payloadZeros);
+        frame.payload =
+            m_qp->GetMemory().ReadMemory(r.mr, r.va + offset, chunk, frame.payloadZeros);
         ++r.next;
         done = last;
     }

@@ -13,7 +13,6 @@
 #include "ns3/uinteger.h"
 
 #include <cerrno>
-#include <functional>
 
 namespace ns3
 {
@@ -161,9 +160,8 @@ RdmaQueuePair::DoDispose()
     m_responder.Reset();
     m_init = InitAttr();
     m_recovery = nullptr;
-    m_lookupMr = MakeNullCallback<Ptr<RdmaMemoryRegion>, uint32_t>();
+    m_memory.Dispose();
     m_txReady = MakeNullCallback<void, Ptr<RdmaQueuePair>>();
-    m_memoryRead = MakeNullCallback<void, uint32_t, uint64_t, uint32_t>();
     Object::DoDispose();
 }
 
@@ -175,7 +173,7 @@ RdmaQueuePair::Initialize(uint32_t qpn,
 {
     m_qpn = qpn & 0xFFFFFF;
     m_init = init;
-    m_lookupMr = lookupMr;
+    m_memory.Initialize(init.pd, lookupMr);
     m_txReady = txReady;
     if (!m_recovery)
     {
@@ -244,12 +242,6 @@ RdmaQueuePair::Stats&
 RdmaQueuePair::MutableStats()
 {
     return m_stats;
-}
-
-Ptr<RdmaMemoryRegion>
-RdmaQueuePair::LookupMr(uint32_t key) const
-{
-    return m_lookupMr.IsNull() ? nullptr : m_lookupMr(key);
 }
 
 void
@@ -522,7 +514,7 @@ RdmaQueuePair::PostSend(const RdmaSendWr& wr)
     bool atomic =
         wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
     bool writesLocal = atomic || wr.opcode == IBV_WR_RDMA_READ;
-    bool valid = CheckLocalSgList(wr.sgList, writesLocal) &&
+    bool valid = m_memory.CheckLocalSgList(wr.sgList, writesLocal) &&
                  (!atomic || (wr.sgList.size() == 1 && wr.sgList[0].length == 8)) &&
                  wr.TotalLength() <= (1ULL << 31);
     if (!valid || ((atomic || wr.opcode == IBV_WR_RDMA_READ) && m_attr.maxRdAtomic == 0))
@@ -616,50 +608,6 @@ RdmaQueuePair::Receive(const RoceFrame& frame)
     NotifyTx();
 }
 
-bool
-RdmaQueuePair::CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLocalWrite) const
-{
-    for (const RdmaSge& sge : sgList)
-    {
-        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-        if (!mr || mr->GetLkey() != sge.lkey || mr->GetPd() != m_init.pd ||
-            !mr->Contains(sge.addr, sge.length) ||
-            (needLocalWrite && !(mr->GetAccess() & IBV_ACCESS_LOCAL_WRITE)))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-void
-RdmaQueuePair::ForEachSpan(
-    const std::vector<RdmaSge>& sgList,
-    uint64_t offset,
-    uint32_t length,
-    const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn) const
-{
-    uint64_t pos = 0;  // message offset of the current SGE
-    uint32_t done = 0; // bytes of [offset, offset + length) visited
-    for (const RdmaSge& sge : sgList)
-    {
-        if (done == length)
-        {
-            break;
-        }
-        uint64_t end = pos + sge.length;
-        if (offset + done < end)
-        {
-            uint64_t into = offset + done - pos;
-            uint32_t n =
-                static_cast<uint32_t>(std::min<uint64_t>(length - done, sge.length - into));
-            fn(sge, into, done, n);
-            done += n;
-        }
-        pos = end;
-    }
-}
-
 const std::vector<RdmaSge>*
 RdmaQueuePair::PeekRecvSgList(uint32_t index) const
 {
@@ -675,108 +623,21 @@ RdmaQueuePair::PeekReadPlacement(uint32_t psn, uint64_t& offset) const
 }
 
 void
-RdmaQueuePair::SpansOf(const std::vector<RdmaSge>& sgList,
-                       uint64_t offset,
-                       uint32_t length,
-                       std::vector<RdmaSge>& out) const
-{
-    ForEachSpan(sgList,
-                offset,
-                length,
-                [&out](const RdmaSge& sge, uint64_t into, uint32_t, uint32_t n) {
-                    out.push_back({sge.addr + into, n, sge.lkey});
-                });
-}
-
-void
 RdmaQueuePair::SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t> cb)
 {
-    m_memoryRead = cb;
+    m_memory.SetReadCallback(cb);
 }
 
-Ptr<Packet>
-RdmaQueuePair::Gather(const std::vector<RdmaSge>& sgList,
-                      uint64_t offset,
-                      uint32_t length,
-                      bool& zeros) const
+RdmaQpMemory&
+RdmaQueuePair::GetMemory()
 {
-    if (!m_memoryRead.IsNull())
-    {
-        ForEachSpan(sgList,
-                    offset,
-                    length,
-                    [this](const RdmaSge& sge, uint64_t into, uint32_t, uint32_t n) {
-                        m_memoryRead(sge.lkey, sge.addr + into, n);
-                    });
-    }
-    bool data = false;
-    for (const RdmaSge& sge : sgList)
-    {
-        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-        data = data || (mr && mr->IsDataMode());
-    }
-    zeros = !data;
-    if (!data)
-    {
-        return Create<Packet>(length);
-    }
-    std::vector<uint8_t> bytes(length, 0);
-    ForEachSpan(sgList,
-                offset,
-                length,
-                [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
-                    LookupMr(sge.lkey)->Read(sge.addr + into, bytes.data() + at, n);
-                });
-    return Create<Packet>(bytes.data(), length);
+    return m_memory;
 }
 
-void
-RdmaQueuePair::Scatter(const std::vector<RdmaSge>& sgList,
-                       uint64_t offset,
-                       Ptr<const Packet> payload)
+const RdmaQpMemory&
+RdmaQueuePair::GetMemory() const
 {
-    uint32_t length = payload->GetSize();
-    std::vector<uint8_t> bytes(length);
-    payload->CopyData(bytes.data(), length);
-    ForEachSpan(sgList,
-                offset,
-                length,
-                [&](const RdmaSge& sge, uint64_t into, uint32_t at, uint32_t n) {
-                    Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-                    if (mr)
-                    {
-                        mr->Write(sge.addr + into, bytes.data() + at, n);
-                    }
-                });
-}
-
-Ptr<Packet>
-RdmaQueuePair::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length, bool& zeros) const
-{
-    if (!m_memoryRead.IsNull() && length > 0)
-    {
-        m_memoryRead(mr->GetLkey(), va, length);
-    }
-    zeros = !mr->IsDataMode();
-    if (zeros)
-    {
-        return Create<Packet>(length);
-    }
-    std::vector<uint8_t> bytes(length);
-    mr->Read(va, bytes.data(), length);
-    return Create<Packet>(bytes.data(), length);
-}
-
-void
-RdmaQueuePair::WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload)
-{
-    if (!mr->IsDataMode())
-    {
-        return;
-    }
-    std::vector<uint8_t> bytes(payload->GetSize());
-    payload->CopyData(bytes.data(), bytes.size());
-    mr->Write(va, bytes.data(), bytes.size());
+    return m_memory;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "rdma-completion-queue.h"
 #include "rdma-memory-region.h"
+#include "rdma-qp-memory.h"
 #include "rdma-qp-requester.h"
 #include "rdma-qp-responder.h"
 #include "rdma-verbs.h"
@@ -16,8 +17,6 @@
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
-
-#include <functional>
 
 namespace ns3
 {
@@ -37,7 +36,9 @@ class RdmaLossRecovery;
  * the next packet when its port can send, and hands every packet addressed
  * to this QPN to Receive. Inside, an RdmaQpRequester (requester and
  * completer) runs the send queue and an RdmaQpResponder the receive side;
- * the loss-recovery policy is a pluggable RdmaLossRecovery.
+ * both reach local memory through an RdmaQpMemory (scatter/gather and
+ * the access checks of IBA 10.6.3); the loss-recovery policy is a pluggable
+ * RdmaLossRecovery.
  *
  * Errors follow verbs: a call with bad arguments returns an errno value
  * (EINVAL, ENOMEM) and changes nothing; an error found while executing a
@@ -196,8 +197,6 @@ class RdmaQueuePair : public Object
     void EnterError();
     /// Tell the NIC a packet may be ready.
     void NotifyTx();
-    /// \return the memory region with this key, or null
-    Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
     /// \return the protection domain
     Ptr<RdmaProtectionDomain> GetPd() const;
     /// \return the path MTU, bytes
@@ -208,17 +207,6 @@ class RdmaQueuePair : public Object
     void TraceTimeout();
     /// Fire the PacketTx trace.
     void TracePacketTx(uint8_t opcode, uint32_t psn, bool retransmission);
-    /**
-     * \brief Payload of `length` bytes at `offset` into a scatter/gather
-     * list: real bytes when its regions are in data mode, else zero bytes.
-     * \param zeros set true when the payload is zero bytes (no region in data mode)
-     */
-    Ptr<Packet> Gather(const std::vector<RdmaSge>& sgList,
-                       uint64_t offset,
-                       uint32_t length,
-                       bool& zeros) const;
-    /// Place a payload at `offset` into a scatter/gather list (data mode).
-    void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload);
 
     /**
      * \brief Receive WQEs for the NIC's address translation before placement.
@@ -234,52 +222,15 @@ class RdmaQueuePair : public Object
      * \return the outstanding READ's scatter list, or null (duplicate, stray)
      */
     const std::vector<RdmaSge>* PeekReadPlacement(uint32_t psn, uint64_t& offset) const;
-    /**
-     * \brief The memory a payload of `length` bytes at `offset` into a
-     * scatter list lands in, as (addr, length, lkey) pieces.
-     * \param sgList the scatter list
-     * \param offset bytes into the message
-     * \param length payload bytes
-     * \param out receives the pieces (appended)
-     */
-    void SpansOf(const std::vector<RdmaSge>& sgList,
-                 uint64_t offset,
-                 uint32_t length,
-                 std::vector<RdmaSge>& out) const;
-    /**
-     * \return `length` bytes of a region from `va` (real bytes in data mode)
-     * \param zeros set true when they are zero bytes (the region is not in data mode)
-     */
-    Ptr<Packet> ReadMemory(Ptr<RdmaMemoryRegion> mr,
-                           uint64_t va,
-                           uint32_t length,
-                           bool& zeros) const;
-    /// Write a payload into a region at `va` (data mode).
-    void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload);
-    /**
-     * \brief Check a local scatter/gather list (IBA 10.6.3): every L_Key
-     * names a region of this QP's PD that holds the range and allows the
-     * access.
-     * \param sgList the list
-     * \param needLocalWrite whether the NIC writes into it (READ, atomics)
-     * \return whether the list is valid
-     */
-    bool CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLocalWrite) const;
+    /// \return the QP's local memory access (scatter/gather, access checks)
+    RdmaQpMemory& GetMemory();
+    /// \return the QP's local memory access (scatter/gather, access checks)
+    const RdmaQpMemory& GetMemory() const;
 
   protected:
     void DoDispose() override;
 
   private:
-    /**
-     * \brief Visit the parts of a scatter/gather list that hold message bytes
-     * [offset, offset + length): fn(sge, offset into the SGE, offset into the
-     * span, bytes).
-     */
-    void ForEachSpan(
-        const std::vector<RdmaSge>& sgList,
-        uint64_t offset,
-        uint32_t length,
-        const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn) const;
     /// Check mask and values of a transition (no change made).
     int CheckModify(const RdmaQpAttr& attr, uint32_t mask) const;
     /// Apply the masked attributes.
@@ -287,20 +238,19 @@ class RdmaQueuePair : public Object
     /// Change state, firing the trace.
     void SetState(QpState state);
 
-    uint32_t m_qpn;                                            //!< QP number
-    InitAttr m_init;                                           //!< creation resources
-    RdmaQpAttr m_attr;                                         //!< current attributes
-    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr;      //!< key lookup
-    Callback<void, Ptr<RdmaQueuePair>> m_txReady;              //!< NIC notification
-    Callback<void, uint32_t, uint64_t, uint32_t> m_memoryRead; //!< local reads, for the NIC
-    RdmaQpRequester m_requester;                               //!< send side
-    RdmaQpResponder m_responder;                               //!< receive side
-    Ptr<RdmaLossRecovery> m_recovery;                          //!< loss-recovery policy
-    uint32_t m_ackReqInterval;                                 //!< AckReq every N packets
-    Stats m_stats;                                             //!< counters
-    TracedCallback<uint8_t, uint32_t, bool> m_packetTx;        //!< PacketTx trace
-    TracedCallback<QpState, QpState> m_stateChange;            //!< StateChange trace
-    TracedCallback<> m_timeoutTrace;                           //!< Timeout trace
+    uint32_t m_qpn;                                     //!< QP number
+    InitAttr m_init;                                    //!< creation resources
+    RdmaQpAttr m_attr;                                  //!< current attributes
+    Callback<void, Ptr<RdmaQueuePair>> m_txReady;       //!< NIC notification
+    RdmaQpMemory m_memory;                              //!< local memory access
+    RdmaQpRequester m_requester;                        //!< send side
+    RdmaQpResponder m_responder;                        //!< receive side
+    Ptr<RdmaLossRecovery> m_recovery;                   //!< loss-recovery policy
+    uint32_t m_ackReqInterval;                          //!< AckReq every N packets
+    Stats m_stats;                                      //!< counters
+    TracedCallback<uint8_t, uint32_t, bool> m_packetTx; //!< PacketTx trace
+    TracedCallback<QpState, QpState> m_stateChange;     //!< StateChange trace
+    TracedCallback<> m_timeoutTrace;                    //!< Timeout trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;
