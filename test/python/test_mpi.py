@@ -6,9 +6,16 @@ The k=4 default on 2 ranks gives the sequential outputs byte for byte
 the summary's figures), with either synchronization. Elsewhere the one tie
 that differs (doc/mpi.md, "Same answers": a frame from another rank and an
 event of the same node and picosecond may run in the other order) moves
-some FCTs: every flow completes with the same status, and each FCT is
-within FCT_BOUND of the sequential one (measured: at most 3.3 % on the HPCC
-1 ms file at 2 and 4 ranks, 5 ns on one flow of the default at 4 ranks).
+some FCTs: every flow completes with the same status, each FCT is within
+FCT_BOUND of the sequential one, and the FCT distribution (total, p50,
+p95, p99) within DIST_BOUND. Measured with the METIS partition (the HPCC
+file's default): at most 4.4 % per flow at 2 ranks (293 of 405 flows
+differ) and 5.7 % at 4 ranks (145 differ), the distribution within 0.1 %;
+5 ns on one flow of the default at 4 ranks. (With the ToR blocks used
+before METIS: 3.3 % per flow.) The per-flow figure is where one reordered
+tie leads, so it moves with the partition; the distribution is what a
+study reads, and a real fault (a lost or late frame across ranks) moves
+it.
 Bad rank input exits 2 with the reason.
 
 Skipped, with the reason, when there is no MPI build (make mpi writes the
@@ -26,7 +33,8 @@ import pytest
 from conftest import TOP
 
 MPI_DIR = os.environ.get('RDMA_MPI_DIR', '/var/tmp/rdma-compat-mpi')
-FCT_BOUND = 0.05  # relative
+FCT_BOUND = 0.08  # relative, per flow (measured: 5.7 % at most)
+DIST_BOUND = 0.01  # relative, total and percentiles (measured: 0.1 %)
 CONFIGS = {
     'k4-default': [],
     'hpcc-1ms': ['-c', os.path.join(TOP, 'examples', 'configs', 'hpcc-fat-ws-hpcc.ini')],
@@ -104,7 +112,8 @@ def assert_same_answers(out, seq):
 
 
 def assert_bounded_answers(out, seq):
-    """Same flows and statuses; each FCT within FCT_BOUND."""
+    """Same flows and statuses; each FCT within FCT_BOUND, the FCTs' total and
+    percentiles within DIST_BOUND."""
     dist, ref = fcts(out / 'fct.csv'), fcts(seq / 'fct.csv')
     assert dist.keys() == ref.keys()
     for k, r in ref.items():
@@ -113,6 +122,13 @@ def assert_bounded_answers(out, seq):
             (r['src'], r['dst'], r['size'], r['start_ns'], r['qp'], r['status']), k
         x, y = int(r['fct_ns']), int(d['fct_ns'])
         assert abs(x - y) <= FCT_BOUND * x, 'flow %s: FCT %d ns, sequential %d ns' % (k, y, x)
+    a = sorted(int(r['fct_ns']) for r in dist.values())
+    b = sorted(int(r['fct_ns']) for r in ref.values())
+    assert abs(sum(a) - sum(b)) <= DIST_BOUND * sum(b), (sum(a), sum(b))
+    for q in (0.5, 0.95, 0.99):
+        i = int(q * (len(b) - 1))
+        assert abs(a[i] - b[i]) <= DIST_BOUND * b[i], 'p%g: %d ns, sequential %d ns' % (
+            100 * q, a[i], b[i])
 
 
 @pytest.mark.parametrize('ranks', [2, 4])
