@@ -78,6 +78,10 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
          "true",
          "HPCC simulator, qbb-net-device.cc: RdmaEgressQueue::GetNextQindex serves the "
          "host's ACK queue before any QP"},
+        {"link.WireOverhead",
+         "0",
+         "HPCC simulator, qbb-net-device.cc: TransmitStart times a packet by its size alone "
+         "(no preamble, FCS or inter-packet gap)"},
     };
     if (algorithm == "dcqcn")
     {

@@ -62,6 +62,18 @@ QbbNetDevice::GetTypeId()
                 DataRateValue(DataRate("100Gbps")),
                 MakeDataRateAccessor(&QbbNetDevice::SetDataRate, &QbbNetDevice::GetDataRate),
                 MakeDataRateChecker())
+            .AddAttribute(
+                "WireOverhead",
+                "Bytes each frame occupies on the wire beyond its header and payload: FCS 4, "
+                "preamble and SFD 8, minimum inter-packet gap 12 (IEEE 802.3 clauses 3.1.1, "
+                "4.4.2), 24 in all. 0 puts only the frame's own bytes on the wire, as the HPCC "
+                "simulator's QbbNetDevice does (its TransmitStart times a packet by its size): "
+                "for runs compared with it, not a physical Ethernet. PFC headroom "
+                "(PfcHeader::ComputeHeadroom) keeps the 24 bytes: a larger, safe headroom.",
+                UintegerValue(WIRE_OVERHEAD_BYTES),
+                MakeUintegerAccessor(&QbbNetDevice::SetWireOverhead,
+                                     &QbbNetDevice::GetWireOverhead),
+                MakeUintegerChecker<uint32_t>(0, 1024))
             .AddAttribute("TxQueue",
                           "The egress queue: class FIFOs, the class scheduler and, on a switch "
                           "port, the buffer admission, ECN and INT policies (QbbEgressQueue; "
@@ -157,6 +169,7 @@ QbbNetDevice::DropReasonName(DropReason reason)
 QbbNetDevice::QbbNetDevice()
     : m_mtu(9000),
       m_rate(DataRate("100Gbps")),
+      m_wireOverhead(WIRE_OVERHEAD_BYTES),
       m_corruptTailBytes(4),
       m_wireTimeBytes{g_noCachedSize, g_noCachedSize}
 {
@@ -218,6 +231,20 @@ QbbNetDevice::SetDataRate(DataRate rate)
     m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
 }
 
+void
+QbbNetDevice::SetWireOverhead(uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    m_wireOverhead = bytes;
+    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+}
+
+uint32_t
+QbbNetDevice::GetWireOverhead() const
+{
+    return m_wireOverhead;
+}
+
 DataRate
 QbbNetDevice::GetDataRate() const
 {
@@ -237,7 +264,7 @@ QbbNetDevice::GetWireTime(uint32_t frameBytes) const
     if (frameBytes != m_wireTimeBytes[1])
     {
         m_wireTime[1] = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
-                                                    WIRE_OVERHEAD_BYTES);
+                                                    m_wireOverhead);
         m_wireTimeBytes[1] = frameBytes;
     }
     std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first

@@ -54,8 +54,9 @@ class UniformRandomVariable;
  * among the classes that are not paused. A frame occupies the wire for
  * GetWireTime(): its bytes (at least the 60-byte minimum frame, shorter
  * frames are padded by the PHY) plus the per-frame wire overhead of IEEE
- * 802.3 clauses 3 and 4 (RdmaWire::WIRE_OVERHEAD_BYTES: FCS, preamble,
- * SFD, minimum inter-frame gap, 24 bytes in all), at DataRate. One event per
+ * 802.3 clauses 3 and 4 (the WireOverhead attribute, by default
+ * RdmaWire::WIRE_OVERHEAD_BYTES: FCS, preamble, SFD, minimum inter-frame
+ * gap, 24 bytes in all), at DataRate. One event per
  * transmission ends it at the transmitter (one reused event object, nothing
  * allocated per frame); the channel delivers the same Ptr<Packet> (no
  * per-hop copy) to the peer GetWireTime() + Delay after the start, with one
@@ -110,7 +111,7 @@ class UniformRandomVariable;
 class QbbNetDevice : public NetDevice
 {
   public:
-    /// Bytes each frame adds on the wire (RdmaWire::WIRE_OVERHEAD_BYTES).
+    /// Bytes each frame adds on the wire by default (RdmaWire::WIRE_OVERHEAD_BYTES).
     static constexpr uint32_t WIRE_OVERHEAD_BYTES = RdmaWire::WIRE_OVERHEAD_BYTES;
     /// Smallest frame on the wire without its FCS (RdmaWire::MIN_FRAME_BYTES).
     static constexpr uint32_t MIN_FRAME_BYTES = RdmaWire::MIN_FRAME_BYTES;
@@ -189,10 +190,18 @@ class QbbNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
     /// \return the line rate
     DataRate GetDataRate() const;
+    /**
+     * \brief Set the bytes each frame adds on the wire (the WireOverhead
+     * attribute: 24 by IEEE 802.3, 0 as the HPCC simulator times frames).
+     * \param bytes the overhead, bytes
+     */
+    void SetWireOverhead(uint32_t bytes);
+    /// \return the bytes each frame adds on the wire (WireOverhead attribute)
+    uint32_t GetWireOverhead() const;
 
     /**
      * \brief Time a frame occupies the wire at the line rate:
-     * (max(frameBytes, MIN_FRAME_BYTES) + WIRE_OVERHEAD_BYTES) * 8 / DataRate,
+     * (max(frameBytes, MIN_FRAME_BYTES) + WireOverhead) * 8 / DataRate,
      * rounded to the simulator's time resolution (exact at picoseconds for
      * whole-Gb/s rates).
      * \param frameBytes Ethernet frame bytes without FCS
@@ -482,6 +491,7 @@ class QbbNetDevice : public NetDevice
     Mac48Address m_address;                  //!< MAC address
     uint16_t m_mtu;                          //!< Ethernet payload bytes
     DataRate m_rate;                         //!< line rate
+    uint32_t m_wireOverhead;                 //!< WireOverhead attribute, bytes
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
     Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors, or null
     Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit

@@ -69,6 +69,7 @@ class HpccSimValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(d["switch.EcnAtDequeue"], "true", "SwitchNotifyDequeue marks");
         NS_TEST_EXPECT_MSG_EQ(d["switch.DecrementTtl"], "false", "TTL left alone");
         NS_TEST_EXPECT_MSG_EQ(d["nic.tx.ResponsesFirst"], "true", "the ACK queue first");
+        NS_TEST_EXPECT_MSG_EQ(d["link.WireOverhead"], "0", "frames timed by their size alone");
         auto h = Values("hpcc-sim", "hpcc", DataRate("25Gbps"));
         NS_TEST_EXPECT_MSG_EQ(h["cc.hpcc.RateAi"], "10Mbps", "l.112: 10 x 25 / 25");
         NS_TEST_EXPECT_MSG_EQ(h["cc.hpcc.MaxStage"], "0", "--mi 0");

@@ -124,12 +124,13 @@ struct Arrival
     Ptr<Packet> p; //!< the frame as passed up
 };
 
-/// GetWireTime: (max(B, 60) + 24) * 8 / rate.
+/// GetWireTime: (max(B, 60) + WireOverhead) * 8 / rate, WireOverhead 24 by default (IEEE 802.3).
 class WireTimeTestCase : public TestCase
 {
   public:
     WireTimeTestCase()
-        : TestCase("wire time is (max(frame, 60) + 24 bytes) * 8 bits over DataRate")
+        : TestCase("wire time is (max(frame, 60) + WireOverhead (24) bytes) * 8 bits over "
+                   "DataRate")
     {
     }
 
@@ -161,6 +162,14 @@ class WireTimeTestCase : public TestCase
         // The attribute reaches the same setter.
         dev->SetAttribute("DataRate", DataRateValue(DataRate("50Gbps")));
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(1226), NanoSeconds(200), "attribute");
+        // WireOverhead 0 (how the HPCC simulator times a packet: its size
+        // over the rate): the frame's bytes alone, still padded to 60; the
+        // value cached for 1000 B with the 24 bytes is not reused.
+        dev->SetDataRate(DataRate("1Gbps"));
+        NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(1000), NanoSeconds(8192), "1000 B + 24 at 1G");
+        dev->SetAttribute("WireOverhead", UintegerValue(0));
+        NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(1000), NanoSeconds(8000), "1000 B alone at 1G");
+        NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(20), NanoSeconds(480), "20 B padded to 60");
     }
 };
 

@@ -317,3 +317,23 @@ def test_print_config_shows_what_the_preset_sets(run_example):
     r = run_example('rdma-sim', '-c', config, '--cc.preset=hpcc-sim',
                     '--cc.dcqcn.AiRate=40Mbps', '--print-config')
     assert '\nAiRate = 40Mbps  # command line --cc.dcqcn.AiRate' in r.stdout
+
+
+def test_hpcc_sim_preset_times_frames_without_wire_overhead(run_example, tmp_path):
+    """cc.preset = hpcc-sim sets link.WireOverhead 0 (the HPCC simulator times
+    a packet by its size alone) and it reaches every device: a WRITE that
+    fits one packet on the 25 Gb/s star crosses two links and its ACK two,
+    so its ideal FCT is 4 x 24 bytes x 8 / 25 Gb/s = 30.72 ns shorter than
+    with IEEE 802.3's 24 bytes of FCS, preamble and gap per frame."""
+    config = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+    ideal = {}
+    for name, extra in (('preset', []), ('ethernet', ['--link.WireOverhead=24'])):
+        out = tmp_path / name
+        r = run_example('rdma-sim', '-q', '-c', config, '--cc.preset=hpcc-sim',
+                        '--output.dir=%s' % out, *extra)
+        assert r.returncode == 0, r.stderr
+        with open(out / 'fct.csv') as f:
+            first = next(csv.DictReader(f))
+        assert int(first['size']) <= 1024
+        ideal[name] = int(first['ideal_fct_ns'])
+    assert abs(ideal['ethernet'] - ideal['preset'] - 30.72) <= 1, ideal
