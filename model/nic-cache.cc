@@ -16,21 +16,12 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
-#include <limits>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("NicCache");
 NS_OBJECT_ENSURE_REGISTERED(NicCache);
-
-namespace
-{
-
-/// No line / end of a set's list.
-constexpr uint32_t NIL = std::numeric_limits<uint32_t>::max();
-
-} // namespace
 
 TypeId
 NicCache::GetTypeId()
@@ -225,22 +216,7 @@ NicCache::Build()
                                                     << m_ways << ")");
     NS_ABORT_MSG_IF(m_outstanding > 0 || !m_queue.empty(),
                     "NicCache: attributes Entries or Ways changed with lookups in flight");
-    m_sets = m_entries / m_ways;
-    m_lines.assign(m_entries, Line());
-    m_head.assign(m_sets, NIL);
-    m_tail.assign(m_sets, NIL);
-    m_pendingInSet.assign(m_sets, 0);
-    for (uint32_t s = 0; s < m_sets; ++s)
-    {
-        uint32_t base = s * m_ways;
-        for (uint32_t w = 0; w < m_ways; ++w)
-        {
-            m_lines[base + w].prev = w == 0 ? NIL : base + w - 1;
-            m_lines[base + w].next = w + 1 == m_ways ? NIL : base + w + 1;
-        }
-        m_head[s] = base;
-        m_tail[s] = base + m_ways - 1;
-    }
+    m_lines.Build(m_entries, m_ways);
     m_index.clear();
     m_index.reserve(m_entries);
     m_waiters.clear();
@@ -248,139 +224,6 @@ NicCache::Build()
     m_builtEntries = m_entries;
     m_builtWays = m_ways;
     m_built = true;
-}
-
-void
-NicCache::Unlink(uint32_t line)
-{
-    uint32_t s = line / m_ways;
-    Line& l = m_lines[line];
-    if (l.prev != NIL)
-    {
-        m_lines[l.prev].next = l.next;
-    }
-    else
-    {
-        m_head[s] = l.next;
-    }
-    if (l.next != NIL)
-    {
-        m_lines[l.next].prev = l.prev;
-    }
-    else
-    {
-        m_tail[s] = l.prev;
-    }
-    l.prev = NIL;
-    l.next = NIL;
-}
-
-void
-NicCache::MoveToHead(uint32_t line)
-{
-    uint32_t s = line / m_ways;
-    if (m_head[s] == line)
-    {
-        return;
-    }
-    Unlink(line);
-    Line& l = m_lines[line];
-    l.next = m_head[s];
-    if (l.next != NIL)
-    {
-        m_lines[l.next].prev = line;
-    }
-    m_head[s] = line;
-    if (m_tail[s] == NIL)
-    {
-        m_tail[s] = line;
-    }
-}
-
-void
-NicCache::MoveToTail(uint32_t line)
-{
-    uint32_t s = line / m_ways;
-    if (m_tail[s] == line)
-    {
-        return;
-    }
-    Unlink(line);
-    Line& l = m_lines[line];
-    l.prev = m_tail[s];
-    if (l.prev != NIL)
-    {
-        m_lines[l.prev].next = line;
-    }
-    m_tail[s] = line;
-    if (m_head[s] == NIL)
-    {
-        m_head[s] = line;
-    }
-}
-
-uint32_t
-NicCache::ChooseVictim(uint32_t set)
-{
-    // Invalid lines are kept at the tail of their set's list, so the tail is
-    // invalid whenever any line of the set is.
-    uint32_t tail = m_tail[set];
-    if (!m_lines[tail].valid)
-    {
-        return tail;
-    }
-    if (m_pendingInSet[set] == m_ways)
-    {
-        return NIL;
-    }
-    uint32_t base = set * m_ways;
-    switch (m_policy)
-    {
-    case LRU:
-    case FIFO:
-        for (uint32_t l = tail; l != NIL; l = m_lines[l].prev)
-        {
-            if (!m_lines[l].pending)
-            {
-                return l;
-            }
-        }
-        return NIL;
-    case RANDOM: {
-        uint32_t candidates = m_ways - m_pendingInSet[set];
-        uint32_t k = m_rng->GetInteger(0, candidates - 1);
-        if (m_pendingInSet[set] == 0)
-        {
-            return base + k;
-        }
-        for (uint32_t l = base; l < base + m_ways; ++l)
-        {
-            if (!m_lines[l].pending && k-- == 0)
-            {
-                return l;
-            }
-        }
-        return NIL;
-    }
-    case LFU: {
-        uint32_t best = NIL;
-        for (uint32_t l = base; l < base + m_ways; ++l)
-        {
-            const Line& c = m_lines[l];
-            if (c.pending)
-            {
-                continue;
-            }
-            if (best == NIL || c.uses < m_lines[best].uses ||
-                (c.uses == m_lines[best].uses && c.lastUse < m_lines[best].lastUse))
-            {
-                best = l;
-            }
-        }
-        return best;
-    }
-    }
-    return NIL;
 }
 
 void
@@ -415,12 +258,12 @@ NicCache::Process(Request& req, bool queued)
     if (it != m_index.end())
     {
         uint32_t line = it->second;
-        Line& l = m_lines[line];
+        NicCacheLines::Line& l = m_lines[line];
         l.lastUse = ++m_useClock;
         ++l.uses;
         if (m_policy == LRU)
         {
-            MoveToHead(line);
+            m_lines.MoveToHead(line);
         }
         if (req.write)
         {
@@ -446,13 +289,13 @@ NicCache::Process(Request& req, bool queued)
     {
         return false;
     }
-    uint32_t set = static_cast<uint32_t>(req.key % m_sets);
-    uint32_t victim = ChooseVictim(set);
-    if (victim == NIL)
+    uint32_t set = static_cast<uint32_t>(req.key % m_lines.GetSets());
+    uint32_t victim = m_lines.ChooseVictim(set, m_policy, m_rng);
+    if (victim == NicCacheLines::NIL)
     {
         return false;
     }
-    Line& v = m_lines[victim];
+    NicCacheLines::Line& v = m_lines[victim];
     if (v.valid)
     {
         uint64_t oldKey = v.key;
@@ -470,14 +313,13 @@ NicCache::Process(Request& req, bool queued)
     }
     v.key = req.key;
     v.valid = true;
-    v.pending = true;
+    m_lines.MarkPending(victim);
     v.dirty = req.write;
     v.uses = 1;
     v.lastUse = ++m_useClock;
-    MoveToHead(victim);
+    m_lines.MoveToHead(victim);
     m_index[req.key] = victim;
     ++m_occupancy;
-    ++m_pendingInSet[set];
     ++m_outstanding;
     NS_LOG_LOGIC("miss " << req.key << ", fill into line " << victim);
     ++m_misses;
@@ -491,9 +333,7 @@ void
 NicCache::FillDone(uint32_t line)
 {
     NS_LOG_FUNCTION(this << line);
-    Line& l = m_lines[line];
-    l.pending = false;
-    --m_pendingInSet[line / m_ways];
+    m_lines.ClearPending(line);
     --m_outstanding;
     std::vector<Request> waiters;
     auto it = m_waiters.find(line);
@@ -572,12 +412,12 @@ NicCache::Invalidate(uint64_t key)
     }
     uint32_t line = it->second;
     m_index.erase(it);
-    Line& l = m_lines[line];
+    NicCacheLines::Line& l = m_lines[line];
     l.valid = false;
     l.dirty = false;
     l.uses = 0;
     --m_occupancy;
-    MoveToTail(line);
+    m_lines.MoveToTail(line);
     return true;
 }
 

@@ -5,6 +5,8 @@
 #ifndef NIC_CACHE_H
 #define NIC_CACHE_H
 
+#include "nic-cache-lines.h"
+
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -76,14 +78,12 @@ class UniformRandomVariable;
 class NicCache : public Object
 {
   public:
-    /// Replacement policy.
-    enum Policy
-    {
-        LRU,    //!< least recently used
-        FIFO,   //!< first in (filled), first out
-        RANDOM, //!< uniformly random line of the set
-        LFU     //!< least frequently used since fill, ties to LRU
-    };
+    /// Replacement policy (NicCacheLines chooses the victim).
+    using Policy = NicCacheLines::Policy;
+    static constexpr Policy LRU = NicCacheLines::LRU;       //!< least recently used
+    static constexpr Policy FIFO = NicCacheLines::FIFO;     //!< first in (filled), first out
+    static constexpr Policy RANDOM = NicCacheLines::RANDOM; //!< uniformly random line of the set
+    static constexpr Policy LFU = NicCacheLines::LFU;       //!< least frequently used, ties to LRU
 
     /**
      * \brief Get the type ID.
@@ -232,19 +232,6 @@ class NicCache : public Object
     void DoDispose() override;
 
   private:
-    /// One line of the cache.
-    struct Line
-    {
-        uint64_t key{0};     //!< key held
-        uint64_t lastUse{0}; //!< m_useClock at the last lookup
-        uint32_t uses{0};    //!< lookups since the fill (LFU)
-        uint32_t prev{0};    //!< neighbour towards the set's head
-        uint32_t next{0};    //!< neighbour towards the set's tail
-        bool valid{false};   //!< holds key (filled or being filled)
-        bool pending{false}; //!< its fill is in flight
-        bool dirty{false};   //!< modified since the fill
-    };
-
     /// A lookup waiting for an entry.
     struct Request
     {
@@ -270,17 +257,6 @@ class NicCache : public Object
      * \param hit whether it hit
      */
     void Finish(Request& req, bool hit);
-    /**
-     * \param set a set
-     * \return a line to fill in set, or UINT32_MAX if every line is pending
-     */
-    uint32_t ChooseVictim(uint32_t set);
-    /// \param line move to the head of its set's list
-    void MoveToHead(uint32_t line);
-    /// \param line move to the tail of its set's list
-    void MoveToTail(uint32_t line);
-    /// \param line unlink from its set's list
-    void Unlink(uint32_t line);
     /// \param line a fill completed
     void FillDone(uint32_t line);
     /// \brief Process queued lookups until one must wait.
@@ -298,14 +274,10 @@ class NicCache : public Object
     Ptr<NicMemory> m_memory;          //!< backing store
     Ptr<UniformRandomVariable> m_rng; //!< RANDOM policy's stream
 
-    bool m_built{false};                  //!< lines match the geometry
-    uint32_t m_builtEntries{0};           //!< geometry of the built lines
-    uint32_t m_builtWays{0};              //!< geometry of the built lines
-    uint32_t m_sets{0};                   //!< Entries / Ways
-    std::vector<Line> m_lines;            //!< set s holds [s * ways, (s + 1) * ways)
-    std::vector<uint32_t> m_head;         //!< per set: most recent (LRU) / newest (FIFO)
-    std::vector<uint32_t> m_tail;         //!< per set: the victim end; invalid lines sit here
-    std::vector<uint32_t> m_pendingInSet; //!< per set: lines waiting for a fill
+    bool m_built{false};                            //!< lines match the geometry
+    uint32_t m_builtEntries{0};                     //!< geometry of the built lines
+    uint32_t m_builtWays{0};                        //!< geometry of the built lines
+    NicCacheLines m_lines;                          //!< the sets' lines and the victim choice
     std::unordered_map<uint64_t, uint32_t> m_index; //!< key -> line (valid lines)
     std::unordered_map<uint32_t, std::vector<Request>>
         m_waiters;               //!< line -> lookups awaiting its fill

@@ -2,9 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+// RdmaNic: the verbs calls, transmit and receive. The hardware path (the
+// pipeline's callbacks, the receive buffer) is in rdma-nic-hardware.cc.
+
 #include "rdma-nic.h"
 
-#include "qbb-channel.h"
 #include "qbb-net-device.h"
 #include "rdma-int-codec.h"
 #include "rdma-opcode.h"
@@ -461,179 +463,6 @@ RdmaNic::SendToPort(Ptr<Packet> frame)
 }
 
 void
-RdmaNic::SetPipeline(Ptr<RdmaNicPipeline> pipeline)
-{
-    NS_ABORT_MSG_IF(pipeline && (!m_qps.empty() || !m_mrs.empty()),
-                    "RdmaNic: attribute Pipeline set after QPs or MRs were made");
-    m_pipeline = pipeline;
-    if (m_pipeline)
-    {
-        m_pipeline->SetRetireCallbacks(MakeCallback(&RdmaNic::OnPipelineTx, this),
-                                       MakeCallback(&RdmaNic::OnPipelineRx, this));
-    }
-}
-
-Ptr<RdmaNicPipeline>
-RdmaNic::GetPipeline() const
-{
-    return m_pipeline;
-}
-
-void
-RdmaNic::OnPipelineTx(Ptr<Packet> frame)
-{
-    m_txFrames.push_back(frame);
-    TrySend();
-}
-
-Ptr<RdmaNicRxBuffer>
-RdmaNic::GetRxBuffer() const
-{
-    return m_rxBuffer;
-}
-
-std::string
-RdmaNic::ConfigureRxBuffer()
-{
-    NS_ABORT_MSG_IF(!m_device || !m_device->GetQbbChannel(),
-                    "RdmaNic::ConfigureRxBuffer: the NIC's port has no link");
-    m_rxBufferReady = true;
-    m_rxBuffer->SetPfcHoldCallback(MakeCallback(&RdmaNic::OnRxBufferPfc, this));
-    return m_rxBuffer->Configure(m_device->GetDataRate(),
-                                 m_device->GetQbbChannel()->GetDelay(),
-                                 m_device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
-                                     QbbNetDevice::VLAN_TAG_BYTES);
-}
-
-void
-RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
-{
-    m_device->GetPfcController()->SetHold(cls, pause);
-}
-
-bool
-RdmaNic::AdmitRx(Ptr<Packet> frame, uint8_t cls)
-{
-    if (!m_rxBufferReady)
-    {
-        const std::string error = ConfigureRxBuffer();
-        NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
-    }
-    if (m_rxBuffer->Enqueue(cls, frame->GetSize()) != RdmaNicRxBuffer::ADMIT)
-    {
-        Drop(frame, DROP_RX_BUFFER_FULL);
-        return false;
-    }
-    m_rxHeld.push_back({cls, frame->GetSize()});
-    return true;
-}
-
-void
-RdmaNic::FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
-{
-    m_rxPlaces.clear();
-    m_rxPieces.clear();
-    const uint8_t op = f.bth.GetOpcode();
-    const uint32_t psn = f.bth.GetPsn();
-    const uint32_t length = f.payload ? f.payload->GetSize() : 0;
-    switch (op)
-    {
-    case RC_RDMA_READ_RESPONSE_FIRST:
-    case RC_RDMA_READ_RESPONSE_MIDDLE:
-    case RC_RDMA_READ_RESPONSE_LAST:
-    case RC_RDMA_READ_RESPONSE_ONLY: {
-        uint64_t offset = 0;
-        const std::vector<RdmaSge>* sg = qp->PeekReadPlacement(psn, offset);
-        if (sg && length > 0)
-        {
-            qp->GetMemory().SpansOf(*sg, offset, length, m_rxPieces);
-        }
-        break;
-    }
-    case RC_SEND_FIRST:
-    case RC_SEND_ONLY:
-    case RC_SEND_ONLY_WITH_IMMEDIATE:
-    case RC_SEND_ONLY_WITH_INVALIDATE: {
-        // The SEND messages already in the pipeline take the receive WQEs
-        // before this one (IBA 9.7.4.1.3: receive WQEs are used in order).
-        RxSendPlacement& s = m_rxSends[qp->GetQpn()];
-        const std::vector<RdmaSge>* sg = qp->PeekRecvSgList(s.startsInPipeline);
-        ++s.startsInPipeline;
-        s.sgList = sg ? *sg : std::vector<RdmaSge>();
-        s.firstPsn = psn;
-        s.pmtu = length;
-        if (length > 0)
-        {
-            qp->GetMemory().SpansOf(s.sgList, 0, length, m_rxPieces);
-        }
-        break;
-    }
-    case RC_SEND_MIDDLE:
-    case RC_SEND_LAST:
-    case RC_SEND_LAST_WITH_IMMEDIATE:
-    case RC_SEND_LAST_WITH_INVALIDATE: {
-        auto it = m_rxSends.find(qp->GetQpn());
-        if (it != m_rxSends.end() && length > 0)
-        {
-            const uint64_t offset =
-                uint64_t((psn - it->second.firstPsn) & 0xFFFFFF) * it->second.pmtu;
-            qp->GetMemory().SpansOf(it->second.sgList, offset, length, m_rxPieces);
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    for (const RdmaSge& p : m_rxPieces)
-    {
-        m_rxPlaces.push_back({p.lkey, p.addr, p.length});
-    }
-}
-
-void
-RdmaNic::OnPipelineRx(const RoceFrame& f)
-{
-    const uint8_t op = f.bth.GetOpcode();
-    if (op == RC_SEND_FIRST || op == RC_SEND_ONLY || op == RC_SEND_ONLY_WITH_IMMEDIATE ||
-        op == RC_SEND_ONLY_WITH_INVALIDATE)
-    {
-        auto it = m_rxSends.find(f.bth.GetDestQp());
-        if (it != m_rxSends.end() && it->second.startsInPipeline > 0)
-        {
-            --it->second.startsInPipeline;
-        }
-    }
-    NS_ASSERT(!m_rxHeld.empty());
-    m_rxBuffer->Dequeue(m_rxHeld.front().cls, m_rxHeld.front().bytes);
-    m_rxHeld.pop_front();
-    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
-    if (qp)
-    {
-        qp->Receive(f);
-    }
-    else
-    {
-        ++m_stats.rxDrops[DROP_UNKNOWN_QP]; // destroyed while in the pipeline
-    }
-    TrySend();
-}
-
-void
-RdmaNic::OnMemoryRead(uint32_t key, uint64_t va, uint32_t length)
-{
-    m_reads.push_back({key, va, length});
-}
-
-void
-RdmaNic::OnCompletion(const RdmaWorkCompletion&)
-{
-    if (m_pipeline)
-    {
-        m_pipeline->WriteCqe();
-    }
-}
-
-void
 RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
 {
     const RdmaQpAttr& attr = qp->Query();
@@ -740,8 +569,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     }
     if (m_pipeline)
     {
-        FindRxPlacement(qp, f);
-        m_pipeline->SubmitRx(f, frame->GetSize(), m_rxPlaces);
+        m_pipeline->SubmitRx(f, frame->GetSize(), m_rxPlacement.Find(qp, f));
         TrySend(); // a CNP may be queued
         return;
     }

@@ -11,6 +11,7 @@
 #include "rdma-memory-region.h"
 #include "rdma-nic-pipeline.h"
 #include "rdma-nic-rx-buffer.h"
+#include "rdma-nic-rx-placement.h"
 #include "rdma-protection-domain.h"
 #include "rdma-qp-cc.h"
 #include "rdma-queue-pair.h"
@@ -72,7 +73,9 @@ class Packet;
  * lossless class above its XOFF threshold makes the port hold its peer
  * paused (QbbPfcController::SetHold), so a NIC slowed by its cache misses
  * pauses its switch (Guo et al., SIGCOMM 2016, section 4.4); a frame that
- * does not fit is dropped as DROP_RX_BUFFER_FULL.
+ * does not fit is dropped as DROP_RX_BUFFER_FULL. Where a SEND's or READ
+ * response's payload lands is found as the packet enters the pipeline, ahead
+ * of its QP (RdmaNicRxPlacement).
  */
 class RdmaNic : public Object
 {
@@ -236,6 +239,8 @@ class RdmaNic : public Object
     void DoDispose() override;
 
   private:
+    // --- verbs, transmit and receive (rdma-nic.cc) ---
+
     /// A QP has something to send.
     void OnQpTxReady(Ptr<RdmaQueuePair> qp);
     /// The port can take a frame.
@@ -256,6 +261,9 @@ class RdmaNic : public Object
     void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame);
     /// Hand a frame to the port.
     void SendToPort(Ptr<Packet> frame);
+
+    // --- the hardware path, with a Pipeline (rdma-nic-hardware.cc) ---
+
     /// The pipeline retired a TX frame.
     void OnPipelineTx(Ptr<Packet> frame);
     /// The pipeline retired an RX packet: give it to its QP.
@@ -268,17 +276,6 @@ class RdmaNic : public Object
     bool AdmitRx(Ptr<Packet> frame, uint8_t cls);
     /// The receive buffer's PFC decision for class cls.
     void OnRxBufferPfc(uint8_t cls, bool pause);
-    /// Fill m_rxPlaces with where a SEND or READ-response payload lands.
-    void FindRxPlacement(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
-
-    /// A QP's SEND placement as the RX pipeline sees it (ahead of the QP).
-    struct RxSendPlacement
-    {
-        uint32_t startsInPipeline{0}; //!< SEND first/only packets not yet retired
-        std::vector<RdmaSge> sgList;  //!< the receive WQE of the message in progress
-        uint32_t firstPsn{0};         //!< its first packet's PSN
-        uint32_t pmtu{0};             //!< payload of its first packet
-    };
 
     /// A frame in the receive buffer, in pipeline order.
     struct RxHeld
@@ -311,16 +308,15 @@ class RdmaNic : public Object
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<Packet>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
-    Ptr<RdmaNicPipeline> m_pipeline;                           //!< hardware, or null
-    std::deque<Ptr<Packet>> m_txFrames;                        //!< retired, not yet sent
-    std::vector<RdmaNicPipeline::MemorySpan> m_reads;          //!< reads of the packet being built
-    Ptr<RdmaNicRxBuffer> m_rxBuffer;                           //!< the port's receive buffer
-    bool m_rxBufferReady{false};                               //!< ConfigureRxBuffer done
-    std::deque<RxHeld> m_rxHeld;                               //!< frames in the pipeline
-    std::unordered_map<uint32_t, RxSendPlacement> m_rxSends;   //!< by QPN
-    std::vector<RdmaNicPipeline::MemorySpan> m_rxPlaces;       //!< of the packet being submitted
-    std::vector<RdmaSge> m_rxPieces;                           //!< scratch for FindRxPlacement
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
+    // The hardware path.
+    Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
+    std::deque<Ptr<Packet>> m_txFrames;               //!< retired, not yet sent
+    std::vector<RdmaNicPipeline::MemorySpan> m_reads; //!< reads of the packet being built
+    Ptr<RdmaNicRxBuffer> m_rxBuffer;                  //!< the port's receive buffer
+    bool m_rxBufferReady{false};                      //!< ConfigureRxBuffer done
+    std::deque<RxHeld> m_rxHeld;                      //!< frames in the pipeline
+    RdmaNicRxPlacement m_rxPlacement;                 //!< where received payloads land
 };
 
 } // namespace ns3
