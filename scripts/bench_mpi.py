@@ -91,7 +91,30 @@ def main():
               (case, overhead, sent, windows, active * 1e3,
                overhead / windows * 1e6 if windows else 0,
                overhead / sent * 1e6 if sent else 0))
+        if par_fct != seq_fct:
+            print('%-16s   answers: %s' % (case, fct_difference(seq_fct, par_fct)))
         sys.stdout.flush()
+
+
+def fct_difference(seq_fct, par_fct):
+    """How a distributed run's fct.csv rows (sorted by flow id) differ from
+    the sequential run's: flows whose FCT differs, the largest per-flow
+    difference, and the FCT distribution's p50/p95/p99 and total
+    (doc/mpi.md, "Same answers": compare by distributions)."""
+    def fcts(rows):
+        return {l.split(',')[0]: int(l.split(',')[6]) for l in rows}
+    a, b = fcts(seq_fct), fcts(par_fct)
+    if a.keys() != b.keys():
+        return 'different flows completed (%d and %d)' % (len(a), len(b))
+    rel = [abs(b[k] - a[k]) / a[k] for k in a if a[k]]
+    sa, sb = sorted(a.values()), sorted(b.values())
+    qs = []
+    for q in (0.5, 0.95, 0.99):
+        i = int(q * (len(sa) - 1))
+        qs.append('p%g %.4f' % (100 * q, sb[i] / sa[i]))
+    return ('%d of %d flows differ, at most %.1f %%; FCT ratio (ranks / sequential) %s, '
+            'total %.4f' % (sum(1 for k in a if a[k] != b[k]), len(a), 100 * max(rel or [0]),
+                            ', '.join(qs), sum(sb) / sum(sa)))
 
 
 if __name__ == '__main__':
