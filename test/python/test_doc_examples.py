@@ -1,7 +1,8 @@
 """Every shell example of README.md and doc/*.rst runs as written.
 
-What counts as an example is doc_examples.py's rule (sh blocks, and inline
-code that starts with one of the tree's programs and has arguments). Each
+What counts as an example is doc_examples.py's rule (sh blocks, the lines
+of rst literal blocks and the inline code that start with one of the tree's
+programs and have arguments). Each
 one runs with its text unchanged, in document order, in one fresh folder W
 that holds the tree's examples/, data/, scripts/, test/ and ns3-module/ and
 a link build -> $RDMA_BUILD_DIR: "build/examples/rdma-sim -c
@@ -9,7 +10,7 @@ examples/configs/tiny.ini" is the build's program on the tree's file, and
 every out/ and fig/ an example writes lands in W. A bare example name
 (rdma-fat-tree) is build/examples/NAME. An example passes if it exits 0.
 
-Three kinds are not run as written, each in a table below that the test
+Four kinds are not run as written, each in a table below that the test
 keeps current (an entry whose text no document holds any more fails):
 
 * make commands run as "make -n" in the tree: each installs packages,
@@ -24,17 +25,22 @@ keeps current (an entry whose text no document holds any more fails):
   the runner lists.
 * TEMPLATES: examples with placeholders (SIDE, OUT_DIR, <checkout>); each is
   run, or checked as LONG says, in the instances listed.
+* REFUSED: examples a document shows being refused (its literal block
+  holds the message); each must exit with the status listed, print the
+  message's first words and write no output folder.
 
 The guards: a --group.key any document names must be a key rdma-sim lists
 (README once named --cc.dcqcn.Rai); a bogus key must make an example fail
 through the same runner; the extraction must find the examples it is known
-to find. The C++ fragments of doc/rdma.rst's Usage section use variables
-the text describes, so they are not compiled: every type, member and
-attribute name they use must be declared by the module's or ns-3's headers.
+to find, in sh blocks, literal blocks and inline code. The C++ fragments of
+doc/rdma.rst's Usage section use variables the text describes, so they are
+not compiled: every type, member and attribute name they use must be
+declared by the module's or ns-3's headers.
 The whole file takes about a minute on two cores.
 """
 
 import argparse
+import inspect
 import os
 import re
 import runpy
@@ -98,6 +104,33 @@ for _side in ('roce', 'irn'):
              '--cc.algorithm=%s' % (_side, _load, _cc)] = ('a k=4 fat-tree study point', 'check')
 LONG['ns3-module/install-into-ns3.sh /path/to/ns-3'] = (
     'needs an ns-3 source tree (test_install_into_ns3.py installs into one)', 'shell')
+# doc/rdma.rst, "Side by side with the HPCC simulator": its literal blocks
+_HPCC_SIDE = 'build/examples/rdma-sim -c examples/configs/hpcc-fat-ws-%s.ini --cc.preset=hpcc-sim '
+for _tail in ('dcqcn --output.dir=out/dcqcn-deq',
+              'dcqcn --switch.EcnAtDequeue=false --output.dir=out/dcqcn-enq',
+              'hpcc --output.dir=out/hpcc'):
+    _cc, _, _options = _tail.partition(' ')
+    LONG[_HPCC_SIDE % _cc + _options] = ('the 1 ms WebSearch file on 320 hosts, ~15 s', 'check')
+LONG[_HPCC_SIDE % 'dcqcn' + '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt --sim.seed=2 '
+     '--output.dir=out/dcqcn-5ms-s2'] = ('the 5 ms WebSearch file on 320 hosts, minutes', 'check')
+LONG['scripts/memory_costs.py --sim build/examples/rdma-sim --fit --large'] = (
+    'builds ten fabrics up to k=32 (about 3 GiB), minutes', 'parse')
+# out/dcqcn-deq is what a LONG run above would write; the stored hand-made
+# pair of test_compare_hpcc.py (an rdma-sim folder, the simulator's fct.txt
+# and pfc.txt) stands for both sides.
+TEMPLATES['scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt '
+          '--theirs-pfc THEIR_DCQCN/pfc.txt'] = [
+    'scripts/compare_hpcc.py test/data/hpcc-compare/ours test/data/hpcc-compare/theirs-fct.txt '
+    '--theirs-pfc test/data/hpcc-compare/theirs-pfc.txt']
+
+#: Examples a document shows being refused -> (exit status, the first words
+#: of the message the document shows); the run must end so and write no
+#: output folder.
+REFUSED = {
+    'rdma-sim --topology.k=32 --traffic.pattern=permutation --traffic.size=1000 '
+    '--sim.stopTime=1us --sim.maxMemory=100MB --output.dir=out/k32':
+        (2, 'rdma-sim: sim.maxMemory: this run needs about'),
+}
 
 #: what the workspace links to in the tree
 _LINKED = ('examples', 'data', 'scripts', 'test', 'ns3-module', 'doc')
@@ -129,8 +162,9 @@ def _env_and_argv(text):
 
 def _parse_python(argv, cwd):
     """A script's own argument checks: its parse_args(argv) if it has one,
-    else its main(argv) with ArgumentParser.parse_args stopping after the
-    parse. Returns '' or the error."""
+    else its main(argv) (main() with sys.argv = argv, if main takes no
+    arguments) with ArgumentParser.parse_args stopping after the parse.
+    Returns '' or the error."""
     script = os.path.join(cwd, argv[0])
 
     class Parsed(Exception):
@@ -142,8 +176,9 @@ def _parse_python(argv, cwd):
         original(self, args, namespace)
         raise Parsed()
 
-    old_cwd, old_path = os.getcwd(), list(sys.path)
+    old_cwd, old_path, old_argv = os.getcwd(), list(sys.path), sys.argv
     os.chdir(cwd)
+    sys.argv = list(argv)
     sys.path.insert(0, os.path.dirname(script))
     try:
         module = runpy.run_path(script, run_name='doc_example')
@@ -151,7 +186,8 @@ def _parse_python(argv, cwd):
             module['parse_args'](argv[1:])
             return ''
         argparse.ArgumentParser.parse_args = parse_then_stop
-        module['main'](argv[1:])
+        main = module['main']
+        main(*([argv[1:]] if inspect.signature(main).parameters else []))
         return 'main() returned without parsing its arguments'
     except Parsed:
         return ''
@@ -161,6 +197,7 @@ def _parse_python(argv, cwd):
         argparse.ArgumentParser.parse_args = original
         os.chdir(old_cwd)
         sys.path[:] = old_path
+        sys.argv = old_argv
 
 
 def _check_shell(argv, cwd):
@@ -201,6 +238,14 @@ def run_command(text, cwd):
         return 'cannot run %s: %s' % (argv[0], e)
     except subprocess.TimeoutExpired:
         return 'still running after %d s' % TIMEOUT
+    if text in REFUSED:
+        status, shown = REFUSED[text]
+        if r.returncode != status or shown not in r.stderr:
+            return 'expected exit %d and %r, got exit %d: %s' % (status, shown, r.returncode,
+                                                                 r.stderr[-800:])
+        written = [a.split('=', 1)[1] for a in argv if a.startswith('--output.dir=')]
+        return 'wrote %s' % written if any(os.path.exists(os.path.join(cwd, d))
+                                           for d in written) else ''
     if r.returncode != 0:
         return 'exit %d: %s' % (r.returncode, (r.stderr or r.stdout)[-800:])
     if mode == 'suite' and not set(suite) <= set(r.stdout.split()):
@@ -233,6 +278,7 @@ def test_tables_name_only_examples_the_documents_hold():
     texts = {e.text for e in EXAMPLES}
     expanded = {i for e in EXAMPLES for i in instances(e)}
     assert not set(TEMPLATES) - texts, 'stale TEMPLATES entries'
+    assert not set(REFUSED) - expanded, 'stale REFUSED entries'
     assert not set(LONG) - expanded, 'stale LONG entries'
 
 
@@ -271,24 +317,46 @@ def test_a_bogus_key_fails_the_runner(build_dir, workspace):
                          str(workspace)).startswith('argument error')
 
 
+def _extracted(path, text):
+    """(kind, line, text) of the examples of a made-up document."""
+    path.write_text(text)
+    return [(e.kind, e.line, e.text) for e in de.examples_of(str(path))]
+
+
 def test_extraction_finds_the_known_examples(tmp_path):
     texts = [e.text for e in EXAMPLES]
     assert 'build/examples/rdma-sim --help' in texts
     assert 'rdma-fat-tree --k=4 --bytes=1048576' in texts  # an inline rst literal
     assert sum(e.source == 'README.md' and e.kind == 'block' for e in EXAMPLES) >= 15
+    literal = [e.text for e in EXAMPLES if e.kind == 'literal']  # rst "::" blocks
+    assert 'scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt ' \
+           '--theirs-pfc THEIR_DCQCN/pfc.txt' in literal
+    assert 'scripts/memory_costs.py --sim build/examples/rdma-sim --fit --large' in literal
+    assert len(literal) >= 7
     # The rules on a made-up document: continuations, comments, '...', spans.
-    md = tmp_path / 'x.md'
-    md.write_text('Run `scripts/plot_fct.py -o f out/a` or see `scripts/sweep.py`.\n'
-                  '```sh\nscripts/sweep.py -o out/s \\\n    --seeds 1,2   # two\n'
-                  'scripts/sweep.py ... --list\n```\n')
-    found = [(e.kind, e.line, e.text) for e in de.examples_of(str(md))]
+    found = _extracted(tmp_path / 'x.md',
+                       'Run `scripts/plot_fct.py -o f out/a` or see `scripts/sweep.py`.\n'
+                       '```sh\nscripts/sweep.py -o out/s \\\n    --seeds 1,2   # two\n'
+                       'scripts/sweep.py ... --list\n```\n')
     assert found == [('inline', 1, 'scripts/plot_fct.py -o f out/a'),
                      ('block', 3, 'scripts/sweep.py -o out/s --seeds 1,2'),
                      ('block', 5, 'scripts/sweep.py -o out/s --seeds 1,2 --list')]
-    rst = tmp_path / 'x.rst'
-    rst.write_text('Commands: ``build/examples/rdma-sim -c a.ini\n--x.Y=1`` and ``rdma-sim``.\n')
-    found = [(e.line, e.text) for e in de.examples_of(str(rst))]
-    assert found == [(1, 'build/examples/rdma-sim -c a.ini --x.Y=1')]
+    found = _extracted(tmp_path / 'x.rst', 'Commands: ``build/examples/rdma-sim -c a.ini\n'
+                       '--x.Y=1`` and ``rdma-sim``.\n')
+    assert found == [('inline', 1, 'build/examples/rdma-sim -c a.ini --x.Y=1')]
+    # Literal blocks: only the lines that start with a program, continuations
+    # and a prompt as in sh blocks; output, formulas and a comment's body are
+    # not examples, a note's body is text.
+    found = _extracted(tmp_path / 'y.rst',
+                       'Run it::\n\n  $ rdma-sim --a.B=1 \\\n      --c.D=2\n  rdma-sim: refused\n'
+                       '  H = 2 x delay   # bytes\n\n'
+                       '..\n   A comment, not a literal block::\n\n     scripts/x.py --y\n\n'
+                       '.. note::\n\n   Then::\n\n     scripts/sweep.py -o out/s\n'
+                       '     scripts/sweep.py ... --list\n\n'
+                       'Prose, not indented: rdma-sim --e.F=3\n')
+    assert found == [('literal', 3, 'rdma-sim --a.B=1 --c.D=2'),
+                     ('literal', 17, 'scripts/sweep.py -o out/s'),
+                     ('literal', 18, 'scripts/sweep.py -o out/s --list')]
 
 
 def _usage_snippets():
@@ -299,20 +367,8 @@ def _usage_snippets():
     start = lines.index('Usage')
     end = next(i for i in range(start + 2, len(lines))
                if i + 1 < len(lines) and re.match(r'^\*{4,}$', lines[i + 1]))
-    snippets, i = [], start
-    while i < end:
-        if lines[i].rstrip().endswith('::'):
-            j = i + 1
-            while j < end and not lines[j].strip():
-                j += 1
-            k = j
-            while k < end and (not lines[k].strip() or lines[k].startswith(' ')):
-                k += 1
-            snippets.append((j + 1, '\n'.join(lines[j:k])))
-            i = k
-        else:
-            i += 1
-    return snippets
+    return [(first, '\n'.join(block)) for block, first, kind in de.rst_blocks(path)
+            if kind == 'literal' and start < first <= end]
 
 
 def test_cpp_snippets_name_only_real_api():
