@@ -87,7 +87,16 @@ Main(int argc, char* argv[])
         po::options_description all;
         all.add(general).add(keys);
         po::variables_map vm;
-        po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
+        // Whole key names only: Boost's default style takes an unambiguous
+        // prefix for the key (--switch.EcnAtDequeu ran as EcnAtDequeue), so a
+        // mistyped key would run, and change meaning once another key shares
+        // the prefix.
+        po::parsed_options parsed =
+            po::command_line_parser(argc, argv)
+                .options(all)
+                .style(po::command_line_style::default_style &
+                       ~po::command_line_style::allow_guessing)
+                .run();
         po::store(parsed, vm);
 
         if (vm.count("help"))

@@ -95,6 +95,9 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected dcqcn, hpcc"),
     (('--traffic.load=half',), "traffic.load = 'half': expected a finite number"),
     (('--no.such=1',), "unrecognised option '--no.such=1'"),
+    # Regression: a key's unambiguous prefix ran as the key (Boost's allow_guessing).
+    (('--switch.EcnAtDequeu=false',), "unrecognised option '--switch.EcnAtDequeu=false'"),
+    (('--qui',), "unrecognised option '--qui'"),
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
