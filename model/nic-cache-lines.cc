@@ -91,44 +91,40 @@ NicCacheLines::Unlink(uint32_t line)
 void
 NicCacheLines::MoveToHead(uint32_t line)
 {
-    uint32_t s = line / m_ways;
-    if (m_head[s] == line)
-    {
-        return;
-    }
-    Unlink(line);
-    Line& l = m_lines[line];
-    l.next = m_head[s];
-    if (l.next != NIL)
-    {
-        m_lines[l.next].prev = line;
-    }
-    m_head[s] = line;
-    if (m_tail[s] == NIL)
-    {
-        m_tail[s] = line;
-    }
+    MoveToEnd(line, true);
 }
 
 void
 NicCacheLines::MoveToTail(uint32_t line)
 {
-    uint32_t s = line / m_ways;
-    if (m_tail[s] == line)
+    MoveToEnd(line, false);
+}
+
+void
+NicCacheLines::MoveToEnd(uint32_t line, bool head)
+{
+    const uint32_t s = line / m_ways;
+    // The end the line goes to, the other end, and the two links that face
+    // them: at the head the line's next is the old head, whose prev is the
+    // line; at the tail the mirror image.
+    uint32_t& end = head ? m_head[s] : m_tail[s];
+    uint32_t& other = head ? m_tail[s] : m_head[s];
+    uint32_t Line::*outward = head ? &Line::next : &Line::prev;
+    uint32_t Line::*inward = head ? &Line::prev : &Line::next;
+    if (end == line)
     {
         return;
     }
     Unlink(line);
-    Line& l = m_lines[line];
-    l.prev = m_tail[s];
-    if (l.prev != NIL)
+    m_lines[line].*outward = end;
+    if (end != NIL)
     {
-        m_lines[l.prev].next = line;
+        m_lines[end].*inward = line;
     }
-    m_tail[s] = line;
-    if (m_head[s] == NIL)
+    end = line;
+    if (other == NIL)
     {
-        m_head[s] = line;
+        other = line;
     }
 }
 

@@ -91,6 +91,13 @@ class NicCacheLines
   private:
     /// \param line unlink from its set's list
     void Unlink(uint32_t line);
+    /**
+     * \brief MoveToHead (head true) or MoveToTail (false): one body for the
+     * two mirror images.
+     * \param line the line
+     * \param head which end of its set's list
+     */
+    void MoveToEnd(uint32_t line, bool head);
 
     uint32_t m_ways{0};                   //!< lines per set
     uint32_t m_sets{0};                   //!< entries / ways
