@@ -133,13 +133,26 @@ class RdmaQpResponder
         Time posted;   //!< when posted
     };
 
+    // --- sequence, duplicates and responses (rdma-qp-responder.cc) ---
+
     Result Execute(const RoceFrame& frame);
+    void HandleDuplicate(const RoceFrame& frame);
+    void HandleOutOfSequence(const RoceFrame& frame);
+    /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
+    Result Fail(uint8_t nakCode, uint32_t psn);
+    /// Queue an RNR NAK for psn with the QP's min_rnr_timer.
+    Result SendRnrNak(uint32_t psn);
+    /// Queue a cumulative ACK for psn, replacing a pending ACK.
+    void QueueAck(uint32_t psn);
+    /// Queue an AETH-only response.
+    void QueueAeth(uint32_t psn, uint8_t syndrome);
+
+    // --- executing requests (rdma-qp-responder-execute.cc) ---
+
     Result ExecuteSend(const RoceFrame& frame);
     Result ExecuteWrite(const RoceFrame& frame);
     Result ExecuteRead(const RoceFrame& frame);
     Result ExecuteAtomic(const RoceFrame& frame);
-    void HandleDuplicate(const RoceFrame& frame);
-    void HandleOutOfSequence(const RoceFrame& frame);
     /// Check a remote access; on failure queue the access NAK and return false.
     bool CheckRemoteAccess(uint32_t rkey,
                            uint64_t va,
@@ -147,16 +160,8 @@ class RdmaQpResponder
                            uint32_t flag,
                            uint32_t psn,
                            Ptr<RdmaMemoryRegion>& mr);
-    /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
-    Result Fail(uint8_t nakCode, uint32_t psn);
-    /// Queue an RNR NAK for psn with the QP's min_rnr_timer.
-    Result SendRnrNak(uint32_t psn);
     /// Complete the receive WQE in use with an error status (before failing).
     void FailCurrentRecv(RdmaWcStatus status);
-    /// Queue a cumulative ACK for psn, replacing a pending ACK.
-    void QueueAck(uint32_t psn);
-    /// Queue an AETH-only response.
-    void QueueAeth(uint32_t psn, uint8_t syndrome);
     /// Remember a READ/atomic for duplicates.
     void SaveResource(const Resource& r);
     /// \return READ/atomic responses not yet fully sent
