@@ -25,12 +25,7 @@ RdmaQpResponder::FailCurrentRecv(RdmaWcStatus status)
         return;
     }
     m_inSend = false;
-    RdmaWorkCompletion wc;
-    wc.wrId = m_recv.wr.wrId;
-    wc.status = status;
-    wc.opcode = IBV_WC_RECV;
-    wc.posted = m_recv.posted;
-    m_qp->Complete(false, wc);
+    CompleteRecv(m_recv, status);
 }
 
 uint32_t

@@ -82,15 +82,21 @@ RdmaQpResponder::Flush()
     }
     for (const RecvWqe& r : rq)
     {
-        RdmaWorkCompletion wc;
-        wc.wrId = r.wr.wrId;
-        wc.status = IBV_WC_WR_FLUSH_ERR;
-        wc.opcode = IBV_WC_RECV;
-        wc.posted = r.posted;
-        m_qp->Complete(false, wc);
+        CompleteRecv(r, IBV_WC_WR_FLUSH_ERR);
     }
     m_responses.clear();
     m_outOfOrder.clear();
+}
+
+void
+RdmaQpResponder::CompleteRecv(const RecvWqe& r, RdmaWcStatus status)
+{
+    RdmaWorkCompletion wc;
+    wc.wrId = r.wr.wrId;
+    wc.status = status;
+    wc.opcode = IBV_WC_RECV;
+    wc.posted = r.posted;
+    m_qp->Complete(false, wc);
 }
 
 void

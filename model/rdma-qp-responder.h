@@ -146,6 +146,8 @@ class RdmaQpResponder
     void QueueAck(uint32_t psn);
     /// Queue an AETH-only response.
     void QueueAeth(uint32_t psn, uint8_t syndrome);
+    /// Complete a receive WQE (IBV_WC_RECV) with `status`: a flush or an error.
+    void CompleteRecv(const RecvWqe& r, RdmaWcStatus status);
 
     // --- executing requests (rdma-qp-responder-execute.cc) ---
 
