@@ -26,6 +26,13 @@
  *
  *   ./rdma-hop-floor --topology=data/topology/fat.txt \
  *       --flows=data/flows/ws_fat_l30_t0.001.txt
+ *
+ * Or a generated k-ary fat tree (rdma-sim's topology.type = fat-tree with its
+ * default links: 100 Gb/s, 1 us) and a random permutation of equal flows at
+ * time 0 (rdma-sim's traffic.pattern = permutation), to see how the floor's
+ * own cost per hop grows with the fabric:
+ *
+ *   ./rdma-hop-floor --fatTreeK=16 --permutationBytes=2000000
  */
 
 #include "ns3/core-module.h"
@@ -248,6 +255,8 @@ main(int argc, char* argv[])
     uint32_t mtu = 1000;
     uint32_t window = 100;
     std::string scheduler = "ns3::HeapScheduler";
+    uint32_t fatTreeK = 0;
+    uint64_t permutationBytes = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "HPCC topology file", topology);
     cmd.AddValue("flows", "HPCC flow file", flowFile);
@@ -255,6 +264,14 @@ main(int argc, char* argv[])
     cmd.AddValue("mtu", "payload bytes per data frame", mtu);
     cmd.AddValue("window", "data frames in flight per flow", window);
     cmd.AddValue("scheduler", "ns-3 scheduler TypeId (rdma-sim's sim.scheduler default)", scheduler);
+    cmd.AddValue("fatTreeK",
+                 "arity of a generated fat tree (100 Gb/s, 1 us links) in place of --topology; 0: "
+                 "the file",
+                 fatTreeK);
+    cmd.AddValue("permutationBytes",
+                 "bytes of each flow of a random permutation at time 0 in place of --flows; 0: "
+                 "the file",
+                 permutationBytes);
     cmd.Parse(argc, argv);
     if (frames != "packet" && frames != "pod")
     {
@@ -270,8 +287,36 @@ main(int argc, char* argv[])
     std::vector<RdmaFlow> flows;
     try
     {
-        spec = RdmaHpccTopologyReader::ReadFile(topology);
-        flows = RdmaReadHpccFlowFile(flowFile);
+        if (fatTreeK > 0)
+        {
+            const RdmaLinkParams link; // 100 Gb/s, 1 us
+            spec = RdmaTopologySpec::FatTree(fatTreeK, link, link, link);
+            topology = "fat tree k=" + std::to_string(fatTreeK);
+        }
+        else
+        {
+            spec = RdmaHpccTopologyReader::ReadFile(topology);
+        }
+        if (permutationBytes > 0)
+        {
+            RdmaFlowGenerator::PatternConfig pc;
+            for (uint32_t n = 0; n < spec.GetNNodes(); ++n)
+            {
+                if (!spec.isSwitch[n])
+                {
+                    pc.hosts.push_back(n); // node ids: mapped to host indices below
+                }
+            }
+            pc.size = permutationBytes;
+            Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
+            gen->AssignStreams(1000); // rdma-sim's streams for its workload
+            flows = gen->Permutation(pc);
+            flowFile = "permutation";
+        }
+        else
+        {
+            flows = RdmaReadHpccFlowFile(flowFile);
+        }
     }
     catch (const std::exception& e)
     {

@@ -46,3 +46,22 @@ def test_bad_frames_value_is_refused(run_example, tmp_path):
     r = run_floor(run_example, tmp_path, 'struct')
     assert r.returncode == 2
     assert '--frames must be packet or pod' in r.stderr
+
+
+@pytest.mark.parametrize('frames', ['packet', 'pod'])
+def test_generated_fat_tree_permutation(run_example, frames):
+    # k=2: two hosts in two pods, host - edge - agg - core - agg - edge - host
+    # (6 links); the only permutation is 0 -> 1, 1 -> 0. 10 data frames of
+    # 1000 B per flow, each answered by an ACK: 2 x 10 x 2 x 6 transmissions.
+    r = run_example('rdma-hop-floor', '--fatTreeK=2', '--permutationBytes=10000',
+                    '--frames=%s' % frames)
+    assert r.returncode == 0, r.stderr
+    assert '2 hosts, 2 flows, 2 done' in r.stdout
+    assert 'link transmissions 240,' in r.stdout
+    assert 'data packets 20,' in r.stdout
+
+
+def test_odd_fat_tree_arity_is_refused(run_example):
+    r = run_example('rdma-hop-floor', '--fatTreeK=3', '--permutationBytes=10000')
+    assert r.returncode == 2
+    assert 'fat-tree: k = 3 must be even and at least 2' in r.stderr
