@@ -132,12 +132,16 @@ bench-peers: build bench-lto
 # wall_s/cpu_s/max_rss_mb/flows_completed/data_pkts; or HTSIM_BIN: the
 # htsim_roce binary, run directly (both: BIN is given to the script).
 # HTSIM_HOSTS: host counts (k^3/4), HTSIM_MTU: payload bytes per packet.
+# rdma-sim as `make bench` builds it (lto), and ns-3's floor (rdma-hop-floor on
+# the same fat tree and permutation, Packets and structs) from the same build.
 HTSIM_HOSTS ?= 128,1024
 HTSIM_MTU ?= 4096
-bench-htsim: build
+bench-htsim: bench-lto
 	@test -n "$(HTSIM_RUN)$(HTSIM_BIN)" || { echo "make bench-htsim: set HTSIM_RUN=<run script> or HTSIM_BIN=<htsim_roce>" >&2; exit 2; }
 	scripts/bench_htsim.py $(if $(HTSIM_RUN),--htsim-run "$(HTSIM_RUN)") $(if $(HTSIM_BIN),--htsim "$(HTSIM_BIN)") \
-	  --sim "$(PEER_SIM)" --hosts "$(HTSIM_HOSTS)" --mtu $(HTSIM_MTU) --runs $(BENCH_RUNS) --out $(OUT)/bench-htsim
+	  --sim "$$(cat $(LTO_DIR)/rdma-sim.path)" \
+	  --floor "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" \
+	  --hosts "$(HTSIM_HOSTS)" --mtu $(HTSIM_MTU) --runs $(BENCH_RUNS) --out $(OUT)/bench-htsim
 
 # One simulation across processes (doc/mpi.md): ns-3.37 from Debian's source
 # with its mpi module (NS3_MPI) against Debian's OpenMPI (libopenmpi-dev,

@@ -2,8 +2,8 @@
 """rdma-sim and csg-htsim's RoCE simulator side by side on a fat-tree permutation.
 
 Usage: bench_htsim.py (--htsim-run SCRIPT | --htsim BIN) [--sim RDMA_SIM]
-                      [--hosts 128,1024] [--runs N] [--mtu 4096] [--size 2000000]
-                      [--out DIR]
+                      [--floor RDMA_HOP_FLOOR] [--hosts 128,1024] [--runs N]
+                      [--mtu 4096] [--size 2000000] [--out DIR]
 
 The peer is Broadcom's csg-htsim (github.com/Broadcom/csg-htsim), binary
 sim/datacenter/htsim_roce (main_roce.cpp): a 3-tier fat tree of K^3/4 hosts,
@@ -30,13 +30,19 @@ The two alternate per run (which goes first flips each run). Wall time and
 peak RSS of rdma-sim are its process's own (os.wait4); events and data
 packets delivered come from its summary.json. htsim's come from its output.
 
+With --floor, each run also runs ns-3's own floor on the same fat tree and
+permutation (rdma-hop-floor --fatTreeK=K --permutationBytes=SIZE --mtu=MTU,
+frames as ns-3 Packets and as 16-byte structs: one event per hop, nothing
+else, no PFC), its process's wall time beside the two simulators'.
+
 Data packets are comparable when both count ceil(size / MTU) packets per
 flow: the MTU is payload bytes in both (htsim adds a 64-byte header, the
 IB path MTU excludes the headers, IB spec 1.4 section 9.7.7), so 2 MB at 4096
 is 489 packets per flow, 62,592 for 128 hosts. The table flags a mismatch.
 
 Prints one row per host count (medians over --runs): hosts, wall s, events,
-data packets delivered and peak RSS MB of each, and our/htsim wall ratio;
+data packets delivered and peak RSS MB of each, our/htsim wall ratio, and
+with --floor the floor's wall s with Packets and with structs;
 writes the rows as JSON to OUT/bench-htsim.json. Exit 2 on bad input or a
 failed run.
 """
@@ -183,8 +189,22 @@ def run_ours(sim, hosts, size, mtu, out):
     return fig
 
 
-def median_row(hosts, size, mtu, ours, theirs):
-    """One table row (a dict) from lists of per-run figures of each side."""
+def run_floor(floor, hosts, size, mtu, frames, out):
+    """One rdma-hop-floor run on the permutation: {'wall_s', 'data_pkts'} (process wall)."""
+    cmd = [floor, '--fatTreeK=%d' % fat_tree_k(hosts), '--permutationBytes=%d' % size,
+           '--mtu=%d' % mtu, '--frames=%s' % frames]
+    log_path = out + '.log'
+    wall, _, _ = timed(cmd, log_path)
+    with open(log_path) as f:
+        m = re.search(r'data packets ([0-9]+),', f.read())
+    if not m:
+        raise BenchError('%s: no data packets line' % log_path)
+    return {'wall_s': wall, 'data_pkts': int(m.group(1))}
+
+
+def median_row(hosts, size, mtu, ours, theirs, floors=None):
+    """One table row (a dict) from lists of per-run figures of each side;
+    floors: {'packet': [...], 'pod': [...]} of run_floor dicts, or None."""
     def med(runs, key):
         vals = [r[key] for r in runs if r[key] is not None]
         return statistics.median(vals) if vals else None
@@ -193,6 +213,10 @@ def median_row(hosts, size, mtu, ours, theirs):
         for key in ('wall_s', 'events', 'data_pkts', 'max_rss_mb', 'flows_completed'):
             row['%s_%s' % (side, key)] = med(runs, key)
     row['ratio'] = row['ours_wall_s'] / row['htsim_wall_s'] if row['htsim_wall_s'] else math.nan
+    for frames in ('packet', 'pod'):
+        runs = (floors or {}).get(frames, [])
+        row['floor_%s_wall_s' % frames] = med(runs, 'wall_s') if runs else None
+        row['floor_%s_data_pkts' % frames] = med(runs, 'data_pkts') if runs else None
     return row
 
 
@@ -200,8 +224,11 @@ def format_table(rows):
     """The printed table (a str): one line per row, then a note per packet-count mismatch."""
     def num(v, fmt):
         return '-' if v is None else fmt.format(v)
+    floor = any(r.get('floor_packet_wall_s') is not None for r in rows)
     header = ('hosts', 'wall s ours', 'wall s htsim', 'events ours', 'events htsim',
               'data pkts ours', 'data pkts htsim', 'RSS MB ours', 'RSS MB htsim', 'ours/htsim')
+    if floor:
+        header += ('floor Packets s', 'floor structs s')
     lines = ['  '.join('%15s' % h for h in header)]
     notes = []
     for r in rows:
@@ -210,8 +237,12 @@ def format_table(rows):
                  num(r['ours_data_pkts'], '{:,}'), num(r['htsim_data_pkts'], '{:,}'),
                  num(r['ours_max_rss_mb'], '{:.1f}'), num(r['htsim_max_rss_mb'], '{:.1f}'),
                  num(r['ratio'], '{:.2f}'))
+        if floor:
+            cells += (num(r.get('floor_packet_wall_s'), '{:.2f}'),
+                      num(r.get('floor_pod_wall_s'), '{:.2f}'))
         lines.append('  '.join('%15s' % c for c in cells))
-        for side in ('ours', 'htsim'):
+        sides = ('ours', 'htsim') + (('floor_packet', 'floor_pod') if floor else ())
+        for side in sides:
             got = r['%s_data_pkts' % side]
             if got != r['expected_pkts']:
                 notes.append('NOT COMPARABLE: %d hosts, %s delivered %s data packets, expected %s '
@@ -225,6 +256,7 @@ def main(argv=None):
     p.add_argument('--htsim', help='the htsim_roce binary')
     p.add_argument('--htsim-run', help='script run as SCRIPT HOSTS FLOW_BYTES MTU OUTDIR')
     p.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
+    p.add_argument('--floor', help="rdma-hop-floor, run beside them (ns-3's own per-hop floor)")
     p.add_argument('--hosts', default='128,1024', help='comma-separated, each k^3/4')
     p.add_argument('--runs', type=int, default=1)
     p.add_argument('--mtu', type=int, default=4096, help='bytes of payload per packet')
@@ -234,7 +266,8 @@ def main(argv=None):
     try:
         if not (a.htsim or a.htsim_run):
             raise BenchError('give --htsim BIN or --htsim-run SCRIPT')
-        for path, what in ((a.htsim, '--htsim'), (a.htsim_run, '--htsim-run'), (a.sim, '--sim')):
+        for path, what in ((a.htsim, '--htsim'), (a.htsim_run, '--htsim-run'), (a.sim, '--sim'),
+                           (a.floor, '--floor')):
             if path and not os.access(path, os.X_OK):
                 raise BenchError('%s: %s is not an executable file' % (what, path))
         if a.mtu not in MTUS:
@@ -246,7 +279,7 @@ def main(argv=None):
             fat_tree_k(h)
         rows = []
         for h in hosts:
-            ours, theirs = [], []
+            ours, theirs, floors = [], [], {'packet': [], 'pod': []}
             for i in range(a.runs):
                 base = os.path.abspath(os.path.join(a.out, 'h%d-r%d' % (h, i)))
                 os.makedirs(os.path.dirname(base), exist_ok=True)
@@ -262,7 +295,12 @@ def main(argv=None):
                     print('bench_htsim: %d hosts run %d %s: %.2f s' %
                           (h, i + 1, side, (ours if side == 'ours' else theirs)[-1]['wall_s']),
                           file=sys.stderr)
-            rows.append(median_row(h, a.size, a.mtu, ours, theirs))
+                for frames in ('packet', 'pod') if a.floor else ():
+                    floors[frames].append(run_floor(a.floor, h, a.size, a.mtu, frames,
+                                                    base + '-floor-' + frames))
+                    print('bench_htsim: %d hosts run %d floor (%s): %.2f s' %
+                          (h, i + 1, frames, floors[frames][-1]['wall_s']), file=sys.stderr)
+            rows.append(median_row(h, a.size, a.mtu, ours, theirs, floors))
         print(format_table(rows))
         with open(os.path.join(a.out, 'bench-htsim.json'), 'w') as f:
             json.dump(rows, f, indent=1)

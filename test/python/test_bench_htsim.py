@@ -109,3 +109,43 @@ def test_bad_input_exits_2(tmp_path):
     p = subprocess.run([sys.executable, SCRIPT, '--htsim-run', '/bin/true', '--sim', '/bin/true',
                         '--hosts', '100'], capture_output=True, text=True)
     assert p.returncode == 2 and 'k^3/4' in p.stderr
+
+
+def test_floor_runs_beside_them(tmp_path):
+    """--floor: rdma-hop-floor on the same fat tree and permutation, with Packets and structs."""
+    args_file = tmp_path / 'floor-args'
+    peer = write_exe(tmp_path / 'run.sh', '#!/bin/sh\nprintf "%s"\n'
+                     % HTSIM_OUT.replace('\n', '\\n'))
+    summary = {'wall_time_s': 1.5, 'events': 4321, 'data_packets_delivered': 62592,
+               'peak_rss_mb': 1.0, 'flows': {'completed': 128, 'total': 128}}
+    sim = write_exe(tmp_path / 'sim', '#!/usr/bin/python3\nimport json, os, sys\n'
+                    'd = [a.split("=", 1)[1] for a in sys.argv\n'
+                    '     if a.startswith("--output.dir=")][0]\n'
+                    'os.makedirs(d, exist_ok=True)\n'
+                    'json.dump(%r, open(os.path.join(d, "summary.json"), "w"))\n' % summary)
+    floor = write_exe(tmp_path / 'floor', '#!/bin/sh\necho "$@" >> %s\n'
+                      'echo "link transmissions 9, events 9, data packets 62592, simulated 1 ns"\n'
+                      % args_file)
+    out = tmp_path / 'out'
+    p = subprocess.run([sys.executable, SCRIPT, '--htsim-run', peer, '--sim', sim, '--floor', floor,
+                        '--hosts', '128', '--out', str(out)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    calls = args_file.read_text().strip().split('\n')
+    assert [c.split() for c in calls] == [
+        ['--fatTreeK=8', '--permutationBytes=2000000', '--mtu=4096', '--frames=%s' % f]
+        for f in ('packet', 'pod')]
+    header, line = p.stdout.split('\n')[:2]
+    assert header.split()[-6:] == ['floor', 'Packets', 's', 'floor', 'structs', 's']
+    assert len(line.split()) == 12
+    rows = json.loads((out / 'bench-htsim.json').read_text())
+    assert rows[0]['floor_packet_data_pkts'] == 62592 and rows[0]['floor_pod_wall_s'] > 0
+    assert 'NOT COMPARABLE' not in p.stdout
+
+
+def test_floor_packet_mismatch_is_flagged():
+    r = row()
+    r.update(floor_packet_wall_s=0.2, floor_pod_wall_s=0.1, floor_packet_data_pkts=62592,
+             floor_pod_data_pkts=100)
+    text = bench_htsim.format_table([r])
+    assert 'NOT COMPARABLE: 128 hosts, floor_pod delivered 100' in text
+    assert 'floor_packet delivered' not in text
