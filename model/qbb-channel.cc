@@ -89,7 +89,7 @@ QbbChannel::Attach(Ptr<QbbNetDevice> device)
 }
 
 bool
-QbbChannel::TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime)
+QbbChannel::TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wireTime)
 {
     if (!m_linkUp || m_nDevices < 2)
     {
@@ -147,7 +147,7 @@ QbbChannel::Deliver(uint32_t dst)
 }
 
 void
-QbbChannel::PassUp(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
+QbbChannel::PassUp(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
 {
     device->Receive(frame);
 }

@@ -6,6 +6,7 @@
 #define QBB_CHANNEL_H
 
 #include "rdma-fifo.h"
+#include "rdma-frame.h"
 
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
@@ -27,7 +28,7 @@ class QbbNetDevice;
  *
  * A frame whose transmission starts at time t with wire time w (see
  * QbbNetDevice::GetWireTime()) arrives whole at the peer at t + w + Delay:
- * the peer gets the transmitted Ptr<Packet> itself (no copy), from one
+ * the peer gets the transmitted frame object itself (no copy), from one
  * event per frame in the receiving node's context. Each direction keeps its
  * frames in flight in a FIFO and has at most one arrival event pending,
  * a reused EventImpl, so the scheduler holds two events per link at most
@@ -72,7 +73,7 @@ class QbbChannel : public Channel
      * \param wireTime the frame's wire time
      * \return false if the frame cannot arrive (link down or no peer)
      */
-    virtual bool TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime);
+    virtual bool TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wireTime);
 
     /**
      * \brief Take the link down (both directions). Frames on the wire are
@@ -113,13 +114,13 @@ class QbbChannel : public Channel
      * \param device the receiving device
      * \param frame the frame
      */
-    static void PassUp(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    static void PassUp(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
 
   private:
     /// A frame on the wire.
     struct InFlight
     {
-        Ptr<Packet> frame;  //!< the frame
+        Ptr<RdmaFrame> frame;  //!< the frame
         Time arrival;       //!< when its last bit reaches the far end
         uint32_t downCount{0}; //!< m_downCount when it was sent
     };

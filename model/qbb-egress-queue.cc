@@ -222,7 +222,7 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
         Stamp(item);
     }
     ++m_stats.enqueued;
-    m_enqueueTrace(item.frame, item.cls);
+    FireFrameTrace(m_enqueueTrace, *item.frame, item.cls);
     DoEnqueue(std::move(item));
     return true;
 }
@@ -260,7 +260,7 @@ QbbEgressQueue::Dequeue(uint8_t pausedMask, QbbQueueItem& item)
         Stamp(item);
     }
     ++m_stats.dequeued;
-    m_dequeueTrace(item.frame, item.cls);
+    FireFrameTrace(m_dequeueTrace, *item.frame, item.cls);
     return true;
 }
 
@@ -342,7 +342,7 @@ QbbEgressQueue::MaybeMark(QbbQueueItem& item, uint64_t queueBytes)
     {
         return;
     }
-    RdmaFrameEditor::MarkCe(item.frame, item.ipOffset, item.ipv6);
+    RdmaFrameEditor::MarkCe(*item.frame, item.ipOffset, item.ipv6);
     item.ecn = 3;
     ++m_stats.marks;
     m_markTrace(item.cls, queueBytes, reason);
@@ -351,7 +351,7 @@ QbbEgressQueue::MaybeMark(QbbQueueItem& item, uint64_t queueBytes)
 void
 QbbEgressQueue::Stamp(QbbQueueItem& item)
 {
-    if (RdmaFrameEditor::StampInt(item.frame, item.intOffset, m_intRecord(m_bytes)))
+    if (RdmaFrameEditor::StampInt(*item.frame, item.intOffset, m_intRecord(m_bytes)))
     {
         ++m_stats.intStamped;
     }
@@ -379,9 +379,9 @@ QbbEgressQueue::Flush(uint8_t cls)
 void
 QbbEgressQueue::Drop(const QbbQueueItem& item, DropReason reason)
 {
-    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << item.frame);
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << item.frame->GetSize() << " bytes");
     ++m_stats.drops[reason];
-    m_dropTrace(item.frame, item.inPort, reason);
+    FireFrameTrace(m_dropTrace, *item.frame, item.inPort, reason);
 }
 
 uint64_t

@@ -160,7 +160,7 @@ QbbNetDevice::DoSend(Ptr<Packet> packet,
     if (payloadBytes > m_mtu)
     {
         NS_LOG_LOGIC("payload of " << payloadBytes << " bytes exceeds Mtu " << m_mtu);
-        Drop(packet, DROP_BAD_SIZE);
+        Drop(*RdmaFrame::Wrap(packet), DROP_BAD_SIZE);
         return false;
     }
     return SendFrame(packet);

@@ -24,7 +24,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("QbbNetDeviceRx");
 
 void
-QbbNetDevice::Receive(Ptr<Packet> frame)
+QbbNetDevice::Receive(Ptr<RdmaFrame> frame)
 {
     // MAC Control frames (EtherType 0x8808 at bytes 12-13) stop here. They
     // are minFrameSize long (IEEE 802.3 31.4), so larger frames are data
@@ -37,38 +37,46 @@ QbbNetDevice::Receive(Ptr<Packet> frame)
         frame->CopyData(eth, ETHERNET_HEADER_BYTES);
         macControl = ((eth[12] << 8) | eth[13]) == RdmaWire::ETHERTYPE_MAC_CONTROL;
     }
-    Ptr<Packet> rx = frame;
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    Ptr<RdmaFrame> rx = frame;
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame->ToPacket()))
     {
         ++m_stats.rxCorrupt;
-        if (macControl || m_frameRxCallback.IsNull())
+        if (macControl || (m_frameRxCallback.IsNull() && m_frameHandler.IsNull()))
         {
             // The MAC's FCS check drops MAC Control frames on either path.
             NS_LOG_LOGIC("corrupt frame dropped");
-            m_phyRxDropTrace(frame);
-            Drop(frame, DROP_CORRUPT);
+            FireFrameTrace(m_phyRxDropTrace, *frame);
+            Drop(*frame, DROP_CORRUPT);
             return;
         }
-        rx = CorruptCopy(frame);
+        rx = CorruptCopy(*frame);
     }
     if (macControl)
     {
-        m_phyRxEndTrace(frame);
-        m_pfc->Receive(frame);
+        const Ptr<Packet> pfc = frame->ToPacket(); // PFC frames are Packets: no copy
+        m_phyRxEndTrace(pfc);
+        m_pfc->Receive(pfc);
         // Every class's new state is in place before the scheduler picks.
         StartNextFrame();
         return;
     }
     ++m_stats.rxFrames;
     m_stats.rxBytes += rx->GetSize();
-    m_phyRxEndTrace(rx);
-    if (!m_frameRxCallback.IsNull())
+    FireFrameTrace(m_phyRxEndTrace, *rx);
+    if (!m_frameHandler.IsNull())
     {
-        m_macRxTrace(rx);
-        m_frameRxCallback(this, rx);
+        FireFrameTrace(m_macRxTrace, *rx);
+        m_frameHandler(this, rx);
         return;
     }
-    ForwardUp(rx);
+    if (!m_frameRxCallback.IsNull())
+    {
+        const Ptr<Packet> p = rx->ToPacket();
+        m_macRxTrace(p);
+        m_frameRxCallback(this, p);
+        return;
+    }
+    ForwardUp(rx->ToPacket());
 }
 
 void
@@ -115,12 +123,12 @@ QbbNetDevice::ForwardUp(Ptr<Packet> frame)
     }
 }
 
-Ptr<Packet>
-QbbNetDevice::CorruptCopy(Ptr<const Packet> frame)
+Ptr<RdmaFrame>
+QbbNetDevice::CorruptCopy(const RdmaFrame& frame)
 {
-    const uint32_t size = frame->GetSize();
+    const uint32_t size = frame.GetSize();
     std::vector<uint8_t> bytes(size);
-    frame->CopyData(bytes.data(), size);
+    frame.CopyData(bytes.data(), size);
     const uint32_t beyondHeader =
         size > ETHERNET_HEADER_BYTES ? size - ETHERNET_HEADER_BYTES : size;
     const uint32_t span = std::min(m_corruptTailBytes, beyondHeader);
@@ -128,14 +136,14 @@ QbbNetDevice::CorruptCopy(Ptr<const Packet> frame)
     const uint32_t byte = size - span + bit / 8;
     bytes[byte] ^= static_cast<uint8_t>(1U << (bit % 8));
     NS_LOG_LOGIC("flipped bit " << bit % 8 << " of byte " << byte << " of " << size);
-    return Create<Packet>(bytes.data(), size);
+    return RdmaFrame::Wrap(Create<Packet>(bytes.data(), size));
 }
 
 void
-QbbNetDevice::LostOnLink(Ptr<Packet> frame)
+QbbNetDevice::LostOnLink(Ptr<RdmaFrame> frame)
 {
-    NS_LOG_FUNCTION(this << frame);
-    Drop(frame, DROP_LINK_DOWN);
+    NS_LOG_FUNCTION(this << frame->GetSize());
+    Drop(*frame, DROP_LINK_DOWN);
 }
 
 void
@@ -149,6 +157,12 @@ void
 QbbNetDevice::SetFrameReceiveCallback(FrameReceiveCallback callback)
 {
     m_frameRxCallback = callback;
+}
+
+void
+QbbNetDevice::SetFrameHandler(FrameHandler handler)
+{
+    m_frameHandler = handler;
 }
 
 void

@@ -303,7 +303,7 @@ QbbNetDevice::GetPfcController() const
 }
 
 bool
-QbbNetDevice::Accept(Ptr<Packet> frame)
+QbbNetDevice::Accept(const Ptr<RdmaFrame>& frame)
 {
     // Per-frame path: no NS_LOG_FUNCTION here or below (see the class notes).
     const uint32_t size = frame->GetSize();
@@ -311,7 +311,7 @@ QbbNetDevice::Accept(Ptr<Packet> frame)
         size > uint32_t{m_mtu} + ETHERNET_HEADER_BYTES + VLAN_TAG_BYTES)
     {
         NS_LOG_LOGIC("frame of " << size << " bytes does not fit Mtu " << m_mtu);
-        Drop(frame, DROP_BAD_SIZE);
+        Drop(*frame, DROP_BAD_SIZE);
         return false;
     }
     if (!m_channel)
@@ -319,12 +319,18 @@ QbbNetDevice::Accept(Ptr<Packet> frame)
         NS_LOG_WARN("QbbNetDevice " << this << " has no channel; frame not sent");
         return false;
     }
-    m_macTxTrace(frame);
+    FireFrameTrace(m_macTxTrace, *frame);
     return true;
 }
 
 bool
 QbbNetDevice::SendFrame(Ptr<Packet> frame)
+{
+    return SendFrame(RdmaFrame::Wrap(frame));
+}
+
+bool
+QbbNetDevice::SendFrame(Ptr<RdmaFrame> frame)
 {
     if (!Accept(frame))
     {
@@ -340,7 +346,7 @@ QbbNetDevice::SendFrame(Ptr<Packet> frame)
     QbbQueueItem item;
     item.frame = frame;
     item.bytes = frame->GetSize();
-    item.cls = Classify(frame);
+    item.cls = Classify(*frame);
     return Queue(std::move(item));
 }
 
@@ -373,18 +379,24 @@ QbbNetDevice::Queue(QbbQueueItem&& item)
 }
 
 uint8_t
-QbbNetDevice::Classify(Ptr<const Packet> frame) const
+QbbNetDevice::Classify(const RdmaFrame& frame) const
 {
     // Bytes 12-13 EtherType; then the PCP (byte 14) of a tag, or the first
     // two bytes of an IP header (DSCP in byte 15 for IPv4, bytes 14-15 for IPv6).
     uint8_t b[16];
-    const uint32_t n = std::min<uint32_t>(frame->GetSize(), sizeof(b));
+    const uint32_t n = std::min<uint32_t>(frame.GetSize(), sizeof(b));
     if (n < 15)
     {
         return NUM_CLASSES - 1;
     }
-    frame->CopyData(b, n);
+    frame.CopyData(b, n);
     return ClassifyHead(b, n);
+}
+
+uint8_t
+QbbNetDevice::Classify(Ptr<const Packet> frame) const
+{
+    return Classify(*RdmaFrame::Wrap(ConstCast<Packet>(frame)));
 }
 
 uint8_t
@@ -431,7 +443,7 @@ QbbNetDevice::StartNextFrame()
     }
     if (m_pfc->HasPendingFrame())
     {
-        TransmitStart(m_pfc->BuildFrame(m_address));
+        TransmitStart(RdmaFrame::Wrap(m_pfc->BuildFrame(m_address)));
         return true;
     }
     QbbQueueItem item;
@@ -453,13 +465,13 @@ QbbNetDevice::Kick()
 }
 
 void
-QbbNetDevice::TransmitStart(Ptr<Packet> frame)
+QbbNetDevice::TransmitStart(Ptr<RdmaFrame> frame)
 {
     NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
     m_txFrame = frame;
     const Time wireTime = GetWireTime(frame->GetSize());
     m_txEnd = Simulator::Now() + wireTime;
-    m_phyTxBeginTrace(frame); // may queue a PFC frame here (NeedTxComplete)
+    FireFrameTrace(m_phyTxBeginTrace, *frame); // may queue a PFC frame here (NeedTxComplete)
     if ((!m_queue->IsEmpty() || m_pfc->HasPendingFrame() || !m_txReadyCallback.IsNull() ||
          !m_phyTxEndTrace.IsEmpty()) &&
         !m_txCompleteEvent.IsRunning())
@@ -469,18 +481,18 @@ QbbNetDevice::TransmitStart(Ptr<Packet> frame)
     if (!m_channel->TransmitStart(frame, this, wireTime))
     {
         // The transmitter serializes the frame anyway; it is lost on the wire.
-        Drop(frame, DROP_LINK_DOWN);
+        Drop(*frame, DROP_LINK_DOWN);
     }
 }
 
 void
 QbbNetDevice::EndTx() const
 {
-    Ptr<Packet> frame = m_txFrame;
+    Ptr<RdmaFrame> frame = m_txFrame;
     m_txFrame = nullptr;
     ++m_stats.txFrames;
     m_stats.txBytes += frame->GetSize();
-    m_phyTxEndTrace(frame);
+    FireFrameTrace(m_phyTxEndTrace, *frame);
 }
 
 bool
@@ -528,11 +540,11 @@ QbbNetDevice::GetDscpClass(uint8_t dscp) const
 }
 
 void
-QbbNetDevice::Drop(Ptr<const Packet> frame, DropReason reason)
+QbbNetDevice::Drop(const RdmaFrame& frame, DropReason reason)
 {
-    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << frame);
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << frame.GetSize() << " bytes");
     ++m_stats.drops[reason];
-    m_dropTrace(frame, reason);
+    FireFrameTrace(m_dropTrace, frame, reason);
 }
 
 void

@@ -58,8 +58,8 @@ class UniformRandomVariable;
  * RdmaWire::WIRE_OVERHEAD_BYTES: FCS, preamble, SFD, minimum inter-frame
  * gap, 24 bytes in all), at DataRate. One event per
  * transmission ends it at the transmitter (one reused event object, nothing
- * allocated per frame); the channel delivers the same Ptr<Packet> (no
- * per-hop copy) to the peer GetWireTime() + Delay after the start, with one
+ * allocated per frame); the channel delivers the same frame object (an
+ * RdmaFrame: compact, or a wrapped Packet; no per-hop copy) to the peer GetWireTime() + Delay after the start, with one
  * event per frame.
  *
  * PFC: the port's QbbPfcController (the PfcController attribute) decides
@@ -83,9 +83,10 @@ class UniformRandomVariable;
  * its pushed frame waits in the queue, IsTxIdle() is false and the NIC
  * waits; after the resume that frame is sent and TxReady follows its end.
  *
- * Receive: with a frame callback set (SetFrameReceiveCallback) every frame
- * goes up whole, Ethernet header included, to that callback only (the NIC or
- * switch parses it). Otherwise the Ethernet header is removed and the payload
+ * Receive: with a frame handler set (SetFrameHandler: the NIC or switch,
+ * which parse the frame as it is carried) or a frame callback
+ * (SetFrameReceiveCallback: the frame as a Packet) every frame goes up
+ * whole, Ethernet header included, to that one only. Otherwise the Ethernet header is removed and the payload
  * goes to the standard receive callbacks with protocol = EtherType, as
  * CsmaNetDevice does: the promiscuous callback sees every frame, the
  * non-promiscuous one frames addressed to this device, broadcast or
@@ -155,6 +156,12 @@ class QbbNetDevice : public NetDevice
      * Copy() it before changing it.
      */
     typedef Callback<void, Ptr<QbbNetDevice>, Ptr<Packet>> FrameReceiveCallback;
+    /**
+     * \brief Callback that receives whole frames as the fabric carries them
+     * (the object the sender transmitted, shared: RdmaFrame::RewriteHead
+     * changes it for every holder).
+     */
+    typedef Callback<void, Ptr<QbbNetDevice>, Ptr<RdmaFrame>> FrameHandler;
 
     /**
      * \brief TracedCallback signature of the Drop trace.
@@ -225,6 +232,13 @@ class QbbNetDevice : public NetDevice
      */
     bool SendFrame(Ptr<Packet> frame);
     /**
+     * \brief SendFrame() for a frame as the fabric carries it (what a NIC
+     * builds: RoceFrame::BuildFrame).
+     * \param frame the frame; the device keeps and transmits this very object
+     * \return as SendFrame(Ptr<Packet>)
+     */
+    bool SendFrame(Ptr<RdmaFrame> frame);
+    /**
      * \brief Queue a frame a switch has classified and described already
      * (QbbQueueItem: class, bytes, ingress port, header offsets), through
      * the egress queue and its policies.
@@ -251,6 +265,13 @@ class QbbNetDevice : public NetDevice
      * \param callback the callback (a null callback restores the standard path)
      */
     void SetFrameReceiveCallback(FrameReceiveCallback callback);
+    /**
+     * \brief Set the frame handler: as SetFrameReceiveCallback, the frame as
+     * it is carried (no Packet made for a compact frame). It takes precedence
+     * over the frame callback.
+     * \param handler the handler (a null callback removes it)
+     */
+    void SetFrameHandler(FrameHandler handler);
 
     /// \return true if nothing is being transmitted and every transmit queue is empty
     bool IsTxIdle() const;
@@ -294,6 +315,12 @@ class QbbNetDevice : public NetDevice
      * an untagged IPv6 frame (0x86DD) to DscpToClass[DSCP] of its Traffic
      * Class (bytes 14-15); anything else (ARP, MAC Control, frames too short to
      * hold the field) to the highest class, 7.
+     * \param frame an Ethernet frame, destination MAC first
+     * \return the class, 0-7
+     */
+    uint8_t Classify(const RdmaFrame& frame) const;
+    /**
+     * \brief Classify() for a frame as a Packet.
      * \param frame an Ethernet frame, destination MAC first
      * \return the class, 0-7
      */
@@ -435,13 +462,13 @@ class QbbNetDevice : public NetDevice
      * two. Counters and behaviour are the same either way.
      * \param frame the frame
      */
-    void TransmitStart(Ptr<Packet> frame);
+    void TransmitStart(Ptr<RdmaFrame> frame);
     /**
      * \brief Check a frame's size and channel, fire MacTx.
      * \param frame the frame
      * \return false if it was dropped (bad size) or there is no channel
      */
-    bool Accept(Ptr<Packet> frame);
+    bool Accept(const Ptr<RdmaFrame>& frame);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
     /// Count the current frame as sent, fire PhyTxEnd and go idle.
@@ -458,13 +485,13 @@ class QbbNetDevice : public NetDevice
      * \brief Called by the channel when a frame's last bit arrives.
      * \param frame the frame the peer transmitted
      */
-    void Receive(Ptr<Packet> frame);
+    void Receive(Ptr<RdmaFrame> frame);
     /**
      * \brief Called by the channel when a frame this device sent was on the
      * wire while the link went down.
      * \param frame the lost frame
      */
-    void LostOnLink(Ptr<Packet> frame);
+    void LostOnLink(Ptr<RdmaFrame> frame);
     /// Called by the channel when its link goes down or up.
     void NotifyLinkChange();
     /**
@@ -477,13 +504,13 @@ class QbbNetDevice : public NetDevice
      * \param frame the frame
      * \return the corrupted copy
      */
-    Ptr<Packet> CorruptCopy(Ptr<const Packet> frame);
+    Ptr<RdmaFrame> CorruptCopy(const RdmaFrame& frame);
     /**
      * \brief Count a drop and fire the Drop trace.
      * \param frame the frame
      * \param reason why
      */
-    void Drop(Ptr<const Packet> frame, DropReason reason);
+    void Drop(const RdmaFrame& frame, DropReason reason);
 
     Ptr<Node> m_node;                        //!< the node
     Ptr<QbbChannel> m_channel;               //!< the channel
@@ -500,7 +527,7 @@ class QbbNetDevice : public NetDevice
     Ptr<QbbPfcController> m_pfc;   //!< PFC decisions (PfcController attribute)
     QbbDscpClassMap m_dscpMap;     //!< DSCP to class
     bool m_dequeuing{false};       //!< inside StartNextFrame (the queue's policies may call back)
-    mutable Ptr<Packet> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
+    mutable Ptr<RdmaFrame> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
     Time m_txEnd;                  //!< when the current transmission ends
     Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     EventId m_txCompleteEvent;       //!< end of the current transmission
@@ -512,6 +539,7 @@ class QbbNetDevice : public NetDevice
 
     Callback<void> m_txReadyCallback;                      //!< pull hook
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
+    FrameHandler m_frameHandler;                           //!< raw-frame receive, as carried
     NetDevice::ReceiveCallback m_rxCallback;               //!< standard receive
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive
     TracedCallback<> m_linkChangeCallbacks;                //!< link up/down listeners

@@ -5,7 +5,7 @@
 #ifndef QBB_QUEUE_ITEM_H
 #define QBB_QUEUE_ITEM_H
 
-#include "ns3/packet.h"
+#include "rdma-frame.h"
 
 #include <cstdint>
 #include <limits>
@@ -27,7 +27,7 @@ struct QbbQueueItem
     /// inPort of a frame that did not come in by a switch port (a NIC's own).
     static constexpr uint32_t NO_PORT = std::numeric_limits<uint32_t>::max();
 
-    Ptr<Packet> frame;        //!< the Ethernet frame, destination MAC first, no FCS
+    Ptr<RdmaFrame> frame;     //!< the Ethernet frame, destination MAC first, no FCS
     uint32_t bytes{0};        //!< its size, bytes (what the buffer accounts)
     uint32_t inPort{NO_PORT}; //!< ingress port index at the switch, or NO_PORT
     uint8_t cls{0};           //!< traffic class, 0-7

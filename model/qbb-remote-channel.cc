@@ -68,7 +68,7 @@ QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
 }
 
 bool
-QbbRemoteChannel::TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime)
+QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* src, Time wireTime)
 {
     if (!IsLinkUp() || GetNDevices() < 2)
     {
@@ -76,6 +76,7 @@ QbbRemoteChannel::TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time
     }
     const Ptr<QbbNetDevice> dst =
         PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
+    const Ptr<Packet> frame = rdmaFrame->ToPacket(); // what MPI carries
     const uint32_t bytes = frame->GetSerializedSize() + MESSAGE_HEADER_BYTES;
     NS_ABORT_MSG_IF(bytes > MAX_MESSAGE_BYTES,
                     "QbbRemoteChannel: a " << frame->GetSize() << "-byte frame to node "
@@ -97,7 +98,7 @@ namespace
 struct Pending
 {
     Ptr<QbbNetDevice> device; //!< the receiving device
-    Ptr<Packet> frame;        //!< the frame
+    Ptr<RdmaFrame> frame;     //!< the frame
 };
 
 /// Frames from other ranks not passed up yet, by node id.
@@ -112,7 +113,7 @@ QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
     if (MpiInterface::GetSize() <= 2)
     {
         // One other rank: its frames come in the order it sent them.
-        PassUp(device, frame);
+        PassUp(device, RdmaFrame::Wrap(frame));
         return;
     }
     const uint32_t node = device->GetNode()->GetId();
@@ -121,7 +122,7 @@ QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
     {
         Simulator::ScheduleWithContext(node, Time(0), &QbbRemoteChannel::Flush, node);
     }
-    waiting.push_back({device, frame});
+    waiting.push_back({device, RdmaFrame::Wrap(frame)});
 }
 
 void

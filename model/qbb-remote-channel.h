@@ -88,7 +88,7 @@ class QbbRemoteChannel : public QbbChannel
      * \param wireTime the frame's wire time
      * \return false if the link is down or there is no peer
      */
-    bool TransmitStart(Ptr<Packet> frame, const QbbNetDevice* src, Time wireTime) override;
+    bool TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wireTime) override;
 
     /// \return frames this rank's end sent as MPI messages
     uint64_t GetSentFrames() const;

@@ -27,16 +27,6 @@ RdmaFrameEditor::ReplaceHead(Ptr<const Packet> frame,
     return copy;
 }
 
-void
-RdmaFrameEditor::RewriteHead(Ptr<Packet> frame, const uint8_t* head, uint32_t n)
-{
-    // The bytes taken off leave room in front of the buffer: putting n bytes
-    // back writes into it without an allocation, unless the buffer is shared
-    // with another Packet (then it is copied first, copy-on-write).
-    frame->RemoveAtStart(n);
-    frame->AddHeader(RdmaRawHeader(head, n));
-}
-
 uint16_t
 RdmaFrameEditor::Ipv4Checksum(const uint8_t* header, uint32_t length)
 {
@@ -57,17 +47,17 @@ RdmaFrameEditor::Ipv4Checksum(const uint8_t* header, uint32_t length)
 }
 
 void
-RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view)
+RdmaFrameEditor::MarkCe(RdmaFrame& frame, const RdmaFrameView& view)
 {
     MarkCe(frame, view.GetIpOffset(), view.IsIpv6());
 }
 
 uint32_t
-RdmaFrameEditor::CopyIpHead(Ptr<const Packet> frame, uint32_t ip, bool ipv6, uint8_t* head)
+RdmaFrameEditor::CopyIpHead(const RdmaFrame& frame, uint32_t ip, bool ipv6, uint8_t* head)
 {
     // IPv6: the fixed header's first 8 bytes (Traffic Class, Hop Limit);
     // IPv4: the whole header, options included, for its checksum.
-    const uint32_t n = frame->CopyData(head, std::min<uint32_t>(MAX_HEAD, ip + 60));
+    const uint32_t n = frame.CopyData(head, std::min<uint32_t>(MAX_HEAD, ip + 60));
     const uint32_t end = ipv6 ? ip + 8 : ip + (head[ip] & 0x0F) * 4;
     NS_ABORT_MSG_IF(end > n, "RdmaFrameEditor: frame too short for its IP header");
     return end;
@@ -85,7 +75,7 @@ RdmaFrameEditor::FixIpv4Checksum(uint8_t* ipHeader, uint32_t length)
 }
 
 void
-RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, uint32_t ip, bool ipv6)
+RdmaFrameEditor::MarkCe(RdmaFrame& frame, uint32_t ip, bool ipv6)
 {
     uint8_t head[MAX_HEAD];
     const uint32_t n = CopyIpHead(frame, ip, ipv6, head);
@@ -98,11 +88,11 @@ RdmaFrameEditor::MarkCe(Ptr<Packet>& frame, uint32_t ip, bool ipv6)
         head[ip + 1] |= RdmaFrameView::ECN_CE;
         FixIpv4Checksum(head + ip, n - ip);
     }
-    RewriteHead(frame, head, n);
+    frame.RewriteHead(head, n);
 }
 
 void
-RdmaFrameEditor::DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view)
+RdmaFrameEditor::DecrementTtl(RdmaFrame& frame, const RdmaFrameView& view)
 {
     // The view already holds the head (Parse succeeded, so the fixed IP
     // header is there): rewrite only up to the field, and for IPv4 update
@@ -115,7 +105,7 @@ RdmaFrameEditor::DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view)
         const uint32_t n = ip + 8; // Hop Limit is byte 7 (RFC 8200 3)
         std::memcpy(head, view.GetHead(), n);
         --head[ip + 7];
-        RewriteHead(frame, head, n);
+        frame.RewriteHead(head, n);
         return;
     }
     const uint32_t n = ip + 12; // TTL byte 8, checksum bytes 10-11 (RFC 791 3.1)
@@ -133,27 +123,27 @@ RdmaFrameEditor::DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view)
         head[ip + 10] = static_cast<uint8_t>(updated >> 8);
         head[ip + 11] = static_cast<uint8_t>(updated);
     }
-    RewriteHead(frame, head, n);
+    frame.RewriteHead(head, n);
 }
 
 bool
-RdmaFrameEditor::StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record)
+RdmaFrameEditor::StampInt(RdmaFrame& frame, const RdmaFrameView& view, uint64_t record)
 {
     return StampInt(frame, view.GetL4Offset() + 8, record); // after the UDP header
 }
 
 bool
-RdmaFrameEditor::StampInt(Ptr<Packet>& frame, uint32_t shim, uint64_t record)
+RdmaFrameEditor::StampInt(RdmaFrame& frame, uint32_t shim, uint64_t record)
 {
     uint8_t head[MAX_HEAD];
     const uint32_t n = shim + IntHeader::SIZE;
-    if (n > MAX_HEAD || frame->GetSize() < n)
+    if (n > MAX_HEAD || frame.GetSize() < n)
     {
         return false;
     }
-    frame->CopyData(head, n);
+    frame.CopyData(head, n);
     IntHeader::PushHopBytes(head + shim, record);
-    RewriteHead(frame, head, n);
+    frame.RewriteHead(head, n);
     return true;
 }
 

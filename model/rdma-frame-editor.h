@@ -17,14 +17,15 @@ namespace ns3
 /**
  * \ingroup rdma
  * \brief The two in-flight edits a switch makes to a frame: ECN-CE marking
- * (RFC 3168) and INT hop stamping (IntHeader). Both rewrite the frame's
- * first bytes in the Packet object the switch received, as ns-3's own
- * devices take headers off the object they receive (PointToPointNetDevice::
- * Receive): once delivered, a frame object is its receiver's, and a trace
- * sink upstream that keeps a frame to read it later (rather than when
- * called, as the pcap writer does) keeps a Copy(). The size stays the same,
- * so the MMU's accounting is unaffected; no Packet is made and, unless its
- * buffer is shared with another Packet, nothing is allocated.
+ * (RFC 3168) and INT hop stamping (IntHeader), and the TTL. Each rewrites
+ * the frame's first bytes in the frame object the switch received
+ * (RdmaFrame::RewriteHead), as ns-3's own devices take headers off the
+ * object they receive (PointToPointNetDevice::Receive): once delivered, a
+ * frame object is its receiver's, and a trace sink upstream that keeps a
+ * frame to read it later (rather than when called, as the pcap writer
+ * does) keeps a Copy(). The size stays the same, so the MMU's accounting is
+ * unaffected; in a compact frame the bytes are written in place, in a
+ * wrapped Packet nothing is allocated unless its buffer is shared.
  */
 class RdmaFrameEditor
 {
@@ -39,7 +40,7 @@ class RdmaFrameEditor
      * \param frame the frame (rewritten in place)
      * \param view the frame's parsed view (IPv4 or IPv6, ECN 1 or 2)
      */
-    static void MarkCe(Ptr<Packet>& frame, const RdmaFrameView& view);
+    static void MarkCe(RdmaFrame& frame, const RdmaFrameView& view);
     /**
      * \brief MarkCe() for a frame whose IP header offset is known (a switch
      * marking as the frame leaves its queue, without parsing it again).
@@ -47,7 +48,7 @@ class RdmaFrameEditor
      * \param ipOffset the IP header's first byte (14, or 18 when tagged)
      * \param ipv6 true for IPv6, false for IPv4
      */
-    static void MarkCe(Ptr<Packet>& frame, uint32_t ipOffset, bool ipv6);
+    static void MarkCe(RdmaFrame& frame, uint32_t ipOffset, bool ipv6);
 
     /**
      * \brief Decrement the IPv4 TTL (RFC 791 3.1, RFC 1812 5.3.1; the header
@@ -56,7 +57,7 @@ class RdmaFrameEditor
      * \param frame the frame (rewritten in place)
      * \param view the frame's parsed view, with GetTtl() above 1
      */
-    static void DecrementTtl(Ptr<Packet>& frame, const RdmaFrameView& view);
+    static void DecrementTtl(RdmaFrame& frame, const RdmaFrameView& view);
 
     /**
      * \brief Stamp an INT hop record into the IntHeader that follows the
@@ -66,7 +67,7 @@ class RdmaFrameEditor
      * \param record the encoded record (IntHeader::EncodeHop)
      * \return false (frame unchanged) if the frame is too short to hold the header
      */
-    static bool StampInt(Ptr<Packet>& frame, const RdmaFrameView& view, uint64_t record);
+    static bool StampInt(RdmaFrame& frame, const RdmaFrameView& view, uint64_t record);
     /**
      * \brief StampInt() for a frame whose IntHeader starts at a known offset.
      * \param frame the frame (rewritten in place)
@@ -74,7 +75,7 @@ class RdmaFrameEditor
      * \param record the encoded record
      * \return false (frame unchanged) if the frame is too short to hold the header
      */
-    static bool StampInt(Ptr<Packet>& frame, uint32_t offset, uint64_t record);
+    static bool StampInt(RdmaFrame& frame, uint32_t offset, uint64_t record);
 
     /**
      * \brief The 16-bit ones'-complement checksum of an IPv4 header (RFC
@@ -84,14 +85,6 @@ class RdmaFrameEditor
      * \return the checksum to store
      */
     static uint16_t Ipv4Checksum(const uint8_t* header, uint32_t length);
-
-    /**
-     * \brief Replace the first n bytes of a frame, in place.
-     * \param frame the frame (at least n bytes)
-     * \param head the new bytes
-     * \param n how many
-     */
-    static void RewriteHead(Ptr<Packet> frame, const uint8_t* head, uint32_t n);
 
     /**
      * \brief A copy of frame whose first `removed` bytes are replaced by
@@ -119,7 +112,7 @@ class RdmaFrameEditor
      * \param head receives the bytes (MAX_HEAD)
      * \return how many bytes to rewrite (aborts if the frame is shorter)
      */
-    static uint32_t CopyIpHead(Ptr<const Packet> frame, uint32_t ip, bool ipv6, uint8_t* head);
+    static uint32_t CopyIpHead(const RdmaFrame& frame, uint32_t ip, bool ipv6, uint8_t* head);
     /**
      * \brief Recompute an IPv4 header checksum in place unless it is 0
      * (ns-3 without checksums writes 0, which stays).

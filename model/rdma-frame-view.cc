@@ -27,6 +27,19 @@ bool
 RdmaFrameView::Parse(Ptr<const Packet> frame)
 {
     m_len = frame->CopyData(m_bytes, PEEK_BYTES);
+    return ParseCopied();
+}
+
+bool
+RdmaFrameView::Parse(const RdmaFrame& frame)
+{
+    m_len = frame.CopyData(m_bytes, PEEK_BYTES);
+    return ParseCopied();
+}
+
+bool
+RdmaFrameView::ParseCopied()
+{
     m_hasPorts = false;
     if (m_len < 14)
     {

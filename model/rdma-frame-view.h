@@ -5,6 +5,7 @@
 #ifndef RDMA_FRAME_VIEW_H
 #define RDMA_FRAME_VIEW_H
 
+#include "rdma-frame.h"
 #include "rdma-wire.h"
 
 #include "ns3/packet.h"
@@ -48,6 +49,12 @@ class RdmaFrameView
      *         ARP, truncated frames)
      */
     bool Parse(Ptr<const Packet> frame);
+    /**
+     * \brief Read the headers of a frame as the fabric carries it.
+     * \param frame the frame
+     * \return as Parse(Ptr<const Packet>)
+     */
+    bool Parse(const RdmaFrame& frame);
 
     /// \return the first bytes of the frame, as copied by Parse()
     const uint8_t* GetHead() const
@@ -106,6 +113,8 @@ class RdmaFrameView
     static uint64_t Mix64(uint64_t k);
 
   private:
+    /// Parse the m_len bytes copied into m_bytes.
+    bool ParseCopied();
     /// \return the 16-bit big-endian value at offset off of the peeked bytes
     uint16_t Read16(uint32_t off) const;
     /// \return the 32-bit big-endian value at offset off of the peeked bytes

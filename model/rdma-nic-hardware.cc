@@ -37,7 +37,7 @@ RdmaNic::GetPipeline() const
 }
 
 void
-RdmaNic::OnPipelineTx(Ptr<Packet> frame)
+RdmaNic::OnPipelineTx(Ptr<RdmaFrame> frame)
 {
     m_txFrames.push_back(frame);
     TrySend();
@@ -69,19 +69,19 @@ RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
 }
 
 bool
-RdmaNic::AdmitRx(Ptr<Packet> frame, uint8_t cls)
+RdmaNic::AdmitRx(const RdmaFrame& frame, uint8_t cls)
 {
     if (!m_rxBufferReady)
     {
         const std::string error = ConfigureRxBuffer();
         NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
     }
-    if (m_rxBuffer->Enqueue(cls, frame->GetSize()) != RdmaNicRxBuffer::ADMIT)
+    if (m_rxBuffer->Enqueue(cls, frame.GetSize()) != RdmaNicRxBuffer::ADMIT)
     {
         Drop(frame, DROP_RX_BUFFER_FULL);
         return false;
     }
-    m_rxHeld.push_back({cls, frame->GetSize()});
+    m_rxHeld.push_back({cls, frame.GetSize()});
     return true;
 }
 

@@ -228,13 +228,13 @@ RdmaNicPipeline::DoDispose()
     m_pcie = nullptr;
     m_tx = Direction();
     m_rx = Direction();
-    m_txRetire = Callback<void, Ptr<Packet>>();
+    m_txRetire = Callback<void, Ptr<RdmaFrame>>();
     m_rxRetire = Callback<void, const RoceFrame&>();
     Object::DoDispose();
 }
 
 void
-RdmaNicPipeline::SetRetireCallbacks(Callback<void, Ptr<Packet>> tx,
+RdmaNicPipeline::SetRetireCallbacks(Callback<void, Ptr<RdmaFrame>> tx,
                                     Callback<void, const RoceFrame&> rx)
 {
     m_txRetire = tx;
@@ -341,7 +341,7 @@ RdmaNicPipeline::CanAcceptTx() const
 void
 RdmaNicPipeline::SubmitTx(uint32_t qpn,
                           const RoceFrame& f,
-                          Ptr<Packet> frame,
+                          Ptr<RdmaFrame> frame,
                           const std::vector<MemorySpan>& reads)
 {
     NS_LOG_FUNCTION(this << qpn);
@@ -580,7 +580,7 @@ RdmaNicPipeline::Retire(Direction* d)
         {
             ++m_stats.txPackets;
             m_txDone(j.qpn, latency);
-            Ptr<Packet> frame = j.frame;
+            Ptr<RdmaFrame> frame = j.frame;
             j.frame = nullptr;
             if (!m_txRetire.IsNull())
             {

@@ -120,7 +120,7 @@ class RdmaNicPipeline : public Object
      * \param tx called with each TX frame, in submission order
      * \param rx called with each RX packet, in submission order
      */
-    void SetRetireCallbacks(Callback<void, Ptr<Packet>> tx, Callback<void, const RoceFrame&> rx);
+    void SetRetireCallbacks(Callback<void, Ptr<RdmaFrame>> tx, Callback<void, const RoceFrame&> rx);
 
     /// \return whether a TX context is free
     bool CanAcceptTx() const;
@@ -133,7 +133,7 @@ class RdmaNicPipeline : public Object
      */
     void SubmitTx(uint32_t qpn,
                   const RoceFrame& f,
-                  Ptr<Packet> frame,
+                  Ptr<RdmaFrame> frame,
                   const std::vector<MemorySpan>& reads);
     /// \brief A retired TX frame has been handed to the port: its context is free.
     void TxLeft();
@@ -210,7 +210,7 @@ class RdmaNicPipeline : public Object
         bool done{false};          //!< every stage done
         uint32_t qpn{0};           //!< for stall accounting and traces
         Time start;                //!< submission time
-        Ptr<Packet> frame;         //!< TX: the frame
+        Ptr<RdmaFrame> frame;      //!< TX: the frame
         RoceFrame packet;          //!< RX: the packet
     };
 
@@ -280,7 +280,7 @@ class RdmaNicPipeline : public Object
     Direction m_tx;                                    //!< TX direction
     Direction m_rx;                                    //!< RX direction
     std::unordered_map<uint32_t, WriteState> m_writes; //!< RX WRITE state by QPN
-    Callback<void, Ptr<Packet>> m_txRetire;            //!< TX output
+    Callback<void, Ptr<RdmaFrame>> m_txRetire;            //!< TX output
     Callback<void, const RoceFrame&> m_rxRetire;       //!< RX output
     Stats m_stats;                                     //!< counters
     TracedCallback<uint32_t, Time> m_txDone;           //!< TxPacketDone

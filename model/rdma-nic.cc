@@ -176,7 +176,7 @@ RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
         }
     }
     device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this));
-    device->SetFrameReceiveCallback(MakeCallback(&RdmaNic::OnFrameReceived, this));
+    device->SetFrameHandler(MakeCallback(&RdmaNic::OnFrameReceived, this));
 }
 
 Ipv4Address
@@ -390,12 +390,12 @@ RdmaNic::TrySend()
     {
         if (!m_cnpQueue.empty())
         {
-            Ptr<Packet> cnp = m_cnpQueue.front();
+            Ptr<RdmaFrame> cnp = m_cnpQueue.front();
             m_cnpQueue.pop_front();
             SendToPort(cnp);
             continue;
         }
-        Ptr<Packet> frame = m_txFrames.front();
+        Ptr<RdmaFrame> frame = m_txFrames.front();
         m_txFrames.pop_front();
         m_pipeline->TxLeft();
         SendToPort(frame);
@@ -428,8 +428,7 @@ RdmaNic::TrySend()
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
-        Ptr<Packet> frame =
-            intHeader ? f.BuildEthernetFrame(*intHeader, intPort) : f.BuildEthernetFrame();
+        Ptr<RdmaFrame> frame = intHeader ? f.BuildFrame(*intHeader, intPort) : f.BuildFrame();
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }
@@ -442,7 +441,7 @@ RdmaNic::CanStartTx() const
 }
 
 void
-RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame)
+RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame)
 {
     if (m_pipeline)
     {
@@ -455,7 +454,7 @@ RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame)
 }
 
 void
-RdmaNic::SendToPort(Ptr<Packet> frame)
+RdmaNic::SendToPort(Ptr<RdmaFrame> frame)
 {
     ++m_stats.txFrames;
     m_stats.txBytes += frame->GetSize();
@@ -482,19 +481,19 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
     f.bth.SetDestQp(attr.destQpNum); // the QP that sent the marked data
     f.bth.SetBecn(true);
     f.bth.SetPsn(0);
-    m_cnpQueue.push_back(f.BuildEthernetFrame());
+    m_cnpQueue.push_back(f.BuildFrame());
     ++m_stats.cnpsSent;
 }
 
 void
-RdmaNic::Drop(Ptr<const Packet> frame, DropReason reason)
+RdmaNic::Drop(const RdmaFrame& frame, DropReason reason)
 {
     ++m_stats.rxDrops[reason];
-    m_rxDrop(frame, reason);
+    FireFrameTrace(m_rxDrop, frame, reason);
 }
 
 void
-RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
+RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
 {
     ++m_stats.rxFrames;
     m_stats.rxBytes += frame->GetSize();
@@ -505,13 +504,18 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     if (m_intEnabled && !m_verifyIcrc)
     {
         // The INT header is read and skipped in a copy of the head.
-        st = RoceFrame::ParseEthernetFrameWithInt(frame, f, intHeader, hasInt);
+        st = RoceFrame::ParseEthernetFrameWithInt(*frame, f, intHeader, hasInt);
+    }
+    else if (m_intEnabled)
+    {
+        // The ICRC covers the frame as sent, without the INT header.
+        Ptr<Packet> packet = frame->ToPacket();
+        hasInt = RdmaIntCodec::Strip(packet, intHeader);
+        st = RoceFrame::ParseEthernetFrame(packet, f, m_verifyIcrc);
     }
     else
     {
-        // The ICRC covers the frame as sent, without the INT header.
-        hasInt = m_intEnabled && RdmaIntCodec::Strip(frame, intHeader);
-        st = RoceFrame::ParseEthernetFrame(frame, f, m_verifyIcrc);
+        st = RoceFrame::ParseEthernetFrame(*frame, f, m_verifyIcrc);
     }
     switch (st)
     {
@@ -519,21 +523,21 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
         break;
     case RoceFrame::BAD_ICRC:
         NS_LOG_INFO("ICRC error: frame dropped");
-        Drop(frame, DROP_BAD_ICRC);
+        Drop(*frame, DROP_BAD_ICRC);
         return;
     case RoceFrame::NOT_ROCE:
-        Drop(frame, DROP_NOT_ROCE);
+        Drop(*frame, DROP_NOT_ROCE);
         return;
     case RoceFrame::UNKNOWN_OPCODE:
-        Drop(frame, DROP_UNKNOWN_OPCODE);
+        Drop(*frame, DROP_UNKNOWN_OPCODE);
         return;
     default:
-        Drop(frame, DROP_MALFORMED);
+        Drop(*frame, DROP_MALFORMED);
         return;
     }
     if (f.dstIpv4 != m_address)
     {
-        Drop(frame, DROP_NOT_FOR_US);
+        Drop(*frame, DROP_NOT_FOR_US);
         return;
     }
     auto cc = m_qpCc.find(f.bth.GetDestQp());
@@ -541,7 +545,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     {
         if (cc == m_qpCc.end())
         {
-            Drop(frame, DROP_UNKNOWN_QP);
+            Drop(*frame, DROP_UNKNOWN_QP);
             return;
         }
         ++m_stats.cnpsReceived;
@@ -551,10 +555,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<Packet> frame)
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (!qp)
     {
-        Drop(frame, DROP_UNKNOWN_QP);
+        Drop(*frame, DROP_UNKNOWN_QP);
         return;
     }
-    if (m_pipeline && !AdmitRx(frame, m_device->GetDscpClass(f.dscp)))
+    if (m_pipeline && !AdmitRx(*frame, m_device->GetDscpClass(f.dscp)))
     {
         return;
     }

@@ -248,24 +248,24 @@ class RdmaNic : public Object
     /// Send as long as the port is idle and a QP has a packet.
     void TrySend();
     /// A frame arrived from the port.
-    void OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    void OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
     /// \return the region with this key, or null
     Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
     /// Queue a CNP back to the sender of a CE-marked request `f` for `qp`.
     void SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
-    void Drop(Ptr<const Packet> frame, DropReason reason);
+    void Drop(const RdmaFrame& frame, DropReason reason);
     /// Whether a new packet can be taken from a QP now.
     bool CanStartTx() const;
     /// Send a built frame (through the pipeline if there is one).
-    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<Packet> frame);
+    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame);
     /// Hand a frame to the port.
-    void SendToPort(Ptr<Packet> frame);
+    void SendToPort(Ptr<RdmaFrame> frame);
 
     // --- the hardware path, with a Pipeline (rdma-nic-hardware.cc) ---
 
     /// The pipeline retired a TX frame.
-    void OnPipelineTx(Ptr<Packet> frame);
+    void OnPipelineTx(Ptr<RdmaFrame> frame);
     /// The pipeline retired an RX packet: give it to its QP.
     void OnPipelineRx(const RoceFrame& f);
     /// A QP read local memory for the packet being built.
@@ -273,7 +273,7 @@ class RdmaNic : public Object
     /// A completion was generated on one of the NIC's CQs.
     void OnCompletion(const RdmaWorkCompletion& wc);
     /// Put a received frame of class cls in the receive buffer, or drop it.
-    bool AdmitRx(Ptr<Packet> frame, uint8_t cls);
+    bool AdmitRx(const RdmaFrame& frame, uint8_t cls);
     /// The receive buffer's PFC decision for class cls.
     void OnRxBufferPfc(uint8_t cls, bool pause);
 
@@ -306,12 +306,12 @@ class RdmaNic : public Object
     uint8_t m_cnpPriority;                                     //!< CNP class
     bool m_intEnabled;                                         //!< carry INT (HPCC)
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
-    std::deque<Ptr<Packet>> m_cnpQueue;                        //!< CNPs to send first
+    std::deque<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
     // The hardware path.
     Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
-    std::deque<Ptr<Packet>> m_txFrames;               //!< retired, not yet sent
+    std::deque<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent
     std::vector<RdmaNicPipeline::MemorySpan> m_reads; //!< reads of the packet being built
     Ptr<RdmaNicRxBuffer> m_rxBuffer;                  //!< the port's receive buffer
     bool m_rxBufferReady{false};                      //!< ConfigureRxBuffer done

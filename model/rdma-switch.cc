@@ -142,7 +142,7 @@ RdmaSwitch::DoDispose()
 {
     for (Port& p : m_ports)
     {
-        p.device->SetFrameReceiveCallback(QbbNetDevice::FrameReceiveCallback());
+        p.device->SetFrameHandler(QbbNetDevice::FrameHandler());
         p.device = nullptr;
         p.marker = nullptr;
     }
@@ -185,7 +185,7 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     queue->TraceConnectWithoutContext("Drop", MakeCallback(&RdmaSwitch::QueueDrop, this));
     queue->TraceConnectWithoutContext("Mark", MakeCallback(&RdmaSwitch::QueueMark, this, index));
     ApplyPolicies(index);
-    device->SetFrameReceiveCallback(MakeCallback(&RdmaSwitch::Receive, this, index));
+    device->SetFrameHandler(MakeCallback(&RdmaSwitch::Receive, this, index));
     return index;
 }
 
@@ -418,15 +418,17 @@ RdmaSwitch::GetQueuedBytesByIngress(uint32_t egress, uint8_t cls) const
 }
 
 void
-RdmaSwitch::Drop(Ptr<const Packet> frame, uint32_t inPort, DropReason reason)
+RdmaSwitch::Drop(const RdmaFrame& frame, uint32_t inPort, DropReason reason)
 {
     ++m_stats.drops[reason];
-    m_dropTrace(frame, inPort, reason);
+    FireFrameTrace(m_dropTrace, frame, inPort, reason);
 }
 
 void
-RdmaSwitch::QueueDrop(Ptr<const Packet> frame, uint32_t inPort, QbbEgressQueue::DropReason reason)
+RdmaSwitch::QueueDrop(Ptr<const Packet> packet, uint32_t inPort, QbbEgressQueue::DropReason reason)
 {
+    const Ptr<RdmaFrame> wrapped = RdmaFrame::Wrap(ConstCast<Packet>(packet)); // traced as it is
+    const RdmaFrame& frame = *wrapped;
     switch (reason)
     {
     case QbbEgressQueue::QUEUE_FULL:
@@ -460,30 +462,30 @@ RdmaSwitch::QueueMark(uint32_t port,
 }
 
 void
-RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet> frame)
+RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFrame> frame)
 {
     ++m_stats.rxFrames;
     RdmaFrameView view;
-    if (!view.Parse(frame))
+    if (!view.Parse(*frame))
     {
-        Drop(frame, inPort, DROP_NOT_IP);
+        Drop(*frame, inPort, DROP_NOT_IP);
         return;
     }
     const RdmaRouteTable::Group* group =
         view.IsIpv6() ? m_routes.Lookup(view.GetDstIpv6()) : m_routes.Lookup(view.GetDstIpv4());
     if (!group)
     {
-        Drop(frame, inPort, DROP_NO_ROUTE);
+        Drop(*frame, inPort, DROP_NO_ROUTE);
         return;
     }
     if (m_decrementTtl)
     {
         if (view.GetTtl() <= 1)
         {
-            Drop(frame, inPort, DROP_TTL_EXPIRED);
+            Drop(*frame, inPort, DROP_TTL_EXPIRED);
             return;
         }
-        RdmaFrameEditor::DecrementTtl(frame, view);
+        RdmaFrameEditor::DecrementTtl(*frame, view);
     }
     const uint32_t out = group->size() == 1
                              ? (*group)[0]
@@ -493,7 +495,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<Packet>
     item.cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());
     if (m_watchdog->IsStormed(out, item.cls) && m_watchdog->GetAction() == RdmaPfcWatchdog::DROP)
     {
-        Drop(frame, inPort, DROP_PFC_STORM);
+        Drop(*frame, inPort, DROP_PFC_STORM);
         return;
     }
     item.frame = frame;

@@ -43,7 +43,7 @@ class UniformRandomVariable;
  * router does: a frame whose IPv4 TTL or IPv6 Hop Limit is 1 or 0 is
  * dropped (DROP_TTL_EXPIRED; RFC 1812 5.3.1, RFC 8200 3), others leave with
  * it decremented, so a routing loop ends. The frame crosses as the same
- * Ptr<Packet>, MAC addresses included (the hosts' NICs do not check them);
+ * RdmaFrame object, MAC addresses included (the hosts' NICs do not check them);
  * the TTL, an ECN mark or an INT record rewrite its first bytes in place
  * (RdmaFrameEditor).
  *
@@ -237,7 +237,7 @@ class RdmaSwitch : public Object
      * \param device the port
      * \param frame the frame
      */
-    void Receive(uint32_t inPort, Ptr<QbbNetDevice> device, Ptr<Packet> frame);
+    void Receive(uint32_t inPort, Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
     /**
      * \param port an egress port
      * \param queueBytes the bytes in its queue the record reports
@@ -298,7 +298,7 @@ class RdmaSwitch : public Object
      * \param inPort its ingress port
      * \param reason why
      */
-    void Drop(Ptr<const Packet> frame, uint32_t inPort, DropReason reason);
+    void Drop(const RdmaFrame& frame, uint32_t inPort, DropReason reason);
 
     std::vector<Port> m_ports;           //!< ports, by index
     RdmaRouteTable m_routes;             //!< host routes

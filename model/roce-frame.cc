@@ -42,6 +42,91 @@ ReadU16(const uint8_t* p)
 /// RoceFrame::SetIcrcEnabled's setting.
 bool g_icrcEnabled = true;
 
+/// A Packet as the parser reads it (RdmaFrame has the same calls).
+struct PacketBytes
+{
+    Ptr<const Packet> p; //!< the frame
+
+    /// \return the frame's size
+    uint32_t GetSize() const
+    {
+        return p->GetSize();
+    }
+
+    /// Packet::CopyData
+    uint32_t CopyData(uint8_t* buffer, uint32_t size) const
+    {
+        return p->CopyData(buffer, size);
+    }
+
+    /// Packet::CreateFragment
+    Ptr<Packet> CreateFragment(uint32_t offset, uint32_t length) const
+    {
+        return p->CreateFragment(offset, length);
+    }
+
+    /// \return the ICRC whose last byte is at end - 1 (IcrcTrailer's byte order)
+    uint32_t ReadIcrc(uint32_t end) const
+    {
+        IcrcTrailer trailer;
+        p->CreateFragment(end - IcrcTrailer::SIZE, IcrcTrailer::SIZE)->RemoveTrailer(trailer);
+        return trailer.GetIcrc();
+    }
+};
+
+template <class Bytes>
+RoceFrame::ParseStatus ParseAt(const Bytes& packet,
+                               uint32_t offset,
+                               bool ipv6,
+                               RoceFrame& out,
+                               bool verifyIcrc,
+                               IntHeader* intHeader = nullptr,
+                               bool* hasInt = nullptr);
+
+/// RoceFrame::ParseEthernetFrame, or ParseEthernetFrameWithInt given `intHeader`.
+template <class Bytes>
+RoceFrame::ParseStatus
+ParseFrame(const Bytes& frame, RoceFrame& out, bool verifyIcrc, IntHeader* intHeader, bool* hasInt)
+{
+    // The MACs, the EtherType and a tag are read from a copy of the first
+    // 18 bytes; the frame itself is never copied or changed.
+    uint8_t eth[ETH_HEADER + VlanTagHeader::SIZE];
+    const uint32_t n = frame.CopyData(eth, sizeof(eth));
+    if (n < ETH_HEADER)
+    {
+        return RoceFrame::TRUNCATED;
+    }
+    out.dstMac.CopyFrom(eth);
+    out.srcMac.CopyFrom(eth + 6);
+    uint16_t type = ReadU16(eth + 12);
+    uint32_t offset = ETH_HEADER;
+    out.hasVlan = (type == VlanTagHeader::TPID);
+    if (out.hasVlan)
+    {
+        if (n < ETH_HEADER + VlanTagHeader::SIZE)
+        {
+            return RoceFrame::TRUNCATED;
+        }
+        Buffer tag;
+        tag.AddAtStart(VlanTagHeader::SIZE);
+        tag.Begin().Write(eth + ETH_HEADER, VlanTagHeader::SIZE);
+        out.vlan.Deserialize(tag.Begin());
+        type = out.vlan.GetInnerType();
+        offset += VlanTagHeader::SIZE;
+    }
+    if (type != RoceFrame::ETHERTYPE_IPV4 && type != RoceFrame::ETHERTYPE_IPV6)
+    {
+        return RoceFrame::NOT_ROCE;
+    }
+    return ParseAt(frame,
+                   offset,
+                   type == RoceFrame::ETHERTYPE_IPV6,
+                   out,
+                   verifyIcrc,
+                   intHeader,
+                   hasInt);
+}
+
 } // namespace
 
 void
@@ -99,8 +184,27 @@ RoceFrame::BuildEthernetFrame(const IntHeader& intHeader, uint16_t udpPort)
     return Build(true, &intHeader, udpPort);
 }
 
+Ptr<RdmaFrame>
+RoceFrame::BuildFrame()
+{
+    Ptr<RdmaFrame> f;
+    Ptr<Packet> p = Build(true, nullptr, 0, &f);
+    return f ? f : RdmaFrame::Wrap(p);
+}
+
+Ptr<RdmaFrame>
+RoceFrame::BuildFrame(const IntHeader& intHeader, uint16_t udpPort)
+{
+    Ptr<RdmaFrame> f;
+    Ptr<Packet> p = Build(true, &intHeader, udpPort, &f);
+    return f ? f : RdmaFrame::Wrap(p);
+}
+
 Ptr<Packet>
-RoceFrame::Build(bool ethernet, const IntHeader* intHeader, uint16_t intPort)
+RoceFrame::Build(bool ethernet,
+                 const IntHeader* intHeader,
+                 uint16_t intPort,
+                 Ptr<RdmaFrame>* compact)
 {
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bth.GetOpcode());
     const bool hasPayload = payload && (info.extHeaders & EXT_PAYLOAD);
@@ -216,14 +320,29 @@ RoceFrame::Build(bool ethernet, const IntHeader* intHeader, uint16_t intPort)
     // found from the headers'; real bytes are shared copy-on-write and read once.
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
     icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
+    const bool zeroBody = !hasPayload || payloadZeros;
+    if (zeroBody && g_icrcEnabled)
+    {
+        icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
+    }
+    uint8_t withInt[sizeof(head) + IntHeader::SIZE];
+    const uint8_t* frameHead = head;
+    uint32_t frameHeadBytes = headers;
+    if (intHeader)
+    {
+        frameHeadBytes = RdmaIntCodec::InsertIntoHead(head, headers, *intHeader, intPort, withInt);
+        NS_ASSERT_MSG(ethernet && frameHeadBytes > 0, "an INT header goes into an Ethernet frame");
+        frameHead = withInt;
+    }
+    if (compact && zeroBody && frameHeadBytes <= RdmaFrame::HEAD_CAPACITY)
+    {
+        *compact = RdmaFrame::Compact(frameHead, frameHeadBytes, length + pad, icrc);
+        return nullptr;
+    }
     Ptr<Packet> p;
-    if (!hasPayload || payloadZeros)
+    if (zeroBody)
     {
         p = Create<Packet>(length + pad);
-        if (g_icrcEnabled)
-        {
-            icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
-        }
     }
     else
     {
@@ -239,17 +358,7 @@ RoceFrame::Build(bool ethernet, const IntHeader* intHeader, uint16_t intPort)
             p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
         }
     }
-    if (intHeader)
-    {
-        uint8_t withInt[sizeof(head) + IntHeader::SIZE];
-        const uint32_t n = RdmaIntCodec::InsertIntoHead(head, headers, *intHeader, intPort, withInt);
-        NS_ASSERT_MSG(ethernet && n > 0, "an INT header goes into an Ethernet frame");
-        p->AddHeader(RdmaRawHeader(withInt, n));
-    }
-    else
-    {
-        p->AddHeader(RdmaRawHeader(head, headers));
-    }
+    p->AddHeader(RdmaRawHeader(frameHead, frameHeadBytes));
     IcrcTrailer trailer;
     trailer.SetIcrc(icrc);
     p->AddTrailer(trailer);
@@ -258,6 +367,12 @@ RoceFrame::Build(bool ethernet, const IntHeader* intHeader, uint16_t intPort)
 
 RoceFrame::ParseStatus
 RoceFrame::ParseEthernetFrame(Ptr<const Packet> frame, RoceFrame& out, bool verifyIcrc)
+{
+    return ParseFrame(PacketBytes{frame}, out, verifyIcrc, nullptr, nullptr);
+}
+
+RoceFrame::ParseStatus
+RoceFrame::ParseEthernetFrame(const RdmaFrame& frame, RoceFrame& out, bool verifyIcrc)
 {
     return ParseFrame(frame, out, verifyIcrc, nullptr, nullptr);
 }
@@ -269,82 +384,56 @@ RoceFrame::ParseEthernetFrameWithInt(Ptr<const Packet> frame,
                                      bool& hasInt)
 {
     hasInt = false;
-    return ParseFrame(frame, out, false, &intHeader, &hasInt);
+    return ParseFrame(PacketBytes{frame}, out, false, &intHeader, &hasInt);
 }
 
 RoceFrame::ParseStatus
-RoceFrame::ParseFrame(Ptr<const Packet> frame,
-                      RoceFrame& out,
-                      bool verifyIcrc,
-                      IntHeader* intHeader,
-                      bool* hasInt)
+RoceFrame::ParseEthernetFrameWithInt(const RdmaFrame& frame,
+                                     RoceFrame& out,
+                                     IntHeader& intHeader,
+                                     bool& hasInt)
 {
-    // The MACs, the EtherType and a tag are read from a copy of the first
-    // 18 bytes; the frame itself is never copied or changed.
-    uint8_t eth[ETH_HEADER + VlanTagHeader::SIZE];
-    const uint32_t n = frame->CopyData(eth, sizeof(eth));
-    if (n < ETH_HEADER)
-    {
-        return TRUNCATED;
-    }
-    out.dstMac.CopyFrom(eth);
-    out.srcMac.CopyFrom(eth + 6);
-    uint16_t type = ReadU16(eth + 12);
-    uint32_t offset = ETH_HEADER;
-    out.hasVlan = (type == VlanTagHeader::TPID);
-    if (out.hasVlan)
-    {
-        if (n < ETH_HEADER + VlanTagHeader::SIZE)
-        {
-            return TRUNCATED;
-        }
-        Buffer tag;
-        tag.AddAtStart(VlanTagHeader::SIZE);
-        tag.Begin().Write(eth + ETH_HEADER, VlanTagHeader::SIZE);
-        out.vlan.Deserialize(tag.Begin());
-        type = out.vlan.GetInnerType();
-        offset += VlanTagHeader::SIZE;
-    }
-    if (type != ETHERTYPE_IPV4 && type != ETHERTYPE_IPV6)
-    {
-        return NOT_ROCE;
-    }
-    return ParseAt(frame, offset, type == ETHERTYPE_IPV6, out, verifyIcrc, intHeader, hasInt);
+    hasInt = false;
+    return ParseFrame(frame, out, false, &intHeader, &hasInt);
 }
 
 RoceFrame::ParseStatus
 RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bool verifyIcrc)
 {
-    return ParseAt(packet, 0, ipv6, out, verifyIcrc);
+    return ParseAt(PacketBytes{packet}, 0, ipv6, out, verifyIcrc);
 }
 
+namespace
+{
+
+template <class Bytes>
 RoceFrame::ParseStatus
-RoceFrame::ParseAt(Ptr<const Packet> packet,
-                   uint32_t offset,
-                   bool ipv6,
-                   RoceFrame& out,
-                   bool verifyIcrc,
-                   IntHeader* intHeader,
-                   bool* hasInt)
+ParseAt(const Bytes& packet,
+        uint32_t offset,
+        bool ipv6,
+        RoceFrame& out,
+        bool verifyIcrc,
+        IntHeader* intHeader,
+        bool* hasInt)
 {
     // Only the headers are copied out, unless the ICRC is to be checked (it
     // covers every byte) or sits before Ethernet padding.
     NS_ASSERT_MSG(!(intHeader && verifyIcrc), "an INT header is skipped only without the ICRC check");
-    const uint32_t size0 = packet->GetSize() - offset; // from the IP header
+    const uint32_t size0 = packet.GetSize() - offset; // from the IP header
     uint8_t headCopy[64 + HEAD_MAX + IntHeader::SIZE];
     std::vector<uint8_t> all;
     const uint8_t* b;
     if (verifyIcrc)
     {
         all.resize(offset + size0);
-        packet->CopyData(all.data(), all.size());
+        packet.CopyData(all.data(), all.size());
         b = all.data() + offset;
     }
     else
     {
         NS_ASSERT(offset <= 64);
         const uint32_t copied =
-            packet->CopyData(headCopy,
+            packet.CopyData(headCopy,
                              offset + std::min(size0, HEAD_MAX + (intHeader ? IntHeader::SIZE : 0)));
         b = headCopy + offset;
         if (intHeader)
@@ -361,14 +450,14 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     uint32_t ipHeader = ipv6 ? IPV6_HEADER : IPV4_HEADER;
     if (size < ipHeader)
     {
-        return TRUNCATED;
+        return RoceFrame::TRUNCATED;
     }
     uint32_t ipTotal;
     if (ipv6)
     {
         if ((b[0] >> 4) != 6 || b[6] != IP_PROTO_UDP)
         {
-            return (b[0] >> 4) == 6 ? UNSUPPORTED_L3 : NOT_ROCE;
+            return (b[0] >> 4) == 6 ? RoceFrame::UNSUPPORTED_L3 : RoceFrame::NOT_ROCE;
         }
         ipTotal = IPV6_HEADER + ReadU16(b + 4);
     }
@@ -376,44 +465,44 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     {
         if ((b[0] >> 4) != 4)
         {
-            return NOT_ROCE;
+            return RoceFrame::NOT_ROCE;
         }
         if ((b[0] & 0x0F) != 5)
         {
-            return UNSUPPORTED_L3;
+            return RoceFrame::UNSUPPORTED_L3;
         }
         if (b[9] != IP_PROTO_UDP)
         {
-            return NOT_ROCE;
+            return RoceFrame::NOT_ROCE;
         }
         ipTotal = ReadU16(b + 2);
         if (ipTotal < IPV4_HEADER)
         {
-            return BAD_LENGTH;
+            return RoceFrame::BAD_LENGTH;
         }
     }
     if (ipTotal > size)
     {
-        return TRUNCATED;
+        return RoceFrame::TRUNCATED;
     }
     size = ipTotal; // bytes past the IP length are Ethernet padding
     if (size < ipHeader + UDP_HEADER)
     {
-        return TRUNCATED;
+        return RoceFrame::TRUNCATED;
     }
     const uint8_t* udp = b + ipHeader;
-    if (ReadU16(udp + 2) != UDP_PORT)
+    if (ReadU16(udp + 2) != RoceFrame::UDP_PORT)
     {
-        return NOT_ROCE;
+        return RoceFrame::NOT_ROCE;
     }
     if (ReadU16(udp + 4) != size - ipHeader)
     {
-        return BAD_LENGTH;
+        return RoceFrame::BAD_LENGTH;
     }
     uint32_t ibBytes = size - ipHeader - UDP_HEADER; // BTH .. ICRC
     if (ibBytes < BthHeader::SIZE + IcrcTrailer::SIZE)
     {
-        return TRUNCATED;
+        return RoceFrame::TRUNCATED;
     }
 
     if (verifyIcrc)
@@ -425,7 +514,7 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
                                  b,
                                  size - IcrcTrailer::SIZE) != out.icrc)
         {
-            return BAD_ICRC;
+            return RoceFrame::BAD_ICRC;
         }
     }
     else if (!g_icrcEnabled)
@@ -435,32 +524,29 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     else
     {
         // The last four bytes before any Ethernet padding, without copying the rest.
-        IcrcTrailer trailer;
-        packet->CreateFragment(offset + shim + size - IcrcTrailer::SIZE, IcrcTrailer::SIZE)
-            ->RemoveTrailer(trailer);
-        out.icrc = trailer.GetIcrc();
+        out.icrc = packet.ReadIcrc(offset + shim + size);
     }
 
     const uint8_t* bthBytes = udp + UDP_HEADER;
     const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bthBytes[0]);
     if (!info.known)
     {
-        return UNKNOWN_OPCODE;
+        return RoceFrame::UNKNOWN_OPCODE;
     }
     uint32_t extSize = RdmaExtHeadersSize(bthBytes[0]);
     if (ibBytes < BthHeader::SIZE + extSize + IcrcTrailer::SIZE)
     {
-        return TRUNCATED;
+        return RoceFrame::TRUNCATED;
     }
     uint32_t dataAndPad = ibBytes - BthHeader::SIZE - extSize - IcrcTrailer::SIZE;
     uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
     if (dataAndPad > 0 && !(info.extHeaders & EXT_PAYLOAD))
     {
-        return BAD_LENGTH;
+        return RoceFrame::BAD_LENGTH;
     }
     if (padCnt > dataAndPad || dataAndPad % 4 != 0)
     {
-        return BAD_PAD;
+        return RoceFrame::BAD_PAD;
     }
 
     // Every length is now known to fit: read the headers with ns-3's classes.
@@ -528,12 +614,14 @@ RoceFrame::ParseAt(Ptr<const Packet> packet,
     }
     // The payload shares the frame's bytes (copy-on-write).
     out.payload = (ext & EXT_PAYLOAD)
-                      ? packet->CreateFragment(offset + shim + headers, dataAndPad - padCnt)
+                      ? packet.CreateFragment(offset + shim + headers, dataAndPad - padCnt)
                       : nullptr;
     out.payloadZeros = false;
     NS_LOG_LOGIC("parsed " << RdmaOpcodeName(out.bth.GetOpcode()) << " psn=" << out.bth.GetPsn());
-    return OK;
+    return RoceFrame::OK;
 }
+
+} // namespace
 
 uint16_t
 RoceFrame::UdpSourcePort(uint32_t localQpn, uint32_t remoteQpn)

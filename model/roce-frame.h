@@ -15,6 +15,7 @@
 #include "reth-header.h"
 #include "vlan-tag-header.h"
 
+#include "rdma-frame.h"
 #include "rdma-wire.h"
 
 #include "ns3/ipv4-address.h"
@@ -133,6 +134,21 @@ struct RoceFrame
      * \return a new packet
      */
     Ptr<Packet> BuildEthernetFrame(const IntHeader& intHeader, uint16_t udpPort);
+    /**
+     * \brief Build the whole Ethernet frame as the fabric carries it: the
+     * bytes BuildEthernetFrame() makes, compact (RdmaFrame::Compact) when the
+     * payload is zeros or none and the headers fit, else that Packet, wrapped.
+     * \return a new frame
+     */
+    Ptr<RdmaFrame> BuildFrame();
+    /**
+     * \brief BuildFrame() with an INT header after UDP, as
+     * BuildEthernetFrame(intHeader, udpPort) makes it.
+     * \param intHeader the records to carry
+     * \param udpPort IntHeader::UDP_PORT or RdmaIntCodec::ECHO_PORT
+     * \return a new frame
+     */
+    Ptr<RdmaFrame> BuildFrame(const IntHeader& intHeader, uint16_t udpPort);
 
     /**
      * \brief Parse an Ethernet frame (no preamble, no FCS).
@@ -161,6 +177,29 @@ struct RoceFrame
                                                  IntHeader& intHeader,
                                                  bool& hasInt);
     /**
+     * \brief ParseEthernetFrame for a frame as the fabric carries it (a
+     * compact frame's payload is a Packet of zeros of its length).
+     * \param frame the frame; not modified
+     * \param out receives the fields; valid only when OK is returned
+     * \param verifyIcrc whether to recompute and compare the ICRC
+     * \return the outcome
+     */
+    static ParseStatus ParseEthernetFrame(const RdmaFrame& frame,
+                                          RoceFrame& out,
+                                          bool verifyIcrc = true);
+    /**
+     * \brief ParseEthernetFrameWithInt for a frame as the fabric carries it.
+     * \param frame the frame; not modified
+     * \param out receives the fields; valid only when OK is returned
+     * \param intHeader receives the INT header when there is one
+     * \param hasInt set to whether there is one
+     * \return the outcome
+     */
+    static ParseStatus ParseEthernetFrameWithInt(const RdmaFrame& frame,
+                                                 RoceFrame& out,
+                                                 IntHeader& intHeader,
+                                                 bool& hasInt);
+    /**
      * \brief Parse a packet that starts at the IP header.
      * \param packet the packet; not modified
      * \param ipv6 whether the network layer is IPv6
@@ -180,26 +219,14 @@ struct RoceFrame
      * \param ethernet whether to start with the Ethernet header (and tag)
      * \param intHeader an INT header to insert after UDP (ethernet only), or null
      * \param intPort its UDP destination port
-     * \return a new packet
+     * \param compact if given, a frame whose payload is zeros or none and
+     *        whose headers fit is made compact here instead (null returned)
+     * \return a new packet, or null when *compact was set
      */
-    Ptr<Packet> Build(bool ethernet, const IntHeader* intHeader = nullptr, uint16_t intPort = 0);
-    /// ParseEthernetFrame, or ParseEthernetFrameWithInt given `intHeader`.
-    static ParseStatus ParseFrame(Ptr<const Packet> frame,
-                                  RoceFrame& out,
-                                  bool verifyIcrc,
-                                  IntHeader* intHeader,
-                                  bool* hasInt);
-    /// ParseIpPacket for the bytes from `offset` of `packet` on; with
-    /// `intHeader`, an INT header after UDP is read there and skipped
-    /// (verifyIcrc must then be false).
-    static ParseStatus ParseAt(Ptr<const Packet> packet,
-                               uint32_t offset,
-                               bool ipv6,
-                               RoceFrame& out,
-                               bool verifyIcrc,
-                               IntHeader* intHeader = nullptr,
-                               bool* hasInt = nullptr);
-
+    Ptr<Packet> Build(bool ethernet,
+                      const IntHeader* intHeader = nullptr,
+                      uint16_t intPort = 0,
+                      Ptr<RdmaFrame>* compact = nullptr);
   public:
 
     /**

@@ -32,7 +32,7 @@ MakeItem(uint8_t ecn, uint32_t payload, uint8_t cls = LOSSLESS)
     f.bth.SetOpcode(RC_SEND_ONLY);
     f.payload = Create<Packet>(payload);
     QbbQueueItem item;
-    item.frame = f.BuildEthernetFrame();
+    item.frame = f.BuildFrame();
     item.bytes = item.frame->GetSize();
     item.inPort = 0;
     item.cls = cls;
@@ -43,10 +43,10 @@ MakeItem(uint8_t ecn, uint32_t payload, uint8_t cls = LOSSLESS)
 
 /// \return the ECN field of a frame
 uint8_t
-EcnOf(Ptr<Packet> frame)
+EcnOf(const Ptr<RdmaFrame>& frame)
 {
     RoceFrame r;
-    NS_ABORT_UNLESS(RoceFrame::ParseEthernetFrame(frame, r, true) == RoceFrame::OK);
+    NS_ABORT_UNLESS(RoceFrame::ParseEthernetFrame(*frame, r, true) == RoceFrame::OK);
     return r.ecn;
 }
 

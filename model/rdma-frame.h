@@ -1,0 +1,154 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_FRAME_H
+#define RDMA_FRAME_H
+
+#include "ns3/packet.h"
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief An Ethernet frame (destination MAC first, no FCS) as the fabric
+ * carries it between NICs: in the compact form its header bytes in the
+ * record itself, then a run of zero bytes (a payload nobody wrote, and its
+ * pad) and a 4-byte ICRC, one pooled allocation; or any other frame as the
+ * ns-3 Packet it is (wrapped).
+ *
+ * The compact form is what a RoCEv2 packet without real payload bytes
+ * costs in memory and cache lines on its way: the record holds every byte
+ * a switch or NIC reads or rewrites (Ethernet to the last extension
+ * header, with an INT header where there is one), so nothing is copied out
+ * of a Packet's buffer per hop. A Packet with the same bytes is made
+ * (ToPacket) only where a tool reads one: trace sinks, pcap, error models,
+ * the MPI channel. Frames made from Packets (PFC frames, frames from tests
+ * and from verbs with real payload bytes) stay Packets: Wrap.
+ *
+ * Byte for byte, a compact frame and ToPacket()'s Packet are the frame
+ * RoceFrame::BuildEthernetFrame makes (headers, payload zeros and pad, the
+ * ICRC least significant byte first, IBA Annex A17.3.3).
+ */
+class RdmaFrame : public SimpleRefCount<RdmaFrame>
+{
+  public:
+    /// Header bytes a compact frame holds: Ethernet, an 802.1Q tag, IPv6,
+    /// UDP, an INT header (42 bytes), BTH and a RETH fit (14 + 4 + 40 + 8 +
+    /// 42 + 12 + 16 = 136 bytes); larger heads are wrapped.
+    static constexpr uint32_t HEAD_CAPACITY = 136;
+    /// Bytes of the trailer (the ICRC).
+    static constexpr uint32_t TRAILER_BYTES = 4;
+
+    /**
+     * \brief A compact frame.
+     * \param head the first bytes of the frame, headLen of them (<= HEAD_CAPACITY)
+     * \param headLen how many
+     * \param zeros zero bytes after them (payload and pad)
+     * \param icrc the 4-byte trailer after the zeros, as a number (written
+     *        least significant byte first, as IcrcTrailer writes it)
+     * \return the frame: headLen + zeros + 4 bytes
+     */
+    static Ptr<RdmaFrame> Compact(const uint8_t* head, uint32_t headLen, uint32_t zeros, uint32_t icrc);
+
+    /**
+     * \brief Any frame, as the Packet it is.
+     * \param packet the frame (the RdmaFrame refers to it, it is not copied)
+     * \return the frame
+     */
+    static Ptr<RdmaFrame> Wrap(Ptr<Packet> packet);
+
+    /// \return the frame's size, bytes
+    uint32_t GetSize() const
+    {
+        return m_size;
+    }
+
+    /// \return true for the compact form, false for a wrapped Packet
+    bool IsCompact() const
+    {
+        return !m_packet;
+    }
+
+    /**
+     * \brief Copy the frame's first bytes, as Packet::CopyData does.
+     * \param buffer where to copy
+     * \param size at most this many
+     * \return how many were copied: min(size, GetSize())
+     */
+    uint32_t CopyData(uint8_t* buffer, uint32_t size) const;
+
+    /**
+     * \brief Write over the frame's first n bytes (a rewritten IP header,
+     * an INT record): in place in a compact frame, copy-on-write in a
+     * wrapped Packet's buffer (RdmaFrameEditor's rules).
+     * \param head the new bytes
+     * \param n how many (<= GetSize())
+     */
+    void RewriteHead(const uint8_t* head, uint32_t n);
+
+    /**
+     * \brief The frame as an ns-3 Packet.
+     * \return a wrapped frame's own Packet; for a compact frame a new Packet
+     *         with the same bytes (its zeros virtual, as ns-3 keeps them)
+     */
+    Ptr<Packet> ToPacket() const;
+
+    /**
+     * \brief Bytes [offset, offset + length) as a Packet, as
+     * Packet::CreateFragment gives them (a received payload).
+     * \param offset first byte
+     * \param length how many (offset + length <= GetSize())
+     * \return the fragment; a run of a compact frame's zeros costs no copy
+     */
+    Ptr<Packet> CreateFragment(uint32_t offset, uint32_t length) const;
+
+    /**
+     * \brief The ICRC that ends the frame at byte `end` (what the parser
+     * reads before any Ethernet padding): IcrcTrailer's byte order.
+     * \param end one past its last byte (>= 4, <= GetSize())
+     * \return the value
+     */
+    uint32_t ReadIcrc(uint32_t end) const;
+
+    /// Compact frames come from a free list of records (none under ASan).
+    static void* operator new(std::size_t bytes);
+    /// Back to the free list.
+    static void operator delete(void* p);
+
+  private:
+    RdmaFrame() = default;
+
+    Ptr<Packet> m_packet;       //!< the wrapped Packet; null for a compact frame
+    uint32_t m_size{0};         //!< frame bytes
+    uint32_t m_icrc{0};         //!< compact: the trailer
+    uint8_t m_headLen{0};       //!< compact: bytes in m_head
+    uint8_t m_head[HEAD_CAPACITY]; //!< compact: the first bytes
+};
+
+/**
+ * \ingroup rdma
+ * \brief Fire a trace source whose first argument is a frame as a Packet
+ * (ns-3's device and queue traces), making the Packet of a compact frame
+ * only when a sink is connected.
+ * \param trace the TracedCallback
+ * \param frame the frame
+ * \param args the trace's other arguments
+ */
+template <class Trace, class... Args>
+void
+FireFrameTrace(const Trace& trace, const RdmaFrame& frame, Args... args)
+{
+    if (!trace.IsEmpty())
+    {
+        trace(frame.ToPacket(), args...);
+    }
+}
+
+} // namespace ns3
+
+#endif // RDMA_FRAME_H

@@ -1,0 +1,242 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaFrame, the frame as the fabric carries it: a compact frame is byte
+// for byte the Packet RoceFrame::BuildEthernetFrame makes (so pcap, the MPI
+// channel and every parser read the same frame), parses to the same fields,
+// takes the switch's in-place edits (ECN CE, TTL, INT records) in its own
+// bytes, and falls back to a wrapped Packet where it cannot hold the frame.
+
+#include "ns3/int-header.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-frame-editor.h"
+#include "ns3/rdma-frame-view.h"
+#include "ns3/rdma-frame.h"
+#include "ns3/rdma-int-codec.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-frame.h"
+#include "ns3/test.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A WRITE First of `payload` zero bytes (a verbs buffer nobody wrote).
+RoceFrame
+WriteFirst(uint32_t payload, bool zeros)
+{
+    RoceFrame f;
+    f.srcMac = Mac48Address("02:00:00:00:00:01");
+    f.dstMac = Mac48Address("02:00:00:00:00:02");
+    f.hasVlan = true;
+    f.vlan.SetPcp(3);
+    f.srcIpv4 = Ipv4Address("10.0.0.1");
+    f.dstIpv4 = Ipv4Address("10.0.0.2");
+    f.ecn = 2; // ECT(0)
+    f.ttl = 64;
+    f.udpSrcPort = 0xC123;
+    f.bth.SetOpcode(RC_RDMA_WRITE_FIRST);
+    f.bth.SetDestQp(0x11);
+    f.bth.SetPsn(0x123456);
+    f.reth.SetVirtualAddress(0x1000);
+    f.reth.SetRkey(7);
+    f.reth.SetDmaLength(4096);
+    f.payload = Create<Packet>(payload);
+    f.payloadZeros = zeros;
+    return f;
+}
+
+/// \return every byte of a Packet
+std::vector<uint8_t>
+BytesOf(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+/// \return every byte of a frame
+std::vector<uint8_t>
+BytesOf(const RdmaFrame& f)
+{
+    std::vector<uint8_t> b(f.GetSize());
+    NS_ABORT_UNLESS(f.CopyData(b.data(), b.size()) == b.size());
+    return b;
+}
+
+} // namespace
+
+/**
+ * \ingroup rdma-tests
+ * \brief A compact frame holds the bytes BuildEthernetFrame makes (ICRC
+ * included, IBA Annex A17.3.3), as a whole, as a prefix, as ToPacket's
+ * Packet and in fragments, and parses to the same fields.
+ */
+class CompactFrameBytesTestCase : public TestCase
+{
+  public:
+    CompactFrameBytesTestCase()
+        : TestCase("a compact frame is BuildEthernetFrame's bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrame::SetIcrcEnabled(true);
+        for (uint32_t payload : {0U, 1U, 1000U, 1023U})
+        {
+            RoceFrame a = WriteFirst(payload, true);
+            RoceFrame b = WriteFirst(payload, true);
+            Ptr<Packet> packet = a.BuildEthernetFrame();
+            Ptr<RdmaFrame> frame = b.BuildFrame();
+            NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), true, "zero payload: compact");
+            NS_TEST_ASSERT_MSG_EQ(frame->GetSize(), packet->GetSize(), "size");
+            const std::vector<uint8_t> want = BytesOf(packet);
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(*frame) == want), true, "CopyData, whole frame");
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->ToPacket()) == want), true, "ToPacket");
+            uint8_t head[40];
+            NS_TEST_ASSERT_MSG_EQ(frame->CopyData(head, sizeof(head)), 40, "prefix length");
+            NS_TEST_ASSERT_MSG_EQ((std::vector<uint8_t>(head, head + 40) ==
+                                   std::vector<uint8_t>(want.begin(), want.begin() + 40)),
+                                  true,
+                                  "prefix bytes");
+            const uint32_t n = frame->GetSize();
+            NS_TEST_ASSERT_MSG_EQ(frame->ReadIcrc(n), a.icrc, "the ICRC trailer");
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->CreateFragment(n - 8, 8)) ==
+                                   std::vector<uint8_t>(want.end() - 8, want.end())),
+                                  true,
+                                  "a fragment across the zeros and the trailer");
+            RoceFrame fromPacket;
+            RoceFrame fromFrame;
+            NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(packet, fromPacket, true),
+                                  RoceFrame::OK,
+                                  "the Packet parses");
+            NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*frame, fromFrame, true),
+                                  RoceFrame::OK,
+                                  "the compact frame parses, ICRC checked");
+            NS_TEST_ASSERT_MSG_EQ(fromFrame.bth.GetPsn(), 0x123456, "PSN");
+            NS_TEST_ASSERT_MSG_EQ(fromFrame.reth.GetRkey(), 7, "RETH");
+            NS_TEST_ASSERT_MSG_EQ(fromFrame.icrc, fromPacket.icrc, "ICRC");
+            NS_TEST_ASSERT_MSG_EQ(fromFrame.payload->GetSize(),
+                                  fromPacket.payload->GetSize(),
+                                  "payload length without pad");
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(fromFrame.payload) == BytesOf(fromPacket.payload)),
+                                  true,
+                                  "payload bytes (zeros)");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief Frames a compact record cannot hold stay Packets: real payload
+ * bytes, and frames from Packets (Wrap shares the Packet).
+ */
+class WrappedFrameTestCase : public TestCase
+{
+  public:
+    WrappedFrameTestCase()
+        : TestCase("real payload bytes and Packets are wrapped, not copied")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrame f = WriteFirst(0, false);
+        std::vector<uint8_t> data(512, 0xAB);
+        f.payload = Create<Packet>(data.data(), data.size());
+        Ptr<RdmaFrame> frame = f.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), false, "real bytes: wrapped");
+        RoceFrame back;
+        NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*frame, back, true),
+                              RoceFrame::OK,
+                              "parses");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(back.payload) == data), true, "payload bytes");
+        Ptr<Packet> p = Create<Packet>(64);
+        Ptr<RdmaFrame> w = RdmaFrame::Wrap(p);
+        NS_TEST_ASSERT_MSG_EQ(PeekPointer(w->ToPacket()), PeekPointer(p), "the same Packet");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief The switch's edits land in a compact frame's own bytes, exactly
+ * as in the Packet: ECN CE with the IPv4 checksum (RFC 3168, RFC 791),
+ * the TTL (RFC 1624 incremental checksum) and an INT record.
+ */
+class CompactFrameEditTestCase : public TestCase
+{
+  public:
+    CompactFrameEditTestCase()
+        : TestCase("switch edits of a compact frame equal those of the Packet")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrame::SetIcrcEnabled(true);
+        RoceFrame a = WriteFirst(1000, true);
+        RoceFrame b = WriteFirst(1000, true);
+        IntHeader ih;
+        Ptr<Packet> packet = a.BuildEthernetFrame(ih, IntHeader::UDP_PORT);
+        Ptr<RdmaFrame> frame = b.BuildFrame(ih, IntHeader::UDP_PORT);
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), true, "INT frame: compact");
+        Ptr<RdmaFrame> asPacket = RdmaFrame::Wrap(packet);
+        RdmaFrameView view;
+        NS_TEST_ASSERT_MSG_EQ(view.Parse(*frame), true, "view");
+        for (RdmaFrame* f : {PeekPointer(frame), PeekPointer(asPacket)})
+        {
+            RdmaFrameEditor::DecrementTtl(*f, view);
+            RdmaFrameEditor::MarkCe(*f, view);
+            NS_TEST_ASSERT_MSG_EQ(RdmaFrameEditor::StampInt(*f, view, 0x0102030405060708ULL),
+                                  true,
+                                  "stamped");
+        }
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), true, "edited in place");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(*frame) == BytesOf(*asPacket)), true, "same bytes");
+        RdmaFrameView after;
+        NS_TEST_ASSERT_MSG_EQ(after.Parse(*frame), true, "view after");
+        NS_TEST_ASSERT_MSG_EQ(after.GetTtl(), 63, "TTL decremented");
+        NS_TEST_ASSERT_MSG_EQ(+after.GetEcn(), +RdmaFrameView::ECN_CE, "CE");
+        RoceFrame parsed;
+        IntHeader got;
+        bool hasInt = false;
+        NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrameWithInt(*frame, parsed, got, hasInt),
+                              RoceFrame::OK,
+                              "parses with INT");
+        NS_TEST_ASSERT_MSG_EQ(hasInt, true, "INT header found");
+        NS_TEST_ASSERT_MSG_EQ(got.GetNHops(), 1, "one record");
+        // Rewriting past the head turns the frame into a Packet, same bytes.
+        std::vector<uint8_t> all = BytesOf(*frame);
+        all[all.size() - 5] = 0; // a payload byte: unchanged value
+        frame->RewriteHead(all.data(), all.size() - 4);
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), false, "past the head: a Packet");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(*frame) == BytesOf(*asPacket)), true, "bytes kept");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief The suite.
+ */
+class RdmaFrameTestSuite : public TestSuite
+{
+  public:
+    RdmaFrameTestSuite()
+        : TestSuite("rdma-frame", UNIT)
+    {
+        AddTestCase(new CompactFrameBytesTestCase, TestCase::QUICK);
+        AddTestCase(new WrappedFrameTestCase, TestCase::QUICK);
+        AddTestCase(new CompactFrameEditTestCase, TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static RdmaFrameTestSuite g_rdmaFrameTestSuite;
