@@ -241,20 +241,27 @@ RdmaQpResponder::ExecuteRead(const RoceFrame& frame)
     {
         return Fail(AethHeader::NAK_INVALID_REQUEST, psn); // too many outstanding
     }
-    Response r;
-    r.kind = Response::READ;
-    r.psn = psn;
-    r.mr = mr;
-    r.va = frame.reth.GetVirtualAddress();
-    r.length = frame.reth.GetDmaLength();
-    uint32_t mtu = m_qp->GetMtuBytes();
-    r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
+    Response r = ReadResponse(frame, mr);
     m_msn = PsnAdd(m_msn, 1); // C9-148: a READ counts when accepted
     r.msn = m_msn;
     m_responses.push_back(r);
     SaveResource({true, psn, r.packets, frame.reth.GetRkey(), 0});
     m_ePsn = PsnAdd(m_ePsn, r.packets);
     return DONE;
+}
+
+RdmaQpResponder::Response
+RdmaQpResponder::ReadResponse(const RoceFrame& frame, Ptr<RdmaMemoryRegion> mr) const
+{
+    Response r;
+    r.kind = Response::READ;
+    r.psn = frame.bth.GetPsn();
+    r.mr = mr;
+    r.va = frame.reth.GetVirtualAddress();
+    r.length = frame.reth.GetDmaLength();
+    const uint32_t mtu = m_qp->GetMtuBytes();
+    r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
+    return r;
 }
 
 RdmaQpResponder::Result

@@ -296,15 +296,8 @@ RdmaQpResponder::HandleDuplicate(const RoceFrame& frame)
             {
                 return;
             }
-            Response r;
-            r.kind = Response::READ;
-            r.psn = psn;
+            Response r = ReadResponse(frame, mr);
             r.msn = m_msn;
-            r.mr = mr;
-            r.va = frame.reth.GetVirtualAddress();
-            r.length = frame.reth.GetDmaLength();
-            uint32_t mtu = m_qp->GetMtuBytes();
-            r.packets = r.length == 0 ? 1 : static_cast<uint32_t>((r.length + mtu - 1) / mtu);
             r.replay = true;
             m_responses.push_back(r);
             return;

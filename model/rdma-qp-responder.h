@@ -154,6 +154,15 @@ class RdmaQpResponder
     Result ExecuteSend(const RoceFrame& frame);
     Result ExecuteWrite(const RoceFrame& frame);
     Result ExecuteRead(const RoceFrame& frame);
+    /**
+     * \brief The READ Response a READ request asks for, new or replayed for
+     * a duplicate (IBA 9.7.5.1.1): from the request's PSN, its RETH address
+     * and length, ceil(length / path MTU) packets (one for a zero-length READ).
+     * \param frame the READ request
+     * \param mr the region its rkey names
+     * \return the Response, its msn left for the caller
+     */
+    Response ReadResponse(const RoceFrame& frame, Ptr<RdmaMemoryRegion> mr) const;
     Result ExecuteAtomic(const RoceFrame& frame);
     /// Check a remote access; on failure queue the access NAK and return false.
     bool CheckRemoteAccess(uint32_t rkey,
