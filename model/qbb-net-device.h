@@ -151,9 +151,9 @@ class QbbNetDevice : public NetDevice
     };
 
     /**
-     * \brief Callback that receives whole frames.
-     * The frame is the object the sender transmitted (shared, not copied):
-     * Copy() it before changing it.
+     * \brief Callback that receives whole frames as Packets: a wrapped
+     * frame's own Packet (the object the sender transmitted, shared: Copy()
+     * it before changing it), or a Packet made from a compact frame.
      */
     typedef Callback<void, Ptr<QbbNetDevice>, Ptr<Packet>> FrameReceiveCallback;
     /**
