@@ -72,20 +72,26 @@ def write_exe(path, text):
     return str(path)
 
 
+def stand_in_sim(tmp_path, args_file):
+    """An rdma-sim stand-in: appends its arguments to args_file and writes a
+    128-host summary.json into its --output.dir; returns its path."""
+    summary = {'wall_time_s': 1.5, 'events': 4321, 'data_packets_delivered': 62592,
+               'peak_rss_mb': 1.0, 'flows': {'completed': 128, 'total': 128}}
+    return write_exe(tmp_path / 'sim', '#!/usr/bin/python3\nimport json, os, sys\n'
+                     'open(%r, "a").write(" ".join(sys.argv[1:]) + "\\n")\n'
+                     'd = [a.split("=", 1)[1] for a in sys.argv\n'
+                     '     if a.startswith("--output.dir=")][0]\n'
+                     'os.makedirs(d, exist_ok=True)\n'
+                     'json.dump(%r, open(os.path.join(d, "summary.json"), "w"))\n'
+                     % (str(args_file), summary))
+
+
 def test_whole_run_with_stand_ins(tmp_path):
     """Both sides are stand-ins: the script must pass the arguments and read their outputs."""
     args_file = tmp_path / 'sim-args'
     peer = write_exe(tmp_path / 'run.sh', '#!/bin/sh\necho "$@" >> %s.peer\nprintf "%s"\n'
                      % (args_file, HTSIM_OUT.replace('\n', '\\n')))
-    summary = {'wall_time_s': 1.5, 'events': 4321, 'data_packets_delivered': 62592,
-               'peak_rss_mb': 1.0, 'flows': {'completed': 128, 'total': 128}}
-    sim = write_exe(tmp_path / 'sim', '#!/usr/bin/python3\nimport json, os, sys\n'
-                    'open(%r, "a").write(" ".join(sys.argv[1:]) + "\\n")\n'
-                    'd = [a.split("=", 1)[1] for a in sys.argv\n'
-                    '     if a.startswith("--output.dir=")][0]\n'
-                    'os.makedirs(d, exist_ok=True)\n'
-                    'json.dump(%r, open(os.path.join(d, "summary.json"), "w"))\n'
-                    % (str(args_file), summary))
+    sim = stand_in_sim(tmp_path, args_file)
     out = tmp_path / 'out'
     p = subprocess.run([sys.executable, SCRIPT, '--htsim-run', peer, '--sim', sim, '--hosts', '128',
                         '--runs', '2', '--out', str(out)], capture_output=True, text=True)
@@ -116,13 +122,7 @@ def test_floor_runs_beside_them(tmp_path):
     args_file = tmp_path / 'floor-args'
     peer = write_exe(tmp_path / 'run.sh', '#!/bin/sh\nprintf "%s"\n'
                      % HTSIM_OUT.replace('\n', '\\n'))
-    summary = {'wall_time_s': 1.5, 'events': 4321, 'data_packets_delivered': 62592,
-               'peak_rss_mb': 1.0, 'flows': {'completed': 128, 'total': 128}}
-    sim = write_exe(tmp_path / 'sim', '#!/usr/bin/python3\nimport json, os, sys\n'
-                    'd = [a.split("=", 1)[1] for a in sys.argv\n'
-                    '     if a.startswith("--output.dir=")][0]\n'
-                    'os.makedirs(d, exist_ok=True)\n'
-                    'json.dump(%r, open(os.path.join(d, "summary.json"), "w"))\n' % summary)
+    sim = stand_in_sim(tmp_path, tmp_path / 'sim-args')
     floor = write_exe(tmp_path / 'floor', '#!/bin/sh\necho "$@" >> %s\n'
                       'echo "link transmissions 9, events 9, data packets 62592, simulated 1 ns"\n'
                       % args_file)
