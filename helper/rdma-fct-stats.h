@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace ns3
@@ -128,9 +129,16 @@ struct RdmaSlowdownBucket
     uint64_t minSize{0}; //!< smallest size in the bucket, bytes
     uint64_t maxSize{0}; //!< first size above it (exclusive), bytes
     uint32_t flows{0};   //!< successful flows in it
-    double p50{0};       //!< median slowdown (0 if no flows)
-    double p95{0};       //!< 95th percentile
-    double p99{0};       //!< 99th percentile
+    /// median slowdown; NaN if the bucket has no flows (nothing was measured)
+    double p50{std::numeric_limits<double>::quiet_NaN()};
+    double p95{std::numeric_limits<double>::quiet_NaN()}; //!< 95th percentile (NaN: no flows)
+    double p99{std::numeric_limits<double>::quiet_NaN()}; //!< 99th percentile (NaN: no flows)
+
+    /// \return whether any flow was measured (else the percentiles are NaN)
+    bool HasFlows() const
+    {
+        return flows > 0;
+    }
 };
 
 /// Default bucket edges in bytes: <10 KB, 10-100 KB, 100 KB-1 MB, 1-10 MB, >= 10 MB.

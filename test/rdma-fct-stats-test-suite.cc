@@ -11,6 +11,8 @@
 #include "ns3/rdma-module.h"
 #include "ns3/test.h"
 
+#include <cmath>
+
 #include <dirent.h>
 #include <fstream>
 #include <sstream>
@@ -184,6 +186,10 @@ class PercentileTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(b[0].p95, 95.0, "95th");
         NS_TEST_EXPECT_MSG_EQ(b[0].p99, 99.0, "99th");
         NS_TEST_EXPECT_MSG_EQ(b[1].flows, 0u, "10-100 KB empty");
+        NS_TEST_EXPECT_MSG_EQ(b[1].HasFlows(), false, "an empty bucket measured nothing");
+        NS_TEST_EXPECT_MSG_EQ(std::isnan(b[1].p50) && std::isnan(b[1].p95) && std::isnan(b[1].p99),
+                              true,
+                              "an empty bucket has no percentiles (NaN), not a slowdown of 0");
         NS_TEST_EXPECT_MSG_EQ(b[3].flows, 10u, "the failed flow is left out");
         NS_TEST_EXPECT_MSG_EQ(b[3].p50, 5.0, "ceil(0.5 x 10) = 5th");
         NS_TEST_EXPECT_MSG_EQ(b[3].p95, 10.0, "ceil(9.5) = 10th");
