@@ -6,9 +6,11 @@
 
 #include "rdma-fct-writer.h"
 #include "rdma-interrupt.h"
+#include "rdma-nodes-csv.h"
 #include "rdma-mpi.h"
 #include "rdma-output-stage.h"
 #include "rdma-rank-share.h"
+#include "rdma-version.h"
 
 #include "ns3/simulator.h"
 
@@ -17,19 +19,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-// The build passes it (ns3-module/*.cmake, wscript).
-#ifndef RDMA_NS3_VERSION
-#define RDMA_NS3_VERSION "unknown"
-#endif
-
 namespace ns3
 {
 
 namespace
 {
-
-/// The module's version, reported in summary.json.
-const char* const g_rdmaModuleVersion = "0.1.0";
 
 /// \return peak resident set size of the process, MiB (RdmaMemoryCensus::PeakResidentBytes)
 double
@@ -62,6 +56,14 @@ UpperBound(const RdmaSlowdownBucket& b)
     return b.maxSize == UINT64_MAX ? std::string("inf") : std::to_string(b.maxSize);
 }
 
+/// \return a bucket's percentile for summary.json: null when the bucket has
+/// no flows (nothing was measured, so no number is written)
+nlohmann::ordered_json
+Percentile(const RdmaSlowdownBucket& b, double value)
+{
+    return b.HasFlows() ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
 /// \return the share of lookups that hit, 0-1 (0 without lookups)
 double
 HitRate(const RdmaNicTables::Counters& k)
@@ -79,7 +81,7 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
     j["config"] = c.GetValues();
     j["seed"] = spec.seed;
     j["icrc_computed"] = spec.icrc;
-    j["versions"] = {{"rdma", g_rdmaModuleVersion}, {"ns3", RDMA_NS3_VERSION}};
+    j["versions"] = {{"rdma", RdmaModuleVersion()}, {"ns3", RdmaNs3Version()}};
     j["wall_time_s"] = f.wallSeconds;
     j["sim_time_s"] = f.simSeconds;
     j["events"] = f.events;
@@ -99,9 +101,9 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
              b.maxSize == UINT64_MAX ? nlohmann::ordered_json(nullptr)
                                      : nlohmann::ordered_json(b.maxSize)},
             {"count", b.flows},
-            {"p50", b.p50},
-            {"p95", b.p95},
-            {"p99", b.p99}};
+            {"p50", Percentile(b, b.p50)},
+            {"p95", Percentile(b, b.p95)},
+            {"p99", Percentile(b, b.p99)}};
     }
     j["fct_slowdown"] = fs;
     j["pfc"] = {{"pause_frames", f.totals.pfcPauseFrames},
@@ -164,8 +166,16 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
         std::ostringstream l;
         l.setf(std::ios::fixed);
         l.precision(2);
-        l << "  " << b.minSize << " - " << UpperBound(b) << ": " << b.p50 << " / " << b.p95 << " / "
-          << b.p99 << " (" << b.flows << ")";
+        l << "  " << b.minSize << " - " << UpperBound(b) << ": ";
+        if (b.HasFlows())
+        {
+            l << b.p50 << " / " << b.p95 << " / " << b.p99;
+        }
+        else
+        {
+            l << "n/a / n/a / n/a";
+        }
+        l << " (" << b.flows << ")";
         text.push_back(l.str());
     }
     std::ostringstream l2;
@@ -355,6 +365,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     f.census = sim.GetCensus();
     m_pfcCsv = sim.GetStats().FormatPfcCsv();
     m_qlenCsv = sim.GetStats().FormatQlenCsv();
+    m_nodesCsv = RdmaFormatNodesCsv(spec.topology);
     std::vector<RdmaFlowResult> results = runner->GetResults();
     if (spec.partition.ranks > 1)
     {
@@ -422,6 +433,7 @@ RdmaExperimentReport::Write(const std::string& outDir, RdmaExperimentBuilder& si
         stage.Write("pfc.csv", m_pfcCsv);
         stage.Write("qlen.csv", m_qlenCsv);
         stage.Write("cache.csv", m_cacheCsv);
+        stage.Write("nodes.csv", m_nodesCsv);
         stage.Write("summary.json", m_summaryJson);
         sim.GetPcap().Commit(stage.GetStageDir());
         if (const int signal = RdmaInterrupt::GetPending())

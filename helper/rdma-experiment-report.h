@@ -68,6 +68,7 @@ class RdmaExperimentReport
     std::string m_cacheCsv;                 //!< cache.csv
     std::string m_pfcCsv;                   //!< pfc.csv (several ranks: merged at rank 0)
     std::string m_qlenCsv;                  //!< qlen.csv (several ranks: merged at rank 0)
+    std::string m_nodesCsv;                 //!< nodes.csv: what each node id is
 };
 
 } // namespace ns3

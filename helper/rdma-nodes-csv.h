@@ -1,0 +1,36 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_NODES_CSV_H
+#define RDMA_NODES_CSV_H
+
+#include "rdma-topology-spec.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief nodes.csv: what each node id of a run's outputs (pfc.csv,
+ * qlen.csv, pcap names) is, so that plots say "edge3" rather than "node 27".
+ *
+ * Columns: id, kind (host or switch), name, pod, tier. A node's tier is its
+ * hop distance from the nearest host (hosts 0, the switches hosts attach to
+ * 1, ...); switches are named by tier and the topology's depth: one tier
+ * "switch", two tiers "leaf" and "spine", three "edge", "agg" and "core",
+ * more "sw"; each numbered from 0 within its tier in node id order; hosts
+ * "host" and their host index. Pods exist in three-tier fabrics: the
+ * connected parts left when the top tier is taken away (a fat-tree's pods,
+ * Al-Fares et al., SIGCOMM 2008); the column is empty elsewhere and for
+ * the top tier.
+ * \param topo the topology
+ * \return the CSV text, a header and one line per node id
+ */
+std::string RdmaFormatNodesCsv(const RdmaTopologySpec& topo);
+
+} // namespace ns3
+
+#endif /* RDMA_NODES_CSV_H */
