@@ -26,7 +26,9 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
 #include "ns3/rdma-interrupt.h"
+#include "ns3/rdma-key-names.h"
 #include "ns3/rdma-mpi.h"
+#include "ns3/rdma-version.h"
 
 #include <boost/program_options.hpp>
 #include <iostream>
@@ -56,6 +58,53 @@ main(int argc, char* argv[])
 namespace
 {
 
+/**
+ * Refuse what the command line gave that is neither an option nor a key in
+ * any case (RdmaConfig::Resolve): the error names it and the nearest names.
+ * \param parsed the command line, parsed with unregistered names allowed
+ * \param general the options that are not keys
+ * \param config the keys
+ * \throws RdmaConfigError for an unknown name, a key without "=value", or a
+ * positional argument
+ */
+void
+CheckUnregistered(const po::parsed_options& parsed,
+                  const po::options_description& general,
+                  const RdmaConfig& config)
+{
+    std::vector<std::string> names = config.GetKeyNames();
+    for (const auto& o : general.options())
+    {
+        names.push_back(o->long_name());
+    }
+    for (const auto& opt : parsed.options)
+    {
+        if (!opt.unregistered)
+        {
+            continue;
+        }
+        const std::string typed = opt.original_tokens.empty() ? opt.string_key
+                                                              : opt.original_tokens.front();
+        if (opt.string_key.empty() || opt.position_key >= 0)
+        {
+            throw RdmaConfigError("command line: '" + typed +
+                                  "' is not an option (options are --name or --group.key=value)");
+        }
+        if (opt.string_key.find('.') == std::string::npos)
+        {
+            throw RdmaConfigError("command line: unknown option '--" + opt.string_key + "'" +
+                                  RdmaDidYouMean(opt.string_key, names) +
+                                  " (rdma-sim --help lists every option)");
+        }
+        const std::string key = config.Resolve(opt.string_key, "command line --" + opt.string_key);
+        if (opt.value.empty())
+        {
+            throw RdmaConfigError("command line --" + opt.string_key + ": " + key +
+                                  " needs a value (--" + key + "=VALUE)");
+        }
+    }
+}
+
 int
 Main(int argc, char* argv[])
 {
@@ -78,7 +127,7 @@ Main(int argc, char* argv[])
             "check every key and input as a run does (files, workload, output folder), "
             "run nothing, exit 0")("force", "write into a non-empty output folder")(
             "quiet,q",
-            "no progress line on stderr");
+            "no progress line on stderr")("version", "print the module's and ns-3's versions and exit");
         po::options_description keys("configuration keys (see --help)");
         for (const auto& k : config.GetKeys())
         {
@@ -96,9 +145,17 @@ Main(int argc, char* argv[])
                 .options(all)
                 .style(po::command_line_style::default_style &
                        ~po::command_line_style::allow_guessing)
+                .allow_unregistered()
                 .run();
         po::store(parsed, vm);
 
+        if (vm.count("version"))
+        {
+            std::cout << "rdma-sim " << RdmaModuleVersion() << " (the rdma module), ns-3 "
+                      << RdmaNs3Version() << "\n";
+            return 0;
+        }
+        CheckUnregistered(parsed, general, config);
         if (vm.count("help"))
         {
             std::cout << "Usage: rdma-sim [-c FILE] [--group.key=value ...] [--print-config] "
@@ -120,7 +177,8 @@ Main(int argc, char* argv[])
         }
         for (const auto& opt : parsed.options)
         {
-            if (config.HasKey(opt.string_key))
+            // Keys, declared or in another case (Resolve); not the general options.
+            if (!opt.string_key.empty() && !general.find_nothrow(opt.string_key, false))
             {
                 config.Set(opt.string_key,
                            opt.value.empty() ? "" : opt.value.front(),

@@ -4,7 +4,10 @@
 
 #include "rdma-config.h"
 
+#include "rdma-byte-size.h"
+#include "rdma-key-names.h"
 #include "rdma-value-check.h"
+#include "rdma-value-text.h"
 
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -13,6 +16,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <sys/stat.h>
@@ -31,6 +35,14 @@ namespace po = boost::program_options;
 
 namespace
 {
+
+/// \return what an error adds for a byte key: the units it takes
+std::string
+ByteForms()
+{
+    return ", or a size with its unit (B, KB, MB, GB: powers of 1000; KiB, MiB, GiB: of 1024), "
+           "for example 12MiB";
+}
 
 /// \return the text with leading and trailing blanks removed
 std::string
@@ -217,33 +229,86 @@ RdmaConfig::Index(const std::string& name) const
     auto it = m_index.find(name);
     if (it == m_index.end())
     {
-        throw RdmaConfigError("unknown configuration key '" + name +
-                              "' (rdma-sim --help lists them)");
+        throw RdmaConfigError("unknown configuration key '" + name + "'" +
+                              RdmaDidYouMean(name, GetKeyNames()) +
+                              " (rdma-sim --help lists them)");
     }
     return it->second;
 }
 
-void
-RdmaConfig::Set(const std::string& name, const std::string& value, const std::string& origin)
+std::vector<std::string>
+RdmaConfig::GetKeyNames() const
 {
-    auto it = m_index.find(name);
-    if (it == m_index.end())
+    std::vector<std::string> names;
+    names.reserve(m_keys.size());
+    for (const Key& k : m_keys)
     {
-        throw RdmaConfigError(origin + ": unknown key '" + name +
-                              "' (rdma-sim --help lists every key)");
+        names.push_back(k.name);
     }
-    const Key& key = m_keys[it->second];
+    return names;
+}
+
+std::string
+RdmaConfig::Resolve(const std::string& name, const std::string& origin) const
+{
+    if (m_index.count(name))
+    {
+        return name;
+    }
+    std::vector<std::string> sameLetters;
+    for (const Key& k : m_keys)
+    {
+        if (k.name.size() == name.size() && RdmaKeyDistance(k.name, name) == 0)
+        {
+            sameLetters.push_back(k.name);
+        }
+    }
+    if (sameLetters.size() == 1)
+    {
+        return sameLetters.front();
+    }
+    throw RdmaConfigError(origin + ": unknown key '" + name + "'" +
+                          RdmaDidYouMean(name, GetKeyNames()) +
+                          " (rdma-sim --help lists every key)");
+}
+
+bool
+RdmaConfig::IsByteKey(const Key& key)
+{
+    if (!key.checker || key.checker->GetValueTypeName().find("UintegerValue") == std::string::npos)
+    {
+        return false;
+    }
+    const std::string& n = key.name;
+    const bool namedBytes = n.size() >= 5 && n.compare(n.size() - 5, 5, "Bytes") == 0;
+    return namedBytes || key.help.find(", bytes") != std::string::npos ||
+           key.help.rfind("bytes", 0) == 0 || key.help.find(" (bytes)") != std::string::npos;
+}
+
+void
+RdmaConfig::Set(const std::string& nameIn, const std::string& valueIn, const std::string& origin)
+{
+    const std::string name = Resolve(nameIn, origin);
+    const Key& key = m_keys[m_index.at(name)];
+    std::string value = valueIn;
+    uint64_t bytes = 0;
+    const bool hasUnit = !value.empty() && std::isalpha(static_cast<unsigned char>(value.back()));
+    if (IsByteKey(key) && hasUnit && RdmaParseByteSize(value, &bytes))
+    {
+        value = std::to_string(bytes); // "12MiB": the attribute takes a count of bytes
+    }
     if (key.checker)
     {
         const std::string expected = RdmaCheckValue(key.checker, value);
         if (!expected.empty())
         {
-            throw RdmaConfigError(origin + ": " + name + " = '" + value + "': expected " +
-                                  expected + " (" + key.help + ")");
+            throw RdmaConfigError(origin + ": " + name + " = '" + valueIn + "': expected " +
+                                  expected + (IsByteKey(key) ? ByteForms() : "") + " (" + key.help +
+                                  ")");
         }
     }
     m_values[name] = value;
-    m_origin[name] = origin;
+    m_origin[name] = value == valueIn ? origin : origin + " (" + valueIn + ")";
     m_dir.erase(name);
 }
 
@@ -293,23 +358,22 @@ RdmaConfig::ReadIni(std::istream& in, const std::string& name, const std::string
     {
         throw RdmaConfigError(name + ": " + e.what());
     }
-    std::map<std::string, std::size_t> seen;
+    std::map<std::string, std::size_t> seenAs;           // as written -> times
+    std::map<std::string, std::string> firstAt;          // key -> where it was first set
     for (const auto& opt : parsed.options)
     {
-        const std::size_t k = seen[opt.string_key]++;
-        const std::string where = lines.Where(name, opt.string_key, k);
-        if (opt.unregistered)
+        const std::string where =
+            lines.Where(name, opt.string_key, seenAs[opt.string_key]++);
+        // An unregistered name is an alias in another case, or unknown.
+        const std::string key = Resolve(opt.string_key, where);
+        if (firstAt.count(key))
         {
-            throw RdmaConfigError(where + ": unknown key '" + opt.string_key +
-                                  "' (rdma-sim --help lists every key)");
+            throw RdmaConfigError(where + ": '" + key + "' is set twice (first at " +
+                                  firstAt[key] + ")");
         }
-        if (k > 0)
-        {
-            throw RdmaConfigError(where + ": '" + opt.string_key + "' is set twice (first at " +
-                                  lines.Where(name, opt.string_key, 0) + ")");
-        }
-        Set(opt.string_key, opt.value.empty() ? "" : Trim(opt.value.front()), where);
-        m_dir[opt.string_key] = dir;
+        firstAt[key] = where;
+        Set(key, opt.value.empty() ? "" : Trim(opt.value.front()), where);
+        m_dir[key] = dir;
     }
 }
 
@@ -523,7 +587,7 @@ RdmaConfig::Print(std::ostream& os) const
             os << (group == "\x01" ? "" : "\n") << "[" << g << "]\n";
             group = g;
         }
-        os << k.name.substr(g.size() + 1) << " = " << Get(k.name);
+        os << k.name.substr(g.size() + 1) << " = " << RdmaValueText(k.checker, Get(k.name));
         auto it = m_origin.find(k.name);
         if (it != m_origin.end())
         {
@@ -548,7 +612,9 @@ RdmaConfig::PrintHelp(std::ostream& os) const
             group = g;
         }
         os << "  --" << k.name
-           << " (default: " << (k.defaultValue.empty() ? "\"\"" : k.defaultValue) << ")\n      "
+           << " (default: "
+           << (k.defaultValue.empty() ? "\"\"" : RdmaValueText(k.checker, k.defaultValue))
+           << ")\n      "
            << k.help << "\n";
     }
 }

@@ -121,15 +121,35 @@ class RdmaConfig
     /// \return every key, in declaration order
     const std::vector<Key>& GetKeys() const;
 
-    /// \return whether the key is declared
+    /// \return whether the key is declared (exactly as spelled)
     bool HasKey(const std::string& name) const;
+
+    /// \return every key's name, in declaration order
+    std::vector<std::string> GetKeyNames() const;
+
+    /**
+     * \brief The declared key a name stands for: itself, or the one key
+     * that has the same letters in another case ("ecn.Kmin" for ecn.kmin,
+     * "pfc.alpha" for pfc.Alpha: plain keys are lower camel case, attribute
+     * keys the attribute's own case, and either case is accepted).
+     * \param name the name as typed
+     * \param origin where it was typed, for the error
+     * \return the declared name
+     * \throws RdmaConfigError naming origin and the name, with the nearest
+     * declared keys ("did you mean", RdmaNearestKeys), if there is none
+     */
+    std::string Resolve(const std::string& name, const std::string& origin) const;
 
     /**
      * \brief Set a value.
      * \param name the key
      * \param value the value as text
      * \param origin where it came from ("file.ini:12", "command line", ...)
-     * \throws RdmaConfigError if the key is unknown or its checker (the
+     * A key that counts bytes (an integer attribute whose name ends in
+     * "Bytes" or whose help gives the unit as bytes) also takes a size with
+     * its unit (RdmaParseByteSize: "12MiB", "500KB"), stored as the count of
+     * bytes, the text as typed kept in its origin.
+     * \throws RdmaConfigError if the key is unknown (Resolve) or its checker (the
      * attribute's, or the one AddKey was given) refuses the value
      */
     void Set(const std::string& name, const std::string& value, const std::string& origin);
@@ -202,6 +222,8 @@ class RdmaConfig
     std::map<std::string, std::string> GetValues() const;
 
   private:
+    /// \return whether the key counts bytes (Set takes units for it) \param key the key
+    static bool IsByteKey(const Key& key);
     /// \return the key's index \throws RdmaConfigError if unknown
     std::size_t Index(const std::string& name) const;
     /// Read one INI stream. \param in the stream \param name its name

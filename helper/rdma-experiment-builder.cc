@@ -76,25 +76,7 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     {
         Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
     }
-    // HPCC needs INT from NICs and switches, unless the user said otherwise.
-    const bool hpcc = c.Get("cc.algorithm") == "hpcc";
-    if (hpcc && c.GetOrigin("nic.IntEnabled") == "default")
-    {
-        Config::SetDefault("ns3::RdmaNic::IntEnabled", BooleanValue(true));
-    }
-    if (hpcc && c.GetOrigin("switch.IntEnabled") == "default")
-    {
-        Config::SetDefault("ns3::RdmaSwitch::IntEnabled", BooleanValue(true));
-    }
-    // NICs keep the switches' lossless classes unless the user said otherwise.
-    for (const char* a : {"LosslessClasses", "PfcEnabled"})
-    {
-        if (c.GetOrigin(std::string("nic.rx.") + a) == "default")
-        {
-            Config::SetDefault(std::string("ns3::RdmaNicRxBuffer::") + a,
-                               StringValue(c.Get(std::string("pfc.") + a)));
-        }
-    }
+    // (Implied settings, INT for HPCC among them, are set keys by now: RdmaApplyImpliedSettings.)
 
     for (uint32_t t = 0; t < 3; ++t)
     {

@@ -6,6 +6,7 @@
 
 #include "rdma-byte-size.h"
 #include "rdma-cc-preset.h"
+#include "rdma-implied-settings.h"
 #include "rdma-experiment.h"
 #include "rdma-flow-generator.h"
 #include "rdma-hpcc-config.h"
@@ -541,6 +542,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     // by the NIC rate, the first host's link rate (as the HPCC simulator's
     // get_nic_rate).
     RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    RdmaApplyImpliedSettings(c);
     CheckSwitchBuffers(c, topology);
     try
     {
@@ -620,10 +622,20 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     ecn.kminBytes = c.GetUinteger("ecn.kmin");
     ecn.kmaxBytes = c.GetUinteger("ecn.kmax");
     ecn.pmax = c.GetDouble("ecn.pmax");
-    if (ecn.kminBytes > ecn.kmaxBytes || ecn.pmax < 0 || ecn.pmax > 1)
+    if (ecn.kminBytes > ecn.kmaxBytes)
     {
-        throw RdmaConfigError(c.GetOrigin("ecn.kmin") +
-                              ": ecn: expected kmin <= kmax and 0 <= pmax <= 1");
+        const bool kmaxSet = c.GetOrigin("ecn.kmax") != "default";
+        const std::string key = kmaxSet ? "ecn.kmax" : "ecn.kmin";
+        throw RdmaConfigError(c.GetOrigin(key) + ": ecn.kmin = " +
+                              std::to_string(ecn.kminBytes) + " bytes, ecn.kmax = " +
+                              std::to_string(ecn.kmaxBytes) +
+                              " bytes: expected kmin <= kmax (RED's thresholds; both 0: per link "
+                              "rate)");
+    }
+    if (ecn.pmax < 0 || ecn.pmax > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("ecn.pmax") + ": ecn.pmax = " + c.Get("ecn.pmax") +
+                              ": expected a probability in [0, 1]");
     }
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);

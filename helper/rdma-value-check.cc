@@ -190,7 +190,9 @@ TimeTextOk(const std::string& s)
     }
     if (unit.empty())
     {
-        seconds = v;
+        // A bare number is refused (RdmaCheckValue says why) unless it is 0:
+        // ns-3 would read "1" as one second, rarely what a user meant.
+        known = v == 0;
     }
     // Time holds an int64_t count of the resolution unit.
     const double steps = seconds * static_cast<double>(Seconds(1).GetTimeStep());
@@ -209,6 +211,14 @@ RateTextOk(const std::string& s, Ptr<const AttributeChecker> checker)
     }
     const std::string unit = s.substr(used);
     double perUnit = 1;
+    if (unit.empty() && v != 0)
+    {
+        return false; // a bare number of bit/s: refused, a unit is needed (RdmaCheckValue)
+    }
+    if (unit.find('B') != std::string::npos)
+    {
+        return false; // a byte rate: refused, spelled in bits (RdmaCheckValue)
+    }
     if (!unit.empty())
     {
         // The unit alone, with a 1 that cannot overflow: DataRate's own parser.
@@ -306,6 +316,52 @@ TextOk(const std::string& type, const std::string& info, const std::string& s,
     return true;
 }
 
+/**
+ * What is wrong with a time or rate whose number is right but whose unit
+ * would be read otherwise than meant: a bare number (ns-3 takes a time as
+ * seconds and a rate as bit/s) or a rate in bytes per second (ns-3 takes
+ * "25GB/s" as 200 Gb/s, and link rates are quoted in bits).
+ * \param type the checker's value type name
+ * \param text the value as typed
+ * \param checker the checker (DataRate's parser reads the unit)
+ * \return "" if neither, else the expected form with the reason
+ */
+std::string
+UnitError(const std::string& type, const std::string& text, Ptr<const AttributeChecker> checker)
+{
+    const bool isTime = type.find("TimeValue") != std::string::npos;
+    const bool isRate = type.find("DataRateValue") != std::string::npos;
+    if ((!isTime && !isRate) || text.empty())
+    {
+        return "";
+    }
+    const std::string body = text.front() == '+' || text.front() == '-' ? text.substr(1) : text;
+    if (IsNumber(body) && std::strtod(body.c_str(), nullptr) != 0)
+    {
+        return isTime ? "a duration with its unit, for example " + body + "us, " + body +
+                            "ms or " + body +
+                            "s: a bare number has none (ns-3 would read it as seconds)"
+                      : "a rate with its unit, for example " + body + "Gbps or " + body +
+                            "Mbps: a bare number has none (ns-3 would read it as bit/s)";
+    }
+    std::size_t used = 0;
+    LeadingNumber(body, &used);
+    const std::string unit = body.substr(used);
+    DataRateValue rate;
+    if (isRate && used > 0 && unit.find('B') != std::string::npos && text.front() != '-' &&
+        unit.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/") ==
+            std::string::npos &&
+        rate.DeserializeFromString(text, checker))
+    {
+        std::ostringstream bits;
+        bits << rate.Get().GetBitRate() / 1e9 << "Gbps";
+        return "a rate in bits per second: '" + text +
+               "' is in bytes per second, which ns-3 reads as " + bits.str() +
+               "; write " + bits.str() + " if that is the rate you mean";
+    }
+    return "";
+}
+
 /// ns-3's DataRate checker with a minimum.
 class RdmaDataRateChecker : public DataRateChecker
 {
@@ -367,6 +423,11 @@ RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
     const std::string info =
         checker->HasUnderlyingTypeInformation() ? checker->GetUnderlyingTypeInformation() : "";
     const bool isString = type.find("StringValue") != std::string::npos;
+    const std::string unitError = UnitError(type, text, checker);
+    if (!unitError.empty())
+    {
+        return unitError;
+    }
     if (!TextOk(type, info, text, checker))
     {
         return isString ? "text without blanks" : Expected(*checker);

@@ -12,6 +12,9 @@
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
+#include "ns3/rdma-key-names.h"
+#include "ns3/rdma-value-check.h"
+#include "ns3/rdma-value-text.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
 
@@ -74,7 +77,7 @@ class RdmaConfigReadTestCase : public TestCase
                               "merged config shows value and origin");
         std::ostringstream help;
         c.PrintHelp(help);
-        NS_TEST_EXPECT_MSG_NE(help.str().find("--link.DataRate (default: 100000000000bps)"),
+        NS_TEST_EXPECT_MSG_NE(help.str().find("--link.DataRate (default: 100Gbps)"),
                               std::string::npos,
                               "help lists attribute keys with defaults");
     }
@@ -126,6 +129,56 @@ class RdmaConfigErrorsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(e.find("command line: unknown key 'nosuch.key'"),
                               std::string::npos,
                               e);
+    }
+};
+
+/// Inputs read as the user meant: units, key case, nearest names, defaults as typed.
+class RdmaConfigUserInputTestCase : public TestCase
+{
+  public:
+    RdmaConfigUserInputTestCase()
+        : TestCase("bare numbers and byte rates refused; byte keys take units; either case; "
+                   "did you mean; defaults shown in units")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // ns-3 reads a bare "1" as one second and "25GB/s" as 200 Gb/s.
+        const Ptr<const AttributeChecker> time = MakeTimeChecker();
+        NS_TEST_EXPECT_MSG_NE(RdmaCheckValue(time, "1").find("a bare number has none"),
+                              std::string::npos,
+                              "a time needs its unit");
+        NS_TEST_EXPECT_MSG_EQ(RdmaCheckValue(time, "0"), "", "0 needs none");
+        NS_TEST_EXPECT_MSG_EQ(RdmaCheckValue(time, "1us"), "", "with its unit");
+        const Ptr<const AttributeChecker> rate = MakeDataRateChecker();
+        NS_TEST_EXPECT_MSG_NE(RdmaCheckValue(rate, "25GB/s").find("ns-3 reads as 200Gbps"),
+                              std::string::npos,
+                              "a byte rate is refused with its reading in bits");
+        NS_TEST_EXPECT_MSG_NE(RdmaCheckValue(rate, "100").find("a bare number has none"),
+                              std::string::npos,
+                              "a rate needs its unit");
+        NS_TEST_EXPECT_MSG_EQ(RdmaCheckValue(rate, "25Gbps"), "", "bits per second");
+
+        RdmaConfig c = MakeSchema();
+        c.Set("Traffic.Load", "0.4", "command line");
+        NS_TEST_EXPECT_MSG_EQ(c.Get("traffic.load"), "0.4", "a key in another case is the key");
+        NS_TEST_EXPECT_MSG_EQ(c.Resolve("LINK.datarate", "x"), "link.DataRate", "either case");
+        const std::string e = ErrorOf([&] { c.Set("traffic.laod", "1", "command line"); });
+        NS_TEST_EXPECT_MSG_NE(e.find("(did you mean 'traffic.load'?)"), std::string::npos, e);
+        NS_TEST_EXPECT_MSG_EQ(RdmaKeyDistance("traffic.laod", "traffic.load"),
+                              1u,
+                              "a swap of neighbours costs 1");
+        NS_TEST_EXPECT_MSG_EQ(RdmaKeyDistance("ecn.Kmin", "ecn.kmin"), 0u, "case is ignored");
+
+        // Defaults as a user types them, reading back to the same value.
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(rate, "100000000000bps"), "100Gbps", "rate");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(rate, "2500000bps"), "2.5Mbps", "decimals");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(time, "+2e+11ps"), "200ms", "time");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(time, "+1500000ps"), "1.5us", "decimals");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(time, "+0ps"), "0s", "zero");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(nullptr, "text"), "text", "no checker");
     }
 };
 
@@ -241,6 +294,7 @@ class RdmaConfigTestSuite : public TestSuite
         AddTestCase(new RdmaConfigReadTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigErrorsTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigApplyTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaConfigUserInputTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigHostileValuesTestCase, TestCase::QUICK);
     }
 };

@@ -12,7 +12,7 @@ import pytest
 from conftest import TOP, scapy_checked_roce_frames
 
 TINY = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
-OUTPUTS = ('fct.csv', 'fct.txt', 'pfc.csv', 'qlen.csv', 'cache.csv', 'summary.json')
+OUTPUTS = ('fct.csv', 'fct.txt', 'pfc.csv', 'qlen.csv', 'cache.csv', 'nodes.csv', 'summary.json')
 
 
 def run_tiny(run_example, out, *args):
@@ -50,6 +50,25 @@ def test_tiny_run_writes_every_output(run_example, tmp_path):
     tables = {row['table'] for row in csv.DictReader(open(out / 'cache.csv'))}
     assert tables == {'qpc', 'mpt', 'mtt'} and set(summary['cache']) == tables
     assert 'flows: %d of %d done' % (len(rows), len(rows)) in r.stdout
+
+
+def test_empty_size_bucket_is_null_not_zero(run_example, tmp_path):
+    """A size bucket without flows measured nothing: summary.json gives its
+    percentiles as null (not a slowdown of 0, which a plot would draw and a
+    mean over seeds would average) and the screen says n/a."""
+    out = tmp_path / 'run'
+    r = run_example('rdma-sim', '-c', TINY, '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    buckets = json.loads(read(out / 'summary.json'))['fct_slowdown']
+    empty = [k for k, b in buckets.items() if b['count'] == 0]
+    full = [k for k, b in buckets.items() if b['count'] > 0]
+    assert empty and full  # GoogleRPC sizes over 200 us leave the large buckets empty
+    for k in empty:
+        assert [buckets[k][p] for p in ('p50', 'p95', 'p99')] == [None, None, None], k
+        lo, _, hi = k.partition('-')
+        assert '  %s - %s: n/a / n/a / n/a (0)' % (lo, hi) in r.stdout
+    for k in full:
+        assert all(buckets[k][p] >= 1.0 for p in ('p50', 'p95', 'p99')), k
 
 
 def test_same_seed_same_files_other_seed_other_flows(run_example, tmp_path):
@@ -94,10 +113,27 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--link.DataRate=fast',), "link.DataRate = 'fast': expected a rate with its unit"),
     (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected dcqcn, hpcc"),
     (('--traffic.load=half',), "traffic.load = 'half': expected a finite number"),
-    (('--no.such=1',), "unrecognised option '--no.such=1'"),
+    (('--no.such=1',), "command line --no.such: unknown key 'no.such'"),
     # Regression: a key's unambiguous prefix ran as the key (Boost's allow_guessing).
-    (('--switch.EcnAtDequeu=false',), "unrecognised option '--switch.EcnAtDequeu=false'"),
-    (('--qui',), "unrecognised option '--qui'"),
+    (('--switch.EcnAtDequeu=false',),
+     "unknown key 'switch.EcnAtDequeu' (did you mean 'switch.EcnAtDequeue'"),
+    (('--qui',), "unknown option '--qui' (did you mean 'quiet'"),
+    # Misspelled keys get the nearest names.
+    (('--traffic.laod=0.4',), "unknown key 'traffic.laod' (did you mean 'traffic.load'"),
+    (('--ecn.kmni=5',), "(did you mean 'ecn.kmin'"),
+    (('--Traffic.Load',), "traffic.load needs a value (--traffic.load=VALUE)"),
+    # A number without a unit is refused naming the key (ns-3 reads it as
+    # seconds: the error came from pfc.BufferSize, the headroom of a 1 s cable).
+    (('--topology.linkDelay=1',),
+     "command line --topology.linkDelay: topology.linkDelay = '1': expected a duration with "
+     "its unit, for example 1us, 1ms or 1s: a bare number has none"),
+    (('--traffic.duration=200',), "traffic.duration = '200': expected a duration with its unit"),
+    (('--link.DataRate=100000000000',), "expected a rate with its unit, for example"),
+    # A byte rate is refused: ns-3 read 25GB/s as 200 Gb/s without a word.
+    (('--topology.hostRate=25GB/s',),
+     "topology.hostRate = '25GB/s': expected a rate in bits per second: '25GB/s' is in bytes "
+     "per second, which ns-3 reads as 200Gbps; write 200Gbps if that is the rate you mean"),
+    (('--pfc.BufferSize=12furlongs',), "or a size with its unit (B, KB, MB, GB"),
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
@@ -143,13 +179,86 @@ def test_help_and_print_config(run_example):
     assert r.returncode == 0
     # Plain keys with units, and the models' own attributes with their defaults.
     assert '--traffic.load (default: 0.3)' in r.stdout
-    assert '--link.DataRate (default: 100000000000bps)' in r.stdout
+    # Defaults in the units a user types (ns-3 prints 100000000000bps and +2e+10ps).
+    assert '--link.DataRate (default: 100Gbps)' in r.stdout
+    assert not re.search(r'\(default: [0-9]{4,}bps\)', r.stdout)
+    assert not re.search(r'\(default: [+-][0-9.e+]+[munpf]?s\)', r.stdout)
     assert '--pfc.Alpha (default: 0.125)' in r.stdout
     assert '--cc.dcqcn.' in r.stdout and '--cache.qpc.Entries' in r.stdout
     r = run_example('rdma-sim', '-c', TINY, '--traffic.load=0.5', '--print-config')
     assert r.returncode == 0
     assert 'load = 0.5  # command line --traffic.load' in r.stdout
     assert 'type = star  # %s:' % TINY in r.stdout
+
+
+def test_keys_in_either_case_and_sizes_with_units(run_example, tmp_path):
+    """Plain keys are lower camel case (ecn.kmin), attribute keys the
+    attribute's case (pfc.Alpha); either case is accepted for both, in an INI
+    file and on the command line. Byte keys take KB/KiB/MB/MiB/GB/GiB."""
+    cfg = tmp_path / 'case.ini'
+    cfg.write_text('[ecn]\nKmin = 50KB\nkmax = 200KB\n[pfc]\nalpha = 0.25\nbufferSize = 12MiB\n')
+    r = run_example('rdma-sim', '-c', str(cfg), '--Traffic.Load=0.5',
+                    '--pfc.reservedBytes=3KiB', '--print-config')
+    assert r.returncode == 0, r.stderr
+    assert '\nkmin = 50000  # %s:2 (50KB)' % cfg in r.stdout
+    assert '\nAlpha = 0.25  # %s:5' % cfg in r.stdout
+    assert '\nload = 0.5  # command line --Traffic.Load' in r.stdout
+    assert '\nBufferSize = 12582912  # %s:6 (12MiB)' % cfg in r.stdout
+    assert '\nReservedBytes = 3072  # command line --pfc.reservedBytes (3KiB)' in r.stdout
+    # The same key twice, in two cases, is one key set twice.
+    cfg.write_text('[ecn]\nkmin = 50\nKmin = 60\n')
+    r = run_example('rdma-sim', '-c', str(cfg), '--print-config')
+    assert r.returncode == 2 and "%s:3: 'ecn.kmin' is set twice (first at %s:2)" % (cfg, cfg) in r.stderr
+
+
+def test_version(run_example):
+    r = run_example('rdma-sim', '--version')
+    assert r.returncode == 0, r.stderr
+    assert re.fullmatch(r'rdma-sim \d+\.\d+\.\d+ \(the rdma module\), ns-3 3\.\d+\n', r.stdout)
+
+
+def test_print_config_shows_what_hpcc_implies(run_example, tmp_path):
+    """Choosing HPCC turns INT on in NICs and switches: --print-config and
+    summary.json show the values the run uses, with where they came from
+    (it printed IntEnabled = false, the attribute default)."""
+    r = run_example('rdma-sim', '-c', TINY, '--cc.algorithm=hpcc', '--print-config')
+    assert r.returncode == 0, r.stderr
+    implied = 'IntEnabled = true  # cc.algorithm = hpcc (HPCC reads INT from NICs and switches)'
+    assert r.stdout.count(implied) == 2
+    out = tmp_path / 'run'
+    r = run_tiny(run_example, out, '--cc.algorithm=hpcc')
+    assert r.returncode == 0, r.stderr
+    config = json.loads(read(out / 'summary.json'))['config']
+    assert config['nic.IntEnabled'] == config['switch.IntEnabled'] == 'true'
+    # The user's own choice stands.
+    r = run_example('rdma-sim', '-c', TINY, '--cc.algorithm=hpcc', '--switch.IntEnabled=false',
+                    '--print-config')
+    assert 'IntEnabled = false  # command line --switch.IntEnabled' in r.stdout
+
+
+def test_nodes_csv_names_every_node(run_example, tmp_path):
+    """nodes.csv says what each node id of pfc.csv and qlen.csv is: on a k=4
+    fat tree 16 hosts, 8 edge, 8 aggregation and 4 core switches, 4 pods."""
+    out = tmp_path / 'run'
+    r = run_tiny(run_example, out, '--topology.type=fat-tree', '--topology.k=4',
+                 '--topology.hostRate=100Gbps')
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(open(out / 'nodes.csv')))
+    assert [int(row['id']) for row in rows] == list(range(36))
+    names = [row['name'] for row in rows]
+    assert names[:16] == ['host%d' % h for h in range(16)]
+    assert names[16:24] == ['edge%d' % i for i in range(8)]
+    assert names[24:32] == ['agg%d' % i for i in range(8)]
+    assert names[32:] == ['core%d' % i for i in range(4)]
+    assert [row['tier'] for row in rows] == ['0'] * 16 + ['1'] * 8 + ['2'] * 8 + ['3'] * 4
+    # Hosts 0-3 are pod 0 with edges 0-1 and aggs 0-1 (RdmaTopologySpec::FatTree's ids).
+    assert [rows[i]['pod'] for i in (0, 3, 4, 16, 17, 18, 24, 25, 26, 32)] == \
+        ['0', '0', '1', '0', '0', '1', '0', '0', '1', '']
+    # The star of tiny.ini: hosts and one switch, no pods.
+    r = run_tiny(run_example, tmp_path / 'star')
+    rows = list(csv.DictReader(open(tmp_path / 'star' / 'nodes.csv')))
+    assert [(r_['kind'], r_['name'], r_['pod']) for r_ in rows] == \
+        [('host', 'host%d' % h, '') for h in range(4)] + [('switch', 'switch0', '')]
 
 
 def test_icrc_check_is_off_by_default_and_can_be_turned_on(run_example, tmp_path):

@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-value-text.h"
+
+#include "rdma-value-check.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/**
+ * \return count (in the smallest unit) in the largest of the units that
+ * holds it with at most three decimals, the unit appended ("" if none does)
+ * \param count the amount in the smallest unit
+ * \param units (name, size in the smallest unit), largest first
+ */
+std::string
+InLargestUnit(long double count, const std::vector<std::pair<const char*, long double>>& units)
+{
+    for (const auto& [name, size] : units)
+    {
+        const long double v = count / size;
+        const long double milli = v * 1000;
+        if (std::fabs(v) >= 1 && std::fabs(milli - std::round(milli)) < 1e-6)
+        {
+            std::ostringstream s;
+            s.precision(3);
+            s << std::fixed << v;
+            std::string t = s.str();
+            t.erase(t.find_last_not_of('0') + 1);
+            if (t.back() == '.')
+            {
+                t.pop_back();
+            }
+            return t + name;
+        }
+    }
+    return "";
+}
+
+} // namespace
+
+std::string
+RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    if (!checker || !RdmaCheckValue(checker, text).empty())
+    {
+        return text;
+    }
+    const std::string type = checker->GetValueTypeName();
+    if (type.find("TimeValue") != std::string::npos)
+    {
+        TimeValue v;
+        v.DeserializeFromString(text, checker);
+        const long double ps = v.Get().GetPicoSeconds();
+        const std::string t = InLargestUnit(
+            ps,
+            {{"s", 1e12L}, {"ms", 1e9L}, {"us", 1e6L}, {"ns", 1e3L}, {"ps", 1.0L}});
+        return ps == 0 ? "0s" : t.empty() ? text : t;
+    }
+    if (type.find("DataRateValue") != std::string::npos)
+    {
+        DataRateValue v;
+        v.DeserializeFromString(text, checker);
+        const long double bps = v.Get().GetBitRate();
+        const std::string t = InLargestUnit(
+            bps,
+            {{"Tbps", 1e12L}, {"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
+        return bps == 0 ? "0bps" : t.empty() ? text : t;
+    }
+    return text;
+}
+
+} // namespace ns3
