@@ -81,21 +81,31 @@ def has_complete_summary(run_dir):
 def summary_buckets(summary):
     """The FCT-slowdown buckets of a summary, ordered by their lower edge.
 
-    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}; hi is
-    math.inf where the summary gives none (an open last bucket).
+    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}: lo and hi
+    in bytes (hi math.inf where the summary gives none, an open last
+    bucket), count in flows, the percentiles as slowdowns. A bucket with no
+    flows has NaN percentiles: rdma-sim writes null for them (older
+    versions wrote 0.0, which count 0 overrules).
     """
     out = []
     for label, b in summary.get('fct_slowdown', {}).items():
         hi = b.get('hi')
-        out.append({
+        out.append(_empty_is_nan({
             'label': label,
             'lo': float(b['lo']),
             'hi': math.inf if hi is None else float(hi),
-            'count': int(b.get('count', 0)),
+            'count': int(b.get('count') or 0),
             **{name: _float_or_nan(b.get(name)) for name, _ in PERCENTILES},
-        })
+        }))
     out.sort(key=lambda b: (b['lo'], b['hi']))
     return out
+
+
+def _empty_is_nan(bucket):
+    """The bucket with NaN percentiles if it holds no flows (count 0)."""
+    if bucket['count'] == 0:
+        bucket.update((name, math.nan) for name, _ in PERCENTILES)
+    return bucket
 
 
 def flatten_summary(summary):
@@ -104,8 +114,9 @@ def flatten_summary(summary):
     Column names are the summary's JSON paths joined with '.', for example
     'flows.completed', 'pfc.pause_frames', 'cache.qpc.hit_rate',
     'fct_slowdown.<bucket>.p99' (with '.lo', '.hi', '.count' so the buckets
-    can be drawn from the row alone). The config echo and versions are left
-    out: a sweep's row carries its own parameters.
+    can be drawn from the row alone; an open bucket's hi and an empty
+    bucket's percentiles are '', an empty cell in results.csv). The config
+    echo and versions are left out: a sweep's row carries its own parameters.
     """
     row = {}
     for key in ('seed', 'wall_time_s', 'sim_time_s', 'events', 'link_transmissions',
@@ -120,7 +131,7 @@ def flatten_summary(summary):
         prefix = 'fct_slowdown.%s.' % b['label']
         for key in ('lo', 'hi', 'count') + tuple(name for name, _ in PERCENTILES):
             value = b[key]
-            row[prefix + key] = '' if isinstance(value, float) and math.isinf(value) else value
+            row[prefix + key] = '' if isinstance(value, float) and not math.isfinite(value) else value
     for table, counters in summary.get('cache', {}).items():
         for key in ('hit_rate', 'hits', 'misses', 'evictions'):
             if key in counters:
@@ -140,7 +151,9 @@ def derived_metrics(run_dir, summary):
 
 def results_buckets(row):
     """The FCT buckets of one results.csv row (inverse of flatten_summary's
-    fct_slowdown columns): list of {label, lo, hi, count, p50, p95, p99}."""
+    fct_slowdown columns): list of {label, lo, hi, count, p50, p95, p99} as
+    summary_buckets gives, NaN for an empty cell and for every percentile
+    of a bucket with count 0."""
     labels = {}
     for col in row:
         if col.startswith('fct_slowdown.') and col.endswith('.lo'):
@@ -154,7 +167,7 @@ def results_buckets(row):
              'count': int(float(row.get(prefix + 'count') or 0))}
         for name, _ in PERCENTILES:
             b[name] = _float_or_nan(row.get(prefix + name))
-        out.append(b)
+        out.append(_empty_is_nan(b))
     out.sort(key=lambda b: (b['lo'], b['hi']))
     return out
 

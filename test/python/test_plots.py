@@ -212,3 +212,24 @@ def test_plot_cache_from_rdma_qp_scaling(build_dir, tmp_path):
     assert np.allclose(line.get_ydata(), expect)
     assert line.get_ydata()[0] == 1.0 and line.get_ydata()[-1] < 1.0  # 4 entries: QPs beyond 4 miss
     assert np.allclose(tput.get_lines()[0].get_ydata(), [float(by_qps[q]['payload_gbps']) for q in sorted(by_qps)])
+
+
+def test_empty_bucket_is_nan_in_summaries_and_an_empty_cell_in_results():
+    """null percentiles (rdma-sim now) and 0.0 with count 0 (older summaries)
+    are both an empty bucket: NaN when read, '' in results.csv, NaN read back."""
+    summary = {'fct_slowdown': {
+        '0-10000': {'lo': 0, 'hi': 10000, 'count': 3, 'p50': 1.5, 'p95': 2.0, 'p99': 2.5},
+        '10000-100000': {'lo': 10000, 'hi': 100000, 'count': 0, 'p50': None, 'p95': None, 'p99': None},
+        '100000-inf': {'lo': 100000, 'hi': None, 'count': 0, 'p50': 0.0, 'p95': 0.0, 'p99': 0.0}}}
+    buckets = ra.summary_buckets(summary)
+    assert [b['count'] for b in buckets] == [3, 0, 0] and buckets[0]['p99'] == 2.5
+    assert all(math.isnan(b[n]) for b in buckets[1:] for n in ('p50', 'p95', 'p99'))
+    row = ra.flatten_summary(summary)
+    assert row['fct_slowdown.0-10000.p50'] == 1.5
+    for label in ('10000-100000', '100000-inf'):
+        assert [row['fct_slowdown.%s.%s' % (label, n)] for n in ('count', 'p50', 'p95', 'p99')] == [0, '', '', '']
+    back = ra.results_buckets({k: str(v) for k, v in row.items()})
+    assert [b['p99'] for b in back][0] == 2.5 and all(math.isnan(b['p99']) for b in back[1:])
+    # a results.csv written before: 0.0 in an empty bucket's cells
+    old = dict(row, **{'fct_slowdown.100000-inf.p99': '0.0'})
+    assert math.isnan(ra.results_buckets(old)[2]['p99'])
