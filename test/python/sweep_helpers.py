@@ -1,6 +1,6 @@
-"""Helpers shared by test_sweep.py and test_plots.py: where the scripts, the
-stand-in rdma-sim and the built one are, importing a script as a module, and
-running sweep.py."""
+"""Helpers shared by test_sweep.py and the plot tests: where the scripts, the
+stand-in rdma-sim and the built one are, importing a script as a module,
+running sweep.py, and writing a results.csv by hand."""
 
 import csv
 import importlib
@@ -60,3 +60,12 @@ def runs_counted(counter):
     with open(counter) as f:
         return len(f.read().splitlines())
 
+
+def write_results(path, rows):
+    """Write rows (dicts with the same keys, in results.csv's column order:
+    point, parameters, seed, status, resumed, error, metrics) as a results.csv."""
+    with open(str(path), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return path
