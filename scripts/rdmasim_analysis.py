@@ -10,6 +10,9 @@ rdma-sim writes, into its output folder (--output.dir):
   pfc.csv       time_ns,node,port,class,event (pause|resume),sender (host|switch)
   qlen.csv      time_ns,node,port,class,bytes
   cache.csv     nic,table,hits,misses,evictions
+  nodes.csv     id,kind,name,pod,tier: each node's kind (host|switch) and
+                name (host12, tor3, agg1, core0, sw5); pod and tier may be
+                empty (folders of older versions have none)
 
 Here are readers for those files (numpy arrays for the per-flow records),
 the flow-size bucketing and percentiles (numpy), the flattening of a
@@ -27,6 +30,7 @@ import numpy as np
 SUMMARY = 'summary.json'
 FCT_CSV = 'fct.csv'
 PFC_CSV = 'pfc.csv'
+NODES_CSV = 'nodes.csv'
 
 #: status of a flow that completed (verbs' ibv_wc_status name)
 WC_SUCCESS = 'IBV_WC_SUCCESS'
@@ -180,6 +184,7 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
                 'start_ns': np.int64, 'fct_ns': np.int64, 'ideal_fct_ns': np.int64,
                 'slowdown': np.float64, 'qp': np.int64}
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
+NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
 
 
 def _read_csv(path, columns):
@@ -243,6 +248,29 @@ def read_pfc(run_or_file):
         except ValueError:
             raise OutputError('%s:%d: time_ns, node, port and class must be integers' % (path, i + 2)) from None
     return out
+
+
+def read_nodes(run_or_file):
+    """nodes.csv of a run folder (or of the folder holding a file of the run)
+    as {node id (int): row}, row a dict of str: id, kind, name, pod, tier.
+    Returns {} when there is no nodes.csv."""
+    folder = run_or_file if os.path.isdir(run_or_file) else os.path.dirname(run_or_file)
+    path = os.path.join(folder, NODES_CSV)
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    for i, r in enumerate(_read_csv(path, NODE_COLUMNS)):
+        try:
+            out[int(r['id'])] = r
+        except ValueError:
+            raise OutputError('%s:%d: id %r is not an integer' % (path, i + 2, r['id'])) from None
+    return out
+
+
+def node_name(nodes, node):
+    """How a figure names a node: its name in nodes (read_nodes), else 'node N'."""
+    row = nodes.get(node)
+    return row['name'] if row and row['name'] else 'node %d' % node
 
 
 def read_table(path):

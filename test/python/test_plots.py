@@ -10,6 +10,7 @@ PNG and PDF are written.
 
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -392,3 +393,28 @@ def test_plot_cache_seeds_draw_t_intervals(tmp_path):
     assert all(lo == hi for _, lo, hi in bars(hit))
     assert hit.get_legend().get_title().get_text() == 'qpc cache\nbars: 95 % t-interval\nover 2 seeds'
 
+
+# --------------------------------------------------------------------------- node names
+
+
+def test_read_nodes(tmp_path):
+    assert ra.read_nodes(str(tmp_path)) == {}
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\n0,host,host0,0,\n4,switch,tor0,0,0\n5,switch,,,\n')
+    nodes = ra.read_nodes(str(tmp_path))
+    assert sorted(nodes) == [0, 4, 5]
+    assert nodes[4] == {'id': '4', 'kind': 'switch', 'name': 'tor0', 'pod': '0', 'tier': '0'}
+    assert nodes[0]['tier'] == ''
+    assert ra.read_nodes(str(tmp_path / 'pfc.csv')) == nodes  # a file of the run: its folder's
+    assert [ra.node_name(nodes, n) for n in (4, 5, 27)] == ['tor0', 'node 5', 'node 27']
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\nfour,switch,tor0,,\n')
+    with pytest.raises(ra.OutputError, match="nodes.csv:2: id 'four' is not an integer"):
+        ra.read_nodes(str(tmp_path))
+
+
+def test_plot_pfc_names_nodes_from_nodes_csv(result, tmp_path):
+    run = run_dirs(result)[0]
+    for name in ('pfc.csv', 'summary.json'):
+        shutil.copy(os.path.join(run, name), tmp_path)
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\n4,switch,tor0,,\n')
+    labels = [t.get_text().split(' (')[0] for t in draw(plot_pfc, tmp_path).axes[0].get_yticklabels()]
+    assert labels == ['tor0 port 0 class 3', 'tor0 port 1 class 3']
