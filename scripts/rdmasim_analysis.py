@@ -8,7 +8,8 @@ rdma-sim writes, into its output folder (--output.dir):
   fct.csv       one row per flow: id,src,dst,op,size,start_ns,fct_ns,
                 ideal_fct_ns,slowdown,qp,status
   pfc.csv       time_ns,node,port,class,event (pause|resume),sender (host|switch)
-  qlen.csv      time_ns,node,port,class,bytes
+  qlen.csv      time_ns,node,port,class,bytes: every output.qlenInterval, a
+                row per switch egress (port, class) whose queue is not empty
   cache.csv     nic,table,hits,misses,evictions
   nodes.csv     id,kind,name,pod,tier: each node's kind (host|switch) and
                 name (host12, tor3, agg1, core0, sw5); pod and tier may be
@@ -24,12 +25,14 @@ import csv
 import json
 import math
 import os
+import re
 
 import numpy as np
 
 SUMMARY = 'summary.json'
 FCT_CSV = 'fct.csv'
 PFC_CSV = 'pfc.csv'
+QLEN_CSV = 'qlen.csv'
 NODES_CSV = 'nodes.csv'
 
 #: status of a flow that completed (verbs' ibv_wc_status name)
@@ -185,6 +188,7 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
                 'slowdown': np.float64, 'qp': np.int64}
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
 NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
+QLEN_COLUMNS = ('time_ns', 'node', 'port', 'class', 'bytes')
 
 
 def _read_csv(path, columns):
@@ -248,6 +252,39 @@ def read_pfc(run_or_file):
         except ValueError:
             raise OutputError('%s:%d: time_ns, node, port and class must be integers' % (path, i + 2)) from None
     return out
+
+
+def read_qlen(run_or_file):
+    """qlen.csv's queue samples (a run folder or the file itself).
+
+    Returns a dict of int64 numpy arrays of shape (rows,), one per
+    QLEN_COLUMNS: time_ns (ns), node, port (device index on the node),
+    class, bytes (queued in that egress class). Raises OutputError naming
+    the file and line of a value that is not an integer.
+    """
+    path = _path(run_or_file, QLEN_CSV)
+    rows = _read_csv(path, QLEN_COLUMNS)
+    out = {c: np.zeros(len(rows), dtype=np.int64) for c in QLEN_COLUMNS}
+    for i, r in enumerate(rows):
+        try:
+            for c in QLEN_COLUMNS:
+                out[c][i] = int(r[c])
+        except ValueError:
+            raise OutputError('%s:%d: %s must be integers' % (path, i + 2, ', '.join(QLEN_COLUMNS))) from None
+    return out
+
+
+def time_ns(text):
+    """An ns-3 time value as rdma-sim's config takes it ('10us', '1.5ms',
+    '200ns'; a bare number is seconds) in ns (float). Raises ValueError."""
+    m = re.fullmatch(r'\s*([-+0-9.eE]+)\s*(s|ms|us|ns|ps|fs|min|h|d)?\s*', str(text))
+    if not m:
+        raise ValueError('%r is not a time' % text)
+    return float(m.group(1)) * _TIME_UNIT_NS[m.group(2) or 's']
+
+
+_TIME_UNIT_NS = {'d': 86400e9, 'h': 3600e9, 'min': 60e9, 's': 1e9, 'ms': 1e6, 'us': 1e3, 'ns': 1.0,
+                 'ps': 1e-3, 'fs': 1e-6}
 
 
 def read_nodes(run_or_file):
