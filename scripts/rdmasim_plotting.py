@@ -31,6 +31,9 @@ STYLE = {
     'legend.frameon': False,
     'lines.markersize': 4,
 }
+# Set for the process (these modules serve the plot scripts only): the lines,
+# legends and texts a script draws after figure() take the style too.
+matplotlib.rcParams.update(STYLE)
 
 
 def parser(description):
@@ -113,21 +116,19 @@ def log_y_if_wide(axes, values, force=False):
 
 def figure(ncols=1, width=4.0, height=3.0, sharey=False):
     """A new figure of ncols axes in the house style: (fig, [axes])."""
-    with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False,
-                                 sharey=sharey, layout='constrained')
+    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False,
+                             sharey=sharey, layout='constrained')
     return fig, list(axes[0])
 
 
 def save(fig, output):
     """Write the figure as OUTPUT.png and OUTPUT.pdf; return the paths."""
-    with plt.rc_context(STYLE):
-        os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-        paths = []
-        for fmt in FORMATS:
-            path = '%s.%s' % (output, fmt)
-            fig.savefig(path, format=fmt)
-            paths.append(path)
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    paths = []
+    for fmt in FORMATS:
+        path = '%s.%s' % (output, fmt)
+        fig.savefig(path, format=fmt)
+        paths.append(path)
     plt.close(fig)
     return paths
 
