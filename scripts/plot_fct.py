@@ -120,8 +120,7 @@ def draw(args):
         ax.set_xlabel('Flow size (bytes)')
     rp.log_y_if_wide(axes, [s['y'][n] for s in series for n, _ in PANELS], args.logy)
     axes[0].set_ylabel('FCT slowdown (FCT / ideal FCT)')
-    note = rr.interval_note([n for s in series for n in s['runs']],
-                            rr.runs_unit(sorted({k for s in series for k in s['pooled']})))
+    note = rr.series_note(series)
     if len(series) > 1 or note:
         axes[-1].legend(fontsize='small', loc='upper left', bbox_to_anchor=(1.02, 1.0), title=note,
                         title_fontsize='small')

@@ -102,8 +102,7 @@ def draw(args):
     rp.log_y_if_wide([ax], [s['mean'] for s in series], args.logy)
     ax.set_xlabel(args.x)
     ax.set_ylabel(args.ylabel or args.metric)
-    note = rr.interval_note([n for s in series for n in s['runs']],
-                            rr.runs_unit(sorted({k for s in series for k in s['pooled']})))
+    note = rr.series_note(series)
     if len(series) > 1 or note:
         ax.legend(fontsize='small', title=note, title_fontsize='small')
     if args.title:

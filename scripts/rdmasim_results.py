@@ -124,3 +124,10 @@ def interval_note(ns, unit='seeds'):
         return None
     count = '%d' % ns[0] if min(ns) == max(ns) else '%d-%d' % (min(ns), max(ns))
     return 'bars: %g %% t-interval\nover %s %s' % (CONFIDENCE * 100, count, unit)
+
+
+def series_note(series):
+    """interval_note for a figure's series: dicts with runs (the run count
+    of each point) and pooled (the swept keys their means pool)."""
+    return interval_note([n for s in series for n in s['runs']],
+                         runs_unit(sorted({k for s in series for k in s['pooled']})))
