@@ -1,5 +1,7 @@
 """Figure plumbing shared by the plot scripts: headless matplotlib (Agg), one
-house style, the common command-line options, and saving as PNG and PDF.
+house style, the common command-line options (-o, --title, --label,
+--where, --group-by), means drawn with their error bars, the rule for a log
+y axis, and saving as PNG and PDF.
 
 Reading and reducing the data lives in rdmasim_analysis; this module only
 draws.

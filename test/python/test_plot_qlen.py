@@ -107,6 +107,10 @@ def test_real_tiny_run(tmp_path):
                   for t in grid]
         x, y = got['%s port %d' % (ra.node_name(nodes, node), port)]
         assert np.allclose(x, np.array(grid) * 1e-3) and np.allclose(y, np.array(expect) * 1e-3)
+    fig = tmp_path / 'fig' / 'qlen'
+    assert plot_qlen.rp.run_main(plot_qlen.build_parser, plot_qlen.draw, ['-o', str(fig), str(out)]) == 0
+    for ext, magic in (('png', b'\x89PNG'), ('pdf', b'%PDF-')):
+        assert (tmp_path / 'fig' / ('qlen.' + ext)).read_bytes().startswith(magic)
 
 
 def test_time_ns():
