@@ -4,7 +4,8 @@
 # files its CMake config names), zlib (ICRC), Boost.Program_options (the
 # rdma-sim config and command line), METIS (the rank map of distributed runs),
 # nlohmann-json (summary.json), the sweep and
-# plot scripts' libraries (numpy, matplotlib, Dask's distributed, tqdm), and the
+# plot scripts' libraries (numpy, matplotlib, scipy for Student's t intervals,
+# Dask's distributed, tqdm), and the
 # tests' outside oracles (tshark, python3-scapy) and runner (python3-pytest), and clang with
 # its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) for the sanitizer build and the
 # fuzz harnesses. Installs only what is
@@ -13,7 +14,7 @@ set -eu
 
 PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
 libboost-program-options-dev libmetis-dev nlohmann-json3-dev pybind11-dev python3-dev
-python3-numpy python3-matplotlib python3-distributed python3-tqdm
+python3-numpy python3-matplotlib python3-scipy python3-distributed python3-tqdm
 tshark python3-scapy python3-pytest clang libclang-rt-14-dev"
 
 missing=""

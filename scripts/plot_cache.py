@@ -12,7 +12,11 @@ columns cache_entries,qps,throughput_gbps,hit_rate. The second reads a sweep's
 results.csv: x is the --qps-key parameter, lines the --entries-key
 parameter, hit rate the cache.<table>.hit_rate metric and throughput the
 completed flows' bytes over the simulated time (--throughput-column picks
-another metric column); points with several seeds are averaged.
+another metric column). A point with several rows (seeds, or other swept
+keys) is their mean; with two or more, error bars give the 95 % Student's
+t confidence interval of that mean (the legend says over how many rows).
+--label RAW=TEXT renames a line, RAW being KEY=VALUE of its cache size
+(cache.qpc.Entries=64, or cache_entries=64 for the CSV forms).
 """
 
 import os
@@ -24,6 +28,7 @@ from matplotlib.ticker import ScalarFormatter
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
 import rdmasim_plotting as rp  # noqa: E402
+import rdmasim_results as rr  # noqa: E402
 
 
 def build_parser():
@@ -35,6 +40,7 @@ def build_parser():
                    help='results.csv: the NIC cache table (default qpc)')
     p.add_argument('--throughput-column', default='throughput_gbps',
                    help='column in Gb/s (results.csv: default completed_gbps)')
+    rp.add_label_option(p)
     return p
 
 
@@ -42,9 +48,12 @@ def draw(args):
     """The figure for parsed arguments (not yet saved)."""
 
     rows = ra.read_table(args.table)
+    unit = 'rows'
     if args.qps_key:
-        rows = [r for r in rows if r.get('status', 'ok') == 'ok']
+        res = rr.Results(args.table)
+        rows = res.select({})
         qps_col, entries_col = args.qps_key, args.entries_key
+        unit = rr.runs_unit(res.pooled(rows, [qps_col, entries_col]))
         hit_col = 'cache.%s.hit_rate' % args.cache_table
         tput_col = args.throughput_column
         if tput_col == 'throughput_gbps':
@@ -65,12 +74,15 @@ def draw(args):
         hit = hits / np.maximum(hits + misses, 1)
 
     fig, (ax_hit, ax_tput) = rp.figure(ncols=2, width=3.8, height=3.0)
+    runs = []
     for e in np.unique(entries):
         sel = entries == e
         xs = np.unique(qps[sel])
-        label = '%d entries' % e if entries_col else None
+        label = dict(args.label).get('%s=%g' % (entries_col, e), '%d entries' % e) if entries_col else None
         for ax, ys in ((ax_hit, hit), (ax_tput, tput)):
-            ax.plot(xs, [np.mean(ys[sel & (qps == x)]) for x in xs], marker='o', label=label)
+            mean, half, n = np.transpose([rr.mean_ci(ys[sel & (qps == x)]) for x in xs])
+            rp.plot_mean(ax, xs, mean, half, label=label)
+            runs.extend(n)
     for ax in (ax_hit, ax_tput):
         ax.set_xscale('log', base=2)
         ax.xaxis.set_major_formatter(ScalarFormatter())  # 16, 64, not 2^4, 2^6
@@ -79,8 +91,10 @@ def draw(args):
     ax_hit.set_ylim(0, 1.05)
     ax_tput.set_ylabel('Throughput (Gb/s)')
     ax_tput.set_ylim(bottom=0)
-    if entries_col:
-        ax_hit.legend(fontsize='small', title='%s cache' % args.cache_table)
+    note = rr.interval_note(runs, unit)
+    if entries_col or note:
+        title = '\n'.join(t for t in ('%s cache' % args.cache_table if entries_col else None, note) if t)
+        ax_hit.legend(fontsize='small', title=title, title_fontsize='small')
     if args.title:
         fig.suptitle(args.title)
     return fig

@@ -4,6 +4,7 @@ completed flows, one curve per run folder.
 
   scripts/plot_cdf.py -o cdf out/run1 out/run2
   scripts/plot_cdf.py -o cdf --metric slowdown --min-size 1e6 out/run1
+  scripts/plot_cdf.py -o cdf --label run1=DCQCN --label run2=HPCC out/run1 out/run2
 
 Reads fct.csv (status IBV_WC_SUCCESS rows); --min-size/--max-size keep
 flows with min < size <= max bytes. Log x axis unless --linear.
@@ -29,6 +30,7 @@ def build_parser():
     p.add_argument('--min-size', type=float, default=0.0, help='bytes (exclusive)')
     p.add_argument('--max-size', type=float, default=float('inf'), help='bytes (inclusive)')
     p.add_argument('--linear', action='store_true', help='linear x axis')
+    rp.add_label_option(p)
     return p
 
 
@@ -41,7 +43,7 @@ def draw(args):
         fct = ra.completed(ra.read_fct(run))
         keep = (fct['size'] > args.min_size) & (fct['size'] <= args.max_size)
         x, y = ra.ecdf(fct[col][keep] * scale)
-        ax.step(x, y, where='post', label='%s (%d flows)' % (rp.run_label(run), x.size))
+        ax.step(x, y, where='post', label='%s (%d flows)' % (rp.relabel(args.label, rp.run_label(run)), x.size))
     if not args.linear:
         ax.set_xscale('log')
     ax.set_xlabel(xlabel)

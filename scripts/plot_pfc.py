@@ -8,7 +8,9 @@ paused, a bar over each interval it stayed paused, from a run's pfc.csv.
 A class is paused from a pause event until the next resume (pause frames
 meanwhile refresh it, 802.1Qbb); one still paused at the end lasts to the
 end of the simulation (summary.json's sim_time_s, else the last event).
-The label of each row gives the paused fraction of that time.
+The label of each row gives the paused fraction of that time, and names
+the node as the run's nodes.csv does (tor3, host12), or 'node N' where the
+folder has no nodes.csv.
 """
 
 import os
@@ -43,8 +45,10 @@ def draw(args):
         spans = [(s * 1e-3, (e - s) * 1e-3) for s, e in intervals[key]]
         ax.broken_barh(spans, (i - 0.35, 0.7), color='tab:red')
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels(['node %d port %d class %d (%.1f%%)' % (k + (
-        100.0 * sum(e - s for s, e in intervals[k]) / max(end_ns, 1),)) for k in rows])
+    nodes = ra.read_nodes(args.run)
+    ax.set_yticklabels(['%s port %d class %d (%.1f%%)' % (
+        ra.node_name(nodes, node), port, cls, 100.0 * sum(e - s for s, e in intervals[node, port, cls]) /
+        max(end_ns, 1)) for node, port, cls in rows])
     ax.set_ylim(max(len(rows), 1) - 0.4, -0.6)  # first port on top
     ax.set_xlim(0, end_ns * 1e-3 if end_ns else 1)
     ax.set_xlabel('Time (\u00b5s)')

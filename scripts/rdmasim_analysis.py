@@ -8,8 +8,12 @@ rdma-sim writes, into its output folder (--output.dir):
   fct.csv       one row per flow: id,src,dst,op,size,start_ns,fct_ns,
                 ideal_fct_ns,slowdown,qp,status
   pfc.csv       time_ns,node,port,class,event (pause|resume),sender (host|switch)
-  qlen.csv      time_ns,node,port,class,bytes
+  qlen.csv      time_ns,node,port,class,bytes: every output.qlenInterval, a
+                row per switch egress (port, class) whose queue is not empty
   cache.csv     nic,table,hits,misses,evictions
+  nodes.csv     id,kind,name,pod,tier: each node's kind (host|switch) and
+                name (host12, tor3, agg1, core0, sw5); pod and tier may be
+                empty (folders of older versions have none)
 
 Here are readers for those files (numpy arrays for the per-flow records),
 the flow-size bucketing and percentiles (numpy), the flattening of a
@@ -21,12 +25,15 @@ import csv
 import json
 import math
 import os
+import re
 
 import numpy as np
 
 SUMMARY = 'summary.json'
 FCT_CSV = 'fct.csv'
 PFC_CSV = 'pfc.csv'
+QLEN_CSV = 'qlen.csv'
+NODES_CSV = 'nodes.csv'
 
 #: status of a flow that completed (verbs' ibv_wc_status name)
 WC_SUCCESS = 'IBV_WC_SUCCESS'
@@ -81,21 +88,31 @@ def has_complete_summary(run_dir):
 def summary_buckets(summary):
     """The FCT-slowdown buckets of a summary, ordered by their lower edge.
 
-    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}; hi is
-    math.inf where the summary gives none (an open last bucket).
+    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}: lo and hi
+    in bytes (hi math.inf where the summary gives none, an open last
+    bucket), count in flows, the percentiles as slowdowns. A bucket with no
+    flows has NaN percentiles: rdma-sim writes null for them (older
+    versions wrote 0.0, which count 0 overrules).
     """
     out = []
     for label, b in summary.get('fct_slowdown', {}).items():
         hi = b.get('hi')
-        out.append({
+        out.append(_empty_is_nan({
             'label': label,
             'lo': float(b['lo']),
             'hi': math.inf if hi is None else float(hi),
-            'count': int(b.get('count', 0)),
+            'count': int(b.get('count') or 0),
             **{name: _float_or_nan(b.get(name)) for name, _ in PERCENTILES},
-        })
+        }))
     out.sort(key=lambda b: (b['lo'], b['hi']))
     return out
+
+
+def _empty_is_nan(bucket):
+    """The bucket with NaN percentiles if it holds no flows (count 0)."""
+    if bucket['count'] == 0:
+        bucket.update((name, math.nan) for name, _ in PERCENTILES)
+    return bucket
 
 
 def flatten_summary(summary):
@@ -104,8 +121,9 @@ def flatten_summary(summary):
     Column names are the summary's JSON paths joined with '.', for example
     'flows.completed', 'pfc.pause_frames', 'cache.qpc.hit_rate',
     'fct_slowdown.<bucket>.p99' (with '.lo', '.hi', '.count' so the buckets
-    can be drawn from the row alone). The config echo and versions are left
-    out: a sweep's row carries its own parameters.
+    can be drawn from the row alone; an open bucket's hi and an empty
+    bucket's percentiles are '', an empty cell in results.csv). The config
+    echo and versions are left out: a sweep's row carries its own parameters.
     """
     row = {}
     for key in ('seed', 'wall_time_s', 'sim_time_s', 'events', 'link_transmissions',
@@ -120,7 +138,7 @@ def flatten_summary(summary):
         prefix = 'fct_slowdown.%s.' % b['label']
         for key in ('lo', 'hi', 'count') + tuple(name for name, _ in PERCENTILES):
             value = b[key]
-            row[prefix + key] = '' if isinstance(value, float) and math.isinf(value) else value
+            row[prefix + key] = '' if isinstance(value, float) and not math.isfinite(value) else value
     for table, counters in summary.get('cache', {}).items():
         for key in ('hit_rate', 'hits', 'misses', 'evictions'):
             if key in counters:
@@ -140,7 +158,9 @@ def derived_metrics(run_dir, summary):
 
 def results_buckets(row):
     """The FCT buckets of one results.csv row (inverse of flatten_summary's
-    fct_slowdown columns): list of {label, lo, hi, count, p50, p95, p99}."""
+    fct_slowdown columns): list of {label, lo, hi, count, p50, p95, p99} as
+    summary_buckets gives, NaN for an empty cell and for every percentile
+    of a bucket with count 0."""
     labels = {}
     for col in row:
         if col.startswith('fct_slowdown.') and col.endswith('.lo'):
@@ -154,7 +174,7 @@ def results_buckets(row):
              'count': int(float(row.get(prefix + 'count') or 0))}
         for name, _ in PERCENTILES:
             b[name] = _float_or_nan(row.get(prefix + name))
-        out.append(b)
+        out.append(_empty_is_nan(b))
     out.sort(key=lambda b: (b['lo'], b['hi']))
     return out
 
@@ -167,6 +187,8 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
                 'start_ns': np.int64, 'fct_ns': np.int64, 'ideal_fct_ns': np.int64,
                 'slowdown': np.float64, 'qp': np.int64}
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
+NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
+QLEN_COLUMNS = ('time_ns', 'node', 'port', 'class', 'bytes')
 
 
 def _read_csv(path, columns):
@@ -230,6 +252,62 @@ def read_pfc(run_or_file):
         except ValueError:
             raise OutputError('%s:%d: time_ns, node, port and class must be integers' % (path, i + 2)) from None
     return out
+
+
+def read_qlen(run_or_file):
+    """qlen.csv's queue samples (a run folder or the file itself).
+
+    Returns a dict of int64 numpy arrays of shape (rows,), one per
+    QLEN_COLUMNS: time_ns (ns), node, port (device index on the node),
+    class, bytes (queued in that egress class). Raises OutputError naming
+    the file and line of a value that is not an integer.
+    """
+    path = _path(run_or_file, QLEN_CSV)
+    rows = _read_csv(path, QLEN_COLUMNS)
+    out = {c: np.zeros(len(rows), dtype=np.int64) for c in QLEN_COLUMNS}
+    for i, r in enumerate(rows):
+        try:
+            for c in QLEN_COLUMNS:
+                out[c][i] = int(r[c])
+        except ValueError:
+            raise OutputError('%s:%d: %s must be integers' % (path, i + 2, ', '.join(QLEN_COLUMNS))) from None
+    return out
+
+
+def time_ns(text):
+    """An ns-3 time value as rdma-sim's config takes it ('10us', '1.5ms',
+    '200ns'; a bare number is seconds) in ns (float). Raises ValueError."""
+    m = re.fullmatch(r'\s*([-+0-9.eE]+)\s*(s|ms|us|ns|ps|fs|min|h|d)?\s*', str(text))
+    if not m:
+        raise ValueError('%r is not a time' % text)
+    return float(m.group(1)) * _TIME_UNIT_NS[m.group(2) or 's']
+
+
+_TIME_UNIT_NS = {'d': 86400e9, 'h': 3600e9, 'min': 60e9, 's': 1e9, 'ms': 1e6, 'us': 1e3, 'ns': 1.0,
+                 'ps': 1e-3, 'fs': 1e-6}
+
+
+def read_nodes(run_or_file):
+    """nodes.csv of a run folder (or of the folder holding a file of the run)
+    as {node id (int): row}, row a dict of str: id, kind, name, pod, tier.
+    Returns {} when there is no nodes.csv."""
+    folder = run_or_file if os.path.isdir(run_or_file) else os.path.dirname(run_or_file)
+    path = os.path.join(folder, NODES_CSV)
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    for i, r in enumerate(_read_csv(path, NODE_COLUMNS)):
+        try:
+            out[int(r['id'])] = r
+        except ValueError:
+            raise OutputError('%s:%d: id %r is not an integer' % (path, i + 2, r['id'])) from None
+    return out
+
+
+def node_name(nodes, node):
+    """How a figure names a node: its name in nodes (read_nodes), else 'node N'."""
+    row = nodes.get(node)
+    return row['name'] if row and row['name'] else 'node %d' % node
 
 
 def read_table(path):

@@ -2,10 +2,20 @@
 
 import os
 import subprocess
+import sys
 
 import pytest
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """Close the figures a test drew (a plot script's draw() keeps them open)."""
+    yield
+    plt = sys.modules.get('matplotlib.pyplot')
+    if plt is not None:
+        plt.close('all')
 
 
 @pytest.fixture(scope='session')

@@ -1,11 +1,14 @@
-"""Helpers shared by test_sweep.py and test_plots.py: where the scripts and the
-stand-in rdma-sim are, importing a script as a module, and running sweep.py."""
+"""Helpers shared by test_sweep.py and the plot tests: where the scripts, the
+stand-in rdma-sim and the built one are, importing a script as a module,
+running sweep.py, and writing a results.csv by hand."""
 
 import csv
 import importlib
 import os
 import subprocess
 import sys
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, '..', '..'))
@@ -20,6 +23,18 @@ def load_script(name):
     if SCRIPTS not in sys.path:
         sys.path.insert(0, SCRIPTS)
     return importlib.import_module(name)
+
+
+def real_sim_and_config():
+    """The built rdma-sim and a tiny config for it, or skip saying which is missing."""
+    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build'))
+    sim = os.path.join(build, 'examples', 'rdma-sim')
+    if not os.access(sim, os.X_OK):
+        pytest.skip('rdma-sim is not built at %s (build it, or set RDMA_BUILD_DIR)' % sim)
+    config = os.environ.get('RDMA_SIM_TINY_CONFIG', os.path.join(TOP, 'examples', 'configs', 'tiny.ini'))
+    if not os.path.isfile(config):
+        pytest.skip('no tiny rdma-sim config at %s (set RDMA_SIM_TINY_CONFIG)' % config)
+    return sim, config
 
 
 def run_sweep(*args, counter=None, timeout=120):
@@ -44,3 +59,13 @@ def runs_counted(counter):
         return 0
     with open(counter) as f:
         return len(f.read().splitlines())
+
+
+def write_results(path, rows):
+    """Write rows (dicts with the same keys, in results.csv's column order:
+    point, parameters, seed, status, resumed, error, metrics) as a results.csv."""
+    with open(str(path), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    return path

@@ -1,19 +1,23 @@
 """The plot scripts and the shared reading/bucketing module.
 
-The small result they draw is a sweep of the stand-in test/python/fake_rdma_sim.py
-(its outputs follow rdma-sim's contract; its numbers are synthetic). The
-tests check the numbers each figure draws, and that PNG and PDF are written.
+The small result most draw is a sweep of the stand-in test/python/fake_rdma_sim.py
+(its outputs follow rdma-sim's contract; its numbers are synthetic); others
+are a sweep of the built rdma-sim on examples/configs/tiny.ini (skipped,
+saying why, when it is not built) and hand-written results.csv and
+summary.json files. The tests check the numbers each figure draws, and that
+PNG and PDF are written.
 """
 
 import math
 import os
+import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from sweep_helpers import FAKE_SIM, SCRIPTS, load_script, read_results
+from sweep_helpers import FAKE_SIM, SCRIPTS, load_script, read_results, real_sim_and_config, write_results
 
 ra = load_script('rdmasim_analysis')
 sweep = load_script('sweep')
@@ -212,3 +216,205 @@ def test_plot_cache_from_rdma_qp_scaling(build_dir, tmp_path):
     assert np.allclose(line.get_ydata(), expect)
     assert line.get_ydata()[0] == 1.0 and line.get_ydata()[-1] < 1.0  # 4 entries: QPs beyond 4 miss
     assert np.allclose(tput.get_lines()[0].get_ydata(), [float(by_qps[q]['payload_gbps']) for q in sorted(by_qps)])
+
+
+# --------------------------------------------------------------------------- empty buckets, seeds
+
+
+def means(ax):
+    """The lines of means an axis draws (marker 'o'; error-bar caps left out)."""
+    return [ln for ln in ax.get_lines() if ln.get_marker() == 'o']
+
+
+def bars(ax):
+    """The error bars an axis draws: [(x, low, high)] from its vertical segments."""
+    return [(seg[0][0], seg[0][1], seg[1][1]) for coll in ax.collections for seg in coll.get_segments()
+            if len(seg)]
+
+
+def fct_row(seed, buckets, **params):
+    """A results.csv row of an ok point; buckets: (label, lo, hi, count, percentile text)."""
+    row = {'point': 'p_seed=%d' % seed, **params, 'seed': seed, 'status': 'ok', 'resumed': 0, 'error': ''}
+    for label, lo, hi, count, p in buckets:
+        pre = 'fct_slowdown.%s.' % label
+        row.update({pre + 'lo': lo, pre + 'hi': hi, pre + 'count': count,
+                    pre + 'p50': p, pre + 'p95': p, pre + 'p99': p})
+    return row
+
+
+def test_empty_bucket_is_nan_in_summaries_and_an_empty_cell_in_results():
+    """null percentiles (rdma-sim now) and 0.0 with count 0 (older summaries)
+    are both an empty bucket: NaN when read, '' in results.csv, NaN read back."""
+    summary = {'fct_slowdown': {
+        '0-10000': {'lo': 0, 'hi': 10000, 'count': 3, 'p50': 1.5, 'p95': 2.0, 'p99': 2.5},
+        '10000-100000': {'lo': 10000, 'hi': 100000, 'count': 0, 'p50': None, 'p95': None, 'p99': None},
+        '100000-inf': {'lo': 100000, 'hi': None, 'count': 0, 'p50': 0.0, 'p95': 0.0, 'p99': 0.0}}}
+    buckets = ra.summary_buckets(summary)
+    assert [b['count'] for b in buckets] == [3, 0, 0] and buckets[0]['p99'] == 2.5
+    assert all(math.isnan(b[n]) for b in buckets[1:] for n in ('p50', 'p95', 'p99'))
+    row = ra.flatten_summary(summary)
+    assert row['fct_slowdown.0-10000.p50'] == 1.5
+    for label in ('10000-100000', '100000-inf'):
+        assert [row['fct_slowdown.%s.%s' % (label, n)] for n in ('count', 'p50', 'p95', 'p99')] == [0, '', '', '']
+    back = ra.results_buckets({k: str(v) for k, v in row.items()})
+    assert [b['p99'] for b in back][0] == 2.5 and all(math.isnan(b['p99']) for b in back[1:])
+    # a results.csv written before: 0.0 in an empty bucket's cells
+    old = dict(row, **{'fct_slowdown.100000-inf.p99': '0.0'})
+    assert math.isnan(ra.results_buckets(old)[2]['p99'])
+
+
+def test_plot_fct_mean_over_seeds_leaves_out_empty_buckets(tmp_path):
+    """A bucket empty in one seed and 3.0 in the other is drawn at 3.0 (not
+    1.5), new-style ('') or old-style (0.0 with count 0) alike; a bucket empty
+    in every seed draws no point; a bucket with flows in both seeds gets the
+    95 % t-interval (t_{0.975,1} x s / sqrt(2), s = sqrt(2) for 2.0 and 4.0);
+    each point is annotated with its flows summed over the seeds."""
+    rows = [fct_row(1, [('0-10KB', 0, 1e4, 20, '2.0'), ('10KB-100KB', 1e4, 1e5, 0, ''),
+                        ('100KB-1MB', 1e5, 1e6, 0, '0.0'), ('1MB-inf', 1e6, '', 0, '')], **{'cc.algorithm': 'hpcc'}),
+            fct_row(2, [('0-10KB', 0, 1e4, 10, '4.0'), ('10KB-100KB', 1e4, 1e5, 5, '3.0'),
+                        ('100KB-1MB', 1e5, 1e6, 2, '3.0'), ('1MB-inf', 1e6, '', 0, '0.0')], **{'cc.algorithm': 'hpcc'})]
+    results = write_results(tmp_path / 'results.csv', rows)
+    fig = draw(plot_fct, results)
+    half = 12.706204736420 * math.sqrt(2) / math.sqrt(2)
+    for ax in fig.axes:
+        (line,) = means(ax)
+        assert list(line.get_xdata()) == [1e4, 1e5, 1e6]
+        assert np.allclose(line.get_ydata(), [3.0, 3.0, 3.0])
+        assert [t.get_text() for t in ax.texts] == ['30', '5', '2']
+        ((x, lo, hi),) = bars(ax)
+        assert x == 1e4 and math.isclose(lo, 3.0 - half, rel_tol=1e-9) and math.isclose(hi, 3.0 + half, rel_tol=1e-9)
+        assert ax.get_yscale() == 'linear'  # 3.0 only: no decade spanned
+    legend = fig.axes[-1].get_legend()
+    assert legend.get_title().get_text() == 'bars: 95 % t-interval\nover 2 seeds'
+    assert [t.get_text() for t in legend.get_texts()] == ['cc.algorithm=hpcc']
+
+
+def test_plot_fct_panels_share_y_and_go_log_past_a_decade(tmp_path):
+    rows = [fct_row(1, [('0-10KB', 0, 1e4, 20, '1.0'), ('10KB-inf', 1e4, '', 4, '40.0')])]
+    fig = draw(plot_fct, write_results(tmp_path / 'results.csv', rows))
+    a, b, c = fig.axes
+    assert a.get_shared_y_axes().joined(a, b) and a.get_shared_y_axes().joined(a, c)
+    assert [ax.get_yscale() for ax in fig.axes] == ['log'] * 3
+    assert means(a)[0].get_label() == 'all' and a.get_legend() is None and c.get_legend() is None
+
+
+@pytest.fixture(scope='module')
+def tiny_sweep(tmp_path_factory):
+    """The built rdma-sim on tiny.ini: cc.algorithm dcqcn, hpcc x seeds 1, 2
+    (its buckets of 1 MB and more hold no flow)."""
+    sim, config = real_sim_and_config()
+    root = tmp_path_factory.mktemp('tiny-sweep')
+    rc = sweep.main(['-o', str(root), '--sim', sim, '-c', config, '--no-progress', '-j', '1',
+                     '--grid', 'cc.algorithm=dcqcn,hpcc', '--seeds', '1,2'])
+    assert rc == 0
+    return root
+
+
+def test_plot_fct_run_folder_with_empty_buckets_draws_no_point(tiny_sweep):
+    run = str(tiny_sweep / 'cc.algorithm=dcqcn_seed=1')
+    buckets = ra.summary_buckets(ra.read_summary(run))
+    full = [b for b in buckets if b['count']]
+    assert 0 < len(full) < len(buckets)
+    fig = draw(plot_fct, run)
+    for ax, name in zip(fig.axes, ('p50', 'p95', 'p99')):
+        (line,) = means(ax)
+        assert list(line.get_xdata()) == [b['hi'] for b in full]
+        assert np.allclose(line.get_ydata(), [b[name] for b in full], rtol=1e-6)
+        assert [t.get_text() for t in ax.texts] == ['%d' % b['count'] for b in full]
+        assert not bars(ax)
+
+
+def test_plot_fct_real_sweep_means_over_seeds_from_fct_csv(tiny_sweep):
+    """Each line's points are the mean over seeds of the percentiles reduced
+    from every run's fct.csv here, seeds whose bucket is empty left out."""
+    fig = draw(plot_fct, tiny_sweep / 'results.csv', '--label', 'cc.algorithm=hpcc=HPCC')
+    assert [ln.get_label() for ln in means(fig.axes[0])] == ['cc.algorithm=dcqcn', 'HPCC']
+    for line, cc in zip(means(fig.axes[2]), ('dcqcn', 'hpcc')):
+        per_seed = []
+        for seed in (1, 2):
+            run = str(tiny_sweep / ('cc.algorithm=%s_seed=%d' % (cc, seed)))
+            fct = ra.completed(ra.read_fct(run))
+            per_seed.append(ra.bucket_percentiles(fct['size'], fct['slowdown'],
+                                                  ra.summary_buckets(ra.read_summary(run))))
+        drawn = [i for i in range(len(per_seed[0])) if any(s[i]['count'] for s in per_seed)]
+        expect = [np.mean([s[i]['p99'] for s in per_seed if s[i]['count']]) for i in drawn]
+        assert list(line.get_xdata()) == [per_seed[0][i]['hi'] for i in drawn]
+        assert np.allclose(line.get_ydata(), expect, rtol=1e-6)
+    assert 'over 2 seeds' in fig.axes[-1].get_legend().get_title().get_text()
+
+
+def test_plot_fct_group_by_pools_other_keys_and_says_so(result):
+    """--group-by traffic.qps: one line per QP count, the mean over both cache
+    sizes; the legend names what the bars pool; --label renames one part."""
+    results = result / 'results.csv'
+    fig = draw(plot_fct, results, '--group-by', 'traffic.qps', '--label', 'traffic.qps=4=4 QPs')
+    assert [ln.get_label() for ln in means(fig.axes[0])] == ['4 QPs', 'traffic.qps=16', 'traffic.qps=64']
+    rows = [r for r in read_results(result) if r['traffic.qps'] == '16']
+    expect = np.mean([[b['p95'] for b in ra.results_buckets(r)] for r in rows], axis=0)
+    assert np.allclose(means(fig.axes[1])[1].get_ydata(), expect)
+    assert fig.axes[-1].get_legend().get_title().get_text() == (
+        'bars: 95 % t-interval\nover 2 runs, pooling nic.qpc_cache_entries')
+    with pytest.raises(ra.OutputError, match="--group-by key 'traffic.qp' is not a swept parameter "
+                                             r"\(swept: traffic.qps, nic.qpc_cache_entries\)"):
+        draw(plot_fct, results, '--group-by', 'traffic.qp')
+
+
+def test_relabel():
+    labels = [('cc.algorithm=hpcc', 'HPCC'), ('a=1, b=2', 'both'), ('run=1', 'x=y')]
+    assert plot_fct.rp.relabel(labels, 'cc.algorithm=hpcc, traffic.load=0.3') == 'HPCC, traffic.load=0.3'
+    assert plot_fct.rp.relabel(labels, 'a=1, b=2') == 'both'
+    assert plot_fct.rp.relabel(labels, 'cc.algorithm=dcqcn') == 'cc.algorithm=dcqcn'
+    args = plot_fct.build_parser().parse_args(['-o', 'x', 'in', '--label', 'cc.algorithm=hpcc=HPCC'])
+    assert args.label == [('cc.algorithm=hpcc', 'HPCC')]
+
+
+def test_plot_cdf_label(result):
+    runs = run_dirs(result)[:2]
+    fig = draw(plot_cdf, *runs, '--label', '%s=DCQCN' % os.path.basename(runs[1]))
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts[0].startswith(os.path.basename(runs[0]) + ' (') and texts[1].startswith('DCQCN (')
+
+
+def test_plot_cache_seeds_draw_t_intervals(tmp_path):
+    """fake_rdma_sim over 2 seeds: throughput differs between seeds, so each
+    point has a bar of t_{0.975,1} x s / sqrt(2); the hit rate C/N does not (bars of 0)."""
+    root = tmp_path / 'sweep'
+    assert sweep.main(['-o', str(root), '--sim', FAKE_SIM, '--no-progress', '--set', 'traffic.flows=50',
+                       '--grid', 'traffic.qps=4,64', '--grid', 'nic.qpc_cache_entries=8', '--seeds', '1,2']) == 0
+    fig = draw(plot_cache, root / 'results.csv', '--qps-key', 'traffic.qps', '--entries-key',
+               'nic.qpc_cache_entries', '--label', 'nic.qpc_cache_entries=8=small')
+    hit, tput = fig.axes
+    assert [ln.get_label() for ln in means(hit)] == ['small']
+    rows = read_results(root)
+    for (x, lo, hi), qps in zip(sorted(bars(tput)), (4, 64)):
+        g = [float(r['completed_gbps']) for r in rows if r['traffic.qps'] == str(qps)]
+        half = 12.706204736420 * np.std(g, ddof=1) / math.sqrt(2)
+        assert x == qps and half > 0 and np.allclose([lo, hi], [np.mean(g) - half, np.mean(g) + half])
+    assert all(lo == hi for _, lo, hi in bars(hit))
+    assert hit.get_legend().get_title().get_text() == 'qpc cache\nbars: 95 % t-interval\nover 2 seeds'
+
+
+# --------------------------------------------------------------------------- node names
+
+
+def test_read_nodes(tmp_path):
+    assert ra.read_nodes(str(tmp_path)) == {}
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\n0,host,host0,0,\n4,switch,tor0,0,0\n5,switch,,,\n')
+    nodes = ra.read_nodes(str(tmp_path))
+    assert sorted(nodes) == [0, 4, 5]
+    assert nodes[4] == {'id': '4', 'kind': 'switch', 'name': 'tor0', 'pod': '0', 'tier': '0'}
+    assert nodes[0]['tier'] == ''
+    assert ra.read_nodes(str(tmp_path / 'pfc.csv')) == nodes  # a file of the run: its folder's
+    assert [ra.node_name(nodes, n) for n in (4, 5, 27)] == ['tor0', 'node 5', 'node 27']
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\nfour,switch,tor0,,\n')
+    with pytest.raises(ra.OutputError, match="nodes.csv:2: id 'four' is not an integer"):
+        ra.read_nodes(str(tmp_path))
+
+
+def test_plot_pfc_names_nodes_from_nodes_csv(result, tmp_path):
+    run = run_dirs(result)[0]
+    for name in ('pfc.csv', 'summary.json'):
+        shutil.copy(os.path.join(run, name), tmp_path)
+    (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\n4,switch,tor0,,\n')
+    labels = [t.get_text().split(' (')[0] for t in draw(plot_pfc, tmp_path).axes[0].get_yticklabels()]
+    assert labels == ['tor0 port 0 class 3', 'tor0 port 1 class 3']

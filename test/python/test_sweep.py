@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from sweep_helpers import FAKE_SIM, load_script, read_results, run_sweep, runs_counted
+from sweep_helpers import FAKE_SIM, load_script, read_results, real_sim_and_config, run_sweep, runs_counted
 
 sweep = load_script('sweep')
 ra = load_script('rdmasim_analysis')
@@ -30,16 +30,24 @@ def check_row_against_run(row, run_dir):
     assert int(row['flows.completed']) == s['flows']['completed']
     assert float(row['cache.qpc.hit_rate']) == s['cache']['qpc']['hit_rate']
     assert float(row['wall_time_s']) == s['wall_time_s']
-    for label, b in s['fct_slowdown'].items():
-        for name in ('p50', 'p95', 'p99'):
-            assert float(row['fct_slowdown.%s.%s' % (label, name)]) == b[name]
-        assert int(row['fct_slowdown.%s.count' % label]) == b['count']
+    check_buckets(row, s)
     # completed_gbps: bytes of the IBV_WC_SUCCESS rows of fct.csv x 8 / sim time
     with open(os.path.join(run_dir, 'fct.csv')) as f:
         lines = [ln.rstrip('\n').split(',') for ln in f][1:]
     done = sum(int(c[4]) for c in lines if c[10] == 'IBV_WC_SUCCESS')
     assert int(row['completed_bytes']) == done
     assert math.isclose(float(row['completed_gbps']), done * 8 / s['sim_time_s'] / 1e9, rel_tol=1e-9)
+
+
+def check_buckets(row, summary):
+    """A results.csv row carries its summary's FCT buckets: counts, and the
+    percentiles of a bucket with flows; a bucket without flows has empty
+    percentile cells, whatever summary.json wrote (null, or 0.0 once)."""
+    for label, b in summary['fct_slowdown'].items():
+        for name in ('p50', 'p95', 'p99'):
+            cell = row['fct_slowdown.%s.%s' % (label, name)]
+            assert (cell == '') if b['count'] == 0 else (float(cell) == b[name]), (label, name, cell)
+        assert int(row['fct_slowdown.%s.count' % label]) == b['count']
 
 
 def test_point_names_are_deterministic_and_safe():
@@ -191,23 +199,11 @@ def test_sweep_on_dask_scheduler_with_worker_process(tmp_path):
     check_row_against_run(rows[3], root / rows[3]['point'])
 
 
-def real_sim_and_config():
-    """The built rdma-sim and a tiny config for it, or skip saying which is missing."""
-    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(sweep.TOP, 'build'))
-    sim = os.path.join(build, 'examples', 'rdma-sim')
-    if not os.access(sim, os.X_OK):
-        pytest.skip('rdma-sim is not built at %s (build it, or set RDMA_BUILD_DIR)' % sim)
-    config = os.environ.get('RDMA_SIM_TINY_CONFIG', os.path.join(sweep.TOP, 'examples', 'configs', 'tiny.ini'))
-    if not os.path.isfile(config):
-        pytest.skip('no tiny rdma-sim config at %s (set RDMA_SIM_TINY_CONFIG)' % config)
-    return sim, config
-
-
 def test_real_rdma_sim_sweep(tmp_path):
     """The built rdma-sim on a tiny config: a 2x2 sweep (load x seed), every
-    row equal to its run's summary.json, our numpy bucketing of fct.csv equal
-    to rdma-sim's own per-bucket counts and percentiles, and a rerun that
-    touches nothing."""
+    row equal to its run's summary.json (a bucket without flows an empty
+    cell), our numpy bucketing of fct.csv equal to rdma-sim's own per-bucket
+    counts and percentiles, and a rerun that touches nothing."""
     sim, config = real_sim_and_config()
     root = tmp_path / 'sweep'
     args = ('-o', root, '--sim', sim, '-c', config, '--grid', 'traffic.load=0.3,0.6', '--seeds', '1,2',
@@ -216,6 +212,7 @@ def test_real_rdma_sim_sweep(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     rows = read_results(root)
     assert len(rows) == 4 and {row['status'] for row in rows} == {'ok'}, rows
+    assert [row['fct_slowdown.10000000-inf.p99'] for row in rows] == [''] * 4  # no flow of 10 MB or more
     for row in rows:
         run_dir = root / row['point']
         summary = ra.read_summary(str(run_dir))
@@ -223,6 +220,7 @@ def test_real_rdma_sim_sweep(tmp_path):
         assert summary['config']['traffic.load'] == row['traffic.load']
         assert int(row['pfc.pause_frames']) == summary['pfc']['pause_frames']
         assert int(row['flows.completed']) == summary['flows']['completed']
+        check_buckets(row, summary)
         fct = ra.completed(ra.read_fct(str(run_dir)))
         for b in ra.bucket_percentiles(fct['size'], fct['slowdown'], ra.summary_buckets(summary)):
             theirs = summary['fct_slowdown'][b['label']]
