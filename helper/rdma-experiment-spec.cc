@@ -444,6 +444,28 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
 }
 
 /**
+ * \return what an error about a derived value adds: the keys it derives from
+ * that were set (not left at their defaults), each with its value and origin,
+ * so the user sees which of their inputs led there ("" if none was set)
+ * \param c the configuration
+ * \param keys the keys the value derives from
+ */
+std::string
+SetInputs(const RdmaConfig& c, std::initializer_list<const char*> keys)
+{
+    std::string text;
+    for (const char* k : keys)
+    {
+        if (c.GetOrigin(k) != "default")
+        {
+            text += std::string(text.empty() ? "; from " : ", ") + k + " = " + c.Get(k) + " (" +
+                    c.GetOrigin(k) + ")";
+        }
+    }
+    return text;
+}
+
+/**
  * \brief Refuse a switch whose ports' reserve and PFC headroom take the
  * whole buffer (SwitchMmu::AddPort would abort while building): a large
  * radix at the default pfc.BufferSize.
@@ -488,7 +510,17 @@ CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
                 std::to_string(fixed[u]) +
                 " bytes: pfc.ReservedBytes plus the PFC headroom of each port and lossless "
                 "class, IEEE 802.1Qbb delay model): raise pfc.BufferSize, or lower "
-                "pfc.ReservedBytes or pfc.HeadroomBytes");
+                "pfc.ReservedBytes or pfc.HeadroomBytes" +
+                SetInputs(c,
+                          {"topology.linkDelay",
+                           "topology.hostRate",
+                           "topology.fabricRate",
+                           "topology.coreRate",
+                           "topology.file",
+                           "link.Mtu",
+                           "pfc.ReservedBytes",
+                           "pfc.HeadroomBytes",
+                           "pfc.LosslessClasses"}));
         }
     }
 }
@@ -599,7 +631,13 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("sim.stopTime") + ": sim.stopTime = '" +
                               c.Get("sim.stopTime") + "': expected a time after the traffic's " +
                               "last arrival, at " + std::to_string(trafficEnd.GetSeconds() * 1e3) +
-                              " ms");
+                              " ms" +
+                              SetInputs(c,
+                                        {"traffic.start",
+                                         "traffic.duration",
+                                         "traffic.flowFile",
+                                         "traffic.repeats",
+                                         "traffic.interval"}));
     }
     connection = MakeConnection(c);
     mtuBytes = 128u << connection.pathMtu;

@@ -134,6 +134,13 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
      "topology.hostRate = '25GB/s': expected a rate in bits per second: '25GB/s' is in bytes "
      "per second, which ns-3 reads as 200Gbps; write 200Gbps if that is the rate you mean"),
     (('--pfc.BufferSize=12furlongs',), "or a size with its unit (B, KB, MB, GB"),
+    # A failure of a derived value names the inputs it came from.
+    (('--topology.linkDelay=1s',),
+     "or lower pfc.ReservedBytes or pfc.HeadroomBytes; from topology.linkDelay = 1s "
+     "(command line --topology.linkDelay)"),
+    (('--traffic.duration=200s',),
+     "expected a time after the traffic's last arrival, at 199999."),
+    (('--traffic.duration=200s',), " ms; from traffic.duration = 200s (command line --traffic.duration)"),
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
