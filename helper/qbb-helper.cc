@@ -64,9 +64,9 @@ QueueDropSink(Ptr<OutputStreamWrapper> stream,
               std::string context,
               Ptr<const Packet> frame,
               uint32_t /* inPort */,
-              QbbEgressQueue::DropReason reason)
+              RdmaDropReason reason)
 {
-    WriteDrop(stream, context, frame, QbbEgressQueue::DropReasonName(reason));
+    WriteDrop(stream, context, frame, RdmaDropReasonName(reason));
 }
 
 } // namespace

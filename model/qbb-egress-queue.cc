@@ -5,7 +5,6 @@
 #include "qbb-egress-queue.h"
 
 #include "rdma-frame-editor.h"
-#include "switch-mmu.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -97,27 +96,6 @@ QbbEgressQueue::GetTypeId()
     return tid;
 }
 
-const char*
-QbbEgressQueue::DropReasonName(DropReason reason)
-{
-    switch (reason)
-    {
-    case QUEUE_FULL:
-        return "QUEUE_FULL";
-    case INGRESS_LIMIT:
-        return "INGRESS_LIMIT";
-    case BUFFER_FULL:
-        return "BUFFER_FULL";
-    case HEADROOM_FULL:
-        return "HEADROOM_FULL";
-    case FLUSHED:
-        return "FLUSHED";
-    case DROP_REASON_COUNT:
-        break;
-    }
-    return "UNKNOWN";
-}
-
 QbbEgressQueue::QbbEgressQueue()
     : m_maxBytes(10000000)
 {
@@ -138,6 +116,7 @@ QbbEgressQueue::DoDispose()
     m_mmu = nullptr;
     m_marker = nullptr;
     m_intRecord.Nullify();
+    m_dropCallback.Nullify();
     Object::DoDispose();
 }
 
@@ -148,10 +127,16 @@ QbbEgressQueue::UpdateBypass()
 }
 
 void
-QbbEgressQueue::SetAdmission(Ptr<SwitchMmu> mmu)
+QbbEgressQueue::SetAdmission(Ptr<QbbAdmission> admission)
 {
-    m_mmu = mmu;
+    m_mmu = admission;
     UpdateBypass();
+}
+
+void
+QbbEgressQueue::SetDropCallback(DropCallback drop)
+{
+    m_dropCallback = drop;
 }
 
 void
@@ -169,13 +154,19 @@ QbbEgressQueue::GetEcnMarker() const
 }
 
 void
-QbbEgressQueue::SetIntStamping(IntStamping mode, IntRecordCallback record)
+QbbEgressQueue::SetIntStamping(IntStamping mode)
 {
-    NS_ABORT_MSG_IF(mode != INT_OFF && record.IsNull(),
-                    "QbbEgressQueue::SetIntStamping: INT needs a record callback");
+    NS_ABORT_MSG_IF(mode != INT_OFF && m_intRecord.IsNull(),
+                    "QbbEgressQueue::SetIntStamping: INT needs the port's record "
+                    "(SetIntRecordCallback; a QbbNetDevice sets it on its queue)");
     m_int = mode;
-    m_intRecord = record;
     UpdateBypass();
+}
+
+void
+QbbEgressQueue::SetIntRecordCallback(IntRecordCallback record)
+{
+    m_intRecord = record;
 }
 
 void
@@ -192,23 +183,15 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
     // Per-frame path: no NS_LOG_FUNCTION (see QbbNetDevice's notes).
     if (m_bytes + item.bytes > m_maxBytes)
     {
-        Drop(item, QUEUE_FULL);
+        Drop(item, DROP_QUEUE_FULL);
         return false;
     }
     if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
     {
-        switch (m_mmu->Admit(item.inPort, item.cls, item.bytes))
+        const RdmaDropReason refused = m_mmu->Admit(item.inPort, item.cls, item.bytes);
+        if (refused != DROP_NONE)
         {
-        case SwitchMmu::ADMIT:
-            break;
-        case SwitchMmu::DROP_INGRESS_LIMIT:
-            Drop(item, INGRESS_LIMIT);
-            return false;
-        case SwitchMmu::DROP_BUFFER_FULL:
-            Drop(item, BUFFER_FULL);
-            return false;
-        case SwitchMmu::DROP_HEADROOM_FULL:
-            Drop(item, HEADROOM_FULL);
+            Drop(item, refused);
             return false;
         }
         m_mmu->CheckXoff(item.inPort, item.cls);
@@ -370,17 +353,22 @@ QbbEgressQueue::Flush(uint8_t cls)
             m_mmu->Release(item.inPort, item.cls, item.bytes);
             m_mmu->CheckXon(item.inPort, item.cls);
         }
-        Drop(item, FLUSHED);
+        Drop(item, DROP_PFC_STORM);
         ++n;
     }
     return n;
 }
 
 void
-QbbEgressQueue::Drop(const QbbQueueItem& item, DropReason reason)
+QbbEgressQueue::Drop(const QbbQueueItem& item, RdmaDropReason reason)
 {
-    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << item.frame->GetSize() << " bytes");
+    NS_LOG_LOGIC("drop " << RdmaDropReasonName(reason) << " " << item.frame->GetSize()
+                         << " bytes");
     ++m_stats.drops[reason];
+    if (!m_dropCallback.IsNull())
+    {
+        m_dropCallback(*item.frame, item.inPort, reason);
+    }
     FireFrameTrace(m_dropTrace, *item.frame, item.inPort, reason);
 }
 

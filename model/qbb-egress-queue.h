@@ -5,6 +5,7 @@
 #ifndef QBB_EGRESS_QUEUE_H
 #define QBB_EGRESS_QUEUE_H
 
+#include "qbb-admission.h"
 #include "qbb-class-config.h"
 #include "qbb-queue-item.h"
 #include "rdma-ecn-marker.h"
@@ -22,8 +23,6 @@
 namespace ns3
 {
 
-class SwitchMmu;
-
 /**
  * \ingroup rdma
  * \brief The egress queue of a port (QbbNetDevice), in the shape of ns-3's
@@ -33,10 +32,11 @@ class SwitchMmu;
  * sources on the queue.
  *
  * Enqueue, in order: the frame must fit MaxBytes (all classes together;
- * QUEUE_FULL); a frame from a switch ingress port (QbbQueueItem::inPort) is
- * admitted by the shared-buffer MMU (SetAdmission: SwitchMmu::Admit, whose
- * refusals are INGRESS_LIMIT, BUFFER_FULL, HEADROOM_FULL), which then
- * decides whether the ingress's upstream is paused (SwitchMmu::CheckXoff);
+ * DROP_QUEUE_FULL); a frame from a switch ingress port (QbbQueueItem::inPort)
+ * is admitted by the shared-buffer manager (SetAdmission: QbbAdmission::Admit,
+ * a SwitchMmu's refusals being DROP_INGRESS_LIMIT, DROP_BUFFER_FULL,
+ * DROP_HEADROOM_FULL), which then decides whether the ingress's upstream is
+ * paused (QbbAdmission::CheckXoff);
  * with an ECN marker at enqueue the frame is marked against its class
  * queue's bytes ahead of it; with INT at enqueue it gets its hop record.
  *
@@ -46,9 +46,12 @@ class SwitchMmu;
  * (Shreedhar and Varghese, SIGCOMM 1995: each class in turn gets its
  * DwrrQuanta bytes of credit and sends while its head frame fits; a class
  * that empties loses its credit). The frame then leaves the MMU's buffer
- * (SwitchMmu::Release, and XON if due: SwitchMmu::CheckXon), is marked
+ * (QbbAdmission::Release, and XON if due: QbbAdmission::CheckXon), is marked
  * against the bytes left in its class queue with an ECN marker at dequeue,
- * and gets its INT record at dequeue (the queue's bytes behind it).
+ * and gets its INT record at dequeue (the queue's bytes behind it; the record
+ * is the owning port's, SetIntRecordCallback). Every drop is counted, traced
+ * (Drop) and told to the owner with the frame (SetDropCallback), under the
+ * module's one vocabulary, RdmaDropReason.
  *
  * A queue without admission, marker or INT (a NIC's port) has nothing to
  * account, so the port may send a frame straight to an idle wire
@@ -75,35 +78,20 @@ class QbbEgressQueue : public Object
         INT_AT_DEQUEUE,  //!< as it leaves (bytes behind it: the HPCC simulator's choice)
     };
 
-    /// Why the queue dropped a frame (the Drop trace, Stats::drops).
-    enum DropReason
-    {
-        QUEUE_FULL = 0, //!< MaxBytes would be exceeded
-        INGRESS_LIMIT,  //!< lossy class above its ingress threshold (SwitchMmu)
-        BUFFER_FULL,    //!< lossy class, shared buffer exhausted (SwitchMmu)
-        HEADROOM_FULL,  //!< lossless class beyond its PFC headroom (mis-sized headroom)
-        FLUSHED,        //!< removed by Flush() (a PFC watchdog's Drop action)
-        DROP_REASON_COUNT //!< number of reasons (not a reason)
-    };
-
-    /**
-     * \param reason a drop reason
-     * \return its name, e.g. "QUEUE_FULL"
-     */
-    static const char* DropReasonName(DropReason reason);
-
     /// Counters of the queue.
     struct Stats
     {
         uint64_t enqueued{0};                            //!< frames taken in
         uint64_t dequeued{0};                            //!< frames given to the wire
-        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by reason
+        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by RdmaDropReason
         uint64_t marks{0};                               //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
     };
 
     /// Computes the INT hop record of this port: (bytes in the queue) -> IntHeader::EncodeHop.
     typedef Callback<uint64_t, uint64_t> IntRecordCallback;
+    /// Tells the queue's owner of a drop: the frame, its ingress port, why.
+    typedef Callback<void, const RdmaFrame&, uint32_t, RdmaDropReason> DropCallback;
 
     /**
      * \brief TracedCallback signature of Enqueue and Dequeue.
@@ -117,7 +105,9 @@ class QbbEgressQueue : public Object
      * \param [in] inPort its ingress port (QbbQueueItem::NO_PORT for a NIC's)
      * \param [in] reason why
      */
-    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, uint32_t inPort, DropReason reason);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame,
+                                       uint32_t inPort,
+                                       RdmaDropReason reason);
     /**
      * \brief TracedCallback signature of Mark.
      * \param [in] cls the class
@@ -152,18 +142,25 @@ class QbbEgressQueue : public Object
      */
     bool Dequeue(uint8_t pausedMask, QbbQueueItem& item);
     /**
-     * \brief Drop every frame waiting in one class (FLUSHED), releasing their buffer.
+     * \brief Drop every frame waiting in one class (DROP_PFC_STORM: a PFC
+     * watchdog's Drop action), releasing their buffer.
      * \param cls class 0-7 (aborts otherwise)
      * \return the number of frames dropped
      */
     uint32_t Flush(uint8_t cls);
 
     /**
-     * \brief Plug in the switch's shared-buffer MMU: frames with an ingress
-     * port are admitted by it and leave it at dequeue.
-     * \param mmu the MMU (null: none)
+     * \brief Plug in a shared-buffer manager (a switch's SwitchMmu): frames
+     * with an ingress port are admitted by it and leave it at dequeue.
+     * \param admission the manager (null: none)
      */
-    void SetAdmission(Ptr<SwitchMmu> mmu);
+    void SetAdmission(Ptr<QbbAdmission> admission);
+    /**
+     * \brief Tell the owner of every drop with the frame itself (no Packet is
+     * made for it), as well as the Drop trace.
+     * \param drop the callback (null: none)
+     */
+    void SetDropCallback(DropCallback drop);
     /**
      * \brief Plug in ECN marking.
      * \param marker the marker (null: none)
@@ -175,9 +172,14 @@ class QbbEgressQueue : public Object
     /**
      * \brief Stamp INT records into frames whose QbbQueueItem::intOffset is set.
      * \param mode where (INT_OFF: nowhere)
+     */
+    void SetIntStamping(IntStamping mode);
+    /**
+     * \brief Where INT records come from: the port that owns the queue
+     * (QbbNetDevice, which knows its rate and the bytes it has sent).
      * \param record computes the port's record from the queue's bytes
      */
-    void SetIntStamping(IntStamping mode, IntRecordCallback record);
+    void SetIntRecordCallback(IntRecordCallback record);
 
     /**
      * \brief Set the DWRR quantum of one class (one entry of DwrrQuanta).
@@ -270,7 +272,7 @@ class QbbEgressQueue : public Object
      * \param item the frame
      * \param reason why
      */
-    void Drop(const QbbQueueItem& item, DropReason reason);
+    void Drop(const QbbQueueItem& item, RdmaDropReason reason);
     /// Recompute CanBypass() after a policy changed.
     void UpdateBypass();
 
@@ -290,17 +292,18 @@ class QbbEgressQueue : public Object
     std::array<uint64_t, NUM_CLASSES> m_deficit{}; //!< DWRR credit, bytes
     uint8_t m_dwrrClass{0};                        //!< class whose DWRR turn it is
     bool m_dwrrCredited{false};                    //!< it had its quantum this turn
-    Ptr<SwitchMmu> m_mmu;                          //!< admission, or null
+    Ptr<QbbAdmission> m_mmu;                       //!< admission, or null
     Ptr<RdmaEcnMarker> m_marker;                   //!< ECN marker, or null
     bool m_markAtDequeue{true};                    //!< where the marker looks
     IntStamping m_int{INT_OFF};                    //!< where INT records are stamped
     IntRecordCallback m_intRecord;                 //!< the port's INT record
+    DropCallback m_dropCallback;                   //!< the owner's drop callback, or null
     bool m_bypass{true};                           //!< CanBypass()
     Stats m_stats;                                 //!< counters
 
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;               //!< Enqueue
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;               //!< Dequeue
-    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;     //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
     TracedCallback<uint8_t, uint64_t, RdmaEcnMarker::MarkReason> m_markTrace; //!< Mark
 };
 

@@ -4,6 +4,8 @@
 
 #include "qbb-net-device.h"
 
+#include "int-header.h"
+
 #include "qbb-channel.h"
 
 #include "ns3/abort.h"
@@ -279,6 +281,14 @@ QbbNetDevice::SetTxQueue(Ptr<QbbEgressQueue> queue)
     NS_ABORT_MSG_IF(m_queue && !m_queue->IsEmpty(),
                     "QbbNetDevice: TxQueue replaced while it holds frames");
     m_queue = queue;
+    m_queue->SetIntRecordCallback(MakeCallback(&QbbNetDevice::IntRecord, this));
+}
+
+uint64_t
+QbbNetDevice::IntRecord(uint64_t queueBytes) const
+{
+    // GetStats settles a frame whose end has passed, so its bytes count as sent.
+    return IntHeader::EncodeHop(GetDataRate(), Simulator::Now(), GetStats().txBytes, queueBytes);
 }
 
 Ptr<QbbEgressQueue>

@@ -424,6 +424,13 @@ class QbbNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    /**
+     * \brief This port's INT hop record now (the egress queue asks at the
+     * stamping point): its rate, the time, the bytes it has sent, and the
+     * queue's bytes. \param queueBytes the bytes the record reports as queued
+     * \return IntHeader::EncodeHop's record
+     */
+    uint64_t IntRecord(uint64_t queueBytes) const;
     friend class QbbChannel;
 
     /**

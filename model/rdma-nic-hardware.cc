@@ -76,7 +76,7 @@ RdmaNic::AdmitRx(const RdmaFrame& frame, uint8_t cls)
         const std::string error = ConfigureRxBuffer();
         NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
     }
-    if (m_rxBuffer->Enqueue(cls, frame.GetSize()) != RdmaNicRxBuffer::ADMIT)
+    if (m_rxBuffer->Enqueue(cls, frame.GetSize()) != DROP_NONE)
     {
         Drop(frame, DROP_RX_BUFFER_FULL);
         return false;

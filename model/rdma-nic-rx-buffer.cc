@@ -19,21 +19,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaNicRxBuffer");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNicRxBuffer);
 
-const char*
-RdmaNicRxBuffer::AdmissionName(Admission a)
-{
-    switch (a)
-    {
-    case ADMIT:
-        return "ADMIT";
-    case DROP_BUFFER_FULL:
-        return "BUFFER_FULL";
-    case DROP_HEADROOM_FULL:
-        return "HEADROOM_FULL";
-    }
-    return "UNKNOWN";
-}
-
 TypeId
 RdmaNicRxBuffer::GetTypeId()
 {
@@ -130,7 +115,7 @@ RdmaNicRxBuffer::GetXoffBytes() const
     return m_bufferBytes > m_headroom ? m_bufferBytes - m_headroom : 0;
 }
 
-RdmaNicRxBuffer::Admission
+RdmaDropReason
 RdmaNicRxBuffer::Enqueue(uint8_t cls, uint32_t bytes)
 {
     NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "RdmaNicRxBuffer: class " << unsigned(cls));
@@ -138,7 +123,7 @@ RdmaNicRxBuffer::Enqueue(uint8_t cls, uint32_t bytes)
     uint64_t& held = m_bytes[cls];
     if (held + bytes > m_bufferBytes)
     {
-        Admission why = IsLossless(cls) ? DROP_HEADROOM_FULL : DROP_BUFFER_FULL;
+        const RdmaDropReason why = IsLossless(cls) ? DROP_HEADROOM_FULL : DROP_BUFFER_FULL;
         ++m_drops;
         m_dropTrace(cls, bytes, why);
         return why;
@@ -155,7 +140,7 @@ RdmaNicRxBuffer::Enqueue(uint8_t cls, uint32_t bytes)
             m_pfcHold(cls, true);
         }
     }
-    return ADMIT;
+    return DROP_NONE;
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef RDMA_NIC_RX_BUFFER_H
 #define RDMA_NIC_RX_BUFFER_H
 
+#include "rdma-drop-reason.h"
 #include "rdma-wire.h"
 
 #include "ns3/callback.h"
@@ -49,20 +50,6 @@ class RdmaNicRxBuffer : public Object
     /// Number of traffic classes (IEEE 802.1Q priorities).
     static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
-    /// Outcome of an arrival.
-    enum Admission : uint8_t
-    {
-        ADMIT,              //!< the frame is in the buffer
-        DROP_BUFFER_FULL,   //!< lossy class, no room
-        DROP_HEADROOM_FULL, //!< lossless class, headroom exhausted (mis-sized headroom)
-    };
-
-    /**
-     * \param a an admission outcome
-     * \return its name (as in the RxBufferDrop trace's documentation)
-     */
-    static const char* AdmissionName(Admission a);
-
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -92,9 +79,9 @@ class RdmaNicRxBuffer : public Object
      * \brief A frame of `bytes` of class `cls` arrived.
      * \param cls its class, 0-7
      * \param bytes its size
-     * \return ADMIT, or why it was dropped
+     * \return DROP_NONE, or why it was dropped (DROP_BUFFER_FULL, DROP_HEADROOM_FULL)
      */
-    Admission Enqueue(uint8_t cls, uint32_t bytes);
+    RdmaDropReason Enqueue(uint8_t cls, uint32_t bytes);
     /**
      * \brief A frame left the buffer (written to host memory).
      * \param cls its class
@@ -127,9 +114,9 @@ class RdmaNicRxBuffer : public Object
      * TracedCallback signature of the Drop trace.
      * \param [in] cls the class
      * \param [in] bytes the frame's size
-     * \param [in] reason an Admission other than ADMIT
+     * \param [in] reason DROP_BUFFER_FULL or DROP_HEADROOM_FULL
      */
-    typedef void (*DropTracedCallback)(uint8_t cls, uint32_t bytes, Admission reason);
+    typedef void (*DropTracedCallback)(uint8_t cls, uint32_t bytes, RdmaDropReason reason);
 
   private:
     uint64_t m_bufferBytes;                             //!< per class, bytes
@@ -145,7 +132,7 @@ class RdmaNicRxBuffer : public Object
     uint64_t m_drops{0};                                //!< frames dropped
     Callback<void, uint8_t, bool> m_pfcHold;            //!< PFC decisions
     TracedCallback<uint8_t, uint64_t> m_occupancyTrace; //!< Occupancy
-    TracedCallback<uint8_t, uint32_t, Admission> m_dropTrace; //!< Drop
+    TracedCallback<uint8_t, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
 };
 
 } // namespace ns3

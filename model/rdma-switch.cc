@@ -24,33 +24,6 @@ NS_LOG_COMPONENT_DEFINE("RdmaSwitch");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaSwitch);
 
-const char*
-RdmaSwitch::DropReasonName(DropReason reason)
-{
-    switch (reason)
-    {
-    case DROP_NOT_IP:
-        return "NOT_IP";
-    case DROP_NO_ROUTE:
-        return "NO_ROUTE";
-    case DROP_INGRESS_LIMIT:
-        return "INGRESS_LIMIT";
-    case DROP_BUFFER_FULL:
-        return "BUFFER_FULL";
-    case DROP_HEADROOM_FULL:
-        return "HEADROOM_FULL";
-    case DROP_PFC_STORM:
-        return "PFC_STORM";
-    case DROP_QUEUE_FULL:
-        return "QUEUE_FULL";
-    case DROP_TTL_EXPIRED:
-        return "TTL_EXPIRED";
-    case DROP_REASON_COUNT:
-        break;
-    }
-    return "UNKNOWN";
-}
-
 TypeId
 RdmaSwitch::GetTypeId()
 {
@@ -182,7 +155,7 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     m_ports.push_back(port);
     Ptr<QbbEgressQueue> queue = device->GetTxQueue();
     queue->SetAdmission(m_mmu);
-    queue->TraceConnectWithoutContext("Drop", MakeCallback(&RdmaSwitch::QueueDrop, this));
+    queue->SetDropCallback(MakeCallback(&RdmaSwitch::Drop, this));
     queue->TraceConnectWithoutContext("Mark", MakeCallback(&RdmaSwitch::QueueMark, this, index));
     ApplyPolicies(index);
     device->SetFrameHandler(MakeCallback(&RdmaSwitch::Receive, this, index));
@@ -199,7 +172,7 @@ RdmaSwitch::ApplyPolicies(uint32_t port)
         !m_intEnabled ? QbbEgressQueue::INT_OFF
                       : (m_intAtDequeue ? QbbEgressQueue::INT_AT_DEQUEUE
                                         : QbbEgressQueue::INT_AT_ENQUEUE);
-    queue->SetIntStamping(mode, MakeCallback(&RdmaSwitch::IntRecord, this, port));
+    queue->SetIntStamping(mode);
 }
 
 void
@@ -258,16 +231,6 @@ bool
 RdmaSwitch::GetIntAtDequeue() const
 {
     return m_intAtDequeue;
-}
-
-uint64_t
-RdmaSwitch::IntRecord(uint32_t port, uint64_t queueBytes) const
-{
-    const Ptr<QbbNetDevice>& device = m_ports[port].device;
-    return IntHeader::EncodeHop(device->GetDataRate(),
-                                Simulator::Now(),
-                                device->GetStats().txBytes,
-                                queueBytes);
 }
 
 bool
@@ -418,38 +381,10 @@ RdmaSwitch::GetQueuedBytesByIngress(uint32_t egress, uint8_t cls) const
 }
 
 void
-RdmaSwitch::Drop(const RdmaFrame& frame, uint32_t inPort, DropReason reason)
+RdmaSwitch::Drop(const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason)
 {
     ++m_stats.drops[reason];
     FireFrameTrace(m_dropTrace, frame, inPort, reason);
-}
-
-void
-RdmaSwitch::QueueDrop(Ptr<const Packet> packet, uint32_t inPort, QbbEgressQueue::DropReason reason)
-{
-    const Ptr<RdmaFrame> wrapped = RdmaFrame::Wrap(ConstCast<Packet>(packet)); // traced as it is
-    const RdmaFrame& frame = *wrapped;
-    switch (reason)
-    {
-    case QbbEgressQueue::QUEUE_FULL:
-        Drop(frame, inPort, DROP_QUEUE_FULL);
-        return;
-    case QbbEgressQueue::INGRESS_LIMIT:
-        Drop(frame, inPort, DROP_INGRESS_LIMIT);
-        return;
-    case QbbEgressQueue::BUFFER_FULL:
-        Drop(frame, inPort, DROP_BUFFER_FULL);
-        return;
-    case QbbEgressQueue::HEADROOM_FULL:
-        Drop(frame, inPort, DROP_HEADROOM_FULL);
-        return;
-    case QbbEgressQueue::FLUSHED:
-        Drop(frame, inPort, DROP_PFC_STORM);
-        return;
-    case QbbEgressQueue::DROP_REASON_COUNT:
-        break;
-    }
-    NS_ABORT_MSG("RdmaSwitch: unknown queue drop reason " << reason);
 }
 
 void

@@ -6,6 +6,7 @@
 #define RDMA_SWITCH_H
 
 #include "qbb-net-device.h"
+#include "rdma-drop-reason.h"
 #include "rdma-ecn-marker.h"
 #include "rdma-pfc-watchdog.h"
 #include "rdma-route-table.h"
@@ -58,11 +59,13 @@ class UniformRandomVariable;
  * with EcnAtDequeue, the default, as the HPCC simulator and switch ASICs
  * mark: SwitchNode::SwitchNotifyDequeue in
  * simulation/src/point-to-point/model/switch-node.cc of
- * github.com/alibaba-edu/High-Precision-Congestion-Control) and INT stamping (IntEnabled: a frame to UDP port
- * IntHeader::UDP_PORT gets a hop record of egress rate, time, the port's
- * cumulative tx bytes and its queued bytes, all classes; at dequeue with
- * IntAtDequeue, the HPCC simulator's choice). The queue's drops (buffer,
- * queue limit, flush) are the switch's too, under the same names.
+ * github.com/alibaba-edu/High-Precision-Congestion-Control) and INT stamping
+ * (IntEnabled: a frame to UDP port IntHeader::UDP_PORT gets the egress port's
+ * hop record of its rate, the time, its cumulative tx bytes and its queued
+ * bytes, all classes, which the port itself supplies; at dequeue with
+ * IntAtDequeue, the HPCC simulator's choice). After that the switch is off
+ * the egress path: the queue tells it of its drops (buffer, queue limit,
+ * flush) with the frame, under the one vocabulary RdmaDropReason.
  *
  * PFC watchdog: an RdmaPfcWatchdog (the Watchdog attribute) watches every
  * port; with its Drop action a stormed class's queue is flushed and new
@@ -74,32 +77,12 @@ class UniformRandomVariable;
 class RdmaSwitch : public Object
 {
   public:
-    /// Why the switch dropped a frame (Drop trace, Stats::drops).
-    enum DropReason
-    {
-        DROP_NOT_IP = 0,     //!< not IPv4/IPv6 (MAC Control frames are consumed by the port)
-        DROP_NO_ROUTE,       //!< no route to the destination address
-        DROP_INGRESS_LIMIT,  //!< lossy class above its ingress threshold (SwitchMmu)
-        DROP_BUFFER_FULL,    //!< lossy class, shared buffer exhausted (SwitchMmu)
-        DROP_HEADROOM_FULL,  //!< lossless class beyond its PFC headroom (mis-sized headroom)
-        DROP_PFC_STORM,      //!< egress class stormed, watchdog action Drop (or flushed)
-        DROP_QUEUE_FULL,     //!< the egress queue's MaxBytes
-        DROP_TTL_EXPIRED,    //!< IPv4 TTL / IPv6 Hop Limit at 1 or 0 (DecrementTtl)
-        DROP_REASON_COUNT    //!< number of reasons (not a reason)
-    };
-
-    /**
-     * \param reason a drop reason
-     * \return its name, e.g. "NO_ROUTE"
-     */
-    static const char* DropReasonName(DropReason reason);
-
     /// Counters of the switch.
     struct Stats
     {
         uint64_t rxFrames{0};                            //!< frames received from ports
         uint64_t txFrames{0};                            //!< frames handed to an egress queue
-        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by reason
+        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by RdmaDropReason
         uint64_t ecnMarked{0};                           //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
         uint64_t pfcXoff{0};                             //!< XOFF decisions (pause holds started)
@@ -112,7 +95,9 @@ class RdmaSwitch : public Object
      * \param [in] inPort the port it arrived on
      * \param [in] reason why it was dropped
      */
-    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, uint32_t inPort, DropReason reason);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame,
+                                       uint32_t inPort,
+                                       RdmaDropReason reason);
     /**
      * \brief TracedCallback signature of the EcnMark trace.
      * \param [in] port the egress port
@@ -239,12 +224,6 @@ class RdmaSwitch : public Object
      */
     void Receive(uint32_t inPort, Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
     /**
-     * \param port an egress port
-     * \param queueBytes the bytes in its queue the record reports
-     * \return its INT hop record now (IntHeader::EncodeHop)
-     */
-    uint64_t IntRecord(uint32_t port, uint64_t queueBytes) const;
-    /**
      * \param view a parsed frame
      * \return whether it asks for INT records (UDP to IntHeader::UDP_PORT)
      */
@@ -275,13 +254,6 @@ class RdmaSwitch : public Object
      */
     void FlushStormed(uint32_t port, uint8_t cls);
     /**
-     * \brief A port's queue dropped a frame: count it under the switch's name.
-     * \param frame the frame
-     * \param inPort its ingress port
-     * \param reason the queue's reason
-     */
-    void QueueDrop(Ptr<const Packet> frame, uint32_t inPort, QbbEgressQueue::DropReason reason);
-    /**
      * \brief A port's queue marked a frame: the EcnMark trace.
      * \param port the egress port
      * \param cls the class
@@ -293,12 +265,13 @@ class RdmaSwitch : public Object
                    uint64_t queueBytes,
                    RdmaEcnMarker::MarkReason reason);
     /**
-     * \brief Count and trace a drop.
+     * \brief Count and trace a drop: the switch's own, and its queues'
+     * (their drop callback), under one vocabulary.
      * \param frame the frame
      * \param inPort its ingress port
      * \param reason why
      */
-    void Drop(const RdmaFrame& frame, uint32_t inPort, DropReason reason);
+    void Drop(const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason);
 
     std::vector<Port> m_ports;           //!< ports, by index
     RdmaRouteTable m_routes;             //!< host routes
@@ -313,7 +286,7 @@ class RdmaSwitch : public Object
     Ptr<UniformRandomVariable> m_ecnRng; //!< ECN marking draws
     Stats m_stats;                       //!< own counters (GetStats adds the queues' and MMU's)
 
-    TracedCallback<Ptr<const Packet>, uint32_t, DropReason> m_dropTrace;         //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, RdmaDropReason> m_dropTrace;     //!< Drop
     TracedCallback<uint32_t, uint8_t, uint64_t> m_ecnMarkTrace;                  //!< EcnMark
 };
 

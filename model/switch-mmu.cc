@@ -23,29 +23,12 @@ NS_LOG_COMPONENT_DEFINE("SwitchMmu");
 
 NS_OBJECT_ENSURE_REGISTERED(SwitchMmu);
 
-const char*
-SwitchMmu::AdmissionName(Admission a)
-{
-    switch (a)
-    {
-    case ADMIT:
-        return "ADMIT";
-    case DROP_INGRESS_LIMIT:
-        return "INGRESS_LIMIT";
-    case DROP_BUFFER_FULL:
-        return "BUFFER_FULL";
-    case DROP_HEADROOM_FULL:
-        return "HEADROOM_FULL";
-    }
-    return "UNKNOWN";
-}
-
 TypeId
 SwitchMmu::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::SwitchMmu")
-            .SetParent<Object>()
+            .SetParent<QbbAdmission>()
             .SetGroupName("Rdma")
             .AddConstructor<SwitchMmu>()
             .AddAttribute("BufferSize",
@@ -249,7 +232,7 @@ SwitchMmu::SharedPart(uint64_t bytes, bool lossless) const
     return bytes > reserve ? bytes - reserve : 0;
 }
 
-SwitchMmu::Admission
+RdmaDropReason
 SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     Ingress& q = At(port, cls);
@@ -279,12 +262,12 @@ SwitchMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         q.headroom += bytes;
         q.maxHeadroom = std::max(q.maxHeadroom, q.headroom);
         m_bufferUsed += bytes;
-        return ADMIT;
+        return DROP_NONE;
     }
     q.bytes += bytes;
     m_sharedUsed += growth;
     m_bufferUsed += bytes;
-    return ADMIT;
+    return DROP_NONE;
 }
 
 void

@@ -5,12 +5,12 @@
 #ifndef SWITCH_MMU_H
 #define SWITCH_MMU_H
 
+#include "qbb-admission.h"
 #include "qbb-pfc-controller.h"
 #include "rdma-wire.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
-#include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -71,7 +71,7 @@ namespace ns3
  * call is O(1). Set the attributes before the first AddPort(): the
  * reserve and headroom totals are fixed as ports are added.
  */
-class SwitchMmu : public Object
+class SwitchMmu final : public QbbAdmission
 {
   public:
     /// Traffic classes per port (IEEE 802.1Q priorities).
@@ -82,15 +82,6 @@ class SwitchMmu : public Object
     {
         DYNAMIC = 0, //!< Alpha x free shared buffer
         STATIC,      //!< StaticThresholdBytes
-    };
-
-    /// Outcome of Admit().
-    enum Admission
-    {
-        ADMIT = 0,          //!< the frame is in the buffer
-        DROP_INGRESS_LIMIT, //!< lossy class above its threshold
-        DROP_BUFFER_FULL,   //!< lossy class, shared pool exhausted
-        DROP_HEADROOM_FULL, //!< lossless class, headroom exhausted (mis-sized headroom)
     };
 
     /**
@@ -106,12 +97,6 @@ class SwitchMmu : public Object
                                               uint64_t ingressBytes,
                                               uint64_t sharedBytes,
                                               uint64_t threshold);
-
-    /**
-     * \param a an admission outcome
-     * \return its name, e.g. "INGRESS_LIMIT"
-     */
-    static const char* AdmissionName(Admission a);
 
     /**
      * \brief Get the TypeId.
@@ -179,9 +164,9 @@ class SwitchMmu : public Object
      * \param port ingress port
      * \param cls traffic class
      * \param bytes frame bytes
-     * \return ADMIT, or why it was refused (nothing is accounted then)
+     * \return DROP_NONE, or why it was refused (nothing is accounted then)
      */
-    Admission Admit(uint32_t port, uint8_t cls, uint32_t bytes);
+    RdmaDropReason Admit(uint32_t port, uint8_t cls, uint32_t bytes) override;
     /**
      * \brief A frame admitted with these arguments left the buffer
      * (headroom is freed first, then shared, then reserved bytes).
@@ -189,7 +174,7 @@ class SwitchMmu : public Object
      * \param cls traffic class
      * \param bytes frame bytes
      */
-    void Release(uint32_t port, uint8_t cls, uint32_t bytes);
+    void Release(uint32_t port, uint8_t cls, uint32_t bytes) override;
 
     /**
      * \param port ingress port
@@ -224,14 +209,14 @@ class SwitchMmu : public Object
      * \param port ingress port
      * \param cls traffic class
      */
-    void CheckXoff(uint32_t port, uint8_t cls);
+    void CheckXoff(uint32_t port, uint8_t cls) override;
     /**
      * \brief After a release: if ShouldResume(), resume the upstream
      * (SetPaused, the port's controller releases the class with XON, PfcXon).
      * \param port ingress port
      * \param cls traffic class
      */
-    void CheckXon(uint32_t port, uint8_t cls);
+    void CheckXon(uint32_t port, uint8_t cls) override;
     /// \return XOFF decisions so far (CheckXoff that paused)
     uint64_t GetXoffCount() const;
     /// \return XON decisions so far

@@ -60,7 +60,8 @@ class QueueAccountingTestCase : public TestCase
   public:
     QueueAccountingTestCase()
         : TestCase("Egress queue: QUEUE_FULL before admission, INGRESS_LIMIT from the MMU, "
-                   "bytes back to the MMU on dequeue and flush (FLUSHED)")
+                   "bytes back to the MMU on dequeue and flush (PFC_STORM); the owner told "
+                   "of each drop with the frame")
     {
     }
 
@@ -77,21 +78,33 @@ class QueueAccountingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(q->CanBypass(), false, "admission to account");
         const uint32_t frame = MakeItem(0, 1000).bytes;
         q->SetAttribute("MaxBytes", UintegerValue(3 * frame));
-        std::vector<QbbEgressQueue::DropReason> drops;
+        std::vector<RdmaDropReason> drops;
         q->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason>(
-                [&](Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason r) {
+            Callback<void, Ptr<const Packet>, uint32_t, RdmaDropReason>(
+                [&](Ptr<const Packet>, uint32_t, RdmaDropReason r) {
                     drops.push_back(r);
                 }));
+        std::vector<std::pair<const RdmaFrame*, uint32_t>> told; // the owner's callback
+        std::vector<RdmaDropReason> toldWhy;
+        q->SetDropCallback(QbbEgressQueue::DropCallback(
+            [&](const RdmaFrame& f, uint32_t inPort, RdmaDropReason r) {
+                told.emplace_back(&f, inPort);
+                toldWhy.push_back(r);
+            }));
+        Ptr<RdmaFrame> fourth;
         for (uint32_t i = 0; i < 4; ++i)
         {
             QbbQueueItem item = MakeItem(0, 1000);
             item.inPort = i % 2;
+            fourth = item.frame;
             q->Enqueue(item);
         }
         NS_TEST_EXPECT_MSG_EQ(drops.size(), 1, "the fourth does not fit");
-        NS_TEST_EXPECT_MSG_EQ(drops.at(0), QbbEgressQueue::QUEUE_FULL, "QUEUE_FULL");
+        NS_TEST_EXPECT_MSG_EQ(told.size(), 1, "its owner is told");
+        NS_TEST_EXPECT_MSG_EQ(told.at(0).first, PeekPointer(fourth), "with the frame itself");
+        NS_TEST_EXPECT_MSG_EQ(told.at(0).second, 1, "and its ingress port");
+        NS_TEST_EXPECT_MSG_EQ(drops.at(0), DROP_QUEUE_FULL, "QUEUE_FULL");
         NS_TEST_EXPECT_MSG_EQ(mmu->GetBufferUsed(), 3 * frame, "three admitted");
         const std::vector<uint64_t> byPort = q->GetBytesByIngress(LOSSLESS, 2);
         NS_TEST_EXPECT_MSG_EQ(byPort[0], 2 * frame, "ports 0, 0");
@@ -102,7 +115,8 @@ class QueueAccountingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(out.inPort, 0, "oldest first");
         NS_TEST_EXPECT_MSG_EQ(mmu->GetBufferUsed(), 2 * frame, "its bytes released");
         NS_TEST_EXPECT_MSG_EQ(q->Flush(LOSSLESS), 2, "two flushed");
-        NS_TEST_EXPECT_MSG_EQ(drops.back(), QbbEgressQueue::FLUSHED, "FLUSHED");
+        NS_TEST_EXPECT_MSG_EQ(drops.back(), DROP_PFC_STORM, "flushed by the watchdog's action");
+        NS_TEST_EXPECT_MSG_EQ((toldWhy == drops), true, "the owner hears every drop, as traced");
         NS_TEST_EXPECT_MSG_EQ(mmu->GetBufferUsed(), 0, "buffer empty");
         NS_TEST_EXPECT_MSG_EQ(q->IsEmpty(), true, "queue empty");
 
@@ -114,12 +128,12 @@ class QueueAccountingTestCase : public TestCase
         {
             ++admitted;
         }
-        NS_TEST_EXPECT_MSG_EQ(drops.back(), QbbEgressQueue::INGRESS_LIMIT, "INGRESS_LIMIT");
+        NS_TEST_EXPECT_MSG_EQ(drops.back(), DROP_INGRESS_LIMIT, "INGRESS_LIMIT");
         const uint64_t shared = mmu->GetSharedBytes(0, LOSSY);
         NS_TEST_EXPECT_MSG_LT(shared, mmu->GetSharedPoolSize() / 2, "well before the pool fills");
         NS_TEST_EXPECT_MSG_GT(shared + frame, mmu->GetXoffThreshold(), "the refused frame would cross it");
         NS_TEST_EXPECT_MSG_EQ(q->GetStats().enqueued, 3 + admitted, "enqueued count");
-        NS_TEST_EXPECT_MSG_EQ(q->GetStats().drops[QbbEgressQueue::FLUSHED], 2, "flush count");
+        NS_TEST_EXPECT_MSG_EQ(q->GetStats().drops[DROP_PFC_STORM], 2, "flush count");
         Simulator::Destroy();
     }
 };

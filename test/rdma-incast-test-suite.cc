@@ -215,7 +215,7 @@ class IncastTestCase : public TestCase
         }
         else
         {
-            NS_TEST_ASSERT_MSG_GT(st.drops[RdmaSwitch::DROP_INGRESS_LIMIT], 0, "lossy drops");
+            NS_TEST_ASSERT_MSG_GT(st.drops[DROP_INGRESS_LIMIT], 0, "lossy drops");
             NS_TEST_ASSERT_MSG_EQ(st.pfcXoff, 0, "no pause without PFC");
             uint64_t retx = 0;
             for (auto& qp : qps)

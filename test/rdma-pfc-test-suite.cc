@@ -564,7 +564,7 @@ class DwrrTestCase : public TestCase
         });
         Simulator::Stop(MicroSeconds(400));
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetStats().drops[QbbEgressQueue::QUEUE_FULL], 0, "no drops");
+        NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetStats().drops[DROP_QUEUE_FULL], 0, "no drops");
         Simulator::Destroy();
         return bytes;
     }

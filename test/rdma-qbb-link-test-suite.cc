@@ -825,9 +825,9 @@ class QueueLimitTestCase : public TestCase
         uint32_t fullDrops = 0;
         link.a->GetTxQueue()->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason>(
-                [&](Ptr<const Packet>, uint32_t, QbbEgressQueue::DropReason reason) {
-                    fullDrops += reason == QbbEgressQueue::QUEUE_FULL ? 1 : 0;
+            Callback<void, Ptr<const Packet>, uint32_t, RdmaDropReason>(
+                [&](Ptr<const Packet>, uint32_t, RdmaDropReason reason) {
+                    fullDrops += reason == DROP_QUEUE_FULL ? 1 : 0;
                 }));
         std::vector<bool> accepted;
         for (uint32_t i = 0; i < 10; ++i)
@@ -842,7 +842,7 @@ class QueueLimitTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(accepted[i], (i < 4), "SendFrame result " << i);
         }
         Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetStats().drops[QbbEgressQueue::QUEUE_FULL],
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetStats().drops[DROP_QUEUE_FULL],
                               6,
                               "QUEUE_FULL count");
         NS_TEST_EXPECT_MSG_EQ(fullDrops, 6, "Drop trace");

@@ -237,21 +237,21 @@ class RxBufferThresholdsTestCase : public TestCase
             [&decisions](uint8_t cls, bool pause) { decisions.emplace_back(cls, pause); }));
         for (int i = 0; i < 15; ++i) // 15 000 bytes = XOFF: not above it
         {
-            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "admitted");
+            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), DROP_NONE, "admitted");
         }
         NS_TEST_ASSERT_MSG_EQ(decisions.size(), 0u, "at XOFF, not above: no pause");
-        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "into headroom");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), DROP_NONE, "into headroom");
         NS_TEST_ASSERT_MSG_EQ(decisions.size(), 1u, "one pause");
         NS_TEST_ASSERT_MSG_EQ(decisions[0].second, true, "pause of class 3");
         for (int i = 0; i < 4; ++i) // 20 000 bytes: full
         {
-            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), RdmaNicRxBuffer::ADMIT, "headroom");
+            NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000), DROP_NONE, "headroom");
         }
         NS_TEST_ASSERT_MSG_EQ(b->Enqueue(3, 1000),
-                              RdmaNicRxBuffer::DROP_HEADROOM_FULL,
+                              DROP_HEADROOM_FULL,
                               "lossless overflow is named");
-        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 20000), RdmaNicRxBuffer::ADMIT, "lossy class 0");
-        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 1), RdmaNicRxBuffer::DROP_BUFFER_FULL, "lossy full");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 20000), DROP_NONE, "lossy class 0");
+        NS_TEST_ASSERT_MSG_EQ(b->Enqueue(0, 1), DROP_BUFFER_FULL, "lossy full");
         NS_TEST_ASSERT_MSG_EQ(decisions.size(), 1u, "a lossy class never pauses");
         for (int i = 0; i < 8; ++i) // 12 000 bytes = XOFF - XonOffsetBytes
         {

@@ -104,20 +104,20 @@ class WatchdogTestCase : public TestCase
         const RdmaSwitch::Stats& st = star.sw->GetStats();
         if (m_drop)
         {
-            NS_TEST_ASSERT_MSG_GT(st.drops[RdmaSwitch::DROP_PFC_STORM],
+            NS_TEST_ASSERT_MSG_GT(st.drops[DROP_PFC_STORM],
                                   0,
                                   "stormed frames dropped");
             NS_TEST_ASSERT_MSG_GT(qp->GetStats().retransmissions, 0, "the sender retransmitted");
         }
         else
         {
-            NS_TEST_ASSERT_MSG_EQ(st.drops[RdmaSwitch::DROP_PFC_STORM], 0, "nothing dropped");
+            NS_TEST_ASSERT_MSG_EQ(st.drops[DROP_PFC_STORM], 0, "nothing dropped");
             NS_TEST_ASSERT_MSG_GT(deliveredWhilePaused, 0, "frames sent despite the pause");
         }
         NS_TEST_ASSERT_MSG_EQ(star.Count(0, IBV_WC_SUCCESS), writes, "every WRITE completed");
         std::cout << "  storm at " << stormAt.As(Time::US) << " (pause at " << pausedAt.As(Time::US)
                   << "), restored at " << restoreAt.As(Time::US) << ", storm drops "
-                  << st.drops[RdmaSwitch::DROP_PFC_STORM] << ", delivered while paused "
+                  << st.drops[DROP_PFC_STORM] << ", delivered while paused "
                   << deliveredWhilePaused << std::endl;
         Simulator::Destroy();
     }

@@ -112,7 +112,7 @@ class MmuRulesTestCase : public TestCase
         uint32_t admitted = 0;
         while (!mmu->ShouldPause(0, DATA_CLASS))
         {
-            NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, DATA_CLASS, 1000), SwitchMmu::ADMIT, "admit");
+            NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, DATA_CLASS, 1000), DROP_NONE, "admit");
             ++admitted;
         }
         // 14 frames: 14000 - 4096 = 9904 shared; the 15th would make 10904 > 10000
@@ -121,7 +121,7 @@ class MmuRulesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroomUsed(0, DATA_CLASS), 1000, "last frame in headroom");
         mmu->SetPaused(0, DATA_CLASS, true);
         // Paused: everything goes to headroom, never dropped below its size.
-        NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, DATA_CLASS, 1000), SwitchMmu::ADMIT, "headroom");
+        NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, DATA_CLASS, 1000), DROP_NONE, "headroom");
         // XON: headroom empty and shared + 3072 <= 10000, i.e. shared <= 6928.
         uint32_t released = 0;
         while (!mmu->ShouldResume(0, DATA_CLASS))
@@ -139,13 +139,13 @@ class MmuRulesTestCase : public TestCase
         d->AddPort(DataRate("100Gbps"), MicroSeconds(1), 9018);
         const double pool = 1000000.0 - 4096 - 43168;
         uint64_t held = 0;
-        while (d->Admit(0, 0, 100) == SwitchMmu::ADMIT)
+        while (d->Admit(0, 0, 100) == DROP_NONE)
         {
             held += 100;
         }
         // Drop when held + 100 > (pool - held) / 8, i.e. held > (pool - 800) / 9.
         NS_TEST_ASSERT_MSG_EQ_TOL(double(held), (pool - 800) / 9, 100.0, "lossy limit");
-        NS_TEST_ASSERT_MSG_EQ(d->Admit(0, 0, 100), SwitchMmu::DROP_INGRESS_LIMIT, "reason");
+        NS_TEST_ASSERT_MSG_EQ(d->Admit(0, 0, 100), DROP_INGRESS_LIMIT, "reason");
     }
 };
 
@@ -652,8 +652,8 @@ class TtlLoopTestCase : public TestCase
         if (m_decrement)
         {
             NS_TEST_EXPECT_MSG_EQ(st1.rxFrames + st2.rxFrames, 5, "arrivals with TTL 5 to 1");
-            NS_TEST_EXPECT_MSG_EQ(st1.drops[RdmaSwitch::DROP_TTL_EXPIRED], 1, "dropped at s1");
-            NS_TEST_EXPECT_MSG_EQ(st2.drops[RdmaSwitch::DROP_TTL_EXPIRED], 0, "not at s2");
+            NS_TEST_EXPECT_MSG_EQ(st1.drops[DROP_TTL_EXPIRED], 1, "dropped at s1");
+            NS_TEST_EXPECT_MSG_EQ(st2.drops[DROP_TTL_EXPIRED], 0, "not at s2");
             NS_TEST_EXPECT_MSG_EQ((ttls == std::vector<uint32_t>{4, 2}), true, "TTL leaving s1");
             NS_TEST_EXPECT_MSG_EQ(checksOk, true, "ICRC and IPv4 checksum valid at every hop");
         }
@@ -661,7 +661,7 @@ class TtlLoopTestCase : public TestCase
         {
             // Each lap is two 1 us cables plus wire times: about 40 laps in 100 us.
             NS_TEST_EXPECT_MSG_GT(st1.rxFrames, 30, "still circulating");
-            NS_TEST_EXPECT_MSG_EQ(st1.drops[RdmaSwitch::DROP_TTL_EXPIRED], 0, "no TTL drop");
+            NS_TEST_EXPECT_MSG_EQ(st1.drops[DROP_TTL_EXPIRED], 0, "no TTL drop");
         }
         Simulator::Destroy();
     }

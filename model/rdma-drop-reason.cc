@@ -1,0 +1,39 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-drop-reason.h"
+
+namespace ns3
+{
+
+const char*
+RdmaDropReasonName(RdmaDropReason reason)
+{
+    switch (reason)
+    {
+    case DROP_NONE:
+        return "NONE";
+    case DROP_NOT_IP:
+        return "NOT_IP";
+    case DROP_NO_ROUTE:
+        return "NO_ROUTE";
+    case DROP_INGRESS_LIMIT:
+        return "INGRESS_LIMIT";
+    case DROP_BUFFER_FULL:
+        return "BUFFER_FULL";
+    case DROP_HEADROOM_FULL:
+        return "HEADROOM_FULL";
+    case DROP_PFC_STORM:
+        return "PFC_STORM";
+    case DROP_QUEUE_FULL:
+        return "QUEUE_FULL";
+    case DROP_TTL_EXPIRED:
+        return "TTL_EXPIRED";
+    case DROP_REASON_COUNT:
+        break;
+    }
+    return "UNKNOWN";
+}
+
+} // namespace ns3
