@@ -7,7 +7,10 @@
 Every point of the grid (the product of the --grid values, times the seeds)
 is one rdma-sim process with its own output folder under the output root,
 named from its parameters (sorted keys, then the seed), so the same point
-always lands in the same folder. Before any point runs, each distinct
+always lands in the same folder. The first line printed names the rdma-sim
+binary: --sim, else the rule of rdmasim_binary.py ($RDMA_SIM, else `make
+run`'s build named in $RDMA_LTO_DIR/rdma-sim.path, else
+build/examples/rdma-sim). Before any point runs, each distinct
 configuration (seeds aside) is checked with rdma-sim --check; if one is
 refused, its error is printed in full, nothing is run or written (no folder,
 no results.csv) and the exit status is 2. Points run in parallel: on local
@@ -42,6 +45,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
+import rdmasim_binary  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = 'results.csv'
@@ -264,8 +268,8 @@ def parse_args(argv):
     p.add_argument('--seeds', help='comma-separated seeds (each sets %s)' % SEED_KEY)
     p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
                    help='a key set the same for every point')
-    p.add_argument('--sim', default=os.environ.get('RDMA_SIM', os.path.join(TOP, 'build', 'examples', 'rdma-sim')),
-                   help='rdma-sim binary (default $RDMA_SIM, else build/examples/rdma-sim)')
+    p.add_argument('--sim', help="rdma-sim binary (default: $RDMA_SIM, else make run's build named in "
+                   "$RDMA_LTO_DIR/rdma-sim.path, else build/examples/rdma-sim)")
     p.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1, help='local parallel runs (default: cores)')
     p.add_argument('--scheduler', help='Dask scheduler address (tcp://host:8786): run the points there')
     p.add_argument('--local-cluster', type=int, metavar='N', help='start a Dask LocalCluster of N workers')
@@ -352,7 +356,9 @@ def main(argv=None):
         for name in names:
             print(os.path.join(root, name))
         return 0
-    sim = os.path.abspath(args.sim) if os.path.exists(args.sim) else args.sim
+    sim, why = (args.sim, '--sim') if args.sim else rdmasim_binary.default_sim()
+    sim = os.path.abspath(sim) if os.path.exists(sim) else sim
+    print('sweep: rdma-sim %s (%s)' % (sim, why), flush=True)
     base = os.path.abspath(args.config) if args.config else None
     runs = []
     for (params, seed), name in zip(points, names):

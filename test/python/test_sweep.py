@@ -83,6 +83,7 @@ def test_2x2_sweep_locally_then_resumed(tmp_path):
     r = run_sweep('-o', root, '--sim', FAKE_SIM, '-j', '2', *GRID_2X2, counter=counter,
                   env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == 'sweep: rdma-sim %s (--sim)' % FAKE_SIM
     assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout
     assert runs_counted(counter) == 4
     assert runs_counted(checks) == 4  # one rdma-sim --check per point before any run
@@ -313,3 +314,68 @@ def test_timeout_and_missing_summary_are_failed_points(tmp_path):
     assert r.returncode == 1 and row['status'] == 'failed'
     assert row['error'].startswith('exit 0 but ') and 'summary.json: No such file' in row['error']
 
+
+def lto_dir_naming(tmp_path, sim):
+    """A folder laid out as make bench-lto leaves it: rdma-sim.path naming sim."""
+    lto = tmp_path / 'lto'
+    lto.mkdir()
+    (lto / 'rdma-sim.path').write_text('%s\n' % sim)
+    return lto
+
+
+def test_default_binary_is_make_runs_build_when_there_is_one(tmp_path):
+    """fake_rdma_sim as make run's build ($RDMA_LTO_DIR/rdma-sim.path names it):
+    with no --sim and no $RDMA_SIM it runs the points, the first line says so;
+    --sim still wins."""
+    sim = tmp_path / 'ns3.37-rdma-sim-default'
+    os.symlink(FAKE_SIM, sim)
+    lto = lto_dir_naming(tmp_path, sim)
+    env = {'RDMA_LTO_DIR': lto, 'RDMA_SIM': None}
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--grid', 'traffic.load=0.5', env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[0] == "sweep: rdma-sim %s (make run's build, named in %s)" % (
+        sim, lto / 'rdma-sim.path')
+    (row,) = read_results(root)
+    assert (root / row['point'] / 'sweep-point.log').read_text().startswith('command: %s ' % sim)
+    r = run_sweep('-o', tmp_path / 'other', '--sim', FAKE_SIM, '--grid', 'traffic.load=0.5', env=env)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == 'sweep: rdma-sim %s (--sim)' % FAKE_SIM
+
+
+def test_default_binary_is_make_builds_without_make_runs(tmp_path):
+    """No rdma-sim.path in $RDMA_LTO_DIR: build/examples/rdma-sim of the tree
+    (a key no rdma-sim has keeps the check short, and refused whether that
+    program is built or not)."""
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--grid', 'traffic.no_such_key=1',
+                  env={'RDMA_LTO_DIR': tmp_path, 'RDMA_SIM': None})
+    debian = os.path.join(sweep.TOP, 'build', 'examples', 'rdma-sim')
+    assert r.stdout.splitlines()[0] == "sweep: rdma-sim %s (make build's; no make run's build: no %s)" % (
+        debian, tmp_path / 'rdma-sim.path')
+    assert r.returncode == 2 and 'no_such_key' in r.stderr and not root.exists()
+
+
+def test_default_binary_rule():
+    """rdmasim_binary.default_sim: $RDMA_SIM, else the executable file that
+    rdma-sim.path names, else build/examples/rdma-sim; $RDMA_LTO_DIR's default
+    is the Makefile's LTO_DIR."""
+    rb = load_script('rdmasim_binary')
+    debian = os.path.join('/tree', 'build', 'examples', 'rdma-sim')
+    with open(os.path.join(sweep.TOP, 'Makefile')) as f:
+        assert 'LTO_DIR ?= $(or $(RDMA_LTO_DIR),%s)\n' % rb.LTO_DIR in f.read()
+    assert rb.lto_dir({}) == rb.LTO_DIR and rb.lto_dir({'RDMA_LTO_DIR': '/x'}) == '/x'
+    assert rb.default_sim({'RDMA_SIM': '/a/sim', 'RDMA_LTO_DIR': '/x'}, '/tree') == ('/a/sim', '$RDMA_SIM')
+    assert rb.default_sim({'RDMA_LTO_DIR': '/no/such/dir'}, '/tree')[0] == debian
+
+
+def test_default_binary_passes_over_a_stale_path_file(tmp_path):
+    """rdma-sim.path naming a file that is gone, or one not executable: make build's."""
+    rb = load_script('rdmasim_binary')
+    not_exec = tmp_path / 'plain'
+    not_exec.write_text('')
+    for named in (tmp_path / 'gone', not_exec):
+        (tmp_path / 'rdma-sim.path').write_text('%s\n' % named)
+        path, why = rb.default_sim({'RDMA_LTO_DIR': str(tmp_path)}, '/tree')
+        assert path == '/tree/build/examples/rdma-sim'
+        assert why == "make build's; no make run's build: %s names %r, not an executable file" % (
+            tmp_path / 'rdma-sim.path', str(named))
