@@ -12,11 +12,11 @@ binary: --sim, else the rule of rdmasim_binary.py ($RDMA_SIM, else `make
 run`'s build named in $RDMA_LTO_DIR/rdma-sim.path, else
 build/examples/rdma-sim). Before any point runs, each distinct
 configuration (seeds aside) is checked with rdma-sim --check; if one is
-refused, its error is printed in full, nothing is run or written (no folder,
-no results.csv) and the exit status is 2. Points run in parallel: on local
-cores by default (-j), on a Dask cluster with --scheduler ADDRESS, or on a
-Dask LocalCluster started here with --local-cluster N (the checks run there
-too). A point whose folder already holds a complete summary.json is not
+refused (or the check outlives --timeout or cannot be run), its error is
+printed in full, nothing is run or written (no folder, no results.csv) and
+the exit status is 2. Points run in parallel: on local cores by default
+(-j), on a Dask cluster with --scheduler ADDRESS, or on a Dask LocalCluster
+started here with --local-cluster N (the checks run there too). A point whose folder already holds a complete summary.json is not
 run again, so an interrupted sweep is resumed by running the same command.
 A point that fails (non-zero exit, timeout, no summary) is printed with the
 tail of its stderr, recorded, and the sweep goes on. results.csv (in the
@@ -374,9 +374,9 @@ def main(argv=None):
         refused, configs = refused_configs(submit, as_completed, sim, base, runs, args.timeout)
         if refused:
             first = min(refused)
-            print('sweep: rdma-sim --check refused %d of %d configurations; nothing run, nothing '
-                  'written. The first, point %s:\n%s' % (len(refused), configs, names[first],
-                                                          refused[first]), file=sys.stderr)
+            print('sweep: %d of %d configurations did not pass rdma-sim --check; nothing run, '
+                  'nothing written. The first, point %s:\n%s' % (len(refused), configs, names[first],
+                                                                refused[first]), file=sys.stderr)
             return 2
         os.makedirs(root, exist_ok=True)
         futures = {submit(run_point, sim, base, overrides, out_dir, args.timeout): i

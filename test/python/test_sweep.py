@@ -178,7 +178,7 @@ def test_refused_configuration_stops_the_sweep_before_any_run(tmp_path, grid, me
                   env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert r.returncode == 2, r.stdout + r.stderr
     assert message + '\n' in r.stderr
-    assert 'sweep: rdma-sim --check refused' in r.stderr and 'nothing run, nothing written' in r.stderr
+    assert 'did not pass rdma-sim --check; nothing run, nothing written' in r.stderr
     assert not root.exists()
     assert runs_counted(counter) == 0
     assert runs_counted(checks) == (0 if 'laod' in grid else 1)  # the checks that passed
@@ -294,18 +294,23 @@ def test_real_rdma_sim_bad_key_is_refused_before_any_run(tmp_path):
     direct = subprocess.run([sim, '-c', config, '--traffic.no_such_key=1', '--check'],
                             capture_output=True, text=True, timeout=60)
     assert direct.returncode == 2 and 'no_such_key' in direct.stderr
-    assert 'refused 2 of 2 configurations' in r.stderr
+    assert 'sweep: 2 of 2 configurations did not pass rdma-sim --check' in r.stderr
     assert 'point traffic.no_such_key=1_seed=1:\nexit 2: ' + direct.stderr.strip() + '\n' in r.stderr
     assert not root.exists()
 
 
 def test_timeout_and_missing_summary_are_failed_points(tmp_path):
-    """A program that outlives --timeout, and one that exits 0 without a summary."""
-    slow, silent = tmp_path / 'slow-sim', tmp_path / 'silent-sim'
+    """A program whose runs (not checks) outlive --timeout, one that exits 0
+    without a summary, and one whose check outlives --timeout (exit 2)."""
+    slow, silent, hung = tmp_path / 'slow-sim', tmp_path / 'silent-sim', tmp_path / 'hung-sim'
     slow.write_text('#!/bin/sh\ncase "$*" in *--check*) exit 0;; esac\nexec sleep 30\n')
     silent.write_text('#!/bin/sh\necho "ran but wrote nothing" >&2\nexit 0\n')
-    for p in (slow, silent):
+    hung.write_text('#!/bin/sh\nexec sleep 30\n')
+    for p in (slow, silent, hung):
         p.chmod(0o755)
+    r = run_sweep('-o', tmp_path / 'c', '--sim', hung, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
+    assert r.returncode == 2 and r.stderr.endswith('traffic.load=0.5:\ntimeout after 0.5s\n'), r.stderr
+    assert not (tmp_path / 'c').exists()
     r = run_sweep('-o', tmp_path / 'a', '--sim', slow, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
     (row,) = read_results(tmp_path / 'a')
     assert r.returncode == 1 and row['status'] == 'failed' and row['error'] == 'timeout after 0.5s'
