@@ -7,18 +7,19 @@
 Every point of the grid (the product of the --grid values, times the seeds)
 is one rdma-sim process with its own output folder under the output root,
 named from its parameters (sorted keys, then the seed), so the same point
-always lands in the same folder. The first line printed names the rdma-sim
-binary: --sim, else the rule of rdmasim_binary.py ($RDMA_SIM, else `make
-run`'s build named in $RDMA_LTO_DIR/rdma-sim.path, else
-build/examples/rdma-sim). Before any point runs, each distinct
-configuration (seeds aside) is checked with rdma-sim --check; if one is
-refused (or the check outlives --timeout or cannot be run), its error is
-printed in full, nothing is run or written (no folder, no results.csv) and
-the exit status is 2. Points run in parallel: on local cores by default
-(-j), on a Dask cluster with --scheduler ADDRESS, or on a Dask LocalCluster
-started here with --local-cluster N (the checks run there too). A point whose folder already holds a complete summary.json is not
-run again, so an interrupted sweep is resumed by running the same command.
-A point that fails (non-zero exit, timeout, no summary) is printed with the
+always lands in the same folder. The first line printed (save with --list,
+which runs nothing) names the rdma-sim binary: --sim, else the rule of
+rdmasim_binary.py ($RDMA_SIM, else `make run`'s build named in
+$RDMA_LTO_DIR/rdma-sim.path, else build/examples/rdma-sim). Before any point
+runs, each distinct configuration (seeds aside) is checked with rdma-sim
+--check; if one is refused (or the check outlives --timeout or cannot be
+run), its error is printed in full, nothing is run or written (no folder, no
+results.csv) and the exit status is 2. Points run in parallel: on local
+cores by default (-j), on a Dask cluster with --scheduler ADDRESS, or on a
+Dask LocalCluster started here with --local-cluster N (the checks run there
+too). A point whose folder already holds a complete summary.json is not run
+again, so an interrupted sweep is resumed by running the same command. A
+point that fails (non-zero exit, timeout, no summary) is printed with the
 tail of its stderr, recorded, and the sweep goes on. results.csv (in the
 output root, rewritten at the end) has one row per point: the point's
 folder, its parameters and seed, status (ok/failed), whether it was reused,
@@ -331,8 +332,8 @@ def worker_result(fut):
 def refused_configs(submit, as_completed, sim, base, runs, timeout_s):
     """Check each distinct configuration of runs ([(overrides, out_dir)] in
     point order; seeds aside) with check_config, in parallel. Returns
-    ({index of the configuration's first point: error} for those refused,
-    the number of configurations)."""
+    ({index of the configuration's first point: error} for those that did
+    not pass, the number of configurations)."""
     groups = {}
     for i, (overrides, _) in enumerate(runs):
         key = tuple(sorted((k, v) for k, v in overrides.items() if k != SEED_KEY))
