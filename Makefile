@@ -80,8 +80,11 @@ fuzz: sanitize-build
 # in; its event loop is about 4x slower). BENCH_RUNS=3: medians of three runs.
 # bench-floor: rdma-hop-floor, ns-3's own per-hop cost on the 1 ms HPCC run's
 # topology and flows (one event per hop, nothing else), in the same build.
+# LTO_DIR (default $RDMA_LTO_DIR, else /var/tmp/rdma-compat-lto): where
+# bench-lto builds; its rdma-sim.path names the rdma-sim built, which
+# scripts/sweep.py and loss_sweep.py run when not told (scripts/rdmasim_binary.py).
 COMPAT_DIR ?= /var/tmp/rdma-compat
-LTO_DIR ?= /var/tmp/rdma-compat-lto
+LTO_DIR ?= $(or $(RDMA_LTO_DIR),/var/tmp/rdma-compat-lto)
 BENCH_RUNS ?= 1
 bench-lto: deps
 	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only

@@ -4,13 +4,17 @@
  * rdmasim: the rdma module's experiments from Python (pybind11).
  *
  *   import rdmasim
- *   r = rdmasim.run("examples/configs/tiny.ini", **{"traffic.load": 0.5})
+ *   r = rdmasim.run("examples/configs/tiny.ini", **{"traffic.load": 0.5,
+ *                   "output.dir": "out/tiny-0.5"}, force=True)
  *   r.summary["flows"]["completed"], r.flows["slowdown"]
  *
  * One experiment runs in the calling process (RdmaExperiment); the
  * simulator and attribute defaults are reset after each run, so runs can
- * follow one another. Configuration errors raise rdmasim.ConfigError (a
- * ValueError) with the message rdma-sim prints.
+ * follow one another. Files are written only when output.dir is set (by
+ * the INI file, the dict or a keyword), and, as rdma-sim without --force,
+ * a non-empty output folder is refused unless force=True. Configuration
+ * errors raise rdmasim.ConfigError (a ValueError) with the message
+ * rdma-sim prints.
  */
 
 #include "ns3/nstime.h"
@@ -47,6 +51,20 @@ KeyOf(std::string k)
         k.replace(i, 2, ".");
     }
     return k;
+}
+
+/// \return rdma-sim's message with its hint for a non-empty output folder
+/// ("use --force") as Python spells it ("use force=True")
+std::string
+PythonHint(std::string message)
+{
+    const std::string cli = "use --force";
+    const std::size_t i = message.find(cli);
+    if (i != std::string::npos)
+    {
+        message.replace(i, cli.size(), "use force=True");
+    }
+    return message;
 }
 
 /// Columns of the per-flow records, as numpy arrays.
@@ -134,7 +152,7 @@ PYBIND11_MODULE(rdmasim, m)
 
     m.def(
         "run",
-        [](py::object config, py::kwargs overrides) {
+        [](py::object config, bool force, py::kwargs overrides) {
             RdmaConfig c = RdmaExperiment::MakeConfig();
             if (config.is_none())
             {
@@ -160,20 +178,32 @@ PYBIND11_MODULE(rdmasim, m)
             }
             auto e = std::make_unique<RdmaExperiment>(c);
             // Outputs are written only when the caller names a folder.
-            const bool write = c.GetOrigin("output.dir") != "default";
-            e->SetWriteOutputs(write);
-            e->SetForce(write);
+            e->SetWriteOutputs(c.GetOrigin("output.dir") != "default");
+            e->SetForce(force);
+            try
             {
                 py::gil_scoped_release release;
                 e->Run();
             }
+            catch (const RdmaConfigError& err)
+            {
+                throw RdmaConfigError(PythonHint(err.what()));
+            }
             return e;
         },
         py::arg("config") = py::none(),
+        py::kw_only(),
+        py::arg("force") = false,
         "Run one experiment in this process.\n\n"
         "config: an INI file path, a dict of rdma-sim keys ('traffic.load': 0.5) over the "
         "embedded default, or None for the default. Keyword overrides take the same keys, "
-        "with '.' or '__' between the parts (traffic__load=0.5). Files are written only if "
-        "output.dir is given. Returns a Result. Raises ConfigError (ValueError) with "
-        "rdma-sim's message for a bad key, value or input file.");
+        "with '.' or '__' between the parts (traffic__load=0.5).\n"
+        "Files (fct.csv, summary.json, ...: rdma-sim's outputs) are written only when "
+        "output.dir is set, by the INI file, the dict or a keyword (output__dir=PATH); the "
+        "embedded default sets none, so then nothing is written.\n"
+        "force: write into an output.dir that is not empty (rdma-sim --force); without it "
+        "such a folder is refused with ConfigError before anything runs.\n"
+        "Returns a Result. Raises ConfigError (ValueError) with rdma-sim's message for a bad "
+        "key, value or input file, or an output.dir that is not empty (force=False) or not "
+        "a folder; nothing is written then.");
 }

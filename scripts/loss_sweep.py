@@ -30,6 +30,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rdmasim_binary  # noqa: E402
+
 RECOVERIES = {"go-back-n": "ns3::RdmaGoBackN", "irn": "ns3::RdmaSelectiveRepeat"}
 DEFAULT_LOSSES = [1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 2e-2, 5e-2]
 
@@ -141,8 +144,8 @@ def parse_args(argv):
                     help="comma-separated loss probabilities, each in [0, 1)")
     ap.add_argument("--two-nodes", default=os.path.join(root, "build/examples/rdma-two-nodes"),
                     help="the rdma-two-nodes program")
-    ap.add_argument("--sim", default=os.path.join(root, "build/examples/rdma-sim"),
-                    help="the rdma-sim program")
+    ap.add_argument("--sim", help="the rdma-sim program (default: $RDMA_SIM, else make run's "
+                    "build named in $RDMA_LTO_DIR/rdma-sim.path, else build/examples/rdma-sim)")
     ap.add_argument("--messages", type=int, default=64, help="two nodes: WRITEs streamed")
     ap.add_argument("--size", type=int, default=1 << 20, help="two nodes: bytes per WRITE")
     ap.add_argument("--flow-size", type=int, default=2000000, help="fat-tree: bytes per flow")
@@ -158,6 +161,8 @@ def parse_args(argv):
     bad = [x for x in args.losses if not 0 <= x < 1]
     if bad or not args.losses:
         ap.error(f"--losses: each loss probability must be in [0, 1), got {bad or 'none'}")
+    args.sim, args.sim_why = ((args.sim, "--sim") if args.sim else
+                              rdmasim_binary.default_sim(top=root))
     if args.quick:
         args.losses = args.losses if "--losses" in " ".join(argv or []) else [1e-4, 1e-2, 5e-2]
         args.messages, args.size, args.flow_size = 8, 1 << 18, 200000
@@ -166,6 +171,8 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if not args.no_fat_tree:
+        print(f"loss_sweep: rdma-sim {args.sim} ({args.sim_why})", flush=True)
     os.makedirs(args.out, exist_ok=True)
     rows = []
     for loss in args.losses:

@@ -15,7 +15,8 @@ second sent by hosts, and the victims' p99 slowdown, against the MTT working
 set, one line per (page size, MTT entries). Victims are the flows whose
 destination is not the incast receiver (traffic.receiver). The study's
 model is Guo et al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016,
-section 4.4. Exit status: 0, 1 if a point failed, 2 for bad arguments.
+section 4.4. Exit status: 0, 1 if a point failed, 2 for bad arguments or a
+configuration rdma-sim --check refuses (then nothing is written).
 """
 
 import argparse
@@ -158,6 +159,8 @@ def main(argv=None):
     if args.jobs:
         sweep_args += ['-j', args.jobs]
     status = sweep.main(sweep_args)
+    if status == 2:  # a configuration refused: nothing was run or written
+        return status
     receiver = receiver_of(args.config, args.fixed)
     rows = []
     with open(os.path.join(args.output, sweep.RESULTS), newline='') as f:

@@ -7,20 +7,29 @@
 Every point of the grid (the product of the --grid values, times the seeds)
 is one rdma-sim process with its own output folder under the output root,
 named from its parameters (sorted keys, then the seed), so the same point
-always lands in the same folder. Points run in parallel: on local cores by
-default (-j), on a Dask cluster with --scheduler ADDRESS, or on a Dask
-LocalCluster started here with --local-cluster N. A point whose folder
-already holds a complete summary.json is not run again, so an interrupted
-sweep is resumed by running the same command. A point that fails (non-zero
-exit, timeout, no summary) is recorded with the tail of its stderr and the
-sweep goes on. results.csv (in the output root, rewritten at the end) has
-one row per point: the point's folder, its parameters and seed, status
-(ok/failed), whether it was reused, the error, and the metrics of its
-summary.json flattened (rdmasim_analysis.flatten_summary).
+always lands in the same folder. The first line printed (save with --list,
+which runs nothing) names the rdma-sim binary: --sim, else the rule of
+rdmasim_binary.py ($RDMA_SIM, else `make run`'s build named in
+$RDMA_LTO_DIR/rdma-sim.path, else build/examples/rdma-sim). Before any point
+runs, each distinct configuration (seeds aside) is checked with rdma-sim
+--check; if one is refused (or the check outlives --timeout or cannot be
+run), its error is printed in full, nothing is run or written (no folder, no
+results.csv) and the exit status is 2. Points run in parallel: on local
+cores by default (-j), on a Dask cluster with --scheduler ADDRESS, or on a
+Dask LocalCluster started here with --local-cluster N (the checks run there
+too). A point whose folder already holds a complete summary.json is not run
+again, so an interrupted sweep is resumed by running the same command. A
+point that fails (non-zero exit, timeout, no summary) is printed with the
+tail of its stderr, recorded, and the sweep goes on. results.csv (in the
+output root, rewritten at the end) has one row per point: the point's
+folder, its parameters and seed, status (ok/failed), whether it was reused,
+the error, and the metrics of its summary.json flattened
+(rdmasim_analysis.flatten_summary).
 
 A grid file (--grid-file, JSON) holds the same:
   {"grid": {"traffic.load": [0.3, 0.5]}, "seeds": [1, 2], "set": {"traffic.duration": "1ms"}}
-Exit status: 0 if every point is ok, 1 if some failed, 2 for bad arguments.
+Exit status: 0 if every point is ok, 1 if some failed, 2 for bad arguments
+or a configuration rdma-sim --check refuses.
 """
 
 import argparse
@@ -37,6 +46,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
+import rdmasim_binary  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = 'results.csv'
@@ -95,6 +105,58 @@ def expand(grid, seeds):
     return points
 
 
+def point_command(sim, base_config, overrides, out_dir):
+    """rdma-sim's command line (a list) for one point: the base config, the
+    overrides ({key: value text}), its folder (with --force when an earlier
+    attempt left files there), --quiet."""
+    cmd = [sim]
+    if base_config:
+        cmd += ['-c', base_config]
+    cmd += ['--%s=%s' % kv for kv in overrides.items()]
+    cmd += ['--output.dir=' + out_dir, '--quiet']
+    if os.path.isdir(out_dir) and os.listdir(out_dir):  # what an earlier failed attempt left
+        cmd.append('--force')
+    return cmd
+
+
+def execute(cmd, timeout_s):
+    """Run cmd (timeout_s seconds at most, None: no limit); return (exit
+    status or None, stdout, stderr, error, wall_s): error says why there is
+    no exit status (the timeout, or why cmd could not be started), else ''."""
+    start = time.monotonic()
+    error = ''
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+        rc, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, stdout, stderr = None, _text(e.stdout), _text(e.stderr)
+        error = 'timeout after %gs' % timeout_s
+    except OSError as e:
+        rc, stdout, stderr = None, '', ''
+        error = 'cannot run %s: %s' % (cmd[0], e.strerror)
+    return rc, stdout, stderr, error, time.monotonic() - start
+
+
+def check_config(sim, base_config, points, timeout_s):
+    """rdma-sim --check of one configuration (in a worker, as run_point).
+
+    points: the (overrides, out_dir) of the points that share the
+    configuration (they differ in seed only). The first whose folder has no
+    complete summary.json is checked with its own command line (point_command)
+    plus --check, which runs every check of a run and writes nothing; when
+    every folder has one, nothing is run. Returns '' if the check passed or
+    was not needed, else the error: 'exit N: ' and rdma-sim's whole stderr,
+    or the timeout, or why rdma-sim could not be run.
+    """
+    todo = [(overrides, d) for overrides, d in points if not ra.has_complete_summary(d)]
+    if not todo:
+        return ''
+    rc, _, stderr, error, _ = execute(point_command(sim, base_config, *todo[0]) + ['--check'], timeout_s)
+    if rc is None:
+        return error
+    return 'exit %d: %s' % (rc, stderr.strip() or '(no stderr)') if rc else ''
+
+
 def run_point(sim, base_config, overrides, out_dir, timeout_s):
     """Run one point (in a worker: a local thread or a Dask worker) and return its record.
 
@@ -107,26 +169,9 @@ def run_point(sim, base_config, overrides, out_dir, timeout_s):
     """
     if ra.has_complete_summary(out_dir):
         return _finished(out_dir, ra.read_summary(out_dir), True, 0.0)
+    cmd = point_command(sim, base_config, overrides, out_dir)
     os.makedirs(out_dir, exist_ok=True)
-    cmd = [sim]
-    if base_config:
-        cmd += ['-c', base_config]
-    cmd += ['--%s=%s' % kv for kv in overrides.items()]
-    cmd += ['--output.dir=' + out_dir, '--quiet']
-    if os.listdir(out_dir):  # what an earlier failed attempt left
-        cmd.append('--force')
-    start = time.monotonic()
-    error = ''
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
-        rc, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
-    except subprocess.TimeoutExpired as e:
-        rc, stdout, stderr = None, _text(e.stdout), _text(e.stderr)
-        error = 'timeout after %gs' % timeout_s
-    except OSError as e:
-        rc, stdout, stderr = None, '', ''
-        error = 'cannot run %s: %s' % (sim, e.strerror)
-    wall = time.monotonic() - start
+    rc, stdout, stderr, error, wall = execute(cmd, timeout_s)
     with open(os.path.join(out_dir, POINT_LOG), 'w') as log:
         log.write('command: %s\nexit: %s\nwall_s: %.3f\n--- stdout\n%s--- stderr\n%s' %
                   (' '.join(cmd), rc, wall, stdout, stderr))
@@ -224,8 +269,8 @@ def parse_args(argv):
     p.add_argument('--seeds', help='comma-separated seeds (each sets %s)' % SEED_KEY)
     p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
                    help='a key set the same for every point')
-    p.add_argument('--sim', default=os.environ.get('RDMA_SIM', os.path.join(TOP, 'build', 'examples', 'rdma-sim')),
-                   help='rdma-sim binary (default $RDMA_SIM, else build/examples/rdma-sim)')
+    p.add_argument('--sim', help="rdma-sim binary (default: $RDMA_SIM, else make run's build named in "
+                   "$RDMA_LTO_DIR/rdma-sim.path, else build/examples/rdma-sim)")
     p.add_argument('-j', '--jobs', type=int, default=os.cpu_count() or 1, help='local parallel runs (default: cores)')
     p.add_argument('--scheduler', help='Dask scheduler address (tcp://host:8786): run the points there')
     p.add_argument('--local-cluster', type=int, metavar='N', help='start a Dask LocalCluster of N workers')
@@ -276,6 +321,33 @@ def parse_args(argv):
     return args
 
 
+def worker_result(fut):
+    """(a future's result, '') or (None, 'worker error: ...') when its worker was lost."""
+    try:
+        return fut.result(), ''
+    except Exception as e:  # a worker lost, not an rdma-sim failure
+        return None, 'worker error: %s: %s' % (type(e).__name__, e)
+
+
+def refused_configs(submit, as_completed, sim, base, runs, timeout_s):
+    """Check each distinct configuration of runs ([(overrides, out_dir)] in
+    point order; seeds aside) with check_config, in parallel. Returns
+    ({index of the configuration's first point: error} for those that did
+    not pass, the number of configurations)."""
+    groups = {}
+    for i, (overrides, _) in enumerate(runs):
+        key = tuple(sorted((k, v) for k, v in overrides.items() if k != SEED_KEY))
+        groups.setdefault(key, []).append(i)
+    futures = {submit(check_config, sim, base, [runs[i] for i in idx], timeout_s): idx[0]
+               for idx in groups.values()}
+    refused = {}
+    for fut in as_completed(list(futures)):
+        error, lost = worker_result(fut)
+        if error or lost:
+            refused[futures[fut]] = error or lost
+    return refused, len(groups)
+
+
 def main(argv=None):
     args = parse_args(argv)
     points = expand(args.grid_keys, args.seed_list)
@@ -285,30 +357,43 @@ def main(argv=None):
         for name in names:
             print(os.path.join(root, name))
         return 0
-    sim = os.path.abspath(args.sim) if os.path.exists(args.sim) else args.sim
+    sim, why = (args.sim, '--sim') if args.sim else rdmasim_binary.default_sim()
+    sim = os.path.abspath(sim) if os.path.exists(sim) else sim
+    print('sweep: rdma-sim %s (%s)' % (sim, why), flush=True)
     base = os.path.abspath(args.config) if args.config else None
-    os.makedirs(root, exist_ok=True)
+    runs = []
+    for (params, seed), name in zip(points, names):
+        overrides = dict(args.fixed, **params)
+        if seed is not None:
+            overrides[SEED_KEY] = str(seed)
+        runs.append((overrides, os.path.join(root, name)))
 
     from tqdm import tqdm
     submit, as_completed, close = make_executor(args)
     records = [None] * len(points)
     try:
-        futures = {}
-        for i, ((params, seed), name) in enumerate(zip(points, names)):
-            overrides = dict(args.fixed, **params)
-            if seed is not None:
-                overrides[SEED_KEY] = str(seed)
-            futures[submit(run_point, sim, base, overrides, os.path.join(root, name), args.timeout)] = i
+        refused, configs = refused_configs(submit, as_completed, sim, base, runs, args.timeout)
+        if refused:
+            first = min(refused)
+            print('sweep: %d of %d configurations did not pass rdma-sim --check; nothing run, '
+                  'nothing written. The first, point %s:\n%s' % (len(refused), configs, names[first],
+                                                                refused[first]), file=sys.stderr)
+            return 2
+        os.makedirs(root, exist_ok=True)
+        futures = {submit(run_point, sim, base, overrides, out_dir, args.timeout): i
+                   for i, (overrides, out_dir) in enumerate(runs)}
         failed = 0
         with tqdm(total=len(points), desc='sweep', unit='run', disable=args.no_progress) as bar:
             for fut in as_completed(list(futures)):
                 i = futures[fut]
-                try:
-                    records[i] = fut.result()
-                except Exception as e:  # a worker lost, not an rdma-sim failure
+                records[i], lost = worker_result(fut)
+                if lost:
                     records[i] = {'status': 'failed', 'resumed': False, 'metrics': {},
-                                  'error': 'worker error: %s: %s' % (type(e).__name__, e), 'wall_s': 0.0}
-                failed += records[i]['status'] != 'ok'
+                                  'error': lost, 'wall_s': 0.0}
+                if records[i]['status'] != 'ok':
+                    failed += 1
+                    tqdm.write('sweep: point %s failed: %s' % (names[i], records[i]['error']),
+                               file=sys.stderr)
                 bar.set_postfix(failed=failed)
                 bar.update(1)
     finally:

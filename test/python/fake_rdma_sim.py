@@ -4,14 +4,16 @@
 It honours rdma-sim's command-line and output contract (see the README's
 "Sweeps and plots"): -c FILE.ini, --group.key=value overrides of known keys,
 --output.dir refused when non-empty unless --force, exit 2 with a one-line
-error for a bad key or value, and summary.json, fct.csv, pfc.csv, qlen.csv
-and cache.csv in the output folder. It simulates nothing: flows get sizes
+error for a bad key or value, --check (every check, a verdict line, exit 0,
+nothing written), and summary.json, fct.csv, pfc.csv, qlen.csv and
+cache.csv in the output folder. It simulates nothing: flows get sizes
 and slowdowns drawn from random.Random(sim.seed), so outputs are a
 deterministic function of the keys, and the summary's bucket percentiles are
 computed here by hand (nearest rank, as rdma-sim's RdmaPercentile), not
 with numpy, so the tests check the plot code's numpy reduction against an
 independent one. If $FAKE_RDMA_SIM_COUNTER names a file, every run that
-passes the checks appends a line to it (the tests count runs with it).
+passes the checks appends a line to it (the tests count runs with it);
+if $FAKE_RDMA_SIM_CHECKS names a file, every --check call appends one.
 """
 
 import configparser
@@ -49,8 +51,16 @@ def percentile(sorted_vals, q):
     return sorted_vals[rank - 1]
 
 
+def log_call(variable, out):
+    """Append out as a line to the file the environment variable names, if set."""
+    path = os.environ.get(variable)
+    if path:
+        with open(path, 'a') as f:
+            f.write(out + '\n')
+
+
 def parse(argv):
-    cfg, origin, force = dict(KEYS), {}, False
+    cfg, origin, flags = dict(KEYS), {}, set()
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -74,8 +84,8 @@ def parse(argv):
                     cfg[key], origin[key] = v, path
             i += 2
             continue
-        if a == '--force':
-            force = True
+        if a in ('--force', '--check'):
+            flags.add(a)
         elif a in ('--quiet', '-q'):
             pass
         elif a.startswith('--') and '=' in a:
@@ -86,7 +96,7 @@ def parse(argv):
         else:
             fail("unknown option '%s'" % a)
         i += 1
-    return cfg, origin, force
+    return cfg, origin, flags
 
 
 def number(cfg, origin, key, kind, lo, hi):
@@ -101,7 +111,7 @@ def number(cfg, origin, key, kind, lo, hi):
 
 
 def main(argv):
-    cfg, origin, force = parse(argv)
+    cfg, origin, flags = parse(argv)
     seed = number(cfg, origin, 'sim.seed', int, 0, 2**32 - 1)
     load = number(cfg, origin, 'traffic.load', float, 0.01, 1.0)
     nflows = number(cfg, origin, 'traffic.flows', int, 1, 100000)
@@ -111,13 +121,14 @@ def main(argv):
         fail("%s: key 'cc.algorithm': '%s' is not one of %s" %
              (origin.get('cc.algorithm', 'default'), cfg['cc.algorithm'], ', '.join(CC)))
     out = cfg['output.dir']
-    if os.path.isdir(out) and os.listdir(out) and not force:
+    if os.path.isdir(out) and os.listdir(out) and '--force' not in flags:
         fail("output folder '%s' is not empty (--force writes into it)" % out)
+    if '--check' in flags:
+        log_call('FAKE_RDMA_SIM_CHECKS', out)
+        print('rdma-sim: configuration checked, %d flows; nothing run, nothing written' % nflows)
+        return 0
     os.makedirs(out, exist_ok=True)
-    counter = os.environ.get('FAKE_RDMA_SIM_COUNTER')
-    if counter:
-        with open(counter, 'a') as f:
-            f.write(out + '\n')
+    log_call('FAKE_RDMA_SIM_COUNTER', out)
 
     rng = random.Random(seed)
     flows = []

@@ -37,11 +37,19 @@ def real_sim_and_config():
     return sim, config
 
 
-def run_sweep(*args, counter=None, timeout=120):
-    """Run scripts/sweep.py in its own process; return the CompletedProcess."""
-    env = dict(os.environ)
+def run_sweep(*args, counter=None, timeout=120, env=None):
+    """Run scripts/sweep.py in its own process; return the CompletedProcess.
+
+    counter: the stand-in's run counter file ($FAKE_RDMA_SIM_COUNTER); env:
+    variables set over this process's environment (None unsets one)."""
+    extra = dict(env or {})
     if counter:
-        env['FAKE_RDMA_SIM_COUNTER'] = str(counter)
+        extra['FAKE_RDMA_SIM_COUNTER'] = counter
+    env = dict(os.environ)
+    for name, value in extra.items():
+        env.pop(name, None)
+        if value is not None:
+            env[name] = str(value)
     return subprocess.run([sys.executable, os.path.join(SCRIPTS, 'sweep.py'), '--no-progress']
                           + [str(a) for a in args], capture_output=True, text=True, env=env,
                           timeout=timeout)

@@ -1,9 +1,14 @@
 """The rdmasim bindings: the same numbers as rdma-sim for the same config and
 seed, errors as Python exceptions with rdma-sim's message, several runs in
-one process."""
+one process, files written only into a named output folder (a non-empty one
+only with force=True), and bindings/README.md's example as written."""
 
+import configparser
 import csv
+import json
 import os
+import re
+import subprocess
 import sys
 
 import numpy as np
@@ -24,11 +29,24 @@ def rdmasim(build_dir):
     return module
 
 
-def test_same_numbers_as_rdma_sim(rdmasim, run_example, tmp_path):
+@pytest.fixture(scope='module')
+def quiet_tiny(tmp_path_factory):
+    """tiny.ini without its [output] section (it names out/tiny): a run of it writes nothing."""
+    ini = configparser.ConfigParser()
+    ini.optionxform = str  # keys keep their case (hostRate)
+    ini.read(TINY)
+    assert ini.remove_section('output')
+    path = tmp_path_factory.mktemp('quiet') / 'tiny.ini'
+    with open(path, 'w') as f:
+        ini.write(f)
+    return str(path)
+
+
+def test_same_numbers_as_rdma_sim(rdmasim, run_example, tmp_path, quiet_tiny):
     r = run_example('rdma-sim', '-c', TINY, '--quiet', '--output.dir=%s' % tmp_path)
     assert r.returncode == 0, r.stderr
     rows = list(csv.DictReader(open(tmp_path / 'fct.csv')))
-    res = rdmasim.run(TINY)
+    res = rdmasim.run(quiet_tiny)
     f = res.flows
     assert len(f['size']) == len(rows) > 0
     assert list(f['size']) == [int(x['size']) for x in rows]
@@ -37,16 +55,15 @@ def test_same_numbers_as_rdma_sim(rdmasim, run_example, tmp_path):
     assert list(f['op']) == [x['op'] for x in rows]
     assert list(f['status']) == [x['status'] for x in rows]
     assert np.allclose(f['slowdown'], [float(x['slowdown']) for x in rows], atol=1e-6)
-    import json
     ours = json.load(open(tmp_path / 'summary.json'))
     for key in ('flows', 'events', 'link_transmissions', 'fct_slowdown', 'pfc', 'drops'):
         assert res.summary[key] == ours[key], key
 
 
-def test_runs_repeat_in_one_process(rdmasim):
-    a = rdmasim.run(TINY)
-    b = rdmasim.run(TINY)
-    c = rdmasim.run(TINY, **{'sim.seed': 2})
+def test_runs_repeat_in_one_process(rdmasim, quiet_tiny):
+    a = rdmasim.run(quiet_tiny)
+    b = rdmasim.run(quiet_tiny)
+    c = rdmasim.run(quiet_tiny, **{'sim.seed': 2})
     assert np.array_equal(a.flows['fct_ns'], b.flows['fct_ns'])
     assert a.summary['events'] == b.summary['events']
     assert not np.array_equal(a.flows['size'], c.flows['size'][:len(a.flows['size'])]) \
@@ -62,7 +79,7 @@ def test_dict_config_and_keyword_overrides(rdmasim):
     assert set(r.summary['cache']) == {'qpc', 'mpt', 'mtt'}
 
 
-def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path):
+def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path, quiet_tiny):
     with pytest.raises(rdmasim.ConfigError) as err:
         rdmasim.run(TINY, **{'cc.algorithm': 'bbr'})
     assert "cc.algorithm = 'bbr': expected dcqcn, hpcc" in str(err.value)
@@ -75,4 +92,60 @@ def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path)
     assert r.returncode == 2
     assert r.stderr.strip() == 'rdma-sim: ' + str(err.value)
     # The interpreter is still fine: a good run follows.
-    assert rdmasim.run(TINY).summary['flows']['total'] > 0
+    assert rdmasim.run(quiet_tiny).summary['flows']['total'] > 0
+
+
+def test_writes_nothing_without_output_dir(rdmasim, quiet_tiny, tmp_path, monkeypatch):
+    """No output.dir from the INI file, the dict or a keyword: nothing is
+    written, in the working folder (rdma-sim's default rdma-sim-out) or
+    beside the INI file."""
+    monkeypatch.chdir(tmp_path)
+    before = sorted(os.listdir(os.path.dirname(quiet_tiny)))
+    assert rdmasim.run(quiet_tiny).summary['flows']['total'] > 0
+    r = rdmasim.run({'topology.type': 'star', 'topology.hosts': 3, 'traffic.cdf': 'googlerpc',
+                     'traffic.duration': '100us'})
+    assert r.summary['flows']['completed'] > 0
+    assert os.listdir(tmp_path) == []
+    assert sorted(os.listdir(os.path.dirname(quiet_tiny))) == before
+
+
+def test_non_empty_output_dir_needs_force(rdmasim, tmp_path):
+    """As rdma-sim without --force: an output.dir that is not empty is refused
+    before anything runs and left as it was; force=True writes into it."""
+    out = tmp_path / 'out'
+    out.mkdir()
+    (out / 'mine.txt').write_text('kept')
+    with pytest.raises(rdmasim.ConfigError) as err:
+        rdmasim.run(TINY, output__dir=str(out))
+    assert str(err.value) == ('keyword output.dir: output.dir = %s is not empty '
+                              '(use force=True to write into it)' % out)
+    assert os.listdir(out) == ['mine.txt']
+    r = rdmasim.run(TINY, output__dir=str(out), force=True)
+    assert {'mine.txt', 'fct.csv', 'summary.json'} <= set(os.listdir(out))
+    with open(out / 'summary.json') as f:
+        assert json.load(f)['flows'] == r.summary['flows']
+    # an empty folder, or one not there yet, needs no force
+    fresh = tmp_path / 'fresh' / 'run'
+    rdmasim.run(TINY, output__dir=str(fresh))
+    assert (fresh / 'fct.csv').exists()
+
+
+def test_readme_example_runs_as_written(build_dir, tmp_path):
+    """bindings/README.md's Python, run as written from a folder laid out as
+    the tree (build/, examples/): it writes only into its temporary folder,
+    nothing into the working folder (tiny.ini's out/tiny)."""
+    with open(os.path.join(TOP, 'bindings', 'README.md')) as f:
+        blocks = re.findall(r'^```python\n(.*?)^```', f.read(), re.S | re.M)
+    assert blocks
+    work, tmp = tmp_path / 'work', tmp_path / 'tmp'
+    work.mkdir()
+    tmp.mkdir()
+    os.symlink(build_dir, work / 'build')
+    os.symlink(os.path.join(TOP, 'examples'), work / 'examples')
+    r = subprocess.run([sys.executable, '-c', '\n'.join(blocks)], cwd=work, capture_output=True,
+                       text=True, timeout=300, env=dict(os.environ, TMPDIR=str(tmp)))
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(work)) == ['build', 'examples']
+    (written,) = os.listdir(tmp)
+    with open(tmp / written / 'summary.json') as f:
+        assert json.load(f)['config']['traffic.load'] == '0.7'  # the second run, forced

@@ -8,7 +8,10 @@ that holds the tree's examples/, data/, scripts/, test/ and ns3-module/ and
 a link build -> $RDMA_BUILD_DIR: "build/examples/rdma-sim -c
 examples/configs/tiny.ini" is the build's program on the tree's file, and
 every out/ and fig/ an example writes lands in W. A bare example name
-(rdma-fat-tree) is build/examples/NAME. An example passes if it exits 0.
+(rdma-fat-tree) is build/examples/NAME. $RDMA_LTO_DIR is W, which holds no
+rdma-sim.path, so a script that picks its rdma-sim (sweep.py) picks the
+build's too, not a `make run` build of whatever tree made it last. An
+example passes if it exits 0.
 
 Four kinds are not run as written, each in a table below that the test
 keeps current (an entry whose text no document holds any more fails):
@@ -215,6 +218,7 @@ def _check_shell(argv, cwd):
 def run_command(text, cwd):
     """Run (or check, for LONG) one command in W; '' on success, else why not."""
     env, argv = _env_and_argv(text)
+    env['RDMA_LTO_DIR'] = cwd
     if not argv:
         return 'no command in %r' % text
     if argv[0] in de.EXAMPLE_PROGRAMS:

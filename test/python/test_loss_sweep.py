@@ -51,6 +51,20 @@ def test_tiny_sweep(build_dir, tmp_path):
     assert len(json.load(open(out / 'loss_sweep.json'))) == 4
 
 
+def test_default_rdma_sim_is_make_runs_build(tmp_path, monkeypatch):
+    """Without --sim, the rdma-sim sweep.py would run (scripts/rdmasim_binary.py):
+    make run's build, named in $RDMA_LTO_DIR/rdma-sim.path; --sim still wins."""
+    sim = tmp_path / 'ns3.37-rdma-sim-default'
+    sim.write_text('#!/bin/sh\n')
+    sim.chmod(0o755)
+    (tmp_path / 'rdma-sim.path').write_text('%s\n' % sim)
+    monkeypatch.setenv('RDMA_LTO_DIR', str(tmp_path))
+    monkeypatch.delenv('RDMA_SIM', raising=False)
+    sweep = load_sweep()
+    assert sweep.parse_args(['--out', str(tmp_path / 'o')]).sim == str(sim)
+    assert sweep.parse_args(['--sim', '/x/rdma-sim']).sim == '/x/rdma-sim'
+
+
 def test_bad_losses_are_refused(tmp_path):
     r = subprocess.run(['/usr/bin/python3', os.path.join(TOP, 'scripts', 'loss_sweep.py'),
                         '--losses=0.1,1', '--out', str(tmp_path)],

@@ -10,6 +10,7 @@ import subprocess
 import pytest
 
 from conftest import TOP
+from sweep_helpers import FAKE_SIM
 
 CONFIG = os.path.join(TOP, 'examples', 'configs', 'slow-receiver.ini')
 SCRIPT = os.path.join(TOP, 'scripts', 'slow_receiver.py')
@@ -64,4 +65,17 @@ def test_bad_study_values_exit_2(run_example, tmp_path, args, message):
     r = run_example('rdma-sim', '-c', CONFIG, '--output.dir=%s' % out, *args)
     assert r.returncode == 2, r.stderr
     assert message in r.stderr
+    assert not out.exists()
+
+
+def test_refused_configuration_exits_2_writing_nothing(tmp_path):
+    """A study configuration rdma-sim --check refuses (the stand-in
+    fake_rdma_sim knows none of the study's keys): the refusal printed, exit
+    2, no output folder, no traceback."""
+    out = tmp_path / 'sweep'
+    r = subprocess.run(['/usr/bin/python3', SCRIPT, '-o', str(out), '--footprint', '1GiB',
+                        '--sim', FAKE_SIM], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "slow-receiver.ini: unknown key 'topology." in r.stderr
+    assert 'Traceback' not in r.stderr
     assert not out.exists()

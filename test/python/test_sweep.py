@@ -8,6 +8,8 @@ uses the built rdma-sim and is skipped when it is not built.
 import json
 import math
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -84,12 +86,15 @@ def test_bad_arguments_exit_2_with_a_message(tmp_path, capsys):
 
 def test_2x2_sweep_locally_then_resumed(tmp_path):
     """fake_rdma_sim: a 2x2 grid on local cores; a second run reruns nothing."""
-    counter = tmp_path / 'runs.txt'
+    counter, checks = tmp_path / 'runs.txt', tmp_path / 'checks.txt'
     root = tmp_path / 'sweep'
-    r = run_sweep('-o', root, '--sim', FAKE_SIM, '-j', '2', *GRID_2X2, counter=counter)
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, '-j', '2', *GRID_2X2, counter=counter,
+                  env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == 'sweep: rdma-sim %s (--sim)' % FAKE_SIM
     assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout
     assert runs_counted(counter) == 4
+    assert runs_counted(checks) == 4  # one rdma-sim --check per point before any run
     rows = read_results(root)
     assert [row['point'] for row in rows] == POINTS_2X2
     assert list(rows[0])[:7] == ['point', 'traffic.load', 'cc.algorithm', 'seed', 'status', 'resumed', 'error']
@@ -103,10 +108,12 @@ def test_2x2_sweep_locally_then_resumed(tmp_path):
         check_row_against_run(row, run_dir)
 
     mtimes = {p: os.stat(root / p / 'summary.json').st_mtime_ns for p in POINTS_2X2}
-    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter)
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter,
+                  env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert r.returncode == 0, r.stderr
     assert 'sweep: 4 points, 0 run, 4 reused, 0 failed' in r.stdout
     assert runs_counted(counter) == 4
+    assert runs_counted(checks) == 4  # nothing to run, nothing checked
     assert mtimes == {p: os.stat(root / p / 'summary.json').st_mtime_ns for p in POINTS_2X2}
     again = read_results(root)
     assert [row['resumed'] for row in again] == ['1'] * 4
@@ -115,28 +122,45 @@ def test_2x2_sweep_locally_then_resumed(tmp_path):
     # a point whose summary.json was cut short is run again (into its non-empty folder)
     part = root / POINTS_2X2[2] / 'summary.json'
     part.write_text(part.read_text()[:200])
-    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter)
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, *GRID_2X2, counter=counter,
+                  env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert 'sweep: 4 points, 1 run, 3 reused, 0 failed' in r.stdout, r.stdout + r.stderr
     assert runs_counted(counter) == 5
+    assert runs_counted(checks) == 5  # the point to run, checked into its non-empty folder
     assert '--force' in (root / POINTS_2X2[2] / 'sweep-point.log').read_text()
 
 
-def test_failing_point_is_recorded_and_the_sweep_goes_on(tmp_path):
-    """fake_rdma_sim: traffic.load=7 is refused (exit 2); the other points run."""
-    counter = tmp_path / 'runs.txt'
+def dying_sim(tmp_path):
+    """fake_rdma_sim behind a wrapper whose runs (not checks) with
+    traffic.load=0.9 die after the checks: exit 3 and a line on stderr."""
+    path = tmp_path / 'dying-sim'
+    path.write_text('#!/bin/sh\ncase " $* " in\n  *" --check "*) ;;\n'
+                    '  *" --traffic.load=0.9 "*) echo "stand-in: died at run time" >&2; exit 3;;\n'
+                    'esac\nexec %s %s "$@"\n' % (sys.executable, FAKE_SIM))
+    path.chmod(0o755)
+    return path
+
+
+def test_failing_point_is_recorded_printed_and_the_sweep_goes_on(tmp_path):
+    """A stand-in whose traffic.load=0.9 runs die after passing --check: the
+    other points run, each failure is printed and recorded."""
+    counter, checks = tmp_path / 'runs.txt', tmp_path / 'checks.txt'
     root = tmp_path / 'sweep'
-    args = ('-o', root, '--sim', FAKE_SIM, '--grid', 'traffic.load=0.5,7', '--seeds', '3,4')
-    r = run_sweep(*args, counter=counter)
+    args = ('-o', root, '--sim', dying_sim(tmp_path), '--grid', 'traffic.load=0.5,0.9', '--seeds', '3,4')
+    r = run_sweep(*args, counter=counter, env={'FAKE_RDMA_SIM_CHECKS': checks})
     assert r.returncode == 1
+    assert runs_counted(checks) == 2  # one per configuration, seeds aside
     assert 'sweep: 4 points, 4 run, 0 reused, 2 failed' in r.stdout
     rows = {(row['traffic.load'], row['seed']): row for row in read_results(root)}
     for seed in ('3', '4'):
-        ok, bad = rows[('0.5', seed)], rows[('7', seed)]
+        ok, bad = rows[('0.5', seed)], rows[('0.9', seed)]
         assert ok['status'] == 'ok' and ok['error'] == '' and int(ok['flows.total']) == 200
         assert bad['status'] == 'failed'
-        assert bad['error'].startswith("exit 2: rdma-sim: command line --traffic.load: key 'traffic.load': '7'")
+        assert bad['error'] == 'exit 3: stand-in: died at run time'
         assert bad['flows.total'] == ''
-        assert 'exit: 2' in (root / bad['point'] / 'sweep-point.log').read_text()
+        assert 'exit: 3' in (root / bad['point'] / 'sweep-point.log').read_text()
+        # on the console too, not only in results.csv
+        assert 'sweep: point %s failed: exit 3: stand-in: died at run time' % bad['point'] in r.stderr
     with open(root / rows[('0.5', '4')]['point'] / 'summary.json') as f:
         assert json.load(f)['seed'] == 4
     assert runs_counted(counter) == 2  # the stand-in counts runs that got past its checks
@@ -146,11 +170,34 @@ def test_failing_point_is_recorded_and_the_sweep_goes_on(tmp_path):
     assert 'sweep: 4 points, 2 run, 2 reused, 2 failed' in r.stdout
 
 
-def test_missing_binary_is_a_failed_point(tmp_path):
-    r = run_sweep('-o', tmp_path, '--sim', tmp_path / 'no-such-rdma-sim', '--grid', 'traffic.load=0.5')
-    assert r.returncode == 1
-    (row,) = read_results(tmp_path)
-    assert row['status'] == 'failed' and row['error'].startswith('cannot run ') and 'No such file' in row['error']
+@pytest.mark.parametrize('grid, message', [
+    ('traffic.load=0.5,7', "rdma-sim: command line --traffic.load: key 'traffic.load': '7' "
+                           "is not a number in [0.01, 1.0]"),
+    ('traffic.laod=0.3,0.5', "rdma-sim: unknown option '--traffic.laod' "
+                             "(rdma-sim --help lists every option)"),
+], ids=['bad-value', 'misspelled-key'])
+def test_refused_configuration_stops_the_sweep_before_any_run(tmp_path, grid, message):
+    """fake_rdma_sim: a value or key rdma-sim --check refuses; one check per
+    configuration (seeds aside), its error printed whole, exit 2, no folder,
+    no results.csv, nothing run."""
+    counter, checks = tmp_path / 'runs.txt', tmp_path / 'checks.txt'
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', FAKE_SIM, '--grid', grid, '--seeds', '3,4', counter=counter,
+                  env={'FAKE_RDMA_SIM_CHECKS': checks})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message + '\n' in r.stderr
+    assert 'did not pass rdma-sim --check; nothing run, nothing written' in r.stderr
+    assert not root.exists()
+    assert runs_counted(counter) == 0
+    assert runs_counted(checks) == (0 if 'laod' in grid else 1)  # the checks that passed
+
+
+def test_missing_binary_is_refused_before_any_run(tmp_path):
+    r = run_sweep('-o', tmp_path / 'sweep', '--sim', tmp_path / 'no-such-rdma-sim', '--grid',
+                  'traffic.load=0.5')
+    assert r.returncode == 2
+    assert 'cannot run %s: No such file' % (tmp_path / 'no-such-rdma-sim') in r.stderr
+    assert not (tmp_path / 'sweep').exists()
 
 
 def test_grid_file_and_fixed_keys(tmp_path):
@@ -234,22 +281,34 @@ def test_real_rdma_sim_sweep(tmp_path):
     assert mtimes == [os.stat(root / row['point'] / 'summary.json').st_mtime_ns for row in rows]
 
 
-def test_real_rdma_sim_bad_key_is_a_failed_point(tmp_path):
-    """The built rdma-sim refuses an unknown key with exit 2; the row says so."""
+def test_real_rdma_sim_bad_key_is_refused_before_any_run(tmp_path):
+    """The built rdma-sim refuses an unknown key at --check: its message in
+    full, exit 2, no point folder, no results.csv."""
     sim, config = real_sim_and_config()
-    r = run_sweep('-o', tmp_path, '--sim', sim, '-c', config, '--grid', 'traffic.no_such_key=1')
-    assert r.returncode == 1
-    (row,) = read_results(tmp_path)
-    assert row['status'] == 'failed' and row['error'].startswith('exit 2: ') and 'no_such_key' in row['error']
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', sim, '-c', config, '--grid', 'traffic.no_such_key=1,2',
+                  '--seeds', '1,2')
+    assert r.returncode == 2, r.stdout + r.stderr
+    direct = subprocess.run([sim, '-c', config, '--traffic.no_such_key=1', '--check'],
+                            capture_output=True, text=True, timeout=60)
+    assert direct.returncode == 2 and 'no_such_key' in direct.stderr
+    assert 'sweep: 2 of 2 configurations did not pass rdma-sim --check' in r.stderr
+    assert 'point traffic.no_such_key=1_seed=1:\nexit 2: ' + direct.stderr.strip() + '\n' in r.stderr
+    assert not root.exists()
 
 
 def test_timeout_and_missing_summary_are_failed_points(tmp_path):
-    """A program that outlives --timeout, and one that exits 0 without a summary."""
-    slow, silent = tmp_path / 'slow-sim', tmp_path / 'silent-sim'
-    slow.write_text('#!/bin/sh\nexec sleep 30\n')
+    """A program whose runs (not checks) outlive --timeout, one that exits 0
+    without a summary, and one whose check outlives --timeout (exit 2)."""
+    slow, silent, hung = tmp_path / 'slow-sim', tmp_path / 'silent-sim', tmp_path / 'hung-sim'
+    slow.write_text('#!/bin/sh\ncase "$*" in *--check*) exit 0;; esac\nexec sleep 30\n')
     silent.write_text('#!/bin/sh\necho "ran but wrote nothing" >&2\nexit 0\n')
-    for p in (slow, silent):
+    hung.write_text('#!/bin/sh\nexec sleep 30\n')
+    for p in (slow, silent, hung):
         p.chmod(0o755)
+    r = run_sweep('-o', tmp_path / 'c', '--sim', hung, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
+    assert r.returncode == 2 and r.stderr.endswith('traffic.load=0.5:\ntimeout after 0.5s\n'), r.stderr
+    assert not (tmp_path / 'c').exists()
     r = run_sweep('-o', tmp_path / 'a', '--sim', slow, '--grid', 'traffic.load=0.5', '--timeout', '0.5')
     (row,) = read_results(tmp_path / 'a')
     assert r.returncode == 1 and row['status'] == 'failed' and row['error'] == 'timeout after 0.5s'
@@ -257,3 +316,69 @@ def test_timeout_and_missing_summary_are_failed_points(tmp_path):
     (row,) = read_results(tmp_path / 'b')
     assert r.returncode == 1 and row['status'] == 'failed'
     assert row['error'].startswith('exit 0 but ') and 'summary.json: No such file' in row['error']
+
+
+def lto_dir_naming(tmp_path, sim):
+    """A folder laid out as make bench-lto leaves it: rdma-sim.path naming sim."""
+    lto = tmp_path / 'lto'
+    lto.mkdir()
+    (lto / 'rdma-sim.path').write_text('%s\n' % sim)
+    return lto
+
+
+def test_default_binary_is_make_runs_build_when_there_is_one(tmp_path):
+    """fake_rdma_sim as make run's build ($RDMA_LTO_DIR/rdma-sim.path names it):
+    with no --sim and no $RDMA_SIM it runs the points, the first line says so;
+    --sim still wins."""
+    sim = tmp_path / 'ns3.37-rdma-sim-default'
+    os.symlink(FAKE_SIM, sim)
+    lto = lto_dir_naming(tmp_path, sim)
+    env = {'RDMA_LTO_DIR': lto, 'RDMA_SIM': None}
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--grid', 'traffic.load=0.5', env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[0] == "sweep: rdma-sim %s (make run's build, named in %s)" % (
+        sim, lto / 'rdma-sim.path')
+    (row,) = read_results(root)
+    assert (root / row['point'] / 'sweep-point.log').read_text().startswith('command: %s ' % sim)
+    r = run_sweep('-o', tmp_path / 'other', '--sim', FAKE_SIM, '--grid', 'traffic.load=0.5', env=env)
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == 'sweep: rdma-sim %s (--sim)' % FAKE_SIM
+
+
+def test_default_binary_is_make_builds_without_make_runs(tmp_path):
+    """No rdma-sim.path in $RDMA_LTO_DIR: build/examples/rdma-sim of the tree
+    (a key no rdma-sim has keeps the check short, and refused whether that
+    program is built or not)."""
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--grid', 'traffic.no_such_key=1',
+                  env={'RDMA_LTO_DIR': tmp_path, 'RDMA_SIM': None})
+    debian = os.path.join(sweep.TOP, 'build', 'examples', 'rdma-sim')
+    assert r.stdout.splitlines()[0] == "sweep: rdma-sim %s (make build's; no make run's build: no %s)" % (
+        debian, tmp_path / 'rdma-sim.path')
+    assert r.returncode == 2 and 'no_such_key' in r.stderr and not root.exists()
+
+
+def test_default_binary_rule():
+    """rdmasim_binary.default_sim: $RDMA_SIM, else the executable file that
+    rdma-sim.path names, else build/examples/rdma-sim; $RDMA_LTO_DIR's default
+    is the Makefile's LTO_DIR."""
+    rb = load_script('rdmasim_binary')
+    debian = os.path.join('/tree', 'build', 'examples', 'rdma-sim')
+    with open(os.path.join(sweep.TOP, 'Makefile')) as f:
+        assert 'LTO_DIR ?= $(or $(RDMA_LTO_DIR),%s)\n' % rb.LTO_DIR in f.read()
+    assert rb.lto_dir({}) == rb.LTO_DIR and rb.lto_dir({'RDMA_LTO_DIR': '/x'}) == '/x'
+    assert rb.default_sim({'RDMA_SIM': '/a/sim', 'RDMA_LTO_DIR': '/x'}, '/tree') == ('/a/sim', '$RDMA_SIM')
+    assert rb.default_sim({'RDMA_LTO_DIR': '/no/such/dir'}, '/tree')[0] == debian
+
+
+def test_default_binary_passes_over_a_stale_path_file(tmp_path):
+    """rdma-sim.path naming a file that is gone, or one not executable: make build's."""
+    rb = load_script('rdmasim_binary')
+    not_exec = tmp_path / 'plain'
+    not_exec.write_text('')
+    for named in (tmp_path / 'gone', not_exec):
+        (tmp_path / 'rdma-sim.path').write_text('%s\n' % named)
+        path, why = rb.default_sim({'RDMA_LTO_DIR': str(tmp_path)}, '/tree')
+        assert path == '/tree/build/examples/rdma-sim'
+        assert why == "make build's; no make run's build: %s names %r, not an executable file" % (
+            tmp_path / 'rdma-sim.path', str(named))
