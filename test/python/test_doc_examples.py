@@ -151,12 +151,17 @@ def instances(example):
     return TEMPLATES.get(example.text, [example.text])
 
 
-def _env_and_argv(text):
+def env_and_argv(text):
+    """(environment, argv) of a command as a document writes it: leading
+    VAR=value words go into the environment, a bare example name (rdma-sim)
+    is build/examples/NAME."""
     words = shlex.split(text)
     env = dict(os.environ)
     while words and re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', words[0]):
         name, _, value = words.pop(0).partition('=')
         env[name] = value
+    if words and words[0] in de.EXAMPLE_PROGRAMS:
+        words[0] = os.path.join('build', 'examples', words[0])
     return env, words
 
 
@@ -214,11 +219,9 @@ def _check_shell(argv, cwd):
 
 def run_command(text, cwd):
     """Run (or check, for LONG) one command in W; '' on success, else why not."""
-    env, argv = _env_and_argv(text)
+    env, argv = env_and_argv(text)
     if not argv:
         return 'no command in %r' % text
-    if argv[0] in de.EXAMPLE_PROGRAMS:
-        argv[0] = os.path.join('build', 'examples', argv[0])
     mode = LONG[text][1] if text in LONG else 'run'
     if argv[0] == 'make':
         argv = ['make', '-n', '-C', TOP] + argv[1:]
