@@ -210,8 +210,10 @@ def test_table_holds_what_its_commands_print(table, workspace):  # noqa: F811
 def test_the_tables_are_found():
     """Discovery finds the tables known to name their commands, with figures in every row."""
     where = {(t.source, t.rows[0][1]) for t in TABLES}
+    assert ('doc/rdma.rst', '0.5 DCQCN') in where        # IRN against RoCE
     assert ('doc/rdma.rst', '0') in where                # two nodes, lossless first
     assert ('doc/mpi.md', '2') in where                  # partitions, 2 ranks first
+    assert any(not t.slow for t in TABLES) and any(t.slow for t in TABLES)
     assert all(t.rows and all(figures for _, _, figures in t.rows) for t in TABLES)
 
 
