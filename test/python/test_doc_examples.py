@@ -60,13 +60,13 @@ TIMEOUT = 120
 #: 'shell' = bash -n and the options in the script; 'suite' = the runner lists it.
 LONG = {
     'build/examples/rdma-sim -c examples/configs/slow-receiver.ini':
-        ('the slow-receiver study point, ~15 s', 'check'),
+        ('the slow-receiver study point, ~4 s', 'check'),
     'build/examples/rdma-sim -c examples/configs/slow-receiver.ini '
     '--cache.mtt.PageBytes=2097152 --output.dir=out/slow-receiver-2m':
-        ('the slow-receiver study point, ~15 s', 'check'),
+        ('the slow-receiver study point, ~4 s', 'check'),
     'scripts/slow_receiver.py -o out/slow-receiver-sweep --page 4096,2097152 '
     '--entries 2048,16384 --footprint 64MiB,256MiB,1GiB':
-        ('12 study points, ~3 min on 2 cores', 'parse'),
+        ('12 study points, ~50 s', 'parse'),
     'scripts/loss_sweep.py --out out/loss-sweep':
         ('7 loss rates x 2 recoveries x 2 set-ups, minutes', 'parse'),
     'scripts/bench.py --runs 3':
