@@ -76,6 +76,9 @@ LONG = {
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
         ('a system TestSuite that CTest runs already', 'suite'),
 }
+LONG['rdma-sim -c examples/configs/hpcc-fat-ws-dcqcn.ini --cc.preset=nvidia '
+     '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt'] = (
+    'the 5 ms HPCC file with the nvidia preset, ~2 min', 'check')
 _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid traffic.load=0.3,0.5 '
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
