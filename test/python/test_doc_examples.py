@@ -63,13 +63,13 @@ TIMEOUT = 120
 #: 'shell' = bash -n and the options in the script; 'suite' = the runner lists it.
 LONG = {
     'build/examples/rdma-sim -c examples/configs/slow-receiver.ini':
-        ('the slow-receiver study point, ~15 s', 'check'),
+        ('the slow-receiver study point, ~4 s', 'check'),
     'build/examples/rdma-sim -c examples/configs/slow-receiver.ini '
     '--cache.mtt.PageBytes=2097152 --output.dir=out/slow-receiver-2m':
-        ('the slow-receiver study point, ~15 s', 'check'),
+        ('the slow-receiver study point, ~4 s', 'check'),
     'scripts/slow_receiver.py -o out/slow-receiver-sweep --page 4096,2097152 '
     '--entries 2048,16384 --footprint 64MiB,256MiB,1GiB':
-        ('12 study points, ~3 min on 2 cores', 'parse'),
+        ('12 study points, ~50 s', 'parse'),
     'scripts/loss_sweep.py --out out/loss-sweep':
         ('7 loss rates x 2 recoveries x 2 set-ups, minutes', 'parse'),
     'scripts/bench.py --runs 3':
@@ -79,6 +79,9 @@ LONG = {
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
         ('a system TestSuite that CTest runs already', 'suite'),
 }
+LONG['rdma-sim -c examples/configs/hpcc-fat-ws-dcqcn.ini --cc.preset=nvidia '
+     '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt'] = (
+    'the 5 ms HPCC file with the nvidia preset, ~2 min', 'check')
 _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid traffic.load=0.3,0.5 '
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
@@ -154,12 +157,17 @@ def instances(example):
     return TEMPLATES.get(example.text, [example.text])
 
 
-def _env_and_argv(text):
+def env_and_argv(text):
+    """(environment, argv) of a command as a document writes it: leading
+    VAR=value words go into the environment, a bare example name (rdma-sim)
+    is build/examples/NAME."""
     words = shlex.split(text)
     env = dict(os.environ)
     while words and re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', words[0]):
         name, _, value = words.pop(0).partition('=')
         env[name] = value
+    if words and words[0] in de.EXAMPLE_PROGRAMS:
+        words[0] = os.path.join('build', 'examples', words[0])
     return env, words
 
 
@@ -217,12 +225,10 @@ def _check_shell(argv, cwd):
 
 def run_command(text, cwd):
     """Run (or check, for LONG) one command in W; '' on success, else why not."""
-    env, argv = _env_and_argv(text)
+    env, argv = env_and_argv(text)
     env['RDMA_LTO_DIR'] = cwd
     if not argv:
         return 'no command in %r' % text
-    if argv[0] in de.EXAMPLE_PROGRAMS:
-        argv[0] = os.path.join('build', 'examples', argv[0])
     mode = LONG[text][1] if text in LONG else 'run'
     if argv[0] == 'make':
         argv = ['make', '-n', '-C', TOP] + argv[1:]
