@@ -137,6 +137,8 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("link.queue", "ns3::QbbEgressQueue");
     c.AddAttributeGroup("link.pfc", "ns3::QbbPfcController");
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
+    c.AddAttributeGroup("switch.drill", "ns3::RdmaDrill");
+    c.AddAttributeGroup("switch.letflow", "ns3::RdmaLetFlow");
     c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
     c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");
     c.AddKey("ecn.kmin",

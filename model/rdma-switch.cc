@@ -11,6 +11,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/object-factory.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
@@ -38,6 +40,25 @@ RdmaSwitch::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("LoadBalancing",
+                          "How a frame picks one of its destination's equal-cost ports: Ecmp "
+                          "(per-flow 5-tuple hash, RFC 2992), Spray (per packet, uniform), "
+                          "Drill (DRILL, SIGCOMM'17), LetFlow (flowlets, NSDI'17) or Adaptive "
+                          "(per packet, the least-loaded port not paused). Each policy's own "
+                          "attributes are those of its TypeId (ns3::RdmaDrill, ns3::RdmaLetFlow).",
+                          EnumValue(RdmaSwitch::LB_ECMP),
+                          MakeEnumAccessor(&RdmaSwitch::SetLoadBalancing,
+                                           &RdmaSwitch::GetLoadBalancing),
+                          MakeEnumChecker(RdmaSwitch::LB_ECMP,
+                                          "Ecmp",
+                                          RdmaSwitch::LB_SPRAY,
+                                          "Spray",
+                                          RdmaSwitch::LB_DRILL,
+                                          "Drill",
+                                          RdmaSwitch::LB_LETFLOW,
+                                          "LetFlow",
+                                          RdmaSwitch::LB_ADAPTIVE,
+                                          "Adaptive"))
             .AddAttribute("EcnEnabled",
                           "Mark ECN-capable frames CE, RED-style on the egress class queue "
                           "(RdmaEcnMarker with SwitchEcnParams; DCQCN's congestion point).",
@@ -106,6 +127,44 @@ RdmaSwitch::RdmaSwitch()
       m_ecnRng(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
+    SetLoadBalancing(LB_ECMP);
+}
+
+void
+RdmaSwitch::SetLoadBalancing(LoadBalancing mode)
+{
+    static const char* const typeIds[] = {"ns3::RdmaEcmp",
+                                          "ns3::RdmaSpray",
+                                          "ns3::RdmaDrill",
+                                          "ns3::RdmaLetFlow",
+                                          "ns3::RdmaAdaptiveRouting"};
+    if (m_lb && mode == m_lbMode)
+    {
+        return;
+    }
+    m_lbMode = mode;
+    if (m_lb)
+    {
+        m_lb->Dispose();
+    }
+    ObjectFactory factory(typeIds[mode]);
+    m_lb = factory.Create<RdmaLoadBalancer>();
+    for (const Port& p : m_ports)
+    {
+        m_lb->AddPort(p.device);
+    }
+}
+
+RdmaSwitch::LoadBalancing
+RdmaSwitch::GetLoadBalancing() const
+{
+    return m_lbMode;
+}
+
+Ptr<RdmaLoadBalancer>
+RdmaSwitch::GetLoadBalancer() const
+{
+    return m_lb;
 }
 
 RdmaSwitch::~RdmaSwitch() = default;
@@ -120,6 +179,8 @@ RdmaSwitch::DoDispose()
         p.marker = nullptr;
     }
     m_ports.clear();
+    m_lb->Dispose();
+    m_lb = nullptr;
     m_watchdog->Dispose();
     m_watchdog = nullptr;
     m_mmu = nullptr;
@@ -153,6 +214,7 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
         port.marker->SetParams(c, SwitchEcnParams::ForRate(device->GetDataRate()));
     }
     m_ports.push_back(port);
+    m_lb->AddPort(device);
     Ptr<QbbEgressQueue> queue = device->GetTxQueue();
     queue->SetAdmission(m_mmu);
     queue->SetDropCallback(MakeCallback(&RdmaSwitch::Drop, this));
@@ -370,7 +432,7 @@ int64_t
 RdmaSwitch::AssignStreams(int64_t stream)
 {
     m_ecnRng->SetStream(stream);
-    return 1;
+    return 1 + m_lb->AssignStreams(stream + 1); // ECMP draws nothing: one stream, as before
 }
 
 std::vector<uint64_t>
@@ -422,9 +484,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFra
         }
         RdmaFrameEditor::DecrementTtl(*frame, view);
     }
-    const uint32_t out = group->size() == 1
-                             ? (*group)[0]
-                             : RdmaRouteTable::Select(*group, view.FlowHash(m_ecmpSeed));
+    const uint32_t out = m_lb->Select(*group, view, m_ecmpSeed);
     Port& egress = m_ports[out];
     QbbQueueItem item;
     item.cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());

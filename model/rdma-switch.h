@@ -8,6 +8,7 @@
 #include "qbb-net-device.h"
 #include "rdma-drop-reason.h"
 #include "rdma-ecn-marker.h"
+#include "rdma-load-balancer.h"
 #include "rdma-pfc-watchdog.h"
 #include "rdma-route-table.h"
 #include "switch-ecn-params.h"
@@ -162,8 +163,22 @@ class RdmaSwitch : public Object
     void ClearRoutes();
     /// \return the route table
     const RdmaRouteTable& GetRoutes() const;
+    /// The equal-cost port policies (the LoadBalancing attribute).
+    enum LoadBalancing
+    {
+        LB_ECMP = 0, //!< per-flow hash (RdmaEcmp)
+        LB_SPRAY,    //!< per packet, uniform (RdmaSpray)
+        LB_DRILL,    //!< DRILL (RdmaDrill)
+        LB_LETFLOW,  //!< LetFlow flowlets (RdmaLetFlow)
+        LB_ADAPTIVE, //!< per packet, least loaded (RdmaAdaptiveRouting)
+    };
+
+    /// \return the load-balancing policy
+    Ptr<RdmaLoadBalancer> GetLoadBalancer() const;
+
     /**
-     * \brief The egress port a frame would take (no side effect).
+     * \brief The egress port a frame would take under per-flow ECMP (no side
+     * effect; the LoadBalancing policy may choose otherwise).
      * \param frame an Ethernet frame
      * \return the port index, or -1 if not IP or no route
      */
@@ -273,7 +288,14 @@ class RdmaSwitch : public Object
      */
     void Drop(const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason);
 
+    /// \param mode the LoadBalancing attribute: make the policy and give it the ports
+    void SetLoadBalancing(LoadBalancing mode);
+    /// \return the LoadBalancing attribute
+    LoadBalancing GetLoadBalancing() const;
+
     std::vector<Port> m_ports;           //!< ports, by index
+    LoadBalancing m_lbMode{LB_ECMP};     //!< LoadBalancing attribute
+    Ptr<RdmaLoadBalancer> m_lb;          //!< the equal-cost port policy
     RdmaRouteTable m_routes;             //!< host routes
     uint32_t m_ecmpSeed;                 //!< EcmpSeed attribute
     bool m_ecnEnabled{true};             //!< EcnEnabled attribute
