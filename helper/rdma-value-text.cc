@@ -61,27 +61,36 @@ RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
         return text;
     }
     const std::string type = checker->GetValueTypeName();
-    if (type.find("TimeValue") != std::string::npos)
+    const bool isTime = type.find("TimeValue") != std::string::npos;
+    if (!isTime && type.find("DataRateValue") == std::string::npos)
+    {
+        return text;
+    }
+    // The amount in the smallest unit: picoseconds, or bit/s.
+    long double count = 0;
+    if (isTime)
     {
         TimeValue v;
         v.DeserializeFromString(text, checker);
-        const long double ps = v.Get().GetPicoSeconds();
-        const std::string t = InLargestUnit(
-            ps,
-            {{"s", 1e12L}, {"ms", 1e9L}, {"us", 1e6L}, {"ns", 1e3L}, {"ps", 1.0L}});
-        return ps == 0 ? "0s" : t.empty() ? text : t;
+        count = v.Get().GetPicoSeconds();
     }
-    if (type.find("DataRateValue") != std::string::npos)
+    else
     {
         DataRateValue v;
         v.DeserializeFromString(text, checker);
-        const long double bps = v.Get().GetBitRate();
-        const std::string t = InLargestUnit(
-            bps,
-            {{"Tbps", 1e12L}, {"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
-        return bps == 0 ? "0bps" : t.empty() ? text : t;
+        count = v.Get().GetBitRate();
     }
-    return text;
+    if (count == 0)
+    {
+        return isTime ? "0s" : "0bps";
+    }
+    const std::string t =
+        isTime ? InLargestUnit(count,
+                               {{"s", 1e12L}, {"ms", 1e9L}, {"us", 1e6L}, {"ns", 1e3L}, {"ps", 1.0L}})
+               : InLargestUnit(
+                     count,
+                     {{"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
+    return t.empty() ? text : t;
 }
 
 } // namespace ns3

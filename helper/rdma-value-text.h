@@ -17,7 +17,7 @@ namespace ns3
  * \ingroup rdma
  * \brief A value's text in the units a user types: a time as ns-3 prints it
  * ("+2e+11ps") in the largest unit that holds it in at most three decimals
- * ("200ms", "1.5us"), a rate in bit/s ("100000000000bps") likewise
+ * ("200ms", "1.5us"), a rate in bit/s ("100000000000bps") in the largest of Gbps, Mbps, Kbps, bps that holds it
  * ("100Gbps"); every other text unchanged. The result reads back to the
  * same value.
  * \param checker the key's checker (null: the text is returned as it is)
