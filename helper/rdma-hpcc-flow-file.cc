@@ -40,11 +40,21 @@ RdmaParseHpccFlowFile(std::istream& in, const std::string& name)
     // file can plausibly hold before reading them (a corrupt count asked
     // for gigabytes here; found by fuzzing).
     flows.reserve(std::min<uint64_t>(count, 1 << 16));
+    // ConWeave's five-field records (no dport) when the first record's line
+    // has exactly five fields; HPCC's six otherwise.
+    const bool conweave = count > 0 && r.TokensOnLine() == 5;
     double previous = 0;
     for (uint64_t i = 0; i < count; ++i)
     {
         const std::string record =
             "record " + std::to_string(i + 1) + " of " + std::to_string(count) + " (N_flows): ";
+        if (conweave && r.TokensOnLine() != 5)
+        {
+            r.Fail(record +
+                   "expected five fields on the line (src dst pg size_bytes "
+                   "start_time_s, as the first record), got " +
+                   std::to_string(r.TokensOnLine()));
+        }
         RdmaFlow f;
         f.id = static_cast<uint32_t>(i);
         f.src =
@@ -57,8 +67,11 @@ RdmaParseHpccFlowFile(std::istream& in, const std::string& name)
         }
         f.priority =
             static_cast<uint8_t>(r.ToUint(r.NextToken(record + "pg"), "pg (priority 0-7)", 0, 7));
-        f.dport = static_cast<uint16_t>(
-            r.ToUint(r.NextToken(record + "dport"), "dport (0-65535)", 0, 65535));
+        if (!conweave)
+        {
+            f.dport = static_cast<uint16_t>(
+                r.ToUint(r.NextToken(record + "dport"), "dport (0-65535)", 0, 65535));
+        }
         f.size = r.ToUint(r.NextToken(record + "size_bytes"), "size_bytes (1-4294967295)", 1, u32);
         std::string token = r.NextToken(record + "start_time_s");
         double start = r.ToDouble(token, "start_time_s (seconds)");

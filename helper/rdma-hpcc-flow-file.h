@@ -23,8 +23,13 @@ namespace ns3
  * <start_time_s>". Tokens are split on white space only (C++ operator>>),
  * line breaks carry no meaning, and only the first N_flows records are read:
  * anything after them is ignored (the shipped flow.txt declares 2 flows and
- * holds 263). Rules checked, each error naming the file, the line and what
- * was expected (std::runtime_error):
+ * holds 263). ConWeave's simulator (SIGCOMM'23, derived from HPCC's) reads
+ * records of five fields, "<src> <dst> <pg> <size_bytes> <start_time_s>"
+ * (its traffic_gen.py writes no dport); a file whose first record's line has
+ * exactly five fields is read so, every record on a line of its own with
+ * five fields, each with dport 100. Rules checked,
+ * each error naming the file, the line and what was expected
+ * (std::runtime_error):
  * - every field is a whole number, start_time_s a finite number >= 0;
  * - src != dst; pg (the priority) 0-7; dport 0-65535;
  * - size_bytes 1 to 4294967295 (HPCC reads it into a 32-bit integer);

@@ -77,6 +77,12 @@ RdmaTextReader::NextLine(std::vector<std::string>& tokens)
     return true;
 }
 
+std::size_t
+RdmaTextReader::TokensOnLine()
+{
+    return Fill() ? m_tokens.size() - m_next : 0;
+}
+
 uint32_t
 RdmaTextReader::GetLine() const
 {

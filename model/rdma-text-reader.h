@@ -55,6 +55,13 @@ class RdmaTextReader
      * \return false at end of input
      */
     bool NextLine(std::vector<std::string>& tokens);
+    /**
+     * \brief The tokens not yet read on the current line, or, when none are
+     * left, on the next non-blank line (which becomes the current one; its
+     * tokens are still to be read).
+     * \return their number; 0 at end of input
+     */
+    std::size_t TokensOnLine();
     /// \return the line of the last token or line returned (1-based; 0 before any)
     uint32_t GetLine() const;
     /// \return the name errors use

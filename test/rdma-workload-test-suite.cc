@@ -363,6 +363,13 @@ class FlowFileErrorsTestCase : public BadInputTestCase
              "expected start_time_s >= the previous record's 2.500000000 (records sorted by start "
              "time, oldest first), got '2.4'"},
             {"1\n1 2\n3 100\nx 2\n", "f.txt:4:", "size_bytes (1-4294967295), got 'x'"},
+            // ConWeave's five fields (its traffic_gen.py writes no dport): every
+            // record then on a line of its own with five fields.
+            {"2\n1 2 3 4995 2.0\n3 4 3 100 10 2.5\n",
+             "f.txt:3:",
+             "record 2 of 2 (N_flows): expected five fields on the line (src dst pg size_bytes "
+             "start_time_s, as the first record), got 6"},
+            {"1\n1 2 3 0 2.0\n", "f.txt:2:", "expected size_bytes (1-4294967295), got '0'"},
             // Found by fuzz-hpcc-flows: the count alone reserved 160 GB.
             {"4000000000\n1 2 3 100 10 2\n", "f.txt:2:", "record 2 of 4000000000 (N_flows): src"},
         };
@@ -374,6 +381,19 @@ class FlowFileErrorsTestCase : public BadInputTestCase
         NS_TEST_ASSERT_MSG_EQ(flows.size(), 1u, "one record over four lines");
         NS_TEST_EXPECT_MSG_EQ(flows[0].dport, 200, "dport");
         NS_TEST_EXPECT_MSG_EQ(flows[0].start.GetNanoSeconds(), 2000000001, "start rounded to ns");
+        // ConWeave's simulator's flow file (traffic_gen.py: "%d %d 3 %d %.9f", and a
+        // count line "N " with a trailing blank): five fields, dport 100.
+        std::istringstream cw("2 \n13 47 3 4995 2.000000027\n9 5 3 3931 2.000000376\nrest\n");
+        flows = RdmaParseHpccFlowFile(cw, "cw");
+        NS_TEST_ASSERT_MSG_EQ(flows.size(), 2u, "two five-field records");
+        NS_TEST_EXPECT_MSG_EQ(flows[0].src, 13u, "src");
+        NS_TEST_EXPECT_MSG_EQ(flows[0].dst, 47u, "dst");
+        NS_TEST_EXPECT_MSG_EQ(+flows[0].priority, 3, "pg");
+        NS_TEST_EXPECT_MSG_EQ(flows[0].size, 4995u, "the fourth field is the size");
+        NS_TEST_EXPECT_MSG_EQ(flows[0].dport, 100, "no dport in the file: 100");
+        NS_TEST_EXPECT_MSG_EQ(flows[0].start.GetNanoSeconds(), 2000000027, "fifth: start");
+        NS_TEST_EXPECT_MSG_EQ(flows[1].src, 9u, "the next line is the next record");
+        NS_TEST_EXPECT_MSG_EQ(flows[1].start.GetNanoSeconds(), 2000000376, "its start");
         std::string e = ErrorOf([]() { RdmaReadHpccFlowFile("/nonexistent/flows.txt"); });
         NS_TEST_EXPECT_MSG_EQ(e, "/nonexistent/flows.txt: cannot open file", "missing file");
     }
