@@ -14,6 +14,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
@@ -83,6 +84,16 @@ RdmaNic::GetTypeId()
                           UintegerValue(6),
                           MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("AckPriority",
+                          "Traffic class (0-7) of the ACKs and NAKs this NIC's responders "
+                          "send (DSCP AckPriority x 8), so that switches and NICs serve them "
+                          "in that class (above data under strict priority, never paused by "
+                          "the data class's PFC); -1 (default): the QP's own class, as RoCE "
+                          "NICs send them. ConWeave's simulator sends and switches every "
+                          "ACK and NACK ahead of data (its queue 0).",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_ackPriority),
+                          MakeIntegerChecker<int8_t>(-1, 7))
             .AddAttribute("IntEnabled",
                           "Carry in-band telemetry for HPCC: request packets go to UDP port "
                           "4792 with an empty IntHeader that switches with IntEnabled stamp; "
@@ -118,6 +129,7 @@ RdmaNic::RdmaNic()
       m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
       m_baseRtt(MicroSeconds(10)),
       m_cnpPriority(6),
+      m_ackPriority(-1),
       m_intEnabled(false)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
@@ -421,6 +433,10 @@ RdmaNic::TrySend()
         f.srcIpv4 = m_address;
         f.dstIpv4 = attr.ahAttr.destGid;
         f.dscp = attr.ahAttr.trafficClass >> 2;
+        if (m_ackPriority >= 0 && f.bth.GetOpcode() == RC_ACKNOWLEDGE)
+        {
+            f.dscp = static_cast<uint8_t>(m_ackPriority << 3);
+        }
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);

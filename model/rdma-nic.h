@@ -304,6 +304,7 @@ class RdmaNic : public Object
     Ptr<RdmaCnpGenerator> m_cnpPrototype;                      //!< forked per QP
     Time m_baseRtt;                                            //!< CC's base RTT
     uint8_t m_cnpPriority;                                     //!< CNP class
+    int8_t m_ackPriority;                                      //!< ACK/NAK class, -1: QP's
     bool m_intEnabled;                                         //!< carry INT (HPCC)
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first

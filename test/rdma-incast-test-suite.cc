@@ -8,6 +8,7 @@
 #include "rdma-test-star.h"
 
 #include "ns3/double.h"
+#include "ns3/integer.h"
 #include "ns3/qbb-helper.h"
 #include "ns3/rdma-module.h"
 #include "ns3/simulator.h"
@@ -241,6 +242,79 @@ class IncastTestCase : public TestCase
 } // namespace
 
 /// Incast, watchdog and deadlock suite.
+/**
+ * An ACK that crosses an incast's queue: hosts 1 and 2 each WRITE 1 MB to
+ * host 0 (no congestion control), so the switch's class-3 queue to host 0
+ * grows by a link's rate; 20 us in, host 0 WRITEs 1000 bytes to host 3,
+ * whose path is idle but whose ACK comes back through that queue. In the
+ * QP's class the ACK waits behind the queue (as RoCE NICs send ACKs); with
+ * host 3's RdmaNic::AckPriority 7 it passes it under strict priority (as
+ * ConWeave's simulator sends every ACK), and the WRITE completes in about
+ * the idle path's round trip.
+ */
+class AckPriorityTestCase : public TestCase
+{
+  public:
+    explicit AckPriorityTestCase(int8_t ackPriority)
+        : TestCase("an ACK crossing an incast's queue, RdmaNic::AckPriority " +
+                   std::to_string(ackPriority) +
+                   (ackPriority < 0 ? " (the QP's class): waits behind the queue"
+                                    : ": passes it, the WRITE completes in an idle round trip")),
+          m_ackPriority(ackPriority)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Star::Options o;
+        o.hosts = 4;
+        Star star(o);
+        star.nics[3]->SetAttribute("AckPriority", IntegerValue(m_ackPriority));
+        for (uint32_t h : {1u, 2u})
+        {
+            star.PostWrite(star.Connect(h, 0), h, 0, h, 1 << 20);
+        }
+        Ptr<RdmaQueuePair> probe = star.Connect(0, 3);
+        const Time posted = MicroSeconds(20);
+        Time done;
+        star.cqs[0]->SetCompletionCallback(
+            Callback<void, const RdmaWorkCompletion&>([&done](const RdmaWorkCompletion& wc) {
+                if (wc.wrId == 99 && wc.status == IBV_WC_SUCCESS)
+                {
+                    done = Simulator::Now();
+                }
+            }));
+        uint64_t ackClassFrames = 0;
+        star.switchPorts[0]->GetTxQueue()->TraceConnectWithoutContext(
+            "Enqueue",
+            Callback<void, Ptr<const Packet>, uint8_t>(
+                [&ackClassFrames, this](Ptr<const Packet>, uint8_t cls) {
+                    ackClassFrames += m_ackPriority >= 0 && cls == m_ackPriority;
+                }));
+        Simulator::Schedule(posted, [&]() { star.PostWrite(probe, 0, 3, 99, 1000); });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(done, posted, "the probe WRITE completed");
+        const Time fct = done - posted;
+        // The idle round trip: 4 cables of 1 us and the frames' serialization.
+        const Time idle = MicroSeconds(4);
+        // By 20 us the queue to host 0 holds about 20 us x 100 Gb/s = 250 kB: 20 us.
+        if (m_ackPriority < 0)
+        {
+            NS_TEST_EXPECT_MSG_GT(fct, idle + MicroSeconds(10), "the ACK waited in the queue");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_LT(fct, idle + MicroSeconds(1), "the ACK passed the queue");
+            NS_TEST_EXPECT_MSG_EQ(ackClassFrames, 1, "one frame, the ACK, in its class");
+        }
+        std::cout << "  probe FCT " << fct.As(Time::US) << std::endl;
+        Simulator::Destroy();
+    }
+
+    int8_t m_ackPriority; //!< host 3's AckPriority
+};
+
 class RdmaIncastTestSuite : public TestSuite
 {
   public:
@@ -253,6 +327,8 @@ class RdmaIncastTestSuite : public TestSuite
         AddTestCase(new IncastTestCase(2, true, 1 << 20, 4, IBV_MTU_4096, 4200), TestCase::QUICK);
         AddTestCase(new IncastTestCase(2, false, 1 << 20, 4), TestCase::QUICK);
         AddTestCase(new IncastTestCase(16, false, 2 << 20, 2), TestCase::QUICK);
+        AddTestCase(new AckPriorityTestCase(-1), TestCase::QUICK);
+        AddTestCase(new AckPriorityTestCase(7), TestCase::QUICK);
     }
 };
 
