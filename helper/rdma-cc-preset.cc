@@ -12,8 +12,8 @@
 #include "ns3/rdma-dcqcn.h"
 
 #include <iomanip>
+#include <map>
 #include <sstream>
-
 #include <stdexcept>
 
 namespace ns3
@@ -145,6 +145,67 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
     return v;
 }
 
+const std::string g_cwRunPy = "ConWeave simulator run.py";
+const std::string g_cwMain = "ConWeave simulator, scratch/network-load-balance.cc";
+
+/**
+ * ConWeave's simulator: hpcc-sim (its code is the HPCC simulator's, and so
+ * are its NIC and switch models where ConWeave did not change them), then
+ * what its run.py writes differently and what its code fixes.
+ */
+std::vector<RdmaPresetValue>
+ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
+{
+    auto mbps = [](uint64_t v) { return std::to_string(v) + "Mbps"; };
+    std::map<std::string, RdmaPresetValue> own{
+        {"nic.AckPriority",
+         {"nic.AckPriority",
+          "7",
+          g_cwMain + ": every switch's AckHighPrio = 1 (switch-node.cc: ACKs and NACKs in "
+                     "queue 0, served before data, outside the MMU and PFC); qbb-net-device.cc "
+                     "RdmaEgressQueue::ack_q_idx = 0 (the hosts' ACK queue in class 0)"}},
+        {"pfc.BufferSize",
+         {"pfc.BufferSize",
+          std::to_string(9 * 1024 * 1024),
+          g_cwRunPy + " --buffer default 9 (BUFFER_SIZE, MB; network-load-balance.cc x 1024 x "
+                      "1024)"}},
+        {"pfc.Alpha",
+         {"pfc.Alpha",
+          "0.0625",
+          "ConWeave simulator, switch-mmu.cc: IngressAlpha 0.0625 (the dynamic PFC "
+          "threshold's factor; the HPCC simulator's is 1/8)"}},
+        {"ecn.kmin", {"ecn.kmin", "100000", g_cwRunPy + " kmin_map: 100 KB at every rate"}},
+        {"ecn.kmax", {"ecn.kmax", "400000", g_cwRunPy + " kmax_map: 400 KB at every rate"}},
+    };
+    if (algorithm == "dcqcn")
+    {
+        own["cc.dcqcn.AiRate"] = {"cc.dcqcn.AiRate",
+                                  mbps(10 * bw / 25),
+                                  g_cwRunPy + " RATE_AI: ai = 10 * bw / 25 (Mb/s)"};
+        own["cc.dcqcn.HaiRate"] = {"cc.dcqcn.HaiRate",
+                                   mbps(25 * bw / 25),
+                                   g_cwRunPy + " RATE_HAI: hai = 25 * bw / 25 (Mb/s)"};
+        own["cc.dcqcn.MinRate"] = {"cc.dcqcn.MinRate",
+                                   "100Mbps",
+                                   g_cwRunPy + " config_template: MIN_RATE 100Mb/s"};
+    }
+    std::vector<RdmaPresetValue> v;
+    for (const auto& h : HpccSimPreset(algorithm, bw))
+    {
+        auto it = own.find(h.key);
+        if (it == own.end())
+        {
+            v.push_back(h);
+            v.back().source = "as hpcc-sim: " + h.source;
+        }
+    }
+    for (const auto& [key, value] : own)
+    {
+        v.push_back(value);
+    }
+    return v;
+}
+
 } // namespace
 
 std::vector<RdmaPresetValue>
@@ -162,7 +223,11 @@ RdmaCcPreset(const std::string& name, const std::string& algorithm, DataRate nic
     {
         return HpccSimPreset(algorithm, nicRate.GetBitRate() / 1000000000);
     }
-    throw std::invalid_argument("expected paper, nvidia or hpcc-sim");
+    if (name == "conweave-sim")
+    {
+        return ConweaveSimPreset(algorithm, nicRate.GetBitRate() / 1000000000);
+    }
+    throw std::invalid_argument("expected paper, nvidia, hpcc-sim or conweave-sim");
 }
 
 void

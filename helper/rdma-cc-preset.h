@@ -46,6 +46,16 @@ struct RdmaPresetValue
  *    simulation/scratch/third.cc, rdma-hw.cc and switch-node.cc are in
  *    simulation/src/point-to-point/model/. Kmin/Kmax stay per link rate
  *    (SwitchEcnParams::ForRate gives run.py's maps).
+ *  - "conweave-sim": ConWeave's simulator (github.com/conweave-project/
+ *    conweave-ns3 at commit 236a801, SIGCOMM'23, derived from the HPCC
+ *    simulator): hpcc-sim's keys, then what its run.py writes differently
+ *    (DCQCN R_AI 10 bw/25 and R_HAI 25 bw/25 Mb/s, MIN_RATE 100 Mb/s, a
+ *    9 MiB buffer, Kmin 100 KB and Kmax 400 KB at every rate) and what its
+ *    code fixes: every ACK and NACK ahead of data (nic.AckPriority 7: its
+ *    switches' AckHighPrio = 1, set in scratch/network-load-balance.cc, and
+ *    its hosts' ACK queue in class 0) and the dynamic PFC threshold's factor
+ *    1/16 (switch-mmu.cc IngressAlpha). hpcc-sim's values keep their
+ *    sources, prefixed "as hpcc-sim: ".
  * \param name the preset name
  * \param algorithm cc.algorithm (dcqcn, hpcc, ...)
  * \param nicRate the NIC line rate (hpcc-sim scales by it)

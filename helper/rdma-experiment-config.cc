@@ -177,9 +177,11 @@ RdmaExperiment::MakeConfig()
     c.AddKey("cc.preset",
              "paper",
              "paper (the attribute defaults: DCQCN SIGCOMM 2015), nvidia (ConnectX firmware "
-             "defaults of the reaction and notification points) or hpcc-sim (the values the "
+             "defaults of the reaction and notification points), hpcc-sim (the values the "
              "HPCC simulator's run.py writes for dcqcn or hpcc: CC, Pmax, switch buffer, ACK "
-             "interval, MTU; RdmaCcPreset); keys set in the file or command line win");
+             "interval, MTU; RdmaCcPreset) or conweave-sim (ConWeave's simulator: hpcc-sim "
+             "with its run.py's DCQCN steps, buffer and ECN thresholds, its PFC alpha and its "
+             "ACKs ahead of data in every queue); keys set in the file or command line win");
     c.AddAttributeGroup("cc.dcqcn", "ns3::RdmaDcqcn");
     c.AddAttributeGroup("cc.hpcc", "ns3::RdmaHpcc");
     c.AddAttributeGroup("cc.timely", "ns3::RdmaTimely");

@@ -100,13 +100,58 @@ class HpccSimValuesTestCase : public TestCase
         }
         catch (const RdmaConfigError& e)
         {
-            refused = std::string(e.what()).find("expected paper, nvidia or hpcc-sim") !=
-                      std::string::npos;
+            refused = std::string(e.what()).find(
+                          "expected paper, nvidia, hpcc-sim or conweave-sim") != std::string::npos;
         }
         NS_TEST_EXPECT_MSG_EQ(refused, true, "unknown preset refused with the choices");
         NS_TEST_EXPECT_MSG_EQ(RdmaCcPreset("paper", "dcqcn", DataRate("100Gbps")).size(),
                               0,
                               "paper: the attribute defaults");
+    }
+};
+
+/// conweave-sim: ConWeave's run.py values and its simulator's own choices over hpcc-sim.
+class ConweaveSimValuesTestCase : public TestCase
+{
+  public:
+    ConweaveSimValuesTestCase()
+        : TestCase("conweave-sim: ACKs ahead of data, run.py's DCQCN steps, 9 MiB buffer, Kmin "
+                   "and Kmax 100 and 400 KB, PFC alpha 1 in 16, the rest as hpcc-sim, each "
+                   "citing its source")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto d = Values("conweave-sim", "dcqcn", DataRate("100Gbps"));
+        auto hs = Values("hpcc-sim", "dcqcn", DataRate("100Gbps"));
+        NS_TEST_EXPECT_MSG_EQ(d["nic.AckPriority"], "7", "AckHighPrio 1, ack_q_idx 0");
+        NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.AiRate"], "40Mbps", "ai = 10 x 100 / 25");
+        NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.HaiRate"], "100Mbps", "hai = 25 x 100 / 25");
+        NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.MinRate"], "100Mbps", "MIN_RATE 100Mb/s");
+        NS_TEST_EXPECT_MSG_EQ(d["pfc.BufferSize"], "9437184", "--buffer 9 (MB = MiB)");
+        NS_TEST_EXPECT_MSG_EQ(d["pfc.Alpha"], "0.0625", "switch-mmu.cc IngressAlpha");
+        NS_TEST_EXPECT_MSG_EQ(d["ecn.kmin"], "100000", "kmin_map 100 KB");
+        NS_TEST_EXPECT_MSG_EQ(d["ecn.kmax"], "400000", "kmax_map 400 KB");
+        NS_TEST_EXPECT_MSG_EQ(d.size(), hs.size() + 4, "hpcc-sim's keys and four of its own");
+        for (const char* k : {"cc.dcqcn.G",
+                              "cc.dcqcn.TimeReset",
+                              "cc.dcqcn.DecreaseTiming",
+                              "ecn.pmax",
+                              "transport.AckReqInterval",
+                              "nic.tx.ResponsesFirst",
+                              "link.WireOverhead",
+                              "switch.EcnAtDequeue"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(d[k], hs[k], k << " as hpcc-sim");
+        }
+        for (const auto& v : RdmaCcPreset("conweave-sim", "dcqcn", DataRate("100Gbps")))
+        {
+            const bool cites = v.source.rfind("ConWeave simulator", 0) == 0 ||
+                               v.source.rfind("as hpcc-sim: HPCC simulator", 0) == 0;
+            NS_TEST_EXPECT_MSG_EQ(cites, true, v.key << " cites its source: " << v.source);
+        }
     }
 };
 
@@ -229,6 +274,7 @@ class RdmaCcPresetTestSuite : public TestSuite
         : TestSuite("rdma-cc-preset", UNIT)
     {
         AddTestCase(new HpccSimValuesTestCase, TestCase::QUICK);
+        AddTestCase(new ConweaveSimValuesTestCase, TestCase::QUICK);
         AddTestCase(new TimerOnlyIncreaseTestCase, TestCase::QUICK);
         AddTestCase(new NvidiaStandingQueueTestCase, TestCase::QUICK);
     }
