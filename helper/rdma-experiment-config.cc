@@ -192,7 +192,8 @@ RdmaExperiment::MakeConfig()
     c.AddKey("hpcc.config",
              "",
              "the HPCC simulator's config.txt (TOPOLOGY_FILE, FLOW_FILE, CC_MODE, rate, ECN and "
-             "PFC keys) read as these keys; keys set in the INI file or command line win; "
+             "PFC keys), or ConWeave's (its LB_MODE, ENABLE_PFC, ENABLE_IRN, FLOWGEN_STOP_TIME "
+             "too), read as these keys; keys set in the INI file or command line win; "
              "unknown keys are listed as warnings");
     // Run and outputs.
     c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs",

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <sys/stat.h>
@@ -29,9 +30,12 @@ namespace
 class HpccConfigParser
 {
   public:
-    HpccConfigParser(const std::string& text, const std::string& name)
+    HpccConfigParser(const std::string& text,
+                     const std::string& name,
+                     const std::set<uint64_t>& linkRates)
         : m_in(text),
-          m_reader(m_in, name)
+          m_reader(m_in, name),
+          m_linkRates(linkRates)
     {
     }
 
@@ -47,6 +51,7 @@ class HpccConfigParser
             }
             Dispatch(key);
         }
+        Finish(seen);
         return m_out;
     }
 
@@ -60,6 +65,45 @@ class HpccConfigParser
     void Set(const std::string& key, const std::string& value)
     {
         m_out.settings.push_back({key, value, Where()});
+    }
+
+    /**
+     * \brief What only the whole file decides: ConWeave's run.py writes no
+     * SIMULATOR_STOP_TIME (its simulator stops at FLOWGEN_STOP_TIME + 10 s,
+     * or when every flow is done), and its simulator's own choices (ACKs
+     * ahead of data in every queue, its switch MMU) make a file with its keys
+     * select cc.preset = conweave-sim rather than hpcc-sim.
+     * \param seen the keys of the file
+     */
+    void Finish(const std::set<std::string>& seen)
+    {
+        if (m_flowgenStop && !seen.count("SIMULATOR_STOP_TIME"))
+        {
+            std::ostringstream t;
+            t.precision(15); // 2.005 + 10 prints as 12.005
+            t << m_flowgenStop->first + 10 << "s";
+            m_out.settings.push_back({"sim.stopTime", t.str(), m_flowgenStop->second});
+        }
+        if (!m_conweaveKey.empty())
+        {
+            for (auto& st : m_out.settings)
+            {
+                if (st.key == "cc.preset" && st.value == "hpcc-sim")
+                {
+                    st.value = "conweave-sim";
+                    st.where += " (with " + m_conweaveKey + ", a key of ConWeave's simulator)";
+                }
+            }
+        }
+    }
+
+    /// Remembers the first key only ConWeave's simulator reads.
+    void NoteConweaveKey(const std::string& key)
+    {
+        if (m_conweaveKey.empty())
+        {
+            m_conweaveKey = key;
+        }
     }
 
     void Warn(const std::string& message)
@@ -145,7 +189,18 @@ class HpccConfigParser
                 m_reader.ToUint(m_tokens[2 + 2 * i], key + " rate (bit/s)", 1, UINT64_MAX);
             m[rate] = m_reader.ToDouble(m_tokens[3 + 2 * i], key + " value");
         }
-        return m;
+        // The simulator looks up each switch port's own rate: entries for
+        // rates no link has are never read (ConWeave's run.py writes six
+        // rates, with Pmax 0 at 20 and 50 Gb/s, for a fabric of 100 Gb/s).
+        std::map<uint64_t, double> used;
+        for (const auto& [rate, value] : m)
+        {
+            if (m_linkRates.count(rate))
+            {
+                used[rate] = value;
+            }
+        }
+        return used.empty() ? m : used;
     }
 
     /// KMIN_MAP / KMAX_MAP: per-rate KB (x 1000 bytes, SwitchMmu::ConfigEcn).
@@ -185,6 +240,28 @@ class HpccConfigParser
             "HAS_WIN", "VAR_WIN", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK", "PINT_LOG_BASE",
             "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI", "PAUSE_TIME", "DATA_RATE", "LINK_DELAY",
             "L2_CHUNK_SIZE"};
+        // ConWeave's simulator (github.com/conweave-project/conweave-ns3,
+        // scratch/network-load-balance.cc): its own keys, read there for
+        // outputs, monitors, the flow generator's window and ConWeave's
+        // timers (LB_MODE 9 only), with no counterpart here.
+        static const std::set<std::string> conweaveUnused{"FLOW_INPUT_FILE",
+                                                          "CNP_OUTPUT_FILE",
+                                                          "VOQ_MON_FILE",
+                                                          "VOQ_MON_DETAIL_FILE",
+                                                          "UPLINK_MON_FILE",
+                                                          "CONN_MON_FILE",
+                                                          "EST_ERROR_MON_FILE",
+                                                          "SW_MONITORING_INTERVAL",
+                                                          "FLOWGEN_START_TIME",
+                                                          "LOAD",
+                                                          "CONWEAVE_TX_EXPIRY_TIME",
+                                                          "CONWEAVE_REPLY_TIMEOUT_EXTRA",
+                                                          "CONWEAVE_PATH_PAUSE_TIME",
+                                                          "CONWEAVE_EXTRA_VOQ_FLUSH_TIME",
+                                                          "CONWEAVE_DEFAULT_VOQ_WAITING_TIME"};
+        static const std::map<std::string, std::string> lb{{"0", "Ecmp"},
+                                                           {"2", "Drill"},
+                                                           {"6", "LetFlow"}};
         static const std::map<std::string, std::string> cc{{"1", "dcqcn"},
                                                            {"3", "hpcc"},
                                                            {"7", "timely"},
@@ -364,8 +441,51 @@ class HpccConfigParser
                      "(always sent ahead of data) with class 0; its switches still queue "
                      "ACKs with data. Here ACKs pause and travel with their QP's class "
                      "(ahead of data at the NIC with nic.tx.ResponsesFirst, which "
-                     "cc.preset = hpcc-sim sets); CNPs go in RdmaNic::CnpPriority");
+                     "cc.preset = hpcc-sim sets) unless nic.AckPriority gives them one of "
+                     "their own; CNPs go in RdmaNic::CnpPriority");
             }
+        }
+        else if (key == "LB_MODE")
+        {
+            NoteConweaveKey(key);
+            const std::string& mode = One("0, 2 or 6");
+            auto it = lb.find(mode);
+            if (it == lb.end())
+            {
+                m_reader.Fail("LB_MODE: expected 0 (per-flow ECMP), 2 (DRILL) or 6 (LetFlow), "
+                              "got '" +
+                              mode + "' (3, CONGA, and 9, ConWeave, are not modelled)");
+            }
+            Set("switch.LoadBalancing", it->second);
+        }
+        else if (key == "ENABLE_PFC")
+        {
+            NoteConweaveKey(key);
+            Set("pfc.PfcEnabled", Flag() ? "true" : "false");
+        }
+        else if (key == "ENABLE_IRN")
+        {
+            NoteConweaveKey(key);
+            Set("transport.recovery", Flag() ? "irn" : "go-back-n");
+        }
+        else if (key == "FLOWGEN_STOP_TIME")
+        {
+            NoteConweaveKey(key);
+            const double t = Number("seconds");
+            if (t < 0)
+            {
+                m_reader.Fail("FLOWGEN_STOP_TIME: expected seconds >= 0, got " + m_tokens[1]);
+            }
+            m_flowgenStop = std::make_pair(t, Where());
+        }
+        else if (key == "RANDOM_SEED")
+        {
+            NoteConweaveKey(key);
+            Set("sim.seed", std::to_string(Uint("a seed >= 1", 1)));
+        }
+        else if (conweaveUnused.count(key))
+        {
+            NoteConweaveKey(key); // read by ConWeave's simulator for models and outputs not here
         }
         else if (unused.count(key))
         {
@@ -381,6 +501,9 @@ class HpccConfigParser
     RdmaTextReader m_reader;           //!< lines and numbers with file:line errors
     std::vector<std::string> m_tokens; //!< the current line
     uint64_t m_payload{1000};          //!< PACKET_PAYLOAD_SIZE (the simulator's default)
+    std::set<uint64_t> m_linkRates;    //!< the topology's link rates (empty: unknown)
+    std::string m_conweaveKey;         //!< a key only ConWeave's simulator reads, if any
+    std::optional<std::pair<double, std::string>> m_flowgenStop; //!< FLOWGEN_STOP_TIME, where
     RdmaHpccConfig m_out;              //!< the result
 };
 
@@ -392,14 +515,71 @@ IsFile(const std::string& path)
     return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/**
+ * \brief The link rates of the topology the run will use: topology.file if
+ * the INI file or command line gave it, else the config's TOPOLOGY_FILE
+ * (none if they gave a topology.type other than hpcc).
+ * \param c the configuration
+ * \param text the config.txt
+ * \param resolve how a path in it is found
+ * \return the rates in bit/s; empty if the file cannot be read (its error
+ * comes when the topology is built)
+ */
+std::set<uint64_t>
+HpccLinkRates(const RdmaConfig& c,
+              const std::string& text,
+              const std::function<std::string(const std::string&)>& resolve)
+{
+    if (c.GetOrigin("topology.type") != "default" && c.Get("topology.type") != "hpcc")
+    {
+        return {}; // another kind of topology: its rates are not known here
+    }
+    std::string file;
+    if (c.GetOrigin("topology.file") != "default")
+    {
+        file = c.Get("topology.file");
+    }
+    else
+    {
+        std::istringstream lines(text);
+        std::string line;
+        while (std::getline(lines, line))
+        {
+            std::istringstream words(line);
+            std::string key;
+            std::string value;
+            if (words >> key >> value && key == "TOPOLOGY_FILE")
+            {
+                file = resolve(value);
+                break;
+            }
+        }
+    }
+    std::set<uint64_t> rates;
+    try
+    {
+        for (const auto& link : RdmaHpccTopologyReader::ReadFile(file).links)
+        {
+            rates.insert(link.rate.GetBitRate());
+        }
+    }
+    catch (const std::exception&)
+    {
+        return {};
+    }
+    return rates;
+}
+
 } // namespace
 
 RdmaHpccConfig
-RdmaParseHpccConfig(const std::string& text, const std::string& name)
+RdmaParseHpccConfig(const std::string& text,
+                    const std::string& name,
+                    const std::set<uint64_t>& linkRates)
 {
     try
     {
-        return HpccConfigParser(text, name).Parse();
+        return HpccConfigParser(text, name, linkRates).Parse();
     }
     catch (const RdmaHpccConfigError&)
     {
@@ -422,27 +602,33 @@ RdmaApplyHpccConfig(RdmaConfig& c, const std::string& path)
     }
     std::stringstream text;
     text << in.rdbuf();
+    const std::string folder =
+        path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+    // As the simulator reads a path: from the working directory, else from
+    // the config file's folder.
+    auto resolve = [&folder](const std::string& p) {
+        return !p.empty() && p[0] != '/' && !IsFile(p) && IsFile(folder + "/" + p)
+                   ? folder + "/" + p
+                   : p;
+    };
     RdmaHpccConfig hc;
     try
     {
-        hc = RdmaParseHpccConfig(text.str(), path);
+        hc = RdmaParseHpccConfig(text.str(), path, HpccLinkRates(c, text.str(), resolve));
     }
     catch (const RdmaHpccConfigError& e)
     {
         throw RdmaConfigError(e.what());
     }
-    const std::string folder =
-        path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
     for (auto s : hc.settings)
     {
         if (c.GetOrigin(s.key) != "default")
         {
             continue; // the INI file or command line wins
         }
-        if ((s.key == "topology.file" || s.key == "traffic.flowFile") && !s.value.empty() &&
-            s.value[0] != '/' && !IsFile(s.value) && IsFile(folder + "/" + s.value))
+        if (s.key == "topology.file" || s.key == "traffic.flowFile")
         {
-            s.value = folder + "/" + s.value;
+            s.value = resolve(s.value);
         }
         try
         {

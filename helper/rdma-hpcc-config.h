@@ -5,6 +5,8 @@
 #ifndef RDMA_HPCC_CONFIG_H
 #define RDMA_HPCC_CONFIG_H
 
+#include <cstdint>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,7 +64,18 @@ struct RdmaHpccConfig
  * (U_TARGET, MI_THRESH, FAST_REACT, RATE_AI, MIN_RATE), KMIN_MAP /
  * KMAX_MAP / PMAX_MAP ("n rate value ..."; Kmin/Kmax in KB: per-rate maps
  * of 4 and 16 KB per Gb/s are this module's per-rate default, a single
- * value for all rates sets ecn.kmin/kmax, anything else is refused).
+ * value for all rates sets ecn.kmin/kmax, anything else is refused; with
+ * linkRates, only the entries of those rates count, as the simulator looks
+ * up each switch port's rate).
+ * The keys of ConWeave's simulator (github.com/conweave-project/conweave-ns3,
+ * derived from this one; its run.py writes them): LB_MODE (0 Ecmp, 2 Drill,
+ * 6 LetFlow as switch.LoadBalancing; 3 CONGA and 9 ConWeave are refused),
+ * ENABLE_PFC (pfc.PfcEnabled), ENABLE_IRN (transport.recovery irn),
+ * FLOWGEN_STOP_TIME (sim.stopTime 10 s later, as that simulator stops,
+ * unless SIMULATOR_STOP_TIME is given), RANDOM_SEED (sim.seed); its output,
+ * monitor and ConWeave-timer keys are accepted and ignored. A file with any
+ * of them and CC_MODE 1 or 3 selects cc.preset = conweave-sim (ConWeave's
+ * simulator's own choices: RdmaCcPreset) instead of hpcc-sim.
  * Keys the simulator reads that have no counterpart here (output file
  * names, trace and queue monitors, PINT, INT_MULTI, ...) are accepted with
  * their documented form and listed among the warnings when their value
@@ -70,19 +83,25 @@ struct RdmaHpccConfig
  *
  * \param text the file's text
  * \param name the file's name, for messages
+ * \param linkRates the topology's link rates, bit/s (empty: every map
+ * entry counts)
  * \return the settings and the warnings
  * \throws RdmaHpccConfigError naming file and line for a value that is not
  * of the key's form (a number, a rate, a count of map entries), a key
  * given twice, or a mode or map this module does not model
  */
-RdmaHpccConfig RdmaParseHpccConfig(const std::string& text, const std::string& name);
+RdmaHpccConfig RdmaParseHpccConfig(const std::string& text,
+                                   const std::string& name,
+                                   const std::set<uint64_t>& linkRates = {});
 
 /**
  * \brief Read an HPCC simulator config.txt into an rdma-sim configuration:
  * each setting is applied if the key is still at its default (so the INI
  * file and command line win), with origin "file:line"; TOPOLOGY_FILE and
  * FLOW_FILE are taken as the simulator takes them, from the working
- * directory, or else from the config file's folder.
+ * directory, or else from the config file's folder; the per-rate maps are
+ * read for the link rates of the topology (topology.file if given, else
+ * TOPOLOGY_FILE).
  * \param c the configuration
  * \param path the config.txt
  * \return the warnings
