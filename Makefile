@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -127,6 +127,31 @@ bench-peers: build bench-lto
 	  --floor "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" \
 	  --peer-dir "$(PEER_DIR)" --cases "$(PEER_CASES)" --runs $(BENCH_RUNS) \
 	  --runs-5ms $(PEER_RUNS_5MS) --out $(OUT)/bench-peers
+
+# rdma-sim (--hpcc.config, cc.preset=conweave-sim) and ConWeave's simulator
+# side by side on the same flows, alternating (scripts/bench_conweave.py;
+# doc/rdma.rst, "Side by side with ConWeave's simulator"): its run.py's case
+# (CONWEAVE_LB fecmp, drill or letflow, PFC, DCQCN, its 128-host leaf-spine),
+# CONWEAVE_TIME seconds of CONWEAVE_CDF arrivals at CONWEAVE_LOAD percent of
+# the core, from its traffic_gen.py seeded with CONWEAVE_SEED (or the flow file
+# CONWEAVE_FLOWS); slowdown tables, pauses, wall times and peak RSS.
+# CONWEAVE_SRC: a checkout of github.com/conweave-project/conweave-ns3 (built
+# once in CONWEAVE_DIR, ~7 min with Python 2.7), or CONWEAVE_TREE: a tree of it
+# already built. rdma-sim as `make build` builds it (CONWEAVE_SIM); BENCH_RUNS
+# rounds (medians).
+CONWEAVE_DIR ?= /var/tmp/rdma-peer-conweave
+CONWEAVE_SIM ?= $(BUILD_DIR)/examples/rdma-sim
+CONWEAVE_LB ?= fecmp
+CONWEAVE_TIME ?= 0.005
+CONWEAVE_LOAD ?= 50
+CONWEAVE_CDF ?= AliStorage2019
+CONWEAVE_SEED ?= 1
+bench-conweave: build
+	@test -n "$(CONWEAVE_SRC)$(CONWEAVE_TREE)" || { echo "make bench-conweave: set CONWEAVE_SRC=<checkout of ConWeave's simulator> or CONWEAVE_TREE=<its built tree>" >&2; exit 2; }
+	scripts/bench_conweave.py $(if $(CONWEAVE_TREE),--conweave-tree "$(CONWEAVE_TREE)",--conweave-src "$(CONWEAVE_SRC)") \
+	  --sim "$(CONWEAVE_SIM)" --peer-dir "$(CONWEAVE_DIR)" --lb $(CONWEAVE_LB) --time $(CONWEAVE_TIME) \
+	  --netload $(CONWEAVE_LOAD) --cdf $(CONWEAVE_CDF) --seed $(CONWEAVE_SEED) \
+	  $(if $(CONWEAVE_FLOWS),--flows "$(CONWEAVE_FLOWS)") --runs $(BENCH_RUNS) --out $(OUT)/bench-conweave
 
 # rdma-sim and Broadcom's csg-htsim (sim/datacenter/htsim_roce) side by side on
 # a fat-tree permutation (2 MB per host, PFC, no CC), alternating in one run
