@@ -32,88 +32,16 @@ INCAST_END = 1.05
 MEDIAN = 1.05
 
 #: ConWeave's run.py config_template for --lb fecmp --pfc 1 --irn 0 --simul_time 0.005
-#: --netload 50 --bw 100 (CC dcqcn), with the paths relative to this file's folder
-CONFIG = """TOPOLOGY_FILE leaf_spine_128_100G_OS2.txt
-FLOW_FILE incast-probe-40.txt
-
-FLOW_INPUT_FILE out_in.txt
-CNP_OUTPUT_FILE out_cnp.txt
-FCT_OUTPUT_FILE out_fct.txt
-PFC_OUTPUT_FILE out_pfc.txt
-QLEN_MON_FILE out_qlen.txt
-VOQ_MON_FILE out_voq.txt
-VOQ_MON_DETAIL_FILE out_voq_per_dst.txt
-UPLINK_MON_FILE out_uplink.txt
-CONN_MON_FILE out_conn.txt
-EST_ERROR_MON_FILE out_est_error.txt
-
-QLEN_MON_START 2.0
-QLEN_MON_END 2.005
-SW_MONITORING_INTERVAL 10000
-
-FLOWGEN_START_TIME 2.0
-FLOWGEN_STOP_TIME 2.005
-BUFFER_SIZE 9
-
-CC_MODE 1
-LB_MODE 0
-ENABLE_PFC 1
-ENABLE_IRN 0
-
-CONWEAVE_TX_EXPIRY_TIME 1000
-CONWEAVE_REPLY_TIMEOUT_EXTRA 4
-CONWEAVE_PATH_PAUSE_TIME 16
-CONWEAVE_EXTRA_VOQ_FLUSH_TIME 64
-CONWEAVE_DEFAULT_VOQ_WAITING_TIME 400
-
-ALPHA_RESUME_INTERVAL 1
-RATE_DECREASE_INTERVAL 4
-CLAMP_TARGET_RATE 0
-RP_TIMER 300 
-FAST_RECOVERY_TIMES 1
-EWMA_GAIN 0.00390625
-RATE_AI 40.0Mb/s
-RATE_HAI 100.0Mb/s
-MIN_RATE 100Mb/s
-DCTCP_RATE_AI 1000Mb/s
-
-ERROR_RATE_PER_LINK 0.0000
-L2_CHUNK_SIZE 4000
-L2_ACK_INTERVAL 1
-L2_BACK_TO_ZERO 0
-
-RATE_BOUND 1
-HAS_WIN 0
-VAR_WIN 0
-FAST_REACT 0
-MI_THRESH 0
-INT_MULTI 1
-GLOBAL_T 1
-U_TARGET 0.95
-MULTI_RATE 0
-SAMPLE_FEEDBACK 0
-
-ENABLE_QCN 1
-USE_DYNAMIC_PFC_THRESHOLD 1
-PACKET_PAYLOAD_SIZE 1000
-
-
-LINK_DOWN 0 0 0
-KMAX_MAP 6 20000000000 400 50000000000 400 100000000000 400 200000000000 400 250000000000 400 400000000000 400
-KMIN_MAP 6 20000000000 100 50000000000 100 100000000000 100 200000000000 100 250000000000 100 400000000000 100
-PMAX_MAP 6 20000000000 0 50000000000 0 100000000000 0.20 200000000000 0.20 250000000000 0.20 400000000000 0.20
-LOAD 50
-RANDOM_SEED 1
-"""
+#: --netload 50 --bw 100 (CC dcqcn), with the paths relative to its folder
+CONFIG = open(os.path.join(DATA, 'config.txt')).read()
+#: its leaf_spine_128_100G_OS2 in the HPCC topology format: hosts 0-127, 16 a rack
+#: on ToRs 128-135, spines 136-143, every link 100 Gb/s and 1 us
+TOPOLOGY = os.path.join(DATA, 'leaf_spine_128_100G_OS2.txt')
 
 
 def leaf_spine_128():
-    """ConWeave's leaf_spine_128_100G_OS2 in the HPCC topology format: hosts 0-127,
-    16 a rack on ToRs 128-135, spines 136-143, every link 100 Gb/s and 1 us."""
-    links = ['%d %d 100Gbps 1000ns 0' % (h, 128 + h // 16) for h in range(128)]
-    links += ['%d %d 100Gbps 1000ns 0' % (t, s) for t in range(128, 136) for s in range(136, 144)]
-    return '144 16 %d\n%s\n%s\n' % (len(links), ' '.join(str(i) for i in range(128, 144)),
-                                    '\n'.join(links))
+    """The topology's text."""
+    return open(TOPOLOGY).read()
 
 
 def read_fct(path):
@@ -129,11 +57,7 @@ def read_fct(path):
 
 
 def run(run_example, tmp_path, name, *extra):
-    (tmp_path / 'leaf_spine_128_100G_OS2.txt').write_text(leaf_spine_128())
-    if not (tmp_path / 'incast-probe-40.txt').exists():
-        os.symlink(FLOWS, tmp_path / 'incast-probe-40.txt')
-    config = tmp_path / 'config.txt'
-    config.write_text(CONFIG)
+    config = os.path.join(DATA, 'config.txt')
     out = tmp_path / name
     r = run_example('rdma-sim', '--hpcc.config=%s' % config, '-q', '--output.dir=%s' % out,
                     *extra)
@@ -146,7 +70,7 @@ def test_fecmp_pfc_from_config_txt(run_example, tmp_path):
     # Every key of the file is read or known; only the payload is not taken as it is.
     assert [w for w in r.stderr.splitlines() if 'warning' in w] == [
         'rdma-sim: warning: %s:63: PACKET_PAYLOAD_SIZE 1000: IB path MTUs are 256-4096 in '
-        'powers of two; using 1024' % (tmp_path / 'config.txt')], r.stderr
+        'powers of two; using 1024' % os.path.join(DATA, 'config.txt')], r.stderr
     theirs = read_fct(THEIRS)
     assert len(theirs) == 40 and set(ours) == set(theirs), 'the same 40 flows completed'
     ratios = []
