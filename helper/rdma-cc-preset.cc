@@ -164,6 +164,11 @@ ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
           g_cwMain + ": every switch's AckHighPrio = 1 (switch-node.cc: ACKs and NACKs in "
                      "queue 0, served before data, outside the MMU and PFC); qbb-net-device.cc "
                      "RdmaEgressQueue::ack_q_idx = 0 (the hosts' ACK queue in class 0)"}},
+        {"nic.CnpPriority",
+         {"nic.CnpPriority",
+          "7",
+          "ConWeave simulator, rdma-hw.cc ReceiveUdp: the CNP is a flag on the ACK (SetCnp), so "
+          "it travels with the ACKs (a CNP behind them arrived after its QP was gone)"}},
         {"pfc.BufferSize",
          {"pfc.BufferSize",
           std::to_string(9 * 1024 * 1024),

@@ -53,7 +53,8 @@ struct RdmaPresetValue
  *    9 MiB buffer, Kmin 100 KB and Kmax 400 KB at every rate) and what its
  *    code fixes: every ACK and NACK ahead of data (nic.AckPriority 7: its
  *    switches' AckHighPrio = 1, set in scratch/network-load-balance.cc, and
- *    its hosts' ACK queue in class 0) and the dynamic PFC threshold's factor
+ *    its hosts' ACK queue in class 0), CNPs with them (nic.CnpPriority 7:
+ *    its CNP is a flag on the ACK) and the dynamic PFC threshold's factor
  *    1/16 (switch-mmu.cc IngressAlpha). hpcc-sim's values keep their
  *    sources, prefixed "as hpcc-sim: ".
  * \param name the preset name

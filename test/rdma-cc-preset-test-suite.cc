@@ -127,6 +127,7 @@ class ConweaveSimValuesTestCase : public TestCase
         auto d = Values("conweave-sim", "dcqcn", DataRate("100Gbps"));
         auto hs = Values("hpcc-sim", "dcqcn", DataRate("100Gbps"));
         NS_TEST_EXPECT_MSG_EQ(d["nic.AckPriority"], "7", "AckHighPrio 1, ack_q_idx 0");
+        NS_TEST_EXPECT_MSG_EQ(d["nic.CnpPriority"], "7", "the CNP a flag on the ACK");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.AiRate"], "40Mbps", "ai = 10 x 100 / 25");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.HaiRate"], "100Mbps", "hai = 25 x 100 / 25");
         NS_TEST_EXPECT_MSG_EQ(d["cc.dcqcn.MinRate"], "100Mbps", "MIN_RATE 100Mb/s");
@@ -134,7 +135,7 @@ class ConweaveSimValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(d["pfc.Alpha"], "0.0625", "switch-mmu.cc IngressAlpha");
         NS_TEST_EXPECT_MSG_EQ(d["ecn.kmin"], "100000", "kmin_map 100 KB");
         NS_TEST_EXPECT_MSG_EQ(d["ecn.kmax"], "400000", "kmax_map 400 KB");
-        NS_TEST_EXPECT_MSG_EQ(d.size(), hs.size() + 4, "hpcc-sim's keys and four of its own");
+        NS_TEST_EXPECT_MSG_EQ(d.size(), hs.size() + 5, "hpcc-sim's keys and five of its own");
         for (const char* k : {"cc.dcqcn.G",
                               "cc.dcqcn.TimeReset",
                               "cc.dcqcn.DecreaseTiming",
