@@ -129,6 +129,19 @@ TEMPLATES['scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt '
     'scripts/compare_hpcc.py test/data/hpcc-compare/ours test/data/hpcc-compare/theirs-fct.txt '
     '--theirs-pfc test/data/hpcc-compare/theirs-pfc.txt']
 
+# doc/rdma.rst, "Side by side with ConWeave's simulator": the files make
+# bench-conweave writes stand for the stored ones of test_conweave_fidelity.py
+TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
+          '--cc.preset=hpcc-sim --output.dir=out/cw-before'] = [
+    'build/examples/rdma-sim --hpcc.config=test/data/conweave-sim/config.txt '
+    '--cc.preset=hpcc-sim --output.dir=out/cw-before']
+TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_fct.txt'] = [
+    'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
+TEMPLATES['make bench-conweave CONWEAVE_SRC=<checkout of ConWeave\'s simulator>'] = [
+    'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3']
+TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
+    'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
+
 #: Examples a document shows being refused -> (exit status, the first words
 #: of the message the document shows); the run must end so and write no
 #: output folder.
