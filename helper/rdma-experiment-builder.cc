@@ -87,6 +87,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         m_topo.SetSwitchEcn(spec.ecn);
     }
     m_topo.InstallFabric(spec.topology);
+    for (const RdmaLinkFailure& f : spec.linkFailures)
+    {
+        m_topo.ScheduleLinkFailure(f.link, f.at, spec.routeConvergence);
+    }
     m_topo.AssignStreams(1);
     if (m_write)
     {

@@ -68,6 +68,18 @@ RdmaExperiment::MakeConfig()
              "0",
              "probability a frame is corrupted on reception, every generated link",
              fraction);
+    c.AddKey("topology.failLinks",
+             "",
+             "links that fail during the run: A-B@time items separated by commas, A and B the "
+             "node ids at its ends (nodes.csv), for example 17-33@1ms; frames on a failed link "
+             "are lost",
+             nullptr);
+    c.AddKey("topology.routeConvergence",
+             "1ms",
+             "time from a link's failure to routes that avoid it in every switch (the control "
+             "plane's reaction: a parameter of the study); ECMP keeps sending into the link "
+             "until then",
+             duration);
     // Traffic (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner).
     c.AddKey("traffic.pattern",
              "poisson",

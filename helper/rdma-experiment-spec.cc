@@ -585,6 +585,16 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
                               c.Get("output.pcapNodes") + "': " + e.what());
     }
+    try
+    {
+        linkFailures = RdmaParseLinkFailures(c.Get("topology.failLinks"), topology);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.failLinks") + ": topology.failLinks = '" +
+                              c.Get("topology.failLinks") + "': " + e.what());
+    }
+    routeConvergence = c.GetTime("topology.routeConvergence");
     const std::string icrcMode = c.Get("sim.icrc");
     if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
     {

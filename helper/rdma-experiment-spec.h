@@ -9,6 +9,7 @@
 #include "rdma-helper.h"
 #include "rdma-memory-estimate.h"
 #include "rdma-partition.h"
+#include "rdma-link-failures.h"
 #include "rdma-topology-spec.h"
 
 #include "ns3/nstime.h"
@@ -70,6 +71,8 @@ struct RdmaExperimentSpec
     RdmaLinkParams tiers[3];         //!< host, fabric and core links
     RdmaTopologySpec topology;       //!< validated
     std::vector<uint32_t> pcapNodes; //!< output.pcapNodes, node ids
+    std::vector<RdmaLinkFailure> linkFailures; //!< topology.failLinks
+    Time routeConvergence;           //!< topology.routeConvergence
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
     std::vector<RdmaFlow> flows;     //!< the workload, host indices
