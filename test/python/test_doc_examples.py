@@ -119,6 +119,13 @@ for _tail in ('dcqcn --output.dir=out/dcqcn-deq',
     LONG[_HPCC_SIDE % _cc + _options] = ('the 1 ms WebSearch file on 320 hosts, ~15 s', 'check')
 LONG[_HPCC_SIDE % 'dcqcn' + '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt --sim.seed=2 '
      '--output.dir=out/dcqcn-5ms-s2'] = ('the 5 ms WebSearch file on 320 hosts, minutes', 'check')
+# doc/mpi.rst: the MPI build and its benchmark's cases
+LONG['RDMA_COMPAT_MPI=1 ns3-module/check-compat.sh --build-only'] = (
+    'builds ns-3 from source with MPI, ~27 min', 'shell')
+LONG['scripts/bench_mpi.py --sim $SIM --cases hpcc-5ms'] = (
+    'needs make mpi\'s build: minutes', 'parse')
+LONG['scripts/bench_mpi.py --sim $SIM --ranks 2 --cases k16-permutation'] = (
+    'needs make mpi\'s build: minutes', 'parse')
 LONG['scripts/memory_costs.py --sim build/examples/rdma-sim --fit --large'] = (
     'builds ten fabrics up to k=32 (about 3 GiB), minutes', 'parse')
 # out/dcqcn-deq is what a LONG run above would write; the stored hand-made
@@ -173,9 +180,10 @@ def env_and_argv(text):
 
 def _parse_python(argv, cwd):
     """A script's own argument checks: its parse_args(argv) if it has one,
-    else its main(argv) (main() with sys.argv = argv, if main takes no
-    arguments) with ArgumentParser.parse_args stopping after the parse.
-    Returns '' or the error."""
+    else its build_parser().parse_args(argv) (the plot scripts), else its
+    main(argv) (main() with sys.argv = argv, if main takes no arguments)
+    with ArgumentParser.parse_args stopping after the parse. Returns '' or
+    the error."""
     script = os.path.join(cwd, argv[0])
 
     class Parsed(Exception):
@@ -195,6 +203,9 @@ def _parse_python(argv, cwd):
         module = runpy.run_path(script, run_name='doc_example')
         if 'parse_args' in module:
             module['parse_args'](argv[1:])
+            return ''
+        if 'build_parser' in module:
+            module['build_parser']().parse_args(argv[1:])
             return ''
         argparse.ArgumentParser.parse_args = parse_then_stop
         main = module['main']
