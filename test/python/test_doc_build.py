@@ -1,6 +1,6 @@
 """The documentation builds as ns-3's own module documentation does, with
 Sphinx (Debian's python3-sphinx) and warnings as errors, as `make doc`
-builds it.
+builds it; and the README's links lead to files of the tree.
 
 The build goes to a temporary folder (nothing is written in the tree) and
 takes a few seconds. Without sphinx-build the build test is skipped, saying
@@ -18,7 +18,7 @@ from conftest import TOP
 
 DOC = os.path.join(TOP, 'doc')
 #: the pages of doc/index.rst's table of contents
-PAGES = ('rdma', 'large-fabrics', 'switch-port', 'mpi')
+PAGES = ('rdma', 'benchmarks', 'large-fabrics', 'switch-port', 'mpi')
 
 
 def sphinx_build():
@@ -56,5 +56,17 @@ def test_docs_build_without_warnings(tmp_path):
     # The figures the pages show are copied with them.
     with open(html / 'rdma.html') as f:
         images = re.findall(r'<img [^>]*src="([^"]+)"', f.read())
-    assert all((html / src).is_file() for src in images), images
+    assert images and all((html / src).is_file() for src in images), images
 
+
+def test_readme_links_lead_to_files_of_the_tree():
+    """Every relative link and image of README.md names a file or folder of
+    the tree (the docs it points to, the figures it shows)."""
+    with open(os.path.join(TOP, 'README.md')) as f:
+        text = f.read()
+    targets = re.findall(r'\]\(([^)#\s]+)(?:#[^)]*)?\)', text)
+    local = [t for t in targets if not re.match(r'^[a-z]+://', t)]
+    assert any(t.startswith('doc/figures/') for t in local)
+    assert {'doc/rdma.rst', 'doc/benchmarks.rst'} <= set(local)
+    missing = [t for t in local if not os.path.exists(os.path.join(TOP, t))]
+    assert not missing, 'README.md links to files the tree does not hold: %s' % missing
