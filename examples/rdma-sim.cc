@@ -19,7 +19,7 @@
  * output folder is left as it was.
  *
  * With the MPI build (make mpi), under mpirun -np N: one simulation on N
- * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.md); rank 0
+ * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.rst); rank 0
  * prints and writes the outputs.
  */
 

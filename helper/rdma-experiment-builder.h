@@ -36,7 +36,7 @@ namespace ns3
  * and IRN's window cap is that path's bandwidth-delay product (IRN,
  * section 3.2), each unless set.
  *
- * With several ranks (spec.partition, doc/mpi.md) ns-3's parallel simulator
+ * With several ranks (spec.partition, doc/mpi.rst) ns-3's parallel simulator
  * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
  * rank as system id (links between ranks: QbbRemoteChannel), the runner
  * posts this rank's ends only (RdmaFlowRunner::SetLocalHosts), and a rank

@@ -222,19 +222,19 @@ RdmaExperiment::MakeConfig()
     c.AddKey("sim.ranks",
              "0",
              "processes of one distributed simulation (ns-3's mpi module, `make mpi`; "
-             "doc/mpi.md): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
+             "doc/mpi.rst): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
              MakeUintegerChecker<uint32_t>());
     c.AddKey("sim.partition",
              "",
              "with several ranks, a file placing each node on a rank ('node rank' per line, "
-             "node ids as pfc.csv's); empty: sim.partitionRule's map (doc/mpi.md)");
+             "node ids as pfc.csv's); empty: sim.partitionRule's map (doc/mpi.rst)");
     c.AddKey("sim.partitionRule",
              "auto",
              "with several ranks and no sim.partition file, the rule placing nodes on ranks: "
              "metis (METIS's balanced min-cut, hosts with their ToR, balanced by hosts and "
              "port capacity), by-tor (ToR blocks balanced by hosts, other switches with their "
              "neighbors), by-pod (fat-tree only: pods on ranks, cores spread), or auto "
-             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.md)",
+             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.rst)",
              MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod"));
     c.AddKey("sim.mpiSync",
              "granted-time",

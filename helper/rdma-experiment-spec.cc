@@ -705,7 +705,7 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("sim.ranks") + ": sim.ranks = " + std::to_string(ranks) +
                               " but the run has " + std::to_string(world) +
                               " process(es): start it as mpirun -np " + std::to_string(ranks) +
-                              " with the MPI build (make mpi; doc/mpi.md)");
+                              " with the MPI build (make mpi; doc/mpi.rst)");
     }
     const std::string file = c.Get("sim.partition");
     const std::string type = c.Get("topology.type");

@@ -256,7 +256,7 @@ class IrnNoLossTestCase : public TestCase
   public:
     IrnNoLossTestCase()
         : TestCase("IRN without loss: BDP-FC asks for ACKs in time, line rate, no timeout "
-                   "(the AckReq-interval stall of issue 16)")
+                   "(the AckReq-interval stall under a BDP-FC cap)")
     {
     }
 

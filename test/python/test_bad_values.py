@@ -143,7 +143,7 @@ def test_switch_buffer_below_its_ports_reserve_and_headroom(run_example, tmp_pat
      '(command line --sim.partition): give one of them'),
 ])
 def test_partition_rule_that_cannot_apply_exits_2(run_example, tmp_path, args, expected):
-    """sim.partitionRule (doc/mpi.md, "Partitioning") is checked on one
+    """sim.partitionRule (doc/mpi.rst, "Partitioning") is checked on one
     rank too: by-pod on a topology without pods, or a rule beside a
     sim.partition file, exits 2 naming the key."""
     out = tmp_path / 'out'

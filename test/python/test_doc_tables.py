@@ -212,8 +212,8 @@ def test_the_tables_are_found():
     where = {(t.source, t.rows[0][1]) for t in TABLES}
     assert ('doc/rdma.rst', '0.5 DCQCN') in where        # IRN against RoCE
     assert ('doc/rdma.rst', '0') in where                # two nodes, lossless first
-    assert ('doc/mpi.md', '2') in where                  # partitions, 2 ranks first
-    assert ('README.md', '4 KiB, 2048: host pauses (victim p99)') in where
+    assert ('doc/mpi.rst', '2') in where                  # partitions, 2 ranks first
+    assert ('doc/benchmarks.rst', '4 KiB, 2048: host pauses (victim p99)') in where
     assert any(not t.slow for t in TABLES) and any(t.slow for t in TABLES)
     assert all(any(figures for _, _, figures in t.rows) for t in TABLES)
 
