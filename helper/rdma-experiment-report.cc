@@ -110,6 +110,10 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                 {"resume_frames", f.totals.pfcResumeFrames},
                 {"pause_frames_from_hosts", f.totals.pfcPauseFramesFromHosts}};
     j["drops"] = f.totals.drops;
+    j["drops_where"] = {{"links", f.totals.dropsOnLinks},
+                        {"switches", f.totals.dropsInSwitches},
+                        {"nics", f.totals.dropsAtNics},
+                        {"nics_to_gone_qps", f.totals.dropsToGoneQps}};
     j["retransmissions"] = f.totals.retransmissions;
     j["recovery"] = {{"policy", c.Get("transport.recovery")},
                      {"retransmissions", f.qps.retransmissions},
@@ -184,7 +188,18 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     {
         l2 << " (" << f.totals.pfcPauseFramesFromHosts << " from hosts)";
     }
-    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops
+    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops;
+    if (f.totals.drops > 0)
+    {
+        l2 << " (links " << f.totals.dropsOnLinks << ", switches " << f.totals.dropsInSwitches
+           << ", NICs " << f.totals.dropsAtNics;
+        if (f.totals.dropsToGoneQps > 0)
+        {
+            l2 << ", of them " << f.totals.dropsToGoneQps << " copies after their QP was gone";
+        }
+        l2 << ")";
+    }
+    l2
        << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
     text.push_back(l2.str());
     for (const auto& [table, k] : f.caches)

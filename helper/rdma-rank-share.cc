@@ -17,7 +17,7 @@ namespace
 {
 
 /// \return the counters of a Totals, in a fixed order
-std::array<uint64_t*, 8>
+std::array<uint64_t*, 12>
 Fields(RdmaStatsHelper::Totals& t)
 {
     return {&t.linkTransmissions,
@@ -26,6 +26,10 @@ Fields(RdmaStatsHelper::Totals& t)
             &t.pfcPauseFramesFromHosts,
             &t.pfcResumeFrames,
             &t.drops,
+            &t.dropsOnLinks,
+            &t.dropsInSwitches,
+            &t.dropsAtNics,
+            &t.dropsToGoneQps,
             &t.retransmissions,
             &t.ecnMarks};
 }
