@@ -1,0 +1,200 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Many paths, the NIC's half: the RoCEv2 UDP source port as path entropy
+ * (RdmaNic's Entropy: per QP, per packet, per flowlet).
+ */
+
+#include "rdma-test-hosts.h"
+
+#include "ns3/enum.h"
+#include "ns3/nstime.h"
+#include "ns3/rdma-module.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <set>
+#include <vector>
+
+using namespace ns3;
+using namespace ns3::rdmatest;
+
+namespace
+{
+
+/// Records the UDP source port of every RoCEv2 request arriving at a port; drops nothing.
+class PortRecorder : public ErrorModel
+{
+  public:
+    std::vector<uint16_t> ports; //!< source ports of the requests, in arrival order
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        RoceFrame f;
+        if (RoceFrame::ParseEthernetFrame(p, f, false) == RoceFrame::OK &&
+            f.bth.GetOpcode() != RC_ACKNOWLEDGE)
+        {
+            ports.push_back(f.udpSrcPort);
+        }
+        return false;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// Two hosts, A's NIC with the given entropy (stream `stream`), B recording ports.
+struct EntropyPair
+{
+    TwoHosts h;               //!< the hosts
+    Ptr<PortRecorder> atB;    //!< the ports of A's requests
+
+    static TwoHosts::Options Make(RdmaNic::Entropy entropy, int64_t stream, Time flowletTimeout)
+    {
+        TwoHosts::Options o;
+        o.dataMode = false;
+        o.regionBytes = 4 << 20;
+        o.setupA = [entropy, stream, flowletTimeout](Ptr<RdmaNic> nic) {
+            nic->SetAttribute("Entropy", EnumValue(entropy));
+            nic->SetAttribute("FlowletTimeout", TimeValue(flowletTimeout));
+            nic->AssignStreams(stream);
+        };
+        return o;
+    }
+
+    EntropyPair(RdmaNic::Entropy entropy, int64_t stream, Time flowletTimeout = MicroSeconds(100))
+        : h(Make(entropy, stream, flowletTimeout)),
+          atB(CreateObject<PortRecorder>())
+    {
+        h.SetReceiveErrorModel(1, atB);
+    }
+
+    /// Post, at `at`, a WRITE of `packets` x 1 KiB.
+    void WriteAt(Time at, uint64_t id, uint32_t packets)
+    {
+        Simulator::Schedule(at, [this, id, packets]() {
+            RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, id, TwoHosts::VA_A, packets * 1024);
+            w.remoteAddr = TwoHosts::VA_B;
+            h.qpA->PostSend(w);
+        });
+    }
+
+    /// Run a 64-packet WRITE and return its ports.
+    static std::vector<uint16_t> Ports(RdmaNic::Entropy entropy, int64_t stream)
+    {
+        EntropyPair p(entropy, stream);
+        p.WriteAt(Time(0), 1, 64);
+        Simulator::Run();
+        std::vector<uint16_t> ports = p.atB->ports;
+        Simulator::Destroy();
+        return ports;
+    }
+};
+
+/// Entropy qp: one port per QP, Linux's.
+class EntropyQpTestCase : public TestCase
+{
+  public:
+    EntropyQpTestCase()
+        : TestCase("Entropy qp: every request of a QP carries the port of its QP pair "
+                   "(rdma_calc_flow_label)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EntropyPair p(RdmaNic::ENTROPY_QP, 5);
+        p.WriteAt(Time(0), 1, 64);
+        Simulator::Run();
+        const uint16_t expected =
+            RoceFrame::UdpSourcePort(p.h.qpA->GetQpn(), p.h.qpB->GetQpn());
+        NS_TEST_ASSERT_MSG_EQ(p.atB->ports.size(), 64, "64 requests");
+        for (uint16_t port : p.atB->ports)
+        {
+            NS_TEST_EXPECT_MSG_EQ(port, expected, "the QP's port");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/// Entropy packet: a new port per frame, from the NIC's stream.
+class EntropyPacketTestCase : public TestCase
+{
+  public:
+    EntropyPacketTestCase()
+        : TestCase("Entropy packet: a new port per request in 0xC000-0xFFFF, the same for the "
+                   "same stream, others for another")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<uint16_t> a = EntropyPair::Ports(RdmaNic::ENTROPY_PACKET, 7);
+        const std::vector<uint16_t> again = EntropyPair::Ports(RdmaNic::ENTROPY_PACKET, 7);
+        const std::vector<uint16_t> other = EntropyPair::Ports(RdmaNic::ENTROPY_PACKET, 8);
+        NS_TEST_ASSERT_MSG_EQ(a.size(), 64, "64 requests");
+        for (uint16_t port : a)
+        {
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(port, 0xC000, "in the dynamic range");
+        }
+        // 64 draws of 16384 values: about 0.1 collisions expected.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(std::set<uint16_t>(a.begin(), a.end()).size(),
+                                    60,
+                                    "nearly every request on its own port");
+        NS_TEST_EXPECT_MSG_EQ((a == again), true, "same stream, same ports");
+        NS_TEST_EXPECT_MSG_EQ((a != other), true, "another stream, other ports");
+    }
+};
+
+/// Entropy flowlet: a gap above FlowletTimeout moves the QP, one below does not.
+class EntropyFlowletTestCase : public TestCase
+{
+  public:
+    EntropyFlowletTestCase()
+        : TestCase("Entropy flowlet: back-to-back messages keep their port; after a gap above "
+                   "FlowletTimeout (5 us) the QP takes a new one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        EntropyPair p(RdmaNic::ENTROPY_FLOWLET, 9, MicroSeconds(5));
+        p.WriteAt(Time(0), 1, 8);
+        p.WriteAt(Time(0), 2, 8);           // right behind the first: no gap
+        p.WriteAt(MicroSeconds(50), 3, 8);  // 50 us later: a new flowlet
+        p.WriteAt(MicroSeconds(50), 4, 8);  // right behind it
+        Simulator::Run();
+        const std::vector<uint16_t>& ports = p.atB->ports;
+        NS_TEST_ASSERT_MSG_EQ(ports.size(), 32, "32 requests");
+        for (uint32_t i = 1; i < 16; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ports[i], ports[0], "first flowlet: one port");
+            NS_TEST_EXPECT_MSG_EQ(ports[16 + i], ports[16], "second flowlet: one port");
+        }
+        NS_TEST_EXPECT_MSG_NE(ports[16], ports[0], "the gap moved the QP");
+        Simulator::Destroy();
+    }
+};
+
+/// The suite.
+class RdmaMultipathTestSuite : public TestSuite
+{
+  public:
+    RdmaMultipathTestSuite()
+        : TestSuite("rdma-multipath", UNIT)
+    {
+        AddTestCase(new EntropyQpTestCase, TestCase::QUICK);
+        AddTestCase(new EntropyPacketTestCase, TestCase::QUICK);
+        AddTestCase(new EntropyFlowletTestCase, TestCase::QUICK);
+    }
+};
+
+RdmaMultipathTestSuite g_rdmaMultipathTestSuite; //!< static instance
+
+} // namespace
