@@ -72,6 +72,41 @@ HitRate(const RdmaNicTables::Counters& k)
     return lookups ? double(k.hits) / lookups : 0.0;
 }
 
+/// \return a reorder-depth histogram as {bin name: count} (RdmaQueuePair::Stats bins)
+nlohmann::ordered_json
+DepthHistogram(const uint64_t* bins, bool time)
+{
+    nlohmann::ordered_json h = nlohmann::ordered_json::object();
+    for (uint32_t b = 0; b < RdmaQueuePair::Stats::REORDER_BINS; ++b)
+    {
+        h[RdmaQueuePair::Stats::BinName(b, time)] = bins[b];
+    }
+    return h;
+}
+
+/// \return the reordering block of summary.json (doc/rdma.rst, "Many paths")
+nlohmann::ordered_json
+ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    const RdmaQueuePair::Stats& q = f.qps;
+    const auto mean = [&q](double sum) {
+        return q.latePackets ? nlohmann::ordered_json(sum / q.latePackets)
+                             : nlohmann::ordered_json(nullptr);
+    };
+    nlohmann::ordered_json r = {{"entropy", spec.config.Get("nic.Entropy")},
+                                {"out_of_order_arrivals", q.outOfSequence},
+                                {"late_packets", q.latePackets},
+                                {"depth_packets",
+                                 {{"mean", mean(double(q.lateDepthPackets))},
+                                  {"histogram", DepthHistogram(q.lateDepthPacketsBins, false)}}},
+                                {"depth_us",
+                                 {{"mean", mean(q.lateDepthNs / 1e3)},
+                                  {"histogram", DepthHistogram(q.lateDepthTimeBins, true)}}},
+                                {"retransmitted_packets", q.retransmissions},
+                                {"spurious_retransmissions", q.spuriousRetransmissions}};
+    return r;
+}
+
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
 std::string
 SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
@@ -115,6 +150,7 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
                      {"sequence_naks", f.qps.nakSeqSent}};
+    j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
     nlohmann::ordered_json cj = nlohmann::ordered_json::object();
     for (const auto& [table, k] : f.caches)
@@ -187,6 +223,23 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops
        << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
     text.push_back(l2.str());
+    if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
+    {
+        const RdmaQueuePair::Stats& q = f.qps;
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(1);
+        l << "reordering: " << q.outOfSequence << " requests out of order, " << q.latePackets
+          << " late";
+        if (q.latePackets > 0)
+        {
+            l << " (mean depth " << double(q.lateDepthPackets) / q.latePackets << " packets, "
+              << q.lateDepthNs / 1e3 / q.latePackets << " us)";
+        }
+        l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
+          << " spurious";
+        text.push_back(l.str());
+    }
     for (const auto& [table, k] : f.caches)
     {
         std::ostringstream l;

@@ -596,6 +596,45 @@ class IrnReorderWindowLossTestCase : public TestCase
     uint32_t m_timeouts; //!< timeouts expected
 };
 
+/// The responder's reordering counters on one loss.
+class ReorderCountersTestCase : public TestCase
+{
+  public:
+    /// \param policy the loss recovery's TypeId
+    explicit ReorderCountersTestCase(std::string policy)
+        : TestCase(policy +
+                   ": PSN 5 of 16 lost: 10 requests out of order, the resent 5 is late "
+                   "by 10 packets; go-back-N's resent 6..15 are spurious (they had arrived), "
+                   "selective repeat's none"),
+          m_policy(policy)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p(m_policy);
+        p.toB->Drop(5, {1});
+        p.Write(1, 0, 16, 14);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
+        const bool gbn = m_policy == "ns3::RdmaGoBackN";
+        NS_TEST_EXPECT_MSG_EQ(b.outOfSequence, 10, "6..15 ahead of 5");
+        NS_TEST_EXPECT_MSG_EQ(b.latePackets, 1, "one late request");
+        NS_TEST_EXPECT_MSG_EQ(b.lateDepthPackets, 10, "after 10 past it");
+        NS_TEST_EXPECT_MSG_EQ(b.lateDepthPacketsBins[RdmaQueuePair::Stats::PacketsBin(10)],
+                              1,
+                              "in bin 9-16");
+        NS_TEST_EXPECT_MSG_GT(b.lateDepthNs, 0, "some time late");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().retransmissions, gbn ? 11 : 1, "resent");
+        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, gbn ? 10 : 0, "spurious");
+        Simulator::Destroy();
+    }
+
+    std::string m_policy; //!< the loss recovery
+};
+
 /// The loss-recovery suite.
 class RdmaLossRecoveryTestSuite : public TestSuite
 {
@@ -639,6 +678,8 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnReorderWindowLossTestCase(4, Time(0), 0), TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(64, Time(0), 1), TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(64, MicroSeconds(5), 0), TestCase::QUICK);
+        AddTestCase(new ReorderCountersTestCase("ns3::RdmaGoBackN"), TestCase::QUICK);
+        AddTestCase(new ReorderCountersTestCase("ns3::RdmaSelectiveRepeat"), TestCase::QUICK);
     }
 };
 

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Many paths, the NIC's half: the RoCEv2 UDP source port as path entropy
- * (RdmaNic's Entropy: per QP, per packet, per flowlet).
+ * (RdmaNic's Entropy: per QP, per packet, per flowlet) and the
+ * reorder-depth bins of a QP's counters.
  */
 
 #include "rdma-test-hosts.h"
@@ -182,6 +183,58 @@ class EntropyFlowletTestCase : public TestCase
     }
 };
 
+/// The reorder-depth bins of RdmaQueuePair::Stats.
+class ReorderBinsTestCase : public TestCase
+{
+  public:
+    ReorderBinsTestCase()
+        : TestCase("Reorder depth bins: packets 1, 2, 3-4, ..., 65+; time 0-1, 1-2, ..., 64+ us")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using S = RdmaQueuePair::Stats;
+        const std::vector<std::pair<uint32_t, uint32_t>> packets = {
+            {1, 0}, {2, 1}, {3, 2}, {4, 2}, {5, 3}, {8, 3}, {9, 4}, {64, 6}, {65, 7}, {5000, 7}};
+        for (const auto& [n, bin] : packets)
+        {
+            NS_TEST_EXPECT_MSG_EQ(S::PacketsBin(n), bin, n << " packets");
+        }
+        const std::vector<std::pair<Time, uint32_t>> times = {{NanoSeconds(999), 0},
+                                                              {MicroSeconds(1), 1},
+                                                              {NanoSeconds(3999), 2},
+                                                              {MicroSeconds(4), 3},
+                                                              {MicroSeconds(63), 6},
+                                                              {MicroSeconds(64), 7},
+                                                              {MilliSeconds(5), 7}};
+        for (const auto& [t, bin] : times)
+        {
+            NS_TEST_EXPECT_MSG_EQ(S::TimeBin(t), bin, t);
+        }
+        const std::vector<std::string> names = {"1", "2", "3-4", "5-8", "9-16", "17-32", "33-64",
+                                                "65+"};
+        const std::vector<std::string> timeNames = {"0-1", "1-2", "2-4", "4-8", "8-16", "16-32",
+                                                    "32-64", "64+"};
+        for (uint32_t b = 0; b < S::REORDER_BINS; ++b)
+        {
+            NS_TEST_EXPECT_MSG_EQ(S::BinName(b, false), names[b], "packet bin " << b);
+            NS_TEST_EXPECT_MSG_EQ(S::BinName(b, true), timeNames[b], "time bin " << b);
+        }
+        S s;
+        s.RecordLate(3, MicroSeconds(5));
+        S sum;
+        sum += s;
+        sum += s;
+        NS_TEST_EXPECT_MSG_EQ(sum.latePackets, 2, "late packets add up");
+        NS_TEST_EXPECT_MSG_EQ(sum.lateDepthPackets, 6, "depths add up");
+        NS_TEST_EXPECT_MSG_EQ(sum.lateDepthNs, 10000, "times add up");
+        NS_TEST_EXPECT_MSG_EQ(sum.lateDepthPacketsBins[2], 2, "bin 3-4");
+        NS_TEST_EXPECT_MSG_EQ(sum.lateDepthTimeBins[3], 2, "bin 4-8 us");
+    }
+};
+
 /// The suite.
 class RdmaMultipathTestSuite : public TestSuite
 {
@@ -192,6 +245,7 @@ class RdmaMultipathTestSuite : public TestSuite
         AddTestCase(new EntropyQpTestCase, TestCase::QUICK);
         AddTestCase(new EntropyPacketTestCase, TestCase::QUICK);
         AddTestCase(new EntropyFlowletTestCase, TestCase::QUICK);
+        AddTestCase(new ReorderBinsTestCase, TestCase::QUICK);
     }
 };
 
