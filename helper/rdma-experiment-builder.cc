@@ -256,6 +256,7 @@ RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
     }
     rdma.SetCongestionControl(m_spec.congestionControl);
     rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
+    rdma.SetPathMtu(m_spec.mtuBytes);
     if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
         c.GetOrigin("transport.irn.BdpBytes") == "default")
     {

@@ -45,6 +45,7 @@ struct Figures
     uint64_t events{0};                                    //!< simulator events
     double simSeconds{0};                                  //!< simulated time
     double wallSeconds{0};                                 //!< wall-clock time
+    uint32_t qpcEntryBytes{0};                             //!< with a pipeline: a QPC entry's bytes
     const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
     nlohmann::ordered_json mpi;                            //!< several ranks: their figures
 };
@@ -104,6 +105,10 @@ ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
                                   {"histogram", DepthHistogram(q.lateDepthTimeBins, true)}}},
                                 {"retransmitted_packets", q.retransmissions},
                                 {"spurious_retransmissions", q.spuriousRetransmissions}};
+    if (f.qpcEntryBytes > 0)
+    {
+        r["qpc_entry_bytes"] = f.qpcEntryBytes;
+    }
     return r;
 }
 
@@ -443,6 +448,10 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         }
     }
     m_cacheCsv = cacheCsv.str();
+    if (spec.pipeline && topo.GetNHosts() > 0)
+    {
+        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
+    }
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {

@@ -44,6 +44,12 @@ RdmaLossRecovery::OnLossTimer(RdmaRecoveryState&, Time)
 {
 }
 
+uint32_t
+RdmaLossRecovery::GetQpContextBits(uint32_t) const
+{
+    return 0;
+}
+
 TypeId
 RdmaGoBackN::GetTypeId()
 {
@@ -349,6 +355,12 @@ RdmaSelectiveRepeat::OnLossTimer(RdmaRecoveryState& state, Time now)
 {
     NS_LOG_FUNCTION(this << state.una);
     DetectLosses(state, now);
+}
+
+uint32_t
+RdmaSelectiveRepeat::GetQpContextBits(uint32_t mtu) const
+{
+    return 2 * GetWindowPackets(mtu);
 }
 
 void

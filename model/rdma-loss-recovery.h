@@ -133,6 +133,12 @@ class RdmaLossRecovery : public Object
      * \param now the time
      */
     virtual void OnLossTimer(RdmaRecoveryState& state, Time now);
+    /**
+     * \param mtu path MTU, bytes
+     * \return bits of out-of-order state the policy adds to each QP's context
+     *         on the NIC (its QPC entry); 0 (the default) = none
+     */
+    virtual uint32_t GetQpContextBits(uint32_t mtu) const;
 };
 
 /**
@@ -242,6 +248,12 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     /// without a ReorderTime or a record)
     Time GetLossDeadline(const RdmaRecoveryState& state, Time now) const override;
     void OnLossTimer(RdmaRecoveryState& state, Time now) override;
+    /**
+     * \return two bitmaps of the BDP cap in packets (GetWindowPackets): the
+     * responder's PSNs received past the expected one and the requester's
+     * SACKed PSNs (IRN section 3.2 bounds both by the cap)
+     */
+    uint32_t GetQpContextBits(uint32_t mtu) const override;
 
     /**
      * \param state the requester's state

@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * Many paths, the NIC's half: the RoCEv2 UDP source port as path entropy
- * (RdmaNic's Entropy: per QP, per packet, per flowlet) and the
- * reorder-depth bins of a QP's counters.
+ * (RdmaNic's Entropy: per QP, per packet, per flowlet), the reorder-depth
+ * bins of a QP's counters, and the out-of-order state a selective-repeat
+ * QP adds to its QPC entry (RdmaNicTables::SetQpcStateBits).
  */
 
 #include "rdma-test-hosts.h"
@@ -235,6 +236,51 @@ class ReorderBinsTestCase : public TestCase
     }
 };
 
+/// The selective-repeat bitmaps in the QPC entry.
+class QpcStateBitsTestCase : public TestCase
+{
+  public:
+    QpcStateBitsTestCase()
+        : TestCase("QPC entry: selective repeat's two BDP-cap bitmaps (2 x 123 bits at 125 kB "
+                   "and 1 KiB MTU) make a 287-byte entry; the same SRAM holds 912 lines of 4 "
+                   "ways instead of 1024, an Sram store 891 QPs instead of 1000")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaLossRecovery> irn = CreateObject<RdmaSelectiveRepeat>();
+        Ptr<RdmaLossRecovery> gbn = CreateObject<RdmaGoBackN>();
+        NS_TEST_EXPECT_MSG_EQ(irn->GetQpContextBits(1024), 246, "2 x ceil(125000 / 1024)");
+        NS_TEST_EXPECT_MSG_EQ(gbn->GetQpContextBits(1024), 0, "go-back-N keeps nothing");
+
+        Ptr<RdmaNicTables> tables = CreateObject<RdmaNicTables>();
+        Ptr<NicCache> qpc = tables->GetCache(RdmaNicTables::QPC);
+        tables->SetQpcStateBits(0);
+        NS_TEST_EXPECT_MSG_EQ(tables->GetQpcEntryBytes(), 256, "no bits, no change");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetEntries(), 1024, "lines unchanged");
+        qpc->GetMemory()->SetAttribute("Capacity", UintegerValue(1000));
+        tables->SetQpcStateBits(246);
+        NS_TEST_EXPECT_MSG_EQ(tables->GetQpcEntryBytes(), 287, "256 + 31 bytes");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetEntries(), 912, "1024 x 256 / 287, whole sets");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetWays(), 4, "ways kept");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetMemory()->GetCapacity(), 891, "1000 x 256 / 287");
+        tables->SetQpcStateBits(0);
+        NS_TEST_EXPECT_MSG_EQ(tables->GetQpcEntryBytes(), 256, "back to the base");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetEntries(), 1024, "from the base, not compounded");
+        NS_TEST_EXPECT_MSG_EQ(qpc->GetMemory()->GetCapacity(), 1000, "capacity back");
+
+        Ptr<RdmaNicTables> full = CreateObject<RdmaNicTables>();
+        Ptr<NicCache> fa = full->GetCache(RdmaNicTables::QPC);
+        fa->SetAttribute("Entries", UintegerValue(64));
+        fa->SetAttribute("Ways", UintegerValue(64));
+        full->SetQpcStateBits(8 * 256); // entries of twice the bytes
+        NS_TEST_EXPECT_MSG_EQ(fa->GetEntries(), 32, "half the lines");
+        NS_TEST_EXPECT_MSG_EQ(fa->GetWays(), 32, "still fully associative");
+    }
+};
+
 /// The suite.
 class RdmaMultipathTestSuite : public TestSuite
 {
@@ -246,6 +292,7 @@ class RdmaMultipathTestSuite : public TestSuite
         AddTestCase(new EntropyPacketTestCase, TestCase::QUICK);
         AddTestCase(new EntropyFlowletTestCase, TestCase::QUICK);
         AddTestCase(new ReorderBinsTestCase, TestCase::QUICK);
+        AddTestCase(new QpcStateBitsTestCase, TestCase::QUICK);
     }
 };
 
