@@ -182,10 +182,12 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   AETH MSN field (24 bits) = the SACKed PSN. The frame is an ordinary
  *   RC ACKNOWLEDGE, so Wireshark/tshark decode it unchanged (the MSN
  *   column shows the SACKed PSN).
- * - A NAK starts a loss-recovery episode (recoverySeq = one past the last
- *   new PSN sent). In an episode the requester resends every PSN below the
- *   highest SACKed one that is not SACKed, each once, before any new data;
- *   the episode ends when the cumulative ACK passes recoverySeq.
+ * - The first loss a NAK reveals starts a loss-recovery episode
+ *   (recoverySeq = one past the last new PSN sent; with the default
+ *   reorder rule below, every NAK reveals one). In an episode the requester
+ *   resends every PSN declared lost (below the highest SACKed one and not
+ *   SACKed, by default), each once, before any new data; the episode ends
+ *   when the cumulative ACK passes recoverySeq.
  * - A retransmission that is lost again is found without a timeout: each
  *   resent PSN remembers the highest PSN sent when it went out; a SACK for
  *   a PSN at or beyond that mark was sent after the retransmission (no
