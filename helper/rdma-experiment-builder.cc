@@ -20,6 +20,13 @@
 namespace ns3
 {
 
+namespace
+{
+/// First random stream of the NICs (RdmaNic::AssignStreams), one per host:
+/// clear of the topology's (from 1), the generators' (1000) and the runner's (2000).
+constexpr int64_t NIC_STREAMS = int64_t(1) << 32;
+} // namespace
+
 RdmaExperimentBuilder::IcrcRestore::IcrcRestore()
     : previous(RoceFrame::IsIcrcEnabled())
 {
@@ -119,6 +126,12 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     catch (const std::invalid_argument& e)
     {
         Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
+    }
+    // Each NIC's entropy draws (nic.Entropy packet or flowlet) from a stream
+    // of its own, by host index: far above the topology's and the traffic's.
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        m_topo.GetNic(h)->AssignStreams(NIC_STREAMS + h);
     }
     m_topo.SetBuildProgress(nullptr);
     building.Finish();
@@ -247,6 +260,7 @@ RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
     }
     rdma.SetCongestionControl(m_spec.congestionControl);
     rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
+    rdma.SetPathMtu(m_spec.mtuBytes);
     if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
         c.GetOrigin("transport.irn.BdpBytes") == "default")
     {

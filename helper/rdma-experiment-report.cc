@@ -45,6 +45,7 @@ struct Figures
     uint64_t events{0};                                    //!< simulator events
     double simSeconds{0};                                  //!< simulated time
     double wallSeconds{0};                                 //!< wall-clock time
+    uint32_t qpcEntryBytes{0};                             //!< with a pipeline: a QPC entry's bytes
     const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
     nlohmann::ordered_json mpi;                            //!< several ranks: their figures
 };
@@ -70,6 +71,45 @@ HitRate(const RdmaNicTables::Counters& k)
 {
     const uint64_t lookups = k.hits + k.misses;
     return lookups ? double(k.hits) / lookups : 0.0;
+}
+
+/// \return a reorder-depth histogram as {bin name: count} (RdmaQueuePair::Stats bins)
+nlohmann::ordered_json
+DepthHistogram(const uint64_t* bins, bool time)
+{
+    nlohmann::ordered_json h = nlohmann::ordered_json::object();
+    for (uint32_t b = 0; b < RdmaQueuePair::Stats::REORDER_BINS; ++b)
+    {
+        h[RdmaQueuePair::Stats::BinName(b, time)] = bins[b];
+    }
+    return h;
+}
+
+/// \return the reordering block of summary.json (doc/rdma.rst, "Many paths")
+nlohmann::ordered_json
+ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    const RdmaQueuePair::Stats& q = f.qps;
+    const auto mean = [&q](double sum) {
+        return q.latePackets ? nlohmann::ordered_json(sum / q.latePackets)
+                             : nlohmann::ordered_json(nullptr);
+    };
+    nlohmann::ordered_json r = {{"entropy", spec.config.Get("nic.Entropy")},
+                                {"out_of_order_arrivals", q.outOfSequence},
+                                {"late_packets", q.latePackets},
+                                {"depth_packets",
+                                 {{"mean", mean(double(q.lateDepthPackets))},
+                                  {"histogram", DepthHistogram(q.lateDepthPacketsBins, false)}}},
+                                {"depth_us",
+                                 {{"mean", mean(q.lateDepthNs / 1e3)},
+                                  {"histogram", DepthHistogram(q.lateDepthTimeBins, true)}}},
+                                {"retransmitted_packets", q.retransmissions},
+                                {"spurious_retransmissions", q.spuriousRetransmissions}};
+    if (f.qpcEntryBytes > 0)
+    {
+        r["qpc_entry_bytes"] = f.qpcEntryBytes;
+    }
+    return r;
 }
 
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
@@ -119,6 +159,7 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
                      {"sequence_naks", f.qps.nakSeqSent}};
+    j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
     nlohmann::ordered_json cj = nlohmann::ordered_json::object();
     for (const auto& [table, k] : f.caches)
@@ -202,6 +243,23 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     l2
        << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
     text.push_back(l2.str());
+    if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
+    {
+        const RdmaQueuePair::Stats& q = f.qps;
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(1);
+        l << "reordering: " << q.outOfSequence << " requests out of order, " << q.latePackets
+          << " late";
+        if (q.latePackets > 0)
+        {
+            l << " (mean depth " << double(q.lateDepthPackets) / q.latePackets << " packets, "
+              << q.lateDepthNs / 1e3 / q.latePackets << " us)";
+        }
+        l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
+          << " spurious";
+        text.push_back(l.str());
+    }
     for (const auto& [table, k] : f.caches)
     {
         std::ostringstream l;
@@ -405,6 +463,10 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         }
     }
     m_cacheCsv = cacheCsv.str();
+    if (spec.pipeline && topo.GetNHosts() > 0)
+    {
+        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
+    }
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {

@@ -20,6 +20,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 
+#include <initializer_list>
 #include <dirent.h>
 #include <iostream>
 #include <map>
@@ -308,6 +309,28 @@ MakeConnection(const RdmaConfig& c)
 }
 
 /**
+ * \brief Refuse a time key that is not positive. The models' attributes
+ * say so with a 1 ps floor, but their checkers are made when the TypeIds
+ * register, before the run's picosecond resolution is set, and at ns-3's
+ * default nanosecond resolution that floor reads 0.
+ * \param c the configuration
+ * \param keys the keys
+ * \throws RdmaConfigError naming the first key that is 0
+ */
+void
+RequirePositiveTimes(const RdmaConfig& c, std::initializer_list<const char*> keys)
+{
+    for (const char* key : keys)
+    {
+        if (!c.GetTime(key).IsStrictlyPositive())
+        {
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = '" + c.Get(key) +
+                                  "': expected a positive time");
+        }
+    }
+}
+
+/**
  * \param c the configuration
  * \param mtuBytes the path MTU, bytes
  * \return the loss-recovery TypeId transport.recovery names (its attributes
@@ -328,14 +351,7 @@ MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
                               ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
                               ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
     }
-    for (const char* key : {"transport.irn.RtoLow", "transport.irn.RtoHigh"})
-    {
-        if (!c.GetTime(key).IsStrictlyPositive())
-        {
-            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
-                                  ": expected a positive time");
-        }
-    }
+    RequirePositiveTimes(c, {"transport.irn.RtoLow", "transport.irn.RtoHigh"});
     return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
 }
 
@@ -653,6 +669,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
+    RequirePositiveTimes(c, {"nic.FlowletTimeout"});
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");

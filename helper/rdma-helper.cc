@@ -76,6 +76,12 @@ RdmaHelper::SetLossRecoveryBdp(Time rtt, uint32_t minBytes)
     m_bdpMinBytes = minBytes;
 }
 
+void
+RdmaHelper::SetPathMtu(uint32_t bytes)
+{
+    m_pathMtu = bytes;
+}
+
 Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
@@ -114,6 +120,10 @@ RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) 
             policy->SetAttribute("BdpBytes", UintegerValue(std::max<uint64_t>(bdp, m_bdpMinBytes)));
         }
         nic->SetQpAttribute("LossRecovery", PointerValue(policy));
+        if (m_pipeline)
+        {
+            nic->GetPipeline()->GetTables()->SetQpcStateBits(policy->GetQpContextBits(m_pathMtu));
+        }
     }
     if (m_pipeline)
     {

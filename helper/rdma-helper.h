@@ -121,6 +121,14 @@ class RdmaHelper
      * \param minBytes the floor, e.g. one path MTU
      */
     void SetLossRecoveryBdp(Time rtt, uint32_t minBytes);
+    /**
+     * \brief The path MTU the QPs of the NICs installed next will use: with
+     * a pipeline it sizes the out-of-order state of the loss recovery in
+     * every QPC entry (RdmaLossRecovery::GetQpContextBits,
+     * RdmaNicTables::SetQpcStateBits). Default 1024, RdmaQpAttr's default.
+     * \param bytes the path MTU, bytes
+     */
+    void SetPathMtu(uint32_t bytes);
 
     /**
      * \brief Aggregate an RdmaNic to a node and attach it to its port: the
@@ -162,6 +170,7 @@ class RdmaHelper
     ObjectFactory m_recoveryFactory; //!< loss recovery; no TypeId = the NIC's default
     Time m_bdpRtt;                   //!< SetLossRecoveryBdp's rtt (zero: not asked)
     uint32_t m_bdpMinBytes{0};       //!< SetLossRecoveryBdp's floor
+    uint32_t m_pathMtu{1024};        //!< SetPathMtu's bytes
 
     /// One attribute of a table's cache or of its backing store.
     struct CacheAttribute
