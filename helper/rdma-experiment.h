@@ -5,6 +5,7 @@
 #ifndef RDMA_EXPERIMENT_H
 #define RDMA_EXPERIMENT_H
 
+#include "ns3/rdma-collective-runner.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-fct-stats.h"
 
@@ -102,6 +103,10 @@ class RdmaExperiment
 
     /// \return one record per flow, in flow-id order (after Run)
     const std::vector<RdmaFctRecord>& GetFlowRecords() const;
+
+    /// \return one record per collective of each iteration of each job
+    /// (traffic.pattern = collective; after Run)
+    const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
 
     /// \brief The readable summary rdma-sim prints. \param os the stream
     void PrintSummary(std::ostream& os) const;
