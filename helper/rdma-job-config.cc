@@ -79,7 +79,7 @@ struct Planned
     RdmaCollectiveKind kind{RdmaCollectiveKind::ALL_REDUCE}; //!< the collective
     RdmaCollectiveAlgorithm algorithm{RdmaCollectiveAlgorithm::RING}; //!< its algorithm
     uint64_t bytes{0};       //!< S
-    std::string bytesFrom;   //!< where S was set, for errors ("collective.bytes = ...")
+    std::string bytesFrom;   //!< where S was set, as errors begin ("<origin>: collective.bytes = ...")
     std::string where;       //!< the key and origin that named it
     bool compute{false};     //!< a compute gap, not a collective
 };
@@ -133,7 +133,7 @@ ParseSequence(const RdmaConfig& c, std::vector<Planned>& collectives)
     std::vector<RdmaJobItem> items;
     const std::string text = c.Get("job.sequence");
     const std::string defaultBytesFrom =
-        "collective.bytes = " + c.Get("collective.bytes") + " (" + c.GetOrigin("collective.bytes") + ")";
+        c.GetOrigin("collective.bytes") + ": collective.bytes = " + c.Get("collective.bytes");
     if (Trim(text).empty())
     {
         Planned p;
@@ -283,20 +283,20 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts)
         if (chunkSet && chunk > p.bytes)
         {
             throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": a chunk larger than "
-                                  "the message: the " + what);
+                                  "the message, the " + what);
         }
         if (p.bytes < uint64_t(ranks) * channels)
         {
-            throw RdmaConfigError(p.bytesFrom + ": the " + what + " is below ranks x channels = " +
+            throw RdmaConfigError(p.bytesFrom + ": the " + RdmaCollectiveName(p.kind) +
+                                  " needs at least ranks x channels = " +
                                   std::to_string(uint64_t(ranks) * channels) +
                                   " bytes (job.ranks " + std::to_string(ranks) +
                                   ", collective.channels " + std::to_string(channels) + ")");
         }
         if (p.algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (ranks & (ranks - 1)))
         {
-            throw RdmaConfigError(KeyText(c, "job.ranks") + ": halving-doubling (" + p.where +
-                                  ") needs a power-of-two number of ranks, not " +
-                                  std::to_string(ranks));
+            throw RdmaConfigError(KeyText(c, "job.ranks") + ": halving-doubling needs a "
+                                  "power-of-two number of ranks, not " + std::to_string(ranks));
         }
         try
         {
