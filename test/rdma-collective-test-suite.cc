@@ -7,10 +7,16 @@
  * schedule derives are enough: running the operations in any order that
  * honours them (random orders, seeded) leaves every rank with the
  * collective's result, counted per contributor so that a contribution
- * summed twice or missed fails.
+ * summed twice or missed fails. Then the engine (RdmaCollectiveRunner) on
+ * a star of RDMA NICs: every WRITE lands once, collectives that run ahead
+ * of their receiver are kept until it gets there, and the reduction costs
+ * what the gamma term of the alpha-beta-gamma model says.
  */
 
+#include "rdma-test-star.h"
+
 #include "ns3/rdma-module.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -491,5 +497,190 @@ class RdmaCollectiveScheduleTestSuite : public TestSuite
 };
 
 RdmaCollectiveScheduleTestSuite g_rdmaCollectiveScheduleTestSuite; //!< static instance
+
+/// A job on a star of hosts, run to its end.
+struct StarJob
+{
+    /// \param hosts hosts of the star \param job the job (hosts filled if empty)
+    /// \param reduceRate the runner's ReduceRate
+    StarJob(uint32_t hosts, RdmaJob job, const std::string& reduceRate = "4000Gbps")
+    {
+        rdmatest::Star::Options o;
+        o.hosts = hosts;
+        star = std::make_unique<rdmatest::Star>(o);
+        runner = CreateObject<RdmaCollectiveRunner>();
+        runner->SetAttribute("ReduceRate", DataRateValue(DataRate(reduceRate)));
+        runner->SetHosts(star->nics);
+        if (job.hosts.empty())
+        {
+            for (uint32_t h = 0; h < hosts; ++h)
+            {
+                job.hosts.push_back(h);
+            }
+        }
+        runner->AddJob(job);
+        runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        runner->Start();
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        records = runner->GetCollectiveRecords();
+        iterations = runner->GetIterationRecords();
+    }
+
+    ~StarJob()
+    {
+        runner->Dispose();
+        runner = nullptr;
+        star.reset();
+        Simulator::Destroy();
+    }
+
+    std::unique_ptr<rdmatest::Star> star;          //!< the fabric
+    Ptr<RdmaCollectiveRunner> runner;              //!< the engine
+    std::vector<RdmaCollectiveRecord> records;     //!< its records
+    std::vector<RdmaIterationRecord> iterations;   //!< its iterations
+};
+
+/// \return a shared schedule \param k kind \param a algorithm \param n ranks
+/// \param s bytes \param c channels \param chunk chunk bytes
+std::shared_ptr<const RdmaCollectiveSchedule>
+Schedule(Kind k, Algorithm a, uint32_t n, uint64_t s, uint32_t c, uint64_t chunk)
+{
+    return std::make_shared<const RdmaCollectiveSchedule>(
+        RdmaCollectiveSchedule::Build(k, a, n, s, c, chunk));
+}
+
+/// Every WRITE of every collective lands once and every rank finishes each
+/// collective and iteration, in order.
+class RunnerCompletesTestCase : public TestCase
+{
+  public:
+    RunnerCompletesTestCase()
+        : TestCase("runner: an iteration of ring all-reduce, compute, all-to-all and tree "
+                   "all-reduce, 3 times on 6 ranks: every WRITE lands once, every collective "
+                   "and iteration done in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.iterations = 3;
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, 6, 600000, 2, 65536), {}});
+        job.items.push_back({nullptr, MicroSeconds(20)});
+        job.items.push_back({Schedule(Kind::ALL_TO_ALL, Algorithm::PAIRWISE, 6, 60000, 1, 4096), {}});
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::TREE, 6, 300000, 1, 32768), {}});
+        StarJob run(6, job);
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 9, "3 collectives x 3 iterations");
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetCompletedCount(), 9, "all done");
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetLandedBytes(), run.runner->GetTotalBytes(),
+                              "every WRITE landed once");
+        Time previous(0);
+        for (const auto& r : run.records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.completed, true, "collective " << r.item << " done");
+            NS_TEST_ASSERT_MSG_EQ(r.ranksDone, 6, "every rank");
+            NS_TEST_ASSERT_MSG_GT(r.end, r.start, "it took time");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(r.end, previous, "in order");
+            previous = r.end;
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 3, "3 iterations");
+        for (const auto& it : run.iterations)
+        {
+            NS_TEST_ASSERT_MSG_EQ(it.completed, true, "iteration done");
+            NS_TEST_ASSERT_MSG_EQ(it.compute, MicroSeconds(20), "its compute");
+            NS_TEST_ASSERT_MSG_GT(it.GetTime(), MicroSeconds(20), "longer than its compute");
+        }
+        // The receivers' QPs: one completion per WRITE, none refused (RNR).
+        uint64_t rnr = 0;
+        for (const auto& nic : run.star->nics)
+        {
+            rnr += nic->GetQpStatsTotal().rnrNakSent;
+        }
+        NS_TEST_ASSERT_MSG_EQ(rnr, 0, "receives kept posted");
+    }
+};
+
+/// A broadcast root has nothing to wait for: it runs collectives ahead of
+/// the chain, whose WRITEs reach ranks still forwarding an earlier one.
+class RunnerEarlyArrivalTestCase : public TestCase
+{
+  public:
+    RunnerEarlyArrivalTestCase()
+        : TestCase("runner: 20 broadcasts back to back, the root ahead of the chain: WRITEs for "
+                   "a later collective wait for their rank, every broadcast done")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.iterations = 20;
+        job.items.push_back({Schedule(Kind::BROADCAST, Algorithm::RING, 5, 200000, 1, 8192), {}});
+        StarJob run(5, job);
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetCompletedCount(), 20, "all done");
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetLandedBytes(), run.runner->GetTotalBytes(), "landed");
+        bool overlap = false;
+        for (std::size_t i = 1; i < run.records.size(); ++i)
+        {
+            overlap = overlap || run.records[i].start < run.records[i - 1].end;
+        }
+        NS_TEST_ASSERT_MSG_EQ(overlap, true, "a broadcast started before the previous ended");
+    }
+};
+
+/**
+ * The reduction (Thakur, Rabenseifner and Gropp 2005, the gamma term): a
+ * ring all-reduce reduces (n-1) chunks of S/n per rank one after another,
+ * so with one WRITE per step its CCT grows by (n-1) S/n x 8 / ReduceRate
+ * when the rate drops.
+ */
+class RunnerReductionTestCase : public TestCase
+{
+  public:
+    RunnerReductionTestCase()
+        : TestCase("runner: ring all-reduce CCT grows by the gamma term (n-1) S over n at "
+                   "ReduceRate (Thakur-Rabenseifner-Gropp), within 1 %")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 4;
+        const uint64_t s = 4 * 100000;
+        RdmaJob job;
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, n, s, 1, s / n), {}});
+        Time fast;
+        Time slow;
+        {
+            StarJob run(n, job, "100000Gbps");
+            fast = run.records.at(0).GetCct();
+        }
+        {
+            StarJob run(n, job, "10Gbps");
+            slow = run.records.at(0).GetCct();
+        }
+        const double gamma = (n - 1) * double(s / n) * 8 / 10e9 - (n - 1) * double(s / n) * 8 / 100e12;
+        NS_TEST_EXPECT_MSG_EQ_TOL((slow - fast).GetSeconds(), gamma, gamma * 0.01, "gamma term");
+    }
+};
+
+/// The engine suite: collectives on a star of RDMA NICs.
+class RdmaCollectiveRunnerTestSuite : public TestSuite
+{
+  public:
+    RdmaCollectiveRunnerTestSuite()
+        : TestSuite("rdma-collective-runner", SYSTEM)
+    {
+        AddTestCase(new RunnerCompletesTestCase(), TestCase::QUICK);
+        AddTestCase(new RunnerEarlyArrivalTestCase(), TestCase::QUICK);
+        AddTestCase(new RunnerReductionTestCase(), TestCase::QUICK);
+    }
+};
+
+RdmaCollectiveRunnerTestSuite g_rdmaCollectiveRunnerTestSuite; //!< static instance
 
 } // namespace
