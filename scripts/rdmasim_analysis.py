@@ -189,6 +189,9 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
 NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
 QLEN_COLUMNS = ('time_ns', 'node', 'port', 'class', 'bytes')
+COLLECTIVES_CSV = 'collectives.csv'
+COLLECTIVE_COLUMNS = ('job', 'iteration', 'collective', 'algorithm', 'bytes', 'ranks', 'cct_ns',
+                      'algbw_gbps', 'busbw_gbps', 'status')
 
 
 def _read_csv(path, columns):
@@ -238,6 +241,28 @@ def completed(fct):
     """The records of flows that completed (status IBV_WC_SUCCESS)."""
     keep = fct['status'] == WC_SUCCESS
     return {k: v[keep] for k, v in fct.items()}
+
+
+def read_collectives(run_or_file):
+    """The collectives that completed, from collectives.csv (a run folder or
+    the file itself; traffic.pattern = collective): a list of dicts with
+    collective, algorithm (str), bytes, ranks, job, iteration (int), cct_ns,
+    algbw_gbps, busbw_gbps (float). Raises OutputError naming the file and
+    line of a bad value."""
+    path = _path(run_or_file, COLLECTIVES_CSV)
+    out = []
+    for i, r in enumerate(_read_csv(path, COLLECTIVE_COLUMNS)):
+        if r['status'] != 'done':
+            continue
+        try:
+            out.append({'collective': r['collective'], 'algorithm': r['algorithm'],
+                        'bytes': int(r['bytes']), 'ranks': int(r['ranks']), 'job': int(r['job']),
+                        'iteration': int(r['iteration']), 'cct_ns': float(r['cct_ns']),
+                        'algbw_gbps': float(r['algbw_gbps']),
+                        'busbw_gbps': float(r['busbw_gbps'])})
+        except ValueError:
+            raise OutputError('%s:%d: a number is not one' % (path, i + 2)) from None
+    return out
 
 
 def read_pfc(run_or_file):

@@ -180,3 +180,29 @@ def test_bindings_return_the_collectives(build_dir):
     assert list(c['collective']) == ['all-reduce'] and list(c['status']) == ['done']
     assert c['busbw_gbps'][0] == pytest.approx(c['algbw_gbps'][0] * 2 * 15 / 16)
     assert r.summary['collectives']['completed'] == 1
+
+
+def test_plot_collectives_draws_busbw_per_size_and_algorithm(run_example, tmp_path):
+    from sweep_helpers import load_script
+    plot = load_script('plot_collectives')
+    runs = []
+    for size in ('256KiB', '1MiB'):
+        out = tmp_path / size
+        run(run_example, out, '--topology.type=star', '--topology.hosts=4',
+            '--collective.bytes=%s' % size, '--job.iterations=2')
+        runs.append(str(out))
+    busbw, spread = plot.series(runs)
+    key = ('all-reduce', 'ring')
+    assert list(busbw) == [key]
+    assert sorted(busbw[key]) == [256 * 1024, 1024 * 1024]
+    for size, values in busbw[key].items():
+        rows = [r for r in csv.DictReader(open(tmp_path / ('256KiB' if size < 2**20 else '1MiB')
+                                               / 'collectives.csv'))]
+        assert values == [float(r['busbw_gbps']) for r in rows]
+    assert len(spread[key]) == 4 and sum(spread[key]) == pytest.approx(4)
+    import rdmasim_plotting as rp
+    assert rp.run_main(plot.build_parser, plot.draw,
+                       ['-o', str(tmp_path / 'fig'), '--link-gbps', '100'] + runs) == 0
+    assert (tmp_path / 'fig.png').stat().st_size > 1000
+    assert rp.run_main(plot.build_parser, plot.draw,
+                       ['-o', str(tmp_path / 'none'), str(tmp_path / 'missing')]) == 2
