@@ -105,11 +105,7 @@ RdmaCollectiveRunner::DoDispose()
 {
     for (Host& h : m_hosts)
     {
-        if (h.cq)
-        {
-            // The CQs outlive the runner on their NICs: stop calling back into it.
-            h.cq->SetCompletionCallback(MakeNullCallback<void, const RdmaWorkCompletion&>());
-        }
+        h.Close(); // the CQs outlive the runner on their NICs
     }
     m_hosts.clear();
     m_jobs.clear();
@@ -251,18 +247,13 @@ void
 RdmaCollectiveRunner::PrepareHost(uint32_t id, uint64_t bytes)
 {
     Host& h = m_hosts[id];
-    h.pd = h.nic->AllocPd();
-    h.mr = h.nic->RegMr(h.pd,
-                        REGION_VA,
-                        bytes,
-                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    h.Open(Callback<void, const RdmaWorkCompletion&>(
+        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
+    h.mr = h.nic->RegMr(h.pd, REGION_VA, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
     NS_ABORT_MSG_IF(!h.mr,
                     "RdmaCollectiveRunner: host " << id << ": ibv_reg_mr of " << bytes
                                                   << " bytes failed: the NIC's MPT or MTT store "
                                                      "is full");
-    h.cq = h.nic->CreateCq(1 << 16);
-    h.cq->SetCompletionCallback(Callback<void, const RdmaWorkCompletion&>(
-        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
 }
 
 void
@@ -292,28 +283,17 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
     {
         Host& a = m_hosts[s.ranks[src].host];
         Host& b = m_hosts[s.ranks[dst].host];
-        RdmaQueuePair::InitAttr init;
-        init.maxSendWr = sendDepth;
-        init.maxRecvWr = m_recvDepth;
-        init.pd = a.pd;
-        init.sendCq = a.cq;
-        init.recvCq = a.cq;
-        Ptr<RdmaQueuePair> req = a.nic->CreateQp(init);
-        init.pd = b.pd;
-        init.sendCq = b.cq;
-        init.recvCq = b.cq;
-        Ptr<RdmaQueuePair> resp = b.nic->CreateQp(init);
-        NS_ABORT_MSG_IF(!req || !resp,
+        const auto [req, resp] =
+            RdmaHelper::CreateConnectedQps(a.nic,
+                                           a.QpInit(sendDepth, m_recvDepth),
+                                           b.nic,
+                                           b.QpInit(sendDepth, m_recvDepth),
+                                           m_config,
+                                           s.job.priority);
+        NS_ABORT_MSG_IF(!req,
                         "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
                                                      << " -> " << dst << " (ibv_create_qp: the "
                                                      << "NIC's QP context memory is full)");
-        RdmaConnectionConfig c = m_config;
-        const uint8_t dscp =
-            static_cast<uint8_t>((s.job.priority << 3) | ((c.trafficClass >> 2) & 7));
-        c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
-        const int rc = RdmaHelper::Connect(req, a.nic, resp, b.nic, c);
-        NS_ABORT_MSG_IF(rc != 0,
-                        "RdmaCollectiveRunner: connecting a QP pair failed (errno " << rc << ")");
         for (uint32_t k = 0; k < m_recvDepth; ++k)
         {
             RdmaRecvWr recv;

@@ -106,8 +106,8 @@ struct RdmaIterationRecord
  * queue pairs, as NCCL's IB transport posts them.
  *
  * At a job's start every (sender, receiver, channel) of its schedules gets
- * an RC QP pair, connected (RdmaHelper::Connect) with the traffic class of
- * the job's priority as RdmaFlowRunner sets it; each host gets a protection
+ * an RC QP pair in the traffic class of the job's priority
+ * (RdmaHelper::CreateConnectedQps); each host gets a protection
  * domain, one memory region as long as its largest WRITE (every WRITE uses
  * offset 0 at both ends) and one completion queue delivered by callback.
  * The receiving QP keeps RecvDepth receive work requests posted, one
@@ -195,12 +195,9 @@ class RdmaCollectiveRunner : public Object
 
   private:
     /// A host's verbs resources.
-    struct Host
+    struct Host : RdmaHostVerbs
     {
-        Ptr<RdmaNic> nic;             //!< the NIC
-        Ptr<RdmaProtectionDomain> pd; //!< its PD
         Ptr<RdmaMemoryRegion> mr;     //!< its region
-        Ptr<RdmaCompletionQueue> cq;  //!< its CQ
         uint32_t job{UINT32_MAX};     //!< the job using it
         uint32_t rank{0};             //!< its rank there
         std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> receivers; //!< by QPN

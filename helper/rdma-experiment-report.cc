@@ -56,16 +56,22 @@ struct Figures
     uint64_t collectivesFailed{0};                         //!< with jobs: failed
 };
 
-/// \return summary.json's collectives block (doc/rdma.rst, "Outputs") \param f the figures
+/// \return x, or null where nothing was measured \param measured whether it was \param x it
+nlohmann::ordered_json
+Measured(bool measured, double x)
+{
+    return measured ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+/// \return summary.json's collectives block (doc/rdma.rst, "Collectives and jobs")
+/// \param f the figures
 nlohmann::ordered_json
 CollectivesJson(const Figures& f)
 {
     nlohmann::ordered_json groups = nlohmann::ordered_json::array();
     for (const auto& g : f.collectiveGroups)
     {
-        const auto value = [&g](double x) {
-            return g.done > 0 ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
-        };
+        const auto value = [&g](double x) { return Measured(g.done > 0, x); };
         groups.push_back({{"collective", g.collective},
                           {"algorithm", g.algorithm},
                           {"bytes", g.bytes},
@@ -82,9 +88,7 @@ CollectivesJson(const Figures& f)
     nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
     for (const auto& j : f.jobFigures)
     {
-        const auto value = [&j](double x) {
-            return j.done > 0 ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
-        };
+        const auto value = [&j](double x) { return Measured(j.done > 0, x); };
         jobs.push_back({{"job", j.job},
                         {"ranks", j.ranks},
                         {"iterations", j.iterations},

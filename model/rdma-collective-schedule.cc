@@ -107,6 +107,21 @@ class RangeSources
     std::map<uint64_t, Entry> m_entries; //!< by first byte
 };
 
+/// \return the index of name in names, or -1 \param names the names \param name one
+template <std::size_t N>
+int
+IndexOf(const char* const (&names)[N], const std::string& name)
+{
+    for (std::size_t i = 0; i < N; ++i)
+    {
+        if (name == names[i])
+        {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
 /// \return whether x is a power of two \param x a count
 bool
 IsPowerOfTwo(uint32_t x)
@@ -151,29 +166,23 @@ RdmaCollectiveAlgorithmName(RdmaCollectiveAlgorithm algorithm)
 bool
 RdmaParseCollective(const std::string& name, RdmaCollectiveKind& kind)
 {
-    for (uint8_t i = 0; i < sizeof(g_collectiveNames) / sizeof(g_collectiveNames[0]); ++i)
+    const int i = IndexOf(g_collectiveNames, name);
+    if (i >= 0)
     {
-        if (name == g_collectiveNames[i])
-        {
-            kind = static_cast<RdmaCollectiveKind>(i);
-            return true;
-        }
+        kind = static_cast<RdmaCollectiveKind>(i);
     }
-    return false;
+    return i >= 0;
 }
 
 bool
 RdmaParseCollectiveAlgorithm(const std::string& name, RdmaCollectiveAlgorithm& algorithm)
 {
-    for (uint8_t i = 0; i < sizeof(g_algorithmNames) / sizeof(g_algorithmNames[0]); ++i)
+    const int i = IndexOf(g_algorithmNames, name);
+    if (i >= 0)
     {
-        if (name == g_algorithmNames[i])
-        {
-            algorithm = static_cast<RdmaCollectiveAlgorithm>(i);
-            return true;
-        }
+        algorithm = static_cast<RdmaCollectiveAlgorithm>(i);
     }
-    return false;
+    return i >= 0;
 }
 
 std::vector<RdmaCollectiveAlgorithm>

@@ -65,36 +65,35 @@ def a2a_model(alpha, s):
     return (N - 1) * (alpha + s * 8 / (N * B))
 
 
+def check_against_model(run_example, tmp_path, name, fabric, model, steps, per_rank):
+    """The CCT of S = n x per_rank bytes within 2 % of model(alpha, S), alpha
+    (the model being linear in it, over steps steps) solved from a run with
+    one packet per step."""
+    small = 1024
+    t_small = cct_s(run(run_example, tmp_path / 'alpha', *step(small, *fabric)))
+    alpha = (t_small - model(0, N * small)) / steps
+    assert 0.5e-6 < alpha < 10e-6, alpha  # a few hops of 1 us links
+    s = N * per_rank
+    t = cct_s(run(run_example, tmp_path / 'run', *step(per_rank, *fabric)))
+    expected = model(alpha, s)
+    assert abs(t - expected) <= 0.02 * expected, \
+        '%s of %d B: %.2f us simulated, model %.2f us (alpha %.3f us)' % (
+            name, s, t * 1e6, expected * 1e6, alpha * 1e6)
+
+
 @pytest.mark.parametrize('per_rank', [16 * 1024, 256 * 1024])
 def test_ring_all_reduce_within_2_percent_of_the_alpha_beta_model(run_example, tmp_path,
                                                                   per_rank):
-    fabric = ('--topology.type=fat-tree', '--topology.k=4')
-    small = 1024
-    t_small = cct_s(run(run_example, tmp_path / 'alpha', *step(small, *fabric)))
-    n = N
-    alpha = (t_small - (n - 1) * small * 8 / REDUCE_BPS) / (2 * (n - 1)) - small * 8 / B
-    assert 1e-6 < alpha < 10e-6, alpha  # a few hops of 1 us links
-    s = N * per_rank
-    t = cct_s(run(run_example, tmp_path / 'ring', *step(per_rank, *fabric)))
-    model = ring_model(alpha, s)
-    assert abs(t - model) <= 0.02 * model, \
-        'ring all-reduce of %d B: %.2f us simulated, model %.2f us (alpha %.3f us)' % (
-            s, t * 1e6, model * 1e6, alpha * 1e6)
+    check_against_model(run_example, tmp_path, 'ring all-reduce',
+                        ('--topology.type=fat-tree', '--topology.k=4'), ring_model,
+                        2 * (N - 1), per_rank)
 
 
 @pytest.mark.parametrize('per_rank', [16 * 1024, 256 * 1024])
 def test_all_to_all_within_2_percent_of_the_alpha_beta_model(run_example, tmp_path, per_rank):
-    fabric = ('--topology.type=star', '--topology.hosts=%d' % N, '--collective.type=all-to-all')
-    small = 1024
-    t_small = cct_s(run(run_example, tmp_path / 'alpha', *step(small, *fabric)))
-    alpha = t_small / (N - 1) - small * 8 / B
-    assert 0.5e-6 < alpha < 10e-6, alpha
-    s = N * per_rank
-    t = cct_s(run(run_example, tmp_path / 'a2a', *step(per_rank, *fabric)))
-    model = a2a_model(alpha, s)
-    assert abs(t - model) <= 0.02 * model, \
-        'all-to-all of %d B: %.2f us simulated, model %.2f us (alpha %.3f us)' % (
-            s, t * 1e6, model * 1e6, alpha * 1e6)
+    check_against_model(run_example, tmp_path, 'all-to-all',
+                        ('--topology.type=star', '--topology.hosts=%d' % N,
+                         '--collective.type=all-to-all'), a2a_model, N - 1, per_rank)
 
 
 @pytest.mark.parametrize('collective', ['all-reduce', 'all-gather'])
