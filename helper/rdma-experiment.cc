@@ -97,9 +97,20 @@ RdmaExperiment::PrintSummary(std::ostream& os) const
 }
 
 std::size_t
-RdmaExperiment::Check() const
+RdmaExperiment::Check(std::size_t* collectives) const
 {
     const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
+    if (collectives)
+    {
+        *collectives = 0;
+        for (const RdmaJob& job : spec.jobs)
+        {
+            for (const RdmaJobItem& item : job.items)
+            {
+                *collectives += item.collective ? job.iterations : 0;
+            }
+        }
+    }
     return spec.flows.size();
 }
 

@@ -84,9 +84,11 @@ class RdmaExperiment
      * when outputs are written), and nothing else: no fabric is built,
      * nothing is simulated or written (rdma-sim --check).
      * \return the number of flows the run would start
+     * \param collectives if not null, set to the number of collectives the
+     *        run's jobs would run (traffic.pattern = collective; else 0)
      * \throws RdmaConfigError on the first bad key or input, as Run()
      */
-    std::size_t Check() const;
+    std::size_t Check(std::size_t* collectives = nullptr) const;
 
     /**
      * \brief The configuration a run would use: the merged keys with

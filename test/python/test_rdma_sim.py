@@ -376,7 +376,8 @@ def test_every_shipped_config_is_valid(run_example):
 
 def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
     """--check (RdmaExperiment::Check): every shipped config passes the checks
-    a run makes before building anything, prints the flow count and writes
+    a run makes before building anything, prints the flow (or, for jobs,
+    collective) count and writes
     nothing; what a run refuses for a missing input file, a workload key or
     a full output folder, --check refuses the same way (exit 2, the key)."""
     folder = os.path.join(TOP, 'examples', 'configs')
@@ -385,7 +386,8 @@ def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
         r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--check',
                         '--output.dir=%s' % out)
         assert r.returncode == 0, '%s: %s' % (name, r.stderr)
-        flows = re.match(r'rdma-sim: configuration checked, (\d+) flows; nothing run', r.stdout)
+        flows = re.match(r'rdma-sim: configuration checked, (\d+) (flows|collectives); nothing run',
+                         r.stdout)
         assert flows and int(flows.group(1)) > 0, r.stdout
         assert not out.exists()
     # The same count as the run's.
