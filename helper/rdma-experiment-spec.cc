@@ -625,7 +625,12 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     Time trafficEnd(0);
     if (c.Get("traffic.pattern") == "collective")
     {
-        jobs = RdmaMakeJobs(c, topology.GetNHosts());
+        std::vector<std::string> warnings;
+        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        for (const auto& w : warnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
         for (const auto& j : jobs)
         {
             trafficEnd = std::max(trafficEnd, j.start);

@@ -37,6 +37,13 @@ Trim(const std::string& s)
     return s.substr(a, b - a + 1);
 }
 
+/// \return "<origin>: <key> = <value>" \param c the configuration \param key the key
+std::string
+KeyText(const RdmaConfig& c, const std::string& key)
+{
+    return c.GetOrigin(key) + ": " + key + " = " + c.Get(key);
+}
+
 /// \return "a, b or c" \param names the names
 std::string
 OneOf(const std::vector<std::string>& names)
@@ -126,9 +133,14 @@ PickAlgorithm(const RdmaConfig& c,
  * \return the iteration's items (compute gaps with their time, collectives
  * planned) \param c the configuration
  * \param collectives receives the planned collectives, by item (compute: none)
+ * \param warnings receives a line for each of collective.type, bytes and
+ *        algorithm that was set but is not used: job.sequence names the
+ *        collectives, and sizes and algorithms where its items all give them
  */
 std::vector<RdmaJobItem>
-ParseSequence(const RdmaConfig& c, std::vector<Planned>& collectives)
+ParseSequence(const RdmaConfig& c,
+              std::vector<Planned>& collectives,
+              std::vector<std::string>& warnings)
 {
     std::vector<RdmaJobItem> items;
     const std::string text = c.Get("job.sequence");
@@ -146,6 +158,8 @@ ParseSequence(const RdmaConfig& c, std::vector<Planned>& collectives)
         items.emplace_back();
         return items;
     }
+    bool defaultBytes = false;
+    bool defaultAlgorithm = false;
     std::istringstream all(text);
     std::string part;
     for (uint32_t index = 1; std::getline(all, part, ','); ++index)
@@ -199,11 +213,13 @@ ParseSequence(const RdmaConfig& c, std::vector<Planned>& collectives)
             p.bytesFrom = where;
             ++next;
         }
+        defaultBytes = defaultBytes || p.bytesFrom == defaultBytesFrom;
         std::string algorithm;
         if (next < w.size())
         {
             algorithm = w[next++];
         }
+        defaultAlgorithm = defaultAlgorithm || algorithm.empty();
         if (next < w.size())
         {
             throw RdmaConfigError(where + ": unexpected '" + w[next] +
@@ -213,14 +229,22 @@ ParseSequence(const RdmaConfig& c, std::vector<Planned>& collectives)
         collectives.push_back(p);
         items.push_back(item);
     }
+    const std::pair<const char*, bool> unused[] = {{"collective.type", true},
+                                                   {"collective.bytes", !defaultBytes},
+                                                   {"collective.algorithm", !defaultAlgorithm}};
+    for (const auto& [key, isUnused] : unused)
+    {
+        if (isUnused && c.GetOrigin(key) != "default")
+        {
+            warnings.push_back(KeyText(c, key) + " is not used: job.sequence names " +
+                               (std::string(key) == "collective.type"
+                                    ? "the collectives"
+                                    : std::string("every collective's ") +
+                                          (std::string(key) == "collective.bytes" ? "size"
+                                                                                  : "algorithm")));
+        }
+    }
     return items;
-}
-
-/// \return "<origin>: <key> = <value>" \param c the configuration \param key the key
-std::string
-KeyText(const RdmaConfig& c, const std::string& key)
-{
-    return c.GetOrigin(key) + ": " + key + " = " + c.Get(key);
 }
 
 } // namespace
@@ -241,7 +265,7 @@ RdmaRefuseJobKeys(const RdmaConfig& c)
 }
 
 std::vector<RdmaJob>
-RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts)
+RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* warnings)
 {
     const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     uint32_t ranks = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
@@ -266,7 +290,12 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts)
                                              " jobs leave fewer than 2 ranks per job");
     }
     std::vector<Planned> planned;
-    const std::vector<RdmaJobItem> items = ParseSequence(c, planned);
+    std::vector<std::string> unused;
+    const std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
+    if (warnings)
+    {
+        warnings->insert(warnings->end(), unused.begin(), unused.end());
+    }
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
     const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
     const bool chunkSet = c.GetOrigin("collective.chunkBytes") != "default";

@@ -8,6 +8,7 @@
 #include "rdma-collective-runner.h"
 #include "rdma-config.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -33,6 +34,9 @@ namespace ns3
  *
  * \param c the configuration (traffic.pattern = collective)
  * \param nHosts the topology's hosts
+ * \param warnings if not null, receives a line for each of collective.type,
+ *        collective.bytes and collective.algorithm that was set but is not
+ *        used (job.sequence gives what it would)
  * \return the jobs, their schedules built
  * \throws RdmaConfigError naming the key: an unknown collective or
  *         algorithm, an algorithm the collective does not have, more ranks
@@ -40,7 +44,9 @@ namespace ns3
  *         than a collective's message, a message below ranks x channels
  *         bytes, halving-doubling on ranks that are not a power of two
  */
-std::vector<RdmaJob> RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts);
+std::vector<RdmaJob> RdmaMakeJobs(const RdmaConfig& c,
+                                  uint32_t nHosts,
+                                  std::vector<std::string>* warnings = nullptr);
 
 /**
  * \ingroup rdma

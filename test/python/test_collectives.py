@@ -135,11 +135,29 @@ def test_shipped_example_iterations_and_outputs(run_example, tmp_path):
     assert block['jobs'][0]['iterations_done'] == 3
     assert summary['flows']['total'] == 0
     assert 'collectives: 3 of 3 done' in r.stdout
+    # A sweep's row: the block as columns, by name and, one collective a run, without.
+    from sweep_helpers import load_script
+    row = load_script('rdmasim_analysis').flatten_summary(summary)
+    assert row['collectives.completed'] == 3
+    assert row['collectives.all-reduce.ring.busbw_gbps'] == row['collectives.busbw_gbps'] > 50
+    assert row['collectives.cct_ns.p99'] == block['by_size'][0]['cct_ns']['p99']
+    assert row['jobs.exposed_comm_share'] == pytest.approx(block['jobs'][0]['exposed_comm_share'])
     # The same config and seed give the same files.
     again = tmp_path / 'again'
     r = run_example('rdma-sim', '-c', RING_INI, '--quiet', '--output.dir=%s' % again)
     for f in ('collectives.csv', 'jobs.csv', 'pfc.csv'):
         assert (out / f).read_bytes() == (again / f).read_bytes(), f
+
+
+def test_keys_a_sequence_overrides_are_reported_unused(run_example, tmp_path):
+    r = run_example('rdma-sim', '-c', RING_INI, '--check', '--output.dir=%s' % (tmp_path / 'x'),
+                    '--job.sequence=all-gather 1MiB ring', '--collective.type=broadcast')
+    assert r.returncode == 0, r.stderr
+    for key in ('collective.type = broadcast', 'collective.bytes = 4194304',
+                'collective.algorithm = ring'):
+        assert 'rdma-sim: warning: ' in r.stderr and key + ' is not used' in r.stderr, r.stderr
+    r = run_example('rdma-sim', '-c', RING_INI, '--check', '--output.dir=%s' % (tmp_path / 'y'))
+    assert r.returncode == 0 and 'warning' not in r.stderr, r.stderr
 
 
 def test_two_jobs_random_placement_use_distinct_hosts(run_example, tmp_path):
