@@ -16,7 +16,7 @@ namespace ns3
 /**
  * \ingroup rdma
  * \return collectives.csv: one row per collective of each iteration of
- * each job, in job, iteration and item order:
+ * each job that a rank entered, in job, iteration and item order:
  * job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,
  * start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,status. bytes is nccl-tests'
  * size; algbw = bytes x 8 / CCT and busbw = algbw x RdmaBusBandwidthFactor
