@@ -195,9 +195,12 @@ Main(int argc, char* argv[])
         experiment.SetForce(vm.count("force") != 0);
         if (vm.count("check"))
         {
-            const std::size_t flows = experiment.Check();
-            std::cout << "rdma-sim: configuration checked, " << flows
-                      << " flows; nothing run, nothing written\n";
+            std::size_t collectives = 0;
+            const std::size_t flows = experiment.Check(&collectives);
+            std::cout << "rdma-sim: configuration checked, "
+                      << (collectives ? collectives : flows)
+                      << (collectives ? " collectives" : " flows")
+                      << "; nothing run, nothing written\n";
             return 0;
         }
         experiment.SetProgressStream(vm.count("quiet") || !speaker ? nullptr : &std::cerr);

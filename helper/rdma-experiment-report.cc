@@ -4,6 +4,7 @@
 
 #include "rdma-experiment-report.h"
 
+#include "rdma-collective-report.h"
 #include "rdma-fct-writer.h"
 #include "rdma-interrupt.h"
 #include "rdma-nodes-csv.h"
@@ -48,7 +49,62 @@ struct Figures
     uint32_t qpcEntryBytes{0};                             //!< with a pipeline: a QPC entry's bytes
     const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
     nlohmann::ordered_json mpi;                            //!< several ranks: their figures
+    bool jobs{false};                                      //!< traffic.pattern = collective
+    std::vector<RdmaCollectiveGroup> collectiveGroups;     //!< with jobs
+    std::vector<RdmaJobFigures> jobFigures;                //!< with jobs
+    uint64_t collectives{0};                               //!< with jobs: to run
+    uint64_t collectivesDone{0};                           //!< with jobs: completed
+    uint64_t collectivesFailed{0};                         //!< with jobs: failed
 };
+
+/// \return x, or null where nothing was measured \param measured whether it was \param x it
+nlohmann::ordered_json
+Measured(bool measured, double x)
+{
+    return measured ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+/// \return summary.json's collectives block (doc/rdma.rst, "Collectives and jobs")
+/// \param f the figures
+nlohmann::ordered_json
+CollectivesJson(const Figures& f)
+{
+    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+    for (const auto& g : f.collectiveGroups)
+    {
+        const auto value = [&g](double x) { return Measured(g.done > 0, x); };
+        groups.push_back({{"collective", g.collective},
+                          {"algorithm", g.algorithm},
+                          {"bytes", g.bytes},
+                          {"ranks", g.ranks},
+                          {"done", g.done},
+                          {"not_done", g.notDone},
+                          {"cct_ns", {{"mean", value(g.cctMeanNs)},
+                                      {"p50", value(g.cctP50Ns)},
+                                      {"p99", value(g.cctP99Ns)},
+                                      {"max", value(g.cctMaxNs)}}},
+                          {"algbw_gbps", value(g.algBwGbps)},
+                          {"busbw_gbps", value(g.busBwGbps)}});
+    }
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const auto& j : f.jobFigures)
+    {
+        const auto value = [&j](double x) { return Measured(j.done > 0, x); };
+        jobs.push_back({{"job", j.job},
+                        {"ranks", j.ranks},
+                        {"iterations", j.iterations},
+                        {"iterations_done", j.done},
+                        {"iteration_time_ns", {{"mean", value(j.iterationMeanNs)},
+                                               {"max", value(j.iterationMaxNs)}}},
+                        {"exposed_comm_share", value(j.exposedCommShare)}});
+    }
+    return {{"total", f.collectives},
+            {"completed", f.collectivesDone},
+            {"failed", f.collectivesFailed},
+            {"incomplete", f.collectives - f.collectivesDone - f.collectivesFailed},
+            {"by_size", groups},
+            {"jobs", jobs}};
+}
 
 /// \return a bucket's upper bound as text ("inf" for the last)
 std::string
@@ -170,6 +226,10 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"hit_rate", HitRate(k)}};
     }
     j["cache"] = cj;
+    if (f.jobs)
+    {
+        j["collectives"] = CollectivesJson(f);
+    }
     if (f.census)
     {
         nlohmann::ordered_json parts = nlohmann::ordered_json::array();
@@ -203,10 +263,24 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
         "rdma-sim: " + spec.topology.name + ", " + std::to_string(spec.topology.GetNHosts()) +
         " hosts, " + std::to_string(spec.topology.GetNSwitches()) + " switches, " +
         spec.config.Get("traffic.pattern") + " traffic, seed " + std::to_string(spec.seed));
-    text.push_back("flows: " + std::to_string(f.completed) + " of " + std::to_string(f.flows) +
-                   " done, " + std::to_string(f.failed) + " failed");
-    text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
-    for (const auto& b : f.buckets)
+    if (f.jobs)
+    {
+        for (const std::string& line : RdmaCollectiveSummaryText(f.collectiveGroups,
+                                                                 f.jobFigures,
+                                                                 f.collectives,
+                                                                 f.collectivesDone))
+        {
+            text.push_back(line);
+        }
+    }
+    else
+    {
+        text.push_back("flows: " + std::to_string(f.completed) + " of " +
+                       std::to_string(f.flows) + " done, " + std::to_string(f.failed) +
+                       " failed");
+        text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
+    }
+    for (const auto& b : f.jobs ? std::vector<RdmaSlowdownBucket>() : f.buckets)
     {
         std::ostringstream l;
         l.setf(std::ios::fixed);
@@ -473,6 +547,19 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.completed += r.Succeeded();
         f.failed += r.Failed();
     }
+    if (const Ptr<RdmaCollectiveRunner> jobs = sim.GetCollectiveRunner())
+    {
+        f.jobs = true;
+        m_collectives = jobs->GetCollectiveRecords();
+        const std::vector<RdmaIterationRecord> iterations = jobs->GetIterationRecords();
+        m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
+        m_jobsCsv = RdmaFormatJobsCsv(iterations, jobs->GetJobs());
+        f.collectiveGroups = RdmaGroupCollectives(m_collectives);
+        f.jobFigures = RdmaSumJobs(iterations, jobs->GetJobs());
+        f.collectives = jobs->GetCollectiveCount();
+        f.collectivesDone = jobs->GetCompletedCount();
+        f.collectivesFailed = jobs->GetFailedCount();
+    }
     f.simSeconds = simEnd.GetSeconds();
     f.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
@@ -484,6 +571,12 @@ const std::vector<RdmaFctRecord>&
 RdmaExperimentReport::GetRecords() const
 {
     return m_records;
+}
+
+const std::vector<RdmaCollectiveRecord>&
+RdmaExperimentReport::GetCollectiveRecords() const
+{
+    return m_collectives;
 }
 
 const std::string&
@@ -511,6 +604,11 @@ RdmaExperimentReport::Write(const std::string& outDir, RdmaExperimentBuilder& si
         stage.Write("qlen.csv", m_qlenCsv);
         stage.Write("cache.csv", m_cacheCsv);
         stage.Write("nodes.csv", m_nodesCsv);
+        if (!m_collectivesCsv.empty())
+        {
+            stage.Write("collectives.csv", m_collectivesCsv);
+            stage.Write("jobs.csv", m_jobsCsv);
+        }
         stage.Write("summary.json", m_summaryJson);
         sim.GetPcap().Commit(stage.GetStageDir());
         if (const int signal = RdmaInterrupt::GetPending())

@@ -7,6 +7,7 @@
 #include "rdma-byte-size.h"
 #include "rdma-cc-preset.h"
 #include "rdma-implied-settings.h"
+#include "rdma-job-config.h"
 #include "rdma-experiment.h"
 #include "rdma-flow-generator.h"
 #include "rdma-hpcc-config.h"
@@ -272,7 +273,8 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
             return gen->AllToAll(pc);
         }
         throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
-                              "': expected poisson, incast, permutation, all-to-all or flow-file");
+                              "': expected poisson, incast, permutation, all-to-all, flow-file or "
+                              "collective");
     }
     catch (const RdmaConfigError&)
     {
@@ -646,8 +648,25 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": use auto or on");
     }
     icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
-    flows = MakeFlows(c, topology, topology.GetNHosts());
     Time trafficEnd(0);
+    if (c.Get("traffic.pattern") == "collective")
+    {
+        std::vector<std::string> warnings;
+        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        for (const auto& w : warnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+        for (const auto& j : jobs)
+        {
+            trafficEnd = std::max(trafficEnd, j.start);
+        }
+    }
+    else
+    {
+        RdmaRefuseJobKeys(c);
+        flows = MakeFlows(c, topology, topology.GetNHosts());
+    }
     for (const auto& f : flows)
     {
         trafficEnd = std::max(trafficEnd, f.start);
@@ -663,7 +682,9 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                                          "traffic.duration",
                                          "traffic.flowFile",
                                          "traffic.repeats",
-                                         "traffic.interval"}));
+                                         "traffic.interval",
+                                         "job.stagger",
+                                         "job.count"}));
     }
     connection = MakeConnection(c);
     mtuBytes = 128u << connection.pathMtu;
@@ -705,6 +726,12 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);
     MakePartition(c);
+    if (!jobs.empty() && partition.ranks > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                              ": traffic.pattern = collective runs on one rank, not " +
+                              std::to_string(partition.ranks) + " (sim.ranks)");
+    }
 }
 
 void

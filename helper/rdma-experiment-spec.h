@@ -5,6 +5,7 @@
 #ifndef RDMA_EXPERIMENT_SPEC_H
 #define RDMA_EXPERIMENT_SPEC_H
 
+#include "rdma-collective-runner.h"
 #include "rdma-config.h"
 #include "rdma-helper.h"
 #include "rdma-memory-estimate.h"
@@ -76,6 +77,7 @@ struct RdmaExperimentSpec
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
     std::vector<RdmaFlow> flows;     //!< the workload, host indices
+    std::vector<RdmaJob> jobs;       //!< traffic.pattern = collective: the jobs (no flows)
     RdmaConnectionConfig connection; //!< the transport keys
     ObjectFactory congestionControl; //!< cc.algorithm with its set keys
     std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name
