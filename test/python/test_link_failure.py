@@ -3,10 +3,11 @@ frames on a dead cable are lost, counted by the sender, until the routes
 follow; the transport recovers them and every flow completes."""
 
 import csv
-import json
 import os
 
 import pytest
+
+from conftest import run_summary
 
 # k=4 fat tree: hosts 0-15, edge switches 16-23, aggregation 24-31, cores 32-35;
 # edge 16 (hosts 0-3) has uplinks to aggregation switches 24 and 25.
@@ -15,10 +16,7 @@ FABRIC = ('--topology.type=fat-tree', '--topology.k=4', '--traffic.pattern=permu
 
 
 def run(run_example, out, *args):
-    r = run_example('rdma-sim', *FABRIC, '--output.dir=%s' % out, *args)
-    assert r.returncode == 0, r.stderr
-    with open(os.path.join(str(out), 'summary.json')) as f:
-        return json.load(f)
+    return run_summary(run_example, out, *FABRIC, *args)
 
 
 def fcts(out):

@@ -2,22 +2,18 @@
 per-flow ECMP keeps each QP on one path, per-packet policies spread it over
 all of them, and go-back-N (IBA 9.7.5) takes the reordering for loss."""
 
-import json
-import os
 
 import pytest
 
-from conftest import TOP
+from conftest import run_summary
+
 
 PERMUTATION = ('--topology.type=fat-tree', '--topology.k=4', '--traffic.pattern=permutation',
                '--traffic.size=200000', '--quiet')
 
 
 def run(run_example, out, *args):
-    r = run_example('rdma-sim', *PERMUTATION, '--output.dir=%s' % out, *args)
-    assert r.returncode == 0, r.stderr
-    with open(os.path.join(str(out), 'summary.json')) as f:
-        return json.load(f)
+    return run_summary(run_example, out, *PERMUTATION, *args)
 
 
 @pytest.mark.parametrize('policy', ['Ecmp', 'Spray', 'Drill', 'LetFlow', 'Adaptive'])
