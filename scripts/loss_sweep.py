@@ -170,16 +170,23 @@ def plot(rows, path):
             high = [spread(points[x])[2] - m for m, x in zip(mean, xs)]
             seeds = max(len(points[x]) for x in xs)
             label = recovery + (f" (mean, min-max of {seeds} seeds)" if seeds > 1 else "")
-            ax.errorbar(xs, mean, yerr=[low, high] if seeds > 1 else None, marker=marker,
-                        capsize=3, label=label)
+            line = ax.errorbar(xs, mean, yerr=[low, high] if seeds > 1 else None,
+                               marker=marker, capsize=3, label=label)
             for x, m in zip(xs, mean):
                 failed = sum(r.get("flows_failed") or 0 for r in points[x])
                 if failed:
                     flows = sum(r.get("flows") or 0 for r in points[x])
-                    ax.annotate(f"{failed}/{flows} flows\nout of retries", (x, m),
-                                textcoords="offset points", xytext=(-10, 12), fontsize=7)
-        bound = sorted({(r["loss"], r["bound_gbps"]) for r in rows
-                        if r["setup"] == setup and r["recovery"] == "irn"})
+                    ax.annotate(f"{recovery}: {failed} of {flows} flows not done", (x, m),
+                                textcoords="offset points", xytext=(-20, 60), ha="right",
+                                fontsize=7,
+                                color=line[0].get_color(),
+                                arrowprops={"arrowstyle": "->", "color": line[0].get_color()})
+        # The bound of each loss rate, over the seeds' permutations if several.
+        bounds = {}
+        for r in rows:
+            if r["setup"] == setup and r["recovery"] == "irn":
+                bounds.setdefault(r["loss"], []).append(r["bound_gbps"])
+        bound = sorted((x, sum(b) / len(b)) for x, b in bounds.items())
         if bound:
             label = ("bound: rate x payload share x (1 - p)" if setup == "two-nodes" else
                      "bound: ideal goodput x (1 - p)^links, mean of flows")
@@ -274,7 +281,7 @@ def main(argv=None):
             for seed in args.seeds:
                 seeded.append(run_fat_tree(args.sim, loss, recovery, args.flow_size, seed,
                                            args.out, seed_in_name=len(args.seeds) > 1))
-                where = f" seed {seed}" if len(args.seeds) > 1 else ""
+                where = f" seed {seed:<3d}" if len(args.seeds) > 1 else ""
                 print(f"fat-tree  {recovery:9s} p={loss:<7g}{where} {describe(seeded[-1])}",
                       flush=True)
             rows.extend(seeded)

@@ -140,7 +140,7 @@ def test_seeds_spread(tmp_path, capsys):
     # Flows of 1 MB in 1, 3 and 4 ms: 8, 2.67 and 2 Gb/s.
     assert 'fat-tree  irn       p=0.01    over 3 seeds: mean 4.22 Gb/s, min 2.00, max 8.00' \
         in printed
-    assert 'fat-tree  go-back-n p=0.01    seed 3    2.67 Gb/s' in printed
+    assert 'fat-tree  go-back-n p=0.01    seed 3      2.67 Gb/s' in printed
     rows = [r for r in csv.DictReader(open(out / 'loss_sweep.csv')) if r['setup'] != 'two-nodes']
     assert sorted((r['recovery'], r['seed']) for r in rows) == [
         (rec, s) for rec in ('go-back-n', 'irn') for s in ('1', '3', '4')]
