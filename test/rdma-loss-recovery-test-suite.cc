@@ -627,8 +627,8 @@ class ReorderCountersTestCase : public TestCase
                               1,
                               "in bin 9-16");
         NS_TEST_EXPECT_MSG_GT(b.lateDepthNs, 0, "some time late");
-        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().retransmissions, gbn ? 11 : 1, "resent");
-        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, gbn ? 10 : 0, "spurious");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().retransmissions, (gbn ? 11 : 1), "resent");
+        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, (gbn ? 10 : 0), "spurious");
         Simulator::Destroy();
     }
 
