@@ -185,14 +185,15 @@ def test_other_all_reduce_algorithms_complete(run_example, tmp_path, algorithm):
     assert float(rows[0]['busbw_gbps']) > 10
 
 
-def test_bindings_return_the_collectives(build_dir):
+def test_bindings_return_the_collectives(build_dir, tmp_path):
     import sys
     path = os.path.join(build_dir, 'python')
     if not os.path.isdir(path):
         pytest.fail('no bindings at %s (RDMA_BUILD_PYTHON)' % path)
     sys.path.insert(0, path)
     import rdmasim
-    r = rdmasim.run(RING_INI, **{'job.iterations': 1})
+    # Into a folder of the test's own: the ini names out/collective-ring of the working folder.
+    r = rdmasim.run(RING_INI, **{'job.iterations': 1, 'output.dir': str(tmp_path / 'out')})
     c = r.collectives
     assert list(c['collective']) == ['all-reduce'] and list(c['status']) == ['done']
     assert c['busbw_gbps'][0] == pytest.approx(c['algbw_gbps'][0] * 2 * 15 / 16)
