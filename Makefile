@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -23,6 +23,13 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# The documentation as HTML, built as ns-3's own module documentation is
+# (Sphinx, Debian's python3-sphinx) with warnings as errors:
+# $(BUILD_DIR)/doc/html/index.html (test/python/test_doc_build.py does the same).
+doc: deps
+	sphinx-build -b html -W --keep-going -q -d $(BUILD_DIR)/doc/doctrees doc $(BUILD_DIR)/doc/html
+	@echo "make doc: $(BUILD_DIR)/doc/html/index.html"
 
 # The main job: rdma-sim on its embedded default experiment (k=4 fat-tree,
 # WebSearch at 30 % load, DCQCN, PFC on); outputs in $(OUT)/rdma-sim.
@@ -171,7 +178,7 @@ bench-htsim: bench-lto
 	  --floor "$$(dirname "$$(cat $(LTO_DIR)/rdma-sim.path)")/ns3.37-rdma-hop-floor" \
 	  --hosts "$(HTSIM_HOSTS)" --mtu $(HTSIM_MTU) --runs $(BENCH_RUNS) --out $(OUT)/bench-htsim
 
-# One simulation across processes (doc/mpi.md): ns-3.37 from Debian's source
+# One simulation across processes (doc/mpi.rst): ns-3.37 from Debian's source
 # with its mpi module (NS3_MPI) against Debian's OpenMPI (libopenmpi-dev,
 # openmpi-bin, installed by the script), release profile, this module as
 # contrib/rdma (ns3-module/check-compat.sh --build-only with RDMA_COMPAT_MPI=1;
@@ -184,7 +191,7 @@ mpi:
 
 # The distributed runs' benchmark (scripts/bench_mpi.py): the HPCC 5 ms file
 # and a k=16 fat-tree permutation (1024 hosts), sequential and on
-# MPI_RANKS ranks, with speed-up and synchronization overhead (doc/mpi.md).
+# MPI_RANKS ranks, with speed-up and synchronization overhead (doc/mpi.rst).
 MPI_RANKS ?= 2
 bench-mpi: mpi
 	scripts/bench_mpi.py --sim "$$(cat $(MPI_DIR)/rdma-sim.path)" --ranks $(MPI_RANKS)

@@ -7,6 +7,8 @@
  *   r = rdmasim.run("examples/configs/tiny.ini", **{"traffic.load": 0.5,
  *                   "output.dir": "out/tiny-0.5"}, force=True)
  *   r.summary["flows"]["completed"], r.flows["slowdown"]
+ *   r = rdmasim.run("examples/configs/collective-ring.ini")
+ *   r.collectives["busbw_gbps"]
  *
  * One experiment runs in the calling process (RdmaExperiment); the
  * simulator and attribute defaults are reset after each run, so runs can
@@ -104,6 +106,50 @@ FlowArrays(const std::vector<RdmaFctRecord>& records)
     return d;
 }
 
+/// Columns of the collectives' records (collectives.csv's), as numpy arrays.
+py::dict
+CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
+{
+    const std::size_t n = records.size();
+    py::array_t<uint32_t> job(n), iteration(n), item(n), ranks(n);
+    py::array_t<uint64_t> bytes(n);
+    py::array_t<double> start(n), end(n), cct(n), algbw(n), busbw(n);
+    py::list collective, algorithm, status;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const auto& r = records[i];
+        job.mutable_at(i) = r.job;
+        iteration.mutable_at(i) = r.iteration;
+        item.mutable_at(i) = r.item;
+        ranks.mutable_at(i) = r.schedule->GetRanks();
+        bytes.mutable_at(i) = r.schedule->GetBytes();
+        start.mutable_at(i) = r.start.GetNanoSeconds();
+        end.mutable_at(i) = r.completed ? double(r.end.GetNanoSeconds()) : NAN;
+        cct.mutable_at(i) = r.completed ? double(r.GetCct().GetNanoSeconds()) : NAN;
+        algbw.mutable_at(i) = r.completed ? r.GetAlgBw() / 1e9 : NAN;
+        busbw.mutable_at(i) = r.completed ? r.GetBusBw() / 1e9 : NAN;
+        collective.append(RdmaCollectiveName(r.schedule->GetKind()));
+        algorithm.append(RdmaCollectiveAlgorithmName(r.schedule->GetAlgorithm()));
+        status.append(r.completed ? "done" : (r.failed ? "failed" : "incomplete"));
+    }
+    const py::object array = py::module_::import("numpy").attr("array");
+    py::dict d;
+    d["job"] = job;
+    d["iteration"] = iteration;
+    d["item"] = item;
+    d["collective"] = array(collective);
+    d["algorithm"] = array(algorithm);
+    d["bytes"] = bytes;
+    d["ranks"] = ranks;
+    d["start_ns"] = start;
+    d["end_ns"] = end;
+    d["cct_ns"] = cct;
+    d["algbw_gbps"] = algbw;
+    d["busbw_gbps"] = busbw;
+    d["status"] = array(status);
+    return d;
+}
+
 } // namespace
 
 PYBIND11_MODULE(rdmasim, m)
@@ -141,6 +187,13 @@ PYBIND11_MODULE(rdmasim, m)
             [](const RdmaExperiment& e) { return FlowArrays(e.GetFlowRecords()); },
             "per-flow columns as numpy arrays: id, src, dst, op, size (bytes), start_ns, "
             "fct_ns, ideal_fct_ns, slowdown (NaN unless the flow succeeded), status")
+        .def_property_readonly(
+            "collectives",
+            [](const RdmaExperiment& e) { return CollectiveArrays(e.GetCollectiveRecords()); },
+            "per-collective columns as numpy arrays (traffic.pattern = collective; empty "
+            "otherwise), as collectives.csv: job, iteration, item, collective, algorithm, bytes, "
+            "ranks, start_ns, end_ns, cct_ns, algbw_gbps, busbw_gbps (nccl-tests' definitions, "
+            "Gbit/s; NaN unless done), status")
         .def(
             "summary_text",
             [](const RdmaExperiment& e) {

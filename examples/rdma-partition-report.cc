@@ -3,7 +3,7 @@
  */
 
 // rdma-partition-report TOPOLOGY RANKS...: for an HPCC topology file, the
-// maps of the partition rules a distributed run can use (doc/mpi.md,
+// maps of the partition rules a distributed run can use (doc/mpi.rst,
 // "Partitioning": RdmaPartition::Metis and ByTor) at each rank count, one
 // line each: links cut, their capacity, hosts and port capacity per rank.
 // Capacities are in units of the slowest link's rate (the weights METIS is

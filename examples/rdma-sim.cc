@@ -19,7 +19,7 @@
  * output folder is left as it was.
  *
  * With the MPI build (make mpi), under mpirun -np N: one simulation on N
- * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.md); rank 0
+ * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.rst); rank 0
  * prints and writes the outputs.
  */
 
@@ -195,9 +195,12 @@ Main(int argc, char* argv[])
         experiment.SetForce(vm.count("force") != 0);
         if (vm.count("check"))
         {
-            const std::size_t flows = experiment.Check();
-            std::cout << "rdma-sim: configuration checked, " << flows
-                      << " flows; nothing run, nothing written\n";
+            std::size_t collectives = 0;
+            const std::size_t flows = experiment.Check(&collectives);
+            std::cout << "rdma-sim: configuration checked, "
+                      << (collectives ? collectives : flows)
+                      << (collectives ? " collectives" : " flows")
+                      << "; nothing run, nothing written\n";
             return 0;
         }
         experiment.SetProgressStream(vm.count("quiet") || !speaker ? nullptr : &std::cerr);

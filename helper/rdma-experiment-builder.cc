@@ -20,6 +20,13 @@
 namespace ns3
 {
 
+namespace
+{
+/// First random stream of the NICs (RdmaNic::AssignStreams), one per host:
+/// clear of the topology's (from 1), the generators' (1000) and the runner's (2000).
+constexpr int64_t NIC_STREAMS = int64_t(1) << 32;
+} // namespace
+
 RdmaExperimentBuilder::IcrcRestore::IcrcRestore()
     : previous(RoceFrame::IsIcrcEnabled())
 {
@@ -87,6 +94,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         m_topo.SetSwitchEcn(spec.ecn);
     }
     m_topo.InstallFabric(spec.topology);
+    for (const RdmaLinkFailure& f : spec.linkFailures)
+    {
+        m_topo.ScheduleLinkFailure(f.link, f.at, spec.routeConvergence);
+    }
     m_topo.AssignStreams(1);
     if (m_write)
     {
@@ -115,6 +126,12 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     catch (const std::invalid_argument& e)
     {
         Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
+    }
+    // Each NIC's entropy draws (nic.Entropy packet or flowlet) from a stream
+    // of its own, by host index: far above the topology's and the traffic's.
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        m_topo.GetNic(h)->AssignStreams(NIC_STREAMS + h);
     }
     m_topo.SetBuildProgress(nullptr);
     building.Finish();
@@ -159,9 +176,36 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     {
         Abandon(std::string("traffic: ") + e.what());
     }
+    if (!spec.jobs.empty())
+    {
+        m_collectives = CreateObject<RdmaCollectiveRunner>();
+        std::vector<Ptr<RdmaNic>> nics;
+        for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+        {
+            nics.push_back(m_topo.GetNic(h));
+        }
+        m_collectives->SetHosts(nics);
+        m_collectives->SetConnectionConfig(spec.connection);
+        try
+        {
+            for (const RdmaJob& job : spec.jobs)
+            {
+                m_collectives->AddJob(job);
+            }
+        }
+        catch (const std::exception& e)
+        {
+            Abandon(std::string("traffic: ") + e.what());
+        }
+        m_collectives->SetAllDoneCallback(
+            MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+        m_collectives->Start();
+    }
     m_stats = std::make_unique<RdmaStatsHelper>(m_topo);
     m_stats->StartQueueSampling(spec.qlenInterval,
-                                spec.flows.empty() ? Time(0) : spec.flows.front().start,
+                                spec.flows.empty() ? (spec.jobs.empty() ? Time(0)
+                                                                        : spec.jobs.front().start)
+                                                   : spec.flows.front().start,
                                 spec.stopTime);
     if (m_census)
     {
@@ -243,6 +287,7 @@ RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
     }
     rdma.SetCongestionControl(m_spec.congestionControl);
     rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
+    rdma.SetPathMtu(m_spec.mtuBytes);
     if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
         c.GetOrigin("transport.irn.BdpBytes") == "default")
     {
@@ -285,9 +330,29 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
         packetsExpected += std::max<uint64_t>(1, (f.size + mtuBytes - 1) / mtuBytes);
     }
     const Time stopTime = m_spec.stopTime;
-    const Time progressEnd =
+    Time progressEnd =
         std::min(stopTime, lastStart + (lastStart - firstStart) / 10 + MicroSeconds(100));
+    if (m_collectives)
+    {
+        // Jobs: progress by collectives, over the run to sim.stopTime.
+        firstStart = m_spec.jobs.front().start;
+        for (const RdmaJob& j : m_spec.jobs)
+        {
+            firstStart = std::min(firstStart, j.start);
+        }
+        progressEnd = stopTime;
+    }
     auto measure = [&]() {
+        if (m_collectives)
+        {
+            RdmaProgress::Work w;
+            w.what = "collectives";
+            w.flowsDone = m_collectives->GetCompletedCount() + m_collectives->GetFailedCount();
+            w.flowsTotal = m_collectives->GetCollectiveCount();
+            const uint64_t total = m_collectives->GetTotalBytes();
+            w.delivered = total ? double(m_collectives->GetLandedBytes()) / total : 1.0;
+            return w;
+        }
         RdmaProgress::Work w;
         w.flowsDone = m_runner->GetCompletedCount() + m_runner->GetFailedCount();
         w.flowsTotal = flows.size();
@@ -347,6 +412,12 @@ Ptr<RdmaFlowRunner>
 RdmaExperimentBuilder::GetRunner() const
 {
     return m_runner;
+}
+
+Ptr<RdmaCollectiveRunner>
+RdmaExperimentBuilder::GetCollectiveRunner() const
+{
+    return m_collectives;
 }
 
 const RdmaStatsHelper&

@@ -5,6 +5,7 @@
 #ifndef RDMA_EXPERIMENT_BUILDER_H
 #define RDMA_EXPERIMENT_BUILDER_H
 
+#include "rdma-collective-runner.h"
 #include "rdma-experiment-spec.h"
 #include "rdma-flow-runner.h"
 #include "rdma-memory-census.h"
@@ -24,7 +25,8 @@ namespace ns3
  * helpers a user script takes: RdmaTopologyHelper for the fabric (with the
  * switches' ECN marking, SetSwitchEcn) and RdmaHelper for every NIC (base
  * RTT, congestion control, loss recovery, pipeline and caches), then the
- * workload (RdmaFlowRunner), the statistics (RdmaStatsHelper) and, when
+ * workload (RdmaFlowRunner; with jobs, RdmaCollectiveRunner), the
+ * statistics (RdmaStatsHelper) and, when
  * output is written, the pcap captures (RdmaPcapOutput).
  *
  * The model attributes are the configuration's attribute keys applied as
@@ -36,7 +38,7 @@ namespace ns3
  * and IRN's window cap is that path's bandwidth-delay product (IRN,
  * section 3.2), each unless set.
  *
- * With several ranks (spec.partition, doc/mpi.md) ns-3's parallel simulator
+ * With several ranks (spec.partition, doc/mpi.rst) ns-3's parallel simulator
  * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
  * rank as system id (links between ranks: QbbRemoteChannel), the runner
  * posts this rank's ends only (RdmaFlowRunner::SetLocalHosts), and a rank
@@ -89,6 +91,8 @@ class RdmaExperimentBuilder
     const RdmaTopologyHelper& GetTopology() const;
     /// \return the workload's runner
     Ptr<RdmaFlowRunner> GetRunner() const;
+    /// \return the jobs' runner (traffic.pattern = collective), or null
+    Ptr<RdmaCollectiveRunner> GetCollectiveRunner() const;
     /// \return the statistics
     const RdmaStatsHelper& GetStats() const;
     /// \return the census, or nullptr (sim.census off)
@@ -124,6 +128,7 @@ class RdmaExperimentBuilder
     RdmaTopologyHelper m_topo;                //!< the fabric
     RdmaPcapOutput m_pcap;                    //!< the captures
     Ptr<RdmaFlowRunner> m_runner;             //!< the workload
+    Ptr<RdmaCollectiveRunner> m_collectives;  //!< the jobs, or null
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
     RdmaMemoryCensus* m_census;               //!< sim.census, or nullptr
     Time m_localDone;                         //!< several ranks: local flows all done

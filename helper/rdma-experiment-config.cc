@@ -68,12 +68,36 @@ RdmaExperiment::MakeConfig()
              "0",
              "probability a frame is corrupted on reception, every generated link",
              fraction);
+    c.AddKey("topology.failLinks",
+             "",
+             "links that fail during the run: A-B@time items separated by commas, A and B the "
+             "node ids at its ends (nodes.csv), for example 17-33@1ms; frames on a failed link "
+             "are lost",
+             nullptr);
+    c.AddKey("topology.routeConvergence",
+             "1ms",
+             "time from a link's failure to routes that avoid it in every switch (the control "
+             "plane's reaction: a parameter of the study); ECMP keeps sending into the link "
+             "until then",
+             duration);
     // Traffic (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner).
     c.AddKey("traffic.pattern",
              "poisson",
-             "poisson (sizes from traffic.cdf at traffic.load), incast, permutation, all-to-all "
-             "or flow-file (an HPCC simulator flow file)",
-             MakeEnumChecker(0, "poisson", 1, "incast", 2, "permutation", 3, "all-to-all", 4, "flow-file"));
+             "poisson (sizes from traffic.cdf at traffic.load), incast, permutation, all-to-all, "
+             "flow-file (an HPCC simulator flow file) or collective (training jobs: the job and "
+             "collective keys)",
+             MakeEnumChecker(0,
+                             "poisson",
+                             1,
+                             "incast",
+                             2,
+                             "permutation",
+                             3,
+                             "all-to-all",
+                             4,
+                             "flow-file",
+                             5,
+                             "collective"));
     c.AddKey("traffic.cdf",
              "websearch",
              "flow-size CDF: websearch, fbhdp, alistorage, googlerpc (shipped in data/cdf) or a "
@@ -114,6 +138,66 @@ RdmaExperiment::MakeConfig()
              MakeUintegerChecker<uint8_t>(0, 7));
     c.AddAttributeGroup("traffic", "ns3::RdmaFlowRunner");
     c.AddAttributeGroup("traffic.target", "ns3::RdmaTargetPattern");
+    // Training jobs (traffic.pattern = collective): RdmaMakeJobs, RdmaCollectiveRunner.
+    c.AddKey("job.count", "1", "collective: jobs sharing the fabric, each on its own hosts",
+             count(1));
+    c.AddKey("job.ranks",
+             "0",
+             "collective: ranks of each job, one per host (0: the hosts shared equally among "
+             "job.count jobs)",
+             count(0));
+    c.AddKey("job.placement",
+             "contiguous",
+             "collective: contiguous (job i on the hosts i x job.ranks onward, ranks in host "
+             "order) or random (a random permutation of the hosts, from sim.seed)",
+             MakeEnumChecker(0, "contiguous", 1, "random"));
+    c.AddKey("job.sequence",
+             "",
+             "collective: one iteration, items separated by commas: '<collective> [<size>] "
+             "[<algorithm>]' or 'compute <time>', e.g. 'all-reduce 64MiB ring, compute 1ms, "
+             "all-to-all 8MiB'; empty: the one collective collective.type of collective.bytes");
+    c.AddKey("job.iterations", "1", "collective: iterations each job runs",
+             count(1));
+    c.AddKey("job.stagger", "0s", "collective: job i starts at traffic.start + i x job.stagger",
+             duration);
+    c.AddKey("collective.type",
+             "all-reduce",
+             "collective: all-reduce, all-gather, reduce-scatter, broadcast (from rank 0) or "
+             "all-to-all, when job.sequence is empty",
+             MakeEnumChecker(0,
+                             "all-reduce",
+                             1,
+                             "all-gather",
+                             2,
+                             "reduce-scatter",
+                             3,
+                             "broadcast",
+                             4,
+                             "all-to-all"));
+    c.AddKey("collective.bytes",
+             "67108864",
+             "collective: the size S of a collective, bytes (nccl-tests' size: the buffer of "
+             "all-reduce and broadcast, the output of all-gather, the input of reduce-scatter, "
+             "one rank's send buffer of all-to-all), where job.sequence gives none",
+             MakeUintegerChecker<uint64_t>(1));
+    c.AddKey("collective.algorithm",
+             "auto",
+             "collective: auto (ring; pairwise for all-to-all), ring, tree (NCCL's double binary "
+             "tree, all-reduce), halving-doubling (Rabenseifner, all-reduce, power-of-two ranks) "
+             "or pairwise (all-to-all), where job.sequence names none",
+             MakeEnumChecker(0, "auto", 1, "ring", 2, "tree", 3, "halving-doubling", 4, "pairwise"));
+    c.AddKey("collective.chunkBytes",
+             "524288",
+             "collective: largest RDMA WRITE with immediate, bytes (NCCL's Simple protocol: "
+             "NCCL_BUFFSIZE 4 MiB over NCCL_STEPS 8 = 512 KiB); a step's data is cut into "
+             "chunks that pipeline",
+             MakeUintegerChecker<uint64_t>(1, 1ULL << 31));
+    c.AddKey("collective.channels",
+             "1",
+             "collective: NCCL's channels: the message is cut into this many parts, each on "
+             "its own QP per peer (and its own ECMP path)",
+             MakeUintegerChecker<uint32_t>(1, 64));
+    c.AddAttributeGroup("collective", "ns3::RdmaCollectiveRunner");
     // Transport: the ModifyQp attributes of every connection, and the QP's own.
     c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096",
              MakeUintegerChecker<uint32_t>(256, 4096));
@@ -213,19 +297,19 @@ RdmaExperiment::MakeConfig()
     c.AddKey("sim.ranks",
              "0",
              "processes of one distributed simulation (ns-3's mpi module, `make mpi`; "
-             "doc/mpi.md): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
+             "doc/mpi.rst): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
              MakeUintegerChecker<uint32_t>());
     c.AddKey("sim.partition",
              "",
              "with several ranks, a file placing each node on a rank ('node rank' per line, "
-             "node ids as pfc.csv's); empty: sim.partitionRule's map (doc/mpi.md)");
+             "node ids as pfc.csv's); empty: sim.partitionRule's map (doc/mpi.rst)");
     c.AddKey("sim.partitionRule",
              "auto",
              "with several ranks and no sim.partition file, the rule placing nodes on ranks: "
              "metis (METIS's balanced min-cut, hosts with their ToR, balanced by hosts and "
              "port capacity), by-tor (ToR blocks balanced by hosts, other switches with their "
              "neighbors), by-pod (fat-tree only: pods on ranks, cores spread), or auto "
-             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.md)",
+             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.rst)",
              MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod"));
     c.AddKey("sim.mpiSync",
              "granted-time",

@@ -4,6 +4,7 @@
 
 #include "rdma-experiment-report.h"
 
+#include "rdma-collective-report.h"
 #include "rdma-fct-writer.h"
 #include "rdma-interrupt.h"
 #include "rdma-nodes-csv.h"
@@ -45,9 +46,65 @@ struct Figures
     uint64_t events{0};                                    //!< simulator events
     double simSeconds{0};                                  //!< simulated time
     double wallSeconds{0};                                 //!< wall-clock time
+    uint32_t qpcEntryBytes{0};                             //!< with a pipeline: a QPC entry's bytes
     const RdmaMemoryCensus* census{nullptr};               //!< sim.census, or nullptr
     nlohmann::ordered_json mpi;                            //!< several ranks: their figures
+    bool jobs{false};                                      //!< traffic.pattern = collective
+    std::vector<RdmaCollectiveGroup> collectiveGroups;     //!< with jobs
+    std::vector<RdmaJobFigures> jobFigures;                //!< with jobs
+    uint64_t collectives{0};                               //!< with jobs: to run
+    uint64_t collectivesDone{0};                           //!< with jobs: completed
+    uint64_t collectivesFailed{0};                         //!< with jobs: failed
 };
+
+/// \return x, or null where nothing was measured \param measured whether it was \param x it
+nlohmann::ordered_json
+Measured(bool measured, double x)
+{
+    return measured ? nlohmann::ordered_json(x) : nlohmann::ordered_json(nullptr);
+}
+
+/// \return summary.json's collectives block (doc/rdma.rst, "Collectives and jobs")
+/// \param f the figures
+nlohmann::ordered_json
+CollectivesJson(const Figures& f)
+{
+    nlohmann::ordered_json groups = nlohmann::ordered_json::array();
+    for (const auto& g : f.collectiveGroups)
+    {
+        const auto value = [&g](double x) { return Measured(g.done > 0, x); };
+        groups.push_back({{"collective", g.collective},
+                          {"algorithm", g.algorithm},
+                          {"bytes", g.bytes},
+                          {"ranks", g.ranks},
+                          {"done", g.done},
+                          {"not_done", g.notDone},
+                          {"cct_ns", {{"mean", value(g.cctMeanNs)},
+                                      {"p50", value(g.cctP50Ns)},
+                                      {"p99", value(g.cctP99Ns)},
+                                      {"max", value(g.cctMaxNs)}}},
+                          {"algbw_gbps", value(g.algBwGbps)},
+                          {"busbw_gbps", value(g.busBwGbps)}});
+    }
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const auto& j : f.jobFigures)
+    {
+        const auto value = [&j](double x) { return Measured(j.done > 0, x); };
+        jobs.push_back({{"job", j.job},
+                        {"ranks", j.ranks},
+                        {"iterations", j.iterations},
+                        {"iterations_done", j.done},
+                        {"iteration_time_ns", {{"mean", value(j.iterationMeanNs)},
+                                               {"max", value(j.iterationMaxNs)}}},
+                        {"exposed_comm_share", value(j.exposedCommShare)}});
+    }
+    return {{"total", f.collectives},
+            {"completed", f.collectivesDone},
+            {"failed", f.collectivesFailed},
+            {"incomplete", f.collectives - f.collectivesDone - f.collectivesFailed},
+            {"by_size", groups},
+            {"jobs", jobs}};
+}
 
 /// \return a bucket's upper bound as text ("inf" for the last)
 std::string
@@ -70,6 +127,45 @@ HitRate(const RdmaNicTables::Counters& k)
 {
     const uint64_t lookups = k.hits + k.misses;
     return lookups ? double(k.hits) / lookups : 0.0;
+}
+
+/// \return a reorder-depth histogram as {bin name: count} (RdmaQueuePair::Stats bins)
+nlohmann::ordered_json
+DepthHistogram(const uint64_t* bins, bool time)
+{
+    nlohmann::ordered_json h = nlohmann::ordered_json::object();
+    for (uint32_t b = 0; b < RdmaQueuePair::Stats::REORDER_BINS; ++b)
+    {
+        h[RdmaQueuePair::Stats::BinName(b, time)] = bins[b];
+    }
+    return h;
+}
+
+/// \return the reordering block of summary.json (doc/rdma.rst, "Many paths")
+nlohmann::ordered_json
+ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    const RdmaQueuePair::Stats& q = f.qps;
+    const auto mean = [&q](double sum) {
+        return q.latePackets ? nlohmann::ordered_json(sum / q.latePackets)
+                             : nlohmann::ordered_json(nullptr);
+    };
+    nlohmann::ordered_json r = {{"entropy", spec.config.Get("nic.Entropy")},
+                                {"out_of_order_arrivals", q.outOfSequence},
+                                {"late_packets", q.latePackets},
+                                {"depth_packets",
+                                 {{"mean", mean(double(q.lateDepthPackets))},
+                                  {"histogram", DepthHistogram(q.lateDepthPacketsBins, false)}}},
+                                {"depth_us",
+                                 {{"mean", mean(q.lateDepthNs / 1e3)},
+                                  {"histogram", DepthHistogram(q.lateDepthTimeBins, true)}}},
+                                {"retransmitted_packets", q.retransmissions},
+                                {"spurious_retransmissions", q.spuriousRetransmissions}};
+    if (f.qpcEntryBytes > 0)
+    {
+        r["qpc_entry_bytes"] = f.qpcEntryBytes;
+    }
+    return r;
 }
 
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
@@ -110,11 +206,16 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                 {"resume_frames", f.totals.pfcResumeFrames},
                 {"pause_frames_from_hosts", f.totals.pfcPauseFramesFromHosts}};
     j["drops"] = f.totals.drops;
+    j["drops_where"] = {{"links", f.totals.dropsOnLinks},
+                        {"switches", f.totals.dropsInSwitches},
+                        {"nics", f.totals.dropsAtNics},
+                        {"nics_to_gone_qps", f.totals.dropsToGoneQps}};
     j["retransmissions"] = f.totals.retransmissions;
     j["recovery"] = {{"policy", c.Get("transport.recovery")},
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
                      {"sequence_naks", f.qps.nakSeqSent}};
+    j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
     nlohmann::ordered_json cj = nlohmann::ordered_json::object();
     for (const auto& [table, k] : f.caches)
@@ -125,6 +226,10 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"hit_rate", HitRate(k)}};
     }
     j["cache"] = cj;
+    if (f.jobs)
+    {
+        j["collectives"] = CollectivesJson(f);
+    }
     if (f.census)
     {
         nlohmann::ordered_json parts = nlohmann::ordered_json::array();
@@ -158,10 +263,24 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
         "rdma-sim: " + spec.topology.name + ", " + std::to_string(spec.topology.GetNHosts()) +
         " hosts, " + std::to_string(spec.topology.GetNSwitches()) + " switches, " +
         spec.config.Get("traffic.pattern") + " traffic, seed " + std::to_string(spec.seed));
-    text.push_back("flows: " + std::to_string(f.completed) + " of " + std::to_string(f.flows) +
-                   " done, " + std::to_string(f.failed) + " failed");
-    text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
-    for (const auto& b : f.buckets)
+    if (f.jobs)
+    {
+        for (const std::string& line : RdmaCollectiveSummaryText(f.collectiveGroups,
+                                                                 f.jobFigures,
+                                                                 f.collectives,
+                                                                 f.collectivesDone))
+        {
+            text.push_back(line);
+        }
+    }
+    else
+    {
+        text.push_back("flows: " + std::to_string(f.completed) + " of " +
+                       std::to_string(f.flows) + " done, " + std::to_string(f.failed) +
+                       " failed");
+        text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
+    }
+    for (const auto& b : f.jobs ? std::vector<RdmaSlowdownBucket>() : f.buckets)
     {
         std::ostringstream l;
         l.setf(std::ios::fixed);
@@ -184,9 +303,37 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     {
         l2 << " (" << f.totals.pfcPauseFramesFromHosts << " from hosts)";
     }
-    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops
+    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops;
+    if (f.totals.drops > 0)
+    {
+        l2 << " (links " << f.totals.dropsOnLinks << ", switches " << f.totals.dropsInSwitches
+           << ", NICs " << f.totals.dropsAtNics;
+        if (f.totals.dropsToGoneQps > 0)
+        {
+            l2 << ", of them " << f.totals.dropsToGoneQps << " copies after their QP was gone";
+        }
+        l2 << ")";
+    }
+    l2
        << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
     text.push_back(l2.str());
+    if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
+    {
+        const RdmaQueuePair::Stats& q = f.qps;
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(1);
+        l << "reordering: " << q.outOfSequence << " requests out of order, " << q.latePackets
+          << " late";
+        if (q.latePackets > 0)
+        {
+            l << " (mean depth " << double(q.lateDepthPackets) / q.latePackets << " packets, "
+              << q.lateDepthNs / 1e3 / q.latePackets << " us)";
+        }
+        l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
+          << " spurious";
+        text.push_back(l.str());
+    }
     for (const auto& [table, k] : f.caches)
     {
         std::ostringstream l;
@@ -390,11 +537,28 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         }
     }
     m_cacheCsv = cacheCsv.str();
+    if (spec.pipeline && topo.GetNHosts() > 0)
+    {
+        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
+    }
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {
         f.completed += r.Succeeded();
         f.failed += r.Failed();
+    }
+    if (const Ptr<RdmaCollectiveRunner> jobs = sim.GetCollectiveRunner())
+    {
+        f.jobs = true;
+        m_collectives = jobs->GetCollectiveRecords();
+        const std::vector<RdmaIterationRecord> iterations = jobs->GetIterationRecords();
+        m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
+        m_jobsCsv = RdmaFormatJobsCsv(iterations, jobs->GetJobs());
+        f.collectiveGroups = RdmaGroupCollectives(m_collectives);
+        f.jobFigures = RdmaSumJobs(iterations, jobs->GetJobs());
+        f.collectives = jobs->GetCollectiveCount();
+        f.collectivesDone = jobs->GetCompletedCount();
+        f.collectivesFailed = jobs->GetFailedCount();
     }
     f.simSeconds = simEnd.GetSeconds();
     f.wallSeconds =
@@ -407,6 +571,12 @@ const std::vector<RdmaFctRecord>&
 RdmaExperimentReport::GetRecords() const
 {
     return m_records;
+}
+
+const std::vector<RdmaCollectiveRecord>&
+RdmaExperimentReport::GetCollectiveRecords() const
+{
+    return m_collectives;
 }
 
 const std::string&
@@ -434,6 +604,11 @@ RdmaExperimentReport::Write(const std::string& outDir, RdmaExperimentBuilder& si
         stage.Write("qlen.csv", m_qlenCsv);
         stage.Write("cache.csv", m_cacheCsv);
         stage.Write("nodes.csv", m_nodesCsv);
+        if (!m_collectivesCsv.empty())
+        {
+            stage.Write("collectives.csv", m_collectivesCsv);
+            stage.Write("jobs.csv", m_jobsCsv);
+        }
         stage.Write("summary.json", m_summaryJson);
         sim.GetPcap().Commit(stage.GetStageDir());
         if (const int signal = RdmaInterrupt::GetPending())

@@ -5,6 +5,7 @@
 #ifndef RDMA_EXPERIMENT_REPORT_H
 #define RDMA_EXPERIMENT_REPORT_H
 
+#include "rdma-collective-runner.h"
 #include "rdma-experiment-builder.h"
 #include "rdma-experiment-spec.h"
 #include "rdma-fct-stats.h"
@@ -45,6 +46,9 @@ class RdmaExperimentReport
 
     /// \return one record per flow, in flow-id order
     const std::vector<RdmaFctRecord>& GetRecords() const;
+    /// \return one record per collective of each iteration of each job
+    /// (traffic.pattern = collective; else none)
+    const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
     /// \return summary.json's content
     const std::string& GetSummaryJson() const;
     /// \return the readable summary, one line per element
@@ -52,8 +56,9 @@ class RdmaExperimentReport
 
     /**
      * \brief Write the output folder, every file or none (RdmaOutputStage):
-     * fct.csv, fct.txt, pfc.csv, qlen.csv, cache.csv, summary.json and the
-     * captures.
+     * fct.csv, fct.txt, pfc.csv, qlen.csv, cache.csv, nodes.csv,
+     * summary.json, the captures and, with jobs (traffic.pattern =
+     * collective), collectives.csv and jobs.csv.
      * \param outDir the folder
      * \param sim the simulation (its statistics and captures)
      * \throws RdmaConfigError "output: <reason>" if a file cannot be written
@@ -63,6 +68,9 @@ class RdmaExperimentReport
 
   private:
     std::vector<RdmaFctRecord> m_records;   //!< by flow id
+    std::vector<RdmaCollectiveRecord> m_collectives; //!< with jobs: by job, iteration, item
+    std::string m_collectivesCsv;           //!< with jobs: collectives.csv
+    std::string m_jobsCsv;                  //!< with jobs: jobs.csv
     std::string m_summaryJson;              //!< summary.json
     std::vector<std::string> m_summaryText; //!< the readable summary
     std::string m_cacheCsv;                 //!< cache.csv

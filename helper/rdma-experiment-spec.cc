@@ -7,6 +7,7 @@
 #include "rdma-byte-size.h"
 #include "rdma-cc-preset.h"
 #include "rdma-implied-settings.h"
+#include "rdma-job-config.h"
 #include "rdma-experiment.h"
 #include "rdma-flow-generator.h"
 #include "rdma-hpcc-config.h"
@@ -20,6 +21,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 
+#include <initializer_list>
 #include <dirent.h>
 #include <iostream>
 #include <map>
@@ -271,7 +273,8 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
             return gen->AllToAll(pc);
         }
         throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
-                              "': expected poisson, incast, permutation, all-to-all or flow-file");
+                              "': expected poisson, incast, permutation, all-to-all, flow-file or "
+                              "collective");
     }
     catch (const RdmaConfigError&)
     {
@@ -308,6 +311,28 @@ MakeConnection(const RdmaConfig& c)
 }
 
 /**
+ * \brief Refuse a time key that is not positive. The models' attributes
+ * say so with a 1 ps floor, but their checkers are made when the TypeIds
+ * register, before the run's picosecond resolution is set, and at ns-3's
+ * default nanosecond resolution that floor reads 0.
+ * \param c the configuration
+ * \param keys the keys
+ * \throws RdmaConfigError naming the first key that is 0
+ */
+void
+RequirePositiveTimes(const RdmaConfig& c, std::initializer_list<const char*> keys)
+{
+    for (const char* key : keys)
+    {
+        if (!c.GetTime(key).IsStrictlyPositive())
+        {
+            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = '" + c.Get(key) +
+                                  "': expected a positive time");
+        }
+    }
+}
+
+/**
  * \param c the configuration
  * \param mtuBytes the path MTU, bytes
  * \return the loss-recovery TypeId transport.recovery names (its attributes
@@ -328,14 +353,7 @@ MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
                               ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
                               ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
     }
-    for (const char* key : {"transport.irn.RtoLow", "transport.irn.RtoHigh"})
-    {
-        if (!c.GetTime(key).IsStrictlyPositive())
-        {
-            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = " + c.Get(key) +
-                                  ": expected a positive time");
-        }
-    }
+    RequirePositiveTimes(c, {"transport.irn.RtoLow", "transport.irn.RtoHigh"});
     return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
 }
 
@@ -585,6 +603,16 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
                               c.Get("output.pcapNodes") + "': " + e.what());
     }
+    try
+    {
+        linkFailures = RdmaParseLinkFailures(c.Get("topology.failLinks"), topology);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.failLinks") + ": topology.failLinks = '" +
+                              c.Get("topology.failLinks") + "': " + e.what());
+    }
+    routeConvergence = c.GetTime("topology.routeConvergence");
     const std::string icrcMode = c.Get("sim.icrc");
     if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
     {
@@ -620,8 +648,25 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": use auto or on");
     }
     icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
-    flows = MakeFlows(c, topology, topology.GetNHosts());
     Time trafficEnd(0);
+    if (c.Get("traffic.pattern") == "collective")
+    {
+        std::vector<std::string> warnings;
+        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        for (const auto& w : warnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+        for (const auto& j : jobs)
+        {
+            trafficEnd = std::max(trafficEnd, j.start);
+        }
+    }
+    else
+    {
+        RdmaRefuseJobKeys(c);
+        flows = MakeFlows(c, topology, topology.GetNHosts());
+    }
     for (const auto& f : flows)
     {
         trafficEnd = std::max(trafficEnd, f.start);
@@ -637,12 +682,15 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                                          "traffic.duration",
                                          "traffic.flowFile",
                                          "traffic.repeats",
-                                         "traffic.interval"}));
+                                         "traffic.interval",
+                                         "job.stagger",
+                                         "job.count"}));
     }
     connection = MakeConnection(c);
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
+    RequirePositiveTimes(c, {"nic.FlowletTimeout"});
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
@@ -678,6 +726,12 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);
     MakePartition(c);
+    if (!jobs.empty() && partition.ranks > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                              ": traffic.pattern = collective runs on one rank, not " +
+                              std::to_string(partition.ranks) + " (sim.ranks)");
+    }
 }
 
 void
@@ -695,7 +749,7 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("sim.ranks") + ": sim.ranks = " + std::to_string(ranks) +
                               " but the run has " + std::to_string(world) +
                               " process(es): start it as mpirun -np " + std::to_string(ranks) +
-                              " with the MPI build (make mpi; doc/mpi.md)");
+                              " with the MPI build (make mpi; doc/mpi.rst)");
     }
     const std::string file = c.Get("sim.partition");
     const std::string type = c.Get("topology.type");

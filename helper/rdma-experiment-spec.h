@@ -5,10 +5,12 @@
 #ifndef RDMA_EXPERIMENT_SPEC_H
 #define RDMA_EXPERIMENT_SPEC_H
 
+#include "rdma-collective-runner.h"
 #include "rdma-config.h"
 #include "rdma-helper.h"
 #include "rdma-memory-estimate.h"
 #include "rdma-partition.h"
+#include "rdma-link-failures.h"
 #include "rdma-topology-spec.h"
 
 #include "ns3/nstime.h"
@@ -70,9 +72,12 @@ struct RdmaExperimentSpec
     RdmaLinkParams tiers[3];         //!< host, fabric and core links
     RdmaTopologySpec topology;       //!< validated
     std::vector<uint32_t> pcapNodes; //!< output.pcapNodes, node ids
+    std::vector<RdmaLinkFailure> linkFailures; //!< topology.failLinks
+    Time routeConvergence;           //!< topology.routeConvergence
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
     std::vector<RdmaFlow> flows;     //!< the workload, host indices
+    std::vector<RdmaJob> jobs;       //!< traffic.pattern = collective: the jobs (no flows)
     RdmaConnectionConfig connection; //!< the transport keys
     ObjectFactory congestionControl; //!< cc.algorithm with its set keys
     std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name

@@ -32,6 +32,7 @@ struct RdmaExperiment::Impl
     std::ostream* progress{nullptr};      //!< progress line stream
     std::string summaryJson;              //!< after Run
     std::vector<RdmaFctRecord> records;   //!< after Run
+    std::vector<RdmaCollectiveRecord> collectives; //!< after Run
     std::vector<std::string> summaryText; //!< PrintSummary's lines
 };
 
@@ -80,6 +81,12 @@ RdmaExperiment::GetFlowRecords() const
     return m_impl->records;
 }
 
+const std::vector<RdmaCollectiveRecord>&
+RdmaExperiment::GetCollectiveRecords() const
+{
+    return m_impl->collectives;
+}
+
 void
 RdmaExperiment::PrintSummary(std::ostream& os) const
 {
@@ -90,9 +97,20 @@ RdmaExperiment::PrintSummary(std::ostream& os) const
 }
 
 std::size_t
-RdmaExperiment::Check() const
+RdmaExperiment::Check(std::size_t* collectives) const
 {
     const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
+    if (collectives)
+    {
+        *collectives = 0;
+        for (const RdmaJob& job : spec.jobs)
+        {
+            for (const RdmaJobItem& item : job.items)
+            {
+                *collectives += item.collective ? job.iterations : 0;
+            }
+        }
+    }
     return spec.flows.size();
 }
 
@@ -115,6 +133,7 @@ RdmaExperiment::Run()
     const Time simEnd = sim.Simulate(m_impl->progress);
     const RdmaExperimentReport report(spec, sim, simEnd, wallStart);
     m_impl->records = report.GetRecords();
+    m_impl->collectives = report.GetCollectiveRecords();
     m_impl->summaryJson = report.GetSummaryJson();
     m_impl->summaryText = report.GetSummaryText();
     Simulator::Destroy();

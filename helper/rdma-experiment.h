@@ -5,6 +5,7 @@
 #ifndef RDMA_EXPERIMENT_H
 #define RDMA_EXPERIMENT_H
 
+#include "ns3/rdma-collective-runner.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-fct-stats.h"
 
@@ -83,9 +84,11 @@ class RdmaExperiment
      * when outputs are written), and nothing else: no fabric is built,
      * nothing is simulated or written (rdma-sim --check).
      * \return the number of flows the run would start
+     * \param collectives if not null, set to the number of collectives the
+     *        run's jobs would run (traffic.pattern = collective; else 0)
      * \throws RdmaConfigError on the first bad key or input, as Run()
      */
-    std::size_t Check() const;
+    std::size_t Check(std::size_t* collectives = nullptr) const;
 
     /**
      * \brief The configuration a run would use: the merged keys with
@@ -102,6 +105,10 @@ class RdmaExperiment
 
     /// \return one record per flow, in flow-id order (after Run)
     const std::vector<RdmaFctRecord>& GetFlowRecords() const;
+
+    /// \return one record per collective of each iteration of each job
+    /// (traffic.pattern = collective; after Run)
+    const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
 
     /// \brief The readable summary rdma-sim prints. \param os the stream
     void PrintSummary(std::ostream& os) const;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <stdexcept>
 
 namespace ns3
@@ -101,11 +102,7 @@ RdmaFlowRunner::DoDispose()
     m_startEvent.Cancel();
     for (Host& h : m_hosts)
     {
-        if (h.cq)
-        {
-            // The CQs outlive the runner on their NICs: stop calling back into it.
-            h.cq->SetCompletionCallback(MakeNullCallback<void, const RdmaWorkCompletion&>());
-        }
+        h.Close(); // the CQs outlive the runner on their NICs
     }
     m_slots.clear();
     m_hosts.clear();
@@ -264,7 +261,8 @@ RdmaFlowRunner::PrepareHost(uint32_t id)
     {
         return;
     }
-    h.pd = h.nic->AllocPd();
+    h.Open(Callback<void, const RdmaWorkCompletion&>(
+        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
     h.regionBytes = m_target->GetRegionBytes(h.bytes);
     for (uint32_t r = 0; r < m_target->GetRegions(); ++r)
     {
@@ -281,9 +279,6 @@ RdmaFlowRunner::PrepareHost(uint32_t id)
         }
         h.mrs.push_back(mr);
     }
-    h.cq = h.nic->CreateCq(1 << 16);
-    h.cq->SetCompletionCallback(Callback<void, const RdmaWorkCompletion&>(
-        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
 }
 
 void
@@ -347,43 +342,19 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
     Slot& slot = m_slots[s];
     Host& a = m_hosts[slot.requester];
     Host& b = m_hosts[slot.responder];
-    RdmaQueuePair::InitAttr init;
-    init.maxSendWr = m_maxSendWr;
-    init.maxRecvWr = m_maxSendWr;
-    init.pd = a.pd;
-    init.sendCq = a.cq;
-    init.recvCq = a.cq;
-    slot.req = a.nic->CreateQp(init);
-    init.pd = b.pd;
-    init.sendCq = b.cq;
-    init.recvCq = b.cq;
-    slot.resp = b.nic->CreateQp(init);
-    if (!slot.req || !slot.resp)
+    std::tie(slot.req, slot.resp) = RdmaHelper::CreateConnectedQps(a.nic,
+                                                                   a.QpInit(m_maxSendWr, m_maxSendWr),
+                                                                   b.nic,
+                                                                   b.QpInit(m_maxSendWr, m_maxSendWr),
+                                                                   m_config,
+                                                                   slot.priority);
+    if (!slot.req)
     {
         // ibv_create_qp's ENOMEM: a NIC's QP context memory is full.
         NS_LOG_WARN("no QP for " << slot.requester << " -> " << slot.responder
-                                 << ": CreateQp returned null on the "
-                                 << (slot.req ? "responder" : "requester"));
-        if (slot.req)
-        {
-            a.nic->DestroyQp(slot.req);
-        }
-        if (slot.resp)
-        {
-            b.nic->DestroyQp(slot.resp);
-        }
-        slot.req = nullptr;
-        slot.resp = nullptr;
+                                 << ": CreateQp returned null");
         return false;
     }
-    RdmaConnectionConfig c = m_config;
-    uint8_t dscp = static_cast<uint8_t>((slot.priority << 3) | ((c.trafficClass >> 2) & 7));
-    c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
-    int rc = RdmaHelper::Connect(slot.req, a.nic, slot.resp, b.nic, c);
-    NS_ABORT_MSG_IF(rc != 0,
-                    "RdmaFlowRunner: connecting a QP pair "
-                        << slot.requester << " -> " << slot.responder << " failed (errno " << rc
-                        << "): check the connection config");
     ++m_qpPairs;
     return true;
 }

@@ -48,10 +48,8 @@ namespace ns3
  * outstanding work requests; later flows wait (in the runner) for one to
  * complete, so their FCT includes that wait.
  *
- * A QP's traffic class: DSCP = priority x 8 + the low three bits of the
- * connection config's DSCP (RFC 2474 class selectors: the QbbNetDevice's
- * default DSCP-to-class map sends it to class = priority; priority 3 with
- * the default AF31 = 26 keeps 26).
+ * A QP's traffic class is the flow's priority
+ * (RdmaHelper::CreateConnectedQps).
  *
  * Per flow the runner keeps the RdmaFlow, an RdmaFlowResult and a QP slot
  * index; one pending start event serves all flows.
@@ -151,12 +149,9 @@ class RdmaFlowRunner : public Object
 
   private:
     /// A host's verbs resources.
-    struct Host
+    struct Host : RdmaHostVerbs
     {
-        Ptr<RdmaNic> nic;                       //!< the NIC
-        Ptr<RdmaProtectionDomain> pd;           //!< its PD
         std::vector<Ptr<RdmaMemoryRegion>> mrs; //!< its regions (RdmaTargetPattern)
-        Ptr<RdmaCompletionQueue> cq;            //!< its CQ
         uint64_t bytes{0};                      //!< largest message it takes part in
         uint64_t regionBytes{0};                //!< length of each region
     };

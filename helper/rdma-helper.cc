@@ -4,6 +4,7 @@
 
 #include "rdma-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/nic-cache.h"
 #include "ns3/nic-memory.h"
 #include "ns3/node.h"
@@ -76,6 +77,12 @@ RdmaHelper::SetLossRecoveryBdp(Time rtt, uint32_t minBytes)
     m_bdpMinBytes = minBytes;
 }
 
+void
+RdmaHelper::SetPathMtu(uint32_t bytes)
+{
+    m_pathMtu = bytes;
+}
+
 Ptr<RdmaNic>
 RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
 {
@@ -114,6 +121,10 @@ RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) 
             policy->SetAttribute("BdpBytes", UintegerValue(std::max<uint64_t>(bdp, m_bdpMinBytes)));
         }
         nic->SetQpAttribute("LossRecovery", PointerValue(policy));
+        if (m_pipeline)
+        {
+            nic->GetPipeline()->GetTables()->SetQpcStateBits(policy->GetQpContextBits(m_pathMtu));
+        }
     }
     if (m_pipeline)
     {
@@ -182,6 +193,67 @@ RdmaHelper::Connect(Ptr<RdmaQueuePair> a,
 {
     int rc = Bring(a, nicB, b, config.psnA, config.psnB, config);
     return rc != 0 ? rc : Bring(b, nicA, a, config.psnB, config.psnA, config);
+}
+
+void
+RdmaHostVerbs::Open(Callback<void, const RdmaWorkCompletion&> onCompletion)
+{
+    pd = nic->AllocPd();
+    cq = nic->CreateCq(1 << 16);
+    cq->SetCompletionCallback(onCompletion);
+}
+
+RdmaQueuePair::InitAttr
+RdmaHostVerbs::QpInit(uint32_t maxSendWr, uint32_t maxRecvWr) const
+{
+    RdmaQueuePair::InitAttr init;
+    init.maxSendWr = maxSendWr;
+    init.maxRecvWr = maxRecvWr;
+    init.pd = pd;
+    init.sendCq = cq;
+    init.recvCq = cq;
+    return init;
+}
+
+void
+RdmaHostVerbs::Close()
+{
+    if (cq)
+    {
+        cq->SetCompletionCallback(MakeNullCallback<void, const RdmaWorkCompletion&>());
+    }
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
+                               const RdmaQueuePair::InitAttr& initA,
+                               Ptr<RdmaNic> b,
+                               const RdmaQueuePair::InitAttr& initB,
+                               const RdmaConnectionConfig& config,
+                               uint8_t priority)
+{
+    Ptr<RdmaQueuePair> qa = a->CreateQp(initA);
+    Ptr<RdmaQueuePair> qb = b->CreateQp(initB);
+    if (!qa || !qb)
+    {
+        if (qa)
+        {
+            a->DestroyQp(qa);
+        }
+        if (qb)
+        {
+            b->DestroyQp(qb);
+        }
+        return {nullptr, nullptr};
+    }
+    RdmaConnectionConfig c = config;
+    const auto dscp = static_cast<uint8_t>((priority << 3) | ((c.trafficClass >> 2) & 7));
+    c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
+    const int rc = Connect(qa, a, qb, b, c);
+    NS_ABORT_MSG_IF(rc != 0,
+                    "RdmaHelper::CreateConnectedQps: connecting a QP pair failed (errno "
+                        << rc << "): check the connection config");
+    return {qa, qb};
 }
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/rdma-nic-tables.h"
 #include "ns3/rdma-nic.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -37,6 +38,34 @@ struct RdmaConnectionConfig
     uint32_t psnA{0};                               //!< first PSN A sends (B expects)
     uint32_t psnB{0};                               //!< first PSN B sends (A expects)
     uint8_t trafficClass{26 << 2};                  //!< IP TOS of the QPs' packets (DSCP 26)
+};
+
+/**
+ * \ingroup rdma
+ * \brief One host's verbs resources as a workload runner holds them
+ * (RdmaFlowRunner, RdmaCollectiveRunner): its NIC, a protection domain and
+ * a completion queue whose completions go to a callback (no overrun).
+ */
+struct RdmaHostVerbs
+{
+    Ptr<RdmaNic> nic;             //!< the NIC
+    Ptr<RdmaProtectionDomain> pd; //!< its PD (after Open)
+    Ptr<RdmaCompletionQueue> cq;  //!< its CQ (after Open)
+
+    /**
+     * \brief Allocate the PD and a CQ of 2^16 entries that delivers every
+     * completion to a callback.
+     * \param onCompletion the callback
+     */
+    void Open(Callback<void, const RdmaWorkCompletion&> onCompletion);
+    /**
+     * \return the creation attributes of a QP on this host: its PD, its CQ
+     * for both queues, the queue depths
+     * \param maxSendWr send queue depth \param maxRecvWr receive queue depth
+     */
+    RdmaQueuePair::InitAttr QpInit(uint32_t maxSendWr, uint32_t maxRecvWr) const;
+    /// Stop the CQ's callback (the CQ outlives a runner on its NIC); nothing if not open.
+    void Close();
 };
 
 /**
@@ -121,6 +150,14 @@ class RdmaHelper
      * \param minBytes the floor, e.g. one path MTU
      */
     void SetLossRecoveryBdp(Time rtt, uint32_t minBytes);
+    /**
+     * \brief The path MTU the QPs of the NICs installed next will use: with
+     * a pipeline it sizes the out-of-order state of the loss recovery in
+     * every QPC entry (RdmaLossRecovery::GetQpContextBits,
+     * RdmaNicTables::SetQpcStateBits). Default 1024, RdmaQpAttr's default.
+     * \param bytes the path MTU, bytes
+     */
+    void SetPathMtu(uint32_t bytes);
 
     /**
      * \brief Aggregate an RdmaNic to a node and attach it to its port: the
@@ -154,6 +191,31 @@ class RdmaHelper
                        Ptr<RdmaNic> nicB,
                        const RdmaConnectionConfig& config = RdmaConnectionConfig());
 
+    /**
+     * \brief Create an RC QP on each of two NICs (ibv_create_qp: a's first)
+     * and connect them (Connect) in the traffic class of a priority: DSCP =
+     * priority x 8 + the low three bits of config's DSCP (RFC 2474 class
+     * selectors: the QbbNetDevice's default DSCP-to-class map sends it to
+     * class = priority; priority 3 with the default AF31 = 26 keeps 26).
+     * \param a the requester's NIC
+     * \param initA its QP's resources
+     * \param b the responder's NIC
+     * \param initB its QP's resources
+     * \param config the connection settings
+     * \param priority the traffic class (0-7)
+     * \return a's and b's QPs, connected; both null if a NIC could not
+     *         create one (ENOMEM: its QP context memory is full; the other
+     *         is destroyed)
+     * Aborts if Connect fails (a bad connection config).
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> CreateConnectedQps(
+        Ptr<RdmaNic> a,
+        const RdmaQueuePair::InitAttr& initA,
+        Ptr<RdmaNic> b,
+        const RdmaQueuePair::InitAttr& initB,
+        const RdmaConnectionConfig& config,
+        uint8_t priority);
+
   private:
     ObjectFactory m_nicFactory;      //!< NIC attributes
     ObjectFactory m_pipelineFactory; //!< pipeline attributes
@@ -162,6 +224,7 @@ class RdmaHelper
     ObjectFactory m_recoveryFactory; //!< loss recovery; no TypeId = the NIC's default
     Time m_bdpRtt;                   //!< SetLossRecoveryBdp's rtt (zero: not asked)
     uint32_t m_bdpMinBytes{0};       //!< SetLossRecoveryBdp's floor
+    uint32_t m_pathMtu{1024};        //!< SetPathMtu's bytes
 
     /// One attribute of a table's cache or of its backing store.
     struct CacheAttribute

@@ -14,7 +14,7 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * \brief The process side of a distributed run (doc/mpi.md): MPI's start
+ * \brief The process side of a distributed run (doc/mpi.rst): MPI's start
  * and end, ns-3's parallel simulator, and the one collective the outputs
  * need. With ns-3's mpi module (NS3_MPI, `make mpi`) these call MPI; in
  * other builds there is one process: Init() does nothing and the rest are

@@ -20,7 +20,7 @@ namespace ns3
  * \ingroup rdma
  * \brief Which rank (process) of a distributed simulation simulates each
  * node of a topology (ns-3's Node system id), by a rule users can see and
- * set (doc/mpi.md, "Partitioning").
+ * set (doc/mpi.rst, "Partitioning").
  *
  * Rules (sim.partitionRule, or a sim.partition file), all deterministic
  * (every rank computes the same map):

@@ -94,7 +94,7 @@ RdmaProgress::Check()
     *m_os << "\r[rdma-sim] " << std::fixed << std::setprecision(3)
           << Simulator::Now().GetSeconds() * 1e3 << " ms simulated (traffic from "
           << m_firstArrival.GetSeconds() * 1e3 << " ms): " << w.flowsDone << " of "
-          << w.flowsTotal << " flows done, " << std::setprecision(1) << fraction * 100
+          << w.flowsTotal << " " << w.what << " done, " << std::setprecision(1) << fraction * 100
           << " % of the data delivered; wall " << wall << " s";
     if (fraction > 0 && fraction < 1)
     {

@@ -42,6 +42,7 @@ class RdmaProgress
         uint64_t flowsDone{0};  //!< flows completed or failed
         uint64_t flowsTotal{0}; //!< flows in the workload
         double delivered{0};    //!< fraction of the workload's data delivered, 0 to 1
+        const char* what{"flows"}; //!< what flowsDone counts ("flows", "collectives")
     };
 
     /**

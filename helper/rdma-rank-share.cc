@@ -17,7 +17,7 @@ namespace
 {
 
 /// \return the counters of a Totals, in a fixed order
-std::array<uint64_t*, 8>
+std::array<uint64_t*, 12>
 Fields(RdmaStatsHelper::Totals& t)
 {
     return {&t.linkTransmissions,
@@ -26,23 +26,37 @@ Fields(RdmaStatsHelper::Totals& t)
             &t.pfcPauseFramesFromHosts,
             &t.pfcResumeFrames,
             &t.drops,
+            &t.dropsOnLinks,
+            &t.dropsInSwitches,
+            &t.dropsAtNics,
+            &t.dropsToGoneQps,
             &t.retransmissions,
             &t.ecnMarks};
 }
 
 /// \return the counters of a QP Stats, in a fixed order
-std::array<uint64_t*, 9>
+std::vector<uint64_t*>
 Fields(RdmaQueuePair::Stats& s)
 {
-    return {&s.packetsSent,
-            &s.retransmissions,
-            &s.timeouts,
-            &s.nakSeqSent,
-            &s.nakSeqReceived,
-            &s.rnrNakSent,
-            &s.rnrNakReceived,
-            &s.duplicates,
-            &s.outOfSequence};
+    std::vector<uint64_t*> f{&s.packetsSent,
+                             &s.retransmissions,
+                             &s.timeouts,
+                             &s.nakSeqSent,
+                             &s.nakSeqReceived,
+                             &s.rnrNakSent,
+                             &s.rnrNakReceived,
+                             &s.duplicates,
+                             &s.outOfSequence,
+                             &s.spuriousRetransmissions,
+                             &s.latePackets,
+                             &s.lateDepthPackets,
+                             &s.lateDepthNs};
+    for (uint32_t b = 0; b < RdmaQueuePair::Stats::REORDER_BINS; ++b)
+    {
+        f.push_back(&s.lateDepthPacketsBins[b]);
+        f.push_back(&s.lateDepthTimeBins[b]);
+    }
+    return f;
 }
 
 /// \return the lines of a text, each without its newline

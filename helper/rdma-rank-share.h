@@ -20,7 +20,7 @@ namespace ns3
 /**
  * \ingroup rdma
  * \brief What one rank of a distributed run contributes to the outputs
- * (doc/mpi.md, "Outputs"), packed as text for RdmaMpi::Gather and merged
+ * (doc/mpi.rst, "Outputs"), packed as text for RdmaMpi::Gather and merged
  * at rank 0 into what a sequential run reports.
  *
  * A rank's nodes are the only ones that do anything there (the others are

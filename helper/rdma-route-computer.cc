@@ -19,12 +19,16 @@ constexpr uint16_t FAR = 0xFFFF;
 } // namespace
 
 RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
-                                     const std::function<void(uint64_t, uint64_t)>& progress)
+                                     const std::function<void(uint64_t, uint64_t)>& progress,
+                                     const std::vector<bool>& down)
     : m_nNodes(spec.GetNNodes()),
       m_isSwitch(spec.isSwitch),
       m_hostIndex(spec.GetNNodes(), UNREACHABLE),
-      m_ports(spec.GetNNodes())
+      m_ports(spec.GetNNodes()),
+      m_down(down)
 {
+    NS_ABORT_MSG_UNLESS(m_down.empty() || m_down.size() == spec.links.size(),
+                        "RdmaRouteComputer: a down flag per link");
     for (uint32_t n = 0; n < m_nNodes; ++n)
     {
         if (!m_isSwitch[n])
@@ -61,7 +65,7 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
             NS_ABORT_MSG_IF(dist[u] + 1 >= FAR, "RdmaRouteComputer: a path of 65535 links");
             for (const Port& p : m_ports[u])
             {
-                if (dist[p.peer] == FAR)
+                if (dist[p.peer] == FAR && !IsDown(p))
                 {
                     dist[p.peer] = dist[u] + 1;
                     queue.push_back(p.peer);
@@ -80,7 +84,7 @@ bool
 RdmaRouteComputer::IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const
 {
     const uint16_t* dist = &m_dist[std::size_t(dstHost) * m_nNodes];
-    return u != m_hostNode[dstHost] && dist[u] != FAR && dist[p.peer] + 1 == dist[u] &&
+    return u != m_hostNode[dstHost] && !IsDown(p) && dist[u] != FAR && dist[p.peer] + 1 == dist[u] &&
            (p.peer == m_hostNode[dstHost] || m_isSwitch[p.peer]);
 }
 

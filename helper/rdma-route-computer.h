@@ -55,10 +55,13 @@ class RdmaRouteComputer
      * \param spec the topology (its links' endpoints must be node ids)
      * \param progress called (done, total) after each destination host's
      *        routes (empty: not called), for progress lines on large fabrics
+     * \param down per link index, true for a link that has failed: no path
+     *        uses it, and ports keep their numbers (empty: every link is up)
      */
     explicit RdmaRouteComputer(
         const RdmaTopologySpec& spec,
-        const std::function<void(uint64_t done, uint64_t total)>& progress = {});
+        const std::function<void(uint64_t done, uint64_t total)>& progress = {},
+        const std::vector<bool>& down = {});
 
     /// \return number of hosts
     uint32_t GetNHosts() const;
@@ -115,6 +118,11 @@ class RdmaRouteComputer
     uint64_t CountPaths(uint32_t srcHost, uint32_t dstHost) const;
 
   private:
+    /// \return whether the port's link has failed \param p a port
+    bool IsDown(const Port& p) const
+    {
+        return !m_down.empty() && m_down[p.link];
+    }
     /// \return whether port p of node u leads one link nearer dstHost
     bool IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const;
 
@@ -123,6 +131,7 @@ class RdmaRouteComputer
     std::vector<uint32_t> m_hostNode;       //!< host index -> node id
     std::vector<uint32_t> m_hostIndex;      //!< node id -> host index (switches: UNREACHABLE)
     std::vector<std::vector<Port>> m_ports; //!< per node
+    std::vector<bool> m_down;               //!< per link: failed (empty: none)
     std::vector<uint16_t> m_dist;           //!< [dst * nNodes + node], 0xFFFF = unreachable
 };
 

@@ -94,7 +94,7 @@ RdmaStatsHelper::GetTotals() const
     {
         const auto& s = dev->GetStats();
         t.linkTransmissions += s.txFrames;
-        t.drops += std::accumulate(s.drops.begin(), s.drops.end(), uint64_t{0});
+        t.dropsOnLinks += std::accumulate(s.drops.begin(), s.drops.end(), uint64_t{0});
     }
     for (const auto& e : m_pfc)
     {
@@ -104,7 +104,7 @@ RdmaStatsHelper::GetTotals() const
     for (uint32_t s = 0; s < m_topo.GetNSwitches(); ++s)
     {
         const auto& st = m_topo.GetSwitch(s)->GetStats();
-        t.drops += std::accumulate(st.drops.begin(), st.drops.end(), uint64_t{0});
+        t.dropsInSwitches += std::accumulate(st.drops.begin(), st.drops.end(), uint64_t{0});
         t.ecnMarks += st.ecnMarked;
     }
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
@@ -112,9 +112,11 @@ RdmaStatsHelper::GetTotals() const
         Ptr<RdmaNic> nic = m_topo.GetNic(h);
         const auto& st = nic->GetStats();
         t.dataPacketsDelivered += st.rxPayloadPackets;
-        t.drops += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});
+        t.dropsAtNics += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});
+        t.dropsToGoneQps += st.rxDrops[RdmaNic::DROP_UNKNOWN_QP];
         t.retransmissions += nic->GetQpStatsTotal().retransmissions;
     }
+    t.drops = t.dropsOnLinks + t.dropsInSwitches + t.dropsAtNics;
     return t;
 }
 

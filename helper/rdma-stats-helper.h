@@ -56,6 +56,11 @@ class RdmaStatsHelper
         uint64_t pfcPauseFramesFromHosts{0}; //!< of those, sent by a host's NIC port
         uint64_t pfcResumeFrames{0};         //!< PFC XON frames
         uint64_t drops{0};                   //!< frames dropped anywhere (links, switches, NICs)
+        uint64_t dropsOnLinks{0};            //!< of those, by devices (link down, corrupt, size)
+        uint64_t dropsInSwitches{0};         //!< by switches (RdmaDropReason)
+        uint64_t dropsAtNics{0};             //!< by NICs (RdmaNic::DropReason)
+        uint64_t dropsToGoneQps{0};          //!< of the NICs', UNKNOWN_QP: copies that came
+                                             //!< after their QP was destroyed (a finished flow)
         uint64_t retransmissions{0};         //!< requester packets sent again
         uint64_t ecnMarks{0};                //!< frames switches marked CE
     };

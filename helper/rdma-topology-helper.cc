@@ -250,7 +250,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     }
 
     // Switches.
-    std::vector<uint32_t> switchIds;
+    std::vector<uint32_t>& switchIds = m_switchIds;
     Report("switches", 0, spec.GetNSwitches());
     for (uint32_t u = 0; u < n; ++u)
     {
@@ -288,8 +288,17 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
     }
 
-    // Routes: every next hop toward every host, destination by destination
-    // (each destination's distances are one row of the route computer).
+    const uint64_t entries = InstallRoutes();
+    NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
+                            << " switches, " << m_links.size() << " links, " << entries
+                            << " route entries");
+}
+
+uint64_t
+RdmaTopologyHelper::InstallRoutes()
+{
+    // Every next hop toward every host, destination by destination (each
+    // destination's distances are one row of the route computer).
     uint64_t entries = 0;
     std::vector<uint32_t> hops;
     Report("route tables", 0, m_hosts.GetN());
@@ -298,7 +307,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         const Ipv4Address dst(m_base.Get() + d);
         for (uint32_t s = 0; s < m_switches.size(); ++s)
         {
-            m_routes->GetNextHops(switchIds[s], d, hops);
+            m_routes->GetNextHops(m_switchIds[s], d, hops);
             if (!hops.empty())
             {
                 m_switches[s]->SetRoute(dst, hops);
@@ -307,9 +316,31 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         }
         Report("route tables", d + 1, m_hosts.GetN());
     }
-    NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
-                            << " switches, " << m_links.size() << " links, " << entries
-                            << " route entries");
+    return entries;
+}
+
+void
+RdmaTopologyHelper::ScheduleLinkFailure(uint32_t link, Time at, Time convergence)
+{
+    CheckInstalled();
+    NS_ABORT_MSG_IF(link >= m_links.size(),
+                    "RdmaTopologyHelper::ScheduleLinkFailure: no link " << link);
+    Simulator::Schedule(at, &QbbChannel::SetLinkDown, m_links[link].channel);
+    Simulator::Schedule(at + convergence, &RdmaTopologyHelper::RerouteAround, this, link);
+}
+
+void
+RdmaTopologyHelper::RerouteAround(uint32_t link)
+{
+    if (m_down.empty())
+    {
+        m_down.assign(m_links.size(), false);
+    }
+    m_down[link] = true;
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, nullptr, m_down);
+    const uint64_t entries = InstallRoutes();
+    NS_LOG_INFO("routes around link " << link << " (" << m_links[link].a << "-"
+                                      << m_links[link].b << "): " << entries << " entries");
 }
 
 void

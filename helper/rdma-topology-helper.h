@@ -187,6 +187,19 @@ class RdmaTopologyHelper
      * link; the message ends with "of host <index>'s link"
      */
     void InstallHosts();
+
+    /**
+     * \brief Fail a link mid-run: at `at` its cable goes down
+     * (QbbChannel::SetLinkDown: every frame on it is lost, counted by the
+     * sender as QbbNetDevice::DROP_LINK_DOWN), and `convergence` later every
+     * switch gets the routes recomputed without it (RdmaRouteComputer with
+     * the link down; ports keep their numbers), as a fabric's control plane
+     * reroutes around a failure. Until then ECMP keeps sending into it.
+     * \param link the link's index in the installed spec (aborts if none)
+     * \param at when it fails (simulated time)
+     * \param convergence how long the routes take to follow
+     */
+    void ScheduleLinkFailure(uint32_t link, Time at, Time convergence);
     /**
      * \brief Install RdmaTopologySpec::FatTree() with tiers 0, 1 and 2.
      * \param k arity, even (NS_FATAL_ERROR otherwise)
@@ -318,6 +331,11 @@ class RdmaTopologyHelper
     void Report(const std::string& what, uint64_t done, uint64_t total) const;
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
+    /// Put m_routes' next hops toward every host in every switch's table.
+    /// \return the route entries installed
+    uint64_t InstallRoutes();
+    /// The routes follow a failed link. \param link its index
+    void RerouteAround(uint32_t link);
 
     RdmaLinkParams m_tiers[3];                          //!< generator tiers
     QbbHelper m_link;                                   //!< makes the links
@@ -338,6 +356,8 @@ class RdmaTopologyHelper
     std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index
     std::vector<Ptr<QbbNetDevice>> m_hostPorts;         //!< by host index
     std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
+    std::vector<uint32_t> m_switchIds;                  //!< switch index -> node id
+    std::vector<bool> m_down;                           //!< per link: failed and rerouted around
     std::vector<LinkInfo> m_links;                      //!< by link index
     NetDeviceContainer m_devices;                       //!< all devices
     std::unordered_map<uint32_t, uint32_t> m_byAddress; //!< address -> host index

@@ -456,6 +456,12 @@ NicCache::GetWays() const
 }
 
 uint32_t
+NicCache::GetEntryBytes() const
+{
+    return m_entryBytes;
+}
+
+uint32_t
 NicCache::GetSets() const
 {
     return m_ways == 0 ? 0 : m_entries / m_ways;

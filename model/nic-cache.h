@@ -175,6 +175,8 @@ class NicCache : public Object
     uint32_t GetEntries() const;
     /// \return the number of ways
     uint32_t GetWays() const;
+    /// \return the bytes of one entry, EntryBytes
+    uint32_t GetEntryBytes() const;
     /// \return the number of sets, Entries / Ways
     uint32_t GetSets() const;
     /// \return valid (filled or being filled) lines

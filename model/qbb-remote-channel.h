@@ -34,7 +34,7 @@ namespace ns3
  * scheduled, while a sequential run's arrival was scheduled when the frame
  * started; so a frame from another rank and an event of the same node and
  * picosecond can run in the other order than in a sequential run
- * (doc/mpi.md, "Same answers"). With two ranks frames are passed up as they
+ * (doc/mpi.rst, "Same answers"). With two ranks frames are passed up as they
  * come, in the order the one other rank sent them. With three or more, MPI
  * completes the messages of different sources in an order that may vary
  * from run to run (MPI_Testany), so a node's frames from other ranks that

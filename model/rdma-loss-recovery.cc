@@ -33,6 +33,23 @@ RdmaLossRecovery::GetAckRequestPeriod() const
     return Time(0);
 }
 
+Time
+RdmaLossRecovery::GetLossDeadline(const RdmaRecoveryState&, Time) const
+{
+    return Time(0);
+}
+
+void
+RdmaLossRecovery::OnLossTimer(RdmaRecoveryState&, Time)
+{
+}
+
+uint32_t
+RdmaLossRecovery::GetQpContextBits(uint32_t) const
+{
+    return 0;
+}
+
 TypeId
 RdmaGoBackN::GetTypeId()
 {
@@ -62,7 +79,7 @@ RdmaGoBackN::GetWindowPackets(uint32_t) const
 }
 
 void
-RdmaGoBackN::OnSequenceNak(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t, bool)
+RdmaGoBackN::OnSequenceNak(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t, bool, Time)
 {
     NS_LOG_FUNCTION(this << expectedPsn);
     state.nextPsn = expectedPsn;
@@ -115,7 +132,26 @@ RdmaSelectiveRepeat::GetTypeId()
                           "acknowledged and not SACKed (IRN, SIGCOMM 2018 section 3.1: N = 3).",
                           UintegerValue(3),
                           MakeUintegerAccessor(&RdmaSelectiveRepeat::m_rtoLowThreshold),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ReorderWindow",
+                          "A PSN not SACKed is declared lost once this many PSNs sent after "
+                          "it are SACKed (a duplicate threshold, RFC 6675's DupThresh). "
+                          "Default 1: at the first SACK past it, as IRN does; on fabrics "
+                          "that spread a QP over many paths, set it above the reordering "
+                          "the packets meet (the reordering block of summary.json measures "
+                          "it). At least 1.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaSelectiveRepeat::m_reorderWindow),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ReorderTime",
+                          "A PSN not SACKed is also declared lost this long after the first "
+                          "SACK of a PSN sent after it arrived (RACK's reordering window, "
+                          "RFC 8985 section 6, whose default is a quarter of the minimum "
+                          "RTT). Default 0: no time rule, only ReorderWindow and the "
+                          "timeouts.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaSelectiveRepeat::m_reorderTime),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -123,7 +159,9 @@ RdmaSelectiveRepeat::RdmaSelectiveRepeat()
     : m_bdpBytes(125000),
       m_rtoLow(MicroSeconds(100)),
       m_rtoHigh(MicroSeconds(320)),
-      m_rtoLowThreshold(3)
+      m_rtoLowThreshold(3),
+      m_reorderWindow(1),
+      m_reorderTime(0)
 {
 }
 
@@ -161,54 +199,168 @@ void
 RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
                                    uint32_t expectedPsn,
                                    uint32_t sackPsn,
-                                   bool hasSack)
+                                   bool hasSack,
+                                   Time now)
 {
     NS_LOG_FUNCTION(this << expectedPsn << sackPsn << hasSack);
-    EnterRecovery(state);
     if (!hasSack || PsnDiff(sackPsn, expectedPsn) <= 0 ||
         PsnDiff(sackPsn, state.highestSent) >= 0)
     {
         // No usable SACK: the cumulative ACK's PSN is the one missing.
+        EnterRecovery(state);
         if (state.resent.count(expectedPsn) == 0)
         {
             state.retransmit.insert(expectedPsn);
         }
         return;
     }
-    // Holes below this SACK not seen by an earlier one of the episode.
-    uint32_t from = expectedPsn;
-    if (!state.sacked.empty() && PsnDiff(state.highestSacked, expectedPsn) > 0)
-    {
-        from = state.highestSacked;
-    }
     state.sacked.insert(sackPsn);
     if (state.sacked.size() == 1 || PsnDiff(PsnAdd(sackPsn, 1), state.highestSacked) > 0)
     {
         state.highestSacked = PsnAdd(sackPsn, 1);
+        // The highest SACK so far: the first past every PSN between it and
+        // the one before it (the reorder time's clock starts here).
+        if (state.sackRecords.empty() || PsnDiff(sackPsn, state.sackRecords.back().first) > 0)
+        {
+            state.sackRecords.emplace_back(sackPsn, now);
+        }
     }
-    // The cumulative ACK's PSN is the first hole (IRN 3.1: the first packet
-    // resent on entering recovery); every PSN below the highest SACKed one
-    // that is not SACKed is lost, and is sent again once per episode.
-    if (state.resent.count(expectedPsn) == 0)
+    DetectLosses(state, now);
+}
+
+uint32_t
+RdmaSelectiveRepeat::NthHighestSacked(const RdmaRecoveryState& state, uint32_t n)
+{
+    // Every SACKed PSN is at or past una (older ones are erased). In PSN
+    // order the highest come first: those below una's value (the 24-bit
+    // PSN wrapped), then the others, each run from its top.
+    auto wrapped = state.sacked.lower_bound(state.una);
+    for (auto it = wrapped; it != state.sacked.begin();)
     {
-        state.retransmit.insert(expectedPsn);
+        --it;
+        if (--n == 0)
+        {
+            return *it;
+        }
     }
-    for (uint32_t psn = from; PsnDiff(psn, sackPsn) < 0; psn = PsnAdd(psn, 1))
+    for (auto it = state.sacked.end(); it != wrapped;)
+    {
+        --it;
+        if (--n == 0)
+        {
+            return *it;
+        }
+    }
+    NS_ASSERT_MSG(false, "fewer SACKed PSNs than asked for");
+    return state.una;
+}
+
+void
+RdmaSelectiveRepeat::DetectLosses(RdmaRecoveryState& state, Time now) const
+{
+    while (!state.sackRecords.empty() && PsnDiff(state.sackRecords.front().first, state.una) < 0)
+    {
+        state.sackRecords.pop_front();
+    }
+    if (state.sacked.empty())
+    {
+        return;
+    }
+    // The loss bound: a PSN sent before it (an original below it, a
+    // retransmission whose mark is at or below it) is lost.
+    bool found = false;
+    uint32_t bound = 0;
+    if (state.sacked.size() >= m_reorderWindow)
+    {
+        bound = NthHighestSacked(state, m_reorderWindow);
+        found = true;
+    }
+    if (m_reorderTime.IsStrictlyPositive())
+    {
+        // The last record whose time has run out bounds the time rule; the
+        // ones before it are spent.
+        std::size_t expired = 0;
+        while (expired < state.sackRecords.size() &&
+               state.sackRecords[expired].second + m_reorderTime <= now)
+        {
+            ++expired;
+        }
+        if (expired > 0)
+        {
+            const uint32_t psn = state.sackRecords[expired - 1].first;
+            if (!found || PsnDiff(psn, bound) > 0)
+            {
+                bound = psn;
+                found = true;
+            }
+            state.sackRecords.erase(state.sackRecords.begin(),
+                                    state.sackRecords.begin() + (expired - 1));
+        }
+    }
+    if (!found)
+    {
+        return;
+    }
+    EnterRecovery(state);
+    // The cumulative ACK's PSN is the first hole (IRN 3.1: the first packet
+    // resent on entering recovery); every PSN below the bound that is not
+    // SACKed is lost, and is sent again once per episode.
+    if (state.resent.count(state.una) == 0 && PsnDiff(state.una, bound) < 0)
+    {
+        state.retransmit.insert(state.una);
+    }
+    // Holes below the bound not declared lost by an earlier one.
+    uint32_t from = PsnDiff(state.scannedTo, state.una) > 0 ? state.scannedTo : state.una;
+    for (uint32_t psn = from; PsnDiff(psn, bound) < 0; psn = PsnAdd(psn, 1))
     {
         if (state.sacked.count(psn) == 0 && state.resent.count(psn) == 0)
         {
             state.retransmit.insert(psn);
         }
     }
-    // Lost retransmissions: the SACKed PSN left after them.
+    if (PsnDiff(PsnAdd(bound, 1), from) > 0)
+    {
+        state.scannedTo = PsnAdd(bound, 1);
+    }
+    // Lost retransmissions: a PSN at or past their mark is beyond the bound.
     for (const auto& [psn, mark] : state.resent)
     {
-        if (PsnDiff(sackPsn, mark) >= 0 && PsnDiff(psn, expectedPsn) >= 0 &&
+        if (PsnDiff(bound, mark) >= 0 && PsnDiff(psn, state.una) >= 0 &&
             state.sacked.count(psn) == 0)
         {
             state.retransmit.insert(psn);
         }
     }
+}
+
+Time
+RdmaSelectiveRepeat::GetLossDeadline(const RdmaRecoveryState& state, Time now) const
+{
+    if (!m_reorderTime.IsStrictlyPositive())
+    {
+        return Time(0);
+    }
+    for (const auto& [psn, at] : state.sackRecords)
+    {
+        if (PsnDiff(psn, state.una) >= 0 && at + m_reorderTime > now)
+        {
+            return at + m_reorderTime;
+        }
+    }
+    return Time(0);
+}
+
+void
+RdmaSelectiveRepeat::OnLossTimer(RdmaRecoveryState& state, Time now)
+{
+    NS_LOG_FUNCTION(this << state.una);
+    DetectLosses(state, now);
+}
+
+uint32_t
+RdmaSelectiveRepeat::GetQpContextBits(uint32_t mtu) const
+{
+    return 2 * GetWindowPackets(mtu);
 }
 
 void

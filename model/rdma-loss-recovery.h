@@ -10,8 +10,10 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
+#include <deque>
 #include <map>
 #include <set>
+#include <utility>
 
 namespace ns3
 {
@@ -39,6 +41,15 @@ struct RdmaRecoveryState
     bool inRecovery{false};  //!< in an IRN loss-recovery episode
     uint32_t recoverySeq{0}; //!< one past the last new PSN sent before the episode began
     uint32_t episodes{0};    //!< loss-recovery episodes entered (IRN 3.1)
+    /**
+     * The SACKs that were the highest so far when they arrived, with their
+     * arrival times, oldest first: the first SACK at or past any PSN is one
+     * of them (the clock of the reorder time, RFC 8985 section 6.2).
+     */
+    std::deque<std::pair<uint32_t, Time>> sackRecords;
+    /// One past the highest PSN below which loss detection has declared
+    /// every PSN not SACKed lost (meaningful while it is past una).
+    uint32_t scannedTo{0};
 };
 
 /**
@@ -78,11 +89,13 @@ class RdmaLossRecovery : public Object
      * \param expectedPsn the responder's expected PSN (the NAK's PSN)
      * \param sackPsn the out-of-order PSN that triggered the NAK
      * \param hasSack whether sackPsn is meaningful (selective-repeat responders)
+     * \param now when the NAK arrived
      */
     virtual void OnSequenceNak(RdmaRecoveryState& state,
                                uint32_t expectedPsn,
                                uint32_t sackPsn,
-                               bool hasSack) = 0;
+                               bool hasSack,
+                               Time now) = 0;
     /**
      * \brief The cumulative ACK moved forward (state.una is the new value).
      * \param state the requester's state
@@ -107,6 +120,25 @@ class RdmaLossRecovery : public Object
      * ACK (AckReq) while the QP sends; zero = no such bound (the default)
      */
     virtual Time GetAckRequestPeriod() const;
+    /**
+     * \param state the requester's state
+     * \param now the time
+     * \return when, after now, a PSN outstanding now would be declared lost
+     *         by time alone (OnLossTimer is then due); zero = never (the default)
+     */
+    virtual Time GetLossDeadline(const RdmaRecoveryState& state, Time now) const;
+    /**
+     * \brief The loss deadline GetLossDeadline gave has come.
+     * \param state the requester's state
+     * \param now the time
+     */
+    virtual void OnLossTimer(RdmaRecoveryState& state, Time now);
+    /**
+     * \param mtu path MTU, bytes
+     * \return bits of out-of-order state the policy adds to each QP's context
+     *         on the NIC (its QPC entry); 0 (the default) = none
+     */
+    virtual uint32_t GetQpContextBits(uint32_t mtu) const;
 };
 
 /**
@@ -131,7 +163,8 @@ class RdmaGoBackN : public RdmaLossRecovery
     void OnSequenceNak(RdmaRecoveryState& state,
                        uint32_t expectedPsn,
                        uint32_t sackPsn,
-                       bool hasSack) override;
+                       bool hasSack,
+                       Time now) override;
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return localAckTimeout: go-back-N is timed by the verbs timeout
     Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;
@@ -149,16 +182,32 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   AETH MSN field (24 bits) = the SACKed PSN. The frame is an ordinary
  *   RC ACKNOWLEDGE, so Wireshark/tshark decode it unchanged (the MSN
  *   column shows the SACKed PSN).
- * - A NAK starts a loss-recovery episode (recoverySeq = one past the last
- *   new PSN sent). In an episode the requester resends every PSN below the
- *   highest SACKed one that is not SACKed, each once, before any new data;
- *   the episode ends when the cumulative ACK passes recoverySeq.
+ * - The first loss a NAK reveals starts a loss-recovery episode
+ *   (recoverySeq = one past the last new PSN sent; with the default
+ *   reorder rule below, every NAK reveals one). In an episode the requester
+ *   resends every PSN declared lost (below the highest SACKed one and not
+ *   SACKed, by default), each once, before any new data; the episode ends
+ *   when the cumulative ACK passes recoverySeq.
  * - A retransmission that is lost again is found without a timeout: each
  *   resent PSN remembers the highest PSN sent when it went out; a SACK for
  *   a PSN at or beyond that mark was sent after the retransmission (no
  *   reordering on a path), so the retransmission is lost and is sent once
  *   more (the recovery-sequence rule applied per retransmission; Linux
  *   TCP's lost-retransmit detection works the same way).
+ * - Reordering (many paths): a PSN not SACKed is declared lost only when
+ *   ReorderWindow PSNs sent after it have been SACKed (a duplicate
+ *   threshold, as RFC 6675's DupThresh), or ReorderTime has passed since
+ *   the first SACK for a PSN sent after it arrived (RACK's reordering
+ *   window, RFC 8985 section 6: a packet is lost once a packet sent after
+ *   it was delivered and the window has passed; the window's clock starts
+ *   here at that delivery's SACK rather than at RACK's send time plus RTT).
+ *   "Sent after" means PSN order for a first transmission and, for a
+ *   retransmission, past the mark above. The defaults, ReorderWindow 1
+ *   and no ReorderTime, declare a hole lost at the first SACK past it, as
+ *   IRN does; a larger window tolerates that many packets of reordering
+ *   before a retransmission, at the cost of a later one on a real loss
+ *   (the window's worth of SACKs, the reorder time, or RTO_low at the tail
+ *   of a message).
  * - Timeouts: RTO_low while at most RtoLowThreshold packets are unacknowledged
  *   and not SACKed (too few for SACKs to reveal a loss), RTO_high otherwise;
  *   the paper's values at 40 Gb/s are 100 us, 320 us and N = 3. They do not
@@ -188,7 +237,8 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     void OnSequenceNak(RdmaRecoveryState& state,
                        uint32_t expectedPsn,
                        uint32_t sackPsn,
-                       bool hasSack) override;
+                       bool hasSack,
+                       Time now) override;
     void OnAck(RdmaRecoveryState& state) override;
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return RTO_low or RTO_high by the packets in flight (IRN 3.1)
@@ -196,6 +246,16 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     /// \return RTO_low / 4: a QP slowed by its congestion control still gets
     /// ACKs well within RTO_low, so the timer does not fire while it sends
     Time GetAckRequestPeriod() const override;
+    /// \return when the next SACK record's ReorderTime runs out (zero
+    /// without a ReorderTime or a record)
+    Time GetLossDeadline(const RdmaRecoveryState& state, Time now) const override;
+    void OnLossTimer(RdmaRecoveryState& state, Time now) override;
+    /**
+     * \return two bitmaps of the BDP cap in packets (GetWindowPackets): the
+     * responder's PSNs received past the expected one and the requester's
+     * SACKed PSNs (IRN section 3.2 bounds both by the cap)
+     */
+    uint32_t GetQpContextBits(uint32_t mtu) const override;
 
     /**
      * \param state the requester's state
@@ -206,11 +266,28 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
   private:
     /// Start a loss-recovery episode if none is under way.
     static void EnterRecovery(RdmaRecoveryState& state);
+    /**
+     * \brief Declare lost what the reorder window or time allows: every
+     * outstanding PSN not SACKed, not queued and sent before the loss bound
+     * (the ReorderWindow-th highest SACKed PSN, or the last SACK record
+     * whose ReorderTime has passed, whichever is higher).
+     * \param state the requester's state
+     * \param now the time
+     */
+    void DetectLosses(RdmaRecoveryState& state, Time now) const;
+    /**
+     * \param state the requester's state
+     * \param n 1 = the highest
+     * \return the n-th highest SACKed PSN (state.sacked holds at least n)
+     */
+    static uint32_t NthHighestSacked(const RdmaRecoveryState& state, uint32_t n);
 
     uint64_t m_bdpBytes;         //!< in-flight cap, bytes (IRN: the path's BDP)
     Time m_rtoLow;               //!< RTO_low
     Time m_rtoHigh;              //!< RTO_high
     uint32_t m_rtoLowThreshold;  //!< N: RTO_low at or below this many packets in flight
+    uint32_t m_reorderWindow;    //!< SACKs past a PSN that declare it lost
+    Time m_reorderTime;          //!< time after the first SACK past a PSN that declares it lost
 };
 
 } // namespace ns3

@@ -142,6 +142,53 @@ RdmaNicTables::Setup(uint64_t clockHz, Ptr<PcieLink> link)
     }
 }
 
+void
+RdmaNicTables::SetQpcStateBits(uint32_t bits)
+{
+    NS_LOG_FUNCTION(this << bits);
+    if (bits == 0 && !m_qpcBase.taken)
+    {
+        return;
+    }
+    Ptr<NicMemory> memory = m_qpc->GetMemory();
+    if (!m_qpcBase.taken)
+    {
+        m_qpcBase.taken = true;
+        m_qpcBase.bytes = m_qpc->GetEntryBytes();
+        m_qpcBase.entries = m_qpc->GetEntries();
+        m_qpcBase.ways = m_qpc->GetWays();
+        m_qpcBase.capacity = memory->GetCapacity();
+    }
+    const QpcBase& b = m_qpcBase;
+    const uint32_t bytes = b.bytes + (bits + 7) / 8;
+    // The same on-chip bytes at the larger entry.
+    uint32_t entries =
+        static_cast<uint32_t>(std::max<uint64_t>(uint64_t(b.entries) * b.bytes / bytes, 1));
+    uint32_t ways = b.ways;
+    if (ways >= b.entries)
+    {
+        ways = entries; // fully associative stays so
+    }
+    else
+    {
+        entries = std::max(ways, entries / ways * ways);
+    }
+    m_qpc->SetAttribute("EntryBytes", UintegerValue(bytes));
+    m_qpc->SetAttribute("Ways", UintegerValue(ways));
+    m_qpc->SetAttribute("Entries", UintegerValue(entries));
+    if (memory->GetKind() == NicMemory::SRAM && b.capacity > 0)
+    {
+        memory->SetAttribute("Capacity",
+                             UintegerValue(std::max<uint64_t>(b.capacity * b.bytes / bytes, 1)));
+    }
+}
+
+uint32_t
+RdmaNicTables::GetQpcEntryBytes() const
+{
+    return m_qpc->GetEntryBytes();
+}
+
 bool
 RdmaNicTables::AllocateQp(uint32_t qpn)
 {

@@ -43,6 +43,20 @@ class PcieLink;
  * ibv_create_qp/ibv_reg_mr). CardDram and HostMemory stores are unlimited
  * unless their Capacity is set.
  *
+ * Out-of-order state. A loss recovery that keeps out-of-order packets
+ * (selective repeat) keeps per QP a bitmap of the PSNs received past the
+ * expected one and one of the PSNs SACKed, each as long as its window cap
+ * in packets (RdmaLossRecovery::GetQpContextBits). SetQpcStateBits puts
+ * those bits in the QP context: a QPC entry is then the QPC cache's
+ * EntryBytes plus the bits rounded up to bytes, every miss fetches (and a
+ * dirty eviction writes back) that many bytes, and the table's on-chip
+ * memory holds what it held at the base entry size: the cache keeps
+ * floor(Entries x base / entry) lines (whole sets of Ways; a fully
+ * associative cache stays so), and an Sram store with a Capacity keeps
+ * floor(Capacity x base / entry) entries. Larger windows so press the QPC
+ * cache; IRN (Mittal et al., SIGCOMM 2018, section 6) puts its whole
+ * design at 3-10 % more NIC resources.
+ *
  * Defaults: all three tables in Sram with unlimited capacity (no misses).
  * Configure a table through its cache's and memory's own attributes
  * (QpcCache/Entries, QpcCache/Memory/Kind, ...) or with ConfigureTable.
@@ -96,6 +110,15 @@ class RdmaNicTables : public Object
     Ptr<NicCache> GetCache(Table table) const;
     /// \param table a table \return its name: "qpc", "mpt" or "mtt"
     static const char* GetTableName(Table table);
+
+    /**
+     * \brief Carry bits of out-of-order state in every QP context (see the
+     * class description), before any QP is made; 0 leaves the table as it is.
+     * \param bits the bits per QP (RdmaLossRecovery::GetQpContextBits)
+     */
+    void SetQpcStateBits(uint32_t bits);
+    /// \return the bytes of one QPC entry (the QPC cache's EntryBytes)
+    uint32_t GetQpcEntryBytes() const;
 
     /// \param qpn a new QP's number \return false if the QPC store is full
     bool AllocateQp(uint32_t qpn);
@@ -169,6 +192,18 @@ class RdmaNicTables : public Object
     Ptr<NicCache> m_mtt; //!< address-translation cache
     std::unordered_map<uint64_t, uint64_t>
         m_pageBytes; //!< page size by MPT key, if not the cache's
+
+    /// The QPC table's geometry before SetQpcStateBits changed it.
+    struct QpcBase
+    {
+        bool taken{false};    //!< recorded
+        uint32_t bytes{0};    //!< EntryBytes
+        uint32_t entries{0};  //!< Entries
+        uint32_t ways{0};     //!< Ways
+        uint64_t capacity{0}; //!< the store's Capacity
+    };
+
+    QpcBase m_qpcBase; //!< the QPC table's base geometry
 };
 
 } // namespace ns3

@@ -14,9 +14,11 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/channel.h"
+#include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -110,6 +112,31 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_baseRtt),
                           MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("Entropy",
+                          "How the RoCEv2 UDP source port, the path entropy ECMP switches "
+                          "hash (IBA Vol. 1 Annex A17.4.5.1), is chosen for a QP's frames: "
+                          "qp (the default: one port per QP, Linux's rdma_calc_flow_label), "
+                          "packet (a new random port per frame: oblivious spraying, UEC 1.0) "
+                          "or flowlet (a new random port after FlowletTimeout without a "
+                          "frame: LetFlow, NSDI 2017). Ports are drawn from the NIC's own "
+                          "random stream (AssignStreams).",
+                          EnumValue(RdmaNic::ENTROPY_QP),
+                          MakeEnumAccessor(&RdmaNic::m_entropy),
+                          MakeEnumChecker(RdmaNic::ENTROPY_QP,
+                                          "qp",
+                                          RdmaNic::ENTROPY_PACKET,
+                                          "packet",
+                                          RdmaNic::ENTROPY_FLOWLET,
+                                          "flowlet"))
+            .AddAttribute("FlowletTimeout",
+                          "Entropy = flowlet: a QP that has sent nothing for this long starts "
+                          "a new flowlet on a new random port. A move reorders nothing when "
+                          "the gap exceeds the paths' delay difference (LetFlow, Vanini et "
+                          "al., NSDI 2017, section 3). Default 100 us, illustrative: sweep "
+                          "it. Must be positive.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_flowletTimeout),
+                          MakeTimeChecker(PicoSeconds(1)))
             .AddTraceSource("RxDrop",
                             "A received frame was dropped: the frame and the reason.",
                             MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),
@@ -130,7 +157,9 @@ RdmaNic::RdmaNic()
       m_baseRtt(MicroSeconds(10)),
       m_cnpPriority(6),
       m_ackPriority(-1),
-      m_intEnabled(false)
+      m_intEnabled(false),
+      m_entropy(ENTROPY_QP),
+      m_flowletTimeout(MicroSeconds(100))
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
@@ -162,6 +191,8 @@ RdmaNic::DoDispose()
     m_cnpPrototype = nullptr;
     m_qps.clear();
     m_mrs.clear();
+    m_flowlets.clear();
+    m_entropyRng = nullptr;
     m_device = nullptr;
     m_txFrames.clear();
     m_rxHeld.clear();
@@ -346,6 +377,7 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
             m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
         }
         m_scheduler->RemoveQp(qp->GetQpn());
+        m_flowlets.erase(qp->GetQpn());
         auto it = m_qpCc.find(qp->GetQpn());
         if (it != m_qpCc.end())
         {
@@ -439,7 +471,7 @@ RdmaNic::TrySend()
         }
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
-        f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
+        f.udpSrcPort = PickSourcePort(qpn, attr.destQpNum);
         Ptr<RdmaQpCc> cc = m_qpCc[qpn];
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
@@ -448,6 +480,52 @@ RdmaNic::TrySend()
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }
+}
+
+int64_t
+RdmaNic::AssignStreams(int64_t stream)
+{
+    // Qp draws nothing: no random variable is made, so the automatic
+    // streams other components take stay those of a run without entropy.
+    if (m_entropy != ENTROPY_QP)
+    {
+        if (!m_entropyRng)
+        {
+            m_entropyRng = CreateObject<UniformRandomVariable>();
+        }
+        m_entropyRng->SetStream(stream);
+    }
+    return 1;
+}
+
+uint16_t
+RdmaNic::PickSourcePort(uint32_t qpn, uint32_t destQpn)
+{
+    if (m_entropy == ENTROPY_QP)
+    {
+        return RoceFrame::UdpSourcePort(qpn, destQpn);
+    }
+    if (!m_entropyRng)
+    {
+        m_entropyRng = CreateObject<UniformRandomVariable>();
+    }
+    // The dynamic port range the QP-derived ports also use (0xC000-0xFFFF).
+    auto draw = [this]() {
+        return static_cast<uint16_t>(0xC000 | m_entropyRng->GetInteger(0, 0x3FFF));
+    };
+    if (m_entropy == ENTROPY_PACKET)
+    {
+        return draw();
+    }
+    const Time now = Simulator::Now();
+    auto [it, added] = m_flowlets.try_emplace(qpn);
+    Flowlet& f = it->second;
+    if (added || now - f.last > m_flowletTimeout)
+    {
+        f.port = draw();
+    }
+    f.last = now;
+    return f.port;
 }
 
 bool

@@ -32,6 +32,7 @@ namespace ns3
 
 class QbbNetDevice;
 class Packet;
+class UniformRandomVariable;
 
 /**
  * \ingroup rdma
@@ -44,8 +45,8 @@ class Packet;
  * robin or deficit round robin, each QP paced by the rate and limited by the
  * window of its congestion control), lets it fill the transport headers,
  * adds Ethernet, IPv4 (the QP's traffic class, the Ecn codepoint) and UDP
- * (port 4791, a source port constant per QP) and builds the frame with its
- * ICRC. Receive: every frame is parsed and its ICRC checked; a bad frame is
+ * (port 4791 and a source port, the path entropy: see below) and builds the
+ * frame with its ICRC. Receive: every frame is parsed and its ICRC checked; a bad frame is
  * dropped and counted by reason; a good one goes to the QP its DestQP names.
  *
  * Congestion control: every QP gets its own RdmaCongestionOps, forked from
@@ -57,6 +58,19 @@ class Packet;
  * per QP per MinTimeBetweenCnps, with DSCP CnpPriority x 8 (the
  * class-selector codepoint, so a QbbNetDevice's default DSCP map puts it in
  * class CnpPriority); a CNP that arrives goes to its QP's algorithm.
+ *
+ * Entropy. RoCEv2 leaves the UDP source port to the sender as path
+ * entropy for ECMP (IBA Vol. 1 Annex A17.4.5.1, "UDP source port"): switches
+ * that hash the 5-tuple send frames with different ports down different
+ * equal-cost paths. With Entropy = qp (the default) every frame of a QP has
+ * the port Linux derives from the QP pair (RoceFrame::UdpSourcePort), so
+ * one QP takes one path. With packet every frame a QP sends (requests and
+ * responses alike) draws a new port, uniform in 0xC000-0xFFFF, from the
+ * NIC's own random stream (AssignStreams): oblivious per-packet spraying as
+ * UEC 1.0 specifies it, which spreads one QP over every path of plain
+ * per-flow ECMP switches. With flowlet a QP draws a new port when it has
+ * sent nothing for FlowletTimeout (a flowlet, LetFlow: Vanini et al., NSDI
+ * 2017), and keeps it otherwise. CNPs keep the QP's port.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
  *
@@ -166,6 +180,22 @@ class RdmaNic : public Object
     /// \return the QPs this NIC has now (created and not destroyed)
     uint32_t GetNQps() const;
 
+    /// How the UDP source port (path entropy) of a QP's frames is chosen.
+    enum Entropy
+    {
+        ENTROPY_QP,      //!< one port per QP (Linux's, from the QP pair)
+        ENTROPY_PACKET,  //!< a new random port per frame (oblivious spraying)
+        ENTROPY_FLOWLET, //!< a new random port after an idle gap of FlowletTimeout
+    };
+
+    /**
+     * \brief Fix the random stream the packet and flowlet entropies draw
+     * ports from (nothing is drawn, and no stream is taken, with qp).
+     * \param stream the stream index
+     * \return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
     /**
      * \brief Put the NIC's hardware pipeline in the path (before any QP or
      * MR is made), or take it out with null.
@@ -261,6 +291,13 @@ class RdmaNic : public Object
     void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame);
     /// Hand a frame to the port.
     void SendToPort(Ptr<RdmaFrame> frame);
+    /**
+     * \brief The UDP source port of the next frame a QP sends (Entropy).
+     * \param qpn the QP
+     * \param destQpn its destination QP
+     * \return the port
+     */
+    uint16_t PickSourcePort(uint32_t qpn, uint32_t destQpn);
 
     // --- the hardware path, with a Pipeline (rdma-nic-hardware.cc) ---
 
@@ -306,6 +343,18 @@ class RdmaNic : public Object
     uint8_t m_cnpPriority;                                     //!< CNP class
     int8_t m_ackPriority;                                      //!< ACK/NAK class, -1: QP's
     bool m_intEnabled;                                         //!< carry INT (HPCC)
+    Entropy m_entropy;                                         //!< source-port choice
+    Time m_flowletTimeout;                                     //!< idle gap that ends a flowlet
+    Ptr<UniformRandomVariable> m_entropyRng;                   //!< port draws (not with Qp)
+
+    /// A QP's current flowlet (Entropy = flowlet).
+    struct Flowlet
+    {
+        Time last;        //!< when its last frame was built
+        uint16_t port{0}; //!< its source port
+    };
+
+    std::unordered_map<uint32_t, Flowlet> m_flowlets;          //!< by QPN
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters

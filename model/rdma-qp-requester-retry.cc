@@ -120,6 +120,30 @@ RdmaQpRequester::OnTimeout()
     m_qp->NotifyTx();
 }
 
+void
+RdmaQpRequester::UpdateLossTimer()
+{
+    const Time now = Simulator::Now();
+    const Time deadline = m_qp->GetLossRecovery()->GetLossDeadline(m_state, now);
+    if (!deadline.IsStrictlyPositive())
+    {
+        m_lossTimer.Cancel();
+        return;
+    }
+    if (!m_lossTimer.IsRunning() || m_lossTimer.GetDeadline() != deadline)
+    {
+        m_lossTimer.Restart(deadline - now);
+    }
+}
+
+void
+RdmaQpRequester::OnLossTimer()
+{
+    m_qp->GetLossRecovery()->OnLossTimer(m_state, Simulator::Now());
+    UpdateLossTimer();
+    m_qp->NotifyTx();
+}
+
 bool
 RdmaQpRequester::ConsumeRetry()
 {
@@ -239,7 +263,8 @@ RdmaQpRequester::OnNak(uint32_t psn, const AethHeader& aeth)
             m_retrying = true;
             m_retryFrom = psn;
         }
-        policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack);
+        policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack, Simulator::Now());
+        UpdateLossTimer();
         Wqe* w = FindByPsn(psn);
         if (w && w->wr.opcode == IBV_WR_RDMA_READ)
         {

@@ -65,6 +65,7 @@ RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp)
       m_retryFrom(0)
 {
     m_timer.SetFunction(MakeCallback(&RdmaQpRequester::OnTimeout, this));
+    m_lossTimer.SetFunction(MakeCallback(&RdmaQpRequester::OnLossTimer, this));
 }
 
 RdmaQpRequester::~RdmaQpRequester()
@@ -85,6 +86,7 @@ void
 RdmaQpRequester::Stop()
 {
     m_timer.Cancel();
+    m_lossTimer.Cancel();
     m_rnrTimer.Cancel();
     m_rnrWaiting = false;
     m_retrying = false;
@@ -495,6 +497,7 @@ RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
         EraseIf(m_state.resent, [&before](const auto& e) { return before(e.first); });
         m_qp->GetLossRecovery()->OnAck(m_state);
         UpdateTimer(true);
+        UpdateLossTimer();
     }
     if (PsnDiff(m_state.nextPsn, m_state.una) < 0)
     {

@@ -137,6 +137,10 @@ class RdmaQpRequester
     void UpdateTimer(bool restart = false);
     /// The retransmission timer expired.
     void OnTimeout();
+    /// Arm the loss timer at the policy's loss deadline, or cancel it.
+    void UpdateLossTimer();
+    /// The loss timer expired: the policy declares what the time allows lost.
+    void OnLossTimer();
     /// A retry (timeout or sequence NAK): false if retry_cnt is exhausted.
     bool ConsumeRetry();
     /// Resend from `from` after lost responses, once per loss (costs a retry).
@@ -190,6 +194,7 @@ class RdmaQpRequester
     bool m_retrying;           //!< a retry (lost responses, go-back-N NAK) is under way
     uint32_t m_retryFrom;      //!< ... from this PSN
     RdmaDeadlineTimer m_timer; //!< retransmission timer (the policy's timeout)
+    RdmaDeadlineTimer m_lossTimer; //!< the policy's loss deadline (reorder time)
     Time m_progressAt;         //!< last forward progress (or first send with nothing outstanding)
     Time m_timerBase;          //!< when the retransmission timer was (re)started
     EventId m_rnrTimer;        //!< RNR wait

@@ -64,6 +64,7 @@ RdmaQpResponder::Reset()
     m_responses.clear();
     m_resources.clear();
     m_outOfOrder.clear();
+    m_arrivedAhead.clear();
     m_inSend = false;
     m_inWrite = false;
     m_writeMr = nullptr;
@@ -86,6 +87,7 @@ RdmaQpResponder::Flush()
     }
     m_responses.clear();
     m_outOfOrder.clear();
+    m_arrivedAhead.clear();
 }
 
 void
@@ -202,9 +204,12 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     if (d < 0)
     {
         ++m_qp->MutableStats().duplicates;
+        const uint8_t op = frame.bth.GetOpcode();
+        m_qp->MutableStats().spuriousRetransmissions += IsSend(op) || IsWrite(op);
         HandleDuplicate(frame);
         return;
     }
+    NoteArrival(psn, d);
     if (d > 0)
     {
         ++m_qp->MutableStats().outOfSequence;
@@ -224,6 +229,7 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     {
         RoceFrame next = it->second;
         m_outOfOrder.erase(it);
+        m_arrivedAhead.erase(m_ePsn);
         drained = true;
         if (Execute(next) != DONE)
         {
@@ -233,6 +239,50 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     if (drained && !(m_responses.size() && m_responses.back().thenError))
     {
         QueueAck(PsnAdd(m_ePsn, -1));
+    }
+}
+
+void
+RdmaQpResponder::NoteArrival(uint32_t psn, int32_t d)
+{
+    const Time now = Simulator::Now();
+    if (m_arrivedAhead.empty())
+    {
+        // In order, nothing past the expected PSN (the common case).
+        if (d > 0 && d < MAX_OUT_OF_ORDER)
+        {
+            m_arrivedAhead.emplace(psn, now);
+        }
+        return;
+    }
+    RdmaQueuePair::Stats& stats = m_qp->MutableStats();
+    auto it = m_arrivedAhead.find(psn);
+    if (it != m_arrivedAhead.end())
+    {
+        ++stats.spuriousRetransmissions;
+        if (d == 0)
+        {
+            m_arrivedAhead.erase(it);
+        }
+        return;
+    }
+    uint32_t past = 0;
+    Time first = now;
+    for (const auto& [p, at] : m_arrivedAhead)
+    {
+        if (PsnDiff(p, psn) > 0)
+        {
+            ++past;
+            first = std::min(first, at);
+        }
+    }
+    if (past > 0)
+    {
+        stats.RecordLate(past, now - first);
+    }
+    if (d > 0 && d < MAX_OUT_OF_ORDER)
+    {
+        m_arrivedAhead.emplace(psn, now);
     }
 }
 

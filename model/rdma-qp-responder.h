@@ -39,6 +39,17 @@ class RdmaQueuePair;
  * malformed message, the invalid request NAK. These errors move the
  * responder's QP to ERR once the NAK is sent (rxe's class C handling).
  * ACKs are cumulative and coalesced: a pending ACK is replaced by a newer one.
+ *
+ * Reordering counters (RdmaQueuePair::Stats): a request whose PSN arrives
+ * for the first time after requests with higher PSNs is late: its depth is
+ * how many of those had arrived (RFC 5236's reorder extent) and how long
+ * before it the first of them arrived (RFC 4737's reordering late time).
+ * The responder cannot tell a late original from the retransmission of a
+ * lost one, so with loss the depths include recovery times; without loss
+ * they are the fabric's reordering. A request whose PSN has arrived before
+ * (executed, kept, or dropped past a gap by go-back-N) is a spurious
+ * retransmission; READ and atomic requests behind the expected PSN are not
+ * counted, as they may ask again for responses that were lost.
  * Responses are only queued here; the QP tells the NIC once the request
  * has been handled (no re-entry while the queue is being changed).
  */
@@ -138,6 +149,14 @@ class RdmaQpResponder
     Result Execute(const RoceFrame& frame);
     void HandleDuplicate(const RoceFrame& frame);
     void HandleOutOfSequence(const RoceFrame& frame);
+    /**
+     * \brief Count a request at or past the expected PSN: a spurious
+     * retransmission if its PSN arrived before, a late packet if PSNs past it
+     * did; remember it while it is past the expected PSN.
+     * \param psn its PSN
+     * \param d its distance from the expected PSN (>= 0)
+     */
+    void NoteArrival(uint32_t psn, int32_t d);
     /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
     Result Fail(uint8_t nakCode, uint32_t psn);
     /// Queue an RNR NAK for psn with the QP's min_rnr_timer.
@@ -194,6 +213,7 @@ class RdmaQpResponder
     std::deque<Response> m_responses;           //!< responses in PSN order
     std::deque<Resource> m_resources;           //!< saved READ/atomics
     std::map<uint32_t, RoceFrame> m_outOfOrder; //!< kept packets (selective repeat)
+    std::map<uint32_t, Time> m_arrivedAhead;    //!< PSNs received past the expected one, when
 };
 
 } // namespace ns3

@@ -229,7 +229,70 @@ RdmaQueuePair::Stats::operator+=(const Stats& o)
     rnrNakReceived += o.rnrNakReceived;
     duplicates += o.duplicates;
     outOfSequence += o.outOfSequence;
+    spuriousRetransmissions += o.spuriousRetransmissions;
+    latePackets += o.latePackets;
+    lateDepthPackets += o.lateDepthPackets;
+    lateDepthNs += o.lateDepthNs;
+    for (uint32_t b = 0; b < REORDER_BINS; ++b)
+    {
+        lateDepthPacketsBins[b] += o.lateDepthPacketsBins[b];
+        lateDepthTimeBins[b] += o.lateDepthTimeBins[b];
+    }
     return *this;
+}
+
+void
+RdmaQueuePair::Stats::RecordLate(uint32_t packets, Time time)
+{
+    ++latePackets;
+    lateDepthPackets += packets;
+    lateDepthNs += static_cast<uint64_t>(time.GetNanoSeconds());
+    ++lateDepthPacketsBins[PacketsBin(packets)];
+    ++lateDepthTimeBins[TimeBin(time)];
+}
+
+uint32_t
+RdmaQueuePair::Stats::PacketsBin(uint32_t packets)
+{
+    // 1 -> 0, 2 -> 1, 3-4 -> 2, 5-8 -> 3, ...: the bits of packets - 1.
+    uint32_t bin = 0;
+    for (uint32_t v = packets > 0 ? packets - 1 : 0; v > 0 && bin + 1 < REORDER_BINS; v >>= 1)
+    {
+        ++bin;
+    }
+    return bin;
+}
+
+uint32_t
+RdmaQueuePair::Stats::TimeBin(Time time)
+{
+    // < 1 us -> 0, [1, 2) us -> 1, [2, 4) -> 2, ...: the bits of whole microseconds.
+    const int64_t us = time.GetNanoSeconds() / 1000;
+    uint32_t bin = 0;
+    for (int64_t v = us; v > 0 && bin + 1 < REORDER_BINS; v >>= 1)
+    {
+        ++bin;
+    }
+    return bin;
+}
+
+std::string
+RdmaQueuePair::Stats::BinName(uint32_t bin, bool time)
+{
+    if (time)
+    {
+        const uint64_t lo = bin == 0 ? 0 : uint64_t(1) << (bin - 1);
+        return bin + 1 == REORDER_BINS
+                   ? std::to_string(lo) + "+"
+                   : std::to_string(lo) + "-" + std::to_string(uint64_t(1) << bin);
+    }
+    const uint64_t lo = bin == 0 ? 1 : (uint64_t(1) << (bin - 1)) + 1;
+    const uint64_t hi = uint64_t(1) << bin;
+    if (bin + 1 == REORDER_BINS)
+    {
+        return std::to_string(lo) + "+";
+    }
+    return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
 }
 
 const RdmaQueuePair::Stats&

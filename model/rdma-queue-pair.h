@@ -144,9 +144,18 @@ class RdmaQueuePair : public Object
      */
     void SetMemoryReadCallback(Callback<void, uint32_t, uint64_t, uint32_t> cb);
 
-    /// Counters of one QP.
+    /**
+     * Counters of one QP. The reordering ones are the responder's
+     * (RdmaQpResponder): a late request arrived for the first time after
+     * requests with higher PSNs; its depth is how many of those had arrived
+     * (packets) and how long before it the first of them did (time), each
+     * also counted in a histogram of REORDER_BINS fixed bins (ReorderBinName).
+     */
     struct Stats
     {
+        /// Bins of each reorder-depth histogram.
+        static constexpr uint32_t REORDER_BINS = 8;
+
         uint64_t packetsSent{0};     //!< every packet built
         uint64_t retransmissions{0}; //!< requester packets sent again
         uint64_t timeouts{0};        //!< local ACK timeouts
@@ -156,9 +165,39 @@ class RdmaQueuePair : public Object
         uint64_t rnrNakReceived{0};  //!< RNR NAKs received
         uint64_t duplicates{0};      //!< duplicate requests received
         uint64_t outOfSequence{0};   //!< out-of-sequence requests received
+        /// requests received again: a copy of their PSN had arrived before
+        uint64_t spuriousRetransmissions{0};
+        uint64_t latePackets{0};      //!< requests that arrived after higher PSNs (reordered)
+        uint64_t lateDepthPackets{0}; //!< their depths summed, packets
+        uint64_t lateDepthNs{0};      //!< their depths summed, ns
+        uint64_t lateDepthPacketsBins[REORDER_BINS]{}; //!< depth histogram, packets
+        uint64_t lateDepthTimeBins[REORDER_BINS]{};    //!< depth histogram, time
 
         /// \brief Add another QP's counts. \param o the other \return this
         Stats& operator+=(const Stats& o);
+        /**
+         * \brief Count a late request.
+         * \param packets requests with higher PSNs that arrived before it (>= 1)
+         * \param time since the first of them arrived
+         */
+        void RecordLate(uint32_t packets, Time time);
+        /**
+         * \param packets a depth, packets (>= 1)
+         * \return its bin: 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, 65 and more
+         */
+        static uint32_t PacketsBin(uint32_t packets);
+        /**
+         * \param time a depth
+         * \return its bin: below 1 us, 1-2, 2-4, 4-8, 8-16, 16-32, 32-64 us,
+         *         64 us and more (each bin holds its lower bound)
+         */
+        static uint32_t TimeBin(Time time);
+        /**
+         * \param bin a bin
+         * \param time the time histogram's (else the packets')
+         * \return its name: "1", "2", "3-4", ..., "65+"; "0-1", "1-2", ..., "64+" (us)
+         */
+        static std::string BinName(uint32_t bin, bool time);
     };
 
     /// \return the counters

@@ -46,7 +46,7 @@
 #                      --enable-mpi, ns-3's NS3_MPI) against Debian's OpenMPI
 #                      (libopenmpi-dev, openmpi-bin, installed in step 1), for
 #                      one simulation across processes (rdma-sim under
-#                      mpirun, doc/mpi.md); rdma's CMakeLists.txt then adds
+#                      mpirun, doc/mpi.rst); rdma's CMakeLists.txt then adds
 #                      its MPI sources and ns-3's mpi library.  Give it its
 #                      own RDMA_COMPAT_DIR (`make mpi` uses
 #                      /var/tmp/rdma-compat-mpi).

@@ -45,7 +45,7 @@ endforeach()
 
 # ns-3 configured with MPI (./ns3 configure --enable-mpi: NS3_MPI, and
 # ENABLE_MPI once MPI was found) builds its mpi module: the [mpi] sources
-# (distributed runs, doc/mpi.md) join the library and link it. Its library
+# (distributed runs, doc/mpi.rst) join the library and link it. Its library
 # variable is named through a variable: ns-3's text scan of CMakeLists files
 # must not make mpi a dependency of builds without MPI.
 set(_rdma_mpi_libs "")

@@ -23,7 +23,7 @@ set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_suites_file})
 
 # Each example also runs as a test (it must exit 0); rdma-sim runs its
 # embedded default experiment into the build folder, rdma-partition-report
-# the HPCC paper's fat tree at 2, 4 and 8 ranks (doc/mpi.md, "Partitioning").
+# the HPCC paper's fat tree at 2, 4 and 8 ranks (doc/mpi.rst, "Partitioning").
 foreach(_example IN LISTS RDMA_EXAMPLES)
   if(TARGET ${_example})
     set(_args "")

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Distributed-run benchmark of rdma-sim (a benchmark, not a test): each
 case sequential and under mpirun -np N (the MPI build of `make mpi`), with
-the wall times, the speed-up and what synchronization cost (doc/mpi.md).
+the wall times, the speed-up and what synchronization cost (doc/mpi.rst).
 
     scripts/bench_mpi.py --sim "$(cat /var/tmp/rdma-compat-mpi/rdma-sim.path)"
     scripts/bench_mpi.py --sim PATH --ranks 2 --cases hpcc-5ms
@@ -100,7 +100,7 @@ def fct_difference(seq_fct, par_fct):
     """How a distributed run's fct.csv rows (sorted by flow id) differ from
     the sequential run's: flows whose FCT differs, the largest per-flow
     difference, and the FCT distribution's p50/p95/p99 and total
-    (doc/mpi.md, "Same answers": compare by distributions)."""
+    (doc/mpi.rst, "Same answers": compare by distributions)."""
     def fcts(rows):
         return {l.split(',')[0]: int(l.split(',')[6]) for l in rows}
     a, b = fcts(seq_fct), fcts(par_fct)

@@ -18,8 +18,21 @@ goodput, bound, the requesters' retransmissions and timeouts, and drops: the
 data frames the two-node receiver lost, or every frame the fat-tree dropped)
 and loss_sweep.png (goodput against loss, the bound dashed).
 
+A fat-tree flow that does not finish is a result, not an error: at high loss
+a go-back-N QP can run out of retries (retry_cnt NAKs and timeouts in a row
+without progress, IBA 9.7.6.1.3) and its WRITE completes with
+IBV_WC_RETRY_EXC_ERR. Such a point is printed and written with its flows that
+did not finish (flows_failed, failed_status: how many ended with which
+status); its goodput is the mean over the flows that finished.
+
+Go-back-N's fat-tree figures vary much from one seed to the next (a timeout
+costs 1 ms against flows of a few ms), so one seed says little: --seeds runs
+each fat-tree point with several (rdma-sim's sim.seed), writes a row per seed
+and prints their mean, smallest and largest goodput.
+
     scripts/loss_sweep.py --out out/loss-sweep
     scripts/loss_sweep.py --quick --out out/loss-sweep-quick   # a small, fast version
+    scripts/loss_sweep.py --losses 3e-3 --seeds 1-10 --out out/loss-sweep-seeds
 """
 
 import argparse
@@ -74,9 +87,11 @@ def fat_tree_links(src, dst, k=4):
     return 6
 
 
-def run_fat_tree(sim, loss, recovery, size, seed, out_dir):
-    """One fat-tree point through rdma-sim; goodput averaged over flows."""
-    run_dir = os.path.join(out_dir, f"fat-tree-{recovery}-{loss:g}")
+def run_fat_tree(sim, loss, recovery, size, seed, out_dir, seed_in_name=False):
+    """One fat-tree point through rdma-sim; goodput averaged over the flows
+    that finished, the flows that did not counted by status."""
+    name = f"fat-tree-{recovery}-{loss:g}" + (f"-seed{seed}" if seed_in_name else "")
+    run_dir = os.path.join(out_dir, name)
     cmd = [sim, "--force", f"--output.dir={run_dir}", "--topology.type=fat-tree",
            "--topology.k=4", f"--topology.errorRate={loss}", "--traffic.pattern=permutation",
            f"--traffic.size={size}", "--cc.algorithm=none", f"--transport.recovery={recovery}",
@@ -87,22 +102,51 @@ def run_fat_tree(sim, loss, recovery, size, seed, out_dir):
         raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout}{p.stderr}")
     with open(os.path.join(run_dir, "summary.json")) as f:
         summary = json.load(f)
-    goodputs, bounds = [], []
+    goodputs, bounds, failed = [], [], {}
     with open(os.path.join(run_dir, "fct.csv")) as f:
         for r in csv.DictReader(f):
-            if r["status"] != "IBV_WC_SUCCESS":
-                raise RuntimeError(f"{run_dir}: flow {r['id']} ended {r['status']}")
             bits = int(r["size"]) * 8
-            goodputs.append(bits / int(r["fct_ns"]))
             links = fat_tree_links(int(r["src"]), int(r["dst"]))
             bounds.append(bits / int(r["ideal_fct_ns"]) * (1 - loss) ** links)
+            if r["status"] != "IBV_WC_SUCCESS":
+                # Out of retries (IBV_WC_RETRY_EXC_ERR) or not done by
+                # sim.stopTime (INCOMPLETE): counted, not averaged.
+                failed[r["status"]] = failed.get(r["status"], 0) + 1
+                continue
+            goodputs.append(bits / int(r["fct_ns"]))
+    if not bounds:
+        raise RuntimeError(f"{run_dir}: fct.csv lists no flow")
     rec = summary["recovery"]
-    return {"setup": "fat-tree-k4", "loss": loss, "recovery": recovery,
-            "goodput_gbps": sum(goodputs) / len(goodputs),
+    return {"setup": "fat-tree-k4", "loss": loss, "recovery": recovery, "seed": seed,
+            "goodput_gbps": sum(goodputs) / len(goodputs) if goodputs else None,
             "bound_gbps": sum(bounds) / len(bounds),
             "retransmissions": rec["retransmissions"], "timeouts": rec["timeouts"],
-            "drops": summary["drops"],
+            "drops": summary["drops"], "flows": len(bounds),
+            "flows_failed": sum(failed.values()),
+            "failed_status": " ".join(f"{n} {s}" for s, n in sorted(failed.items())),
             "command": " ".join(cmd)}
+
+
+def describe(row):
+    """The printed line's figures for one row: goodput, bound, resent and
+    timeouts, and the flows that did not finish, if any."""
+    goodput = row["goodput_gbps"]
+    text = ((f"{goodput:7.2f} Gb/s" if goodput is not None else "no flow done")
+            + f" (bound {row['bound_gbps']:.2f}), resent {row['retransmissions']}, "
+            f"timeouts {row['timeouts']}")
+    if row.get("flows_failed"):
+        text += (f"; {row['flows'] - row['flows_failed']} of {row['flows']} flows done, "
+                 f"not done: {row['failed_status']}")
+    return text
+
+
+def spread(rows):
+    """Mean, smallest and largest goodput of one point's seeds (rows), over
+    the seeds where a flow finished."""
+    g = [r["goodput_gbps"] for r in rows if r["goodput_gbps"] is not None]
+    if not g:
+        return None, None, None
+    return sum(g) / len(g), min(g), max(g)
 
 
 def plot(rows, path):
@@ -114,12 +158,35 @@ def plot(rows, path):
     fig, axes = plt.subplots(1, len(setups), figsize=(6 * len(setups), 4.2), squeeze=False)
     for ax, setup in zip(axes[0], setups):
         for recovery, marker in (("go-back-n", "s"), ("irn", "o")):
-            pts = sorted((r["loss"], r["goodput_gbps"]) for r in rows
-                         if r["setup"] == setup and r["recovery"] == recovery)
-            if pts:
-                ax.plot(*zip(*pts), marker=marker, label=recovery)
-        bound = sorted({(r["loss"], r["bound_gbps"]) for r in rows
-                        if r["setup"] == setup and r["recovery"] == "irn"})
+            points = {}
+            for r in rows:
+                if r["setup"] == setup and r["recovery"] == recovery:
+                    points.setdefault(r["loss"], []).append(r)
+            xs = sorted(x for x in points if spread(points[x])[0] is not None)
+            if not xs:
+                continue
+            mean = [spread(points[x])[0] for x in xs]
+            low = [m - spread(points[x])[1] for m, x in zip(mean, xs)]
+            high = [spread(points[x])[2] - m for m, x in zip(mean, xs)]
+            seeds = max(len(points[x]) for x in xs)
+            label = recovery + (f" (mean, min-max of {seeds} seeds)" if seeds > 1 else "")
+            line = ax.errorbar(xs, mean, yerr=[low, high] if seeds > 1 else None,
+                               marker=marker, capsize=3, label=label)
+            for x, m in zip(xs, mean):
+                failed = sum(r.get("flows_failed") or 0 for r in points[x])
+                if failed:
+                    flows = sum(r.get("flows") or 0 for r in points[x])
+                    ax.annotate(f"{recovery}: {failed} of {flows} flows not done", (x, m),
+                                textcoords="offset points", xytext=(-20, 60), ha="right",
+                                fontsize=7,
+                                color=line[0].get_color(),
+                                arrowprops={"arrowstyle": "->", "color": line[0].get_color()})
+        # The bound of each loss rate, over the seeds' permutations if several.
+        bounds = {}
+        for r in rows:
+            if r["setup"] == setup and r["recovery"] == "irn":
+                bounds.setdefault(r["loss"], []).append(r["bound_gbps"])
+        bound = sorted((x, sum(b) / len(b)) for x, b in bounds.items())
         if bound:
             label = ("bound: rate x payload share x (1 - p)" if setup == "two-nodes" else
                      "bound: ideal goodput x (1 - p)^links, mean of flows")
@@ -136,6 +203,24 @@ def plot(rows, path):
     plt.close(fig)
 
 
+def parse_seeds(text):
+    """[seed, ...] of '1,2,5-7' (ranges inclusive), in order, each once;
+    ValueError if it is not such a list or is empty."""
+    seeds = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        lo, hi = int(first), int(last) if dash else int(first)
+        if lo < 0 or hi < lo:
+            raise ValueError(part)
+        seeds.extend(s for s in range(lo, hi + 1) if s not in seeds)
+    if not seeds:
+        raise ValueError(text)
+    return seeds
+
+
 def parse_args(argv):
     root = repo_root()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -149,7 +234,9 @@ def parse_args(argv):
     ap.add_argument("--messages", type=int, default=64, help="two nodes: WRITEs streamed")
     ap.add_argument("--size", type=int, default=1 << 20, help="two nodes: bytes per WRITE")
     ap.add_argument("--flow-size", type=int, default=2000000, help="fat-tree: bytes per flow")
-    ap.add_argument("--seed", type=int, default=1, help="fat-tree: rdma-sim's sim.seed")
+    ap.add_argument("--seed", type=int, help="fat-tree: rdma-sim's sim.seed (default 1)")
+    ap.add_argument("--seeds", help="fat-tree: several sim.seed values, each point run with "
+                    "each (comma-separated, ranges as 1-10); instead of --seed")
     ap.add_argument("--no-fat-tree", action="store_true", help="two nodes only")
     ap.add_argument("--quick", action="store_true",
                     help="small version: 3 loss rates, 8 x 256 KiB WRITEs, 200 kB flows")
@@ -161,6 +248,15 @@ def parse_args(argv):
     bad = [x for x in args.losses if not 0 <= x < 1]
     if bad or not args.losses:
         ap.error(f"--losses: each loss probability must be in [0, 1), got {bad or 'none'}")
+    if args.seeds is not None:
+        if args.seed is not None:
+            ap.error("--seed and --seeds: give one of them")
+        try:
+            args.seeds = parse_seeds(args.seeds)
+        except ValueError:
+            ap.error(f"--seeds: not a list of seeds (e.g. 1,2,3 or 1-10): {args.seeds}")
+    else:
+        args.seeds = [1 if args.seed is None else args.seed]
     args.sim, args.sim_why = ((args.sim, "--sim") if args.sim else
                               rdmasim_binary.default_sim(top=root))
     if args.quick:
@@ -178,20 +274,29 @@ def main(argv=None):
     for loss in args.losses:
         for recovery in RECOVERIES:
             rows.append(run_two_nodes(args.two_nodes, loss, recovery, args.messages, args.size))
-            print(f"two-nodes {recovery:9s} p={loss:<7g} {rows[-1]['goodput_gbps']:7.2f} Gb/s "
-                  f"(bound {rows[-1]['bound_gbps']:.2f}), resent {rows[-1]['retransmissions']}, "
-                  f"timeouts {rows[-1]['timeouts']}", flush=True)
-            if not args.no_fat_tree:
-                rows.append(run_fat_tree(args.sim, loss, recovery, args.flow_size, args.seed,
-                                         args.out))
-                print(f"fat-tree  {recovery:9s} p={loss:<7g} {rows[-1]['goodput_gbps']:7.2f} "
-                      f"Gb/s (bound {rows[-1]['bound_gbps']:.2f}), resent "
-                      f"{rows[-1]['retransmissions']}, timeouts {rows[-1]['timeouts']}",
+            print(f"two-nodes {recovery:9s} p={loss:<7g} {describe(rows[-1])}", flush=True)
+            if args.no_fat_tree:
+                continue
+            seeded = []
+            for seed in args.seeds:
+                seeded.append(run_fat_tree(args.sim, loss, recovery, args.flow_size, seed,
+                                           args.out, seed_in_name=len(args.seeds) > 1))
+                where = f" seed {seed:<3d}" if len(args.seeds) > 1 else ""
+                print(f"fat-tree  {recovery:9s} p={loss:<7g}{where} {describe(seeded[-1])}",
                       flush=True)
-    columns = ["setup", "loss", "recovery", "goodput_gbps", "bound_gbps", "retransmissions",
-               "timeouts", "drops", "command"]
+            rows.extend(seeded)
+            if len(seeded) > 1:
+                mean, low, high = spread(seeded)
+                failed = sum(r["flows_failed"] for r in seeded)
+                figures = (f"mean {mean:.2f} Gb/s, min {low:.2f}, max {high:.2f}"
+                           if mean is not None else "no flow done")
+                print(f"fat-tree  {recovery:9s} p={loss:<7g} over {len(seeded)} seeds: {figures}"
+                      + (f"; {failed} flows not done" if failed else ""), flush=True)
+    columns = ["setup", "loss", "recovery", "seed", "goodput_gbps", "bound_gbps",
+               "retransmissions", "timeouts", "drops", "flows", "flows_failed", "failed_status",
+               "command"]
     with open(os.path.join(args.out, "loss_sweep.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
+        w = csv.DictWriter(f, fieldnames=columns, restval="")
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(args.out, "loss_sweep.json"), "w") as f:

@@ -143,7 +143,52 @@ def flatten_summary(summary):
         for key in ('hit_rate', 'hits', 'misses', 'evictions'):
             if key in counters:
                 row['cache.%s.%s' % (table, key)] = counters[key]
+    row.update(flatten_collectives(summary))
     return row
+
+
+def flatten_collectives(summary):
+    """The collectives block of a summary (traffic.pattern = collective) as
+    row columns: collectives.total, .completed, .failed, .incomplete; per
+    collective and algorithm (and size, where one run has several sizes of
+    one) 'collectives.<collective>.<algorithm>[.<bytes>].' + cct_ns.mean,
+    cct_ns.p50, cct_ns.p99, cct_ns.max, algbw_gbps, busbw_gbps (Gb/s), done,
+    and where the run has one such group the same without the name
+    ('collectives.busbw_gbps': a sweep over sizes or algorithms draws one
+    column); 'jobs.iteration_time_ns' and 'jobs.exposed_comm_share', means over the
+    jobs. Nothing for a run without jobs; '' where nothing was measured."""
+    block = summary.get('collectives')
+    if not block:
+        return {}
+    row = {'collectives.' + k: block[k] for k in ('total', 'completed', 'failed', 'incomplete')
+           if k in block}
+    groups = block.get('by_size', [])
+    names = [(g['collective'], g['algorithm']) for g in groups]
+    for g in groups:
+        name = 'collectives.%s.%s.' % (g['collective'], g['algorithm'])
+        if names.count((g['collective'], g['algorithm'])) > 1:
+            name = name[:-1] + '.%d.' % g['bytes']
+        for key in ('mean', 'p50', 'p99', 'max'):
+            row[name + 'cct_ns.' + key] = _blank_if_null(g.get('cct_ns', {}).get(key))
+        row[name + 'algbw_gbps'] = _blank_if_null(g.get('algbw_gbps'))
+        row[name + 'busbw_gbps'] = _blank_if_null(g.get('busbw_gbps'))
+        row[name + 'done'] = g.get('done', 0)
+    if len(groups) == 1:
+        # One collective per run (a sweep over its size or algorithm): the
+        # same figures under names that do not change with the sweep.
+        one = 'collectives.%s.%s.' % names[0]
+        row.update({'collectives.' + k[len(one):]: v for k, v in list(row.items())
+                    if k.startswith(one) and not k.endswith('.done')})
+    for key, get in (('iteration_time_ns', lambda j: j['iteration_time_ns']['mean']),
+                     ('exposed_comm_share', lambda j: j['exposed_comm_share'])):
+        values = [get(j) for j in block.get('jobs', []) if get(j) is not None]
+        row['jobs.' + key] = sum(values) / len(values) if values else ''
+    return row
+
+
+def _blank_if_null(value):
+    """'' for a JSON null (nothing measured), else the value."""
+    return '' if value is None else value
 
 
 def derived_metrics(run_dir, summary):
@@ -189,6 +234,9 @@ _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
 NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
 QLEN_COLUMNS = ('time_ns', 'node', 'port', 'class', 'bytes')
+COLLECTIVES_CSV = 'collectives.csv'
+COLLECTIVE_COLUMNS = ('job', 'iteration', 'collective', 'algorithm', 'bytes', 'ranks', 'cct_ns',
+                      'algbw_gbps', 'busbw_gbps', 'status')
 
 
 def _read_csv(path, columns):
@@ -238,6 +286,28 @@ def completed(fct):
     """The records of flows that completed (status IBV_WC_SUCCESS)."""
     keep = fct['status'] == WC_SUCCESS
     return {k: v[keep] for k, v in fct.items()}
+
+
+def read_collectives(run_or_file):
+    """The collectives that completed, from collectives.csv (a run folder or
+    the file itself; traffic.pattern = collective): a list of dicts with
+    collective, algorithm (str), bytes, ranks, job, iteration (int), cct_ns,
+    algbw_gbps, busbw_gbps (float). Raises OutputError naming the file and
+    line of a bad value."""
+    path = _path(run_or_file, COLLECTIVES_CSV)
+    out = []
+    for i, r in enumerate(_read_csv(path, COLLECTIVE_COLUMNS)):
+        if r['status'] != 'done':
+            continue
+        try:
+            out.append({'collective': r['collective'], 'algorithm': r['algorithm'],
+                        'bytes': int(r['bytes']), 'ranks': int(r['ranks']), 'job': int(r['job']),
+                        'iteration': int(r['iteration']), 'cct_ns': float(r['cct_ns']),
+                        'algbw_gbps': float(r['algbw_gbps']),
+                        'busbw_gbps': float(r['busbw_gbps'])})
+        except ValueError:
+            raise OutputError('%s:%d: a number is not one' % (path, i + 2)) from None
+    return out
 
 
 def read_pfc(run_or_file):

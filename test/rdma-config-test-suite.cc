@@ -260,7 +260,7 @@ class RdmaConfigHostileValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_GT(refused, 1000u, "most hostile texts are refused");
         NS_TEST_EXPECT_MSG_GT(taken, 100u, "valid numbers are taken");
 
-        // The forms the issue names, one key a family.
+        // The forms of bad values, one key a family.
         RdmaConfig c = schema;
         for (const auto& [key, text, expected] :
              std::vector<std::tuple<std::string, std::string, std::string>>{

@@ -81,7 +81,14 @@ class HelperNicSettingsTestCase : public TestCase
         Ptr<RdmaNicTables> tables = a->GetPipeline()->GetTables();
         UintegerValue entries;
         tables->GetCache(RdmaNicTables::QPC)->GetAttribute("Entries", entries);
-        NS_TEST_EXPECT_MSG_EQ(entries.Get(), 7, "the QPC cache's Entries");
+        // Entries 7 of 256 bytes, then IRN's two bitmaps of 25 packets (25 Gb/s
+        // x 8 us / 1 KiB) in each QPC entry: 263 bytes, 6 in the same SRAM,
+        // 4 in whole sets of the default 4 ways (RdmaNicTables::SetQpcStateBits).
+        NS_TEST_EXPECT_MSG_EQ(entries.Get(), 4, "the QPC cache's Entries, for IRN's entries");
+        NS_TEST_EXPECT_MSG_EQ(tables->GetQpcEntryBytes(), 263, "256 + 50 bits");
+        NS_TEST_EXPECT_MSG_EQ(b->GetPipeline()->GetTables()->GetQpcEntryBytes(),
+                              256 + 1,
+                              "b's cap is one MTU: 2 bits");
         tables->GetCache(RdmaNicTables::MPT)->GetAttribute("Entries", entries);
         NS_TEST_EXPECT_MSG_NE(entries.Get(), 7, "the MPT cache keeps its own");
         StringValue kind;

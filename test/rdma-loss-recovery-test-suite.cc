@@ -256,7 +256,7 @@ class IrnNoLossTestCase : public TestCase
   public:
     IrnNoLossTestCase()
         : TestCase("IRN without loss: BDP-FC asks for ACKs in time, line rate, no timeout "
-                   "(the AckReq-interval stall of issue 16)")
+                   "(the AckReq-interval stall under a BDP-FC cap)")
     {
     }
 
@@ -462,6 +462,179 @@ class GbnLostRetransmissionTestCase : public TestCase
     }
 };
 
+/// Selective repeat's reorder window and time, driven without a network.
+class IrnReorderRuleTestCase : public TestCase
+{
+  public:
+    IrnReorderRuleTestCase()
+        : TestCase("IRN reorder rule: a hole is lost after ReorderWindow SACKs past it or "
+                   "ReorderTime after the first; window 1 and no time is IRN's first SACK")
+    {
+    }
+
+  private:
+    /// \return a state with PSNs 5..19 outstanding
+    static RdmaRecoveryState Outstanding()
+    {
+        RdmaRecoveryState s;
+        s.una = 5;
+        s.nextPsn = s.highestSent = 20;
+        return s;
+    }
+
+    /// \return a selective-repeat policy with these reorder settings
+    static Ptr<RdmaSelectiveRepeat> Policy(uint32_t window, Time time)
+    {
+        Ptr<RdmaSelectiveRepeat> p = CreateObject<RdmaSelectiveRepeat>();
+        p->SetAttribute("ReorderWindow", UintegerValue(window));
+        p->SetAttribute("ReorderTime", TimeValue(time));
+        return p;
+    }
+
+    void DoRun() override
+    {
+        using Set = std::set<uint32_t>;
+        // IRN's defaults: the first SACK past a hole declares it lost.
+        Ptr<RdmaSelectiveRepeat> irn = Policy(1, Time(0));
+        RdmaRecoveryState s = Outstanding();
+        irn->OnSequenceNak(s, 5, 7, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5, 6}), true, "5 and 6 at SACK 7");
+        NS_TEST_EXPECT_MSG_EQ(irn->GetLossDeadline(s, Time(0)), Time(0), "no time rule");
+
+        // Window 3: three SACKs past a hole.
+        Ptr<RdmaSelectiveRepeat> w3 = Policy(3, Time(0));
+        s = Outstanding();
+        w3->OnSequenceNak(s, 5, 7, true, Time(0));
+        w3->OnSequenceNak(s, 5, 8, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ(s.retransmit.empty(), true, "two SACKs: reordering, not loss");
+        NS_TEST_EXPECT_MSG_EQ(s.episodes, 0, "no recovery episode");
+        w3->OnSequenceNak(s, 5, 9, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5, 6}), true, "the third: 5 and 6 lost");
+        w3->OnSequenceNak(s, 5, 12, true, Time(0));
+        w3->OnSequenceNak(s, 5, 13, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5, 6}), true, "10 and 11: two SACKs past");
+        w3->OnSequenceNak(s, 5, 14, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5, 6, 10, 11}), true, "and 10, 11 at 14");
+        NS_TEST_EXPECT_MSG_EQ(s.episodes, 1, "one episode");
+
+        // A retransmission is lost once the window's SACKs are past its mark.
+        s = Outstanding();
+        s.resent[5] = 20; // sent again when PSNs up to 19 were out
+        s.highestSent = 25;
+        w3->OnSequenceNak(s, 5, 21, true, Time(0));
+        w3->OnSequenceNak(s, 5, 22, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ(s.retransmit.count(5), 0, "two SACKs past the mark");
+        w3->OnSequenceNak(s, 5, 23, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ(s.retransmit.count(5), 1, "the third: lost again");
+
+        // Time 10 us with a window it never reaches.
+        Ptr<RdmaSelectiveRepeat> t10 = Policy(100, MicroSeconds(10));
+        s = Outstanding();
+        t10->OnSequenceNak(s, 5, 7, true, MicroSeconds(1));
+        t10->OnSequenceNak(s, 5, 6, true, MicroSeconds(2)); // not a new highest: no record
+        t10->OnSequenceNak(s, 5, 9, true, MicroSeconds(4));
+        NS_TEST_EXPECT_MSG_EQ(s.retransmit.empty(), true, "before the time");
+        NS_TEST_EXPECT_MSG_EQ(t10->GetLossDeadline(s, MicroSeconds(4)),
+                              MicroSeconds(11),
+                              "10 us after SACK 7");
+        t10->OnLossTimer(s, MicroSeconds(11));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5}), true, "5 lost: below SACK 7, not SACKed");
+        NS_TEST_EXPECT_MSG_EQ(t10->GetLossDeadline(s, MicroSeconds(11)),
+                              MicroSeconds(14),
+                              "then 10 us after SACK 9");
+        t10->OnLossTimer(s, MicroSeconds(14));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{5, 8}), true, "and 8 below SACK 9");
+        NS_TEST_EXPECT_MSG_EQ(t10->GetLossDeadline(s, MicroSeconds(14)), Time(0), "nothing due");
+    }
+};
+
+/// Selective repeat with a reorder window on a real loss.
+class IrnReorderWindowLossTestCase : public TestCase
+{
+  public:
+    /**
+     * \param window ReorderWindow
+     * \param time ReorderTime
+     * \param timeouts timeouts expected
+     */
+    IrnReorderWindowLossTestCase(uint32_t window, Time time, uint32_t timeouts)
+        : TestCase("IRN, ReorderWindow " + std::to_string(window) + ", ReorderTime " +
+                   std::to_string(time.GetMicroSeconds()) +
+                   " us: PSN 5 of 32 lost is resent "
+                   "once, " +
+                   (timeouts ? "after RTO_low (26 SACKs < window)"
+                             : "without a "
+                               "timeout")),
+          m_window(window),
+          m_time(time),
+          m_timeouts(timeouts)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        p.h.qpA->GetLossRecovery()->SetAttribute("ReorderWindow", UintegerValue(m_window));
+        p.h.qpA->GetLossRecovery()->SetAttribute("ReorderTime", TimeValue(m_time));
+        p.toB->Drop(5, {1});
+        p.Write(1, 0, 32, 13);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 32 * 1024, 13),
+                              true,
+                              "bytes");
+        std::vector<uint32_t> expect = {5};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "5 resent once");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, m_timeouts, "timeouts");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().spuriousRetransmissions, 0, "none spurious");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_window;   //!< ReorderWindow
+    Time m_time;         //!< ReorderTime
+    uint32_t m_timeouts; //!< timeouts expected
+};
+
+/// The responder's reordering counters on one loss.
+class ReorderCountersTestCase : public TestCase
+{
+  public:
+    /// \param policy the loss recovery's TypeId
+    explicit ReorderCountersTestCase(std::string policy)
+        : TestCase(policy +
+                   ": PSN 5 of 16 lost: 10 requests out of order, the resent 5 is late "
+                   "by 10 packets; go-back-N's resent 6..15 are spurious (they had arrived), "
+                   "selective repeat's none"),
+          m_policy(policy)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p(m_policy);
+        p.toB->Drop(5, {1});
+        p.Write(1, 0, 16, 14);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
+        const bool gbn = m_policy == "ns3::RdmaGoBackN";
+        NS_TEST_EXPECT_MSG_EQ(b.outOfSequence, 10, "6..15 ahead of 5");
+        NS_TEST_EXPECT_MSG_EQ(b.latePackets, 1, "one late request");
+        NS_TEST_EXPECT_MSG_EQ(b.lateDepthPackets, 10, "after 10 past it");
+        NS_TEST_EXPECT_MSG_EQ(b.lateDepthPacketsBins[RdmaQueuePair::Stats::PacketsBin(10)],
+                              1,
+                              "in bin 9-16");
+        NS_TEST_EXPECT_MSG_GT(b.lateDepthNs, 0, "some time late");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().retransmissions, (gbn ? 11 : 1), "resent");
+        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, (gbn ? 10 : 0), "spurious");
+        Simulator::Destroy();
+    }
+
+    std::string m_policy; //!< the loss recovery
+};
+
 /// The loss-recovery suite.
 class RdmaLossRecoveryTestSuite : public TestSuite
 {
@@ -501,6 +674,12 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnRetryExhaustedTestCase, TestCase::QUICK);
         AddTestCase(new GbnTwoLossesTestCase, TestCase::QUICK);
         AddTestCase(new GbnLostRetransmissionTestCase, TestCase::QUICK);
+        AddTestCase(new IrnReorderRuleTestCase, TestCase::QUICK);
+        AddTestCase(new IrnReorderWindowLossTestCase(4, Time(0), 0), TestCase::QUICK);
+        AddTestCase(new IrnReorderWindowLossTestCase(64, Time(0), 1), TestCase::QUICK);
+        AddTestCase(new IrnReorderWindowLossTestCase(64, MicroSeconds(5), 0), TestCase::QUICK);
+        AddTestCase(new ReorderCountersTestCase("ns3::RdmaGoBackN"), TestCase::QUICK);
+        AddTestCase(new ReorderCountersTestCase("ns3::RdmaSelectiveRepeat"), TestCase::QUICK);
     }
 };
 

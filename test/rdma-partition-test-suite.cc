@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The rank maps of distributed runs (RdmaPartition, doc/mpi.md) and the
+// The rank maps of distributed runs (RdmaPartition, doc/mpi.rst) and the
 // merge of the ranks' outputs (RdmaRankShare): the rules' placements, the
 // refusals of bad input, and pack/merge giving a sequential run's figures.
 
@@ -167,7 +167,7 @@ class ByTorTestCase : public TestCase
  * node placed, every host on its ToR's rank, hosts and port capacity (the
  * links' rates at a rank's nodes, in 100 Gb/s units: 1920 in all) balanced
  * within the 1.03 tolerance given to METIS (ubvec), no more links cut than
- * ByTor's ToR blocks (doc/mpi.md, "Partitioning": the counts measured; at 2
+ * ByTor's ToR blocks (doc/mpi.rst, "Partitioning": the counts measured; at 2
  * ranks both cut 40 with 10 ToRs a side: one pod is split, 8 of its
  * ToR-aggregation links and 2 of each of the 16 cores' 5 links cross),
  * and the same map when computed again (every rank computes it).

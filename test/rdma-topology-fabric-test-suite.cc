@@ -282,7 +282,7 @@ Permutation(uint32_t n, uint32_t mul, uint32_t add)
 }
 
 /**
- * Issue 4's system test: a k=4 fat-tree runs 16 RC WRITE flows end to end
+ * The fabric's system test: a k=4 fat-tree runs 16 RC WRITE flows end to end
  * with all bytes delivered. The flows are the permutation i -> (5i + 3) mod
  * 16 (no fixed point; intra-edge, intra-pod and inter-pod pairs), 256 KiB
  * each in data mode: every flow completes with success, every target holds

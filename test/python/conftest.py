@@ -40,6 +40,16 @@ def run_example(build_dir):
     return run
 
 
+def run_summary(run_example, out, *args):
+    """Run rdma-sim with these arguments into the folder out; assert it
+    succeeded and return its summary.json as a dict."""
+    import json
+    r = run_example('rdma-sim', '--output.dir=%s' % out, *args)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(str(out), 'summary.json')) as f:
+        return json.load(f)
+
+
 def scapy_checked_roce_frames(pcap):
     """Recompute the ICRC of every RoCEv2 frame of a pcap with scapy and
     assert it equals the one on the wire; return how many were checked."""

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A stand-in for rdma-sim, for the sweep and plot tests that say they use it.
 
-It honours rdma-sim's command-line and output contract (see the README's
+It honours rdma-sim's command-line and output contract (see doc/rdma.rst,
 "Sweeps and plots"): -c FILE.ini, --group.key=value overrides of known keys,
 --output.dir refused when non-empty unless --force, exit 2 with a one-line
 error for a bad key or value, --check (every check, a verdict line, exit 0,

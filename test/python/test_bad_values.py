@@ -25,6 +25,9 @@ BAD = {
         ('topology.linkDelay', '-1us', 'not negative'),
         ('output.qlenInterval', '-10us', 'not negative'),
         ('link.pfc.RefreshMargin', 'soon', 'expected a duration'),
+        ('nic.FlowletTimeout', '0s', 'expected a positive time'),
+        ('nic.FlowletTimeout', '-20us', 'not negative'),
+        ('transport.irn.ReorderTime', '-1us', 'not negative'),
     ],
     'rate': [
         ('topology.hostRate', '0Gbps', 'expected a rate with its unit'),
@@ -50,6 +53,8 @@ BAD = {
         ('transport.retryCnt', '8', 'expected a whole number <= 7'),
         ('cache.qpc.Entries', '0', 'expected a whole number >= 1'),
         ('link.Mtu', '1.5', 'expected a whole number'),
+        ('transport.irn.ReorderWindow', '0', 'expected a whole number >= 1'),
+        ('transport.irn.ReorderWindow', '-2', 'expected a whole number >= 1'),
     ],
     'enum': [
         ('topology.type', 'ring', 'expected one of fat-tree,leaf-spine,dumbbell,star,hpcc'),
@@ -57,6 +62,7 @@ BAD = {
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
         ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
+        ('nic.Entropy', 'spray', 'expected one of qp,packet,flowlet'),
     ],
     'size': [
         ('sim.maxMemory', 'lots', 'expected a size with its unit'),
@@ -143,7 +149,7 @@ def test_switch_buffer_below_its_ports_reserve_and_headroom(run_example, tmp_pat
      '(command line --sim.partition): give one of them'),
 ])
 def test_partition_rule_that_cannot_apply_exits_2(run_example, tmp_path, args, expected):
-    """sim.partitionRule (doc/mpi.md, "Partitioning") is checked on one
+    """sim.partitionRule (doc/mpi.rst, "Partitioning") is checked on one
     rank too: by-pod on a topology without pods, or a rule beside a
     sim.partition file, exits 2 naming the key."""
     out = tmp_path / 'out'

@@ -1,5 +1,5 @@
 """scripts/bench_mpi.py without an MPI build: how it reports a distributed
-run's answers against the sequential run's (doc/mpi.md, "Same answers":
+run's answers against the sequential run's (doc/mpi.rst, "Same answers":
 flows that differ, the largest per-flow difference, the distribution)."""
 
 import os

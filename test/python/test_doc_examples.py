@@ -88,8 +88,6 @@ LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host
 
 #: Examples with placeholders -> the instances run (or checked, if LONG has them).
 TEMPLATES = {
-    'scripts/compare_hpcc.py OUT_DIR THEIR_fct.txt':
-        ['scripts/compare_hpcc.py out/rdma-sim test/data/hpcc-sim/fct-dcqcn.txt'],
     'scripts/compare_hpcc.py OURS_DIR THEIRS_FCT_TXT':
         ['scripts/compare_hpcc.py out/rdma-sim test/data/hpcc-sim/fct-hpcc.txt'],
     'make bench-peers HPCC_SRC=<checkout of the simulator>':
@@ -119,6 +117,30 @@ for _tail in ('dcqcn --output.dir=out/dcqcn-deq',
     LONG[_HPCC_SIDE % _cc + _options] = ('the 1 ms WebSearch file on 320 hosts, ~15 s', 'check')
 LONG[_HPCC_SIDE % 'dcqcn' + '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt --sim.seed=2 '
      '--output.dir=out/dcqcn-5ms-s2'] = ('the 5 ms WebSearch file on 320 hosts, minutes', 'check')
+# README, "A first study": the sweep runs nine default experiments; the plot
+# reads the results.csv the sweep would write.
+LONG['scripts/sweep.py -o out/cc --set traffic.load=0.5 --grid cc.algorithm=dcqcn,hpcc,none '
+     '--seeds 1,2,3'] = ('nine runs of the default experiment, ~20 s of CPU', 'parse')
+LONG['scripts/plot_fct.py -o fig/cc out/cc/results.csv --group-by cc.algorithm '
+     '--label cc.algorithm=dcqcn=DCQCN --label cc.algorithm=hpcc=HPCC'] = (
+    'reads the sweep above, which is checked, not run', 'parse')
+# doc/rdma.rst, the figures of the HPCC experiments and of load balancing
+LONG['scripts/plot_fct.py -o fig/hpcc-websearch out/hpcc out/dcqcn-deq --label hpcc=HPCC '
+     '--label dcqcn-deq=DCQCN'] = ('reads two 320-host runs, which are checked, not run', 'parse')
+LONG['scripts/sweep.py -c examples/configs/fat-tree-k8-permutation.ini -o out/lb '
+     '--set topology.k=4 --grid switch.LoadBalancing=Ecmp,Spray,Drill,LetFlow,Adaptive '
+     '--grid transport.recovery=go-back-n,irn'] = ('ten k=4 permutations, a minute of CPU', 'parse')
+LONG['scripts/plot_metric.py -o fig/load-balancing out/lb/results.csv --x switch.LoadBalancing '
+     '--metric completed_gbps --label transport.recovery=go-back-n=go-back-N '
+     '--label transport.recovery=irn=IRN'] = ('reads the sweep above, which is checked, not run',
+                                             'parse')
+# doc/mpi.rst: the MPI build and its benchmark's cases
+LONG['RDMA_COMPAT_MPI=1 ns3-module/check-compat.sh --build-only'] = (
+    'builds ns-3 from source with MPI, ~27 min', 'shell')
+LONG['scripts/bench_mpi.py --sim $SIM --cases hpcc-5ms'] = (
+    'needs make mpi\'s build: minutes', 'parse')
+LONG['scripts/bench_mpi.py --sim $SIM --ranks 2 --cases k16-permutation'] = (
+    'needs make mpi\'s build: minutes', 'parse')
 LONG['scripts/memory_costs.py --sim build/examples/rdma-sim --fit --large'] = (
     'builds ten fabrics up to k=32 (about 3 GiB), minutes', 'parse')
 # out/dcqcn-deq is what a LONG run above would write; the stored hand-made
@@ -186,9 +208,10 @@ def env_and_argv(text):
 
 def _parse_python(argv, cwd):
     """A script's own argument checks: its parse_args(argv) if it has one,
-    else its main(argv) (main() with sys.argv = argv, if main takes no
-    arguments) with ArgumentParser.parse_args stopping after the parse.
-    Returns '' or the error."""
+    else its build_parser().parse_args(argv) (the plot scripts), else its
+    main(argv) (main() with sys.argv = argv, if main takes no arguments)
+    with ArgumentParser.parse_args stopping after the parse. Returns '' or
+    the error."""
     script = os.path.join(cwd, argv[0])
 
     class Parsed(Exception):
@@ -208,6 +231,9 @@ def _parse_python(argv, cwd):
         module = runpy.run_path(script, run_name='doc_example')
         if 'parse_args' in module:
             module['parse_args'](argv[1:])
+            return ''
+        if 'build_parser' in module:
+            module['build_parser']().parse_args(argv[1:])
             return ''
         argparse.ArgumentParser.parse_args = parse_then_stop
         main = module['main']
@@ -350,7 +376,9 @@ def test_extraction_finds_the_known_examples(tmp_path):
     texts = [e.text for e in EXAMPLES]
     assert 'build/examples/rdma-sim --help' in texts
     assert 'rdma-fat-tree --k=4 --bytes=1048576' in texts  # an inline rst literal
-    assert sum(e.source == 'README.md' and e.kind == 'block' for e in EXAMPLES) >= 15
+    readme = [e.text for e in EXAMPLES if e.source == 'README.md' and e.kind == 'block']
+    assert 'make test' in readme and len(readme) >= 5  # the two commands, the first study
+    assert sum(e.kind == 'block' for e in EXAMPLES) >= 30
     literal = [e.text for e in EXAMPLES if e.kind == 'literal']  # rst "::" blocks
     assert 'scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt ' \
            '--theirs-pfc THEIR_DCQCN/pfc.txt' in literal

@@ -1,8 +1,8 @@
 """rdma-sim --sim.census: where the memory of a run went, measured
 (RdmaMemoryCensus; doc/large-fabrics.rst). The parts (the process before
 building, the construction's parts, the traffic's peak) must add up to the
-process's peak resident set within 20 % (issue: "the census adds up to the
-measured RSS"), and turning the census on must not change a result."""
+process's peak resident set within 20 % (the census adds up to the
+measured RSS), and turning the census on must not change a result."""
 
 import json
 import os

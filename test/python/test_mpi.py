@@ -1,10 +1,10 @@
-"""One simulation across processes (doc/mpi.md): rdma-sim of the MPI build
+"""One simulation across processes (doc/mpi.rst): rdma-sim of the MPI build
 (make mpi) under mpirun -np 2 and -np 4 against the sequential run.
 
 The k=4 default on 2 ranks gives the sequential outputs byte for byte
 (fct.csv after sorting by flow id, fct.txt, pfc.csv, qlen.csv, cache.csv,
 the summary's figures), with either synchronization. Elsewhere the one tie
-that differs (doc/mpi.md, "Same answers": a frame from another rank and an
+that differs (doc/mpi.rst, "Same answers": a frame from another rank and an
 event of the same node and picosecond may run in the other order) moves
 some FCTs: every flow completes with the same status, each FCT is within
 FCT_BOUND of the sequential one, and the FCT distribution (total, p50,

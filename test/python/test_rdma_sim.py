@@ -138,9 +138,9 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--topology.linkDelay=1s',),
      "or lower pfc.ReservedBytes or pfc.HeadroomBytes; from topology.linkDelay = 1s "
      "(command line --topology.linkDelay)"),
-    (('--traffic.duration=200s',),
-     "expected a time after the traffic's last arrival, at 199999."),
-    (('--traffic.duration=200s',), " ms; from traffic.duration = 200s (command line --traffic.duration)"),
+    (('--traffic.duration=30ms',),
+     "sim.stopTime = '20ms': expected a time after the traffic's last arrival, at 29."),
+    (('--traffic.duration=30ms',), " ms; from traffic.duration = 30ms (command line --traffic.duration)"),
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
@@ -151,6 +151,35 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--nic.pipeline=true', '--cache.mtt.memory.Kind=CardDram',
       '--cache.mtt.memory.DramBandwidth=0bps'),
      "cache.mtt.memory.DramBandwidth = 0bps: expected a positive rate"),
+    # Collectives (traffic.pattern = collective on tiny.ini's 4 hosts).
+    (('--traffic.pattern=collective', '--collective.type=all-reduse'),
+     "command line --collective.type: collective.type = 'all-reduse': expected one of "
+     "all-reduce,all-gather"),
+    (('--traffic.pattern=collective', '--job.sequence=all-reduce 1MiB, all-reduse 2MiB'),
+     "command line --job.sequence: job.sequence = 'all-reduce 1MiB, all-reduse 2MiB': item 2 "
+     "'all-reduse 2MiB': unknown collective 'all-reduse'"),
+    (('--traffic.pattern=collective', '--collective.algorithm=rings'),
+     "collective.algorithm = 'rings': expected one of auto,ring,tree"),
+    (('--traffic.pattern=collective', '--collective.type=all-to-all',
+      '--collective.algorithm=ring'),
+     "command line --collective.algorithm: collective.algorithm = ring: all-to-all has no ring "
+     "algorithm: expected pairwise"),
+    (('--traffic.pattern=collective', '--job.sequence=broadcast 1MiB tree'),
+     "item 1 'broadcast 1MiB tree': broadcast has no tree algorithm: expected ring"),
+    (('--traffic.pattern=collective', '--job.ranks=5'),
+     "command line --job.ranks: job.ranks = 5: 1 job(s) of 5 ranks need 5 hosts (a rank per "
+     "host); the topology has 4"),
+    (('--traffic.pattern=collective', '--collective.bytes=1MiB', '--collective.chunkBytes=2MiB'),
+     "command line --collective.chunkBytes (2MiB): collective.chunkBytes = 2097152: a chunk "
+     "larger than the message, the all-reduce of 1048576 bytes"),
+    (('--traffic.pattern=collective', '--job.ranks=3', '--collective.algorithm=halving-doubling'),
+     "command line --job.ranks: job.ranks = 3: halving-doubling needs a power-of-two number of "
+     "ranks"),
+    (('--traffic.pattern=collective', '--job.sequence=all-gather 1MiB, compute 5'),
+     "item 2 'compute 5': expected 'compute <time>' with a time and its unit"),
+    (('--job.ranks=2',),
+     "command line --job.ranks: job.ranks = 2: the job and collective keys take effect with "
+     "traffic.pattern = collective, not poisson"),
 ])
 def test_bad_overrides_exit_2_naming_the_key(run_example, tmp_path, args, message):
     out = tmp_path / 'out'
@@ -347,7 +376,8 @@ def test_every_shipped_config_is_valid(run_example):
 
 def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
     """--check (RdmaExperiment::Check): every shipped config passes the checks
-    a run makes before building anything, prints the flow count and writes
+    a run makes before building anything, prints the flow (or, for jobs,
+    collective) count and writes
     nothing; what a run refuses for a missing input file, a workload key or
     a full output folder, --check refuses the same way (exit 2, the key)."""
     folder = os.path.join(TOP, 'examples', 'configs')
@@ -356,7 +386,8 @@ def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
         r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--check',
                         '--output.dir=%s' % out)
         assert r.returncode == 0, '%s: %s' % (name, r.stderr)
-        flows = re.match(r'rdma-sim: configuration checked, (\d+) flows; nothing run', r.stdout)
+        flows = re.match(r'rdma-sim: configuration checked, (\d+) (flows|collectives); nothing run',
+                         r.stdout)
         assert flows and int(flows.group(1)) > 0, r.stdout
         assert not out.exists()
     # The same count as the run's.

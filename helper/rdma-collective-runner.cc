@@ -1,0 +1,639 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-collective-runner.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaCollectiveRunner");
+NS_OBJECT_ENSURE_REGISTERED(RdmaCollectiveRunner);
+
+namespace
+{
+
+/// wrId bit of a receive work request.
+constexpr uint64_t RECV_WR = 1ULL << 63;
+/// Virtual address of every host's region.
+constexpr uint64_t REGION_VA = 0x100000;
+/// Bits of the immediate that hold the receive index.
+constexpr uint32_t RECV_BITS = 20;
+/// Collective numbers the immediate tells apart (its other 12 bits).
+constexpr uint32_t SEQ_MODULO = 1u << (32 - RECV_BITS);
+
+} // namespace
+
+Time
+RdmaCollectiveRecord::GetCct() const
+{
+    return completed ? end - start : Time(0);
+}
+
+double
+RdmaCollectiveRecord::GetAlgBw() const
+{
+    const double seconds = GetCct().GetSeconds();
+    return seconds > 0 ? schedule->GetBytes() * 8.0 / seconds : 0.0;
+}
+
+double
+RdmaCollectiveRecord::GetBusBw() const
+{
+    return GetAlgBw() * RdmaBusBandwidthFactor(schedule->GetKind(), schedule->GetRanks());
+}
+
+Time
+RdmaIterationRecord::GetTime() const
+{
+    return completed ? end - start : Time(0);
+}
+
+TypeId
+RdmaCollectiveRunner::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaCollectiveRunner")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaCollectiveRunner>()
+            .AddAttribute("ReduceRate",
+                          "Rate at which a rank's accelerator reduces a received chunk into its "
+                          "own data, bit/s: a chunk of B bytes is usable B x 8 / ReduceRate "
+                          "after it lands, one chunk after another per rank. The default, "
+                          "4000Gbps (500 GB/s), is an NVIDIA A100's HBM2 bandwidth of 1,555 "
+                          "GB/s (A100 Tensor Core GPU datasheet) over the three bytes a "
+                          "reduction moves per byte reduced (two read, one written), rounded "
+                          "down.",
+                          DataRateValue(DataRate("4000Gbps")),
+                          MakeDataRateAccessor(&RdmaCollectiveRunner::m_reduceRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RecvDepth",
+                          "Receive work requests each receiving QP keeps posted (one is "
+                          "reposted per receive completion); a WRITE with immediate that "
+                          "finds none gets an RNR NAK.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&RdmaCollectiveRunner::m_recvDepth),
+                          MakeUintegerChecker<uint32_t>(1, 1 << 16))
+            .AddTraceSource("CollectiveComplete",
+                            "Every rank of a job finished one collective of one iteration.",
+                            MakeTraceSourceAccessor(&RdmaCollectiveRunner::m_collectiveComplete),
+                            "ns3::RdmaCollectiveRunner::CollectiveTracedCallback");
+    return tid;
+}
+
+RdmaCollectiveRunner::RdmaCollectiveRunner()
+    : m_reduceRate("4000Gbps"),
+      m_recvDepth(64)
+{
+}
+
+RdmaCollectiveRunner::~RdmaCollectiveRunner() = default;
+
+void
+RdmaCollectiveRunner::DoDispose()
+{
+    for (Host& h : m_hosts)
+    {
+        h.Close(); // the CQs outlive the runner on their NICs
+    }
+    m_hosts.clear();
+    m_jobs.clear();
+    m_allDone = MakeNullCallback<void>();
+    Object::DoDispose();
+}
+
+void
+RdmaCollectiveRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
+{
+    m_hosts.assign(nics.size(), Host());
+    for (std::size_t h = 0; h < nics.size(); ++h)
+    {
+        m_hosts[h].nic = nics[h];
+    }
+}
+
+void
+RdmaCollectiveRunner::SetConnectionConfig(const RdmaConnectionConfig& config)
+{
+    m_config = config;
+}
+
+uint64_t
+RdmaCollectiveRunner::QpKey(uint32_t src, uint32_t dst, uint32_t channel)
+{
+    return (uint64_t(src) << 40) | (uint64_t(dst) << 16) | channel;
+}
+
+void
+RdmaCollectiveRunner::AddJob(const RdmaJob& job)
+{
+    const auto j = static_cast<uint32_t>(m_jobs.size());
+    const std::string where = "job " + std::to_string(j) + ": ";
+    if (job.items.empty() || job.iterations == 0)
+    {
+        throw std::invalid_argument(where + "expected at least one item and one iteration");
+    }
+    if (job.priority > 7)
+    {
+        throw std::invalid_argument(where + "expected priority 0-7");
+    }
+    const auto n = static_cast<uint32_t>(job.hosts.size());
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const uint32_t h = job.hosts[r];
+        if (h >= m_hosts.size() || !m_hosts[h].nic)
+        {
+            throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
+                                        std::to_string(h) + " is not a host");
+        }
+        if (m_hosts[h].job != UINT32_MAX)
+        {
+            throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
+                                        std::to_string(h) + " already runs job " +
+                                        std::to_string(m_hosts[h].job));
+        }
+    }
+    JobState s;
+    s.job = job;
+    s.ranks.resize(n);
+    uint64_t bytesPerIteration = 0;
+    for (uint32_t i = 0; i < job.items.size(); ++i)
+    {
+        const auto& c = job.items[i].collective;
+        if (!c)
+        {
+            continue;
+        }
+        if (c->GetRanks() != n)
+        {
+            throw std::invalid_argument(where + "item " + std::to_string(i) + " is for " +
+                                        std::to_string(c->GetRanks()) + " ranks, the job has " +
+                                        std::to_string(n));
+        }
+        if (c->GetMostRecvsPerRank() >= (1u << RECV_BITS))
+        {
+            throw std::invalid_argument(
+                where + "item " + std::to_string(i) + ": a rank receives " +
+                std::to_string(c->GetMostRecvsPerRank()) +
+                " WRITEs, more than the immediate numbers (2^20): use larger chunks");
+        }
+        s.collectiveItems.push_back(i);
+        for (const auto& op : c->GetOps())
+        {
+            bytesPerIteration += op.bytes;
+        }
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        m_hosts[job.hosts[r]].job = j;
+        m_hosts[job.hosts[r]].rank = r;
+        s.ranks[r].host = job.hosts[r];
+    }
+    s.records.resize(uint64_t(s.collectiveItems.size()) * job.iterations);
+    for (uint32_t it = 0; it < job.iterations; ++it)
+    {
+        for (uint32_t k = 0; k < s.collectiveItems.size(); ++k)
+        {
+            RdmaCollectiveRecord& rec = s.records[uint64_t(it) * s.collectiveItems.size() + k];
+            rec.job = j;
+            rec.iteration = it;
+            rec.item = s.collectiveItems[k];
+            rec.schedule = job.items[rec.item].collective;
+        }
+    }
+    s.iterations.resize(job.iterations);
+    Time compute(0);
+    for (const auto& item : job.items)
+    {
+        compute += item.collective ? Time(0) : item.compute;
+    }
+    for (uint32_t it = 0; it < job.iterations; ++it)
+    {
+        s.iterations[it].job = j;
+        s.iterations[it].iteration = it;
+        s.iterations[it].compute = compute;
+    }
+    m_collectives += s.records.size();
+    m_totalBytes += bytesPerIteration * job.iterations;
+    m_jobs.push_back(std::move(s));
+    m_jobList.push_back(job);
+}
+
+void
+RdmaCollectiveRunner::Start()
+{
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        const Time start = m_jobs[j].job.start;
+        Simulator::Schedule(start > Simulator::Now() ? start - Simulator::Now() : Time(0),
+                            &RdmaCollectiveRunner::StartJob,
+                            this,
+                            j);
+    }
+}
+
+void
+RdmaCollectiveRunner::PrepareHost(uint32_t id, uint64_t bytes)
+{
+    Host& h = m_hosts[id];
+    h.Open(Callback<void, const RdmaWorkCompletion&>(
+        [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
+    h.mr = h.nic->RegMr(h.pd, REGION_VA, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    NS_ABORT_MSG_IF(!h.mr,
+                    "RdmaCollectiveRunner: host " << id << ": ibv_reg_mr of " << bytes
+                                                  << " bytes failed: the NIC's MPT or MTT store "
+                                                     "is full");
+}
+
+void
+RdmaCollectiveRunner::StartJob(uint32_t j)
+{
+    JobState& s = m_jobs[j];
+    const auto n = static_cast<uint32_t>(s.ranks.size());
+    // Every QP the schedules use, and the resources each needs.
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> pairs;
+    uint64_t largest = 1;
+    uint32_t sendDepth = 1;
+    for (uint32_t i : s.collectiveItems)
+    {
+        const RdmaCollectiveSchedule& c = *s.job.items[i].collective;
+        for (const auto& op : c.GetOps())
+        {
+            pairs.emplace(op.src, op.dst, op.channel);
+        }
+        largest = std::max(largest, c.GetLargestOp());
+        sendDepth = std::max(sendDepth, c.GetMostOpsPerQp());
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        PrepareHost(s.ranks[r].host, largest);
+    }
+    for (const auto& [src, dst, channel] : pairs)
+    {
+        Host& a = m_hosts[s.ranks[src].host];
+        Host& b = m_hosts[s.ranks[dst].host];
+        const auto [req, resp] =
+            RdmaHelper::CreateConnectedQps(a.nic,
+                                           a.QpInit(sendDepth, m_recvDepth),
+                                           b.nic,
+                                           b.QpInit(sendDepth, m_recvDepth),
+                                           m_config,
+                                           s.job.priority);
+        NS_ABORT_MSG_IF(!req,
+                        "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
+                                                     << " -> " << dst << " (ibv_create_qp: the "
+                                                     << "NIC's QP context memory is full)");
+        for (uint32_t k = 0; k < m_recvDepth; ++k)
+        {
+            RdmaRecvWr recv;
+            recv.wrId = RECV_WR;
+            const int posted = resp->PostRecv(recv);
+            NS_ABORT_MSG_IF(posted != 0,
+                            "RdmaCollectiveRunner: PostRecv failed (errno " << posted << ")");
+        }
+        b.receivers[resp->GetQpn()] = resp;
+        s.senders[QpKey(src, dst, channel)] = req;
+    }
+    NS_LOG_INFO("job " << j << ": " << n << " ranks, " << pairs.size() << " QP pairs");
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        EnterItem(j, r);
+    }
+}
+
+const RdmaCollectiveSchedule&
+RdmaCollectiveRunner::Current(uint32_t j, uint32_t r) const
+{
+    const JobState& s = m_jobs[j];
+    return *s.job.items[s.ranks[r].item % s.job.items.size()].collective;
+}
+
+void
+RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    Rank& rank = s.ranks[r];
+    const uint64_t nItems = s.job.items.size();
+    if (rank.item >= nItems * s.job.iterations)
+    {
+        if (++s.ranksFinished == s.ranks.size())
+        {
+            NS_LOG_INFO("job " << j << " finished");
+            ++m_jobsOver;
+            CheckAllDone();
+        }
+        return;
+    }
+    const auto iteration = static_cast<uint32_t>(rank.item / nItems);
+    RdmaIterationRecord& ir = s.iterations[iteration];
+    if (rank.item % nItems == 0 && (!ir.started || Simulator::Now() < ir.start))
+    {
+        ir.started = true;
+        ir.start = Simulator::Now();
+    }
+    const RdmaJobItem& item = s.job.items[rank.item % nItems];
+    if (!item.collective)
+    {
+        Simulator::Schedule(item.compute, &RdmaCollectiveRunner::LeaveItem, this, j, r);
+        return;
+    }
+    RdmaCollectiveRecord& rec = s.records[rank.seq];
+    if (rec.ranksEntered++ == 0)
+    {
+        rec.start = Simulator::Now();
+    }
+    const RdmaCollectiveSchedule& c = *item.collective;
+    const auto& sends = c.GetSends(r);
+    rank.inCollective = true;
+    rank.waiting.resize(sends.size());
+    rank.sendsLeft = static_cast<uint32_t>(sends.size());
+    rank.recvsLeft = static_cast<uint32_t>(c.GetRecvs(r).size());
+    for (std::size_t i = 0; i < sends.size(); ++i)
+    {
+        rank.waiting[i] = c.GetDeps(sends[i]).size();
+    }
+    for (std::size_t i = 0; i < sends.size(); ++i)
+    {
+        if (rank.waiting[i] == 0)
+        {
+            Post(j, r, sends[i]);
+        }
+    }
+    auto early = rank.early.find(rank.seq);
+    if (early != rank.early.end())
+    {
+        const std::vector<uint32_t> arrived = std::move(early->second);
+        rank.early.erase(early);
+        for (uint32_t recv : arrived)
+        {
+            Arrive(j, r, recv);
+        }
+    }
+    CheckRankDone(j, r);
+}
+
+void
+RdmaCollectiveRunner::Post(uint32_t j, uint32_t r, uint32_t opIndex)
+{
+    JobState& s = m_jobs[j];
+    const RdmaCollectiveSchedule& c = Current(j, r);
+    const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
+    Host& src = m_hosts[s.ranks[op.src].host];
+    Host& dst = m_hosts[s.ranks[op.dst].host];
+    RdmaSendWr wr;
+    wr.wrId = opIndex;
+    wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+    wr.sgList.push_back({REGION_VA, static_cast<uint32_t>(op.bytes), src.mr->GetLkey()});
+    wr.remoteAddr = REGION_VA;
+    wr.rkey = dst.mr->GetRkey();
+    wr.immData = ((s.ranks[r].seq % SEQ_MODULO) << RECV_BITS) | c.GetRecvIndex(opIndex);
+    const int rc = s.senders.at(QpKey(op.src, op.dst, op.channel))->PostSend(wr);
+    NS_ABORT_MSG_IF(rc != 0, "RdmaCollectiveRunner: PostSend failed (errno " << rc << ")");
+}
+
+void
+RdmaCollectiveRunner::Arrive(uint32_t j, uint32_t r, uint32_t recv)
+{
+    Rank& rank = m_jobs[j].ranks[r];
+    const RdmaCollectiveSchedule& c = Current(j, r);
+    const uint32_t opIndex = c.GetRecvs(r)[recv];
+    const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
+    if (!op.reduce)
+    {
+        Landed(j, r, opIndex);
+        return;
+    }
+    // One reduction unit per rank: chunks are reduced one after another.
+    const Time begin = std::max(Simulator::Now(), rank.reduceFree);
+    rank.reduceFree = begin + m_reduceRate.CalculateBytesTxTime(op.bytes);
+    Simulator::Schedule(rank.reduceFree - Simulator::Now(),
+                        &RdmaCollectiveRunner::Landed,
+                        this,
+                        j,
+                        r,
+                        opIndex);
+}
+
+void
+RdmaCollectiveRunner::Landed(uint32_t j, uint32_t r, uint32_t opIndex)
+{
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    Rank& rank = s.ranks[r];
+    const RdmaCollectiveSchedule& c = Current(j, r);
+    m_landedBytes += c.GetOps()[opIndex].bytes;
+    --rank.recvsLeft;
+    for (uint32_t d : c.GetDependents(opIndex))
+    {
+        if (--rank.waiting[c.GetSendIndex(d)] == 0)
+        {
+            Post(j, r, d);
+        }
+    }
+    CheckRankDone(j, r);
+}
+
+void
+RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
+{
+    Rank& rank = m_jobs[j].ranks[r];
+    if (rank.inCollective && rank.sendsLeft == 0 && rank.recvsLeft == 0)
+    {
+        rank.inCollective = false;
+        JobState& s = m_jobs[j];
+        RdmaCollectiveRecord& rec = s.records[rank.seq];
+        ++rank.seq;
+        if (++rec.ranksDone == s.ranks.size())
+        {
+            rec.completed = true;
+            rec.end = Simulator::Now();
+            ++m_completed;
+            NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "
+                               << RdmaCollectiveName(rec.schedule->GetKind()) << ": CCT "
+                               << rec.GetCct().As(Time::US));
+            m_collectiveComplete(rec);
+        }
+        // Not from inside a completion: the next collective posts WRITEs.
+        Simulator::ScheduleNow(&RdmaCollectiveRunner::LeaveItem, this, j, r);
+    }
+}
+
+void
+RdmaCollectiveRunner::LeaveItem(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    Rank& rank = s.ranks[r];
+    const uint64_t nItems = s.job.items.size();
+    if (rank.item % nItems == nItems - 1)
+    {
+        RdmaIterationRecord& ir = s.iterations[rank.item / nItems];
+        ir.end = std::max(ir.end, Simulator::Now());
+        if (++ir.ranksDone == s.ranks.size())
+        {
+            ir.completed = true;
+        }
+    }
+    ++rank.item;
+    EnterItem(j, r);
+}
+
+void
+RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
+{
+    Host& h = m_hosts[host];
+    const uint32_t j = h.job;
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    if (wc.status != IBV_WC_SUCCESS)
+    {
+        NS_LOG_WARN("job " << j << ": rank " << h.rank << ": " << RdmaWcStatusName(wc.status)
+                           << ": the job stops");
+        s.failed = true;
+        const Rank& rank = s.ranks[h.rank];
+        if (rank.seq < s.records.size())
+        {
+            s.records[rank.seq].failed = true;
+        }
+        ++m_failed;
+        ++m_jobsOver;
+        CheckAllDone();
+        return;
+    }
+    const uint32_t r = h.rank;
+    Rank& rank = s.ranks[r];
+    if (!(wc.wrId & RECV_WR))
+    {
+        --rank.sendsLeft;
+        CheckRankDone(j, r);
+        return;
+    }
+    // Keep the receive queue full, as NCCL reposts its receives.
+    RdmaRecvWr recv;
+    recv.wrId = RECV_WR;
+    const int rc = h.receivers.at(wc.qpNum)->PostRecv(recv);
+    NS_ABORT_MSG_IF(rc != 0, "RdmaCollectiveRunner: PostRecv failed (errno " << rc << ")");
+    const uint32_t tag = wc.immData >> RECV_BITS;
+    const uint32_t index = wc.immData & ((1u << RECV_BITS) - 1);
+    // The sender is at most SEQ_MODULO - 1 collectives ahead.
+    const uint32_t seq = rank.seq + ((tag + SEQ_MODULO - rank.seq % SEQ_MODULO) % SEQ_MODULO);
+    if (rank.inCollective && seq == rank.seq)
+    {
+        Arrive(j, r, index);
+    }
+    else
+    {
+        rank.early[seq].push_back(index);
+    }
+}
+
+void
+RdmaCollectiveRunner::CheckAllDone()
+{
+    if (m_jobsOver == m_jobs.size() && !m_allDone.IsNull())
+    {
+        m_allDone();
+    }
+}
+
+void
+RdmaCollectiveRunner::SetAllDoneCallback(Callback<void> cb)
+{
+    m_allDone = cb;
+}
+
+const std::vector<RdmaJob>&
+RdmaCollectiveRunner::GetJobs() const
+{
+    return m_jobList;
+}
+
+std::vector<RdmaCollectiveRecord>
+RdmaCollectiveRunner::GetCollectiveRecords() const
+{
+    std::vector<RdmaCollectiveRecord> out;
+    for (const JobState& s : m_jobs)
+    {
+        for (const auto& rec : s.records)
+        {
+            if (rec.ranksEntered > 0)
+            {
+                out.push_back(rec);
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<RdmaIterationRecord>
+RdmaCollectiveRunner::GetIterationRecords() const
+{
+    std::vector<RdmaIterationRecord> out;
+    for (const JobState& s : m_jobs)
+    {
+        for (const auto& it : s.iterations)
+        {
+            if (it.started)
+            {
+                out.push_back(it);
+            }
+        }
+    }
+    return out;
+}
+
+uint64_t
+RdmaCollectiveRunner::GetCollectiveCount() const
+{
+    return m_collectives;
+}
+
+uint64_t
+RdmaCollectiveRunner::GetCompletedCount() const
+{
+    return m_completed;
+}
+
+uint64_t
+RdmaCollectiveRunner::GetFailedCount() const
+{
+    return m_failed;
+}
+
+uint64_t
+RdmaCollectiveRunner::GetLandedBytes() const
+{
+    return m_landedBytes;
+}
+
+uint64_t
+RdmaCollectiveRunner::GetTotalBytes() const
+{
+    return m_totalBytes;
+}
+
+} // namespace ns3

@@ -1,0 +1,278 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_COLLECTIVE_RUNNER_H
+#define RDMA_COLLECTIVE_RUNNER_H
+
+#include "rdma-helper.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/rdma-collective-schedule.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief One item of a training iteration: a collective or a compute gap.
+ */
+struct RdmaJobItem
+{
+    /// The collective's schedule; null for a compute gap.
+    std::shared_ptr<const RdmaCollectiveSchedule> collective;
+    Time compute; //!< a compute gap: how long each rank computes
+};
+
+/**
+ * \ingroup rdma
+ * \brief A training job: ranks placed on hosts running the same sequence
+ * of collectives and compute gaps (one iteration) a number of times.
+ */
+struct RdmaJob
+{
+    std::vector<uint32_t> hosts;    //!< rank r runs on host hosts[r] (distinct)
+    std::vector<RdmaJobItem> items; //!< one iteration, in order
+    uint32_t iterations{1};         //!< how many times the items run
+    Time start;                     //!< when the ranks start (QPs are connected then)
+    uint8_t priority{3};            //!< traffic class of its QPs (0-7), as RdmaFlow's
+};
+
+/**
+ * \ingroup rdma
+ * \brief One collective of one iteration of a job, measured.
+ *
+ * start is when its first rank entered it, end when its last rank had
+ * every receive landed (and reduced) and every WRITE completed (ACKed):
+ * CCT = end - start. algbw and busbw are nccl-tests' (bytes / CCT, times
+ * RdmaBusBandwidthFactor).
+ */
+struct RdmaCollectiveRecord
+{
+    uint32_t job{0};       //!< job index
+    uint32_t iteration{0}; //!< iteration, from 0
+    uint32_t item{0};      //!< index of the collective in the iteration's items
+    std::shared_ptr<const RdmaCollectiveSchedule> schedule; //!< what ran
+    Time start;                //!< first rank entered
+    Time end;                  //!< last rank done (valid if completed)
+    uint32_t ranksEntered{0};  //!< ranks that entered it
+    uint32_t ranksDone{0};     //!< ranks done with it
+    bool completed{false};     //!< every rank done
+    bool failed{false};        //!< a WRITE completed with an error
+
+    /// \return end - start (zero unless completed)
+    Time GetCct() const;
+    /// \return nccl-tests' algbw: bytes x 8 / CCT, bit/s (0 unless completed)
+    double GetAlgBw() const;
+    /// \return nccl-tests' busbw: algbw x RdmaBusBandwidthFactor, bit/s
+    double GetBusBw() const;
+};
+
+/**
+ * \ingroup rdma
+ * \brief One iteration of a job, measured: from its first rank's start to
+ * its last rank's end; compute is the sum of the iteration's compute gaps
+ * (each rank computes them in turn), the rest of the time is exposed
+ * communication (the model does not overlap the two).
+ */
+struct RdmaIterationRecord
+{
+    uint32_t job{0};          //!< job index
+    uint32_t iteration{0};    //!< from 0
+    Time start;               //!< first rank started it
+    Time end;                 //!< last rank finished it (valid if completed)
+    Time compute;             //!< the iteration's compute gaps, summed
+    uint32_t ranksDone{0};    //!< ranks done with it
+    bool started{false};      //!< a rank started it
+    bool completed{false};    //!< every rank finished it
+
+    /// \return end - start (zero unless completed)
+    Time GetTime() const;
+};
+
+/**
+ * \ingroup rdma
+ * \brief Runs training jobs on RdmaNic hosts: each collective's schedule
+ * (RdmaCollectiveSchedule) as RDMA WRITE-with-immediate work requests on RC
+ * queue pairs, as NCCL's IB transport posts them.
+ *
+ * At a job's start every (sender, receiver, channel) of its schedules gets
+ * an RC QP pair in the traffic class of the job's priority
+ * (RdmaHelper::CreateConnectedQps); each host gets a protection
+ * domain, one memory region as long as its largest WRITE (every WRITE uses
+ * offset 0 at both ends) and one completion queue delivered by callback.
+ * The receiving QP keeps RecvDepth receive work requests posted, one
+ * reposted per receive completion, as NCCL reposts its receives.
+ *
+ * Each rank runs its job's items in order: a compute gap is a wait; a
+ * collective posts every WRITE of the rank whose dependencies have landed
+ * and each further WRITE as its dependencies land. A WRITE's immediate
+ * names the collective (its sequence number modulo 4096) and the receive
+ * (its index among the rank's receives), so a WRITE that arrives before
+ * its receiver has entered that collective is kept until it does. A
+ * received chunk that is reduced counts as landed after the rank's
+ * reduction of it, bytes x 8 / ReduceRate, one chunk after another per
+ * rank. A rank is done with a collective when its receives have landed and
+ * its WRITEs have completed; it then goes on to its next item (ranks do not
+ * wait for each other beyond what the schedule says).
+ *
+ * What it does not model: NCCL's flow control of its buffers (the
+ * receiver's free slots, a credit per step): a WRITE goes as soon as its
+ * data is there; GPU kernels' launch and copy times; intra-server links.
+ */
+class RdmaCollectiveRunner : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaCollectiveRunner();
+    ~RdmaCollectiveRunner() override;
+
+    /**
+     * \brief The hosts: host h is nics[h] (a null entry is not a host).
+     * \param nics the NICs by host index
+     */
+    void SetHosts(const std::vector<Ptr<RdmaNic>>& nics);
+    /**
+     * \brief The attributes RdmaHelper::Connect gives every QP pair.
+     * \param config the connection settings
+     */
+    void SetConnectionConfig(const RdmaConnectionConfig& config);
+    /**
+     * \brief Add a job (after SetHosts, before Start).
+     * \param job the job
+     * \throw std::invalid_argument if a host is not one or is already used
+     *        by a job, a schedule's rank count is not the job's, a rank
+     *        receives 2^20 or more WRITEs in one collective (the
+     *        immediate's field), or there are no items or iterations
+     */
+    void AddJob(const RdmaJob& job);
+    /// Schedule the jobs' starts (call once, before or during Simulator::Run).
+    void Start();
+    /**
+     * \brief Called once when every job has finished or failed (e.g. to
+     * stop the simulation).
+     * \param cb the callback
+     */
+    void SetAllDoneCallback(Callback<void> cb);
+
+    /// \return the jobs, in the order added
+    const std::vector<RdmaJob>& GetJobs() const;
+    /// \return every collective of every iteration of every job that a rank entered,
+    /// by job, iteration and item
+    std::vector<RdmaCollectiveRecord> GetCollectiveRecords() const;
+    /// \return every iteration a rank started, by job and iteration
+    std::vector<RdmaIterationRecord> GetIterationRecords() const;
+    /// \return collectives (of every iteration of every job) the jobs will run
+    uint64_t GetCollectiveCount() const;
+    /// \return collectives every rank has finished
+    uint64_t GetCompletedCount() const;
+    /// \return collectives in which a WRITE failed
+    uint64_t GetFailedCount() const;
+    /// \return payload bytes landed at receivers so far
+    uint64_t GetLandedBytes() const;
+    /// \return payload bytes the jobs will land
+    uint64_t GetTotalBytes() const;
+
+    /// Signature of the CollectiveComplete trace.
+    typedef void (*CollectiveTracedCallback)(const RdmaCollectiveRecord& record);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A host's verbs resources.
+    struct Host : RdmaHostVerbs
+    {
+        Ptr<RdmaMemoryRegion> mr;     //!< its region
+        uint32_t job{UINT32_MAX};     //!< the job using it
+        uint32_t rank{0};             //!< its rank there
+        std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> receivers; //!< by QPN
+    };
+
+    /// A rank's progress.
+    struct Rank
+    {
+        uint32_t host{0};              //!< its host
+        uint64_t item{0};              //!< flattened item (iteration x items + i) it is at
+        uint32_t seq{0};               //!< collectives entered so far (the current one's number)
+        bool inCollective{false};      //!< inside item's collective
+        std::vector<uint32_t> waiting; //!< per send: dependencies not yet landed
+        uint32_t sendsLeft{0};         //!< WRITEs not completed
+        uint32_t recvsLeft{0};         //!< receives not landed
+        Time reduceFree;               //!< when its reduction unit is free
+        std::map<uint32_t, std::vector<uint32_t>> early; //!< seq -> receives that came first
+    };
+
+    /// A job's state.
+    struct JobState
+    {
+        RdmaJob job;                                  //!< as added
+        std::vector<Rank> ranks;                      //!< by rank
+        std::vector<uint32_t> collectiveItems;        //!< items that are collectives
+        std::unordered_map<uint64_t, Ptr<RdmaQueuePair>> senders; //!< (src, dst, channel) key
+        std::vector<RdmaCollectiveRecord> records;    //!< by seq
+        std::vector<RdmaIterationRecord> iterations;  //!< by iteration
+        uint32_t ranksFinished{0};                    //!< ranks past the last item
+        bool failed{false};                           //!< a WRITE failed
+    };
+
+    /// \return the key of a QP \param src sender rank \param dst receiver rank \param channel it
+    static uint64_t QpKey(uint32_t src, uint32_t dst, uint32_t channel);
+    /// Set up a host's PD, MR and CQ. \param host index \param bytes region length
+    void PrepareHost(uint32_t host, uint64_t bytes);
+    /// A job starts: connect its QPs, start its ranks. \param j job index
+    void StartJob(uint32_t j);
+    /// A rank goes to its current item. \param j job \param r rank
+    void EnterItem(uint32_t j, uint32_t r);
+    /// A rank is done with its current item. \param j job \param r rank
+    void LeaveItem(uint32_t j, uint32_t r);
+    /// Post one WRITE. \param j job \param r rank (its sender) \param op operation index
+    void Post(uint32_t j, uint32_t r, uint32_t op);
+    /// A WRITE for the rank's current collective arrived. \param j job \param r rank
+    /// \param recv its receive index
+    void Arrive(uint32_t j, uint32_t r, uint32_t recv);
+    /// A received chunk is usable (landed, reduced). \param j job \param r rank
+    /// \param op the operation
+    void Landed(uint32_t j, uint32_t r, uint32_t op);
+    /// Leave the collective if the rank is done with it. \param j job \param r rank
+    void CheckRankDone(uint32_t j, uint32_t r);
+    /// A completion on a host's CQ. \param host index \param wc the completion
+    void OnCompletion(uint32_t host, const RdmaWorkCompletion& wc);
+    /// \return the schedule of the rank's current item \param j job \param r rank
+    const RdmaCollectiveSchedule& Current(uint32_t j, uint32_t r) const;
+    /// Run the all-done callback if every job is over.
+    void CheckAllDone();
+
+    DataRate m_reduceRate;              //!< the accelerator's reduction rate
+    uint32_t m_recvDepth;               //!< receives kept posted per QP
+    RdmaConnectionConfig m_config;      //!< Connect attributes
+    std::vector<Host> m_hosts;          //!< by host index
+    std::vector<JobState> m_jobs;       //!< by job index
+    std::vector<RdmaJob> m_jobList;     //!< as added
+    uint64_t m_collectives{0};          //!< to run
+    uint64_t m_completed{0};            //!< done
+    uint64_t m_failed{0};               //!< failed
+    uint64_t m_landedBytes{0};          //!< landed so far
+    uint64_t m_totalBytes{0};           //!< to land
+    uint32_t m_jobsOver{0};             //!< jobs finished or failed
+    Callback<void> m_allDone;           //!< every job over
+    TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
+};
+
+} // namespace ns3
+
+#endif // RDMA_COLLECTIVE_RUNNER_H

@@ -1,0 +1,379 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-job-config.h"
+
+#include "rdma-byte-size.h"
+#include "rdma-value-check.h"
+
+#include "ns3/nstime.h"
+#include "ns3/random-variable-stream.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The random stream of job.placement = random.
+constexpr int64_t PLACEMENT_STREAM = 3000;
+
+/// \return the text without blanks at either end \param s a text
+std::string
+Trim(const std::string& s)
+{
+    const auto a = s.find_first_not_of(" \t");
+    if (a == std::string::npos)
+    {
+        return "";
+    }
+    const auto b = s.find_last_not_of(" \t");
+    return s.substr(a, b - a + 1);
+}
+
+/// \return "<origin>: <key> = <value>" \param c the configuration \param key the key
+std::string
+KeyText(const RdmaConfig& c, const std::string& key)
+{
+    return c.GetOrigin(key) + ": " + key + " = " + c.Get(key);
+}
+
+/// \return "a, b or c" \param names the names
+std::string
+OneOf(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+    {
+        text += (i == 0 ? "" : (i + 1 == names.size() ? " or " : ", ")) + names[i];
+    }
+    return text;
+}
+
+/// \return the collectives' names
+std::vector<std::string>
+CollectiveNames()
+{
+    std::vector<std::string> names;
+    for (uint8_t k = 0; k <= static_cast<uint8_t>(RdmaCollectiveKind::ALL_TO_ALL); ++k)
+    {
+        names.emplace_back(RdmaCollectiveName(static_cast<RdmaCollectiveKind>(k)));
+    }
+    return names;
+}
+
+/// \return the algorithms' names of a collective \param kind it
+std::vector<std::string>
+AlgorithmNames(RdmaCollectiveKind kind)
+{
+    std::vector<std::string> names;
+    for (auto a : RdmaCollectiveAlgorithms(kind))
+    {
+        names.emplace_back(RdmaCollectiveAlgorithmName(a));
+    }
+    return names;
+}
+
+/// One collective of the iteration before its schedule is built.
+struct Planned
+{
+    RdmaCollectiveKind kind{RdmaCollectiveKind::ALL_REDUCE}; //!< the collective
+    RdmaCollectiveAlgorithm algorithm{RdmaCollectiveAlgorithm::RING}; //!< its algorithm
+    uint64_t bytes{0};       //!< S
+    std::string bytesFrom;   //!< where S was set, as errors begin ("<origin>: collective.bytes = ...")
+    std::string where;       //!< the key and origin that named it
+    bool compute{false};     //!< a compute gap, not a collective
+};
+
+/**
+ * \return the algorithm of a collective: the one named, else
+ * collective.algorithm unless auto, else the collective's default
+ * \param c the configuration \param kind the collective \param named "" or a name
+ * \param where the key that named it (for errors)
+ */
+RdmaCollectiveAlgorithm
+PickAlgorithm(const RdmaConfig& c,
+              RdmaCollectiveKind kind,
+              const std::string& named,
+              const std::string& where)
+{
+    std::string name = named;
+    std::string from = where;
+    if (name.empty())
+    {
+        name = c.Get("collective.algorithm");
+        from = c.GetOrigin("collective.algorithm") + ": collective.algorithm = " + name;
+        if (name == "auto")
+        {
+            return RdmaCollectiveAlgorithms(kind).front();
+        }
+    }
+    RdmaCollectiveAlgorithm a;
+    const auto own = RdmaCollectiveAlgorithms(kind);
+    if (!RdmaParseCollectiveAlgorithm(name, a))
+    {
+        throw RdmaConfigError(from + ": unknown algorithm '" + name + "': expected " +
+                              OneOf(AlgorithmNames(kind)) + " for " + RdmaCollectiveName(kind));
+    }
+    if (std::find(own.begin(), own.end(), a) == own.end())
+    {
+        throw RdmaConfigError(from + ": " + RdmaCollectiveName(kind) + " has no " + name +
+                              " algorithm: expected " + OneOf(AlgorithmNames(kind)));
+    }
+    return a;
+}
+
+/**
+ * \return the iteration's items (compute gaps with their time, collectives
+ * planned) \param c the configuration
+ * \param collectives receives the planned collectives, by item (compute: none)
+ * \param warnings receives a line for each of collective.type, bytes and
+ *        algorithm that was set but is not used: job.sequence names the
+ *        collectives, and sizes and algorithms where its items all give them
+ */
+std::vector<RdmaJobItem>
+ParseSequence(const RdmaConfig& c,
+              std::vector<Planned>& collectives,
+              std::vector<std::string>& warnings)
+{
+    std::vector<RdmaJobItem> items;
+    const std::string text = c.Get("job.sequence");
+    const std::string defaultBytesFrom =
+        c.GetOrigin("collective.bytes") + ": collective.bytes = " + c.Get("collective.bytes");
+    if (Trim(text).empty())
+    {
+        Planned p;
+        RdmaParseCollective(c.Get("collective.type"), p.kind); // its checker accepted it
+        p.where = c.GetOrigin("collective.type") + ": collective.type = " + c.Get("collective.type");
+        p.algorithm = PickAlgorithm(c, p.kind, "", p.where);
+        p.bytes = c.GetUinteger("collective.bytes");
+        p.bytesFrom = defaultBytesFrom;
+        collectives.push_back(p);
+        items.emplace_back();
+        return items;
+    }
+    bool defaultBytes = false;
+    bool defaultAlgorithm = false;
+    std::istringstream all(text);
+    std::string part;
+    for (uint32_t index = 1; std::getline(all, part, ','); ++index)
+    {
+        const std::string where = c.GetOrigin("job.sequence") + ": job.sequence = '" + text +
+                                  "': item " + std::to_string(index) + " '" + Trim(part) + "'";
+        std::istringstream words(part);
+        std::vector<std::string> w;
+        for (std::string word; words >> word;)
+        {
+            w.push_back(word);
+        }
+        if (w.empty())
+        {
+            throw RdmaConfigError(where + ": expected '<collective> [<size>] [<algorithm>]' or "
+                                          "'compute <time>'");
+        }
+        RdmaJobItem item;
+        if (w[0] == "compute")
+        {
+            const auto checker = MakeTimeChecker(Time(0));
+            if (w.size() != 2 || !RdmaCheckValue(checker, w[1]).empty())
+            {
+                throw RdmaConfigError(where + ": expected 'compute <time>' with a time and its "
+                                              "unit, for example 'compute 500us'");
+            }
+            item.compute = Time(w[1]);
+            items.push_back(item);
+            collectives.emplace_back();
+            collectives.back().compute = true;
+            continue;
+        }
+        Planned p;
+        p.where = where;
+        if (!RdmaParseCollective(w[0], p.kind))
+        {
+            throw RdmaConfigError(where + ": unknown collective '" + w[0] + "': expected " +
+                                  OneOf(CollectiveNames()) + ", or compute");
+        }
+        std::size_t next = 1;
+        p.bytes = c.GetUinteger("collective.bytes");
+        p.bytesFrom = defaultBytesFrom;
+        if (next < w.size() && std::isdigit(static_cast<unsigned char>(w[next][0])))
+        {
+            if (!RdmaParseByteSize(w[next], &p.bytes) || p.bytes == 0)
+            {
+                throw RdmaConfigError(where + ": size '" + w[next] +
+                                      "': expected a number of bytes, with a unit if any "
+                                      "(B, KB, MB, GB, KiB, MiB, GiB)");
+            }
+            p.bytesFrom = where;
+            ++next;
+        }
+        defaultBytes = defaultBytes || p.bytesFrom == defaultBytesFrom;
+        std::string algorithm;
+        if (next < w.size())
+        {
+            algorithm = w[next++];
+        }
+        defaultAlgorithm = defaultAlgorithm || algorithm.empty();
+        if (next < w.size())
+        {
+            throw RdmaConfigError(where + ": unexpected '" + w[next] +
+                                  "': expected '<collective> [<size>] [<algorithm>]'");
+        }
+        p.algorithm = PickAlgorithm(c, p.kind, algorithm, where);
+        collectives.push_back(p);
+        items.push_back(item);
+    }
+    const std::pair<const char*, bool> unused[] = {{"collective.type", true},
+                                                   {"collective.bytes", !defaultBytes},
+                                                   {"collective.algorithm", !defaultAlgorithm}};
+    for (const auto& [key, isUnused] : unused)
+    {
+        if (isUnused && c.GetOrigin(key) != "default")
+        {
+            warnings.push_back(KeyText(c, key) + " is not used: job.sequence names " +
+                               (std::string(key) == "collective.type"
+                                    ? "the collectives"
+                                    : std::string("every collective's ") +
+                                          (std::string(key) == "collective.bytes" ? "size"
+                                                                                  : "algorithm")));
+        }
+    }
+    return items;
+}
+
+} // namespace
+
+void
+RdmaRefuseJobKeys(const RdmaConfig& c)
+{
+    for (const auto& k : c.GetKeys())
+    {
+        const bool jobKey = k.name.rfind("job.", 0) == 0 || k.name.rfind("collective.", 0) == 0;
+        if (jobKey && c.GetOrigin(k.name) != "default")
+        {
+            throw RdmaConfigError(KeyText(c, k.name) + ": the job and collective keys take "
+                                  "effect with traffic.pattern = collective, not " +
+                                  c.Get("traffic.pattern"));
+        }
+    }
+}
+
+std::vector<RdmaJob>
+RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* warnings)
+{
+    const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
+    uint32_t ranks = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
+    const bool ranksSet = ranks != 0;
+    if (!ranksSet)
+    {
+        ranks = nHosts / count;
+    }
+    if (uint64_t(ranks) * count > nHosts)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(count) +
+                              " job(s) of " + std::to_string(ranks) + " ranks need " +
+                              std::to_string(uint64_t(ranks) * count) + " hosts (a rank per "
+                              "host); the topology has " + std::to_string(nHosts));
+    }
+    if (ranks < 2)
+    {
+        throw RdmaConfigError(ranksSet ? KeyText(c, "job.ranks") + ": expected at least 2 ranks"
+                                       : KeyText(c, "job.count") + ": " +
+                                             std::to_string(nHosts) + " hosts shared by " +
+                                             std::to_string(count) +
+                                             " jobs leave fewer than 2 ranks per job");
+    }
+    std::vector<Planned> planned;
+    std::vector<std::string> unused;
+    const std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
+    if (warnings)
+    {
+        warnings->insert(warnings->end(), unused.begin(), unused.end());
+    }
+    const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
+    const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
+    const bool chunkSet = c.GetOrigin("collective.chunkBytes") != "default";
+    std::vector<RdmaJobItem> built = items;
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        if (planned[i].compute)
+        {
+            continue;
+        }
+        const Planned& p = planned[i];
+        const std::string what = std::string(RdmaCollectiveName(p.kind)) + " of " +
+                                 std::to_string(p.bytes) + " bytes (" + p.bytesFrom + ")";
+        if (chunkSet && chunk > p.bytes)
+        {
+            throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": a chunk larger than "
+                                  "the message, the " + what);
+        }
+        if (p.bytes < uint64_t(ranks) * channels)
+        {
+            throw RdmaConfigError(p.bytesFrom + ": the " + RdmaCollectiveName(p.kind) +
+                                  " needs at least ranks x channels = " +
+                                  std::to_string(uint64_t(ranks) * channels) +
+                                  " bytes (job.ranks " + std::to_string(ranks) +
+                                  ", collective.channels " + std::to_string(channels) + ")");
+        }
+        if (p.algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (ranks & (ranks - 1)))
+        {
+            throw RdmaConfigError(KeyText(c, "job.ranks") + ": halving-doubling needs a "
+                                  "power-of-two number of ranks, not " + std::to_string(ranks));
+        }
+        try
+        {
+            auto s = std::make_shared<RdmaCollectiveSchedule>(
+                RdmaCollectiveSchedule::Build(p.kind, p.algorithm, ranks, p.bytes, channels, chunk));
+            if (s->GetMostRecvsPerRank() >= (1u << 20))
+            {
+                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": the " + what +
+                                      " makes a rank receive " +
+                                      std::to_string(s->GetMostRecvsPerRank()) +
+                                      " WRITEs, more than the immediate data numbers (2^20): "
+                                      "use larger chunks");
+            }
+            built[i].collective = s;
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw RdmaConfigError(p.where + ": " + e.what());
+        }
+    }
+    // Placement.
+    std::vector<uint32_t> hosts(nHosts);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        hosts[h] = h;
+    }
+    if (c.Get("job.placement") == "random")
+    {
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(PLACEMENT_STREAM);
+        for (uint32_t i = nHosts; i > 1; --i)
+        {
+            std::swap(hosts[i - 1], hosts[u->GetInteger(0, i - 1)]);
+        }
+    }
+    std::vector<RdmaJob> jobs(count);
+    const Time start = c.GetTime("traffic.start");
+    const Time stagger = c.GetTime("job.stagger");
+    for (uint32_t j = 0; j < count; ++j)
+    {
+        jobs[j].hosts.assign(hosts.begin() + uint64_t(j) * ranks,
+                             hosts.begin() + uint64_t(j + 1) * ranks);
+        jobs[j].items = built;
+        jobs[j].iterations = static_cast<uint32_t>(c.GetUinteger("job.iterations"));
+        jobs[j].start = start + stagger * j;
+        jobs[j].priority = static_cast<uint8_t>(c.GetUinteger("traffic.priority"));
+    }
+    return jobs;
+}
+
+} // namespace ns3

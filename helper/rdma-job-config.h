@@ -1,0 +1,62 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_JOB_CONFIG_H
+#define RDMA_JOB_CONFIG_H
+
+#include "rdma-collective-runner.h"
+#include "rdma-config.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The jobs of traffic.pattern = collective, from the job and
+ * collective keys (doc/rdma.rst, "Collectives and jobs").
+ *
+ * job.count jobs of job.ranks ranks each (0: the hosts shared equally),
+ * placed on hosts by job.placement: contiguous (job i on hosts i x n to
+ * (i + 1) x n - 1, rank order = host order: a ring's neighbours share an
+ * edge switch where they can) or random (a random permutation of the
+ * hosts, drawn from stream 3000 of the run's seed, cut into the jobs).
+ * One iteration is job.sequence, items separated by commas: "<collective>
+ * [<size>] [<algorithm>]" (size and algorithm default to collective.bytes
+ * and collective.algorithm) or "compute <time>"; empty, it is the one
+ * collective collective.type of collective.bytes. Each job runs
+ * job.iterations iterations from traffic.start + i x job.stagger, its QPs
+ * at traffic.priority. The schedules are built here, with
+ * collective.channels and collective.chunkBytes.
+ *
+ * \param c the configuration (traffic.pattern = collective)
+ * \param nHosts the topology's hosts
+ * \param warnings if not null, receives a line for each of collective.type,
+ *        collective.bytes and collective.algorithm that was set but is not
+ *        used (job.sequence gives what it would)
+ * \return the jobs, their schedules built
+ * \throws RdmaConfigError naming the key: an unknown collective or
+ *         algorithm, an algorithm the collective does not have, more ranks
+ *         than hosts, fewer than 2 ranks, a set collective.chunkBytes larger
+ *         than a collective's message, a message below ranks x channels
+ *         bytes, halving-doubling on ranks that are not a power of two
+ */
+std::vector<RdmaJob> RdmaMakeJobs(const RdmaConfig& c,
+                                  uint32_t nHosts,
+                                  std::vector<std::string>* warnings = nullptr);
+
+/**
+ * \ingroup rdma
+ * \brief Refuse job and collective keys set for a traffic pattern that is
+ * not collective (they would do nothing).
+ * \param c the configuration
+ * \throws RdmaConfigError naming the first such key
+ */
+void RdmaRefuseJobKeys(const RdmaConfig& c);
+
+} // namespace ns3
+
+#endif // RDMA_JOB_CONFIG_H

@@ -1,0 +1,42 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_LINK_FAILURES_H
+#define RDMA_LINK_FAILURES_H
+
+#include "rdma-topology-spec.h"
+
+#include "ns3/nstime.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// \ingroup rdma One link that fails during a run (topology.failLinks).
+struct RdmaLinkFailure
+{
+    uint32_t link{0}; //!< index into RdmaTopologySpec::links
+    Time at;          //!< when its cable goes down
+};
+
+/**
+ * \ingroup rdma
+ * \brief Read the links that fail during a run: "A-B@time" items separated
+ * by commas, A and B the node ids at the link's two ends (either order; of
+ * parallel links, the first not already named) and time with its unit
+ * ("17-33@1ms,4-16@2.5ms"); empty text: none.
+ * \param text the value
+ * \param topo the topology the ids refer to
+ * \return the failures, in the order given
+ * \throws std::invalid_argument naming the item and what is wrong (not
+ * "A-B@time", no such link, a time without its unit or negative)
+ */
+std::vector<RdmaLinkFailure> RdmaParseLinkFailures(const std::string& text,
+                                                   const RdmaTopologySpec& topo);
+
+} // namespace ns3
+
+#endif /* RDMA_LINK_FAILURES_H */

@@ -1,0 +1,62 @@
+"""Links that fail mid-run (topology.failLinks, topology.routeConvergence):
+frames on a dead cable are lost, counted by the sender, until the routes
+follow; the transport recovers them and every flow completes."""
+
+import csv
+import os
+
+import pytest
+
+from conftest import run_summary
+
+# k=4 fat tree: hosts 0-15, edge switches 16-23, aggregation 24-31, cores 32-35;
+# edge 16 (hosts 0-3) has uplinks to aggregation switches 24 and 25.
+FABRIC = ('--topology.type=fat-tree', '--topology.k=4', '--traffic.pattern=permutation',
+          '--traffic.size=2000000', '--quiet')
+
+
+def run(run_example, out, *args):
+    return run_summary(run_example, out, *FABRIC, *args)
+
+
+def fcts(out):
+    with open(os.path.join(str(out), 'fct.csv')) as f:
+        return {row['id']: int(row['fct_ns']) for row in csv.DictReader(f)}
+
+
+def test_a_failed_uplink_loses_frames_until_routes_converge(run_example, tmp_path):
+    base = run(run_example, tmp_path / 'base')
+    failed = run(run_example, tmp_path / 'failed', '--topology.failLinks=16-24@50us',
+                 '--topology.routeConvergence=100us')
+    assert base['drops'] == 0
+    assert failed['drops'] > 0  # frames caught on the dead cable (DROP_LINK_DOWN)
+    assert failed['flows']['completed'] == failed['flows']['total'] == 16
+    assert failed['recovery']['retransmissions'] > 0
+    # The flows that crossed the link took longer; no flow got faster.
+    before, after = fcts(tmp_path / 'base'), fcts(tmp_path / 'failed')
+    assert any(after[k] > before[k] for k in before)
+    # A longer outage loses more: the routes follow later.
+    slow = run(run_example, tmp_path / 'slow', '--topology.failLinks=16-24@50us',
+               '--topology.routeConvergence=400us')
+    assert slow['drops'] > failed['drops']
+
+
+def test_the_node_ids_are_the_links_ends_in_either_order(run_example, tmp_path):
+    a = run(run_example, tmp_path / 'a', '--topology.failLinks=16-24@50us')
+    b = run(run_example, tmp_path / 'b', '--topology.failLinks=24-16@50us')
+    assert a['drops'] == b['drops'] > 0
+
+
+@pytest.mark.parametrize('value, message', [
+    ('16-99@1ms', "'16-99@1ms': no link joins nodes 16 and 99"),
+    ('16-24@1', "'16-24@1': the time '1': expected a duration with its unit"),
+    ('16-24', "'16-24' is not A-B@time"),
+    ('16-24@1ms,16-24@2ms', "'16-24@2ms': no link joins nodes 16 and 24 (that is not already named)"),
+])
+def test_bad_failed_link_exits_2_naming_the_key(run_example, tmp_path, value, message):
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', *FABRIC, '--output.dir=%s' % out,
+                    '--topology.failLinks=%s' % value)
+    assert r.returncode == 2
+    assert 'topology.failLinks = ' in r.stderr and message in r.stderr
+    assert not out.exists()
