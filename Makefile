@@ -54,9 +54,10 @@ run-quick: build
 # Release build's tests alone; make fuzz: long, randomly seeded fuzzing.
 FUZZ_SEED ?= 1
 FUZZ_RUNS ?= 10000
-test: build sanitize-build
+test: build sanitize-build mpi
 	RDMA_BUILD_DIR=$(BUILD_DIR) RDMA_SANITIZE_DIR=$(SAN_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  FUZZ_SEED=$(FUZZ_SEED) FUZZ_RUNS=$(FUZZ_RUNS) scripts/run-tests.sh
+	  FUZZ_SEED=$(FUZZ_SEED) FUZZ_RUNS=$(FUZZ_RUNS) RDMA_MPI_DIR=$(MPI_DIR) RDMA_REQUIRE_MPI=1 \
+	  scripts/run-tests.sh
 
 test-sanitize: test
 
@@ -185,7 +186,7 @@ bench-htsim: bench-lto
 # ~25 minutes the first time on 2 cores, a few after). The rdma-sim it built
 # is named in $(MPI_DIR)/rdma-sim.path; run it under mpirun -np N.
 MPI_DIR ?= /var/tmp/rdma-compat-mpi
-mpi:
+mpi: deps
 	RDMA_COMPAT_DIR=$(MPI_DIR) RDMA_COMPAT_MPI=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
 	@echo "make mpi: $$(cat $(MPI_DIR)/rdma-sim.path)"
 

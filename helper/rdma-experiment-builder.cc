@@ -11,7 +11,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/global-value.h"
 #include "ns3/roce-frame.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -77,7 +79,17 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         RdmaMpi::EnableSimulator(spec.mpiSync);
         m_topo.SetSystemIds(spec.partition.rankOf);
     }
+    else
+    {
+        // ns-3's sequential simulator with an IsExpired() right under
+        // RdmaEventScheduler's order (with other schedulers it is ns-3's).
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
+    }
     Simulator::SetScheduler(ObjectFactory(spec.scheduler));
+    NS_ABORT_MSG_UNLESS(Simulator::GetImplementation()->GetInstanceTypeId().GetName().rfind(
+                            "ns3::Rdma",
+                            0) == 0,
+                        "RdmaExperimentBuilder: the simulator existed before the run chose it");
     c.Apply();
     if (spec.verifyIcrc)
     {

@@ -283,10 +283,12 @@ RdmaExperiment::MakeConfig()
     c.AddKey("sim.seed", "1", "random seed (RngSeedManager::SetSeed); same seed, same outputs",
              MakeUintegerChecker<uint32_t>(1));
     c.AddKey("sim.scheduler",
-             "ns3::HeapScheduler",
-             "ns-3 event scheduler TypeId (ns3::HeapScheduler, ns3::MapScheduler, "
-             "ns3::CalendarScheduler, ...); results do not depend on it, speed does (the heap "
-             "was about 20 % faster than ns-3's default map on the incast config)");
+             "ns3::RdmaEventScheduler",
+             "ns-3 event scheduler TypeId: ns3::RdmaEventScheduler orders the events of one time "
+             "by the node that scheduled them and its own count (the same order on any number of "
+             "ranks, doc/mpi.rst); ns-3's own (ns3::HeapScheduler, ns3::MapScheduler, "
+             "ns3::CalendarScheduler, ...) order them by when they were scheduled: the same "
+             "results as one another, not as the default, and refused on several ranks");
     c.AddKey("sim.icrc",
              "auto",
              "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "

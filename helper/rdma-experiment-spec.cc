@@ -726,6 +726,13 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);
     MakePartition(c);
+    if (partition.ranks > 1 && scheduler != "ns3::RdmaEventScheduler")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.scheduler") + ": sim.scheduler = " + scheduler +
+                              " orders simultaneous events by when each rank scheduled them; " +
+                              std::to_string(partition.ranks) +
+                              " ranks (sim.ranks) need ns3::RdmaEventScheduler, the default");
+    }
     if (!jobs.empty() && partition.ranks > 1)
     {
         throw RdmaConfigError(c.GetOrigin("traffic.pattern") +

@@ -4,6 +4,8 @@
 
 #include "rdma-flow-runner.h"
 
+#include "ns3/qbb-net-device.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
@@ -286,7 +288,14 @@ RdmaFlowRunner::StartDue()
 {
     while (m_cursor < m_order.size() && m_flows[m_order[m_cursor]].start <= Simulator::Now())
     {
-        StartFlow(m_order[m_cursor++]);
+        // In the requester's context, as everything its NIC then does: the
+        // context is whose events these are (RdmaEventScheduler's origin).
+        const uint32_t i = m_order[m_cursor++];
+        Simulator::ScheduleWithContext(m_hosts[RequesterOf(i)].nic->GetDevice()->GetNode()->GetId(),
+                                       Time(0),
+                                       &RdmaFlowRunner::StartFlow,
+                                       this,
+                                       i);
     }
     if (m_cursor < m_order.size())
     {

@@ -168,7 +168,8 @@ class RdmaFlowRunner : public Object
         std::deque<uint32_t> backlog; //!< flows waiting for the send queue
     };
 
-    /// Start every flow that is due, schedule the next.
+    /// Schedule the start of every flow that is due, in its requester's
+    /// context (StartFlow), and schedule the next call.
     void StartDue();
     /// Start one flow.
     void StartFlow(uint32_t flow);

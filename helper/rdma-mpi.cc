@@ -92,10 +92,17 @@ RdmaMpi::EnableSimulator(const std::string& sync)
 {
 #ifdef NS3_MPI
     NS_ABORT_MSG_IF(g_simulatorEnabled, "RdmaMpi::EnableSimulator: enabled already");
+    const bool nullMessage = sync == "null-message";
+    // MpiInterface picks its communication by ns-3's own type names ...
     GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(sync == "null-message" ? "ns3::NullMessageSimulatorImpl"
-                                                         : "ns3::DistributedSimulatorImpl"));
+                      StringValue(nullMessage ? "ns3::NullMessageSimulatorImpl"
+                                              : "ns3::DistributedSimulatorImpl"));
     MpiInterface::Enable(MPI_COMM_WORLD);
+    // ... and the simulator, made at its first use, is the same with an
+    // IsExpired() right under RdmaEventScheduler's order.
+    GlobalValue::Bind("SimulatorImplementationType",
+                      StringValue(nullMessage ? "ns3::RdmaNullMessageSimulatorImpl"
+                                              : "ns3::RdmaDistributedSimulatorImpl"));
     g_simulatorEnabled = true;
 #else
     NS_FATAL_ERROR("RdmaMpi::EnableSimulator(" << sync

@@ -41,9 +41,10 @@ class RdmaMpi
     static uint32_t GetSize();
     /**
      * \brief Make ns-3 simulate in parallel, before anything uses the
-     * simulator: SimulatorImplementationType = ns3::DistributedSimulatorImpl
-     * (granted-time) or ns3::NullMessageSimulatorImpl (null-message), then
-     * MpiInterface::Enable on MPI_COMM_WORLD.
+     * simulator: MpiInterface::Enable on MPI_COMM_WORLD for granted-time
+     * or null-message, and SimulatorImplementationType =
+     * ns3::RdmaDistributedSimulatorImpl or ns3::RdmaNullMessageSimulatorImpl
+     * (ns-3's two with RdmaEventScheduler's IsExpired()).
      * \param sync "granted-time" or "null-message"
      */
     static void EnableSimulator(const std::string& sync);

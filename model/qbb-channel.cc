@@ -5,6 +5,7 @@
 #include "qbb-channel.h"
 
 #include "qbb-net-device.h"
+#include "rdma-event-scheduler.h"
 
 #include "ns3/log.h"
 #include "ns3/make-event.h"
@@ -101,16 +102,16 @@ QbbChannel::TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wi
     const Time arrival = Simulator::Now() + wireTime + m_delay;
     // One transmitter per direction, one frame at a time: arrivals are in order.
     NS_ASSERT(w.frames.empty() || w.frames.back().arrival <= arrival);
-    w.frames.push_back(InFlight{frame, arrival, m_downCount});
+    w.frames.push_back(InFlight{frame, arrival, m_downCount, RdmaEventScheduler::TakeKey()});
     if (w.frames.size() == 1)
     {
-        ScheduleArrival(dst, wireTime + m_delay);
+        ScheduleArrival(dst, wireTime + m_delay, w.frames.back().order);
     }
     return true;
 }
 
 void
-QbbChannel::ScheduleArrival(uint32_t dst, Time delay)
+QbbChannel::ScheduleArrival(uint32_t dst, Time delay, uint64_t order)
 {
     Wire& w = m_wires[dst];
     const Ptr<Node> node = m_devices[dst]->GetNode();
@@ -118,6 +119,7 @@ QbbChannel::ScheduleArrival(uint32_t dst, Time delay)
     // The simulator takes over one reference per scheduling and drops it
     // after the event has run.
     w.arrival->Ref();
+    RdmaEventScheduler::SetNextKey(order);
     Simulator::ScheduleWithContext(context, delay, PeekPointer(w.arrival));
 }
 
@@ -135,7 +137,7 @@ QbbChannel::Deliver(uint32_t dst)
     // may cause new transmissions on this link.
     if (!w.frames.empty())
     {
-        ScheduleArrival(dst, w.frames.front().arrival - Simulator::Now());
+        ScheduleArrival(dst, w.frames.front().arrival - Simulator::Now(), w.frames.front().order);
     }
     if (f.downCount != m_downCount)
     {

@@ -34,6 +34,13 @@ class QbbNetDevice;
  * a reused EventImpl, so the scheduler holds two events per link at most
  * and nothing is allocated per frame.
  *
+ * Event order (RdmaEventScheduler): a frame takes the key of its arrival
+ * event when its transmission starts (one sequence number of the sender's
+ * node, as if the arrival were scheduled then), and its arrival is
+ * scheduled with that key whenever the reused event gets to it; so the
+ * arrival's place among the receiver's events of its time depends only on
+ * the sender, the key QbbRemoteChannel carries across ranks.
+ *
  * The link can fail (SetLinkDown(), SetLinkUp(), or
  * QbbHelper::ScheduleLinkDown()). Link state belongs to the channel, i.e. to
  * both directions of the cable at once, and both devices' link-change
@@ -123,6 +130,7 @@ class QbbChannel : public Channel
         Ptr<RdmaFrame> frame;  //!< the frame
         Time arrival;       //!< when its last bit reaches the far end
         uint32_t downCount{0}; //!< m_downCount when it was sent
+        uint64_t order{0};     //!< its arrival's event key (RdmaEventScheduler::TakeKey)
     };
 
     /**
@@ -137,11 +145,13 @@ class QbbChannel : public Channel
     };
 
     /**
-     * \brief Schedule the arrival event of a direction.
+     * \brief Schedule the arrival event of a direction, ordered by the key
+     * its frame took when it started.
      * \param dst index of the receiving device
      * \param delay time until the arrival
+     * \param order the frame's event key (RdmaEventScheduler::TakeKey)
      */
-    void ScheduleArrival(uint32_t dst, Time delay);
+    void ScheduleArrival(uint32_t dst, Time delay, uint64_t order);
 
     /**
      * \brief The last bit of the oldest frame toward device dst arrives:

@@ -5,6 +5,8 @@
 #include "qbb-remote-channel.h"
 
 #include "qbb-net-device.h"
+#include "rdma-event-key-tag.h"
+#include "rdma-event-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -13,9 +15,6 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
-#include <algorithm>
-#include <map>
-#include <vector>
 
 namespace ns3
 {
@@ -76,7 +75,11 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
     }
     const Ptr<QbbNetDevice> dst =
         PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
-    const Ptr<Packet> frame = rdmaFrame->ToPacket(); // what MPI carries
+    // The key QbbChannel's arrival would take, taken now as it does.
+    const uint64_t order = RdmaEventScheduler::TakeKey();
+    // What MPI carries: a copy (the frame's own Packet may be shared), tagged.
+    const Ptr<Packet> frame = rdmaFrame->ToPacket()->Copy();
+    frame->AddPacketTag(RdmaEventKeyTag(order));
     const uint32_t bytes = frame->GetSerializedSize() + MESSAGE_HEADER_BYTES;
     NS_ABORT_MSG_IF(bytes > MAX_MESSAGE_BYTES,
                     "QbbRemoteChannel: a " << frame->GetSize() << "-byte frame to node "
@@ -85,64 +88,27 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
                                            << MAX_MESSAGE_BYTES
                                            << "-byte MPI message buffer (real payload bytes "
                                               "need a smaller MTU across ranks)");
+    // The message lands one time step early (see the class comment); a
+    // wire time of at least one step keeps it at or past the lookahead.
+    NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
     const Time arrival = Simulator::Now() + wireTime + GetDelay();
-    MpiInterface::SendPacket(frame, arrival, dst->GetNode()->GetId(), dst->GetIfIndex());
+    MpiInterface::SendPacket(frame,
+                             arrival - TimeStep(1),
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
     ++m_sent;
     return true;
 }
-
-namespace
-{
-
-/// A frame from another rank waiting for its node's Flush.
-struct Pending
-{
-    Ptr<QbbNetDevice> device; //!< the receiving device
-    Ptr<RdmaFrame> frame;     //!< the frame
-};
-
-/// Frames from other ranks not passed up yet, by node id.
-std::map<uint32_t, std::vector<Pending>> g_pending;
-
-} // namespace
 
 void
 QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
 {
     ++m_received;
-    if (MpiInterface::GetSize() <= 2)
-    {
-        // One other rank: its frames come in the order it sent them.
-        PassUp(device, RdmaFrame::Wrap(frame));
-        return;
-    }
-    const uint32_t node = device->GetNode()->GetId();
-    std::vector<Pending>& waiting = g_pending[node];
-    if (waiting.empty())
-    {
-        Simulator::ScheduleWithContext(node, Time(0), &QbbRemoteChannel::Flush, node);
-    }
-    waiting.push_back({device, RdmaFrame::Wrap(frame)});
-}
-
-void
-QbbRemoteChannel::Flush(uint32_t node)
-{
-    auto it = g_pending.find(node);
-    if (it == g_pending.end())
-    {
-        return;
-    }
-    std::vector<Pending> frames = std::move(it->second);
-    g_pending.erase(it);
-    // Each port's frames stay in their order (one sender per direction).
-    std::stable_sort(frames.begin(), frames.end(), [](const Pending& a, const Pending& b) {
-        return a.device->GetIfIndex() < b.device->GetIfIndex();
-    });
-    for (Pending& p : frames)
-    {
-        PassUp(p.device, p.frame);
-    }
+    RdmaEventKeyTag order;
+    NS_ABORT_MSG_UNLESS(frame->RemovePacketTag(order),
+                        "QbbRemoteChannel: a frame from another rank without its event key");
+    RdmaEventScheduler::SetNextKey(order.GetKey());
+    Simulator::Schedule(TimeStep(1), &QbbRemoteChannel::PassUp, device, RdmaFrame::Wrap(frame));
 }
 
 uint64_t

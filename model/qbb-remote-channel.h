@@ -20,27 +20,27 @@ namespace ns3
  * PointToPointRemoteChannel: a frame that starts at time t with wire time w
  * toward the device on the other rank is serialized (Packet::Serialize:
  * bytes, packet and byte tags, metadata) and sent as one MPI message
- * (MpiInterface::SendPacket) stamped with its arrival time t + w + Delay;
- * the receiving rank schedules it at that time in the receiving node's
- * context and hands it to the device's MpiReceiver, aggregated to every
+ * (MpiInterface::SendPacket) for its arrival time t + w + Delay; the
+ * receiving rank schedules it in the receiving node's context and hands
+ * it to the device's MpiReceiver, aggregated to every
  * local device of a remote channel by Attach(), which passes it up as
  * QbbChannel does. The arrival time is the one QbbChannel gives, so the
  * models on either side see the same frames at the same times; the
  * channel's Delay is the lookahead the synchronization algorithm takes
  * from the link (it must be above 0).
  *
- * Order at one time: ns-3 schedules the frames a rank receives when it
- * reads its messages (at a window's end), after the events it had already
- * scheduled, while a sequential run's arrival was scheduled when the frame
- * started; so a frame from another rank and an event of the same node and
- * picosecond can run in the other order than in a sequential run
- * (doc/mpi.rst, "Same answers"). With two ranks frames are passed up as they
- * come, in the order the one other rank sent them. With three or more, MPI
- * completes the messages of different sources in an order that may vary
- * from run to run (MPI_Testany), so a node's frames from other ranks that
- * arrive at one time are passed up together, in port (ifIndex) order, by
- * one event per node and time scheduled when the first arrives (after the
- * events already scheduled for that time): runs are repeatable.
+ * Order at one time (RdmaEventScheduler): the arrival event of a frame
+ * runs with the key QbbChannel gives it, taken by the sender when the
+ * frame starts (TakeKey) and carried in the message as an RdmaEventKeyTag.
+ * ns-3's MPI interfaces schedule MpiReceiver::Receive themselves, when the
+ * rank reads its messages, with whatever key comes next; so the message is
+ * stamped one time step before the arrival, and the receive callback
+ * schedules the arrival itself one step later with the carried key
+ * (SetNextKey). The arrival then runs among the receiving node's events of
+ * its time where it runs in a sequential run. The early stamp stays within
+ * the lookahead both synchronizations take from the Delay attribute: a
+ * frame's wire time is at least one step, so the stamp is at least
+ * Now() + Delay, the earliest time a peer can have been granted.
  *
  * Each rank builds every channel (every node exists on every rank, with
  * its system id); a device on this rank transmits, the other end's device
@@ -49,18 +49,20 @@ namespace ns3
  *
  * ns-3.37's receive buffers hold MAX_MPI_MSG_SIZE = 2000 bytes per message
  * (granted-time-window-mpi-interface.h, null-message-mpi-interface.cc): a
- * frame whose serialized form (with 16 bytes of time, node and device)
- * is longer ends the run with an error naming the sizes. Zero payloads
- * (the module's default, RdmaMemoryRegion not in data mode) serialize as
- * a length, so any MTU fits; real payload bytes fit up to about 1.9 KB.
+ * frame whose serialized form (with its event key tag and 24 bytes of
+ * times, node and device) is longer ends the run with an error naming the
+ * sizes. Zero payloads (the module's default, RdmaMemoryRegion not in data
+ * mode) serialize as a length, so any MTU fits; real payload bytes fit up
+ * to about 1.9 KB.
  */
 class QbbRemoteChannel : public QbbChannel
 {
   public:
     /// ns-3.37's per-message receive buffer, bytes (MAX_MPI_MSG_SIZE).
     static constexpr uint32_t MAX_MESSAGE_BYTES = 2000;
-    /// Bytes SendPacket puts before the packet: arrival time, node, device.
-    static constexpr uint32_t MESSAGE_HEADER_BYTES = 16;
+    /// Bytes SendPacket puts before the packet: arrival time, node, device
+    /// (16), and with null messages a guarantee time (8 more).
+    static constexpr uint32_t MESSAGE_HEADER_BYTES = 24;
 
     /**
      * \brief Get the TypeId.
@@ -97,17 +99,13 @@ class QbbRemoteChannel : public QbbChannel
 
   private:
     /**
-     * \brief A frame arrived from the other rank (MpiReceiver callback):
-     * queue it for its node's Flush at this time.
+     * \brief A frame's message arrived from the other rank (MpiReceiver
+     * callback, one time step before the frame's arrival): schedule the
+     * arrival with the key the frame carries.
      * \param device the receiving device
      * \param frame the frame, rebuilt from its serialized form
      */
     void Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
-    /**
-     * \brief Pass up a node's frames of this time, in port order.
-     * \param node the node id
-     */
-    static void Flush(uint32_t node);
 
     uint64_t m_sent{0};     //!< frames sent to the other rank
     uint64_t m_received{0}; //!< frames received from the other rank

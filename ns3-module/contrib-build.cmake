@@ -76,6 +76,11 @@ foreach(_t ${librdma} ${librdma}-obj)
     if(RDMA_METIS_MISSING)
       target_compile_definitions(${_t} PRIVATE RDMA_NO_METIS)
     endif()
+    if(ENABLE_MPI)
+      # ns-3.37 does not install its MPI simulators' headers;
+      # model/rdma-mpi-simulator-impl.h derives from them.
+      target_include_directories(${_t} PRIVATE "${PROJECT_SOURCE_DIR}/src/mpi/model")
+    endif()
   endif()
 endforeach()
 # Test data lives beside the sources; the suites find it through this path.

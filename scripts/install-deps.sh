@@ -8,14 +8,18 @@
 # Dask's distributed, tqdm), and the
 # tests' outside oracles (tshark, python3-scapy) and runner (python3-pytest), and clang with
 # its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) for the sanitizer build and the
-# fuzz harnesses, and Sphinx for the documentation (make doc). Installs only what is
+# fuzz harnesses, Sphinx for the documentation (make doc), and OpenMPI with
+# the tools that unpack ns-3's source (make mpi, which make test builds; its
+# ns3-module/check-compat.sh adds the deb-src line for Debian's ns3 source
+# package when apt has none). Installs only what is
 # missing, so a second run does not touch the network.
 set -eu
 
 PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
 libboost-program-options-dev libmetis-dev nlohmann-json3-dev pybind11-dev python3-dev
 python3-numpy python3-matplotlib python3-scipy python3-distributed python3-tqdm
-tshark python3-scapy python3-pytest clang libclang-rt-14-dev python3-sphinx"
+tshark python3-scapy python3-pytest clang libclang-rt-14-dev python3-sphinx
+libopenmpi-dev openmpi-bin dpkg-dev xz-utils ninja-build"
 
 missing=""
 for p in $PACKAGES; do

@@ -4,7 +4,8 @@
 # with its wall time; exits 1 if any stage failed.
 #   ctest             the Release build's CTest: one test per ns-3 TestSuite
 #                     and one per example program
-#   pytest            test/python with Debian's pytest (/usr/bin/python3)
+#   pytest            test/python with Debian's pytest (/usr/bin/python3),
+#                     test_mpi.py with the MPI build of make mpi
 # With RDMA_SANITIZE_DIR (make test sets it to the clang build of
 # make sanitize-build: -fsanitize=address,undefined -fno-sanitize-recover=all):
 #   sanitized ctest   every CTest test of the Release stage again, all of
@@ -64,7 +65,8 @@ stage() {
 
 stage "ctest" "tests passed" \
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
-# -rs: each skipped test's reason (test_mpi.py without the MPI build).
+# -rs: each skipped test's reason (test_mpi.py without the MPI build, unless
+# RDMA_REQUIRE_MPI=1, which make test sets: it builds the MPI build first).
 stage "pytest" " (passed|failed|error)" \
     env RDMA_BUILD_DIR="$BUILD_DIR" /usr/bin/python3 -m pytest -p no:cacheprovider -q -rs "$TOP/test/python"
 
