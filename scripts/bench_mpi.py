@@ -7,6 +7,8 @@ the wall times, the speed-up and what synchronization cost (doc/mpi.rst).
     scripts/bench_mpi.py --sim PATH --ranks 2 --cases hpcc-5ms
 
 Per case it prints one line per run (wall seconds, events, M events/s) and
+whether the distributed run's answers are the sequential run's (fct.csv,
+pfc.csv, summary.json's counters: "answers identical"), and
 a line of the distributed run's figures from its summary.json "mpi" block:
 frames sent between ranks, the granted-time windows (at most the active
 simulated time over the lookahead: every window advances by at least the
@@ -50,7 +52,24 @@ def run(sim, args, ranks, out):
         summary = json.load(f)
     with open(os.path.join(out, 'fct.csv')) as f:
         fct = sorted(f.read().splitlines()[1:], key=lambda l: int(l.split(',')[0]))
+    with open(os.path.join(out, 'pfc.csv')) as f:
+        summary['pfc.csv'] = sorted(f.read().splitlines()[1:])
     return wall, summary, fct
+
+
+# summary.json's counters a distributed run must share with the sequential
+# run (test_mpi.py checks the same); "events" is the ranks' sum, not one.
+COUNTERS = ('flows', 'fct_slowdown', 'sim_time_s', 'data_packets_delivered', 'pfc',
+            'ecn_marks', 'retransmissions', 'drops')
+
+
+def answers(seq, seq_fct, par, par_fct):
+    """'identical' if fct.csv, pfc.csv (rows sorted) and the summary counters
+    are the sequential run's, else what differs."""
+    differ = ([] if par_fct == seq_fct else ['fct.csv']) + \
+        ([] if par['pfc.csv'] == seq['pfc.csv'] else ['pfc.csv']) + \
+        [k for k in COUNTERS if par.get(k) != seq.get(k)]
+    return 'identical' if not differ else 'DIFFER (%s)' % ', '.join(differ)
 
 
 def main():
@@ -77,9 +96,9 @@ def main():
         windows = active / (mpi['lookahead_ns'] * 1e-9) if mpi['lookahead_ns'] else 0
         print('%-16s sequential   %7.2f s wall, %10d events, %5.2f M events/s' %
               (case, seq_wall, seq['events'], seq['events'] / seq_wall / 1e6))
-        print('%-16s %d ranks (%s) %7.2f s wall, %10d events, speed-up %.2fx, fct.csv %s' %
+        print('%-16s %d ranks (%s) %7.2f s wall, %10d events, speed-up %.2fx, answers %s' %
               (case, mpi['ranks'], mpi['sync'], par_wall, par['events'], seq_wall / par_wall,
-               'identical' if par_fct == seq_fct else 'DIFFERS'))
+               answers(seq, seq_fct, par, par_fct)))
         print('%-16s   partition: %s; %d links between ranks, lookahead %d ns; per rank: %s' %
               (case, mpi['partition'], mpi['links_between_ranks'], mpi['lookahead_ns'],
                ', '.join('r%d %d nodes %d events %.2f s' %

@@ -1,6 +1,7 @@
 """scripts/bench_mpi.py without an MPI build: how it reports a distributed
 run's answers against the sequential run's (doc/mpi.rst, "Same answers":
-flows that differ, the largest per-flow difference, the distribution)."""
+identical, or which outputs differ; flows that differ, the largest per-flow
+difference, the distribution)."""
 
 import os
 import sys
@@ -25,3 +26,13 @@ def test_fct_difference_names_flows_largest_and_distribution():
 def test_fct_difference_other_flows():
     assert bench_mpi.fct_difference(rows([1, 2]), rows([1])) == \
         'different flows completed (2 and 1)'
+
+
+def test_answers_identical_or_names_what_differs():
+    seq = {'flows': {'total': 4}, 'ecn_marks': 10, 'events': 100, 'pfc.csv': ['1,2,3,3,pause']}
+    fct = rows([1000, 2000])
+    par = dict(seq, events=180)  # the ranks' sum: not compared
+    assert bench_mpi.answers(seq, fct, par, list(fct)) == 'identical'
+    par = dict(seq, ecn_marks=11, **{'pfc.csv': []})
+    assert bench_mpi.answers(seq, fct, par, rows([1000, 2001])) == \
+        'DIFFER (fct.csv, pfc.csv, ecn_marks)'
