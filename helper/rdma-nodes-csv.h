@@ -7,7 +7,9 @@
 
 #include "rdma-topology-spec.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -30,6 +32,15 @@ namespace ns3
  * \return the CSV text, a header and one line per node id
  */
 std::string RdmaFormatNodesCsv(const RdmaTopologySpec& topo);
+
+/**
+ * \ingroup rdma
+ * \brief Each node's tier, as nodes.csv gives it: its hop distance from the
+ * nearest host (hosts 0, the switches hosts attach to 1, ...).
+ * \param topo the topology
+ * \return per node id its tier (UINT32_MAX for a node no host reaches)
+ */
+std::vector<uint32_t> RdmaNodeTiers(const RdmaTopologySpec& topo);
 
 } // namespace ns3
 
