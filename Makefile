@@ -138,7 +138,9 @@ bench-peers: build bench-lto
 # rdma-sim (--hpcc.config, cc.preset=conweave-sim) and ConWeave's simulator
 # side by side on the same flows, alternating (scripts/bench_conweave.py;
 # doc/rdma.rst, "Side by side with ConWeave's simulator"): its run.py's case
-# (CONWEAVE_LB fecmp, drill or letflow, PFC, DCQCN, its 128-host leaf-spine),
+# (CONWEAVE_LB fecmp, drill or letflow, or several comma-separated;
+# CONWEAVE_RECOVERY pfc: PFC and go-back-N, irn: IRN without PFC, or both;
+# DCQCN, its 128-host leaf-spine),
 # CONWEAVE_TIME seconds of CONWEAVE_CDF arrivals at CONWEAVE_LOAD percent of
 # the core, from its traffic_gen.py seeded with CONWEAVE_SEED (or the flow file
 # CONWEAVE_FLOWS); slowdown tables, pauses, wall times and peak RSS.
@@ -149,6 +151,7 @@ bench-peers: build bench-lto
 CONWEAVE_DIR ?= /var/tmp/rdma-peer-conweave
 CONWEAVE_SIM ?= $(BUILD_DIR)/examples/rdma-sim
 CONWEAVE_LB ?= fecmp
+CONWEAVE_RECOVERY ?= pfc
 CONWEAVE_TIME ?= 0.005
 CONWEAVE_LOAD ?= 50
 CONWEAVE_CDF ?= AliStorage2019
@@ -156,7 +159,8 @@ CONWEAVE_SEED ?= 1
 bench-conweave: build
 	@test -n "$(CONWEAVE_SRC)$(CONWEAVE_TREE)" || { echo "make bench-conweave: set CONWEAVE_SRC=<checkout of ConWeave's simulator> or CONWEAVE_TREE=<its built tree>" >&2; exit 2; }
 	scripts/bench_conweave.py $(if $(CONWEAVE_TREE),--conweave-tree "$(CONWEAVE_TREE)",--conweave-src "$(CONWEAVE_SRC)") \
-	  --sim "$(CONWEAVE_SIM)" --peer-dir "$(CONWEAVE_DIR)" --lb $(CONWEAVE_LB) --time $(CONWEAVE_TIME) \
+	  --sim "$(CONWEAVE_SIM)" --peer-dir "$(CONWEAVE_DIR)" --lb $(CONWEAVE_LB) --recovery $(CONWEAVE_RECOVERY) \
+	  --time $(CONWEAVE_TIME) \
 	  --netload $(CONWEAVE_LOAD) --cdf $(CONWEAVE_CDF) --seed $(CONWEAVE_SEED) \
 	  $(if $(CONWEAVE_FLOWS),--flows "$(CONWEAVE_FLOWS)") --runs $(BENCH_RUNS) --out $(OUT)/bench-conweave
 
