@@ -225,16 +225,18 @@ def count_pauses(pfc_txt):
     return pauses, resumes
 
 
-def done_before(folder, side):
+def done_before(folder, side, flows):
     """Whether a side's folder holds a finished run's outputs: ours a
-    summary.json (written last), theirs the line its simulator prints when
-    every flow has finished (network-load-balance.cc) in its stdout."""
+    summary.json (written last), theirs an FCT file with a line for every
+    flow of the flow file (its simulator writes one as each flow ends)."""
     if side == 'ours':
         return os.path.isfile(os.path.join(folder, 'summary.json'))
     try:
-        with open(os.path.join(folder, 'stdout.txt')) as f:
-            return 'Simulator is enforced to be finished' in f.read()
-    except OSError:
+        with open(flows) as f:
+            total = int(f.readline().split()[0])
+        with open(os.path.join(folder, 'out_fct.txt')) as f:
+            return sum(1 for line in f if line.strip()) == total
+    except (OSError, ValueError, IndexError):
         return False
 
 
@@ -373,7 +375,7 @@ def main(argv=None):
         for r in range(args.runs):
             for key, c in cases.items():
                 for side in rotation(['theirs', 'ours'], turn):
-                    if args.resume and r == 0 and done_before(c['dirs'][side], side):
+                    if args.resume and r == 0 and done_before(c['dirs'][side], side, flows):
                         log('%s: %s done before (--resume), not run' % (key, side))
                         continue
                     log('run %d/%d, %s: %s' % (r + 1, args.runs, key,

@@ -150,3 +150,12 @@ def test_several_cases_alternate_in_one_run(build_dir, tmp_path):
     result = json.load(open(out / 'bench-conweave.json'))
     assert sorted(result['cases']) == ['drill-irn', 'drill-pfc', 'fecmp-irn', 'fecmp-pfc']
     assert result['cases']['drill-irn']['tables']['all flows']['flows_ours'] == 40
+    # --resume: what is done is not run again (a simulator that fails now is never started)
+    (tree / bench_conweave.BINARY).write_text('#!/bin/sh\nexit 1\n')
+    r = subprocess.run([sys.executable, SCRIPT, '--conweave-tree', str(tree), '--flows',
+                        fidelity.FLOWS, '--sim', '/bin/false', '--out', str(out), '--lb',
+                        'fecmp,drill', '--recovery', 'pfc,irn', '--resume'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count('done before (--resume), not run') == 8
+    assert 'drill, mean FCT order' not in r.stdout and 'pfc, mean FCT order, ours: ' in r.stdout
