@@ -121,12 +121,14 @@ def print_alistorage(title, rows):
 def print_permutation(title, rows):
     print('\n== %s: FCT mean and largest (us), aggregation-core utilisation, resent packets'
           % title)
-    print('%-10s %-12s %9s %9s %8s %9s %9s %8s' % ('balancer', 'recovery', 'mean FCT', 'max FCT',
-                                                   'core util', 'resent', 'spurious', 'wall s'))
+    print('(of the flows done by sim.stopTime; core: aggregation-core links over the run)')
+    print('%-10s %-12s %9s %9s %8s %9s %9s %8s %8s' % (
+        'balancer', 'recovery', 'mean FCT', 'max FCT', 'core util', 'resent', 'spurious',
+        'done', 'wall s'))
     for (lb, rec), r in rows.items():
-        print('%-10s %-12s %9s %9s %8s %9d %9d %8s' % (
+        print('%-10s %-12s %9s %9s %8s %9d %9d %8s %8s' % (
             lb, rec, fmt(r['mean_us'], 1), fmt(r['max_us'], 1), fmt(r.get('util_tier2')),
-            r['resent'], r['spurious'], fmt(r['wall_s'], 1)))
+            r['resent'], r['spurious'], '%d/%d' % (r['done'], r['flows']), fmt(r['wall_s'], 1)))
 
 
 def alistorage(out, name, balancers, sets, jobs):
