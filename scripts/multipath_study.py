@@ -50,10 +50,9 @@ BALANCERS = ['Ecmp', 'Spray', 'Drill', 'LetFlow', 'Adaptive']
 FABRIC_BALANCERS = ['Ecmp', 'Spray', 'Adaptive']
 LB_KEY = 'switch.LoadBalancing'
 WINDOW_KEY = 'transport.irn.ReorderWindow'
-#: (balancer, recovery) at k = 16: per-flow ECMP as it is, and the per-packet
-#: balancers with what they need (IRN with the reorder window)
-KEY_POINTS = [('Ecmp', 'go-back-n'), ('Ecmp', 'irn-window'), ('Spray', 'irn-window'),
-              ('Adaptive', 'irn-window')]
+#: (balancer, recovery) at k = 16: the per-packet balancers with what they
+#: need (IRN with the reorder window) and per-flow ECMP with the same
+KEY_POINTS = [('Ecmp', 'irn-window'), ('Spray', 'irn-window'), ('Adaptive', 'irn-window')]
 QUICK = {'alistorage': ['--set', 'topology.leaves=4', '--set', 'topology.spines=4',
                         '--set', 'topology.hostsPerLeaf=4', '--set', 'traffic.duration=500us'],
          'permutation': ['--set', 'topology.k=4', '--set', 'traffic.size=200000']}
@@ -74,7 +73,7 @@ def run_sweep(out, name, config, grid, sets, jobs):
     with open(os.path.join(root, sweep.RESULTS)) as f:
         for row in csv.DictReader(f):
             if row['status'] == 'ok':
-                points[tuple(row[k] for k, _ in grid)] = row['folder']
+                points[tuple(row[k] for k, _ in grid)] = os.path.join(root, row['point'])
     return points, status
 
 
@@ -165,7 +164,7 @@ def permutation(out, name, balancers, sets, window, jobs, only=None):
     return rows, worst
 
 
-def draw(parts, path):
+def draw(parts, path, fail_label='a spine link fails'):
     import matplotlib
     matplotlib.use('Agg')
     import rdmasim_plotting as rp
@@ -183,8 +182,10 @@ def draw(parts, path):
             if fail:
                 yf = [fail.get((lb, rec), {}).get(key, np.nan) for lb in lbs]
                 ax.scatter(x + (i - 0.5) * 0.38, yf, marker='v', color='k', zorder=3,
-                           label='a spine link fails at 1 ms' if i == 0 else None)
+                           label=fail_label if i == 0 else None)
     for ax, what in ((axes[0], 'mean FCT (us)'), (axes[1], 'p99 FCT (us)')):
+        rp.log_y_if_wide([ax], [v for p in (ali, fail) for r in p.values()
+                                for v in (r['mean_us'], r['p99_us'])])
         ax.set_xticks(x, lbs, rotation=20)
         ax.set_ylabel(what)
         ax.set_title('AliStorage, 128-host leaf-spine', fontsize=9)
@@ -223,6 +224,8 @@ def main(argv=None):
     p.add_argument('--window', type=int, default=64, help='IRN reorder window, packets')
     p.add_argument('--fail', default='128-136', help='the link that fails, A-B (node ids)')
     p.add_argument('--fail-at', default='1ms', help='when it fails')
+    p.add_argument('--fail-balancers', default=','.join(BALANCERS),
+                   help='the balancers of the failure part, comma-separated')
     p.add_argument('--duration', help='traffic.duration of the AliStorage parts (config: 3ms)')
     p.add_argument('--quick', action='store_true', help='small fabrics, short runs')
     p.add_argument('--figure', help='write the figure as FIGURE.png and .pdf')
@@ -245,8 +248,9 @@ def main(argv=None):
         print_alistorage('AliStorage2019 at 50 % of the core, leaf-spine', results['alistorage'])
     if 'failure' in parts:
         fail = ['--set', 'topology.failLinks=%s@%s' % (args.fail, args.fail_at)]
-        results['failure'], s = alistorage(args.out, 'failure', BALANCERS, ali_sets + fail,
-                                           args.jobs)
+        results['failure'], s = alistorage(args.out, 'failure',
+                                           [b for b in BALANCERS if b in args.fail_balancers.split(',')],
+                                           ali_sets + fail, args.jobs)
         worst = max(worst, s)
         print_alistorage('the same, link %s failing at %s' % (args.fail, args.fail_at),
                          results['failure'])
@@ -263,7 +267,7 @@ def main(argv=None):
             worst = max(worst, s)
             print_permutation('2 MB permutation, fat tree k=16', rows)
     if args.figure:
-        for path in draw(results, args.figure):
+        for path in draw(results, args.figure, 'link %s fails at %s' % (args.fail, args.fail_at)):
             print('multipath: wrote %s' % path)
     return worst
 
