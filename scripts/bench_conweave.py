@@ -288,12 +288,24 @@ def print_case(label, result):
                                                    table['worst_ratio']), flush=True)
 
 
+def summary_table(cases):
+    """The flows the summary counts: after the warm-up, or every flow when a
+    run is too short to have any after it (--time 0.005, the warm-up)."""
+    after = 'after the warm-up'
+    if all(c['tables'][after]['flows_ours'] and c['tables'][after]['flows_theirs']
+           for c in cases.values()):
+        return after
+    return 'all flows'
+
+
 def print_cases(cases):
-    """Every case after the warm-up: mean FCT and p50 / p99 per bucket, ours /
-    theirs, and each side's order of the balancers by mean FCT per recovery."""
-    print('\n== every case, after the warm-up: ours / theirs (ratio)')
+    """Every case (flows after the warm-up, or all of them if the runs are no
+    longer than it): mean FCT and p50 / p99 per bucket, ours / theirs, and
+    each side's order of the balancers by mean FCT per recovery."""
+    name = summary_table(cases)
+    print('\n== every case, %s: ours / theirs (ratio)' % name)
     for key, c in cases.items():
-        t = c['tables']['after the warm-up']
+        t = c['tables'][name]
         if not (t['flows_ours'] and t['flows_theirs']):
             continue
         print('%-14s mean FCT us %8.1f / %8.1f (%.2f); worst ratio %.2f' % (
@@ -305,10 +317,9 @@ def print_cases(cases):
                 row['p99_ours'], row['p99_theirs'], row['p99_ratio']))
     for rec in sorted({c['recovery'] for c in cases.values()}):
         mine = [c for c in cases.values() if c['recovery'] == rec
-                and c['tables']['after the warm-up']['flows_ours']]
+                and c['tables'][name]['flows_ours']]
         for side in ('ours', 'theirs'):
-            order = sorted(mine, key=lambda c: c['tables']['after the warm-up'][
-                'mean_fct_us_' + side])
+            order = sorted(mine, key=lambda c: c['tables'][name]['mean_fct_us_' + side])
             print('%s, mean FCT order, %s: %s' % (rec, side, ' < '.join(c['lb'] for c in order)))
 
 
