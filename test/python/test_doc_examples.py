@@ -152,6 +152,19 @@ TEMPLATES['scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt '
     '--theirs-pfc test/data/hpcc-compare/theirs-pfc.txt']
 
 # doc/rdma.rst, "Side by side with ConWeave's simulator": the files make
+# doc/rdma.rst, "The many-paths study", and doc/benchmarks.rst, "Load balancers"
+LONG['scripts/multipath_study.py --out out/multipath --parts permutation --k16-points'] = (
+    'nine 128-host and three 1,024-host permutation points, tens of minutes', 'parse')
+LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure --duration 1ms '
+     '--fail-at 500us --fail-balancers Ecmp,Spray,Adaptive --figure doc/figures/multipath'] = (
+    'sixteen 128-host AliStorage points, tens of minutes', 'parse')
+LONG['scripts/multipath_study.py --out out/multipath'] = (
+    'the whole study at the configs\' sizes, hours on two cores', 'parse')
+# doc/rdma.rst, ConWeave's other balancers: they need its simulator built
+for _bench in ('--lb letflow,drill,fecmp --recovery pfc,irn', '--lb fecmp,letflow --recovery pfc'):
+    LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave %s --time 0.005 '
+         '--resume --out out/bench-conweave-lbs' % _bench] = (
+        "needs ConWeave's simulator built; 27 minutes a case on a busy day", 'parse')
 # bench-conweave writes stand for the stored ones of test_conweave_fidelity.py
 TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
           '--cc.preset=hpcc-sim --output.dir=out/cw-before'] = [
@@ -159,8 +172,6 @@ TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/confi
     '--cc.preset=hpcc-sim --output.dir=out/cw-before']
 TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_fct.txt'] = [
     'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
-TEMPLATES['make bench-conweave CONWEAVE_SRC=<checkout of ConWeave\'s simulator>'] = [
-    'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3']
 TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
     'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
 
