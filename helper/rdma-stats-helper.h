@@ -71,10 +71,10 @@ class RdmaStatsHelper
     /// What the links of one tier carried (both directions of each link).
     struct TierLoad
     {
-        uint32_t tier{0};        //!< the link's tier: the lower of its ends' tiers (0: host links)
-        uint32_t directions{0};  //!< link directions (two per link)
-        uint64_t txBytes{0};     //!< bytes sent on them (QbbNetDevice txBytes, frames whole)
-        double utilisation{0};   //!< txBytes x 8 over their summed rates x the time
+        uint32_t tier{0};         //!< the link's tier: the lower of its ends' tiers (0: host links)
+        uint32_t directions{0};   //!< link directions (two per link)
+        uint64_t txBytes{0};      //!< bytes sent on them (QbbNetDevice txBytes, frames whole)
+        double utilisation{0};    //!< txBytes x 8 over their summed rates x the time
         double maxUtilisation{0}; //!< the busiest direction's
     };
 
@@ -87,8 +87,7 @@ class RdmaStatsHelper
      * \param seconds the time the bytes were sent in (> 0)
      * \return one entry per tier that has links, by tier
      */
-    std::vector<TierLoad> GetTierLoads(const std::vector<uint32_t>& nodeTier,
-                                       double seconds) const;
+    std::vector<TierLoad> GetTierLoads(const std::vector<uint32_t>& nodeTier, double seconds) const;
 
     /// \return pfc.csv's text
     std::string FormatPfcCsv() const;
