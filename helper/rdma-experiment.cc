@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 
 // The build passes it (ns3-module/*.cmake, wscript).
@@ -40,7 +41,17 @@ std::string
 RdmaExperiment::GetDataDir()
 {
     const char* env = std::getenv("RDMA_DATA_DIR");
-    return env ? env : RDMA_DATA_DIR;
+    if (env)
+    {
+        return env;
+    }
+#ifdef RDMA_INSTALLED_DATA_DIR
+    if (!std::filesystem::is_directory(RDMA_DATA_DIR))
+    {
+        return RDMA_INSTALLED_DATA_DIR;
+    }
+#endif
+    return RDMA_DATA_DIR;
 }
 
 RdmaExperiment::RdmaExperiment(const RdmaConfig& config)
