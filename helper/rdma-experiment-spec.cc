@@ -16,6 +16,7 @@
 #include "rdma-pcap-output.h"
 
 #include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rdma-page-size.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
@@ -694,12 +695,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
-    if (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0)
+    if (!RdmaPageSize::IsValid(pageBytes))
     {
         throw RdmaConfigError(c.GetOrigin("cache.mtt.PageBytes") +
                               ": cache.mtt.PageBytes = " + std::to_string(pageBytes) +
-                              ": expected a power of two of at least 4096 bytes (4 KiB base "
-                              "pages, 2 MiB or 1 GiB huge pages)");
+                              ": expected " + RdmaPageSize::Rule());
     }
     if (pipeline)
     {

@@ -77,7 +77,7 @@ void
 RdmaQpRequester::Start(uint32_t sqPsn)
 {
     m_state = RdmaRecoveryState();
-    m_state.una = m_state.nextPsn = m_state.highestSent = sqPsn & 0xFFFFFF;
+    m_state.una = m_state.nextPsn = m_state.highestSent = PsnMod(sqPsn);
     m_retryLeft = m_qp->Query().retryCnt;
     m_rnrRetryLeft = m_qp->Query().rnrRetry;
 }
