@@ -426,10 +426,12 @@ CheckCaches(const RdmaConfig& c)
  * machine's available memory by default), before it is built: a run that
  * does not fit would otherwise build until the kernel kills it.
  * \param c the configuration
- * \param estimate the run's estimate \throws RdmaConfigError
+ * \param estimate the run's estimate
+ * \param what what the estimate covers: "this run" or "this fabric alone"
+ * \throws RdmaConfigError
  */
 void
-CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
+CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::string& what)
 {
     const std::string value = c.Get("sim.maxMemory");
     uint64_t limit = 0;
@@ -453,13 +455,60 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
         return;
     }
     throw RdmaConfigError(
-        "sim.maxMemory: this run needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
+        "sim.maxMemory: " + what + " needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
         " to build (" + estimate.Describe() + "), more than the limit of " +
         RdmaFormatByteSize(limit) + " (" + source +
         "); nothing was built. Make the topology or workload smaller, or, if the estimate is "
         "too high for this run, raise the limit with --sim.maxMemory=SIZE (for example "
         "--sim.maxMemory=" +
         std::to_string((estimate.GetTotalBytes() >> 30) + 1) + "GiB)");
+}
+
+/**
+ * \brief Refuse a generated fabric that cannot fit from its sizes alone,
+ * before it is built (RdmaMemoryEstimate::CountFatTree and the others): a
+ * star of 10^8 hosts is refused at once, not after minutes of building its
+ * links. Sizes its generator refuses, topology files and the workload wait
+ * for the full check after the topology is built.
+ * \param c the configuration \throws RdmaConfigError
+ */
+void
+CheckFabricFits(const RdmaConfig& c)
+{
+    const std::string type = c.Get("topology.type");
+    RdmaMemoryEstimate::Counts counts;
+    if (type == "fat-tree")
+    {
+        const uint64_t k = c.GetUinteger("topology.k");
+        if (k < 2 || k % 2 != 0)
+        {
+            return;
+        }
+        counts = RdmaMemoryEstimate::CountFatTree(k);
+    }
+    else if (type == "leaf-spine")
+    {
+        counts = RdmaMemoryEstimate::CountLeafSpine(c.GetUinteger("topology.leaves"),
+                                                    c.GetUinteger("topology.spines"),
+                                                    c.GetUinteger("topology.hostsPerLeaf"));
+    }
+    else if (type == "dumbbell")
+    {
+        counts = RdmaMemoryEstimate::CountDumbbell(c.GetUinteger("topology.left"),
+                                                   c.GetUinteger("topology.right"));
+    }
+    else if (type == "star")
+    {
+        counts = RdmaMemoryEstimate::CountStar(c.GetUinteger("topology.hosts"));
+    }
+    else
+    {
+        return;
+    }
+    counts.pipelines = c.GetBool("nic.pipeline") ? counts.hosts : 0;
+    CheckMemory(c,
+                RdmaMemoryEstimate(counts, RdmaMemoryEstimate::GetMeasuredCosts()),
+                "this fabric alone");
 }
 
 /**
@@ -588,6 +637,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
     }
     qlenInterval = c.GetTime("output.qlenInterval");
+    CheckFabricFits(c);
     topology = MakeTopology(c, tiers);
     // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
     // by the NIC rate, the first host's link rate (as the HPCC simulator's
@@ -724,7 +774,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": expected a probability in [0, 1]");
     }
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
-    CheckMemory(c, memory);
+    CheckMemory(c, memory, "this run");
     MakePartition(c);
     if (!jobs.empty() && partition.ranks > 1)
     {
