@@ -168,7 +168,7 @@ TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
 REFUSED = {
     'rdma-sim --topology.k=32 --traffic.pattern=permutation --traffic.size=1000 '
     '--sim.stopTime=1us --sim.maxMemory=100MB --output.dir=out/k32':
-        (2, 'rdma-sim: sim.maxMemory: this run needs about'),
+        (2, 'rdma-sim: sim.maxMemory: this fabric alone needs about'),
 }
 
 #: what the workspace links to in the tree

@@ -61,7 +61,7 @@ def test_installed_rdma_sim_runs_from_any_folder(prefix, tmp_path):
     assert r.returncode == 0, r.stderr
     with open(tmp_path / 'out' / 'summary.json') as f:
         summary = json.load(f)
-    assert summary['flows']['done'] == summary['flows']['total'] > 0
+    assert summary['flows']['completed'] == summary['flows']['total'] > 0
 
 
 def test_bindings_readme_runs_with_the_installed_module(build_dir, prefix, tmp_path):
