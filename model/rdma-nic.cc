@@ -9,6 +9,7 @@
 
 #include "qbb-net-device.h"
 #include "rdma-int-codec.h"
+#include "rdma-loss-recovery.h"
 #include "rdma-opcode.h"
 
 #include "ns3/abort.h"
@@ -572,14 +573,24 @@ RdmaNic::RepsAcked(const RoceFrame& f)
     const bool carriesAeth = op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE ||
                              op == RC_RDMA_READ_RESPONSE_ONLY ||
                              op == RC_RDMA_READ_RESPONSE_LAST;
-    if (!carriesAeth || f.aeth.GetSyndromeType() != AethHeader::ACK)
+    auto it = carriesAeth ? m_reps.find(f.bth.GetDestQp()) : m_reps.end();
+    if (it == m_reps.end())
     {
         return;
     }
-    auto it = m_reps.find(f.bth.GetDestQp());
-    if (it != m_reps.end())
+    const AethHeader::SyndromeType type = f.aeth.GetSyndromeType();
+    if (type == AethHeader::ACK)
     {
         it->second.OnAck(f.bth.GetPsn(), f.bth.GetBecn());
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (op == RC_ACKNOWLEDGE && type == AethHeader::NAK &&
+        f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR && qp &&
+        qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+    {
+        // Selective repeat's SACK: the MSN field holds the PSN that arrived.
+        it->second.OnSack(f.bth.GetPsn(), f.aeth.GetMsn(), f.bth.GetBecn());
     }
 }
 

@@ -43,34 +43,70 @@ RdmaReps::Next(uint16_t& entropy)
 void
 RdmaReps::OnSent(uint32_t psn, uint16_t entropy)
 {
-    m_sent.emplace_back(psn & 0xFFFFFF, entropy);
+    m_sent.push_back({psn & 0xFFFFFF, entropy, false});
 }
 
 void
-RdmaReps::OnAck(uint32_t psn, bool ecnEcho)
+RdmaReps::Recycle(uint16_t entropy)
 {
-    psn &= 0xFFFFFF;
-    bool found = false;
-    uint16_t entropy = 0;
-    while (!m_sent.empty() && PsnAtOrBefore(m_sent.front().first, psn))
-    {
-        if (m_sent.front().first == psn)
-        {
-            found = true;
-            entropy = m_sent.front().second; // the latest copy sent wins
-        }
-        m_sent.pop_front();
-    }
-    if (!found || ecnEcho)
-    {
-        return;
-    }
     const uint32_t n = static_cast<uint32_t>(m_buffer.size());
     m_buffer[m_head] = entropy;
     m_head = (m_head + 1) % n;
     if (m_valid < n)
     {
         ++m_valid;
+    }
+}
+
+void
+RdmaReps::Forget(uint32_t psn)
+{
+    while (!m_sent.empty() && PsnAtOrBefore(m_sent.front().psn, psn))
+    {
+        m_sent.pop_front();
+    }
+}
+
+void
+RdmaReps::OnAck(uint32_t psn, bool ecnEcho)
+{
+    psn &= 0xFFFFFF;
+    // The latest copy sent of the ACKed PSN (a resend's, if any).
+    Sent* acked = nullptr;
+    for (Sent& s : m_sent)
+    {
+        if (s.psn == psn)
+        {
+            acked = &s;
+        }
+    }
+    if (acked && !acked->recycled && !ecnEcho)
+    {
+        Recycle(acked->ev);
+    }
+    Forget(psn);
+}
+
+void
+RdmaReps::OnSack(uint32_t expectedPsn, uint32_t sackPsn, bool ecnEcho)
+{
+    sackPsn &= 0xFFFFFF;
+    Forget((expectedPsn - 1) & 0xFFFFFF);
+    Sent* arrived = nullptr;
+    for (Sent& s : m_sent)
+    {
+        if (s.psn == sackPsn)
+        {
+            arrived = &s;
+        }
+    }
+    if (arrived && !arrived->recycled)
+    {
+        arrived->recycled = true;
+        if (!ecnEcho)
+        {
+            Recycle(arrived->ev);
+        }
     }
 }
 

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -24,11 +23,13 @@ namespace ns3
  * new path. An acknowledgement with an ECN echo recycles nothing, so a
  * congested path's entropy leaves circulation.
  *
- * Acknowledgements here are RoCEv2 ACKs: each names one PSN (coalesced
- * ACKs cover earlier ones) and carries the responder's ECN echo in the
- * BTH's BECN bit (RdmaQpCc); the entropy recycled is the one the ACKed PSN
- * was last sent with (OnSent). Not modelled: REPS's freezing mode after a
- * failure (reusing entropies while it lasts).
+ * Acknowledgements here are RoCEv2 ACKs and selective repeat's SACKs,
+ * with the responder's ECN echo in the BTH's BECN bit (RdmaQpCc). An ACK
+ * names one PSN (and covers those before it): the entropy recycled is the
+ * one that PSN was last sent with (OnSent). A SACK (RdmaSelectiveRepeat's
+ * NAK) names the out-of-order PSN that arrived: its entropy is recycled.
+ * Each sent copy's entropy is recycled at most once. Not modelled: REPS's
+ * freezing mode after a failure (reusing entropies while it lasts).
  */
 class RdmaReps
 {
@@ -57,6 +58,14 @@ class RdmaReps
      */
     void OnAck(uint32_t psn, bool ecnEcho);
 
+    /**
+     * \brief A SACK arrived (selective repeat's sequence NAK).
+     * \param expectedPsn the responder's expected PSN: those before it are acknowledged
+     * \param sackPsn the PSN that arrived out of order
+     * \param ecnEcho whether it carried the ECN echo (BECN)
+     */
+    void OnSack(uint32_t expectedPsn, uint32_t sackPsn, bool ecnEcho);
+
     /// \return how many entropies are valid in the buffer
     uint32_t GetValid() const
     {
@@ -64,10 +73,23 @@ class RdmaReps
     }
 
   private:
-    std::vector<uint16_t> m_buffer;                     //!< the circular buffer
-    uint32_t m_head{0};                                 //!< next slot written
-    uint32_t m_valid{0};                                //!< valid entries before m_head
-    std::deque<std::pair<uint32_t, uint16_t>> m_sent;   //!< (PSN, entropy) not yet ACKed
+    /// A request sent and not yet covered by an ACK.
+    struct Sent
+    {
+        uint32_t psn;    //!< its PSN
+        uint16_t ev;     //!< its entropy
+        bool recycled;   //!< already put back in the buffer
+    };
+
+    /// Put an entropy in the buffer (the oldest is overwritten when full).
+    void Recycle(uint16_t entropy);
+    /// Forget every sent copy at or before PSN `psn`.
+    void Forget(uint32_t psn);
+
+    std::vector<uint16_t> m_buffer; //!< the circular buffer
+    uint32_t m_head{0};             //!< next slot written
+    uint32_t m_valid{0};            //!< valid entries before m_head
+    std::deque<Sent> m_sent;        //!< copies sent, in send order
 };
 
 } // namespace ns3

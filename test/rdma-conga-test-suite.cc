@@ -209,8 +209,8 @@ class RepsTestCase : public TestCase
 {
   public:
     RepsTestCase()
-        : TestCase("Reps: entropies ACKed without ECN echo are reused oldest first, echoed "
-                   "ones are dropped, the buffer keeps the newest")
+        : TestCase("Reps: entropies ACKed or SACKed without ECN echo are reused oldest first, "
+                   "echoed ones are dropped, the buffer keeps the newest")
     {
     }
 
@@ -242,6 +242,21 @@ class RepsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(reps.Next(ev), false, "empty");
         reps.OnAck(6, false);
         NS_TEST_EXPECT_MSG_EQ(reps.GetValid(), 0u, "an ACK for a PSN already ACKed recycles nothing");
+
+        // Selective repeat's SACKs: the PSN that arrived out of order gives its entropy back, once.
+        RdmaReps sack(8);
+        for (uint32_t psn = 10; psn <= 13; ++psn)
+        {
+            sack.OnSent(psn, static_cast<uint16_t>(0xD000 + psn));
+        }
+        sack.OnSack(10, 12, false);
+        sack.OnSack(10, 12, false); // a duplicate SACK
+        sack.OnSack(10, 13, true);  // arrived, but CE-marked
+        NS_TEST_EXPECT_MSG_EQ(sack.GetValid(), 1u, "12's once; 13's echoed");
+        sack.OnAck(12, false); // the cumulative ACK reaches 12: already recycled
+        NS_TEST_EXPECT_MSG_EQ(sack.GetValid(), 1u, "not twice");
+        NS_TEST_EXPECT_MSG_EQ(sack.Next(ev), true, "reuse");
+        NS_TEST_EXPECT_MSG_EQ(ev, 0xD000 + 12, "the SACKed PSN's entropy");
     }
 };
 
