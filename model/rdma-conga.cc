@@ -40,7 +40,8 @@ RdmaConga::GetTypeId()
                           "Entries of the flowlet table, indexed by the flow hash, entries "
                           "(CONGA's ASIC has 64K, section 5).",
                           UintegerValue(65536),
-                          MakeUintegerAccessor(&RdmaConga::m_tableSize),
+                          MakeUintegerAccessor(&RdmaConga::SetTableSize,
+                                               &RdmaConga::GetTableSize),
                           MakeUintegerChecker<uint32_t>(1, 1u << 24))
             .AddAttribute("Tdre",
                           "Period of the DRE's decrement, X -= X x Alpha (section 3.3). With "
@@ -194,23 +195,25 @@ RdmaConga::Choose(const RdmaRouteTable::Group& group, const RdmaFrameView& view)
     return nTies == 1 ? ties[0] : ties[Draw(nTies)];
 }
 
+void
+RdmaConga::SetTableSize(uint32_t entries)
+{
+    m_tableSize = entries;
+    m_flowlets.SetSize(entries);
+}
+
+uint32_t
+RdmaConga::GetTableSize() const
+{
+    return m_tableSize;
+}
+
 uint32_t
 RdmaConga::DoSelect(const RdmaRouteTable::Group& group, const RdmaFrameView& view, uint32_t seed)
 {
-    if (m_flowlets.empty())
-    {
-        m_flowlets.resize(m_tableSize);
-    }
-    Flowlet& f = m_flowlets[view.FlowHash(seed) % m_flowlets.size()];
-    const int64_t now = Simulator::Now().GetPicoSeconds();
-    const bool inGroup = std::find(group.begin(), group.end(), f.port) != group.end();
-    if (f.lastPs < 0 || now - f.lastPs > m_timeout.GetPicoSeconds() || !inGroup)
-    {
-        f.port = Choose(group, view);
-        NS_LOG_LOGIC("new flowlet on port " << f.port);
-    }
-    f.lastPs = now;
-    return f.port;
+    return m_flowlets.Lookup(view.FlowHash(seed), group, m_timeout, [this, &group, &view]() {
+        return Choose(group, view);
+    });
 }
 
 void

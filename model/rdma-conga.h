@@ -6,6 +6,7 @@
 #define RDMA_CONGA_H
 
 #include "rdma-dre.h"
+#include "rdma-flowlet-table.h"
 #include "rdma-frame.h"
 #include "rdma-load-balancer.h"
 
@@ -120,12 +121,10 @@ class RdmaConga : public RdmaLoadBalancer
     /// Make the DREs, one per port (at first use).
     void MakeDres();
 
-    /// One flowlet table entry.
-    struct Flowlet
-    {
-        uint32_t port{0};   //!< the flowlet's port
-        int64_t lastPs{-1}; //!< its last frame, ps (-1: never used)
-    };
+    /// \param entries FlowletTableSize
+    void SetTableSize(uint32_t entries);
+    /// \return FlowletTableSize
+    uint32_t GetTableSize() const;
 
     Time m_timeout;              //!< FlowletTimeout
     uint32_t m_tableSize{65536}; //!< FlowletTableSize
@@ -143,7 +142,7 @@ class RdmaConga : public RdmaLoadBalancer
     std::vector<bool> m_fromChanged;           //!< [leaf x uplinks]: changed since fed back
     std::vector<uint32_t> m_feedbackNext;      //!< per leaf: round-robin pointer
     std::vector<RdmaDre> m_dres;               //!< per port
-    std::vector<Flowlet> m_flowlets;           //!< made at first use
+    RdmaFlowletTable m_flowlets;               //!< the flowlets
 };
 
 } // namespace ns3
