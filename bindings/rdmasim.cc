@@ -8,7 +8,7 @@
  *                   "output.dir": "out/tiny-0.5"}, force=True)
  *   r.summary["flows"]["completed"], r.flows["slowdown"]
  *   r = rdmasim.run("examples/configs/collective-ring.ini")
- *   r.collectives["busbw_gbps"]
+ *   r.collectives["busbw_gbps"], r.jobs["time_ns"]
  *
  * One experiment runs in the calling process (RdmaExperiment); the
  * simulator and attribute defaults are reset after each run, so runs can
@@ -112,8 +112,9 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
 {
     const std::size_t n = records.size();
     py::array_t<uint32_t> job(n), iteration(n), item(n), ranks(n);
+    py::array_t<int64_t> slowestSrc(n), slowestDst(n);
     py::array_t<uint64_t> bytes(n);
-    py::array_t<double> start(n), end(n), cct(n), algbw(n), busbw(n);
+    py::array_t<double> start(n), end(n), cct(n), algbw(n), busbw(n), slowestPair(n);
     py::list collective, algorithm, status;
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -128,6 +129,10 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
         cct.mutable_at(i) = r.completed ? double(r.GetCct().GetNanoSeconds()) : NAN;
         algbw.mutable_at(i) = r.completed ? r.GetAlgBw() / 1e9 : NAN;
         busbw.mutable_at(i) = r.completed ? r.GetBusBw() / 1e9 : NAN;
+        slowestSrc.mutable_at(i) = r.completed ? int64_t(r.lastSrc) : -1;
+        slowestDst.mutable_at(i) = r.completed ? int64_t(r.lastDst) : -1;
+        slowestPair.mutable_at(i) =
+            r.completed ? double((r.lastLanded - r.start).GetNanoSeconds()) : NAN;
         collective.append(RdmaCollectiveName(r.schedule->GetKind()));
         algorithm.append(RdmaCollectiveAlgorithmName(r.schedule->GetAlgorithm()));
         status.append(r.completed ? "done" : (r.failed ? "failed" : "incomplete"));
@@ -146,7 +151,48 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
     d["cct_ns"] = cct;
     d["algbw_gbps"] = algbw;
     d["busbw_gbps"] = busbw;
+    d["slowest_src"] = slowestSrc;
+    d["slowest_dst"] = slowestDst;
+    d["slowest_pair_ns"] = slowestPair;
     d["status"] = array(status);
+    return d;
+}
+
+/// Columns of the jobs' iteration records (jobs.csv's), as numpy arrays.
+py::dict
+IterationArrays(const std::vector<RdmaIterationRecord>& records)
+{
+    const std::size_t n = records.size();
+    py::array_t<uint32_t> job(n), iteration(n), ranks(n);
+    py::array_t<double> start(n), end(n), time(n), compute(n), comm(n), share(n);
+    py::list status;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const auto& r = records[i];
+        const double t = r.completed ? double(r.GetTime().GetNanoSeconds()) : NAN;
+        const double c = double(r.compute.GetNanoSeconds());
+        job.mutable_at(i) = r.job;
+        iteration.mutable_at(i) = r.iteration;
+        ranks.mutable_at(i) = r.ranks;
+        start.mutable_at(i) = r.start.GetNanoSeconds();
+        end.mutable_at(i) = r.completed ? double(r.end.GetNanoSeconds()) : NAN;
+        time.mutable_at(i) = t;
+        compute.mutable_at(i) = c;
+        comm.mutable_at(i) = t - c;
+        share.mutable_at(i) = t > 0 ? (t - c) / t : (r.completed ? 0.0 : NAN);
+        status.append(r.completed ? "done" : "incomplete");
+    }
+    py::dict d;
+    d["job"] = job;
+    d["iteration"] = iteration;
+    d["ranks"] = ranks;
+    d["start_ns"] = start;
+    d["end_ns"] = end;
+    d["time_ns"] = time;
+    d["compute_ns"] = compute;
+    d["comm_ns"] = comm;
+    d["exposed_comm_share"] = share;
+    d["status"] = py::module_::import("numpy").attr("array")(status);
     return d;
 }
 
@@ -175,7 +221,10 @@ PYBIND11_MODULE(rdmasim, m)
         }
     });
 
-    py::class_<RdmaExperiment>(m, "Result", "One run's results: summary (dict), flows (numpy).")
+    py::class_<RdmaExperiment>(
+        m,
+        "Result",
+        "One run's results: summary (dict), flows, collectives and jobs (numpy).")
         .def_property_readonly(
             "summary",
             [](const RdmaExperiment& e) {
@@ -193,7 +242,15 @@ PYBIND11_MODULE(rdmasim, m)
             "per-collective columns as numpy arrays (traffic.pattern = collective; empty "
             "otherwise), as collectives.csv: job, iteration, item, collective, algorithm, bytes, "
             "ranks, start_ns, end_ns, cct_ns, algbw_gbps, busbw_gbps (nccl-tests' definitions, "
-            "Gbit/s; NaN unless done), status")
+            "Gbit/s; NaN unless done), slowest_src, slowest_dst (the ranks of the WRITE that "
+            "landed last; -1 unless done), slowest_pair_ns (when it landed, from start), status")
+        .def_property_readonly(
+            "jobs",
+            [](const RdmaExperiment& e) { return IterationArrays(e.GetIterationRecords()); },
+            "per-iteration columns as numpy arrays (traffic.pattern = collective; empty "
+            "otherwise), as jobs.csv: job, iteration, ranks, start_ns, end_ns, time_ns, "
+            "compute_ns, comm_ns (time - compute), exposed_comm_share, status (NaN where an "
+            "iteration is not done)")
         .def(
             "summary_text",
             [](const RdmaExperiment& e) {
