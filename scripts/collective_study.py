@@ -103,6 +103,8 @@ def fabric_figures(root, row):
             'slowest_dst': int(c['slowest_dst']) if done else None,
             'slowest_pair_us': int(c['slowest_pair_ns']) / 1e3 if done else None,
             'pause_frames': s['pfc']['pause_frames'],
+            'ecn_marks': s['ecn_marks'],
+            'out_of_order': s['reordering']['out_of_order_arrivals'],
             'retransmissions': s['retransmissions'],
             'wall_s': s['wall_time_s']}
 
@@ -116,7 +118,8 @@ def job_figures(root, row):
         j = jobs.setdefault(int(it['job']), {'ranks': int(it['ranks']), 'iterations_us': []})
         j['iterations_us'].append(int(it['time_ns']) / 1e3 if it['status'] == 'done' else None)
     return {'placement': row['job.placement'], 'jobs': jobs,
-            'pause_frames': s['pfc']['pause_frames'], 'wall_s': s['wall_time_s']}
+            'pause_frames': s['pfc']['pause_frames'], 'ecn_marks': s['ecn_marks'],
+            'wall_s': s['wall_time_s']}
 
 
 def number(x, fmt):
@@ -134,21 +137,24 @@ def rst_table(header, rows):
 
 def tables(study):
     a = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'PFC pauses',
-                   'packets resent'),
+                   'ECN marks', 'out of order', 'resent'),
                   [(f['cc'], f['lb'], number(f['cct_us'], '%.1f'),
-                    number(f['busbw_gbps'], '%.2f'), f['pause_frames'], f['retransmissions'])
+                    number(f['busbw_gbps'], '%.2f'), f['pause_frames'], f['ecn_marks'],
+                    f['out_of_order'], f['retransmissions'])
                    for f in study['allreduce']])
     b = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'slowest pair',
-                   'its end (us)', 'PFC pauses'),
+                   'its end (us)', 'PFC pauses', 'ECN marks'),
                   [(f['cc'], f['lb'], number(f['cct_us'], '%.1f'),
                     number(f['busbw_gbps'], '%.2f'),
                     '-' if f['slowest_src'] is None else '%d -> %d' % (f['slowest_src'],
                                                                        f['slowest_dst']),
-                    number(f['slowest_pair_us'], '%.1f'), f['pause_frames'])
+                    number(f['slowest_pair_us'], '%.1f'), f['pause_frames'], f['ecn_marks'])
                    for f in study['moe']])
-    c = rst_table(('placement', 'job', 'ranks', 'iteration times (us)', 'PFC pauses'),
+    c = rst_table(('placement', 'job', 'ranks', 'iteration times (us)', 'PFC pauses',
+                   'ECN marks'),
                   [(p['placement'], j, v['ranks'],
-                    ', '.join(number(t, '%.1f') for t in v['iterations_us']), p['pause_frames'])
+                    ', '.join(number(t, '%.1f') for t in v['iterations_us']), p['pause_frames'],
+                    p['ecn_marks'])
                    for p in study['jobs'] for j, v in sorted(p['jobs'].items())])
     return a, b, c
 
