@@ -27,6 +27,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <initializer_list>
+
 namespace py = pybind11;
 using namespace ns3;
 
@@ -69,6 +71,20 @@ PythonHint(std::string message)
     return message;
 }
 
+/// \return the columns as a dict, in order, each a numpy array (a list of
+/// strings becomes an array of them) \param columns (name, values) pairs
+py::dict
+Columns(std::initializer_list<std::pair<const char*, py::object>> columns)
+{
+    const py::object array = py::module_::import("numpy").attr("array");
+    py::dict d;
+    for (const auto& [name, values] : columns)
+    {
+        d[name] = py::isinstance<py::list>(values) ? array(values) : values;
+    }
+    return d;
+}
+
 /// Columns of the per-flow records, as numpy arrays.
 py::dict
 FlowArrays(const std::vector<RdmaFctRecord>& records)
@@ -92,18 +108,16 @@ FlowArrays(const std::vector<RdmaFctRecord>& records)
         op.append(RdmaFlowOpName(r.flow.op));
         status.append(r.StatusName());
     }
-    py::dict d;
-    d["id"] = id;
-    d["src"] = src;
-    d["dst"] = dst;
-    d["size"] = size;
-    d["start_ns"] = start;
-    d["fct_ns"] = fct;
-    d["ideal_fct_ns"] = ideal;
-    d["slowdown"] = slowdown;
-    d["op"] = py::module_::import("numpy").attr("array")(op);
-    d["status"] = py::module_::import("numpy").attr("array")(status);
-    return d;
+    return Columns({{"id", id},
+                    {"src", src},
+                    {"dst", dst},
+                    {"size", size},
+                    {"start_ns", start},
+                    {"fct_ns", fct},
+                    {"ideal_fct_ns", ideal},
+                    {"slowdown", slowdown},
+                    {"op", op},
+                    {"status", status}});
 }
 
 /// Columns of the collectives' records (collectives.csv's), as numpy arrays.
@@ -137,25 +151,22 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
         algorithm.append(RdmaCollectiveAlgorithmName(r.schedule->GetAlgorithm()));
         status.append(r.completed ? "done" : (r.failed ? "failed" : "incomplete"));
     }
-    const py::object array = py::module_::import("numpy").attr("array");
-    py::dict d;
-    d["job"] = job;
-    d["iteration"] = iteration;
-    d["item"] = item;
-    d["collective"] = array(collective);
-    d["algorithm"] = array(algorithm);
-    d["bytes"] = bytes;
-    d["ranks"] = ranks;
-    d["start_ns"] = start;
-    d["end_ns"] = end;
-    d["cct_ns"] = cct;
-    d["algbw_gbps"] = algbw;
-    d["busbw_gbps"] = busbw;
-    d["slowest_src"] = slowestSrc;
-    d["slowest_dst"] = slowestDst;
-    d["slowest_pair_ns"] = slowestPair;
-    d["status"] = array(status);
-    return d;
+    return Columns({{"job", job},
+                    {"iteration", iteration},
+                    {"item", item},
+                    {"collective", collective},
+                    {"algorithm", algorithm},
+                    {"bytes", bytes},
+                    {"ranks", ranks},
+                    {"start_ns", start},
+                    {"end_ns", end},
+                    {"cct_ns", cct},
+                    {"algbw_gbps", algbw},
+                    {"busbw_gbps", busbw},
+                    {"slowest_src", slowestSrc},
+                    {"slowest_dst", slowestDst},
+                    {"slowest_pair_ns", slowestPair},
+                    {"status", status}});
 }
 
 /// Columns of the jobs' iteration records (jobs.csv's), as numpy arrays.
@@ -182,18 +193,16 @@ IterationArrays(const std::vector<RdmaIterationRecord>& records)
         share.mutable_at(i) = t > 0 ? (t - c) / t : (r.completed ? 0.0 : NAN);
         status.append(r.completed ? "done" : "incomplete");
     }
-    py::dict d;
-    d["job"] = job;
-    d["iteration"] = iteration;
-    d["ranks"] = ranks;
-    d["start_ns"] = start;
-    d["end_ns"] = end;
-    d["time_ns"] = time;
-    d["compute_ns"] = compute;
-    d["comm_ns"] = comm;
-    d["exposed_comm_share"] = share;
-    d["status"] = py::module_::import("numpy").attr("array")(status);
-    return d;
+    return Columns({{"job", job},
+                    {"iteration", iteration},
+                    {"ranks", ranks},
+                    {"start_ns", start},
+                    {"end_ns", end},
+                    {"time_ns", time},
+                    {"compute_ns", compute},
+                    {"comm_ns", comm},
+                    {"exposed_comm_share", share},
+                    {"status", status}});
 }
 
 } // namespace

@@ -106,6 +106,8 @@ def fabric_figures(root, row):
             'ecn_marks': s['ecn_marks'],
             'out_of_order': s['reordering']['out_of_order_arrivals'],
             'retransmissions': s['retransmissions'],
+            'data_packets': s['data_packets_delivered'],
+            'sim_time_s': s['sim_time_s'],
             'wall_s': s['wall_time_s']}
 
 
@@ -135,20 +137,27 @@ def rst_table(header, rows):
     return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] + [rule])
 
 
+def cct(f):
+    """The CCT in us, or what an incomplete run got to: '> 100 ms'."""
+    if f['cct_us'] is not None:
+        return '%.1f' % f['cct_us']
+    return '> %g ms' % (f['sim_time_s'] * 1e3)
+
+
 def tables(study):
     a = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'PFC pauses',
-                   'ECN marks', 'out of order', 'resent'),
-                  [(f['cc'], f['lb'], number(f['cct_us'], '%.1f'),
-                    number(f['busbw_gbps'], '%.2f'), f['pause_frames'], f['ecn_marks'],
-                    f['out_of_order'], f['retransmissions'])
+                   'ECN marks', 'out of order', 'resent', 'data packets'),
+                  [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
+                    f['pause_frames'], f['ecn_marks'], f['out_of_order'], f['retransmissions'],
+                    f['data_packets'])
                    for f in study['allreduce']])
     b = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'slowest pair',
-                   'its end (us)', 'PFC pauses', 'ECN marks'),
-                  [(f['cc'], f['lb'], number(f['cct_us'], '%.1f'),
-                    number(f['busbw_gbps'], '%.2f'),
+                   'its end (us)', 'PFC pauses', 'ECN marks', 'data packets'),
+                  [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
                     '-' if f['slowest_src'] is None else '%d -> %d' % (f['slowest_src'],
                                                                        f['slowest_dst']),
-                    number(f['slowest_pair_us'], '%.1f'), f['pause_frames'], f['ecn_marks'])
+                    number(f['slowest_pair_us'], '%.1f'), f['pause_frames'], f['ecn_marks'],
+                    f['data_packets'])
                    for f in study['moe']])
     c = rst_table(('placement', 'job', 'ranks', 'iteration times (us)', 'PFC pauses',
                    'ECN marks'),
@@ -170,14 +179,17 @@ def draw(study, title=None):
         for i, cc in enumerate(ccs):
             x = np.arange(len(lbs)) + (i - (len(ccs) - 1) / 2) * width
             got = {f['lb']: f for f in points if f['cc'] == cc}
-            y = [got[lb]['cct_us'] / 1e3 if got.get(lb) and got[lb]['cct_us'] else np.nan
+            y = [got[lb]['cct_us'] / 1e3 if got.get(lb) and got[lb]['cct_us'] else 0
                  for lb in lbs]
             bars = ax.bar(x, y, width, label=cc.upper())
             for bar, lb in zip(bars, lbs):
-                if lb in got:
-                    ax.annotate('%d' % got[lb]['pause_frames'],
-                                (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                                ha='center', va='bottom', fontsize='x-small')
+                if lb not in got:
+                    continue
+                f = got[lb]
+                text = ('%d' % f['pause_frames'] if f['cct_us'] is not None
+                        else 'not done\nby %g ms' % (f['sim_time_s'] * 1e3))
+                ax.annotate(text, (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                            ha='center', va='bottom', fontsize='x-small')
         ax.set_xticks(np.arange(len(lbs)))
         ax.set_xticklabels(lbs)
         ax.set_ylabel('CCT (ms)')
