@@ -86,6 +86,10 @@ _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid tra
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
 
+# doc/rdma.rst, "Collectives on an oversubscribed fabric" and "Collectives at scale"
+LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/collective-study'] = (
+    'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')
+
 #: Examples with placeholders -> the instances run (or checked, if LONG has them).
 TEMPLATES = {
     'scripts/compare_hpcc.py OURS_DIR THEIRS_FCT_TXT':
