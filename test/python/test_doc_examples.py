@@ -89,6 +89,8 @@ LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host
 # doc/rdma.rst, "Collectives on an oversubscribed fabric" and "Collectives at scale"
 LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/collective-study'] = (
     'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')
+LONG['scripts/collective_study.py -o out/collective-study'] = (
+    'the same study, README', 'parse')
 
 #: Examples with placeholders -> the instances run (or checked, if LONG has them).
 TEMPLATES = {
