@@ -192,6 +192,9 @@ def draw(study, title=None):
                             ha='center', va='bottom', fontsize='x-small')
         ax.set_xticks(np.arange(len(lbs)))
         ax.set_xticklabels(lbs)
+        done = [f['cct_us'] / 1e3 for f in points if f['cct_us'] is not None]
+        if done:
+            ax.set_ylim(0, 1.35 * max(done))  # room for the legend above the bars
         ax.set_ylabel('CCT (ms)')
         ax.set_title('%s, %d ranks, %s' % (what, points[0]['ranks'],
                                            ra_size(points[0]['bytes'])), fontsize='small')
