@@ -40,7 +40,7 @@ RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
 {
     std::ostringstream out;
     out << "job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,start_ns,"
-           "end_ns,cct_ns,algbw_gbps,busbw_gbps,status\n";
+           "end_ns,cct_ns,algbw_gbps,busbw_gbps,slowest_src,slowest_dst,slowest_pair_ns,status\n";
     for (const auto& r : records)
     {
         const RdmaCollectiveSchedule& s = *r.schedule;
@@ -51,11 +51,13 @@ RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
         if (r.completed)
         {
             out << r.end.GetNanoSeconds() << ',' << r.GetCct().GetNanoSeconds() << ','
-                << Number(r.GetAlgBw() / 1e9) << ',' << Number(r.GetBusBw() / 1e9) << ",done\n";
+                << Number(r.GetAlgBw() / 1e9) << ',' << Number(r.GetBusBw() / 1e9) << ','
+                << r.lastSrc << ',' << r.lastDst << ',' << (r.lastLanded - r.start).GetNanoSeconds()
+                << ",done\n";
         }
         else
         {
-            out << ",,,," << (r.failed ? "failed" : "incomplete") << '\n';
+            out << ",,,,,,," << (r.failed ? "failed" : "incomplete") << '\n';
         }
     }
     return out.str();

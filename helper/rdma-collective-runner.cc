@@ -223,6 +223,7 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         s.iterations[it].job = j;
         s.iterations[it].iteration = it;
         s.iterations[it].compute = compute;
+        s.iterations[it].ranks = static_cast<uint32_t>(job.hosts.size());
     }
     m_collectives += s.records.size();
     m_totalBytes += bytesPerIteration * job.iterations;
@@ -439,8 +440,16 @@ RdmaCollectiveRunner::Landed(uint32_t j, uint32_t r, uint32_t opIndex)
     }
     Rank& rank = s.ranks[r];
     const RdmaCollectiveSchedule& c = Current(j, r);
-    m_landedBytes += c.GetOps()[opIndex].bytes;
+    const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
+    m_landedBytes += op.bytes;
     --rank.recvsLeft;
+    RdmaCollectiveRecord& rec = s.records[rank.seq];
+    if (Simulator::Now() >= rec.lastLanded)
+    {
+        rec.lastSrc = op.src;
+        rec.lastDst = op.dst;
+        rec.lastLanded = Simulator::Now();
+    }
     for (uint32_t d : c.GetDependents(opIndex))
     {
         if (--rank.waiting[c.GetSendIndex(d)] == 0)

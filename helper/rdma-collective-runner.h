@@ -68,6 +68,12 @@ struct RdmaCollectiveRecord
     uint32_t ranksDone{0};     //!< ranks done with it
     bool completed{false};     //!< every rank done
     bool failed{false};        //!< a WRITE completed with an error
+    /// The pair that finished last: the sender and receiver rank of the
+    /// last WRITE to land (and be reduced, where it is), and when it landed.
+    /// For an all-to-all, the slowest of its n(n-1) pairs.
+    uint32_t lastSrc{0};
+    uint32_t lastDst{0}; //!< see lastSrc
+    Time lastLanded;     //!< see lastSrc (valid if a WRITE landed)
 
     /// \return end - start (zero unless completed)
     Time GetCct() const;
@@ -88,6 +94,7 @@ struct RdmaIterationRecord
 {
     uint32_t job{0};          //!< job index
     uint32_t iteration{0};    //!< from 0
+    uint32_t ranks{0};        //!< the job's ranks
     Time start;               //!< first rank started it
     Time end;                 //!< last rank finished it (valid if completed)
     Time compute;             //!< the iteration's compute gaps, summed

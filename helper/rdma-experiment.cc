@@ -34,6 +34,7 @@ struct RdmaExperiment::Impl
     std::string summaryJson;              //!< after Run
     std::vector<RdmaFctRecord> records;   //!< after Run
     std::vector<RdmaCollectiveRecord> collectives; //!< after Run
+    std::vector<RdmaIterationRecord> iterations;   //!< after Run
     std::vector<std::string> summaryText; //!< PrintSummary's lines
 };
 
@@ -98,6 +99,12 @@ RdmaExperiment::GetCollectiveRecords() const
     return m_impl->collectives;
 }
 
+const std::vector<RdmaIterationRecord>&
+RdmaExperiment::GetIterationRecords() const
+{
+    return m_impl->iterations;
+}
+
 void
 RdmaExperiment::PrintSummary(std::ostream& os) const
 {
@@ -145,6 +152,7 @@ RdmaExperiment::Run()
     const RdmaExperimentReport report(spec, sim, simEnd, wallStart);
     m_impl->records = report.GetRecords();
     m_impl->collectives = report.GetCollectiveRecords();
+    m_impl->iterations = report.GetIterationRecords();
     m_impl->summaryJson = report.GetSummaryJson();
     m_impl->summaryText = report.GetSummaryText();
     Simulator::Destroy();

@@ -112,6 +112,10 @@ class RdmaExperiment
     /// (traffic.pattern = collective; after Run)
     const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
 
+    /// \return one record per iteration of each job (jobs.csv's rows;
+    /// traffic.pattern = collective; after Run)
+    const std::vector<RdmaIterationRecord>& GetIterationRecords() const;
+
     /// \brief The readable summary rdma-sim prints. \param os the stream
     void PrintSummary(std::ostream& os) const;
 

@@ -86,6 +86,19 @@ _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid tra
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
 
+# doc/rdma.rst, "Collectives on an oversubscribed fabric" and "Collectives at scale"
+LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/collective-study'] = (
+    'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')
+LONG['scripts/collective_study.py -o out/collective-study'] = (
+    'the same study, README', 'parse')
+LONG['build/examples/rdma-sim --topology.type=fat-tree --topology.k=16 --traffic.pattern=collective '
+     '--collective.bytes=2MiB --cc.algorithm=none --transport.pathMtu=4096 '
+     '--output.qlenInterval=0s --output.dir=out/scale/allreduce-1024'] = (
+    'a 1,024-rank all-reduce, minutes', 'check')
+LONG['build/examples/rdma-sim -c examples/configs/fat-tree-k8-permutation.ini --topology.k=16 '
+     '--cc.algorithm=none --transport.pathMtu=4096 --output.dir=out/scale/permutation-k16'] = (
+    'the 1,024-host permutation, minutes', 'check')
+
 #: Examples with placeholders -> the instances run (or checked, if LONG has them).
 TEMPLATES = {
     'scripts/compare_hpcc.py OURS_DIR THEIRS_FCT_TXT':
