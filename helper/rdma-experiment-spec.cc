@@ -131,6 +131,27 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         {
             spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
         }
+        else if (type == "rail")
+        {
+            if (c.Get("traffic.pattern") != "collective")
+            {
+                throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                      ": topology.type = rail carries collective traffic only "
+                                      "(its GPUs' NVLink ports are hosts that reach their own "
+                                      "server only), not traffic.pattern = " +
+                                      c.Get("traffic.pattern"));
+            }
+            RdmaLinkParams intra;
+            intra.rate = DataRate(c.GetBitRate("topology.rail.IntraServerRate"));
+            intra.delay = c.GetTime("topology.rail.IntraServerDelay");
+            intra.errorRate = errorRate;
+            spec = RdmaTopologySpec::Rail(c.GetUinteger("topology.rail.Servers"),
+                                          c.GetUinteger("topology.rail.GpusPerServer"),
+                                          c.GetUinteger("topology.spines"),
+                                          tiers[0],
+                                          tiers[1],
+                                          intra);
+        }
         else if (type == "hpcc")
         {
             if (c.Get("topology.file").empty())
@@ -143,7 +164,7 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         else
         {
             throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
-                                  "': expected fat-tree, leaf-spine, dumbbell, star or hpcc");
+                                  "': expected fat-tree, leaf-spine, dumbbell, star, hpcc or rail");
         }
         spec.Validate();
         return spec;
@@ -652,7 +673,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     if (c.Get("traffic.pattern") == "collective")
     {
         std::vector<std::string> warnings;
-        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        jobs = RdmaMakeJobs(c, topology, &warnings);
         for (const auto& w : warnings)
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";

@@ -659,6 +659,71 @@ RdmaCollectiveSchedule::Finish()
         deps[op].push_back(waitsFor);
     }
     m_extraDeps.clear();
+    Index(deps);
+}
+
+RdmaCollectiveSchedule
+RdmaCollectiveSchedule::Grouped(const RdmaCollectiveSchedule& one,
+                                const std::vector<std::vector<uint32_t>>& groups,
+                                uint32_t ranks)
+{
+    std::vector<bool> used(ranks, false);
+    for (const auto& g : groups)
+    {
+        if (g.size() != one.m_ranks)
+        {
+            throw std::invalid_argument("grouped collective: a group of " +
+                                        std::to_string(g.size()) + " ranks for a schedule of " +
+                                        std::to_string(one.m_ranks));
+        }
+        for (uint32_t r : g)
+        {
+            if (r >= ranks || used[r])
+            {
+                throw std::invalid_argument("grouped collective: rank " + std::to_string(r) +
+                                            (r >= ranks ? " is not one of the " +
+                                                              std::to_string(ranks) + " ranks"
+                                                        : " is in two groups"));
+            }
+            used[r] = true;
+        }
+    }
+    RdmaCollectiveSchedule s(one.m_kind,
+                             one.m_algorithm,
+                             ranks,
+                             one.m_bytes,
+                             one.m_channels,
+                             one.m_chunkBytes);
+    s.m_groupRanks = one.m_ranks;
+    s.m_steps = one.m_steps;
+    const auto nOps = static_cast<uint32_t>(one.m_ops.size());
+    std::vector<std::vector<uint32_t>> deps;
+    deps.reserve(uint64_t(nOps) * groups.size());
+    s.m_ops.reserve(uint64_t(nOps) * groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+    {
+        const auto base = static_cast<uint32_t>(g * nOps);
+        for (uint32_t i = 0; i < nOps; ++i)
+        {
+            Op op = one.m_ops[i];
+            op.src = groups[g][op.src];
+            op.dst = groups[g][op.dst];
+            s.m_ops.push_back(op);
+            deps.emplace_back();
+            for (uint32_t d : one.GetDeps(i))
+            {
+                deps.back().push_back(base + d);
+            }
+        }
+    }
+    s.Index(deps);
+    return s;
+}
+
+void
+RdmaCollectiveSchedule::Index(std::vector<std::vector<uint32_t>>& deps)
+{
+    const auto nOps = static_cast<uint32_t>(m_ops.size());
     // Compressed: deps by op, and the reverse (dependents by op).
     m_depStart.assign(nOps + 1, 0);
     m_deps.clear();
@@ -723,6 +788,12 @@ uint32_t
 RdmaCollectiveSchedule::GetRanks() const
 {
     return m_ranks;
+}
+
+uint32_t
+RdmaCollectiveSchedule::GetGroupRanks() const
+{
+    return m_groupRanks == 0 ? m_ranks : m_groupRanks;
 }
 
 uint64_t
