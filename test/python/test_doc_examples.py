@@ -106,6 +106,8 @@ for _side in ('roce', 'irn'):
     for _load, _cc in (('0.5', 'dcqcn'), ('0.7', 'none')):
         LONG['build/examples/rdma-sim -c examples/configs/irn-vs-roce-%s.ini --traffic.load=%s '
              '--cc.algorithm=%s' % (_side, _load, _cc)] = ('a k=4 fat-tree study point', 'check')
+LONG['build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini'] = (
+    'SimAI\'s GPT-7B on 64 GPUs at 1/1024 of its bytes, ~15 s', 'check')
 LONG['ns3-module/install-into-ns3.sh /path/to/ns-3'] = (
     'needs an ns-3 source tree (test_install_into_ns3.py installs into one)', 'shell')
 # doc/rdma.rst, "Side by side with the HPCC simulator": its literal blocks
