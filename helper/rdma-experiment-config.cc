@@ -172,8 +172,8 @@ RdmaExperiment::MakeConfig()
              count(1));
     c.AddKey("job.ranks",
              "0",
-             "collective: ranks of each job, one per host (0: the hosts shared equally among "
-             "job.count jobs)",
+             "collective: ranks of each job, one per host (rail: per GPU; 0: the hosts shared "
+             "equally among job.count jobs)",
              count(0));
     c.AddKey("job.placement",
              "contiguous",

@@ -443,6 +443,11 @@ RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std:
     }
     std::vector<Planned> planned;
     std::vector<std::string> unused;
+    if (c.GetOrigin("job.workloadCommScale") != "default")
+    {
+        unused.push_back(KeyText(c, "job.workloadCommScale") +
+                         " is not used: it scales job.workload's collectives, and none is set");
+    }
     const std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
     if (warnings)
     {

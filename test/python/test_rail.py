@@ -167,3 +167,12 @@ def test_simai_example_files_run_with_their_warnings(run_example, tmp_path):
     assert int(jobs[0]['compute_ns']) == 2 * 556000 + 4
     # Over NVLink: busbw well above a 100 Gb/s NIC's.
     assert float(rows[1]['busbw_gbps']) > 1000
+
+
+def test_comm_scale_without_a_workload_is_reported_unused(run_example, tmp_path):
+    r = run_example('rdma-sim', '--check', '--output.dir=%s' % (tmp_path / 'x'),
+                    '--traffic.pattern=collective', '--topology.type=rail',
+                    '--topology.rail.Servers=2', '--topology.rail.GpusPerServer=2',
+                    '--job.workloadCommScale=0.5')
+    assert r.returncode == 0, r.stderr
+    assert 'job.workloadCommScale = 0.5 is not used' in r.stderr, r.stderr
