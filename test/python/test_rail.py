@@ -136,6 +136,10 @@ def test_bad_rail_and_workload_inputs_exit_2_naming_the_key_or_line(run_example,
         (rail + ('--job.workload=%s' % short,), '%s:3: expected 3 layer lines' % short),
         (rail + ('--job.workload=%s' % GPT7B,), '%s:1: all_gpus 64' % GPT7B),
         (('--topology.type=rail',), 'topology.type = rail carries collective traffic only'),
+        # HPCC's INT records a hop's rate as one of 8 codes; NVLink's is none.
+        (rail + ('--cc.algorithm=hpcc',), 'topology.rail.IntraServerRate = 3600Gbps: INT'),
+        (('--topology.type=star', '--topology.hostRate=300Gbps', '--cc.algorithm=hpcc'),
+         'topology.hostRate = 300Gbps: INT'),
     ]
     for args, message in cases:
         out = tmp_path / 'out'
