@@ -349,14 +349,29 @@ MakeWorkloadItems(const RdmaConfig& c,
                                       " group has " + std::to_string(n) + " ranks (" +
                                       KeyText(c, "collective.algorithm") + ")");
             }
-            const auto one = RdmaCollectiveSchedule::Build(comm.kind,
-                                                           algorithm,
-                                                           n,
-                                                           bytes,
-                                                           channels,
-                                                           std::min(chunk, bytes));
-            s = std::make_shared<RdmaCollectiveSchedule>(
-                RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
+            try
+            {
+                const auto one = RdmaCollectiveSchedule::Build(comm.kind,
+                                                               algorithm,
+                                                               n,
+                                                               bytes,
+                                                               channels,
+                                                               std::min(chunk, bytes));
+                s = std::make_shared<RdmaCollectiveSchedule>(
+                    RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw RdmaConfigError(at + ": " + e.what());
+            }
+            if (s->GetMostRecvsPerRank() >= (1u << 20))
+            {
+                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
+                                      std::to_string(bytes) + " bytes makes a rank receive " +
+                                      std::to_string(s->GetMostRecvsPerRank()) +
+                                      " WRITEs, more than the immediate data numbers (2^20): "
+                                      "use larger chunks");
+            }
         }
         item.collective = s;
         items.push_back(item);
