@@ -156,6 +156,15 @@ def test_bad_rail_and_workload_inputs_exit_2_naming_the_key_or_line(run_example,
         in r.stderr, r.stderr
 
 
+def test_workload_chunks_past_the_immediates_range_exit_2(run_example, tmp_path):
+    out = tmp_path / 'tiny-chunks'
+    r = run_example('rdma-sim', '-c', STUDY_INI, '--check', '--output.dir=%s' % out,
+                    '--collective.chunkBytes=1')
+    assert r.returncode == 2 and 'collective.chunkBytes = 1' in r.stderr \
+        and 'workload_gpt7b_64g.txt:3: ALLGATHER' in r.stderr, r.stderr
+    assert not out.exists()
+
+
 def test_simai_example_files_run_with_their_warnings(run_example, tmp_path):
     micro = os.path.join(TOP, 'data', 'simai', 'microAllReduce.txt')
     rows, r = run(run_example, tmp_path / 'micro', '--topology.rail.Servers=1',
