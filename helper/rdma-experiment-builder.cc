@@ -5,6 +5,7 @@
 #include "rdma-experiment-builder.h"
 
 #include "rdma-build-progress.h"
+#include "rdma-conga-fabric.h"
 #include "rdma-interrupt.h"
 #include "rdma-mpi.h"
 #include "rdma-progress.h"
@@ -94,6 +95,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         m_topo.SetSwitchEcn(spec.ecn);
     }
     m_topo.InstallFabric(spec.topology);
+    if (spec.conga)
+    {
+        RdmaCongaFabric::Describe(spec.topology).Install(m_topo);
+    }
     for (const RdmaLinkFailure& f : spec.linkFailures)
     {
         m_topo.ScheduleLinkFailure(f.link, f.at, spec.routeConvergence);

@@ -262,6 +262,7 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
     c.AddAttributeGroup("switch.drill", "ns3::RdmaDrill");
     c.AddAttributeGroup("switch.letflow", "ns3::RdmaLetFlow");
+    c.AddAttributeGroup("switch.conga", "ns3::RdmaConga");
     c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
     c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");
     c.AddKey("ecn.kmin",

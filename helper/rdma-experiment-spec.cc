@@ -5,6 +5,7 @@
 #include "rdma-experiment-spec.h"
 
 #include "rdma-byte-size.h"
+#include "rdma-conga-fabric.h"
 #include "rdma-cc-preset.h"
 #include "rdma-implied-settings.h"
 #include "rdma-job-config.h"
@@ -750,7 +751,8 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
-    RequirePositiveTimes(c, {"nic.FlowletTimeout"});
+    RequirePositiveTimes(c,
+                         {"nic.FlowletTimeout", "switch.conga.FlowletTimeout", "switch.conga.Tdre"});
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
@@ -786,10 +788,36 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     CheckMemory(c, memory);
     MakePartition(c);
+    CheckConga(c);
     if (!jobs.empty() && partition.ranks > 1)
     {
         throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
                               ": traffic.pattern = collective runs on one rank, not " +
+                              std::to_string(partition.ranks) + " (sim.ranks)");
+    }
+}
+
+void
+RdmaExperimentSpec::CheckConga(const RdmaConfig& c)
+{
+    conga = c.Get("switch.LoadBalancing") == "Conga";
+    if (!conga)
+    {
+        return;
+    }
+    const std::string where = c.GetOrigin("switch.LoadBalancing") + ": switch.LoadBalancing = Conga";
+    try
+    {
+        RdmaCongaFabric::Describe(topology);
+    }
+    catch (const RdmaTopologyError& e)
+    {
+        throw RdmaConfigError(where + ": " + e.what());
+    }
+    if (partition.ranks > 1)
+    {
+        throw RdmaConfigError(where + ": CONGA's overlay fields are simulation metadata that do "
+                              "not cross MPI ranks; run it on one rank, not " +
                               std::to_string(partition.ranks) + " (sim.ranks)");
     }
 }

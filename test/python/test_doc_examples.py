@@ -165,8 +165,6 @@ TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/confi
     '--cc.preset=hpcc-sim --output.dir=out/cw-before']
 TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_fct.txt'] = [
     'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
-TEMPLATES['make bench-conweave CONWEAVE_SRC=<checkout of ConWeave\'s simulator>'] = [
-    'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3']
 TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
     'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
 
