@@ -46,7 +46,7 @@ RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
         const RdmaCollectiveSchedule& s = *r.schedule;
         out << r.job << ',' << r.iteration << ',' << r.item << ','
             << RdmaCollectiveName(s.GetKind()) << ',' << RdmaCollectiveAlgorithmName(s.GetAlgorithm())
-            << ',' << s.GetBytes() << ',' << s.GetRanks() << ',' << s.GetChannels() << ','
+            << ',' << s.GetBytes() << ',' << s.GetGroupRanks() << ',' << s.GetChannels() << ','
             << s.GetChunkBytes() << ',' << r.start.GetNanoSeconds() << ',';
         if (r.completed)
         {
@@ -102,7 +102,7 @@ RdmaGroupCollectives(const std::vector<RdmaCollectiveRecord>& records)
         key.collective = RdmaCollectiveName(s.GetKind());
         key.algorithm = RdmaCollectiveAlgorithmName(s.GetAlgorithm());
         key.bytes = s.GetBytes();
-        key.ranks = s.GetRanks();
+        key.ranks = s.GetGroupRanks();
         auto it = std::find_if(groups.begin(), groups.end(), [&](const RdmaCollectiveGroup& g) {
             return g.collective == key.collective && g.algorithm == key.algorithm &&
                    g.bytes == key.bytes && g.ranks == key.ranks;

@@ -16,6 +16,7 @@
 #include "rdma-hpcc-topology-reader.h"
 #include "rdma-pcap-output.h"
 
+#include "ns3/int-header.h"
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-page-size.h"
 #include "ns3/rdma-wire.h"
@@ -133,6 +134,27 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         {
             spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
         }
+        else if (type == "rail")
+        {
+            if (c.Get("traffic.pattern") != "collective")
+            {
+                throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                      ": topology.type = rail carries collective traffic only "
+                                      "(its GPUs' NVLink ports are hosts that reach their own "
+                                      "server only), not traffic.pattern = " +
+                                      c.Get("traffic.pattern"));
+            }
+            RdmaLinkParams intra;
+            intra.rate = DataRate(c.GetBitRate("topology.rail.IntraServerRate"));
+            intra.delay = c.GetTime("topology.rail.IntraServerDelay");
+            intra.errorRate = errorRate;
+            spec = RdmaTopologySpec::Rail(c.GetUinteger("topology.rail.Servers"),
+                                          c.GetUinteger("topology.rail.GpusPerServer"),
+                                          c.GetUinteger("topology.spines"),
+                                          tiers[0],
+                                          tiers[1],
+                                          intra);
+        }
         else if (type == "hpcc")
         {
             if (c.Get("topology.file").empty())
@@ -145,7 +167,7 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         else
         {
             throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
-                                  "': expected fat-tree, leaf-spine, dumbbell, star or hpcc");
+                                  "': expected fat-tree, leaf-spine, dumbbell, star, hpcc or rail");
         }
         spec.Validate();
         return spec;
@@ -594,6 +616,43 @@ CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
     }
 }
 
+/**
+ * \brief With INT on (HPCC), refuse a link whose rate has no INT rate code:
+ * its hop records could not carry it (IntHeader::HasRateCode).
+ * \param c the configuration, implied settings applied
+ * \param t the topology
+ * \throws RdmaConfigError naming the key that set the rate (or the file's link)
+ */
+void
+CheckIntRates(const RdmaConfig& c, const RdmaTopologySpec& t)
+{
+    if (!c.GetBool("switch.IntEnabled") && !c.GetBool("nic.IntEnabled"))
+    {
+        return;
+    }
+    const bool rail = t.servers.count > 0;
+    for (const auto& l : t.links)
+    {
+        if (IntHeader::HasRateCode(l.rate))
+        {
+            continue;
+        }
+        const std::string key = c.Get("topology.type") == "hpcc"
+                                    ? l.where
+                                    : (rail && l.tier == 2
+                                           ? std::string("topology.rail.IntraServerRate")
+                                           : std::string(l.tier == 0   ? "topology.hostRate"
+                                                         : l.tier == 1 ? "topology.fabricRate"
+                                                                       : "topology.coreRate"));
+        const std::string where =
+            c.Get("topology.type") == "hpcc" ? key : c.GetOrigin(key) + ": " + key + " = " + c.Get(key);
+        throw RdmaConfigError(where + ": INT (switch.IntEnabled or nic.IntEnabled, as "
+                              "cc.algorithm = hpcc sets them) records a link's rate in 3 bits: "
+                              "10, 25, 40, 50, 100, 200, 400 or 800 Gb/s, not " +
+                              std::to_string(l.rate.GetBitRate()) + " bit/s");
+    }
+}
+
 } // namespace
 
 RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
@@ -646,6 +705,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     RdmaApplyCcPreset(c, topology.GetHostLinkRate());
     RdmaApplyImpliedSettings(c);
     CheckSwitchBuffers(c, topology);
+    CheckIntRates(c, topology);
     try
     {
         pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());
@@ -704,7 +764,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     if (c.Get("traffic.pattern") == "collective")
     {
         std::vector<std::string> warnings;
-        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        jobs = RdmaMakeJobs(c, topology, &warnings);
         for (const auto& w : warnings)
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";

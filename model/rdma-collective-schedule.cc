@@ -642,7 +642,7 @@ RdmaCollectiveSchedule::Finish()
     std::vector<uint32_t> depFirst(nOps, 0);
     std::vector<uint32_t> depCount(nOps, 0);
     std::vector<uint32_t> pool;
-    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL)
+    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL && !m_depsGiven)
     {
         const auto byStep = [this](uint32_t a, uint32_t b) {
             return m_ops[a].step < m_ops[b].step;
@@ -733,6 +733,62 @@ RdmaCollectiveSchedule::Finish()
     }
 }
 
+RdmaCollectiveSchedule
+RdmaCollectiveSchedule::Grouped(const RdmaCollectiveSchedule& one,
+                                const std::vector<std::vector<uint32_t>>& groups,
+                                uint32_t ranks)
+{
+    std::vector<bool> used(ranks, false);
+    for (const auto& g : groups)
+    {
+        if (g.size() != one.m_ranks)
+        {
+            throw std::invalid_argument("grouped collective: a group of " +
+                                        std::to_string(g.size()) + " ranks for a schedule of " +
+                                        std::to_string(one.m_ranks));
+        }
+        for (uint32_t r : g)
+        {
+            if (r >= ranks || used[r])
+            {
+                throw std::invalid_argument("grouped collective: rank " + std::to_string(r) +
+                                            (r >= ranks ? " is not one of the " +
+                                                              std::to_string(ranks) + " ranks"
+                                                        : " is in two groups"));
+            }
+            used[r] = true;
+        }
+    }
+    RdmaCollectiveSchedule s(one.m_kind,
+                             one.m_algorithm,
+                             ranks,
+                             one.m_bytes,
+                             one.m_channels,
+                             one.m_chunkBytes);
+    s.m_groupRanks = one.m_ranks;
+    s.m_steps = one.m_steps;
+    const auto nOps = static_cast<uint32_t>(one.m_ops.size());
+    s.m_ops.reserve(uint64_t(nOps) * groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+    {
+        const auto base = static_cast<uint32_t>(g * nOps);
+        for (uint32_t i = 0; i < nOps; ++i)
+        {
+            Op op = one.m_ops[i];
+            op.src = groups[g][op.src];
+            op.dst = groups[g][op.dst];
+            s.m_ops.push_back(op);
+            for (uint32_t d : one.GetDeps(i))
+            {
+                s.m_extraDeps.emplace_back(base + i, base + d);
+            }
+        }
+    }
+    s.m_depsGiven = true; // each group's dependencies are one's, not derived again
+    s.Finish();
+    return s;
+}
+
 RdmaCollectiveKind
 RdmaCollectiveSchedule::GetKind() const
 {
@@ -749,6 +805,12 @@ uint32_t
 RdmaCollectiveSchedule::GetRanks() const
 {
     return m_ranks;
+}
+
+uint32_t
+RdmaCollectiveSchedule::GetGroupRanks() const
+{
+    return m_groupRanks == 0 ? m_ranks : m_groupRanks;
 }
 
 uint64_t

@@ -119,6 +119,12 @@ for _side in ('roce', 'irn'):
     for _load, _cc in (('0.5', 'dcqcn'), ('0.7', 'none')):
         LONG['build/examples/rdma-sim -c examples/configs/irn-vs-roce-%s.ini --traffic.load=%s '
              '--cc.algorithm=%s' % (_side, _load, _cc)] = ('a k=4 fat-tree study point', 'check')
+LONG['build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini'] = (
+    'SimAI\'s GPT-7B on 64 GPUs at 1/1024 of its bytes, ~15 s', 'check')
+for _scale, _tag, _wall in (('0.015625', '64', '~80 s'), ('0.0625', '16', '~6 min')):
+    LONG['build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini '
+         '--job.workloadCommScale=%s --output.dir=out/gpt7b-rail-%s' % (_scale, _tag)] = (
+        'SimAI\'s GPT-7B on 64 GPUs at 1/%s of its bytes, %s' % (_tag, _wall), 'check')
 LONG['ns3-module/install-into-ns3.sh /path/to/ns-3'] = (
     'needs an ns-3 source tree (test_install_into_ns3.py installs into one)', 'shell')
 # doc/rdma.rst, "Side by side with the HPCC simulator": its literal blocks
