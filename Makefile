@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build install doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -23,6 +23,15 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# make install: the library and its headers, rdma-sim, the Python module
+# rdmasim (where Debian's /usr/bin/python3 finds it: import rdmasim from any
+# folder), the data and the shipped configs, under PREFIX (default /usr/local;
+# ns3-module/standalone-install.cmake lists what goes where).
+PREFIX ?= /usr/local
+install: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+install: build
+	cmake --install $(BUILD_DIR)
 
 # The documentation as HTML, built as ns-3's own module documentation is
 # (Sphinx, Debian's python3-sphinx) with warnings as errors:

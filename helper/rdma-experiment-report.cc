@@ -564,7 +564,8 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     {
         f.jobs = true;
         m_collectives = jobs->GetCollectiveRecords();
-        const std::vector<RdmaIterationRecord> iterations = jobs->GetIterationRecords();
+        m_iterations = jobs->GetIterationRecords();
+        const std::vector<RdmaIterationRecord>& iterations = m_iterations;
         m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
         m_jobsCsv = RdmaFormatJobsCsv(iterations, jobs->GetJobs());
         f.collectiveGroups = RdmaGroupCollectives(m_collectives);
@@ -594,6 +595,12 @@ const std::vector<RdmaCollectiveRecord>&
 RdmaExperimentReport::GetCollectiveRecords() const
 {
     return m_collectives;
+}
+
+const std::vector<RdmaIterationRecord>&
+RdmaExperimentReport::GetIterationRecords() const
+{
+    return m_iterations;
 }
 
 const std::string&

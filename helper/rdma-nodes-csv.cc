@@ -136,9 +136,15 @@ RdmaFormatNodesCsv(const RdmaTopologySpec& topo)
     {
         const uint32_t t = tier[id];
         const uint32_t slot = t == NONE ? depth + 1 : t;
-        const std::string name = topo.isSwitch[id] ? SwitchName(t, depth) : "host";
-        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',' << name
-           << counter[slot]++ << ',';
+        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',';
+        if (id < topo.nodeNames.size() && !topo.nodeNames[id].empty())
+        {
+            os << topo.nodeNames[id] << ',';
+        }
+        else
+        {
+            os << (topo.isSwitch[id] ? SwitchName(t, depth) : "host") << counter[slot]++ << ',';
+        }
         if (pod[id] != NONE)
         {
             os << pod[id];
