@@ -31,7 +31,8 @@ def runs(run_example, tmp_path_factory):
             with open(out / 'summary.json') as f:
                 summary = json.load(f)
             with open(out / 'fct.csv') as f:
-                slowdowns = [float(row['slowdown']) for row in csv.DictReader(f)]
+                slowdowns = [float(row['slowdown']) for row in csv.DictReader(f)
+                             if row['slowdown']]  # empty: not completed
             cache[extra] = (summary, slowdowns)
         return cache[extra]
 
