@@ -6,7 +6,7 @@ with the last one of the same egress (IntHeader::EgressIds). Compared
 position by position, the differences across egresses gave U in the
 hundreds to thousands, the windows fell to MinRate x T and a k=4 fat-tree
 permutation of 2 MB WRITEs had finished 4 of 16 flows after 100 ms
-(slowdown p50 222), against 0.7 ms with ECMP. A run takes about a second."""
+(slowdown p50 222), against 0.7 ms with ECMP. A run takes about two seconds."""
 
 import csv
 import json
@@ -50,8 +50,9 @@ def test_hpcc_with_spraying_keeps_up_with_ecmp(runs, spread):
     assert len(sprayed) == 16
     assert summary['recovery']['timeouts'] == 0
     # A permutation on a full-bisection fat tree: spreading packets avoids
-    # ECMP's hash collisions, so HPCC must do at least about as well.
+    # ECMP's hash collisions (mean slowdown 2.32, largest 3.63 on
+    # 2026-11-26), so HPCC must do better (1.22 and 1.25 that day).
     mean = sum(sprayed) / len(sprayed)
     ecmp_mean = sum(ecmp) / len(ecmp)
-    assert mean <= 1.25 * ecmp_mean, (mean, ecmp_mean)
-    assert max(sprayed) <= 2 * max(ecmp), (max(sprayed), max(ecmp))
+    assert mean < ecmp_mean, (mean, ecmp_mean)
+    assert max(sprayed) < max(ecmp), (max(sprayed), max(ecmp))
