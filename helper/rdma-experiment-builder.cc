@@ -116,8 +116,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         }
     }
     // The NICs' base RTT (HPCC's T) is the first to the last host's, the
-    // longest path of the generated topologies.
-    const uint32_t nHosts = m_topo.GetNHosts();
+    // longest path of the generated topologies (a rail fabric's: the first
+    // to the last GPU's NIC; its NVLink ports, apart, take the same).
+    const auto& servers = spec.topology.servers;
+    const uint32_t nHosts = servers.count > 0 ? servers.GetGpus() : m_topo.GetNHosts();
     const Time baseRtt = nHosts > 1 ? m_topo.GetBaseRtt(0,
                                                         nHosts - 1,
                                                         spec.GetFrameBytes(),

@@ -93,6 +93,19 @@ IntHeader::Deserialize(Buffer::Iterator start)
     return SIZE;
 }
 
+bool
+IntHeader::HasRateCode(DataRate rate)
+{
+    for (uint64_t gbps : g_rateGbps)
+    {
+        if (rate.GetBitRate() == gbps * 1000000000ULL)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint64_t
 IntHeader::EncodeHop(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes)
 {

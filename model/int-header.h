@@ -145,6 +145,13 @@ class IntHeader : public Header
      * \return the 64-bit record
      */
     static uint64_t EncodeHop(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes);
+
+    /**
+     * \param rate a line rate
+     * \return whether a hop record can carry it (10, 25, 40, 50, 100, 200,
+     *         400 or 800 Gb/s: the 3-bit rate code; EncodeHop aborts on others)
+     */
+    static bool HasRateCode(DataRate rate);
     /**
      * \param word a 64-bit record
      * \return its fields

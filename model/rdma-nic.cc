@@ -11,6 +11,7 @@
 #include "rdma-int-codec.h"
 #include "rdma-loss-recovery.h"
 #include "rdma-opcode.h"
+#include "rdma-page-size.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -268,7 +269,7 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
 {
     // ibv_reg_mr: remote write and atomic need local write (IBA 10.6.3.1).
     bool remoteWrites = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
-    bool badPage = pageBytes != 0 && (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0);
+    bool badPage = pageBytes != 0 && !RdmaPageSize::IsValid(pageBytes);
     if (!pd || length == 0 || (remoteWrites && !(access & IBV_ACCESS_LOCAL_WRITE)) ||
         addr + length < addr || badPage)
     {

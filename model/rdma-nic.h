@@ -131,8 +131,8 @@ class RdmaNic : public Object
      *        the region's MTT entries and the entry each address needs;
      *        0 (default): the MTT cache's PageBytes
      * \return the region, or null: length 0, or remote write/atomic without
-     *         local write, or a pageBytes that is not 0 nor a power of two of
-     *         at least 4096 (EINVAL in verbs); or, with a Pipeline, its MPT or
+     *         local write, or a pageBytes that is not 0 nor a page size
+     *         (RdmaPageSize: a power of two of at least 4096; EINVAL in verbs); or, with a Pipeline, its MPT or
      *         MTT backing store is full (ENOMEM)
      */
     Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
