@@ -5,6 +5,8 @@
 #ifndef RDMA_FRAME_H
 #define RDMA_FRAME_H
 
+#include "int-header.h"
+
 #include "ns3/packet.h"
 #include "ns3/simple-ref-count.h"
 
@@ -147,6 +149,13 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
         return m_conga;
     }
 
+    /// \return per INT slot, the egress that stamped it (IntHeader::EgressIds;
+    /// metadata, not bytes), to read or set
+    IntHeader::EgressIds& GetIntEgress()
+    {
+        return m_intEgress;
+    }
+
     /// Compact frames come from a free list of records (none under ASan).
     static void* operator new(std::size_t bytes);
     /// Back to the free list.
@@ -159,6 +168,7 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     uint32_t m_size{0};         //!< frame bytes
     uint32_t m_icrc{0};         //!< compact: the trailer
     RdmaCongaOverlay m_conga;   //!< CONGA's overlay fields (metadata)
+    IntHeader::EgressIds m_intEgress{}; //!< INT slots' egress IDs (metadata)
     uint8_t m_headLen{0};       //!< compact: bytes in m_head
     uint8_t m_head[HEAD_CAPACITY]; //!< compact: the first bytes
 };

@@ -496,6 +496,10 @@ RdmaNic::TrySend()
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
         Ptr<RdmaFrame> frame = intHeader ? f.BuildFrame(*intHeader, intPort) : f.BuildFrame();
+        if (intHeader)
+        {
+            frame->GetIntEgress() = intHeader->GetEgressIds(); // an echo's metadata
+        }
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }
@@ -732,6 +736,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
         RepsAcked(f);
     }
     RdmaAckInfo ack;
+    if (hasInt)
+    {
+        intHeader.SetEgressIds(frame->GetIntEgress());
+    }
     if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
     {
         SendCnp(qp, f);

@@ -82,6 +82,10 @@ LONG = {
 LONG['rdma-sim -c examples/configs/hpcc-fat-ws-dcqcn.ini --cc.preset=nvidia '
      '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt'] = (
     'the 5 ms HPCC file with the nvidia preset, ~2 min', 'check')
+LONG['rdma-sim -c examples/configs/collective-ring.ini --topology.k=8 --job.ranks=128 '
+     '--cc.algorithm=hpcc --transport.recovery=irn --transport.irn.ReorderWindow=64 '
+     '--switch.LoadBalancing=Spray --output.dir=out/hpcc-ring-spray'] = (
+    'HPCC\'s k=8 ring all-reduce under spraying, ~2 min', 'check')
 _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid traffic.load=0.3,0.5 '
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
