@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build install doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -23,6 +23,15 @@ configure: deps
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# make install: the library and its headers, rdma-sim, the Python module
+# rdmasim (where Debian's /usr/bin/python3 finds it: import rdmasim from any
+# folder), the data and the shipped configs, under PREFIX (default /usr/local;
+# ns3-module/standalone-install.cmake lists what goes where).
+PREFIX ?= /usr/local
+install: CMAKE_FLAGS += -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+install: build
+	cmake --install $(BUILD_DIR)
 
 # The documentation as HTML, built as ns-3's own module documentation is
 # (Sphinx, Debian's python3-sphinx) with warnings as errors:
@@ -139,7 +148,9 @@ bench-peers: build bench-lto
 # rdma-sim (--hpcc.config, cc.preset=conweave-sim) and ConWeave's simulator
 # side by side on the same flows, alternating (scripts/bench_conweave.py;
 # doc/rdma.rst, "Side by side with ConWeave's simulator"): its run.py's case
-# (CONWEAVE_LB fecmp, drill or letflow, PFC, DCQCN, its 128-host leaf-spine),
+# (CONWEAVE_LB fecmp, drill or letflow, or several comma-separated;
+# CONWEAVE_RECOVERY pfc: PFC and go-back-N, irn: IRN without PFC, or both;
+# DCQCN, its 128-host leaf-spine),
 # CONWEAVE_TIME seconds of CONWEAVE_CDF arrivals at CONWEAVE_LOAD percent of
 # the core, from its traffic_gen.py seeded with CONWEAVE_SEED (or the flow file
 # CONWEAVE_FLOWS); slowdown tables, pauses, wall times and peak RSS.
@@ -150,6 +161,7 @@ bench-peers: build bench-lto
 CONWEAVE_DIR ?= /var/tmp/rdma-peer-conweave
 CONWEAVE_SIM ?= $(BUILD_DIR)/examples/rdma-sim
 CONWEAVE_LB ?= fecmp
+CONWEAVE_RECOVERY ?= pfc
 CONWEAVE_TIME ?= 0.005
 CONWEAVE_LOAD ?= 50
 CONWEAVE_CDF ?= AliStorage2019
@@ -157,7 +169,8 @@ CONWEAVE_SEED ?= 1
 bench-conweave: build
 	@test -n "$(CONWEAVE_SRC)$(CONWEAVE_TREE)" || { echo "make bench-conweave: set CONWEAVE_SRC=<checkout of ConWeave's simulator> or CONWEAVE_TREE=<its built tree>" >&2; exit 2; }
 	scripts/bench_conweave.py $(if $(CONWEAVE_TREE),--conweave-tree "$(CONWEAVE_TREE)",--conweave-src "$(CONWEAVE_SRC)") \
-	  --sim "$(CONWEAVE_SIM)" --peer-dir "$(CONWEAVE_DIR)" --lb $(CONWEAVE_LB) --time $(CONWEAVE_TIME) \
+	  --sim "$(CONWEAVE_SIM)" --peer-dir "$(CONWEAVE_DIR)" --lb $(CONWEAVE_LB) --recovery $(CONWEAVE_RECOVERY) \
+	  --time $(CONWEAVE_TIME) \
 	  --netload $(CONWEAVE_LOAD) --cdf $(CONWEAVE_CDF) --seed $(CONWEAVE_SEED) \
 	  $(if $(CONWEAVE_FLOWS),--flows "$(CONWEAVE_FLOWS)") --runs $(BENCH_RUNS) --out $(OUT)/bench-conweave
 

@@ -8,7 +8,7 @@
  *                   "output.dir": "out/tiny-0.5"}, force=True)
  *   r.summary["flows"]["completed"], r.flows["slowdown"]
  *   r = rdmasim.run("examples/configs/collective-ring.ini")
- *   r.collectives["busbw_gbps"]
+ *   r.collectives["busbw_gbps"], r.jobs["time_ns"]
  *
  * One experiment runs in the calling process (RdmaExperiment); the
  * simulator and attribute defaults are reset after each run, so runs can
@@ -26,6 +26,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <initializer_list>
 
 namespace py = pybind11;
 using namespace ns3;
@@ -69,6 +71,20 @@ PythonHint(std::string message)
     return message;
 }
 
+/// \return the columns as a dict, in order, each a numpy array (a list of
+/// strings becomes an array of them) \param columns (name, values) pairs
+py::dict
+Columns(std::initializer_list<std::pair<const char*, py::object>> columns)
+{
+    const py::object array = py::module_::import("numpy").attr("array");
+    py::dict d;
+    for (const auto& [name, values] : columns)
+    {
+        d[name] = py::isinstance<py::list>(values) ? array(values) : values;
+    }
+    return d;
+}
+
 /// Columns of the per-flow records, as numpy arrays.
 py::dict
 FlowArrays(const std::vector<RdmaFctRecord>& records)
@@ -92,18 +108,16 @@ FlowArrays(const std::vector<RdmaFctRecord>& records)
         op.append(RdmaFlowOpName(r.flow.op));
         status.append(r.StatusName());
     }
-    py::dict d;
-    d["id"] = id;
-    d["src"] = src;
-    d["dst"] = dst;
-    d["size"] = size;
-    d["start_ns"] = start;
-    d["fct_ns"] = fct;
-    d["ideal_fct_ns"] = ideal;
-    d["slowdown"] = slowdown;
-    d["op"] = py::module_::import("numpy").attr("array")(op);
-    d["status"] = py::module_::import("numpy").attr("array")(status);
-    return d;
+    return Columns({{"id", id},
+                    {"src", src},
+                    {"dst", dst},
+                    {"size", size},
+                    {"start_ns", start},
+                    {"fct_ns", fct},
+                    {"ideal_fct_ns", ideal},
+                    {"slowdown", slowdown},
+                    {"op", op},
+                    {"status", status}});
 }
 
 /// Columns of the collectives' records (collectives.csv's), as numpy arrays.
@@ -112,8 +126,9 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
 {
     const std::size_t n = records.size();
     py::array_t<uint32_t> job(n), iteration(n), item(n), ranks(n);
+    py::array_t<int64_t> slowestSrc(n), slowestDst(n);
     py::array_t<uint64_t> bytes(n);
-    py::array_t<double> start(n), end(n), cct(n), algbw(n), busbw(n);
+    py::array_t<double> start(n), end(n), cct(n), algbw(n), busbw(n), slowestPair(n);
     py::list collective, algorithm, status;
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -128,26 +143,66 @@ CollectiveArrays(const std::vector<RdmaCollectiveRecord>& records)
         cct.mutable_at(i) = r.completed ? double(r.GetCct().GetNanoSeconds()) : NAN;
         algbw.mutable_at(i) = r.completed ? r.GetAlgBw() / 1e9 : NAN;
         busbw.mutable_at(i) = r.completed ? r.GetBusBw() / 1e9 : NAN;
+        slowestSrc.mutable_at(i) = r.completed ? int64_t(r.lastSrc) : -1;
+        slowestDst.mutable_at(i) = r.completed ? int64_t(r.lastDst) : -1;
+        slowestPair.mutable_at(i) =
+            r.completed ? double((r.lastLanded - r.start).GetNanoSeconds()) : NAN;
         collective.append(RdmaCollectiveName(r.schedule->GetKind()));
         algorithm.append(RdmaCollectiveAlgorithmName(r.schedule->GetAlgorithm()));
         status.append(r.completed ? "done" : (r.failed ? "failed" : "incomplete"));
     }
-    const py::object array = py::module_::import("numpy").attr("array");
-    py::dict d;
-    d["job"] = job;
-    d["iteration"] = iteration;
-    d["item"] = item;
-    d["collective"] = array(collective);
-    d["algorithm"] = array(algorithm);
-    d["bytes"] = bytes;
-    d["ranks"] = ranks;
-    d["start_ns"] = start;
-    d["end_ns"] = end;
-    d["cct_ns"] = cct;
-    d["algbw_gbps"] = algbw;
-    d["busbw_gbps"] = busbw;
-    d["status"] = array(status);
-    return d;
+    return Columns({{"job", job},
+                    {"iteration", iteration},
+                    {"item", item},
+                    {"collective", collective},
+                    {"algorithm", algorithm},
+                    {"bytes", bytes},
+                    {"ranks", ranks},
+                    {"start_ns", start},
+                    {"end_ns", end},
+                    {"cct_ns", cct},
+                    {"algbw_gbps", algbw},
+                    {"busbw_gbps", busbw},
+                    {"slowest_src", slowestSrc},
+                    {"slowest_dst", slowestDst},
+                    {"slowest_pair_ns", slowestPair},
+                    {"status", status}});
+}
+
+/// Columns of the jobs' iteration records (jobs.csv's), as numpy arrays.
+py::dict
+IterationArrays(const std::vector<RdmaIterationRecord>& records)
+{
+    const std::size_t n = records.size();
+    py::array_t<uint32_t> job(n), iteration(n), ranks(n);
+    py::array_t<double> start(n), end(n), time(n), compute(n), comm(n), share(n);
+    py::list status;
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const auto& r = records[i];
+        const double t = r.completed ? double(r.GetTime().GetNanoSeconds()) : NAN;
+        const double c = double(r.compute.GetNanoSeconds());
+        job.mutable_at(i) = r.job;
+        iteration.mutable_at(i) = r.iteration;
+        ranks.mutable_at(i) = r.ranks;
+        start.mutable_at(i) = r.start.GetNanoSeconds();
+        end.mutable_at(i) = r.completed ? double(r.end.GetNanoSeconds()) : NAN;
+        time.mutable_at(i) = t;
+        compute.mutable_at(i) = c;
+        comm.mutable_at(i) = t - c;
+        share.mutable_at(i) = t > 0 ? (t - c) / t : (r.completed ? 0.0 : NAN);
+        status.append(r.completed ? "done" : "incomplete");
+    }
+    return Columns({{"job", job},
+                    {"iteration", iteration},
+                    {"ranks", ranks},
+                    {"start_ns", start},
+                    {"end_ns", end},
+                    {"time_ns", time},
+                    {"compute_ns", compute},
+                    {"comm_ns", comm},
+                    {"exposed_comm_share", share},
+                    {"status", status}});
 }
 
 } // namespace
@@ -175,7 +230,10 @@ PYBIND11_MODULE(rdmasim, m)
         }
     });
 
-    py::class_<RdmaExperiment>(m, "Result", "One run's results: summary (dict), flows (numpy).")
+    py::class_<RdmaExperiment>(
+        m,
+        "Result",
+        "One run's results: summary (dict), flows, collectives and jobs (numpy).")
         .def_property_readonly(
             "summary",
             [](const RdmaExperiment& e) {
@@ -193,7 +251,15 @@ PYBIND11_MODULE(rdmasim, m)
             "per-collective columns as numpy arrays (traffic.pattern = collective; empty "
             "otherwise), as collectives.csv: job, iteration, item, collective, algorithm, bytes, "
             "ranks, start_ns, end_ns, cct_ns, algbw_gbps, busbw_gbps (nccl-tests' definitions, "
-            "Gbit/s; NaN unless done), status")
+            "Gbit/s; NaN unless done), slowest_src, slowest_dst (the ranks of the WRITE that "
+            "landed last; -1 unless done), slowest_pair_ns (when it landed, from start), status")
+        .def_property_readonly(
+            "jobs",
+            [](const RdmaExperiment& e) { return IterationArrays(e.GetIterationRecords()); },
+            "per-iteration columns as numpy arrays (traffic.pattern = collective; empty "
+            "otherwise), as jobs.csv: job, iteration, ranks, start_ns, end_ns, time_ns, "
+            "compute_ns, comm_ns (time - compute), exposed_comm_share, status (NaN where an "
+            "iteration is not done)")
         .def(
             "summary_text",
             [](const RdmaExperiment& e) {

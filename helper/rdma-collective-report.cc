@@ -40,22 +40,24 @@ RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
 {
     std::ostringstream out;
     out << "job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,start_ns,"
-           "end_ns,cct_ns,algbw_gbps,busbw_gbps,status\n";
+           "end_ns,cct_ns,algbw_gbps,busbw_gbps,slowest_src,slowest_dst,slowest_pair_ns,status\n";
     for (const auto& r : records)
     {
         const RdmaCollectiveSchedule& s = *r.schedule;
         out << r.job << ',' << r.iteration << ',' << r.item << ','
             << RdmaCollectiveName(s.GetKind()) << ',' << RdmaCollectiveAlgorithmName(s.GetAlgorithm())
-            << ',' << s.GetBytes() << ',' << s.GetRanks() << ',' << s.GetChannels() << ','
+            << ',' << s.GetBytes() << ',' << s.GetGroupRanks() << ',' << s.GetChannels() << ','
             << s.GetChunkBytes() << ',' << r.start.GetNanoSeconds() << ',';
         if (r.completed)
         {
             out << r.end.GetNanoSeconds() << ',' << r.GetCct().GetNanoSeconds() << ','
-                << Number(r.GetAlgBw() / 1e9) << ',' << Number(r.GetBusBw() / 1e9) << ",done\n";
+                << Number(r.GetAlgBw() / 1e9) << ',' << Number(r.GetBusBw() / 1e9) << ','
+                << r.lastSrc << ',' << r.lastDst << ',' << (r.lastLanded - r.start).GetNanoSeconds()
+                << ",done\n";
         }
         else
         {
-            out << ",,,," << (r.failed ? "failed" : "incomplete") << '\n';
+            out << ",,,,,,," << (r.failed ? "failed" : "incomplete") << '\n';
         }
     }
     return out.str();
@@ -100,7 +102,7 @@ RdmaGroupCollectives(const std::vector<RdmaCollectiveRecord>& records)
         key.collective = RdmaCollectiveName(s.GetKind());
         key.algorithm = RdmaCollectiveAlgorithmName(s.GetAlgorithm());
         key.bytes = s.GetBytes();
-        key.ranks = s.GetRanks();
+        key.ranks = s.GetGroupRanks();
         auto it = std::find_if(groups.begin(), groups.end(), [&](const RdmaCollectiveGroup& g) {
             return g.collective == key.collective && g.algorithm == key.algorithm &&
                    g.bytes == key.bytes && g.ranks == key.ranks;

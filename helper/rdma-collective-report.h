@@ -18,11 +18,14 @@ namespace ns3
  * \return collectives.csv: one row per collective of each iteration of
  * each job that a rank entered, in job, iteration and item order:
  * job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,
- * start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,status. bytes is nccl-tests'
- * size; algbw = bytes x 8 / CCT and busbw = algbw x RdmaBusBandwidthFactor
- * (nccl-tests' definitions), in Gbit/s so that they compare with link
- * rates; status is done, failed or incomplete (then end, CCT and the
- * bandwidths are empty).
+ * start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,slowest_src,slowest_dst,
+ * slowest_pair_ns,status. bytes is nccl-tests' size; algbw = bytes x 8 /
+ * CCT and busbw = algbw x RdmaBusBandwidthFactor (nccl-tests'
+ * definitions), in Gbit/s so that they compare with link rates; the
+ * slowest pair is the sender and receiver rank of the WRITE that landed
+ * last (RdmaCollectiveRecord::lastSrc) and when, from start; status is
+ * done, failed or incomplete (then end, CCT, the bandwidths and the pair
+ * are empty).
  * \param records the runner's records (RdmaCollectiveRunner::GetCollectiveRecords)
  */
 std::string RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records);

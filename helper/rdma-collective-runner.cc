@@ -50,7 +50,7 @@ RdmaCollectiveRecord::GetAlgBw() const
 double
 RdmaCollectiveRecord::GetBusBw() const
 {
-    return GetAlgBw() * RdmaBusBandwidthFactor(schedule->GetKind(), schedule->GetRanks());
+    return GetAlgBw() * RdmaBusBandwidthFactor(schedule->GetKind(), schedule->GetGroupRanks());
 }
 
 Time
@@ -149,19 +149,30 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         throw std::invalid_argument(where + "expected priority 0-7");
     }
     const auto n = static_cast<uint32_t>(job.hosts.size());
-    for (uint32_t r = 0; r < n; ++r)
+    if (!job.intraHosts.empty() && (job.intraHosts.size() != n || job.servers.size() != n))
     {
-        const uint32_t h = job.hosts[r];
-        if (h >= m_hosts.size() || !m_hosts[h].nic)
+        throw std::invalid_argument(where + "expected one intra-server host and one server per "
+                                            "rank, or none");
+    }
+    std::set<uint32_t> taken;
+    for (const auto* list : {&job.hosts, &job.intraHosts})
+    {
+        for (uint32_t r = 0; r < list->size(); ++r)
         {
-            throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
-                                        std::to_string(h) + " is not a host");
-        }
-        if (m_hosts[h].job != UINT32_MAX)
-        {
-            throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
-                                        std::to_string(h) + " already runs job " +
-                                        std::to_string(m_hosts[h].job));
+            const uint32_t h = (*list)[r];
+            if (h >= m_hosts.size() || !m_hosts[h].nic)
+            {
+                throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
+                                            std::to_string(h) + " is not a host");
+            }
+            if (m_hosts[h].job != UINT32_MAX || !taken.insert(h).second)
+            {
+                throw std::invalid_argument(
+                    where + "rank " + std::to_string(r) + ": host " + std::to_string(h) +
+                    " already runs " +
+                    (m_hosts[h].job != UINT32_MAX ? "job " + std::to_string(m_hosts[h].job)
+                                                  : std::string("a rank of this job")));
+            }
         }
     }
     JobState s;
@@ -199,6 +210,11 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         m_hosts[job.hosts[r]].job = j;
         m_hosts[job.hosts[r]].rank = r;
         s.ranks[r].host = job.hosts[r];
+        if (!job.intraHosts.empty())
+        {
+            m_hosts[job.intraHosts[r]].job = j;
+            m_hosts[job.intraHosts[r]].rank = r;
+        }
     }
     s.records.resize(uint64_t(s.collectiveItems.size()) * job.iterations);
     for (uint32_t it = 0; it < job.iterations; ++it)
@@ -223,6 +239,7 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         s.iterations[it].job = j;
         s.iterations[it].iteration = it;
         s.iterations[it].compute = compute;
+        s.iterations[it].ranks = static_cast<uint32_t>(job.hosts.size());
     }
     m_collectives += s.records.size();
     m_totalBytes += bytesPerIteration * job.iterations;
@@ -278,11 +295,16 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
     for (uint32_t r = 0; r < n; ++r)
     {
         PrepareHost(s.ranks[r].host, largest);
+        if (!s.job.intraHosts.empty())
+        {
+            PrepareHost(s.job.intraHosts[r], largest);
+        }
     }
     for (const auto& [src, dst, channel] : pairs)
     {
-        Host& a = m_hosts[s.ranks[src].host];
-        Host& b = m_hosts[s.ranks[dst].host];
+        const auto [hostA, hostB] = Endpoints(s, src, dst);
+        Host& a = m_hosts[hostA];
+        Host& b = m_hosts[hostB];
         const auto [req, resp] =
             RdmaHelper::CreateConnectedQps(a.nic,
                                            a.QpInit(sendDepth, m_recvDepth),
@@ -310,6 +332,17 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
     {
         EnterItem(j, r);
     }
+}
+
+std::pair<uint32_t, uint32_t>
+RdmaCollectiveRunner::Endpoints(const JobState& s, uint32_t src, uint32_t dst)
+{
+    const RdmaJob& job = s.job;
+    if (!job.intraHosts.empty() && job.servers[src] == job.servers[dst])
+    {
+        return {job.intraHosts[src], job.intraHosts[dst]};
+    }
+    return {s.ranks[src].host, s.ranks[dst].host};
 }
 
 const RdmaCollectiveSchedule&
@@ -393,8 +426,9 @@ RdmaCollectiveRunner::Post(uint32_t j, uint32_t r, uint32_t opIndex)
     JobState& s = m_jobs[j];
     const RdmaCollectiveSchedule& c = Current(j, r);
     const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
-    Host& src = m_hosts[s.ranks[op.src].host];
-    Host& dst = m_hosts[s.ranks[op.dst].host];
+    const auto [srcHost, dstHost] = Endpoints(s, op.src, op.dst);
+    Host& src = m_hosts[srcHost];
+    Host& dst = m_hosts[dstHost];
     RdmaSendWr wr;
     wr.wrId = opIndex;
     wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
@@ -439,8 +473,16 @@ RdmaCollectiveRunner::Landed(uint32_t j, uint32_t r, uint32_t opIndex)
     }
     Rank& rank = s.ranks[r];
     const RdmaCollectiveSchedule& c = Current(j, r);
-    m_landedBytes += c.GetOps()[opIndex].bytes;
+    const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
+    m_landedBytes += op.bytes;
     --rank.recvsLeft;
+    RdmaCollectiveRecord& rec = s.records[rank.seq];
+    if (Simulator::Now() >= rec.lastLanded)
+    {
+        rec.lastSrc = op.src;
+        rec.lastDst = op.dst;
+        rec.lastLanded = Simulator::Now();
+    }
     for (uint32_t d : c.GetDependents(opIndex))
     {
         if (--rank.waiting[c.GetSendIndex(d)] == 0)

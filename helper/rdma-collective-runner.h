@@ -41,6 +41,11 @@ struct RdmaJobItem
 struct RdmaJob
 {
     std::vector<uint32_t> hosts;    //!< rank r runs on host hosts[r] (distinct)
+    /// Empty, or per rank a second host: its port on an intra-server link
+    /// (RdmaTopologySpec::Rail's NVLink ports); a WRITE between two ranks of
+    /// one server (servers) goes between these, any other between hosts
+    std::vector<uint32_t> intraHosts;
+    std::vector<uint32_t> servers; //!< with intraHosts: per rank, its server
     std::vector<RdmaJobItem> items; //!< one iteration, in order
     uint32_t iterations{1};         //!< how many times the items run
     Time start;                     //!< when the ranks start (QPs are connected then)
@@ -68,6 +73,12 @@ struct RdmaCollectiveRecord
     uint32_t ranksDone{0};     //!< ranks done with it
     bool completed{false};     //!< every rank done
     bool failed{false};        //!< a WRITE completed with an error
+    /// The pair that finished last: the sender and receiver rank of the
+    /// last WRITE to land (and be reduced, where it is), and when it landed.
+    /// For an all-to-all, the slowest of its n(n-1) pairs.
+    uint32_t lastSrc{0};
+    uint32_t lastDst{0}; //!< see lastSrc
+    Time lastLanded;     //!< see lastSrc (valid if a WRITE landed)
 
     /// \return end - start (zero unless completed)
     Time GetCct() const;
@@ -88,6 +99,7 @@ struct RdmaIterationRecord
 {
     uint32_t job{0};          //!< job index
     uint32_t iteration{0};    //!< from 0
+    uint32_t ranks{0};        //!< the job's ranks
     Time start;               //!< first rank started it
     Time end;                 //!< last rank finished it (valid if completed)
     Time compute;             //!< the iteration's compute gaps, summed
@@ -127,7 +139,9 @@ struct RdmaIterationRecord
  *
  * What it does not model: NCCL's flow control of its buffers (the
  * receiver's free slots, a credit per step): a WRITE goes as soon as its
- * data is there; GPU kernels' launch and copy times; intra-server links.
+ * data is there; GPU kernels' launch and copy times. Intra-server links
+ * are hosts of their own (RdmaJob::intraHosts: RDMA WRITEs over an
+ * NVLink-rate link through a switch), not NVLink's own protocol.
  */
 class RdmaCollectiveRunner : public Object
 {
@@ -154,8 +168,9 @@ class RdmaCollectiveRunner : public Object
     /**
      * \brief Add a job (after SetHosts, before Start).
      * \param job the job
-     * \throw std::invalid_argument if a host is not one or is already used
-     *        by a job, a schedule's rank count is not the job's, a rank
+     * \throw std::invalid_argument if a host (or intra-server host) is not
+     *        one or is already used by a job, intraHosts or servers is
+     *        neither empty nor one per rank, a schedule's rank count is not the job's, a rank
      *        receives 2^20 or more WRITEs in one collective (the
      *        immediate's field), or there are no items or iterations
      */
@@ -230,6 +245,12 @@ class RdmaCollectiveRunner : public Object
         bool failed{false};                           //!< a WRITE failed
     };
 
+    /**
+     * \return the hosts a WRITE from src to dst goes between: the ranks'
+     * intra-server hosts if both are in one server, else their hosts
+     * \param s the job \param src sender rank \param dst receiver rank
+     */
+    static std::pair<uint32_t, uint32_t> Endpoints(const JobState& s, uint32_t src, uint32_t dst);
     /// \return the key of a QP \param src sender rank \param dst receiver rank \param channel it
     static uint64_t QpKey(uint32_t src, uint32_t dst, uint32_t channel);
     /// Set up a host's PD, MR and CQ. \param host index \param bytes region length

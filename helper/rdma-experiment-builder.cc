@@ -5,6 +5,7 @@
 #include "rdma-experiment-builder.h"
 
 #include "rdma-build-progress.h"
+#include "rdma-conga-fabric.h"
 #include "rdma-interrupt.h"
 #include "rdma-mpi.h"
 #include "rdma-progress.h"
@@ -106,6 +107,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         m_topo.SetSwitchEcn(spec.ecn);
     }
     m_topo.InstallFabric(spec.topology);
+    if (spec.conga)
+    {
+        RdmaCongaFabric::Describe(spec.topology).Install(m_topo);
+    }
     for (const RdmaLinkFailure& f : spec.linkFailures)
     {
         m_topo.ScheduleLinkFailure(f.link, f.at, spec.routeConvergence);
@@ -123,8 +128,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         }
     }
     // The NICs' base RTT (HPCC's T) is the first to the last host's, the
-    // longest path of the generated topologies.
-    const uint32_t nHosts = m_topo.GetNHosts();
+    // longest path of the generated topologies (a rail fabric's: the first
+    // to the last GPU's NIC; its NVLink ports, apart, take the same).
+    const auto& servers = spec.topology.servers;
+    const uint32_t nHosts = servers.count > 0 ? servers.GetGpus() : m_topo.GetNHosts();
     const Time baseRtt = nHosts > 1 ? m_topo.GetBaseRtt(0,
                                                         nHosts - 1,
                                                         spec.GetFrameBytes(),

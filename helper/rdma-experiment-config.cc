@@ -31,13 +31,25 @@ RdmaExperiment::MakeConfig()
     // Topology (RdmaTopologySpec / RdmaTopologyHelper).
     c.AddKey("topology.type",
              "fat-tree",
-             "fat-tree, leaf-spine, dumbbell, star or hpcc (an HPCC simulator topology file)",
-             MakeEnumChecker(0, "fat-tree", 1, "leaf-spine", 2, "dumbbell", 3, "star", 4, "hpcc"));
+             "fat-tree, leaf-spine, dumbbell, star, hpcc (an HPCC simulator topology file) or "
+             "rail (rail-optimized: the topology.rail keys; collective traffic only)",
+             MakeEnumChecker(0,
+                             "fat-tree",
+                             1,
+                             "leaf-spine",
+                             2,
+                             "dumbbell",
+                             3,
+                             "star",
+                             4,
+                             "hpcc",
+                             5,
+                             "rail"));
     c.AddKey("topology.k", "4", "fat-tree arity k (even): k^3/4 hosts",
              count(2));
     c.AddKey("topology.leaves", "4", "leaf-spine: leaf switches",
              count(1));
-    c.AddKey("topology.spines", "2", "leaf-spine: spine switches",
+    c.AddKey("topology.spines", "2", "leaf-spine and rail: spine switches",
              count(1));
     c.AddKey("topology.hostsPerLeaf", "4", "leaf-spine: hosts per leaf",
              count(1));
@@ -54,11 +66,28 @@ RdmaExperiment::MakeConfig()
     c.AddKey("topology.file",
              "",
              "hpcc: topology file path (relative paths: from the config file's folder)");
+    // Rail-optimized fabric (RdmaTopologySpec::Rail; doc/rdma.rst, "Rail-optimized fabrics").
+    c.AddKey("topology.rail.Servers", "8", "rail: servers", count(1));
+    c.AddKey("topology.rail.GpusPerServer",
+             "8",
+             "rail: GPUs per server, each with one NIC on its own rail switch (as many rails)",
+             count(1));
+    c.AddKey("topology.rail.IntraServerRate",
+             "3600Gbps",
+             "rail: rate of each GPU's intra-server (NVLink) link, bit/s each way (H100's NVLink "
+             "4: 900 GB/s both ways, 450 GB/s = 3600 Gb/s each way, NVIDIA H100 datasheet)",
+             rate);
+    c.AddKey("topology.rail.IntraServerDelay",
+             "1us",
+             "rail: one-way propagation delay of each intra-server link (the generated links' "
+             "default, not a measured NVLink latency)",
+             duration);
     c.AddKey("topology.hostRate", "100Gbps", "host link rate, bit/s (tier 0)",
              rate);
     c.AddKey("topology.fabricRate",
              "100Gbps",
-             "edge-aggregation, leaf-spine or dumbbell bottleneck link rate, bit/s (tier 1)",
+             "edge-aggregation, leaf-spine, rail-spine or dumbbell bottleneck link rate, bit/s "
+             "(tier 1)",
              rate);
     c.AddKey("topology.coreRate", "100Gbps", "fat-tree aggregation-core link rate, bit/s (tier 2)",
              rate);
@@ -143,8 +172,8 @@ RdmaExperiment::MakeConfig()
              count(1));
     c.AddKey("job.ranks",
              "0",
-             "collective: ranks of each job, one per host (0: the hosts shared equally among "
-             "job.count jobs)",
+             "collective: ranks of each job, one per host (rail: per GPU; 0: the hosts shared "
+             "equally among job.count jobs)",
              count(0));
     c.AddKey("job.placement",
              "contiguous",
@@ -156,6 +185,16 @@ RdmaExperiment::MakeConfig()
              "collective: one iteration, items separated by commas: '<collective> [<size>] "
              "[<algorithm>]' or 'compute <time>', e.g. 'all-reduce 64MiB ring, compute 1ms, "
              "all-to-all 8MiB'; empty: the one collective collective.type of collective.bytes");
+    c.AddKey("job.workload",
+             "",
+             "collective: a SimAI (AICB) workload file giving the iteration instead of "
+             "job.sequence: per layer compute times and tensor-, data- or expert-parallel "
+             "collectives (relative paths: from the config file's folder)");
+    c.AddKey("job.workloadCommScale",
+             "1",
+             "collective: factor on every job.workload collective's bytes (SimAI's comm_scale), "
+             "to run a smaller copy of a workload",
+             MakeDoubleChecker<double>(1e-9, 1e9));
     c.AddKey("job.iterations", "1", "collective: iterations each job runs",
              count(1));
     c.AddKey("job.stagger", "0s", "collective: job i starts at traffic.start + i x job.stagger",
@@ -223,6 +262,7 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
     c.AddAttributeGroup("switch.drill", "ns3::RdmaDrill");
     c.AddAttributeGroup("switch.letflow", "ns3::RdmaLetFlow");
+    c.AddAttributeGroup("switch.conga", "ns3::RdmaConga");
     c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
     c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");
     c.AddKey("ecn.kmin",

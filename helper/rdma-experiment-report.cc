@@ -55,6 +55,7 @@ struct Figures
     uint64_t collectives{0};                               //!< with jobs: to run
     uint64_t collectivesDone{0};                           //!< with jobs: completed
     uint64_t collectivesFailed{0};                         //!< with jobs: failed
+    std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
 };
 
 /// \return x, or null where nothing was measured \param measured whether it was \param x it
@@ -217,6 +218,18 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"sequence_naks", f.qps.nakSeqSent}};
     j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
+    if (!f.tierLoads.empty())
+    {
+        nlohmann::ordered_json lj = nlohmann::ordered_json::object();
+        for (const auto& t : f.tierLoads)
+        {
+            lj["tier" + std::to_string(t.tier)] = {{"directions", t.directions},
+                                                   {"tx_bytes", t.txBytes},
+                                                   {"utilisation", t.utilisation},
+                                                   {"max_utilisation", t.maxUtilisation}};
+        }
+        j["link_load"] = lj;
+    }
     nlohmann::ordered_json cj = nlohmann::ordered_json::object();
     for (const auto& [table, k] : f.caches)
     {
@@ -551,7 +564,8 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     {
         f.jobs = true;
         m_collectives = jobs->GetCollectiveRecords();
-        const std::vector<RdmaIterationRecord> iterations = jobs->GetIterationRecords();
+        m_iterations = jobs->GetIterationRecords();
+        const std::vector<RdmaIterationRecord>& iterations = m_iterations;
         m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
         m_jobsCsv = RdmaFormatJobsCsv(iterations, jobs->GetJobs());
         f.collectiveGroups = RdmaGroupCollectives(m_collectives);
@@ -561,6 +575,10 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.collectivesFailed = jobs->GetFailedCount();
     }
     f.simSeconds = simEnd.GetSeconds();
+    if (spec.partition.ranks <= 1 && f.simSeconds > 0)
+    {
+        f.tierLoads = sim.GetStats().GetTierLoads(RdmaNodeTiers(spec.topology), f.simSeconds);
+    }
     f.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     m_summaryJson = SummaryJson(spec, f);
@@ -577,6 +595,12 @@ const std::vector<RdmaCollectiveRecord>&
 RdmaExperimentReport::GetCollectiveRecords() const
 {
     return m_collectives;
+}
+
+const std::vector<RdmaIterationRecord>&
+RdmaExperimentReport::GetIterationRecords() const
+{
+    return m_iterations;
 }
 
 const std::string&

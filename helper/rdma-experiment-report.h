@@ -49,6 +49,9 @@ class RdmaExperimentReport
     /// \return one record per collective of each iteration of each job
     /// (traffic.pattern = collective; else none)
     const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
+    /// \return one record per iteration of each job a rank started
+    /// (traffic.pattern = collective; else none)
+    const std::vector<RdmaIterationRecord>& GetIterationRecords() const;
     /// \return summary.json's content
     const std::string& GetSummaryJson() const;
     /// \return the readable summary, one line per element
@@ -69,6 +72,7 @@ class RdmaExperimentReport
   private:
     std::vector<RdmaFctRecord> m_records;   //!< by flow id
     std::vector<RdmaCollectiveRecord> m_collectives; //!< with jobs: by job, iteration, item
+    std::vector<RdmaIterationRecord> m_iterations;   //!< with jobs: by job, iteration
     std::string m_collectivesCsv;           //!< with jobs: collectives.csv
     std::string m_jobsCsv;                  //!< with jobs: jobs.csv
     std::string m_summaryJson;              //!< summary.json

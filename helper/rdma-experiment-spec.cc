@@ -5,6 +5,7 @@
 #include "rdma-experiment-spec.h"
 
 #include "rdma-byte-size.h"
+#include "rdma-conga-fabric.h"
 #include "rdma-cc-preset.h"
 #include "rdma-implied-settings.h"
 #include "rdma-job-config.h"
@@ -15,7 +16,9 @@
 #include "rdma-hpcc-topology-reader.h"
 #include "rdma-pcap-output.h"
 
+#include "ns3/int-header.h"
 #include "ns3/rdma-flow-size-cdf.h"
+#include "ns3/rdma-page-size.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
@@ -131,6 +134,27 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         {
             spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
         }
+        else if (type == "rail")
+        {
+            if (c.Get("traffic.pattern") != "collective")
+            {
+                throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                      ": topology.type = rail carries collective traffic only "
+                                      "(its GPUs' NVLink ports are hosts that reach their own "
+                                      "server only), not traffic.pattern = " +
+                                      c.Get("traffic.pattern"));
+            }
+            RdmaLinkParams intra;
+            intra.rate = DataRate(c.GetBitRate("topology.rail.IntraServerRate"));
+            intra.delay = c.GetTime("topology.rail.IntraServerDelay");
+            intra.errorRate = errorRate;
+            spec = RdmaTopologySpec::Rail(c.GetUinteger("topology.rail.Servers"),
+                                          c.GetUinteger("topology.rail.GpusPerServer"),
+                                          c.GetUinteger("topology.spines"),
+                                          tiers[0],
+                                          tiers[1],
+                                          intra);
+        }
         else if (type == "hpcc")
         {
             if (c.Get("topology.file").empty())
@@ -143,7 +167,7 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         else
         {
             throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
-                                  "': expected fat-tree, leaf-spine, dumbbell, star or hpcc");
+                                  "': expected fat-tree, leaf-spine, dumbbell, star, hpcc or rail");
         }
         spec.Validate();
         return spec;
@@ -425,10 +449,12 @@ CheckCaches(const RdmaConfig& c)
  * machine's available memory by default), before it is built: a run that
  * does not fit would otherwise build until the kernel kills it.
  * \param c the configuration
- * \param estimate the run's estimate \throws RdmaConfigError
+ * \param estimate the run's estimate
+ * \param what what the estimate covers: "this run" or "this fabric alone"
+ * \throws RdmaConfigError
  */
 void
-CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
+CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::string& what)
 {
     const std::string value = c.Get("sim.maxMemory");
     uint64_t limit = 0;
@@ -452,13 +478,60 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate)
         return;
     }
     throw RdmaConfigError(
-        "sim.maxMemory: this run needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
+        "sim.maxMemory: " + what + " needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
         " to build (" + estimate.Describe() + "), more than the limit of " +
         RdmaFormatByteSize(limit) + " (" + source +
         "); nothing was built. Make the topology or workload smaller, or, if the estimate is "
         "too high for this run, raise the limit with --sim.maxMemory=SIZE (for example "
         "--sim.maxMemory=" +
         std::to_string((estimate.GetTotalBytes() >> 30) + 1) + "GiB)");
+}
+
+/**
+ * \brief Refuse a generated fabric that cannot fit from its sizes alone,
+ * before it is built (RdmaMemoryEstimate::CountFatTree and the others): a
+ * star of 10^8 hosts is refused at once, not after minutes of building its
+ * links. Sizes its generator refuses, topology files and the workload wait
+ * for the full check after the topology is built.
+ * \param c the configuration \throws RdmaConfigError
+ */
+void
+CheckFabricFits(const RdmaConfig& c)
+{
+    const std::string type = c.Get("topology.type");
+    RdmaMemoryEstimate::Counts counts;
+    if (type == "fat-tree")
+    {
+        const uint64_t k = c.GetUinteger("topology.k");
+        if (k < 2 || k % 2 != 0)
+        {
+            return;
+        }
+        counts = RdmaMemoryEstimate::CountFatTree(k);
+    }
+    else if (type == "leaf-spine")
+    {
+        counts = RdmaMemoryEstimate::CountLeafSpine(c.GetUinteger("topology.leaves"),
+                                                    c.GetUinteger("topology.spines"),
+                                                    c.GetUinteger("topology.hostsPerLeaf"));
+    }
+    else if (type == "dumbbell")
+    {
+        counts = RdmaMemoryEstimate::CountDumbbell(c.GetUinteger("topology.left"),
+                                                   c.GetUinteger("topology.right"));
+    }
+    else if (type == "star")
+    {
+        counts = RdmaMemoryEstimate::CountStar(c.GetUinteger("topology.hosts"));
+    }
+    else
+    {
+        return;
+    }
+    counts.pipelines = c.GetBool("nic.pipeline") ? counts.hosts : 0;
+    CheckMemory(c,
+                RdmaMemoryEstimate(counts, RdmaMemoryEstimate::GetMeasuredCosts()),
+                "this fabric alone");
 }
 
 /**
@@ -543,6 +616,43 @@ CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
     }
 }
 
+/**
+ * \brief With INT on (HPCC), refuse a link whose rate has no INT rate code:
+ * its hop records could not carry it (IntHeader::HasRateCode).
+ * \param c the configuration, implied settings applied
+ * \param t the topology
+ * \throws RdmaConfigError naming the key that set the rate (or the file's link)
+ */
+void
+CheckIntRates(const RdmaConfig& c, const RdmaTopologySpec& t)
+{
+    if (!c.GetBool("switch.IntEnabled") && !c.GetBool("nic.IntEnabled"))
+    {
+        return;
+    }
+    const bool rail = t.servers.count > 0;
+    for (const auto& l : t.links)
+    {
+        if (IntHeader::HasRateCode(l.rate))
+        {
+            continue;
+        }
+        const std::string key = c.Get("topology.type") == "hpcc"
+                                    ? l.where
+                                    : (rail && l.tier == 2
+                                           ? std::string("topology.rail.IntraServerRate")
+                                           : std::string(l.tier == 0   ? "topology.hostRate"
+                                                         : l.tier == 1 ? "topology.fabricRate"
+                                                                       : "topology.coreRate"));
+        const std::string where =
+            c.Get("topology.type") == "hpcc" ? key : c.GetOrigin(key) + ": " + key + " = " + c.Get(key);
+        throw RdmaConfigError(where + ": INT (switch.IntEnabled or nic.IntEnabled, as "
+                              "cc.algorithm = hpcc sets them) records a link's rate in 3 bits: "
+                              "10, 25, 40, 50, 100, 200, 400 or 800 Gb/s, not " +
+                              std::to_string(l.rate.GetBitRate()) + " bit/s");
+    }
+}
+
 } // namespace
 
 RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, bool force)
@@ -587,6 +697,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
     }
     qlenInterval = c.GetTime("output.qlenInterval");
+    CheckFabricFits(c);
     topology = MakeTopology(c, tiers);
     // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
     // by the NIC rate, the first host's link rate (as the HPCC simulator's
@@ -594,6 +705,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     RdmaApplyCcPreset(c, topology.GetHostLinkRate());
     RdmaApplyImpliedSettings(c);
     CheckSwitchBuffers(c, topology);
+    CheckIntRates(c, topology);
     try
     {
         pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());
@@ -652,7 +764,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     if (c.Get("traffic.pattern") == "collective")
     {
         std::vector<std::string> warnings;
-        jobs = RdmaMakeJobs(c, topology.GetNHosts(), &warnings);
+        jobs = RdmaMakeJobs(c, topology, &warnings);
         for (const auto& w : warnings)
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";
@@ -690,16 +802,16 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
-    RequirePositiveTimes(c, {"nic.FlowletTimeout"});
+    RequirePositiveTimes(c,
+                         {"nic.FlowletTimeout", "switch.conga.FlowletTimeout", "switch.conga.Tdre"});
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
-    if (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0)
+    if (!RdmaPageSize::IsValid(pageBytes))
     {
         throw RdmaConfigError(c.GetOrigin("cache.mtt.PageBytes") +
                               ": cache.mtt.PageBytes = " + std::to_string(pageBytes) +
-                              ": expected a power of two of at least 4096 bytes (4 KiB base "
-                              "pages, 2 MiB or 1 GiB huge pages)");
+                              ": expected " + RdmaPageSize::Rule());
     }
     if (pipeline)
     {
@@ -724,7 +836,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": expected a probability in [0, 1]");
     }
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
-    CheckMemory(c, memory);
+    CheckMemory(c, memory, "this run");
     MakePartition(c);
     if (partition.ranks > 1 && scheduler != "ns3::RdmaEventScheduler")
     {
@@ -733,10 +845,36 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               std::to_string(partition.ranks) +
                               " ranks (sim.ranks) need ns3::RdmaEventScheduler, the default");
     }
+    CheckConga(c);
     if (!jobs.empty() && partition.ranks > 1)
     {
         throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
                               ": traffic.pattern = collective runs on one rank, not " +
+                              std::to_string(partition.ranks) + " (sim.ranks)");
+    }
+}
+
+void
+RdmaExperimentSpec::CheckConga(const RdmaConfig& c)
+{
+    conga = c.Get("switch.LoadBalancing") == "Conga";
+    if (!conga)
+    {
+        return;
+    }
+    const std::string where = c.GetOrigin("switch.LoadBalancing") + ": switch.LoadBalancing = Conga";
+    try
+    {
+        RdmaCongaFabric::Describe(topology);
+    }
+    catch (const RdmaTopologyError& e)
+    {
+        throw RdmaConfigError(where + ": " + e.what());
+    }
+    if (partition.ranks > 1)
+    {
+        throw RdmaConfigError(where + ": CONGA's overlay fields are simulation metadata that do "
+                              "not cross MPI ranks; run it on one rank, not " +
                               std::to_string(partition.ranks) + " (sim.ranks)");
     }
 }

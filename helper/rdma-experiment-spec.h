@@ -88,6 +88,7 @@ struct RdmaExperimentSpec
     RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)
     RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])
     std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
+    bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
 
   private:
     /**
@@ -102,6 +103,13 @@ struct RdmaExperimentSpec
      *         and a file both given, or as RdmaPartition's rules
      */
     void MakePartition(const RdmaConfig& c);
+    /**
+     * \brief Set conga, and check that CONGA can run: a two-tier
+     * leaf-spine (RdmaCongaFabric::Describe) on one rank.
+     * \param c the configuration
+     * \throws RdmaConfigError naming switch.LoadBalancing otherwise
+     */
+    void CheckConga(const RdmaConfig& c);
 };
 
 } // namespace ns3

@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <chrono>
+#include <filesystem>
 #include <ostream>
 
 // The build passes it (ns3-module/*.cmake, wscript).
@@ -33,6 +34,7 @@ struct RdmaExperiment::Impl
     std::string summaryJson;              //!< after Run
     std::vector<RdmaFctRecord> records;   //!< after Run
     std::vector<RdmaCollectiveRecord> collectives; //!< after Run
+    std::vector<RdmaIterationRecord> iterations;   //!< after Run
     std::vector<std::string> summaryText; //!< PrintSummary's lines
 };
 
@@ -40,7 +42,17 @@ std::string
 RdmaExperiment::GetDataDir()
 {
     const char* env = std::getenv("RDMA_DATA_DIR");
-    return env ? env : RDMA_DATA_DIR;
+    if (env)
+    {
+        return env;
+    }
+#ifdef RDMA_INSTALLED_DATA_DIR
+    if (!std::filesystem::is_directory(RDMA_DATA_DIR))
+    {
+        return RDMA_INSTALLED_DATA_DIR;
+    }
+#endif
+    return RDMA_DATA_DIR;
 }
 
 RdmaExperiment::RdmaExperiment(const RdmaConfig& config)
@@ -85,6 +97,12 @@ const std::vector<RdmaCollectiveRecord>&
 RdmaExperiment::GetCollectiveRecords() const
 {
     return m_impl->collectives;
+}
+
+const std::vector<RdmaIterationRecord>&
+RdmaExperiment::GetIterationRecords() const
+{
+    return m_impl->iterations;
 }
 
 void
@@ -134,6 +152,7 @@ RdmaExperiment::Run()
     const RdmaExperimentReport report(spec, sim, simEnd, wallStart);
     m_impl->records = report.GetRecords();
     m_impl->collectives = report.GetCollectiveRecords();
+    m_impl->iterations = report.GetIterationRecords();
     m_impl->summaryJson = report.GetSummaryJson();
     m_impl->summaryText = report.GetSummaryText();
     Simulator::Destroy();

@@ -55,7 +55,9 @@ class RdmaExperiment
     static const char* DefaultConfigText();
 
     /// \return the folder of the shipped data (flow-size CDFs, the HPCC
-    /// topology and flow files): $RDMA_DATA_DIR if set, else the tree's data/
+    /// topology and flow files): $RDMA_DATA_DIR if set, else the source
+    /// tree's data/, else (the tree gone after `make install`) the installed
+    /// copy, <prefix>/share/ns3-rdma/data
     static std::string GetDataDir();
 
     /// \param config the merged configuration (copied)
@@ -109,6 +111,10 @@ class RdmaExperiment
     /// \return one record per collective of each iteration of each job
     /// (traffic.pattern = collective; after Run)
     const std::vector<RdmaCollectiveRecord>& GetCollectiveRecords() const;
+
+    /// \return one record per iteration of each job (jobs.csv's rows;
+    /// traffic.pattern = collective; after Run)
+    const std::vector<RdmaIterationRecord>& GetIterationRecords() const;
 
     /// \brief The readable summary rdma-sim prints. \param os the stream
     void PrintSummary(std::ostream& os) const;

@@ -261,6 +261,7 @@ class HpccConfigParser
                                                           "CONWEAVE_DEFAULT_VOQ_WAITING_TIME"};
         static const std::map<std::string, std::string> lb{{"0", "Ecmp"},
                                                            {"2", "Drill"},
+                                                           {"3", "Conga"},
                                                            {"6", "LetFlow"}};
         static const std::map<std::string, std::string> cc{{"1", "dcqcn"},
                                                            {"3", "hpcc"},
@@ -448,13 +449,13 @@ class HpccConfigParser
         else if (key == "LB_MODE")
         {
             NoteConweaveKey(key);
-            const std::string& mode = One("0, 2 or 6");
+            const std::string& mode = One("0, 2, 3 or 6");
             auto it = lb.find(mode);
             if (it == lb.end())
             {
-                m_reader.Fail("LB_MODE: expected 0 (per-flow ECMP), 2 (DRILL) or 6 (LetFlow), "
-                              "got '" +
-                              mode + "' (3, CONGA, and 9, ConWeave, are not modelled)");
+                m_reader.Fail("LB_MODE: expected 0 (per-flow ECMP), 2 (DRILL), 3 (CONGA) or 6 "
+                              "(LetFlow), got '" +
+                              mode + "' (9, ConWeave, is not modelled)");
             }
             Set("switch.LoadBalancing", it->second);
         }

@@ -5,6 +5,7 @@
 #include "rdma-job-config.h"
 
 #include "rdma-byte-size.h"
+#include "rdma-simai-workload.h"
 #include "rdma-value-check.h"
 
 #include "ns3/nstime.h"
@@ -12,6 +13,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <map>
+#include <tuple>
 #include <sstream>
 #include <stdexcept>
 
@@ -247,6 +251,151 @@ ParseSequence(const RdmaConfig& c,
     return items;
 }
 
+/**
+ * \return the jobs, placed: job i on hosts i x ranks onward of the host
+ * order (contiguous: host order; random: a permutation), each with the items
+ * \param c the configuration \param topo the topology \param built the
+ * iteration \param ranks per job \param nHosts hosts ranks can take
+ */
+std::vector<RdmaJob> PlaceJobs(const RdmaConfig& c,
+                               const RdmaTopologySpec& topo,
+                               const std::vector<RdmaJobItem>& built,
+                               uint32_t ranks,
+                               uint32_t nHosts);
+
+/**
+ * \return one iteration of job.workload (a SimAI workload file): its
+ * compute gaps and its collectives, each run by every group of its kind at
+ * once (RdmaCollectiveSchedule::Grouped)
+ * \param c the configuration \param ranks the job's ranks \param gpus GPUs
+ * per server (rail) \param rail whether the fabric is a rail fabric
+ * \param warnings receives what the file asks that is not modelled
+ * \throws RdmaConfigError naming file:line or the key
+ */
+std::vector<RdmaJobItem>
+MakeWorkloadItems(const RdmaConfig& c,
+                  uint32_t ranks,
+                  uint32_t gpus,
+                  bool rail,
+                  std::vector<std::string>* warnings)
+{
+    const std::string where = KeyText(c, "job.workload");
+    if (!Trim(c.Get("job.sequence")).empty())
+    {
+        throw RdmaConfigError(KeyText(c, "job.sequence") +
+                              ": job.workload gives the iteration; set one of the two");
+    }
+    RdmaSimaiWorkload w;
+    try
+    {
+        w = RdmaSimaiWorkload::ReadFile(c.GetInputPath("job.workload"));
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw RdmaConfigError(where + ": " + e.what());
+    }
+    const std::string header = w.path + ":1: ";
+    if (w.allGpus != ranks)
+    {
+        throw RdmaConfigError(header + "all_gpus " + std::to_string(w.allGpus) +
+                              ", but the job has " + std::to_string(ranks) + " ranks (" +
+                              KeyText(c, "job.ranks") + ")");
+    }
+    if (rail && gpus % w.tp != 0)
+    {
+        throw RdmaConfigError(header + "model_parallel_NPU_group " + std::to_string(w.tp) +
+                              " does not divide topology.rail.GpusPerServer = " +
+                              std::to_string(gpus) + ": a tensor-parallel group must sit in "
+                              "one server");
+    }
+    std::vector<std::string> notes = w.warnings;
+    const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
+    const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
+    const double scale = c.GetDouble("job.workloadCommScale");
+    std::map<std::tuple<RdmaCollectiveKind, RdmaSimaiWorkload::Group, uint64_t>,
+             std::shared_ptr<const RdmaCollectiveSchedule>>
+        built;
+    std::vector<RdmaJobItem> items;
+    uint32_t raised = 0;
+    uint32_t firstRaised = 0;
+    for (const auto& it : w.GetIteration())
+    {
+        RdmaJobItem item;
+        if (it.compute)
+        {
+            item.compute = NanoSeconds(it.computeNs);
+            items.push_back(item);
+            continue;
+        }
+        const auto& comm = *it.comm;
+        const uint32_t n = w.GetGroupSize(comm.group);
+        const auto scaled = static_cast<uint64_t>(std::llround(double(comm.bytes) * scale));
+        // NCCL splits a message over ranks and channels; below a byte each, round up.
+        const uint64_t bytes = std::max<uint64_t>(scaled, uint64_t(n) * channels);
+        if (bytes != scaled)
+        {
+            firstRaised = firstRaised ? firstRaised : it.line;
+            ++raised;
+        }
+        auto& s = built[std::make_tuple(comm.kind, comm.group, bytes)];
+        if (!s)
+        {
+            const std::string at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
+            const RdmaCollectiveAlgorithm algorithm = PickAlgorithm(c, comm.kind, "", at);
+            if (algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (n & (n - 1)))
+            {
+                throw RdmaConfigError(at + ": halving-doubling needs a power-of-two group, the " +
+                                      std::string(RdmaSimaiGroupName(comm.group)) +
+                                      " group has " + std::to_string(n) + " ranks (" +
+                                      KeyText(c, "collective.algorithm") + ")");
+            }
+            try
+            {
+                const auto one = RdmaCollectiveSchedule::Build(comm.kind,
+                                                               algorithm,
+                                                               n,
+                                                               bytes,
+                                                               channels,
+                                                               std::min(chunk, bytes));
+                s = std::make_shared<RdmaCollectiveSchedule>(
+                    RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw RdmaConfigError(at + ": " + e.what());
+            }
+            if (s->GetMostRecvsPerRank() >= (1u << 20))
+            {
+                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
+                                      std::to_string(bytes) + " bytes makes a rank receive " +
+                                      std::to_string(s->GetMostRecvsPerRank()) +
+                                      " WRITEs, more than the immediate data numbers (2^20): "
+                                      "use larger chunks");
+            }
+        }
+        item.collective = s;
+        items.push_back(item);
+    }
+    if (raised)
+    {
+        notes.push_back(w.path + ":" + std::to_string(firstRaised) + ": " +
+                        std::to_string(raised) + " collective(s) smaller than group ranks x "
+                        "collective.channels bytes are raised to that");
+    }
+    if (items.empty())
+    {
+        throw RdmaConfigError(w.path + ": no compute and no collective this module runs");
+    }
+    if (warnings)
+    {
+        for (const auto& n : notes)
+        {
+            warnings->push_back(n);
+        }
+    }
+    return items;
+}
+
 } // namespace
 
 void
@@ -265,8 +414,13 @@ RdmaRefuseJobKeys(const RdmaConfig& c)
 }
 
 std::vector<RdmaJob>
-RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* warnings)
+RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std::string>* warnings)
 {
+    const auto& servers = topo.servers;
+    const bool rail = servers.count > 0;
+    // On a rail fabric ranks go on GPUs (their NICs, host indices 0 .. GPUs - 1).
+    const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
+    const std::string perHost = rail ? "a rank per GPU" : "a rank per host";
     const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     uint32_t ranks = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
     const bool ranksSet = ranks != 0;
@@ -278,8 +432,9 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* war
     {
         throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(count) +
                               " job(s) of " + std::to_string(ranks) + " ranks need " +
-                              std::to_string(uint64_t(ranks) * count) + " hosts (a rank per "
-                              "host); the topology has " + std::to_string(nHosts));
+                              std::to_string(uint64_t(ranks) * count) + " " +
+                              (rail ? "GPUs" : "hosts") + " (" + perHost + "); the topology has " +
+                              std::to_string(nHosts));
     }
     if (ranks < 2)
     {
@@ -289,8 +444,25 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* war
                                              std::to_string(count) +
                                              " jobs leave fewer than 2 ranks per job");
     }
+    const uint32_t g = servers.gpusPerServer;
+    if (rail && ranks % g != 0 && g % ranks != 0)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
+                              " ranks neither fill whole servers nor divide one: on a rail "
+                              "fabric a job's ranks must be a multiple or a divisor of "
+                              "topology.rail.GpusPerServer = " + std::to_string(g));
+    }
+    if (!c.Get("job.workload").empty())
+    {
+        return PlaceJobs(c, topo, MakeWorkloadItems(c, ranks, g, rail, warnings), ranks, nHosts);
+    }
     std::vector<Planned> planned;
     std::vector<std::string> unused;
+    if (c.GetOrigin("job.workloadCommScale") != "default")
+    {
+        unused.push_back(KeyText(c, "job.workloadCommScale") +
+                         " is not used: it scales job.workload's collectives, and none is set");
+    }
     const std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
     if (warnings)
     {
@@ -346,7 +518,20 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* war
             throw RdmaConfigError(p.where + ": " + e.what());
         }
     }
-    // Placement.
+    return PlaceJobs(c, topo, built, ranks, nHosts);
+}
+
+namespace
+{
+
+std::vector<RdmaJob>
+PlaceJobs(const RdmaConfig& c,
+          const RdmaTopologySpec& topo,
+          const std::vector<RdmaJobItem>& built,
+          uint32_t ranks,
+          uint32_t nHosts)
+{
+    const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     std::vector<uint32_t> hosts(nHosts);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
@@ -372,8 +557,18 @@ RdmaMakeJobs(const RdmaConfig& c, uint32_t nHosts, std::vector<std::string>* war
         jobs[j].iterations = static_cast<uint32_t>(c.GetUinteger("job.iterations"));
         jobs[j].start = start + stagger * j;
         jobs[j].priority = static_cast<uint8_t>(c.GetUinteger("traffic.priority"));
+        if (topo.servers.count > 0)
+        {
+            for (uint32_t h : jobs[j].hosts)
+            {
+                jobs[j].intraHosts.push_back(topo.servers.GetIntraHost(h));
+                jobs[j].servers.push_back(topo.servers.GetServer(h));
+            }
+        }
     }
     return jobs;
 }
+
+} // namespace
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "rdma-collective-runner.h"
 #include "rdma-config.h"
+#include "rdma-topology-spec.h"
 
 #include <string>
 #include <vector>
@@ -32,20 +33,34 @@ namespace ns3
  * at traffic.priority. The schedules are built here, with
  * collective.channels and collective.chunkBytes.
  *
+ * On a rail fabric (RdmaTopologySpec::Rail) ranks go on GPUs (their NICs'
+ * host indices, server-major, so contiguous placement keeps consecutive
+ * ranks in a server), each job's intraHosts and servers set, and
+ * job.ranks must be a multiple or a divisor of the GPUs per server.
+ *
+ * job.workload, a SimAI workload file (RdmaSimaiWorkload), gives the
+ * iteration instead of job.sequence: its compute gaps and collectives in
+ * SimAI's order, each collective run by every group of its kind (tensor,
+ * data or expert parallel, Megatron-LM's rank order) at once; all_gpus must
+ * equal the job's ranks, and on a rail fabric the tensor-parallel size must
+ * divide the GPUs per server.
+ *
  * \param c the configuration (traffic.pattern = collective)
- * \param nHosts the topology's hosts
+ * \param topo the topology
  * \param warnings if not null, receives a line for each of collective.type,
  *        collective.bytes and collective.algorithm that was set but is not
  *        used (job.sequence gives what it would)
  * \return the jobs, their schedules built
  * \throws RdmaConfigError naming the key: an unknown collective or
  *         algorithm, an algorithm the collective does not have, more ranks
- *         than hosts, fewer than 2 ranks, a set collective.chunkBytes larger
+ *         than hosts (GPUs), fewer than 2 ranks, a rail job's ranks neither a
+ *         multiple nor a divisor of the GPUs per server, a workload file's
+ *         error or mismatch (naming file:line), a set collective.chunkBytes larger
  *         than a collective's message, a message below ranks x channels
  *         bytes, halving-doubling on ranks that are not a power of two
  */
 std::vector<RdmaJob> RdmaMakeJobs(const RdmaConfig& c,
-                                  uint32_t nHosts,
+                                  const RdmaTopologySpec& topo,
                                   std::vector<std::string>* warnings = nullptr);
 
 /**

@@ -7,6 +7,7 @@
 #include "rdma-byte-size.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -88,6 +89,71 @@ RdmaMemoryEstimate::GetRouteHops(const RdmaTopologySpec& topology)
         perHost += topology.isSwitch[n] ? std::max<uint64_t>(1, toSwitches[n] / 2) : 0;
     }
     return SaturatingProduct(perHost, topology.GetNHosts());
+}
+
+namespace
+{
+
+/// Switches alike in their links to other switches.
+struct SwitchGroup
+{
+    uint64_t count;       //!< how many
+    uint64_t switchLinks; //!< each one's links to other switches
+};
+
+/**
+ * \param hosts hosts \param links links \param groups the switches
+ * \return the counts, route next hops by GetRouteHops's rule: per host,
+ * max(1, links to other switches / 2) for each switch
+ */
+RdmaMemoryEstimate::Counts
+FabricCounts(uint64_t hosts, uint64_t links, std::initializer_list<SwitchGroup> groups)
+{
+    RdmaMemoryEstimate::Counts c;
+    c.hosts = hosts;
+    c.links = links;
+    uint64_t perHost = 0;
+    for (const SwitchGroup& g : groups)
+    {
+        c.switches += g.count;
+        perHost += SaturatingProduct(g.count, std::max<uint64_t>(1, g.switchLinks / 2));
+    }
+    c.routeHops = SaturatingProduct(perHost, hosts);
+    return c;
+}
+
+} // namespace
+
+RdmaMemoryEstimate::Counts
+RdmaMemoryEstimate::CountFatTree(uint64_t k)
+{
+    // k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k/2
+    // hosts per edge (Al-Fares et al., SIGCOMM 2008): k^3/4 links per tier.
+    const uint64_t half = k / 2;
+    const uint64_t hosts = SaturatingProduct(k, SaturatingProduct(half, half));
+    return FabricCounts(hosts,
+                        SaturatingProduct(3, hosts),
+                        {{k * half, half}, {k * half, k}, {half * half, k}});
+}
+
+RdmaMemoryEstimate::Counts
+RdmaMemoryEstimate::CountLeafSpine(uint64_t leaves, uint64_t spines, uint64_t hostsPerLeaf)
+{
+    const uint64_t hosts = SaturatingProduct(leaves, hostsPerLeaf);
+    const uint64_t fabric = SaturatingProduct(leaves, spines);
+    return FabricCounts(hosts, hosts + fabric, {{leaves, spines}, {spines, leaves}});
+}
+
+RdmaMemoryEstimate::Counts
+RdmaMemoryEstimate::CountDumbbell(uint64_t left, uint64_t right)
+{
+    return FabricCounts(left + right, left + right + 1, {{2, 1}});
+}
+
+RdmaMemoryEstimate::Counts
+RdmaMemoryEstimate::CountStar(uint64_t hosts)
+{
+    return FabricCounts(hosts, hosts, {{1, 0}});
 }
 
 RdmaMemoryEstimate::RdmaMemoryEstimate(const RdmaTopologySpec& topology,

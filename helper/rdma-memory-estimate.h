@@ -117,6 +117,28 @@ class RdmaMemoryEstimate
      */
     static uint64_t GetRouteHops(const RdmaTopologySpec& topology);
 
+    /**
+     * \name Counts of a generated fabric from its sizes alone
+     * What Count gives for the topology RdmaTopologySpec's generator of the
+     * same sizes builds (hosts, switches, links, route next hops; flows and
+     * QP pairs 0), computed without building it, so that a fabric too large
+     * for the machine is refused before anything is allocated. Sizes the
+     * generator refuses give what the arithmetic gives (the generator
+     * reports them).
+     * @{
+     */
+    /// \param k the fat tree's arity \return its counts
+    static Counts CountFatTree(uint64_t k);
+    /// \param leaves leaves \param spines spines \param hostsPerLeaf hosts on each leaf
+    /// \return the leaf-spine's counts
+    static Counts CountLeafSpine(uint64_t leaves, uint64_t spines, uint64_t hostsPerLeaf);
+    /// \param left hosts on one side \param right hosts on the other
+    /// \return the dumbbell's counts
+    static Counts CountDumbbell(uint64_t left, uint64_t right);
+    /// \param hosts hosts on the one switch \return the star's counts
+    static Counts CountStar(uint64_t hosts);
+    /// @}
+
     /// \param flows a workload \return the largest number of its flows that
     /// start at one instant (0 for none)
     static uint64_t GetLargestStartGroup(const std::vector<RdmaFlow>& flows);

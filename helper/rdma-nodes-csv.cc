@@ -95,18 +95,32 @@ SwitchName(uint32_t tier, uint32_t depth)
     return names[depth - 1][tier - 1];
 }
 
-} // namespace
-
-std::string
-RdmaFormatNodesCsv(const RdmaTopologySpec& topo)
+/// \return each node's neighbours \param topo the topology
+std::vector<std::vector<uint32_t>>
+Adjacency(const RdmaTopologySpec& topo)
 {
-    const uint32_t n = topo.GetNNodes();
-    std::vector<std::vector<uint32_t>> adj(n);
+    std::vector<std::vector<uint32_t>> adj(topo.GetNNodes());
     for (const auto& l : topo.links)
     {
         adj[l.a].push_back(l.b);
         adj[l.b].push_back(l.a);
     }
+    return adj;
+}
+
+} // namespace
+
+std::vector<uint32_t>
+RdmaNodeTiers(const RdmaTopologySpec& topo)
+{
+    return Tiers(topo, Adjacency(topo));
+}
+
+std::string
+RdmaFormatNodesCsv(const RdmaTopologySpec& topo)
+{
+    const uint32_t n = topo.GetNNodes();
+    const std::vector<std::vector<uint32_t>> adj = Adjacency(topo);
     const std::vector<uint32_t> tier = Tiers(topo, adj);
     uint32_t depth = 0;
     for (uint32_t t : tier)
@@ -122,9 +136,15 @@ RdmaFormatNodesCsv(const RdmaTopologySpec& topo)
     {
         const uint32_t t = tier[id];
         const uint32_t slot = t == NONE ? depth + 1 : t;
-        const std::string name = topo.isSwitch[id] ? SwitchName(t, depth) : "host";
-        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',' << name
-           << counter[slot]++ << ',';
+        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',';
+        if (id < topo.nodeNames.size() && !topo.nodeNames[id].empty())
+        {
+            os << topo.nodeNames[id] << ',';
+        }
+        else
+        {
+            os << (topo.isSwitch[id] ? SwitchName(t, depth) : "host") << counter[slot]++ << ',';
+        }
         if (pod[id] != NONE)
         {
             os << pod[id];

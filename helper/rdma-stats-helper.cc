@@ -11,6 +11,9 @@
 #include "ns3/rdma-switch.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+#include <limits>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -118,6 +121,41 @@ RdmaStatsHelper::GetTotals() const
     }
     t.drops = t.dropsOnLinks + t.dropsInSwitches + t.dropsAtNics;
     return t;
+}
+
+std::vector<RdmaStatsHelper::TierLoad>
+RdmaStatsHelper::GetTierLoads(const std::vector<uint32_t>& nodeTier, double seconds) const
+{
+    std::map<uint32_t, TierLoad> byTier;
+    std::map<uint32_t, double> capacityBits;
+    for (uint32_t i = 0; i < m_topo.GetNLinks(); ++i)
+    {
+        const auto& link = m_topo.GetLink(i);
+        const uint32_t none = std::numeric_limits<uint32_t>::max();
+        if (nodeTier[link.a] == none || nodeTier[link.b] == none)
+        {
+            continue; // no host reaches it
+        }
+        const uint32_t tier = std::min(nodeTier[link.a], nodeTier[link.b]);
+        TierLoad& load = byTier[tier];
+        load.tier = tier;
+        for (Ptr<QbbNetDevice> dev : {link.deviceA, link.deviceB})
+        {
+            const double bits = dev->GetDataRate().GetBitRate() * seconds;
+            const uint64_t bytes = dev->GetStats().txBytes;
+            ++load.directions;
+            load.txBytes += bytes;
+            capacityBits[tier] += bits;
+            load.maxUtilisation = std::max(load.maxUtilisation, bytes * 8.0 / bits);
+        }
+    }
+    std::vector<TierLoad> loads;
+    for (auto& [tier, load] : byTier)
+    {
+        load.utilisation = load.txBytes * 8.0 / capacityBits[tier];
+        loads.push_back(load);
+    }
+    return loads;
 }
 
 std::string

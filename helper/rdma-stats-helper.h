@@ -68,6 +68,27 @@ class RdmaStatsHelper
     /// \return the totals now
     Totals GetTotals() const;
 
+    /// What the links of one tier carried (both directions of each link).
+    struct TierLoad
+    {
+        uint32_t tier{0};         //!< the link's tier: the lower of its ends' tiers (0: host links)
+        uint32_t directions{0};   //!< link directions (two per link)
+        uint64_t txBytes{0};      //!< bytes sent on them (QbbNetDevice txBytes, frames whole)
+        double utilisation{0};    //!< txBytes x 8 over their summed rates x the time
+        double maxUtilisation{0}; //!< the busiest direction's
+    };
+
+    /**
+     * \brief The links' load by tier over a time. A link's tier is the lower
+     * of its ends' tiers (RdmaNodeTiers): 0 host links, 1 a leaf-spine's
+     * leaf-spine links (a fat tree's edge-aggregation links, a dumbbell's
+     * bottleneck), 2 a fat tree's aggregation-core links.
+     * \param nodeTier per node id its tier (RdmaNodeTiers)
+     * \param seconds the time the bytes were sent in (> 0)
+     * \return one entry per tier that has links, by tier
+     */
+    std::vector<TierLoad> GetTierLoads(const std::vector<uint32_t>& nodeTier, double seconds) const;
+
     /// \return pfc.csv's text
     std::string FormatPfcCsv() const;
     /// \return qlen.csv's text

@@ -5,6 +5,7 @@
 #include "rdma-target-pattern.h"
 
 #include "ns3/double.h"
+#include "ns3/rdma-page-size.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -21,7 +22,7 @@ namespace
 {
 
 /// Base page: regions and slots are multiples of it.
-constexpr uint64_t PAGE = 4096;
+constexpr uint64_t PAGE = RdmaPageSize::BASE_BYTES;
 
 /// \return n rounded up to whole pages
 uint64_t

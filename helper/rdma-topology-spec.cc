@@ -17,6 +17,24 @@ RdmaTopologyError::RdmaTopologyError(const std::string& what)
 }
 
 uint32_t
+RdmaTopologySpec::Servers::GetGpus() const
+{
+    return count * gpusPerServer;
+}
+
+uint32_t
+RdmaTopologySpec::Servers::GetIntraHost(uint32_t gpu) const
+{
+    return GetGpus() + gpu;
+}
+
+uint32_t
+RdmaTopologySpec::Servers::GetServer(uint32_t gpu) const
+{
+    return gpu / gpusPerServer;
+}
+
+uint32_t
 RdmaTopologySpec::GetNNodes() const
 {
     return isSwitch.size();
@@ -256,6 +274,67 @@ RdmaTopologySpec::Star(uint32_t hosts, const RdmaLinkParams& host)
     for (uint32_t h = 0; h < hosts; ++h)
     {
         s.AddLink(h, hosts, host, 0);
+    }
+    return s;
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::Rail(uint32_t servers,
+                       uint32_t gpusPerServer,
+                       uint32_t spines,
+                       const RdmaLinkParams& nic,
+                       const RdmaLinkParams& fabric,
+                       const RdmaLinkParams& intra)
+{
+    if (servers == 0 || gpusPerServer == 0 || spines == 0)
+    {
+        throw RdmaTopologyError("rail: servers, GPUs per server and spines must be at least 1");
+    }
+    const uint32_t gpus = servers * gpusPerServer;
+    const uint32_t rail0 = 2 * gpus;
+    const uint32_t nvswitch0 = rail0 + gpusPerServer;
+    const uint32_t spine0 = nvswitch0 + servers;
+    RdmaTopologySpec s;
+    s.name = "rail " + std::to_string(servers) + "x" + std::to_string(gpusPerServer) + "x" +
+             std::to_string(spines);
+    s.servers.count = servers;
+    s.servers.gpusPerServer = gpusPerServer;
+    s.isSwitch.assign(spine0 + spines, true);
+    std::fill(s.isSwitch.begin(), s.isSwitch.begin() + rail0, false);
+    s.nodeNames.resize(s.isSwitch.size());
+    for (uint32_t h = 0; h < gpus; ++h)
+    {
+        const std::string server = "s" + std::to_string(h / gpusPerServer);
+        const std::string gpu = std::to_string(h % gpusPerServer);
+        s.nodeNames[h] = server + ".nic" + gpu;
+        s.nodeNames[gpus + h] = server + ".nvl" + gpu;
+    }
+    for (uint32_t i = 0; i < gpusPerServer; ++i)
+    {
+        s.nodeNames[rail0 + i] = "rail" + std::to_string(i);
+    }
+    for (uint32_t v = 0; v < servers; ++v)
+    {
+        s.nodeNames[nvswitch0 + v] = "s" + std::to_string(v) + ".nvswitch";
+    }
+    for (uint32_t p = 0; p < spines; ++p)
+    {
+        s.nodeNames[spine0 + p] = "spine" + std::to_string(p);
+    }
+    for (uint32_t h = 0; h < gpus; ++h)
+    {
+        s.AddLink(h, rail0 + h % gpusPerServer, nic, 0);
+    }
+    for (uint32_t i = 0; i < gpusPerServer; ++i)
+    {
+        for (uint32_t p = 0; p < spines; ++p)
+        {
+            s.AddLink(rail0 + i, spine0 + p, fabric, 1);
+        }
+    }
+    for (uint32_t h = 0; h < gpus; ++h)
+    {
+        s.AddLink(gpus + h, nvswitch0 + h / gpusPerServer, intra, 2);
     }
     return s;
 }

@@ -72,9 +72,30 @@ struct RdmaTopologySpec
         std::string where;             //!< origin for messages, e.g. "fat.txt:7"
     };
 
+    /**
+     * \brief The servers of a rail-optimized fabric (Rail()): each GPU is
+     * two hosts, its NIC on a rail and its port on the server's NVSwitch.
+     * Zero counts everywhere else.
+     */
+    struct Servers
+    {
+        uint32_t count{0};         //!< servers
+        uint32_t gpusPerServer{0}; //!< GPUs (and NICs, and rails) per server
+        /// \return GPUs, count x gpusPerServer: the NIC hosts are host indices 0 .. GPUs - 1
+        uint32_t GetGpus() const;
+        /// \return the host index of a GPU's intra-server port \param gpu its NIC's host index
+        uint32_t GetIntraHost(uint32_t gpu) const;
+        /// \return a GPU's server \param gpu its NIC's host index
+        uint32_t GetServer(uint32_t gpu) const;
+    };
+
     std::string name;           //!< what it is, e.g. "fat-tree k=4" or the file path
     std::vector<bool> isSwitch; //!< per node id: switch (true) or host
     std::vector<Link> links;    //!< the links, in port order
+    /// Per node id, its name in nodes.csv ("rail3"); empty (or an empty entry):
+    /// named by tier (RdmaFormatNodesCsv)
+    std::vector<std::string> nodeNames;
+    Servers servers; //!< a rail fabric's servers (zero counts: not one)
 
     /// \return number of nodes
     uint32_t GetNNodes() const;
@@ -174,6 +195,42 @@ struct RdmaTopologySpec
      * \throws RdmaTopologyError with fewer than two hosts
      */
     static RdmaTopologySpec Star(uint32_t hosts, const RdmaLinkParams& host);
+
+    /**
+     * \brief Rail-optimized fabric (NVIDIA's DGX SuperPOD reference
+     * architecture; Wang et al., "Rail-only", HOTI 2024): servers of
+     * gpusPerServer GPUs, each GPU with one NIC; NIC i of every server on
+     * rail switch i; every rail switch linked once to every spine; inside
+     * a server every GPU's NVLink port on the server's NVSwitch.
+     *
+     * A GPU is two hosts (an RdmaNic has one port): its NIC (host index
+     * s x G + g for GPU g of server s) and its NVLink port (host index
+     * S x G + s x G + g), an RdmaNic on a link of intra.rate to the
+     * server's NVSwitch, modelled as a switch. The two parts are not
+     * joined: NVLink ports reach only their server's NVLink ports, NICs
+     * only NICs (RdmaJob::intraHosts says which a transfer takes).
+     *
+     * Node ids: the S x G NICs (server-major), the S x G NVLink ports, the
+     * G rail switches, the S NVSwitches, the spines. Links: NIC-rail
+     * (tier 0, the host links; NIC i of server s is port s of rail i),
+     * rail-spine (tier 1, rail-major), NVLink port-NVSwitch (tier 2).
+     * nodes.csv names them s<server>.nic<g>, s<server>.nvl<g>, rail<i>,
+     * s<server>.nvswitch, spine<p>.
+     * \param servers S (>= 1)
+     * \param gpusPerServer G (>= 1)
+     * \param spines spine switches (>= 1)
+     * \param nic tier 0 links (NIC to rail switch)
+     * \param fabric tier 1 links (rail switch to spine)
+     * \param intra tier 2 links (NVLink port to NVSwitch)
+     * \return the topology
+     * \throws RdmaTopologyError on a zero count
+     */
+    static RdmaTopologySpec Rail(uint32_t servers,
+                                 uint32_t gpusPerServer,
+                                 uint32_t spines,
+                                 const RdmaLinkParams& nic,
+                                 const RdmaLinkParams& fabric,
+                                 const RdmaLinkParams& intra);
 
     /**
      * \brief Append a link.

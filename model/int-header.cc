@@ -93,6 +93,19 @@ IntHeader::Deserialize(Buffer::Iterator start)
     return SIZE;
 }
 
+bool
+IntHeader::HasRateCode(DataRate rate)
+{
+    for (uint64_t gbps : g_rateGbps)
+    {
+        if (rate.GetBitRate() == gbps * 1000000000ULL)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 uint64_t
 IntHeader::EncodeHop(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes)
 {
@@ -142,14 +155,29 @@ IntHeader::Hop
 IntHeader::GetHop(uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= MAX_HOPS, "IntHeader: slot " << i << " out of 0-" << MAX_HOPS - 1);
-    return DecodeHop(m_hops[i]);
+    Hop h = DecodeHop(m_hops[i]);
+    h.egressId = m_egress[i];
+    return h;
+}
+
+const IntHeader::EgressIds&
+IntHeader::GetEgressIds() const
+{
+    return m_egress;
 }
 
 void
+IntHeader::SetEgressIds(const EgressIds& ids)
+{
+    m_egress = ids;
+}
+
+uint32_t
 IntHeader::PushHopBytes(uint8_t* bytes, uint64_t word)
 {
     uint16_t nhop = static_cast<uint16_t>(bytes[0] << 8 | bytes[1]);
-    uint8_t* rec = bytes + 2 + HOP_BYTES * (nhop % MAX_HOPS);
+    const uint32_t slot = nhop % MAX_HOPS;
+    uint8_t* rec = bytes + 2 + HOP_BYTES * slot;
     for (uint32_t b = 0; b < HOP_BYTES; ++b)
     {
         rec[b] = static_cast<uint8_t>(word >> (56 - 8 * b));
@@ -157,6 +185,7 @@ IntHeader::PushHopBytes(uint8_t* bytes, uint64_t word)
     ++nhop;
     bytes[0] = static_cast<uint8_t>(nhop >> 8);
     bytes[1] = static_cast<uint8_t>(nhop);
+    return slot;
 }
 
 uint32_t

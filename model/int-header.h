@@ -9,6 +9,7 @@
 #include "ns3/header.h"
 #include "ns3/nstime.h"
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -54,6 +55,19 @@ namespace ns3
  * restores port and lengths before the ICRC check, and echoes the records
  * in its ACK. A switch with INT on (RdmaSwitch IntEnabled) stamps every
  * frame to UDP_PORT, in place, without changing its size.
+ *
+ * Beside the wire bytes the header keeps, per slot, the identity of the
+ * egress port that wrote the record (EgressIds: the node ID and egress
+ * interface ID that INT-MD's per-hop metadata carries, instruction bits 0
+ * and 1 of "In-band Network Telemetry (INT) Dataplane Specification",
+ * P4.org Applications Working Group, v2.1, and that the HPCC record
+ * format leaves out). It is simulation metadata, not bytes: it
+ * travels as RdmaFrame metadata (RdmaFrame::GetIntEgress) from the stamping
+ * switch to the receiver and back in the echo, adds nothing to the frame's
+ * size, and is 0 (unknown) where no switch wrote it or a frame lost its
+ * metadata (an MPI channel). A sender uses it to compare a record only
+ * with an earlier record of the same egress when packets of one QP take
+ * several paths (RdmaQpCc, RdmaHpcc).
  */
 class IntHeader : public Header
 {
@@ -67,6 +81,10 @@ class IntHeader : public Header
     static constexpr uint64_t TIME_MODULO = 1ULL << 24;  //!< timestamp wrap, ns
     static constexpr uint64_t BYTES_MODULO = 1ULL << 20; //!< tx-bytes wrap, units
 
+    /// Per slot, the egress that wrote the record: ((node ID + 1) << 32) |
+    /// device index; 0 = unknown (simulation metadata, not serialized).
+    using EgressIds = std::array<uint64_t, MAX_HOPS>;
+
     /// One hop record, decoded (the units the wire keeps).
     struct Hop
     {
@@ -74,6 +92,7 @@ class IntHeader : public Header
         uint32_t timeNs{0};    //!< timestamp, ns modulo 2^24
         uint32_t txUnits{0};   //!< tx bytes / 128, modulo 2^20
         uint32_t qlenUnits{0}; //!< queue bytes / 80, saturated at 2^17 - 1
+        uint64_t egressId{0};  //!< the egress that wrote it (EgressIds); 0 = unknown
 
         /// \return tx bytes (modulo 2^20 x 128)
         uint64_t GetTxBytes() const;
@@ -106,9 +125,16 @@ class IntHeader : public Header
     uint16_t GetNHops() const;
     /**
      * \param i slot 0 to MAX_HOPS - 1
-     * \return the record in the slot
+     * \return the record in the slot, with the slot's egress ID
      */
     Hop GetHop(uint32_t i) const;
+    /// \return the egress IDs of the slots (metadata)
+    const EgressIds& GetEgressIds() const;
+    /**
+     * \brief Set the egress IDs of the slots (from the frame's metadata).
+     * \param ids per slot, 0 = unknown
+     */
+    void SetEgressIds(const EgressIds& ids);
 
     /**
      * \brief Encode one record.
@@ -119,6 +145,13 @@ class IntHeader : public Header
      * \return the 64-bit record
      */
     static uint64_t EncodeHop(DataRate rate, Time now, uint64_t txBytes, uint64_t qlenBytes);
+
+    /**
+     * \param rate a line rate
+     * \return whether a hop record can carry it (10, 25, 40, 50, 100, 200,
+     *         400 or 800 Gb/s: the 3-bit rate code; EncodeHop aborts on others)
+     */
+    static bool HasRateCode(DataRate rate);
     /**
      * \param word a 64-bit record
      * \return its fields
@@ -129,8 +162,9 @@ class IntHeader : public Header
      * does to the bytes of a frame): write slot nhop mod MAX_HOPS, increment nhop.
      * \param bytes the SIZE bytes of a serialized header
      * \param word the record (EncodeHop)
+     * \return the slot written
      */
-    static void PushHopBytes(uint8_t* bytes, uint64_t word);
+    static uint32_t PushHopBytes(uint8_t* bytes, uint64_t word);
     /**
      * \param later a later timestamp
      * \param earlier an earlier one
@@ -147,6 +181,7 @@ class IntHeader : public Header
   private:
     uint16_t m_nhop;           //!< records written
     uint64_t m_hops[MAX_HOPS]; //!< encoded records (the wire's fixed stack)
+    EgressIds m_egress{};      //!< per slot, the egress that wrote it (not on the wire)
 };
 
 } // namespace ns3

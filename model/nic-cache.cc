@@ -94,11 +94,11 @@ NicCache::GetTypeId()
                           MakeBooleanChecker())
             .AddAttribute("PageBytes",
                           "Page size of an MTT cache, bytes: PageKey(va) = va / PageBytes. "
-                          "4096 (the default, the base page) or 2097152 (a 2 MiB huge page); "
-                          "a power of two.",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&NicCache::m_pageBytes),
-                          MakeUintegerChecker<uint64_t>(1))
+                          "A power of two of at least 4096 (RdmaPageSize): 4096, the base "
+                          "page (default), or a huge page such as 2097152 (2 MiB).",
+                          UintegerValue(RdmaPageSize::BASE_BYTES),
+                          MakeUintegerAccessor(&NicCache::SetPageBytes, &NicCache::GetPageBytes),
+                          MakeUintegerChecker<uint64_t>(RdmaPageSize::BASE_BYTES))
             .AddAttribute("Memory",
                           "The backing store (NicMemory) misses fetch from.",
                           PointerValue(),
@@ -132,8 +132,7 @@ NicCache::NicCache()
       m_clockHz(250000000),
       m_hitCycles(2),
       m_maxMisses(32),
-      m_blocking(false),
-      m_pageBytes(4096)
+      m_blocking(false)
 {
     NS_LOG_FUNCTION(this);
     m_rng = CreateObject<UniformRandomVariable>();
@@ -176,9 +175,6 @@ NicCache::CreateMptCache(Ptr<NicMemory> memory)
 Ptr<NicCache>
 NicCache::CreateMttCache(Ptr<NicMemory> memory, uint64_t pageBytes)
 {
-    NS_ABORT_MSG_UNLESS(pageBytes == 4096 || pageBytes == 2097152,
-                        "NicCache::CreateMttCache: page size " << pageBytes
-                                                               << " is not 4096 or 2097152");
     Ptr<NicCache> c = CreateObject<NicCache>();
     c->SetAttribute("EntryBytes", UintegerValue(8));
     c->SetAttribute("PageBytes", UintegerValue(pageBytes));
@@ -424,23 +420,34 @@ NicCache::Invalidate(uint64_t key)
 uint64_t
 NicCache::PageKey(uint64_t va) const
 {
-    NS_ABORT_MSG_UNLESS((m_pageBytes & (m_pageBytes - 1)) == 0,
-                        "NicCache: attribute PageBytes (" << m_pageBytes
-                                                          << ") is not a power of two");
-    return va / m_pageBytes;
+    return m_page.Page(va);
 }
 
 uint64_t
 NicCache::PagesSpanned(uint64_t va, uint64_t length) const
 {
-    NS_ABORT_MSG_IF(length == 0, "NicCache::PagesSpanned: zero length");
-    return PageKey(va + length - 1) - PageKey(va) + 1;
+    return m_page.PagesSpanned(va, length);
 }
 
 uint64_t
 NicCache::GetPageBytes() const
 {
-    return m_pageBytes;
+    return m_page.Bytes();
+}
+
+const RdmaPageSize&
+NicCache::GetPageSize() const
+{
+    return m_page;
+}
+
+void
+NicCache::SetPageBytes(uint64_t bytes)
+{
+    NS_ABORT_MSG_UNLESS(RdmaPageSize::IsValid(bytes),
+                        "NicCache: attribute PageBytes = " << bytes << " is not "
+                                                           << RdmaPageSize::Rule());
+    m_page = RdmaPageSize(bytes);
 }
 
 uint32_t

@@ -6,6 +6,7 @@
 #define NIC_CACHE_H
 
 #include "nic-cache-lines.h"
+#include "rdma-page-size.h"
 
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
@@ -113,10 +114,11 @@ class NicCache : public Object
      * physical page address per entry (Linux mlx5 struct mlx5_mtt), keys are
      * page numbers.
      * \param memory the backing store
-     * \param pageBytes page size, bytes: 4096 or 2097152
+     * \param pageBytes page size, bytes (RdmaPageSize's rule; aborts otherwise)
      * \return the cache, other attributes at their defaults
      */
-    static Ptr<NicCache> CreateMttCache(Ptr<NicMemory> memory, uint64_t pageBytes);
+    static Ptr<NicCache> CreateMttCache(Ptr<NicMemory> memory,
+                                        uint64_t pageBytes = RdmaPageSize::BASE_BYTES);
 
     /**
      * \brief Look an entry up.
@@ -159,6 +161,13 @@ class NicCache : public Object
     uint64_t PagesSpanned(uint64_t va, uint64_t length) const;
     /// \return the PageBytes attribute, bytes
     uint64_t GetPageBytes() const;
+    /// \return the PageBytes attribute as a page size
+    const RdmaPageSize& GetPageSize() const;
+    /**
+     * \brief Set the PageBytes attribute.
+     * \param bytes page size (RdmaPageSize's rule; aborts otherwise)
+     */
+    void SetPageBytes(uint64_t bytes);
 
     /**
      * \brief Use a fixed random stream for the RANDOM policy.
@@ -272,7 +281,7 @@ class NicCache : public Object
     uint32_t m_hitCycles;             //!< hit latency, cycles
     uint32_t m_maxMisses;             //!< outstanding fills
     bool m_blocking;                  //!< stall every lookup behind a miss
-    uint64_t m_pageBytes;             //!< MTT page size
+    RdmaPageSize m_page;              //!< MTT page size
     Ptr<NicMemory> m_memory;          //!< backing store
     Ptr<UniformRandomVariable> m_rng; //!< RANDOM policy's stream
 

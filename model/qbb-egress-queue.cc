@@ -116,6 +116,7 @@ QbbEgressQueue::DoDispose()
     m_mmu = nullptr;
     m_marker = nullptr;
     m_intRecord.Nullify();
+    m_intEgress.Nullify();
     m_dropCallback.Nullify();
     Object::DoDispose();
 }
@@ -164,9 +165,10 @@ QbbEgressQueue::SetIntStamping(IntStamping mode)
 }
 
 void
-QbbEgressQueue::SetIntRecordCallback(IntRecordCallback record)
+QbbEgressQueue::SetIntRecordCallback(IntRecordCallback record, IntEgressCallback egress)
 {
     m_intRecord = record;
+    m_intEgress = egress;
 }
 
 void
@@ -334,7 +336,8 @@ QbbEgressQueue::MaybeMark(QbbQueueItem& item, uint64_t queueBytes)
 void
 QbbEgressQueue::Stamp(QbbQueueItem& item)
 {
-    if (RdmaFrameEditor::StampInt(*item.frame, item.intOffset, m_intRecord(m_bytes)))
+    const uint64_t egress = m_intEgress.IsNull() ? 0 : m_intEgress();
+    if (RdmaFrameEditor::StampInt(*item.frame, item.intOffset, m_intRecord(m_bytes), egress))
     {
         ++m_stats.intStamped;
     }

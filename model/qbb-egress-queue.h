@@ -90,6 +90,8 @@ class QbbEgressQueue : public Object
 
     /// Computes the INT hop record of this port: (bytes in the queue) -> IntHeader::EncodeHop.
     typedef Callback<uint64_t, uint64_t> IntRecordCallback;
+    /// The owning port's identity for INT records (IntHeader::EgressIds).
+    typedef Callback<uint64_t> IntEgressCallback;
     /// Tells the queue's owner of a drop: the frame, its ingress port, why.
     typedef Callback<void, const RdmaFrame&, uint32_t, RdmaDropReason> DropCallback;
 
@@ -178,8 +180,11 @@ class QbbEgressQueue : public Object
      * \brief Where INT records come from: the port that owns the queue
      * (QbbNetDevice, which knows its rate and the bytes it has sent).
      * \param record computes the port's record from the queue's bytes
+     * \param egress gives the port's identity, kept beside each record it
+     *        stamps (IntHeader::EgressIds); null: 0, unknown
      */
-    void SetIntRecordCallback(IntRecordCallback record);
+    void SetIntRecordCallback(IntRecordCallback record,
+                              IntEgressCallback egress = IntEgressCallback());
 
     /**
      * \brief Set the DWRR quantum of one class (one entry of DwrrQuanta).
@@ -297,6 +302,7 @@ class QbbEgressQueue : public Object
     bool m_markAtDequeue{true};                    //!< where the marker looks
     IntStamping m_int{INT_OFF};                    //!< where INT records are stamped
     IntRecordCallback m_intRecord;                 //!< the port's INT record
+    IntEgressCallback m_intEgress;                 //!< the port's INT identity
     DropCallback m_dropCallback;                   //!< the owner's drop callback, or null
     bool m_bypass{true};                           //!< CanBypass()
     Stats m_stats;                                 //!< counters

@@ -281,7 +281,8 @@ QbbNetDevice::SetTxQueue(Ptr<QbbEgressQueue> queue)
     NS_ABORT_MSG_IF(m_queue && !m_queue->IsEmpty(),
                     "QbbNetDevice: TxQueue replaced while it holds frames");
     m_queue = queue;
-    m_queue->SetIntRecordCallback(MakeCallback(&QbbNetDevice::IntRecord, this));
+    m_queue->SetIntRecordCallback(MakeCallback(&QbbNetDevice::IntRecord, this),
+                                  MakeCallback(&QbbNetDevice::IntEgressId, this));
 }
 
 uint64_t
@@ -289,6 +290,13 @@ QbbNetDevice::IntRecord(uint64_t queueBytes) const
 {
     // GetStats settles a frame whose end has passed, so its bytes count as sent.
     return IntHeader::EncodeHop(GetDataRate(), Simulator::Now(), GetStats().txBytes, queueBytes);
+}
+
+uint64_t
+QbbNetDevice::IntEgressId() const
+{
+    Ptr<Node> node = GetNode();
+    return node ? (static_cast<uint64_t>(node->GetId()) + 1) << 32 | GetIfIndex() : 0;
 }
 
 Ptr<QbbEgressQueue>

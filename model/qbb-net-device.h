@@ -431,6 +431,11 @@ class QbbNetDevice : public NetDevice
      * \return IntHeader::EncodeHop's record
      */
     uint64_t IntRecord(uint64_t queueBytes) const;
+    /**
+     * \brief This port's identity beside its INT records (IntHeader::EgressIds).
+     * \return ((node ID + 1) << 32) | device index; 0 before the device is on a node
+     */
+    uint64_t IntEgressId() const;
     friend class QbbChannel;
 
     /**

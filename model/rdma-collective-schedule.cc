@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
-#include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -621,51 +621,77 @@ void
 RdmaCollectiveSchedule::Finish()
 {
     const auto nOps = static_cast<uint32_t>(m_ops.size());
-    std::vector<std::vector<uint32_t>> deps(nOps);
-    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL)
-    {
-        // Step by step: a step's sends see the receives of earlier steps only.
-        std::vector<uint32_t> order(nOps);
-        for (uint32_t i = 0; i < nOps; ++i)
-        {
-            order[i] = i;
-        }
-        std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
-            return m_ops[a].step < m_ops[b].step;
-        });
-        std::vector<RangeSources> sources(m_ranks);
-        for (std::size_t first = 0; first < order.size();)
-        {
-            std::size_t last = first;
-            while (last < order.size() && m_ops[order[last]].step == m_ops[order[first]].step)
-            {
-                ++last;
-            }
-            for (std::size_t i = first; i < last; ++i)
-            {
-                const Op& op = m_ops[order[i]];
-                sources[op.src].Collect(op.offset, op.offset + op.bytes, deps[order[i]]);
-            }
-            for (std::size_t i = first; i < last; ++i)
-            {
-                const Op& op = m_ops[order[i]];
-                sources[op.dst].Record(op.offset, op.offset + op.bytes, order[i], op.reduce);
-            }
-            first = last;
-        }
-    }
-    for (const auto& [op, waitsFor] : m_extraDeps)
-    {
-        deps[op].push_back(waitsFor);
-    }
-    m_extraDeps.clear();
-    // Compressed: deps by op, and the reverse (dependents by op).
-    m_depStart.assign(nOps + 1, 0);
-    m_deps.clear();
-    std::vector<uint32_t> dependentCount(nOps, 0);
+    // Operations by rank, in index order.
+    m_sends.assign(m_ranks, {});
+    m_recvs.assign(m_ranks, {});
+    m_sendIndex.assign(nOps, 0);
+    m_recvIndex.assign(nOps, 0);
     for (uint32_t i = 0; i < nOps; ++i)
     {
-        auto& d = deps[i];
+        const Op& op = m_ops[i];
+        m_sendIndex[i] = static_cast<uint32_t>(m_sends[op.src].size());
+        m_sends[op.src].push_back(i);
+        m_recvIndex[i] = static_cast<uint32_t>(m_recvs[op.dst].size());
+        m_recvs[op.dst].push_back(i);
+    }
+    // What each send waits for: its sender's receives of earlier steps that
+    // wrote its range (RangeSources). A rank's ranges change only by its own
+    // receives and are read only by its own sends, so the ranks are derived
+    // one after another, each in step order (a step's sends before that
+    // step's receives): one rank's ranges in memory at a time.
+    std::vector<uint32_t> depFirst(nOps, 0);
+    std::vector<uint32_t> depCount(nOps, 0);
+    std::vector<uint32_t> pool;
+    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL && !m_depsGiven)
+    {
+        const auto byStep = [this](uint32_t a, uint32_t b) {
+            return m_ops[a].step < m_ops[b].step;
+        };
+        std::vector<uint32_t> sends;
+        std::vector<uint32_t> recvs;
+        std::vector<uint32_t> found;
+        for (uint32_t r = 0; r < m_ranks; ++r)
+        {
+            sends = m_sends[r];
+            recvs = m_recvs[r];
+            std::stable_sort(sends.begin(), sends.end(), byStep);
+            std::stable_sort(recvs.begin(), recvs.end(), byStep);
+            RangeSources ranges;
+            auto recv = recvs.begin();
+            for (auto send = sends.begin(); send != sends.end(); ++send)
+            {
+                const Op& op = m_ops[*send];
+                for (; recv != recvs.end() && m_ops[*recv].step < op.step; ++recv)
+                {
+                    const Op& in = m_ops[*recv];
+                    ranges.Record(in.offset, in.offset + in.bytes, *recv, in.reduce);
+                }
+                found.clear();
+                ranges.Collect(op.offset, op.offset + op.bytes, found);
+                std::sort(found.begin(), found.end());
+                found.erase(std::unique(found.begin(), found.end()), found.end());
+                depFirst[*send] = static_cast<uint32_t>(pool.size());
+                depCount[*send] = static_cast<uint32_t>(found.size());
+                pool.insert(pool.end(), found.begin(), found.end());
+            }
+        }
+    }
+    // Compressed: deps by op (with the dependencies not from data), and the
+    // reverse (dependents by op).
+    std::sort(m_extraDeps.begin(), m_extraDeps.end());
+    auto extra = m_extraDeps.begin();
+    m_depStart.assign(nOps + 1, 0);
+    m_deps.clear();
+    m_deps.reserve(pool.size() + m_extraDeps.size());
+    std::vector<uint32_t> dependentCount(nOps, 0);
+    std::vector<uint32_t> d;
+    for (uint32_t i = 0; i < nOps; ++i)
+    {
+        d.assign(pool.begin() + depFirst[i], pool.begin() + depFirst[i] + depCount[i]);
+        for (; extra != m_extraDeps.end() && extra->first == i; ++extra)
+        {
+            d.push_back(extra->second);
+        }
         std::sort(d.begin(), d.end());
         d.erase(std::unique(d.begin(), d.end()), d.end());
         m_deps.insert(m_deps.end(), d.begin(), d.end());
@@ -675,6 +701,9 @@ RdmaCollectiveSchedule::Finish()
             ++dependentCount[w];
         }
     }
+    m_extraDeps.clear();
+    m_extraDeps.shrink_to_fit();
+    pool = {};
     m_dependentStart.assign(nOps + 1, 0);
     for (uint32_t i = 0; i < nOps; ++i)
     {
@@ -684,27 +713,80 @@ RdmaCollectiveSchedule::Finish()
     std::vector<uint32_t> fill(m_dependentStart.begin(), m_dependentStart.end() - 1);
     for (uint32_t i = 0; i < nOps; ++i)
     {
-        for (uint32_t w : deps[i])
+        for (uint32_t w : GetDeps(i))
         {
             m_dependents[fill[w]++] = i;
         }
     }
-    m_sends.assign(m_ranks, {});
-    m_recvs.assign(m_ranks, {});
-    m_sendIndex.assign(nOps, 0);
-    m_recvIndex.assign(nOps, 0);
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> perQp;
+    // The most operations on one (src, dst, channel) QP: per sender, counted
+    // by (dst, channel).
     m_mostOpsPerQp = 0;
-    for (uint32_t i = 0; i < nOps; ++i)
+    std::unordered_map<uint64_t, uint32_t> perQp;
+    for (uint32_t r = 0; r < m_ranks; ++r)
     {
-        const Op& op = m_ops[i];
-        m_sendIndex[i] = static_cast<uint32_t>(m_sends[op.src].size());
-        m_sends[op.src].push_back(i);
-        m_recvIndex[i] = static_cast<uint32_t>(m_recvs[op.dst].size());
-        m_recvs[op.dst].push_back(i);
-        m_mostOpsPerQp =
-            std::max(m_mostOpsPerQp, ++perQp[std::make_tuple(op.src, op.dst, op.channel)]);
+        perQp.clear();
+        for (uint32_t i : m_sends[r])
+        {
+            const uint64_t key = uint64_t(m_ops[i].dst) * m_channels + m_ops[i].channel;
+            m_mostOpsPerQp = std::max(m_mostOpsPerQp, ++perQp[key]);
+        }
     }
+}
+
+RdmaCollectiveSchedule
+RdmaCollectiveSchedule::Grouped(const RdmaCollectiveSchedule& one,
+                                const std::vector<std::vector<uint32_t>>& groups,
+                                uint32_t ranks)
+{
+    std::vector<bool> used(ranks, false);
+    for (const auto& g : groups)
+    {
+        if (g.size() != one.m_ranks)
+        {
+            throw std::invalid_argument("grouped collective: a group of " +
+                                        std::to_string(g.size()) + " ranks for a schedule of " +
+                                        std::to_string(one.m_ranks));
+        }
+        for (uint32_t r : g)
+        {
+            if (r >= ranks || used[r])
+            {
+                throw std::invalid_argument("grouped collective: rank " + std::to_string(r) +
+                                            (r >= ranks ? " is not one of the " +
+                                                              std::to_string(ranks) + " ranks"
+                                                        : " is in two groups"));
+            }
+            used[r] = true;
+        }
+    }
+    RdmaCollectiveSchedule s(one.m_kind,
+                             one.m_algorithm,
+                             ranks,
+                             one.m_bytes,
+                             one.m_channels,
+                             one.m_chunkBytes);
+    s.m_groupRanks = one.m_ranks;
+    s.m_steps = one.m_steps;
+    const auto nOps = static_cast<uint32_t>(one.m_ops.size());
+    s.m_ops.reserve(uint64_t(nOps) * groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+    {
+        const auto base = static_cast<uint32_t>(g * nOps);
+        for (uint32_t i = 0; i < nOps; ++i)
+        {
+            Op op = one.m_ops[i];
+            op.src = groups[g][op.src];
+            op.dst = groups[g][op.dst];
+            s.m_ops.push_back(op);
+            for (uint32_t d : one.GetDeps(i))
+            {
+                s.m_extraDeps.emplace_back(base + i, base + d);
+            }
+        }
+    }
+    s.m_depsGiven = true; // each group's dependencies are one's, not derived again
+    s.Finish();
+    return s;
 }
 
 RdmaCollectiveKind
@@ -723,6 +805,12 @@ uint32_t
 RdmaCollectiveSchedule::GetRanks() const
 {
     return m_ranks;
+}
+
+uint32_t
+RdmaCollectiveSchedule::GetGroupRanks() const
+{
+    return m_groupRanks == 0 ? m_ranks : m_groupRanks;
 }
 
 uint64_t

@@ -221,12 +221,30 @@ class RdmaCollectiveSchedule
      */
     void Finish();
 
+    /**
+     * \brief The same collective run by disjoint groups of ranks at once
+     * (a training job's tensor- or data-parallel groups, each its own
+     * NCCL communicator): group g's rank i is rank groups[g][i] of the
+     * result, each group carrying the whole schedule of one.
+     * \param one a finished schedule of m ranks
+     * \param groups disjoint groups of m ranks each, ranks below ranks
+     * \param ranks the result's rank count (ranks in no group do nothing)
+     * \return the finished schedule; GetRanks() = ranks, GetGroupRanks() = m
+     * \throws std::invalid_argument if a group's size is not m or a rank is
+     *         out of range or in two groups
+     */
+    static RdmaCollectiveSchedule Grouped(const RdmaCollectiveSchedule& one,
+                                          const std::vector<std::vector<uint32_t>>& groups,
+                                          uint32_t ranks);
+
     /// \return the collective
     RdmaCollectiveKind GetKind() const;
     /// \return the algorithm
     RdmaCollectiveAlgorithm GetAlgorithm() const;
     /// \return n
     uint32_t GetRanks() const;
+    /// \return the ranks of one group, nccl-tests' n (GetRanks() unless Grouped)
+    uint32_t GetGroupRanks() const;
     /// \return S
     uint64_t GetBytes() const;
     /// \return the channels
@@ -319,6 +337,8 @@ class RdmaCollectiveSchedule
     RdmaCollectiveKind m_kind;           //!< the collective
     RdmaCollectiveAlgorithm m_algorithm; //!< its algorithm
     uint32_t m_ranks;                    //!< n
+    uint32_t m_groupRanks{0};            //!< ranks of a group (Grouped), 0: m_ranks
+    bool m_depsGiven{false};             //!< m_extraDeps hold every dependency (Grouped)
     uint64_t m_bytes;                    //!< S
     uint32_t m_channels;                 //!< channels
     uint64_t m_chunkBytes;               //!< largest WRITE

@@ -74,6 +74,10 @@ class RdmaCcState : public Object
  * (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM 2019,
  * section 3.2 and Figure 4): stamped on the data packet as it leaves the
  * egress port and echoed by the receiver in the ACK.
+ *
+ * timestamp and txBytes are unwrapped from the wire's modular fields
+ * against earlier records of the same slot and egress, so only records of
+ * the same egress (same egressId, same place in the list) are comparable.
  */
 struct RdmaIntHop
 {
@@ -81,6 +85,7 @@ struct RdmaIntHop
     Time timestamp;        //!< ts: when the packet left the egress
     uint64_t txBytes{0};   //!< txBytes: bytes the egress had sent, cumulative
     uint32_t qlenBytes{0}; //!< qLen: the egress queue's length, bytes
+    uint64_t egressId{0};  //!< the egress that wrote it (IntHeader::EgressIds); 0 = unknown
 };
 
 /**

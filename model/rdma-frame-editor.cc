@@ -133,7 +133,7 @@ RdmaFrameEditor::StampInt(RdmaFrame& frame, const RdmaFrameView& view, uint64_t 
 }
 
 bool
-RdmaFrameEditor::StampInt(RdmaFrame& frame, uint32_t shim, uint64_t record)
+RdmaFrameEditor::StampInt(RdmaFrame& frame, uint32_t shim, uint64_t record, uint64_t egressId)
 {
     uint8_t head[MAX_HEAD];
     const uint32_t n = shim + IntHeader::SIZE;
@@ -142,7 +142,7 @@ RdmaFrameEditor::StampInt(RdmaFrame& frame, uint32_t shim, uint64_t record)
         return false;
     }
     frame.CopyData(head, n);
-    IntHeader::PushHopBytes(head + shim, record);
+    frame.GetIntEgress()[IntHeader::PushHopBytes(head + shim, record)] = egressId;
     frame.RewriteHead(head, n);
     return true;
 }

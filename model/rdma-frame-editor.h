@@ -73,9 +73,11 @@ class RdmaFrameEditor
      * \param frame the frame (rewritten in place)
      * \param offset the IntHeader's first byte (the UDP header's end)
      * \param record the encoded record
+     * \param egressId the stamping egress (IntHeader::EgressIds), kept as the
+     *        frame's metadata for the record's slot (RdmaFrame::GetIntEgress)
      * \return false (frame unchanged) if the frame is too short to hold the header
      */
-    static bool StampInt(RdmaFrame& frame, uint32_t offset, uint64_t record);
+    static bool StampInt(RdmaFrame& frame, uint32_t offset, uint64_t record, uint64_t egressId = 0);
 
     /**
      * \brief The 16-bit ones'-complement checksum of an IPv4 header (RFC

@@ -5,6 +5,8 @@
 #ifndef RDMA_FRAME_H
 #define RDMA_FRAME_H
 
+#include "int-header.h"
+
 #include "ns3/packet.h"
 #include "ns3/simple-ref-count.h"
 
@@ -12,6 +14,32 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup rdma
+ * \brief CONGA's overlay fields (Alizadeh et al., "CONGA: Distributed
+ * Congestion-Aware Load Balancing for Datacenters", SIGCOMM 2014, section
+ * 3.2), which CONGA's leaves carry in the VXLAN overlay header around a
+ * frame: the source leaf (the outer source address), LBTag (the uplink the
+ * source leaf chose), CE (the path's congestion so far) and one piggybacked
+ * feedback entry (FB_LBTag, FB_Metric) for the leaf the frame goes to.
+ *
+ * Here they are simulation metadata of the RdmaFrame, not bytes: the
+ * overlay header's bytes are not added to the wire size (ConWeave's
+ * simulator carries CONGA's fields as a packet tag alike), and they do not
+ * cross an MPI channel (rdma-sim refuses CONGA with MPI ranks).
+ */
+struct RdmaCongaOverlay
+{
+    static constexpr uint16_t NO_LEAF = 0xFFFF; //!< srcLeaf of a frame no leaf stamped
+
+    uint16_t srcLeaf{NO_LEAF}; //!< the source leaf's index, NO_LEAF: no overlay
+    uint8_t lbTag{0};          //!< LBTag: the source leaf's uplink, by uplink index
+    uint8_t ce{0};             //!< CE: the largest DRE metric on the path so far
+    uint8_t fbLbTag{0};        //!< FB_LBTag: the uplink the feedback is about
+    uint8_t fbMetric{0};       //!< FB_Metric: its metric
+    bool hasFeedback{false};   //!< whether FB_LBTag/FB_Metric are set
+};
 
 /**
  * \ingroup rdma
@@ -115,6 +143,19 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
      */
     uint32_t ReadIcrc(uint32_t end) const;
 
+    /// \return CONGA's overlay fields (RdmaCongaOverlay), to read or set
+    RdmaCongaOverlay& GetCongaOverlay()
+    {
+        return m_conga;
+    }
+
+    /// \return per INT slot, the egress that stamped it (IntHeader::EgressIds;
+    /// metadata, not bytes), to read or set
+    IntHeader::EgressIds& GetIntEgress()
+    {
+        return m_intEgress;
+    }
+
     /// Compact frames come from a free list of records (none under ASan).
     static void* operator new(std::size_t bytes);
     /// Back to the free list.
@@ -126,6 +167,8 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     Ptr<Packet> m_packet;       //!< the wrapped Packet; null for a compact frame
     uint32_t m_size{0};         //!< frame bytes
     uint32_t m_icrc{0};         //!< compact: the trailer
+    RdmaCongaOverlay m_conga;   //!< CONGA's overlay fields (metadata)
+    IntHeader::EgressIds m_intEgress{}; //!< INT slots' egress IDs (metadata)
     uint8_t m_headLen{0};       //!< compact: bytes in m_head
     uint8_t m_head[HEAD_CAPACITY]; //!< compact: the first bytes
 };

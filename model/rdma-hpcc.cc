@@ -142,7 +142,8 @@ RdmaHpcc::DoInit(Ptr<RdmaCcState> state)
     m_u = 1.0;
     m_incStage = 0;
     m_lastUpdateSeq = 0;
-    m_prev.clear();
+    m_refs.clear();
+    m_prevHops = 0;
     m_havePrev = false;
     state->m_window = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(m_w)));
     SetRate(state, line);
@@ -158,7 +159,12 @@ RdmaHpcc::MeasureInflight(Ptr<const RdmaCcState> state, const std::vector<RdmaIn
     for (std::size_t j = 0; j < hops.size(); ++j)
     {
         const RdmaIntHop& now = hops[j];
-        const RdmaIntHop& before = m_prev[j];
+        std::size_t i = FindReference(j, now.egressId);
+        if (i == m_refs.size())
+        {
+            continue; // no earlier record of this egress
+        }
+        const RdmaIntHop& before = m_refs[i].hop;
         double dt = (now.timestamp - before.timestamp).GetSeconds();
         double b = static_cast<double>(now.linkRate.GetBitRate());
         if (dt <= 0 || b <= 0 || now.txBytes < before.txBytes)
@@ -182,6 +188,34 @@ RdmaHpcc::MeasureInflight(Ptr<const RdmaCcState> state, const std::vector<RdmaIn
     tau = std::min(tau, t);
     m_u = (1.0 - tau / t) * m_u + (tau / t) * uMax;
     return true;
+}
+
+std::size_t
+RdmaHpcc::FindReference(std::size_t slot, uint64_t egressId) const
+{
+    std::size_t i = 0;
+    while (i < m_refs.size() && (m_refs[i].slot != slot || m_refs[i].hop.egressId != egressId))
+    {
+        ++i;
+    }
+    return i;
+}
+
+void
+RdmaHpcc::KeepReferences(const std::vector<RdmaIntHop>& hops)
+{
+    for (std::size_t j = 0; j < hops.size(); ++j)
+    {
+        std::size_t i = FindReference(j, hops[j].egressId);
+        if (i < m_refs.size())
+        {
+            m_refs[i].hop = hops[j];
+        }
+        else
+        {
+            m_refs.push_back({j, hops[j]});
+        }
+    }
 }
 
 double
@@ -214,15 +248,17 @@ RdmaHpcc::DoOnAck(Ptr<RdmaCcState> state, const RdmaAckInfo& ack)
     {
         return;
     }
-    if (!m_havePrev || m_prev.size() != ack.intHops.size())
+    if (!m_havePrev || m_prevHops != ack.intHops.size())
     {
-        m_prev = ack.intHops;
+        m_refs.clear();
+        KeepReferences(ack.intHops);
+        m_prevHops = ack.intHops.size();
         m_havePrev = true;
         m_lastUpdateSeq = state->m_sndNxt;
         return;
     }
     bool measured = MeasureInflight(state, ack.intHops);
-    m_prev = ack.intHops;
+    KeepReferences(ack.intHops);
     if (!measured)
     {
         return;

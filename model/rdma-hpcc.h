@@ -20,7 +20,9 @@ namespace ns3
  * echoes in its ACK; the QP is paced at W/T as well.
  *
  * With T the base RTT (RdmaCcState::m_baseRtt), on each ACK carrying INT:
- *  - per hop j, from this ACK's record and the previous ACK's:
+ *  - per hop j, from this ACK's record and the reference record of hop j's
+ *    egress (the last record of the same slot and egress,
+ *    RdmaIntHop::egressId; with one path per QP, the previous ACK's hop j):
  *    txRate_j = delta txBytes_j / delta ts_j and
  *    U_j = min(qLen_j, previous qLen_j) / (B_j T) + txRate_j / B_j
  *    (Algorithm 1 takes the smaller of the two queue lengths);
@@ -38,6 +40,15 @@ namespace ns3
  * HPCC simulator's QPs). The first ACK with INT, or one whose hop count
  * differs from the previous one's (a path change), only records the hops.
  * W_AI = RateAi x T.
+ *
+ * Algorithm 1 compares hop j of consecutive ACKs, which assumes that all
+ * of a QP's packets take one path. When they are spread over paths (spray,
+ * nic.Entropy packet or flowlet), consecutive ACKs carry records of
+ * different egresses in the same slot; comparing those gives meaningless
+ * rates. So each hop is compared with the last record of its own egress,
+ * and a hop whose egress has no record yet gives no measurement: U then
+ * follows the most utilized egress among those the ACKs report (a port's
+ * rate is measured over the time since this QP's last packet through it).
  */
 class RdmaHpcc : public RdmaCongestionOps
 {
@@ -76,9 +87,22 @@ class RdmaHpcc : public RdmaCongestionOps
      * \brief Algorithm 1's MeasureInflight: update U from the ACK's INT.
      * \param state the QP's state
      * \param hops the ACK's INT records, as many as the previous ACK's
-     * \return whether any hop gave a measurement (positive time delta)
+     * \return whether any hop gave a measurement (a reference record of its
+     *         egress and a positive time delta)
      */
     bool MeasureInflight(Ptr<const RdmaCcState> state, const std::vector<RdmaIntHop>& hops);
+    /**
+     * \param slot the hop's place in the ACK's records
+     * \param egressId the egress that wrote it
+     * \return the index in m_refs of that slot and egress's last record, or
+     *         m_refs.size() if there is none
+     */
+    std::size_t FindReference(std::size_t slot, uint64_t egressId) const;
+    /**
+     * \brief Make each of the ACK's records its egress's reference.
+     * \param hops the ACK's INT records
+     */
+    void KeepReferences(const std::vector<RdmaIntHop>& hops);
     /**
      * \brief Algorithm 1's ComputeWind.
      * \param updateWc whether W_c and incStage take the new value
@@ -102,8 +126,16 @@ class RdmaHpcc : public RdmaCongestionOps
     double m_wAi{0};                //!< W_AI, bytes
     uint32_t m_incStage{0};         //!< incStage
     uint64_t m_lastUpdateSeq{0};    //!< m_sndNxt at the last W_c update
-    std::vector<RdmaIntHop> m_prev; //!< the previous ACK's INT records
-    bool m_havePrev{false};         //!< m_prev is valid
+    /// The last record seen of one egress in one slot.
+    struct Reference
+    {
+        std::size_t slot; //!< place in the ACK's records
+        RdmaIntHop hop;   //!< the record (hop.egressId: its egress)
+    };
+
+    std::vector<Reference> m_refs; //!< per (slot, egress) seen since the last path change
+    std::size_t m_prevHops{0};     //!< the previous ACK's record count
+    bool m_havePrev{false};        //!< an ACK with INT has been seen
 };
 
 } // namespace ns3

@@ -6,10 +6,8 @@
 
 #include "rdma-frame-view.h"
 
-#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
 
 namespace ns3
 {
@@ -34,27 +32,31 @@ RdmaLetFlow::GetTypeId()
             .AddAttribute("FlowletTableSize",
                           "Entries of the flowlet table, indexed by the flow hash, entries.",
                           UintegerValue(65536),
-                          MakeUintegerAccessor(&RdmaLetFlow::m_tableSize),
+                          MakeUintegerAccessor(&RdmaLetFlow::SetTableSize,
+                                               &RdmaLetFlow::GetTableSize),
                           MakeUintegerChecker<uint32_t>(1, 1u << 24));
     return tid;
+}
+
+void
+RdmaLetFlow::SetTableSize(uint32_t entries)
+{
+    m_tableSize = entries;
+    m_table.SetSize(entries);
+}
+
+uint32_t
+RdmaLetFlow::GetTableSize() const
+{
+    return m_tableSize;
 }
 
 uint32_t
 RdmaLetFlow::DoSelect(const RdmaRouteTable::Group& group, const RdmaFrameView& view, uint32_t seed)
 {
-    if (m_table.empty())
-    {
-        m_table.resize(m_tableSize);
-    }
-    Entry& e = m_table[view.FlowHash(seed) % m_table.size()];
-    const int64_t now = Simulator::Now().GetPicoSeconds();
-    const bool inGroup = std::find(group.begin(), group.end(), e.port) != group.end();
-    if (e.lastPs < 0 || now - e.lastPs > m_timeout.GetPicoSeconds() || !inGroup)
-    {
-        e.port = group[Draw(static_cast<uint32_t>(group.size()))];
-    }
-    e.lastPs = now;
-    return e.port;
+    return m_table.Lookup(view.FlowHash(seed), group, m_timeout, [this, &group]() {
+        return group[Draw(static_cast<uint32_t>(group.size()))];
+    });
 }
 
 } // namespace ns3

@@ -5,11 +5,11 @@
 #ifndef RDMA_LETFLOW_H
 #define RDMA_LETFLOW_H
 
+#include "rdma-flowlet-table.h"
 #include "rdma-load-balancer.h"
 
 #include "ns3/nstime.h"
 
-#include <vector>
 
 namespace ns3
 {
@@ -38,16 +38,14 @@ class RdmaLetFlow : public RdmaLoadBalancer
                       const RdmaFrameView& view,
                       uint32_t seed) override;
 
-    /// One flowlet table entry.
-    struct Entry
-    {
-        uint32_t port{0};    //!< the flowlet's port
-        int64_t lastPs{-1};  //!< its last frame, ps (-1: never used)
-    };
+    /// \param entries FlowletTableSize
+    void SetTableSize(uint32_t entries);
+    /// \return FlowletTableSize
+    uint32_t GetTableSize() const;
 
     Time m_timeout;              //!< FlowletTimeout
     uint32_t m_tableSize{65536}; //!< FlowletTableSize
-    std::vector<Entry> m_table;  //!< made at first use
+    RdmaFlowletTable m_table;    //!< the flowlets
 };
 
 } // namespace ns3

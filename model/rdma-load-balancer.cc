@@ -57,6 +57,26 @@ RdmaLoadBalancer::GetNPorts() const
     return static_cast<uint32_t>(m_ports.size());
 }
 
+void
+RdmaLoadBalancer::SetSeesFrames()
+{
+    m_seesFrames = true;
+}
+
+Ptr<QbbNetDevice>
+RdmaLoadBalancer::GetPortDevice(uint32_t port) const
+{
+    return m_ports[port];
+}
+
+void
+RdmaLoadBalancer::DoForwarded(RdmaFrame& /* frame */,
+                              const RdmaFrameView& /* view */,
+                              uint32_t /* inPort */,
+                              uint32_t /* outPort */)
+{
+}
+
 uint64_t
 RdmaLoadBalancer::GetQueuedBytes(uint32_t port) const
 {

@@ -18,6 +18,7 @@
 namespace ns3
 {
 
+class RdmaFrame;
 class RdmaFrameView;
 
 /**
@@ -31,9 +32,12 @@ class RdmaFrameView;
  * asks DoSelect(). Policies that weigh congestion read each port's egress
  * queue and PFC state through the port itself (GetQueuedBytes, IsPaused),
  * never through a copy: the switch hands them its ports (AddPort) in port
- * order. Subclasses: RdmaEcmp (per-flow hash, the default), RdmaSpray
- * (per packet, uniform), RdmaDrill (DRILL), RdmaLetFlow (LetFlow
- * flowlets), RdmaAdaptiveRouting (per packet, least loaded).
+ * order. A policy that reads or writes the frames it forwards (CONGA's
+ * overlay fields) asks for them with SetSeesFrames; the switch then calls
+ * Forwarded() for every frame, once its egress port is known.
+ * Subclasses: RdmaEcmp (per-flow hash, the default), RdmaSpray (per
+ * packet, uniform), RdmaDrill (DRILL), RdmaLetFlow (LetFlow flowlets),
+ * RdmaConga (CONGA), RdmaAdaptiveRouting (per packet, least loaded).
  */
 class RdmaLoadBalancer : public Object
 {
@@ -62,6 +66,22 @@ class RdmaLoadBalancer : public Object
         return group.size() == 1 ? group[0] : DoSelect(group, view, seed);
     }
 
+    /**
+     * \brief A frame leaves for its egress port (after Select, before the
+     * egress queue): policies that asked (SetSeesFrames) read or write it.
+     * \param frame the frame
+     * \param view the frame, parsed
+     * \param inPort its ingress port
+     * \param outPort its egress port
+     */
+    void Forwarded(RdmaFrame& frame, const RdmaFrameView& view, uint32_t inPort, uint32_t outPort)
+    {
+        if (m_seesFrames)
+        {
+            DoForwarded(frame, view, inPort, outPort);
+        }
+    }
+
     RdmaLoadBalancer();
 
     /**
@@ -76,6 +96,13 @@ class RdmaLoadBalancer : public Object
 
     /// \return the number of ports added
     uint32_t GetNPorts() const;
+    /// Ask for Forwarded() calls (DoForwarded).
+    void SetSeesFrames();
+    /**
+     * \param port a port index
+     * \return its device
+     */
+    Ptr<QbbNetDevice> GetPortDevice(uint32_t port) const;
     /**
      * \param port a port index
      * \return the bytes waiting in its egress queue, all classes
@@ -105,7 +132,20 @@ class RdmaLoadBalancer : public Object
                               const RdmaFrameView& view,
                               uint32_t seed) = 0;
 
+    /**
+     * \brief See a forwarded frame (policies that called SetSeesFrames).
+     * \param frame the frame
+     * \param view the frame, parsed
+     * \param inPort its ingress port
+     * \param outPort its egress port
+     */
+    virtual void DoForwarded(RdmaFrame& frame,
+                             const RdmaFrameView& view,
+                             uint32_t inPort,
+                             uint32_t outPort);
+
     std::vector<Ptr<QbbNetDevice>> m_ports; //!< the switch's ports, by index
+    bool m_seesFrames{false};               //!< call DoForwarded
     Ptr<UniformRandomVariable> m_rng;       //!< Draw's stream
 };
 

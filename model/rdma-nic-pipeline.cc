@@ -6,6 +6,7 @@
 
 #include "pcie-link.h"
 #include "rdma-opcode.h"
+#include "rdma-wire.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -399,7 +400,7 @@ RdmaNicPipeline::AddRxStages(Job& j, const RoceFrame& f, const std::vector<Memor
         if (it != m_writes.end())
         {
             const WriteState& w = it->second;
-            uint64_t index = (psn - w.psn) & 0xFFFFFF;
+            uint64_t index = PsnSince(psn, w.psn);
             AddTranslation(j, w.rkey, w.va + index * w.pmtu, payload, false);
         }
         break;

@@ -5,6 +5,7 @@
 #include "rdma-nic-rx-placement.h"
 
 #include "rdma-opcode.h"
+#include "rdma-wire.h"
 
 namespace ns3
 {
@@ -57,7 +58,7 @@ RdmaNicRxPlacement::Find(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
         if (it != m_rxSends.end() && length > 0)
         {
             const uint64_t offset =
-                uint64_t((psn - it->second.firstPsn) & 0xFFFFFF) * it->second.pmtu;
+                uint64_t(PsnSince(psn, it->second.firstPsn)) * it->second.pmtu;
             qp->GetMemory().SpansOf(it->second.sgList, offset, length, m_rxPieces);
         }
         break;

@@ -48,8 +48,9 @@ RdmaNicTables::GetTypeId()
                           MakePointerAccessor(&RdmaNicTables::m_mpt),
                           MakePointerChecker<NicCache>())
             .AddAttribute("MttCache",
-                          "The address-translation (MTT) cache (8-byte entries, PageBytes "
-                          "4096 or 2097152) and its backing store.",
+                          "The address-translation (MTT) cache (8-byte entries, its "
+                          "PageBytes the page of regions registered without one) and its "
+                          "backing store.",
                           PointerValue(),
                           MakePointerAccessor(&RdmaNicTables::m_mtt),
                           MakePointerChecker<NicCache>());
@@ -61,7 +62,7 @@ RdmaNicTables::RdmaNicTables()
     NS_LOG_FUNCTION(this);
     m_qpc = NicCache::CreateQpcCache(CreateObject<NicMemory>());
     m_mpt = NicCache::CreateMptCache(CreateObject<NicMemory>());
-    m_mtt = NicCache::CreateMttCache(CreateObject<NicMemory>(), 4096);
+    m_mtt = NicCache::CreateMttCache(CreateObject<NicMemory>());
 }
 
 RdmaNicTables::~RdmaNicTables()
@@ -208,9 +209,6 @@ bool
 RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes)
 {
     NS_LOG_FUNCTION(this << key << addr << length << pageBytes);
-    NS_ABORT_MSG_IF(pageBytes != 0 && (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0),
-                    "RdmaNicTables::AllocateMr: page size " << pageBytes
-                                                            << " is not a power of two >= 4096");
     Ptr<NicMemory> mpt = m_mpt->GetMemory();
     if (!mpt->Allocate(1))
     {
@@ -218,11 +216,11 @@ RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t
     }
     if (pageBytes != 0)
     {
-        m_pageBytes[MptKey(key)] = pageBytes;
+        m_pages[MptKey(key)] = RdmaPageSize(pageBytes);
     }
     if (!m_mtt->GetMemory()->Allocate(MttPages(key, addr, length)))
     {
-        m_pageBytes.erase(MptKey(key));
+        m_pages.erase(MptKey(key));
         mpt->Release(1);
         return false;
     }
@@ -240,7 +238,7 @@ RdmaNicTables::ReleaseMr(uint32_t key, uint64_t addr, uint64_t length)
     // through replacement, as a real NIC's would after an MTT range is freed.
     uint64_t pages = MttPages(key, addr, length);
     m_mtt->GetMemory()->Release(pages);
-    m_pageBytes.erase(MptKey(key));
+    m_pages.erase(MptKey(key));
 }
 
 uint64_t
@@ -249,32 +247,30 @@ RdmaNicTables::MptKey(uint32_t key)
     return key >> 8;
 }
 
+const RdmaPageSize&
+RdmaNicTables::PageOf(uint32_t key) const
+{
+    auto it = m_pages.find(MptKey(key));
+    return it == m_pages.end() ? m_mtt->GetPageSize() : it->second;
+}
+
 uint64_t
 RdmaNicTables::GetPageBytes(uint32_t key) const
 {
-    auto it = m_pageBytes.find(MptKey(key));
-    return it == m_pageBytes.end() ? m_mtt->GetPageBytes() : it->second;
+    return PageOf(key).Bytes();
 }
 
 uint64_t
 RdmaNicTables::MttKey(uint32_t key, uint64_t va) const
 {
-    auto it = m_pageBytes.find(MptKey(key));
-    uint64_t page = (it == m_pageBytes.end() ? m_mtt->PageKey(va) : va / it->second) &
-                    ((uint64_t(1) << MTT_PAGE_BITS) - 1);
+    uint64_t page = PageOf(key).Page(va) & ((uint64_t(1) << MTT_PAGE_BITS) - 1);
     return (MptKey(key) << MTT_PAGE_BITS) | page;
 }
 
 uint64_t
 RdmaNicTables::MttPages(uint32_t key, uint64_t va, uint64_t length) const
 {
-    auto it = m_pageBytes.find(MptKey(key));
-    if (it == m_pageBytes.end())
-    {
-        return m_mtt->PagesSpanned(va, length);
-    }
-    NS_ABORT_MSG_IF(length == 0, "RdmaNicTables::MttPages: zero length");
-    return (va + length - 1) / it->second - va / it->second + 1;
+    return PageOf(key).PagesSpanned(va, length);
 }
 
 std::vector<RdmaNicTables::Counters>

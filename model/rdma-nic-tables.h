@@ -128,8 +128,8 @@ class RdmaNicTables : public Object
      * \param key the region's L_Key
      * \param addr first virtual address
      * \param length bytes, at least 1
-     * \param pageBytes the region's page size, a power of two of at least
-     *        4096 bytes; 0 (default): the MTT cache's PageBytes
+     * \param pageBytes the region's page size (RdmaPageSize's rule; aborts
+     *        otherwise); 0 (default): the MTT cache's PageBytes
      * \return false, reserving nothing, if the MPT or MTT store is full
      */
     bool AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes = 0);
@@ -190,8 +190,12 @@ class RdmaNicTables : public Object
     Ptr<NicCache> m_qpc; //!< QP-context cache
     Ptr<NicCache> m_mpt; //!< memory-key cache
     Ptr<NicCache> m_mtt; //!< address-translation cache
-    std::unordered_map<uint64_t, uint64_t>
-        m_pageBytes; //!< page size by MPT key, if not the cache's
+    std::unordered_map<uint64_t, RdmaPageSize>
+        m_pages; //!< page size by MPT key, if not the cache's
+
+    /// \param key an L_Key or R_Key
+    /// \return the region's page, or the MTT cache's if it was given none
+    const RdmaPageSize& PageOf(uint32_t key) const;
 
     /// The QPC table's geometry before SetQpcStateBits changed it.
     struct QpcBase

@@ -9,7 +9,9 @@
 
 #include "qbb-net-device.h"
 #include "rdma-int-codec.h"
+#include "rdma-loss-recovery.h"
 #include "rdma-opcode.h"
+#include "rdma-page-size.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -116,10 +118,12 @@ RdmaNic::GetTypeId()
                           "How the RoCEv2 UDP source port, the path entropy ECMP switches "
                           "hash (IBA Vol. 1 Annex A17.4.5.1), is chosen for a QP's frames: "
                           "qp (the default: one port per QP, Linux's rdma_calc_flow_label), "
-                          "packet (a new random port per frame: oblivious spraying, UEC 1.0) "
-                          "or flowlet (a new random port after FlowletTimeout without a "
-                          "frame: LetFlow, NSDI 2017). Ports are drawn from the NIC's own "
-                          "random stream (AssignStreams).",
+                          "packet (a new random port per frame: oblivious spraying, UEC 1.0), "
+                          "flowlet (a new random port after FlowletTimeout without a "
+                          "frame: LetFlow, NSDI 2017) or reps (REPS, arXiv:2407.21625: reuse "
+                          "the ports of requests ACKed without ECN echo, else a new random "
+                          "one). Ports are drawn from the NIC's own random stream "
+                          "(AssignStreams).",
                           EnumValue(RdmaNic::ENTROPY_QP),
                           MakeEnumAccessor(&RdmaNic::m_entropy),
                           MakeEnumChecker(RdmaNic::ENTROPY_QP,
@@ -127,7 +131,15 @@ RdmaNic::GetTypeId()
                                           RdmaNic::ENTROPY_PACKET,
                                           "packet",
                                           RdmaNic::ENTROPY_FLOWLET,
-                                          "flowlet"))
+                                          "flowlet",
+                                          RdmaNic::ENTROPY_REPS,
+                                          "reps"))
+            .AddAttribute("RepsBufferSize",
+                          "Entropy = reps: entries of each QP's buffer of recycled ports, "
+                          "entries (8, the buffer of REPS's evaluation, arXiv:2407.21625).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RdmaNic::m_repsBufferSize),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
             .AddAttribute("FlowletTimeout",
                           "Entropy = flowlet: a QP that has sent nothing for this long starts "
                           "a new flowlet on a new random port. A move reorders nothing when "
@@ -159,7 +171,8 @@ RdmaNic::RdmaNic()
       m_ackPriority(-1),
       m_intEnabled(false),
       m_entropy(ENTROPY_QP),
-      m_flowletTimeout(MicroSeconds(100))
+      m_flowletTimeout(MicroSeconds(100)),
+      m_repsBufferSize(8)
 {
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
@@ -192,6 +205,7 @@ RdmaNic::DoDispose()
     m_qps.clear();
     m_mrs.clear();
     m_flowlets.clear();
+    m_reps.clear();
     m_entropyRng = nullptr;
     m_device = nullptr;
     m_txFrames.clear();
@@ -255,7 +269,7 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
 {
     // ibv_reg_mr: remote write and atomic need local write (IBA 10.6.3.1).
     bool remoteWrites = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
-    bool badPage = pageBytes != 0 && (pageBytes < 4096 || (pageBytes & (pageBytes - 1)) != 0);
+    bool badPage = pageBytes != 0 && !RdmaPageSize::IsValid(pageBytes);
     if (!pd || length == 0 || (remoteWrites && !(access & IBV_ACCESS_LOCAL_WRITE)) ||
         addr + length < addr || badPage)
     {
@@ -378,6 +392,7 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
         }
         m_scheduler->RemoveQp(qp->GetQpn());
         m_flowlets.erase(qp->GetQpn());
+        m_reps.erase(qp->GetQpn());
         auto it = m_qpCc.find(qp->GetQpn());
         if (it != m_qpCc.end())
         {
@@ -472,11 +487,19 @@ RdmaNic::TrySend()
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
         f.udpSrcPort = PickSourcePort(qpn, attr.destQpNum);
+        if (m_entropy == ENTROPY_REPS)
+        {
+            RepsSent(qpn, f);
+        }
         Ptr<RdmaQpCc> cc = m_qpCc[qpn];
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
         Ptr<RdmaFrame> frame = intHeader ? f.BuildFrame(*intHeader, intPort) : f.BuildFrame();
+        if (intHeader)
+        {
+            frame->GetIntEgress() = intHeader->GetEgressIds(); // an echo's metadata
+        }
         m_scheduler->Sent(qpn, frame->GetSize());
         Transmit(qpn, f, frame);
     }
@@ -499,33 +522,81 @@ RdmaNic::AssignStreams(int64_t stream)
 }
 
 uint16_t
+RdmaNic::DrawSourcePort()
+{
+    if (!m_entropyRng)
+    {
+        m_entropyRng = CreateObject<UniformRandomVariable>();
+    }
+    // The dynamic port range the QP-derived ports also use (0xC000-0xFFFF).
+    return static_cast<uint16_t>(0xC000 | m_entropyRng->GetInteger(0, 0x3FFF));
+}
+
+uint16_t
 RdmaNic::PickSourcePort(uint32_t qpn, uint32_t destQpn)
 {
     if (m_entropy == ENTROPY_QP)
     {
         return RoceFrame::UdpSourcePort(qpn, destQpn);
     }
-    if (!m_entropyRng)
-    {
-        m_entropyRng = CreateObject<UniformRandomVariable>();
-    }
-    // The dynamic port range the QP-derived ports also use (0xC000-0xFFFF).
-    auto draw = [this]() {
-        return static_cast<uint16_t>(0xC000 | m_entropyRng->GetInteger(0, 0x3FFF));
-    };
     if (m_entropy == ENTROPY_PACKET)
     {
-        return draw();
+        return DrawSourcePort();
+    }
+    if (m_entropy == ENTROPY_REPS)
+    {
+        uint16_t port = 0;
+        auto it = m_reps.try_emplace(qpn, m_repsBufferSize).first;
+        return it->second.Next(port) ? port : DrawSourcePort();
     }
     const Time now = Simulator::Now();
     auto [it, added] = m_flowlets.try_emplace(qpn);
     Flowlet& f = it->second;
     if (added || now - f.last > m_flowletTimeout)
     {
-        f.port = draw();
+        f.port = DrawSourcePort();
     }
     f.last = now;
     return f.port;
+}
+
+void
+RdmaNic::RepsSent(uint32_t qpn, const RoceFrame& f)
+{
+    const uint8_t op = f.bth.GetOpcode();
+    if (op < RC_RDMA_READ_RESPONSE_FIRST || op > RC_ATOMIC_ACKNOWLEDGE)
+    {
+        m_reps.try_emplace(qpn, m_repsBufferSize).first->second.OnSent(f.bth.GetPsn(),
+                                                                         f.udpSrcPort);
+    }
+}
+
+void
+RdmaNic::RepsAcked(const RoceFrame& f)
+{
+    const uint8_t op = f.bth.GetOpcode();
+    const bool carriesAeth = op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE ||
+                             op == RC_RDMA_READ_RESPONSE_ONLY ||
+                             op == RC_RDMA_READ_RESPONSE_LAST;
+    auto it = carriesAeth ? m_reps.find(f.bth.GetDestQp()) : m_reps.end();
+    if (it == m_reps.end())
+    {
+        return;
+    }
+    const AethHeader::SyndromeType type = f.aeth.GetSyndromeType();
+    if (type == AethHeader::ACK)
+    {
+        it->second.OnAck(f.bth.GetPsn(), f.bth.GetBecn());
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (op == RC_ACKNOWLEDGE && type == AethHeader::NAK &&
+        f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR && qp &&
+        qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+    {
+        // Selective repeat's SACK: the MSN field holds the PSN that arrived.
+        it->second.OnSack(f.bth.GetPsn(), f.aeth.GetMsn(), f.bth.GetBecn());
+    }
 }
 
 bool
@@ -660,7 +731,15 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     {
         ++m_stats.rxPayloadPackets;
     }
+    if (m_entropy == ENTROPY_REPS)
+    {
+        RepsAcked(f);
+    }
     RdmaAckInfo ack;
+    if (hasInt)
+    {
+        intHeader.SetEgressIds(frame->GetIntEgress());
+    }
     if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
     {
         SendCnp(qp, f);

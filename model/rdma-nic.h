@@ -15,6 +15,7 @@
 #include "rdma-protection-domain.h"
 #include "rdma-qp-cc.h"
 #include "rdma-queue-pair.h"
+#include "rdma-reps.h"
 #include "rdma-tx-scheduler.h"
 #include "roce-frame.h"
 
@@ -70,7 +71,10 @@ class UniformRandomVariable;
  * UEC 1.0 specifies it, which spreads one QP over every path of plain
  * per-flow ECMP switches. With flowlet a QP draws a new port when it has
  * sent nothing for FlowletTimeout (a flowlet, LetFlow: Vanini et al., NSDI
- * 2017), and keeps it otherwise. CNPs keep the QP's port.
+ * 2017), and keeps it otherwise. With reps each QP recycles the ports of
+ * its requests that were acknowledged without an ECN echo (BECN) and draws
+ * a fresh one when it has none (REPS, Bonato et al., arXiv:2407.21625;
+ * RdmaReps, RepsBufferSize). CNPs keep the QP's port.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
  *
@@ -127,8 +131,8 @@ class RdmaNic : public Object
      *        the region's MTT entries and the entry each address needs;
      *        0 (default): the MTT cache's PageBytes
      * \return the region, or null: length 0, or remote write/atomic without
-     *         local write, or a pageBytes that is not 0 nor a power of two of
-     *         at least 4096 (EINVAL in verbs); or, with a Pipeline, its MPT or
+     *         local write, or a pageBytes that is not 0 nor a page size
+     *         (RdmaPageSize: a power of two of at least 4096; EINVAL in verbs); or, with a Pipeline, its MPT or
      *         MTT backing store is full (ENOMEM)
      */
     Ptr<RdmaMemoryRegion> RegMr(Ptr<RdmaProtectionDomain> pd,
@@ -186,6 +190,7 @@ class RdmaNic : public Object
         ENTROPY_QP,      //!< one port per QP (Linux's, from the QP pair)
         ENTROPY_PACKET,  //!< a new random port per frame (oblivious spraying)
         ENTROPY_FLOWLET, //!< a new random port after an idle gap of FlowletTimeout
+        ENTROPY_REPS,    //!< REPS: recycle ports ACKed without ECN echo (RdmaReps)
     };
 
     /**
@@ -298,6 +303,12 @@ class RdmaNic : public Object
      * \return the port
      */
     uint16_t PickSourcePort(uint32_t qpn, uint32_t destQpn);
+    /// \return a port drawn at random from the dynamic range (0xC000-0xFFFF)
+    uint16_t DrawSourcePort();
+    /// Entropy = reps: a request frame `f` of QP qpn left, or a response came back.
+    void RepsSent(uint32_t qpn, const RoceFrame& f);
+    /// Entropy = reps: a response `f` arrived for one of this NIC's QPs.
+    void RepsAcked(const RoceFrame& f);
 
     // --- the hardware path, with a Pipeline (rdma-nic-hardware.cc) ---
 
@@ -355,6 +366,8 @@ class RdmaNic : public Object
     };
 
     std::unordered_map<uint32_t, Flowlet> m_flowlets;          //!< by QPN
+    uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
+    std::unordered_map<uint32_t, RdmaReps> m_reps;             //!< by QPN (Entropy = reps)
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     std::deque<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters

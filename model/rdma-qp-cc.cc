@@ -14,6 +14,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -151,15 +153,24 @@ void
 RdmaQpCc::DecodeInt(const IntHeader& h, std::vector<RdmaIntHop>& hops)
 {
     uint32_t n = std::min<uint32_t>(h.GetNHops(), IntHeader::MAX_HOPS);
-    if (m_hopClocks.size() < n)
-    {
-        m_hopClocks.resize(n);
-    }
     hops.resize(n);
     for (uint32_t i = 0; i < n; ++i)
     {
         IntHeader::Hop rec = h.GetHop(i);
-        HopClock& c = m_hopClocks[i];
+        // One clock per egress: with one path per QP, one per slot; with
+        // packets spread over paths, records of other egresses in the same
+        // slot must not unwrap each other's modular fields.
+        auto it = std::find_if(m_hopClocks.begin(), m_hopClocks.end(), [&](const HopClock& c) {
+            return c.slot == i && c.egressId == rec.egressId;
+        });
+        if (it == m_hopClocks.end())
+        {
+            HopClock fresh;
+            fresh.slot = i;
+            fresh.egressId = rec.egressId;
+            it = m_hopClocks.insert(m_hopClocks.end(), fresh);
+        }
+        HopClock& c = *it;
         if (c.valid)
         {
             c.time += NanoSeconds(IntHeader::TimeDelta(rec.timeNs, c.rawTime));
@@ -177,6 +188,7 @@ RdmaQpCc::DecodeInt(const IntHeader& h, std::vector<RdmaIntHop>& hops)
         hops[i].timestamp = c.time;
         hops[i].txBytes = c.txBytes;
         hops[i].qlenBytes = static_cast<uint32_t>(rec.GetQlenBytes());
+        hops[i].egressId = rec.egressId;
     }
 }
 

@@ -160,9 +160,11 @@ class RdmaQpCc : public Object
         bool inFlight;  //!< counted in m_inFlightBytes (not lost, not timed out)
     };
 
-    /// One hop's INT clock, to unwrap its modular timestamp and tx bytes.
+    /// One egress's INT clock, to unwrap its modular timestamp and tx bytes.
     struct HopClock
     {
+        uint32_t slot{0};     //!< the slot its records come in
+        uint64_t egressId{0}; //!< the egress (IntHeader::EgressIds; 0 = unknown)
         bool valid{false};   //!< a record has been seen
         uint32_t rawTime{0}; //!< last timestamp field
         uint32_t rawTx{0};   //!< last tx-bytes field
@@ -197,7 +199,7 @@ class RdmaQpCc : public Object
     bool m_ackEveryPacketWithWindow{true}; //!< AckEveryPacketWithWindow attribute
     bool m_hasEcho{false};             //!< m_echo holds records to echo
     IntHeader m_echo;                  //!< INT records of the latest request received
-    std::vector<HopClock> m_hopClocks; //!< per hop, sender side
+    std::vector<HopClock> m_hopClocks; //!< per (slot, egress) seen, sender side
     Stats m_stats;                     //!< counters
 };
 

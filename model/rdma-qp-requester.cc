@@ -36,12 +36,6 @@ WcOpcodeOf(RdmaWrOpcode op)
     }
 }
 
-bool
-IsAtomic(RdmaWrOpcode op)
-{
-    return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 /// Erase the elements of an ordered container that satisfy pred (C++20's std::erase_if).
 template <class Container, class Pred>
 void
@@ -77,7 +71,7 @@ void
 RdmaQpRequester::Start(uint32_t sqPsn)
 {
     m_state = RdmaRecoveryState();
-    m_state.una = m_state.nextPsn = m_state.highestSent = sqPsn & 0xFFFFFF;
+    m_state.una = m_state.nextPsn = m_state.highestSent = PsnMod(sqPsn);
     m_retryLeft = m_qp->Query().retryCnt;
     m_rnrRetryLeft = m_qp->Query().rnrRetry;
 }
@@ -126,9 +120,9 @@ RdmaQpRequester::Post(const RdmaSendWr& wr)
     Wqe w;
     w.wr = wr;
     w.posted = Simulator::Now();
-    w.readAtomic = wr.opcode == IBV_WR_RDMA_READ || IsAtomic(wr.opcode);
-    w.length = IsAtomic(wr.opcode) ? 8 : wr.TotalLength();
-    w.packets = IsAtomic(wr.opcode) ? 1 : PacketsFor(w.length);
+    w.readAtomic = wr.opcode == IBV_WR_RDMA_READ || RdmaWrIsAtomic(wr.opcode);
+    w.length = RdmaWrIsAtomic(wr.opcode) ? 8 : wr.TotalLength();
+    w.packets = RdmaWrIsAtomic(wr.opcode) ? 1 : PacketsFor(w.length);
     m_sq.push_back(w);
     m_qp->NotifyTx();
 }
@@ -353,90 +347,101 @@ void
 RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
 {
     const RdmaQpAttr& attr = m_qp->Query();
-    const RdmaSendWr& wr = w.wr;
-    uint32_t mtu = m_qp->GetMtuBytes();
-    uint32_t idx = PsnDiff(psn, w.firstPsn);
-    uint64_t offset = uint64_t(idx) * mtu;
+    const uint32_t idx = PsnDiff(psn, w.firstPsn);
     frame.bth = BthHeader();
     frame.bth.SetDestQp(attr.destQpNum);
     frame.bth.SetPsn(psn);
     frame.payload = nullptr;
-
-    if (wr.opcode == IBV_WR_RDMA_READ)
+    if (w.wr.opcode == IBV_WR_RDMA_READ)
     {
-        frame.bth.SetOpcode(RC_RDMA_READ_REQUEST);
-        frame.bth.SetAckReq(true);
-        // A retried request asks only up to the first response kept after
-        // this PSN (IBA 9.7.5.1.5: a retry may re-read any part of the READ).
-        uint64_t end = w.length;
-        for (uint32_t kept : w.respKept)
-        {
-            int32_t k = PsnDiff(kept, w.firstPsn);
-            if (k > static_cast<int32_t>(idx))
-            {
-                end = std::min<uint64_t>(end, uint64_t(k) * mtu);
-            }
-        }
-        frame.reth.SetVirtualAddress(wr.remoteAddr + offset);
-        frame.reth.SetRkey(wr.rkey);
-        frame.reth.SetDmaLength(static_cast<uint32_t>(end - offset));
-        m_sinceAckReq = 0;
-        m_lastAckReqAt = Simulator::Now();
-        return;
+        FillReadRequest(w, idx, frame);
     }
-    if (IsAtomic(wr.opcode))
+    else if (RdmaWrIsAtomic(w.wr.opcode))
     {
-        bool cs = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
-        frame.bth.SetOpcode(cs ? RC_COMPARE_SWAP : RC_FETCH_ADD);
-        frame.bth.SetAckReq(true);
-        frame.atomicEth.SetVirtualAddress(wr.remoteAddr);
-        frame.atomicEth.SetRkey(wr.rkey);
-        frame.atomicEth.SetSwapOrAdd(cs ? wr.swap : wr.compareAdd);
-        frame.atomicEth.SetCompare(cs ? wr.compareAdd : 0);
-        m_sinceAckReq = 0;
-        m_lastAckReqAt = Simulator::Now();
-        return;
-    }
-
-    bool first = idx == 0;
-    bool last = idx + 1 == w.packets;
-    uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(mtu, w.length - offset));
-    bool send = wr.opcode == IBV_WR_SEND || wr.opcode == IBV_WR_SEND_WITH_IMM ||
-                wr.opcode == IBV_WR_SEND_WITH_INV;
-    bool imm = wr.opcode == IBV_WR_SEND_WITH_IMM || wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
-    bool inv = wr.opcode == IBV_WR_SEND_WITH_INV;
-    uint8_t op;
-    if (send)
-    {
-        if (first && last)
-        {
-            op = imm ? RC_SEND_ONLY_WITH_IMMEDIATE
-                     : (inv ? RC_SEND_ONLY_WITH_INVALIDATE : RC_SEND_ONLY);
-        }
-        else if (last)
-        {
-            op = imm ? RC_SEND_LAST_WITH_IMMEDIATE
-                     : (inv ? RC_SEND_LAST_WITH_INVALIDATE : RC_SEND_LAST);
-        }
-        else
-        {
-            op = first ? RC_SEND_FIRST : RC_SEND_MIDDLE;
-        }
+        FillAtomicRequest(w.wr, frame);
     }
     else
     {
+        FillSendOrWrite(w, idx, frame);
+        return;
+    }
+    frame.bth.SetAckReq(true); // a READ or atomic is answered, never coalesced
+    NoteAckRequested();
+}
+
+void
+RdmaQpRequester::FillReadRequest(const Wqe& w, uint32_t idx, RoceFrame& frame) const
+{
+    const uint32_t mtu = m_qp->GetMtuBytes();
+    const uint64_t offset = uint64_t(idx) * mtu;
+    frame.bth.SetOpcode(RC_RDMA_READ_REQUEST);
+    // A retried request asks only up to the first response kept after
+    // this PSN (IBA 9.7.5.1.5: a retry may re-read any part of the READ).
+    uint64_t end = w.length;
+    for (uint32_t kept : w.respKept)
+    {
+        int32_t k = PsnDiff(kept, w.firstPsn);
+        if (k > static_cast<int32_t>(idx))
+        {
+            end = std::min<uint64_t>(end, uint64_t(k) * mtu);
+        }
+    }
+    frame.reth.SetVirtualAddress(w.wr.remoteAddr + offset);
+    frame.reth.SetRkey(w.wr.rkey);
+    frame.reth.SetDmaLength(static_cast<uint32_t>(end - offset));
+}
+
+void
+RdmaQpRequester::FillAtomicRequest(const RdmaSendWr& wr, RoceFrame& frame)
+{
+    const bool cs = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+    frame.bth.SetOpcode(cs ? RC_COMPARE_SWAP : RC_FETCH_ADD);
+    frame.atomicEth.SetVirtualAddress(wr.remoteAddr);
+    frame.atomicEth.SetRkey(wr.rkey);
+    frame.atomicEth.SetSwapOrAdd(cs ? wr.swap : wr.compareAdd);
+    frame.atomicEth.SetCompare(cs ? wr.compareAdd : 0);
+}
+
+uint8_t
+RdmaQpRequester::SendOrWriteOpcode(RdmaWrOpcode wr, bool first, bool last)
+{
+    const bool imm = wr == IBV_WR_SEND_WITH_IMM || wr == IBV_WR_RDMA_WRITE_WITH_IMM;
+    const bool inv = wr == IBV_WR_SEND_WITH_INV;
+    if (wr == IBV_WR_SEND || wr == IBV_WR_SEND_WITH_IMM || inv)
+    {
         if (first && last)
         {
-            op = imm ? RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : RC_RDMA_WRITE_ONLY;
+            return imm ? RC_SEND_ONLY_WITH_IMMEDIATE
+                       : (inv ? RC_SEND_ONLY_WITH_INVALIDATE : RC_SEND_ONLY);
         }
-        else if (last)
+        if (last)
         {
-            op = imm ? RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : RC_RDMA_WRITE_LAST;
+            return imm ? RC_SEND_LAST_WITH_IMMEDIATE
+                       : (inv ? RC_SEND_LAST_WITH_INVALIDATE : RC_SEND_LAST);
         }
-        else
-        {
-            op = first ? RC_RDMA_WRITE_FIRST : RC_RDMA_WRITE_MIDDLE;
-        }
+        return first ? RC_SEND_FIRST : RC_SEND_MIDDLE;
+    }
+    if (first && last)
+    {
+        return imm ? RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE : RC_RDMA_WRITE_ONLY;
+    }
+    if (last)
+    {
+        return imm ? RC_RDMA_WRITE_LAST_WITH_IMMEDIATE : RC_RDMA_WRITE_LAST;
+    }
+    return first ? RC_RDMA_WRITE_FIRST : RC_RDMA_WRITE_MIDDLE;
+}
+
+void
+RdmaQpRequester::FillSendOrWrite(const Wqe& w, uint32_t idx, RoceFrame& frame)
+{
+    const RdmaSendWr& wr = w.wr;
+    const uint32_t mtu = m_qp->GetMtuBytes();
+    const uint64_t offset = uint64_t(idx) * mtu;
+    const bool last = idx + 1 == w.packets;
+    const uint8_t op = SendOrWriteOpcode(wr.opcode, idx == 0, last);
+    if (wr.opcode == IBV_WR_RDMA_WRITE || wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+    {
         frame.reth.SetVirtualAddress(wr.remoteAddr);
         frame.reth.SetRkey(wr.rkey);
         frame.reth.SetDmaLength(static_cast<uint32_t>(w.length));
@@ -445,23 +450,36 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
     frame.immDt.SetImmediateData(wr.immData);
     frame.ieth.SetRkey(wr.invalidateRkey);
     frame.bth.SetSolicitedEvent(last && (wr.sendFlags & IBV_SEND_SOLICITED));
+    const uint32_t chunk = static_cast<uint32_t>(std::min<uint64_t>(mtu, w.length - offset));
     frame.payload = m_qp->GetMemory().Gather(wr.sgList, offset, chunk, frame.payloadZeros);
+    const bool ackReq = last || AckRequestDue();
+    if (ackReq)
+    {
+        NoteAckRequested();
+    }
+    frame.bth.SetAckReq(ackReq);
+}
+
+bool
+RdmaQpRequester::AckRequestDue()
+{
     // BDP-FC reopens only on ACKs: ask for one at least every quarter of the cap.
     uint32_t interval = m_qp->m_ackReqInterval;
-    uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(mtu);
+    const uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(m_qp->GetMtuBytes());
     if (window > 0)
     {
         interval = std::min(interval, std::max<uint32_t>(window / 4, 1));
     }
-    Time period = m_qp->GetLossRecovery()->GetAckRequestPeriod();
-    bool ackReq = last || ++m_sinceAckReq >= interval ||
-                  (period.IsStrictlyPositive() && Simulator::Now() - m_lastAckReqAt >= period);
-    if (ackReq)
-    {
-        m_sinceAckReq = 0;
-        m_lastAckReqAt = Simulator::Now();
-    }
-    frame.bth.SetAckReq(ackReq);
+    const Time period = m_qp->GetLossRecovery()->GetAckRequestPeriod();
+    return ++m_sinceAckReq >= interval ||
+           (period.IsStrictlyPositive() && Simulator::Now() - m_lastAckReqAt >= period);
+}
+
+void
+RdmaQpRequester::NoteAckRequested()
+{
+    m_sinceAckReq = 0;
+    m_lastAckReqAt = Simulator::Now();
 }
 
 void
@@ -542,131 +560,6 @@ RdmaQpRequester::FailHead(RdmaWcStatus status)
         --m_readAtomicOut;
     }
     m_qp->FailWorkRequest(true, w.wr.wrId, WcOpcodeOf(w.wr.opcode), w.posted, status);
-}
-
-void
-RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
-{
-    QpState st = m_qp->GetState();
-    if (st != IBV_QPS_RTS && st != IBV_QPS_SQD)
-    {
-        return;
-    }
-    uint8_t op = frame.bth.GetOpcode();
-    uint32_t psn = frame.bth.GetPsn();
-    NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " response " << RdmaOpcodeName(op) << " psn " << psn
-                       << " syndrome " << +frame.aeth.GetSyndrome() << " una " << m_state.una
-                       << " next " << m_state.nextPsn);
-
-    if (op == RC_RDMA_READ_RESPONSE_FIRST || op == RC_RDMA_READ_RESPONSE_MIDDLE ||
-        op == RC_RDMA_READ_RESPONSE_LAST || op == RC_RDMA_READ_RESPONSE_ONLY)
-    {
-        Wqe* w = FindByPsn(psn);
-        if (!w || w->done || w->wr.opcode != IBV_WR_RDMA_READ)
-        {
-            return; // duplicate or stray response
-        }
-        if (RecoverLostResponses(w->firstPsn))
-        {
-            return; // an earlier READ/atomic is unanswered
-        }
-        int32_t d = PsnDiff(psn, w->nextRespPsn);
-        if (d < 0)
-        {
-            return; // duplicate
-        }
-        if (d > 0)
-        {
-            if (m_qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
-            {
-                KeepReadResponse(*w, psn, frame);
-                return;
-            }
-            // Earlier responses were lost: ask again from the first missing one.
-            AcknowledgeBefore(w->nextRespPsn);
-            StartRetry(w->nextRespPsn);
-            return;
-        }
-        AcknowledgeBefore(psn); // a response acknowledges every earlier request
-        uint64_t offset = uint64_t(PsnDiff(psn, w->firstPsn)) * m_qp->GetMtuBytes();
-        if (frame.payload)
-        {
-            m_qp->GetMemory().Scatter(w->wr.sgList, offset, frame.payload);
-        }
-        w->nextRespPsn = PsnAdd(psn, 1);
-        // Responses kept past a gap now follow in order.
-        while (w->respKept.erase(w->nextRespPsn) > 0)
-        {
-            w->nextRespPsn = PsnAdd(w->nextRespPsn, 1);
-        }
-        if (PsnDiff(w->nextRespPsn, LastPsn(*w)) > 0)
-        {
-            w->done = true;
-            w->respKept.clear();
-            --m_readAtomicOut;
-        }
-        AcknowledgeBefore(w->nextRespPsn);
-        if (!w->done && !w->respKept.empty())
-        {
-            StartRetry(w->nextRespPsn); // the next gap is known lost
-        }
-        CompleteDone();
-        return;
-    }
-
-    if (op == RC_ATOMIC_ACKNOWLEDGE)
-    {
-        Wqe* w = FindByPsn(psn);
-        if (!w || w->done || !IsAtomic(w->wr.opcode) || RecoverLostResponses(psn))
-        {
-            return;
-        }
-        AcknowledgeBefore(psn);
-        if (!w->wr.sgList.empty())
-        {
-            const RdmaSge& sge = w->wr.sgList.front();
-            Ptr<RdmaMemoryRegion> mr = m_qp->GetMemory().LookupMr(sge.lkey);
-            if (mr)
-            {
-                mr->WriteU64(sge.addr, frame.atomicAckEth.GetOriginalRemoteData());
-            }
-        }
-        w->done = true;
-        --m_readAtomicOut;
-        AcknowledgeBefore(PsnAdd(psn, 1));
-        CompleteDone();
-        return;
-    }
-
-    if (op != RC_ACKNOWLEDGE)
-    {
-        return;
-    }
-    const AethHeader& aeth = frame.aeth;
-    switch (aeth.GetSyndromeType())
-    {
-    case AethHeader::ACK: {
-        if (PsnDiff(psn, m_state.una) < 0)
-        {
-            return; // stale
-        }
-        if (RecoverLostResponses(PsnAdd(psn, 1)))
-        {
-            return;
-        }
-        AcknowledgeBefore(PsnAdd(psn, 1));
-        CompleteDone();
-        return;
-    }
-    case AethHeader::RNR_NAK:
-        OnRnrNak(psn, aeth);
-        return;
-    case AethHeader::NAK:
-        OnNak(psn, aeth);
-        return;
-    default:
-        return;
-    }
 }
 
 } // namespace ns3

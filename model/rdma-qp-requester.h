@@ -114,6 +114,22 @@ class RdmaQpRequester
     uint32_t PacketsFor(uint64_t length) const;
     /// Build the request packet carrying `psn` of WQE `w`.
     void FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame);
+    /// The RDMA READ request for packet idx of a READ (RETH: the bytes from
+    /// there up to the first response kept past it).
+    void FillReadRequest(const Wqe& w, uint32_t idx, RoceFrame& frame) const;
+    /// The CmpSwap or FetchAdd request of an atomic (AtomicETH).
+    static void FillAtomicRequest(const RdmaSendWr& wr, RoceFrame& frame);
+    /// \return the BTH opcode of a SEND or WRITE packet: FIRST, MIDDLE,
+    /// LAST or ONLY, with immediate or invalidate (IBA 9.2, table 38)
+    static uint8_t SendOrWriteOpcode(RdmaWrOpcode wr, bool first, bool last);
+    /// Packet idx of a SEND or WRITE: opcode, RETH, ImmDt/IETH, payload, AckReq.
+    void FillSendOrWrite(const Wqe& w, uint32_t idx, RoceFrame& frame);
+    /// \return whether this packet should ask for an ACK: every
+    /// AckRequestInterval packets (at least every quarter of a BDP cap) or
+    /// the policy's ACK request period (counts the packet)
+    bool AckRequestDue();
+    /// An ACK was asked for now: restart both counts.
+    void NoteAckRequested();
     /// \return the next PSN to (re)send, and whether one may be sent now
     bool NextPsnToSend(uint32_t& psn, bool& retransmission) const;
     /// Everything before psn is acknowledged; complete SEND/WRITE WQEs up to it.
@@ -124,6 +140,27 @@ class RdmaQpRequester
     void FailHead(RdmaWcStatus status);
     /// \return whether a READ/atomic may start (max_rd_atomic, fence)
     bool ReadAtomicAllowed(const Wqe& w) const;
+
+    // --- the completer: a response's steps (rdma-qp-completer.cc) ---
+
+    /**
+     * \brief check_psn for a READ response: the READ it answers, if it is
+     * outstanding and no READ/atomic before it went unanswered (which starts
+     * a retry instead).
+     * \param psn the response's PSN
+     * \return the READ's WQE, or null (duplicate, stray, or retried)
+     */
+    Wqe* CheckReadResponse(uint32_t psn);
+    /// A READ response: in order, place it and complete; ahead of the next
+    /// expected one, keep it (selective repeat) or ask again (go-back-N).
+    void CompleteReadResponse(const RoceFrame& frame);
+    /// Place an in-order READ response's bytes and the kept ones that now
+    /// follow; the READ is done after its last PSN.
+    void PlaceReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame);
+    /// An Atomic Acknowledge: the original remote value to the local buffer.
+    void CompleteAtomicAck(const RoceFrame& frame);
+    /// An ACK (complete what it acknowledges), RNR NAK or NAK (IBA 9.7.5.1).
+    void CompleteAck(uint32_t psn, const AethHeader& aeth);
 
     // --- error and retry (rdma-qp-requester-retry.cc) ---
 

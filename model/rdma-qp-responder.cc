@@ -52,7 +52,7 @@ RdmaQpResponder::RdmaQpResponder(RdmaQueuePair* qp)
 void
 RdmaQpResponder::Start(uint32_t rqPsn)
 {
-    m_ePsn = rqPsn & 0xFFFFFF;
+    m_ePsn = PsnMod(rqPsn);
     m_msn = 0;
     m_nakSent = false;
 }

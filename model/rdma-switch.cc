@@ -43,9 +43,12 @@ RdmaSwitch::GetTypeId()
             .AddAttribute("LoadBalancing",
                           "How a frame picks one of its destination's equal-cost ports: Ecmp "
                           "(per-flow 5-tuple hash, RFC 2992), Spray (per packet, uniform), "
-                          "Drill (DRILL, SIGCOMM'17), LetFlow (flowlets, NSDI'17) or Adaptive "
-                          "(per packet, the least-loaded port not paused). Each policy's own "
-                          "attributes are those of its TypeId (ns3::RdmaDrill, ns3::RdmaLetFlow).",
+                          "Drill (DRILL, SIGCOMM'17), LetFlow (flowlets, NSDI'17), Adaptive "
+                          "(per packet, the least-loaded port not paused) or Conga (CONGA, "
+                          "SIGCOMM'14: flowlets on the least congested uplink of a two-tier "
+                          "leaf-spine, from congestion fed back between leaves). Each policy's "
+                          "own attributes are those of its TypeId (ns3::RdmaDrill, "
+                          "ns3::RdmaLetFlow, ns3::RdmaConga).",
                           EnumValue(RdmaSwitch::LB_ECMP),
                           MakeEnumAccessor(&RdmaSwitch::SetLoadBalancing,
                                            &RdmaSwitch::GetLoadBalancing),
@@ -58,7 +61,9 @@ RdmaSwitch::GetTypeId()
                                           RdmaSwitch::LB_LETFLOW,
                                           "LetFlow",
                                           RdmaSwitch::LB_ADAPTIVE,
-                                          "Adaptive"))
+                                          "Adaptive",
+                                          RdmaSwitch::LB_CONGA,
+                                          "Conga"))
             .AddAttribute("EcnEnabled",
                           "Mark ECN-capable frames CE, RED-style on the egress class queue "
                           "(RdmaEcnMarker with SwitchEcnParams; DCQCN's congestion point).",
@@ -137,7 +142,8 @@ RdmaSwitch::SetLoadBalancing(LoadBalancing mode)
                                           "ns3::RdmaSpray",
                                           "ns3::RdmaDrill",
                                           "ns3::RdmaLetFlow",
-                                          "ns3::RdmaAdaptiveRouting"};
+                                          "ns3::RdmaAdaptiveRouting",
+                                          "ns3::RdmaConga"};
     if (m_lb && mode == m_lbMode)
     {
         return;
@@ -485,6 +491,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFra
         RdmaFrameEditor::DecrementTtl(*frame, view);
     }
     const uint32_t out = m_lb->Select(*group, view, m_ecmpSeed);
+    m_lb->Forwarded(*frame, view, inPort, out);
     Port& egress = m_ports[out];
     QbbQueueItem item;
     item.cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());

@@ -171,6 +171,7 @@ class RdmaSwitch : public Object
         LB_DRILL,    //!< DRILL (RdmaDrill)
         LB_LETFLOW,  //!< LetFlow flowlets (RdmaLetFlow)
         LB_ADAPTIVE, //!< per packet, least loaded (RdmaAdaptiveRouting)
+        LB_CONGA,    //!< CONGA, leaf-to-leaf congestion feedback (RdmaConga)
     };
 
     /// \return the load-balancing policy

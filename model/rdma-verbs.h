@@ -91,6 +91,17 @@ enum RdmaWrOpcode : uint8_t
 };
 
 /**
+ * \param op a send work request opcode
+ * \return whether it is an atomic (compare-and-swap or fetch-and-add: one
+ *         8-byte operand, answered by an Atomic Acknowledge; IBA 9.4.5)
+ */
+inline bool
+RdmaWrIsAtomic(RdmaWrOpcode op)
+{
+    return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+/**
  * \ingroup rdma
  * \brief Memory region and QP access flags (enum ibv_access_flags).
  */

@@ -63,6 +63,16 @@ struct RdmaWire
 };
 
 /**
+ * \param v a number
+ * \return v mod 2^24, a PSN (IBA 9.7.2: the BTH's PSN field is 24 bits)
+ */
+inline uint32_t
+PsnMod(uint32_t v)
+{
+    return v & 0xFFFFFF;
+}
+
+/**
  * \brief Signed distance a - b of two 24-bit PSNs (IBA 9.7.2: PSNs compare
  * modulo 2^24, within half the space): negative when a is before b.
  * \param a a PSN
@@ -83,7 +93,19 @@ PsnDiff(uint32_t a, uint32_t b)
 inline uint32_t
 PsnAdd(uint32_t psn, int64_t n)
 {
-    return static_cast<uint32_t>(static_cast<int64_t>(psn) + n) & 0xFFFFFF;
+    return PsnMod(static_cast<uint32_t>(static_cast<int64_t>(psn) + n));
+}
+
+/**
+ * \param psn a PSN at or after first
+ * \param first the first PSN of a message
+ * \return packets from first forward to psn, (psn - first) mod 2^24: the
+ *         index of psn's packet in the message (IBA 9.7.2)
+ */
+inline uint32_t
+PsnSince(uint32_t psn, uint32_t first)
+{
+    return PsnMod(psn - first);
 }
 
 } // namespace ns3

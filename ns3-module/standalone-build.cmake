@@ -107,6 +107,8 @@ if(RDMA_BUILD_PYTHON)
                                            CXX_VISIBILITY_PRESET default)
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/standalone-install.cmake)
+
 if(RDMA_BUILD_TESTS)
   enable_testing()
   include(${CMAKE_CURRENT_LIST_DIR}/standalone-tests.cmake)

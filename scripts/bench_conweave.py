@@ -2,7 +2,8 @@
 """rdma-sim and ConWeave's simulator side by side on the same flows, alternating.
 
 Usage: bench_conweave.py (--conweave-src DIR | --conweave-tree DIR) [--sim RDMA_SIM]
-                         [--peer-dir DIR] [--out DIR] [--lb fecmp] [--time 0.005]
+                         [--peer-dir DIR] [--out DIR] [--lb fecmp[,drill,...]]
+                         [--recovery pfc[,irn]] [--time 0.005]
                          [--netload 50] [--cdf AliStorage2019] [--seed 1]
                          [--flows FILE] [--runs N] [--jobs N]
 
@@ -15,7 +16,9 @@ pyenv's 2.7.x or python2.7 on PATH; about 7 minutes on two cores the first
 time, nothing after); --conweave-tree names a tree already built so.
 
 The case is its run.py's: --lb (fecmp, drill or letflow: the balancers this
-module models) with PFC and go-back-N (--pfc 1 --irn 0), DCQCN, its
+module models; a comma-separated list runs each) with --recovery pfc (PFC and
+go-back-N, its --pfc 1 --irn 0) or irn (IRN without PFC, --pfc 0 --irn 1; a
+list runs each), DCQCN, its
 leaf_spine_128_100G_OS2 fabric (128 hosts, 100 Gb/s, 2:1), --time seconds of
 --cdf arrivals from t = 2.0 s at --netload percent of the core (run.py's
 --simul_time, --cdf, --netload). The flows: --flows (its five-field format),
@@ -26,15 +29,19 @@ config.txt, the one run.py's config_template gives for those arguments
 ConWeave's simulator as run.py starts it, rdma-sim with --hpcc.config (which
 selects cc.preset = conweave-sim).
 
-Each of --runs rounds runs both, the order alternating from round to round;
+Each of --runs rounds runs both on every case (balancer x recovery, in that
+order), the order of the two alternating from one run to the next;
 wall time and peak RSS are each process's own (os.wait4; rdma-sim's RSS from
 its summary.json). Prints compare_hpcc.py's table (slowdown p50/p95/p99 per
 size bucket, ours / theirs, each side's slowdown against its own ideal FCT)
 for every flow and for the flows its fctAnalysis.py counts (started after the
 5 ms warm-up and done within 50 ms of the last arrival), then wall seconds
 (medians), peak RSS, PFC pauses and the worst percentile ratio; writes the
-same as JSON to OUT/bench-conweave.json. Exit 2 on bad input or a failed
-run.
+same as JSON to OUT/bench-conweave.json. One case writes OUT/ours and
+OUT/theirs; several write OUT/LB-RECOVERY/{ours,theirs} and end with a table
+of every case (mean FCT and p50 / p99 slowdown per bucket, after the warm-up)
+and the order of the balancers by mean FCT on each side. Exit 2 on bad input
+or a failed run.
 """
 
 import argparse
@@ -53,6 +60,7 @@ from bench_peers import BenchError, find_python2, rotation, timed  # noqa: E402
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPO = 'leaf_spine_128_100G_OS2'
 LB_MODES = {'fecmp': 0, 'drill': 2, 'letflow': 6}  # run.py's lb_modes this module models
+RECOVERIES = {'pfc': (1, 0), 'irn': (0, 1)}  # run.py's (--pfc, --irn): it refuses both or neither
 FLOWGEN_START = 2.0  # run.py FLOWGEN_DEFAULT_TIME
 WARMUP_S = 0.005     # run.py: fctAnalysis.py's -sT is the start + 5 ms
 EXTRA_S = 0.05       # and its -fT the last arrival + 50 ms
@@ -124,8 +132,9 @@ def run_py_template(tree):
     return m.group(1)
 
 
-def run_py_fields(lb, time_s, netload, flows, bw=100):
-    """The format() fields run.py's main fills for --cc dcqcn --pfc 1 --irn 0
+def run_py_fields(lb, time_s, netload, flows, bw=100, recovery='pfc'):
+    """The format() fields run.py's main fills for --cc dcqcn, --pfc/--irn by
+    recovery
     (its defaults --buffer 9 --bw 100 --sw_monitoring_interval 10000; the
     ConWeave timers it writes for the balancers other than conweave)."""
     stop = FLOWGEN_START + float(time_s)
@@ -134,7 +143,8 @@ def run_py_fields(lb, time_s, netload, flows, bw=100):
         'qlen_mon_start': FLOWGEN_START, 'qlen_mon_end': stop,
         'flowgen_start_time': FLOWGEN_START, 'flowgen_stop_time': stop,
         'sw_monitoring_interval': 10000, 'load': netload, 'buffer_size': '9',
-        'lb_mode': LB_MODES[lb], 'enabled_pfc': 1, 'enabled_irn': 0, 'cc_mode': 1,
+        'lb_mode': LB_MODES[lb], 'enabled_pfc': RECOVERIES[recovery][0],
+        'enabled_irn': RECOVERIES[recovery][1], 'cc_mode': 1,
         'cwh_tx_expiry_time': 1000, 'cwh_extra_reply_deadline': 4,
         'cwh_path_pause_time': 16, 'cwh_extra_voq_flush_time': 64,
         'cwh_default_voq_waiting_time': 400,
@@ -215,6 +225,104 @@ def count_pauses(pfc_txt):
     return pauses, resumes
 
 
+def done_before(folder, side, flows):
+    """Whether a side's folder holds a finished run's outputs: ours a
+    summary.json (written last), theirs an FCT file with a line for every
+    flow of the flow file (its simulator writes one as each flow ends)."""
+    if side == 'ours':
+        return os.path.isfile(os.path.join(folder, 'summary.json'))
+    try:
+        with open(flows) as f:
+            total = int(f.readline().split()[0])
+        with open(os.path.join(folder, 'out_fct.txt')) as f:
+            return sum(1 for line in f if line.strip()) == total
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def parse_list(text, known, what):
+    """'a,b' -> ['a', 'b'], each in known; BenchError naming what otherwise."""
+    items = [x.strip() for x in text.split(',')]
+    for x in items:
+        if x not in known:
+            raise BenchError('%s %s: expected one or more of %s, comma-separated'
+                             % (what, x, ', '.join(sorted(known))))
+    return items
+
+
+def case_result(dirs, time_s):
+    """One case's comparison, read from its two folders."""
+    ours = compare_hpcc.read_hpcc_fct(os.path.join(dirs['ours'], 'fct.txt'))
+    theirs = compare_hpcc.read_hpcc_fct(os.path.join(dirs['theirs'], 'out_fct.txt'))
+    with open(os.path.join(dirs['ours'], 'summary.json')) as f:
+        pauses_ours = json.load(f)['pfc']['pause_frames']
+    pauses_theirs, episodes_theirs = count_pauses(os.path.join(dirs['theirs'], 'out_pfc.txt'))
+    t0 = int((FLOWGEN_START + WARMUP_S) * 1e9)
+    t1 = int((FLOWGEN_START + float(time_s) + EXTRA_S) * 1e9)
+
+    def counted(flows):
+        return [f for f in flows if f['start_ns'] > t0 and f['start_ns'] + f['fct_ns'] < t1]
+    result = {'pauses_ours': pauses_ours, 'pause_frames_theirs': pauses_theirs,
+              'pause_episodes_theirs': episodes_theirs, 'tables': {}}
+    for name, (o, t) in (('all flows', (ours, theirs)),
+                         ('after the warm-up', (counted(ours), counted(theirs)))):
+        rows = compare_hpcc.compare(o, t)
+        result['tables'][name] = {
+            'buckets': rows, 'flows_ours': len(o), 'flows_theirs': len(t),
+            'worst_ratio': compare_hpcc.worst_ratio(rows),
+            'mean_fct_us_ours': statistics.mean(f['fct_ns'] for f in o) / 1e3 if o else None,
+            'mean_fct_us_theirs': statistics.mean(f['fct_ns'] for f in t) / 1e3 if t else None}
+    return result
+
+
+def print_case(label, result):
+    for name, table in result['tables'].items():
+        print('== %s, %s: slowdown, rdma-sim (--hpcc.config: cc.preset = conweave-sim) / '
+              "ConWeave's simulator" % (label, name))
+        if table['flows_ours'] and table['flows_theirs']:
+            print('\n'.join(compare_hpcc.format_table(table['buckets'])))
+            print('mean FCT us %.1f / %.1f = %.2fx' % (
+                table['mean_fct_us_ours'], table['mean_fct_us_theirs'],
+                table['mean_fct_us_ours'] / table['mean_fct_us_theirs']))
+        print('flows %d / %d; worst ratio %.2f' % (table['flows_ours'], table['flows_theirs'],
+                                                   table['worst_ratio']), flush=True)
+
+
+def summary_table(cases):
+    """The flows the summary counts: after the warm-up, or every flow when a
+    run is too short to have any after it (--time 0.005, the warm-up)."""
+    after = 'after the warm-up'
+    if all(c['tables'][after]['flows_ours'] and c['tables'][after]['flows_theirs']
+           for c in cases.values()):
+        return after
+    return 'all flows'
+
+
+def print_cases(cases):
+    """Every case (flows after the warm-up, or all of them if the runs are no
+    longer than it): mean FCT and p50 / p99 per bucket, ours / theirs, and
+    each side's order of the balancers by mean FCT per recovery."""
+    name = summary_table(cases)
+    print('\n== every case, %s: ours / theirs (ratio)' % name)
+    for key, c in cases.items():
+        t = c['tables'][name]
+        if not (t['flows_ours'] and t['flows_theirs']):
+            continue
+        print('%-14s mean FCT us %8.1f / %8.1f (%.2f); worst ratio %.2f' % (
+            key, t['mean_fct_us_ours'], t['mean_fct_us_theirs'],
+            t['mean_fct_us_ours'] / t['mean_fct_us_theirs'], t['worst_ratio']))
+        for row in t['buckets']:
+            print('  %-12s p50 %6.2f / %6.2f (%.2f)  p99 %7.2f / %7.2f (%.2f)' % (
+                row['bucket'], row['p50_ours'], row['p50_theirs'], row['p50_ratio'],
+                row['p99_ours'], row['p99_theirs'], row['p99_ratio']))
+    for rec in sorted({c['recovery'] for c in cases.values()}):
+        mine = [c for c in cases.values() if c['recovery'] == rec
+                and c['tables'][name]['flows_ours']]
+        for side in ('ours', 'theirs'):
+            order = sorted(mine, key=lambda c: c['tables'][name]['mean_fct_us_' + side])
+            print('%s, mean FCT order, %s: %s' % (rec, side, ' < '.join(c['lb'] for c in order)))
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     src = p.add_mutually_exclusive_group(required=True)
@@ -225,7 +333,10 @@ def main(argv=None):
     p.add_argument('--peer-dir', default='/var/tmp/rdma-peer-conweave',
                    help='where --conweave-src is built')
     p.add_argument('--out', default=os.path.join(TOP, 'out', 'bench-conweave'))
-    p.add_argument('--lb', default='fecmp', choices=sorted(LB_MODES))
+    p.add_argument('--lb', default='fecmp',
+                   help='fecmp, drill, letflow, or several comma-separated')
+    p.add_argument('--recovery', default='pfc',
+                   help='pfc (PFC, go-back-N) or irn (IRN, no PFC), or both comma-separated')
     p.add_argument('--time', default='0.005', help="run.py's --simul_time, seconds (>= 0.005)")
     p.add_argument('--netload', type=int, default=50, help="run.py's --netload, percent")
     p.add_argument('--cdf', default='AliStorage2019', help="run.py's --cdf")
@@ -233,8 +344,13 @@ def main(argv=None):
     p.add_argument('--flows', help='a flow file (five fields a line) instead of traffic_gen.py')
     p.add_argument('--runs', type=int, default=1, help='rounds (medians of the wall times)')
     p.add_argument('--jobs', type=int, default=2, help='waf -j')
+    p.add_argument('--resume', action='store_true',
+                   help='a side whose folder holds its finished outputs is not run again '
+                        '(an interrupted run resumed; its wall time is not measured)')
     args = p.parse_args(argv)
     try:
+        lbs = parse_list(args.lb, LB_MODES, '--lb')
+        recoveries = parse_list(args.recovery, RECOVERIES, '--recovery')
         if float(args.time) < 0.005 or args.runs < 1 or args.netload % 2:
             raise BenchError('--time >= 0.005 (run.py: the warm-up), --runs >= 1, --netload '
                              'even (run.py: a multiple of the oversubscription, 2)')
@@ -247,63 +363,69 @@ def main(argv=None):
             os.makedirs(args.peer_dir, exist_ok=True)
             tree = build_peer(os.path.abspath(args.conweave_src), args.peer_dir, args.jobs)
         out = os.path.abspath(args.out)
-        dirs = {'ours': os.path.join(out, 'ours'), 'theirs': os.path.join(out, 'theirs')}
-        for d in dirs.values():
-            os.makedirs(d, exist_ok=True)
+        os.makedirs(out, exist_ok=True)
         flows = os.path.abspath(args.flows) if args.flows else os.path.join(out, 'flows.txt')
         if not args.flows:
             make_flows(tree, args.cdf, args.netload, args.time, args.seed, flows)
-        fields = run_py_fields(args.lb, args.time, args.netload,
-                               os.path.splitext(os.path.basename(flows))[0])
-        config = write_config(tree, fields, flows, dirs['theirs'])
-        walls = {'ours': [], 'theirs': []}
-        rss = {'ours': 0.0, 'theirs': 0.0}
+        cases = {}
+        for rec in recoveries:
+            for lb in lbs:
+                key = '%s-%s' % (lb, rec)
+                base = out if len(lbs) * len(recoveries) == 1 else os.path.join(out, key)
+                dirs = {'ours': os.path.join(base, 'ours'), 'theirs': os.path.join(base, 'theirs')}
+                for d in dirs.values():
+                    os.makedirs(d, exist_ok=True)
+                fields = run_py_fields(lb, args.time, args.netload,
+                                       os.path.splitext(os.path.basename(flows))[0],
+                                       recovery=rec)
+                cases[key] = {'lb': lb, 'recovery': rec, 'dirs': dirs,
+                              'config': write_config(tree, fields, flows, dirs['theirs']),
+                              'walls': {'ours': [], 'theirs': []},
+                              'rss_mb': {'ours': 0.0, 'theirs': 0.0}}
+        turn = 0
         for r in range(args.runs):
-            for side in rotation(['theirs', 'ours'], r):
-                log('run %d/%d: %s' % (r + 1, args.runs,
-                                       "ConWeave's simulator" if side == 'theirs'
-                                       else 'rdma-sim'))
-                if side == 'theirs':
-                    wall, peak = run_theirs(tree, config, dirs['theirs'])
-                else:
-                    wall, peak = run_ours(args.sim, config, dirs['ours'])
-                walls[side].append(wall)
-                rss[side] = max(rss[side], peak)
-        ours = compare_hpcc.read_hpcc_fct(os.path.join(dirs['ours'], 'fct.txt'))
-        theirs = compare_hpcc.read_hpcc_fct(os.path.join(dirs['theirs'], 'out_fct.txt'))
-        with open(os.path.join(dirs['ours'], 'summary.json')) as f:
-            pauses_ours = json.load(f)['pfc']['pause_frames']
-        pauses_theirs, episodes_theirs = count_pauses(os.path.join(dirs['theirs'],
-                                                                   'out_pfc.txt'))
+            for key, c in cases.items():
+                for side in rotation(['theirs', 'ours'], turn):
+                    if args.resume and r == 0 and done_before(c['dirs'][side], side, flows):
+                        log('%s: %s done before (--resume), not run' % (key, side))
+                        continue
+                    log('run %d/%d, %s: %s' % (r + 1, args.runs, key,
+                                               "ConWeave's simulator" if side == 'theirs'
+                                               else 'rdma-sim'))
+                    if side == 'theirs':
+                        wall, peak = run_theirs(tree, c['config'], c['dirs']['theirs'])
+                    else:
+                        wall, peak = run_ours(args.sim, c['config'], c['dirs']['ours'])
+                    c['walls'][side].append(wall)
+                    c['rss_mb'][side] = max(c['rss_mb'][side], peak)
+                turn += 1
+                if r == args.runs - 1:
+                    c.update(case_result(c['dirs'], args.time))
+                    if len(cases) > 1:
+                        print_case(key, c)  # as soon as it is done
     except (BenchError, compare_hpcc.InputError, OSError, ValueError, KeyError) as e:
         print('bench_conweave.py: %s' % e, file=sys.stderr)
         return 2
-    t0 = int((FLOWGEN_START + WARMUP_S) * 1e9)
-    t1 = int((FLOWGEN_START + float(args.time) + EXTRA_S) * 1e9)
-
-    def counted(flows):
-        return [f for f in flows if f['start_ns'] > t0 and f['start_ns'] + f['fct_ns'] < t1]
-    result = {'lb': args.lb, 'time_s': args.time, 'netload': args.netload, 'cdf': args.cdf,
-              'flows': flows, 'runs': args.runs,
-              'wall_s': {s: statistics.median(w) for s, w in walls.items()}, 'walls': walls,
-              'rss_mb': rss, 'pauses_ours': pauses_ours, 'pause_frames_theirs': pauses_theirs,
-              'pause_episodes_theirs': episodes_theirs, 'tables': {}}
-    for name, (o, t) in (('all flows', (ours, theirs)),
-                         ('after the warm-up', (counted(ours), counted(theirs)))):
-        rows = compare_hpcc.compare(o, t)
-        result['tables'][name] = {'buckets': rows, 'flows_ours': len(o), 'flows_theirs': len(t),
-                                  'worst_ratio': compare_hpcc.worst_ratio(rows)}
-        print('== %s, %s: slowdown, rdma-sim (--hpcc.config: cc.preset = conweave-sim) / '
-              "ConWeave's simulator" % (args.lb, name))
-        if o and t:
-            print('\n'.join(compare_hpcc.format_table(rows)))
-        print('flows %d / %d; worst ratio %.2f' % (len(o), len(t),
-                                                   compare_hpcc.worst_ratio(rows)), flush=True)
-    w = result['wall_s']
-    print('\nwall s (median of %d) ours %.1f, theirs %.1f (%.1fx); peak RSS MiB ours %.0f, '
-          'theirs %.0f; PFC pause frames ours %d, theirs %d (%d episodes: resumes)'
-          % (args.runs, w['ours'], w['theirs'], w['theirs'] / w['ours'], rss['ours'],
-             rss['theirs'], pauses_ours, pauses_theirs, episodes_theirs))
+    result = {'lb': args.lb, 'recovery': args.recovery, 'time_s': args.time,
+              'netload': args.netload, 'cdf': args.cdf, 'flows': flows, 'runs': args.runs,
+              'cases': {}}
+    for key, c in cases.items():
+        c['wall_s'] = {s: statistics.median(w) if w else None for s, w in c['walls'].items()}
+        if len(cases) == 1:
+            print_case(c['lb'], c)
+        w, rss = c['wall_s'], c['rss_mb']
+        walls = ('ours %.1f, theirs %.1f (%.1fx)' % (w['ours'], w['theirs'], w['theirs'] / w['ours'])
+                 if w['ours'] and w['theirs'] else 'ours %s, theirs %s' % (w['ours'], w['theirs']))
+        print('\n%s: wall s (median of %d) %s; peak RSS MiB ours %.0f, theirs %.0f; PFC pause '
+              'frames ours %d, theirs %d (%d episodes: resumes)\n'
+              % (key, args.runs, walls, rss['ours'], rss['theirs'], c['pauses_ours'],
+                 c['pause_frames_theirs'], c['pause_episodes_theirs']), flush=True)
+        result['cases'][key] = {k: v for k, v in c.items() if k not in ('dirs', 'config')}
+    if len(cases) > 1:
+        print_cases(cases)
+    else:
+        # one case: its figures at the top level too, as before
+        result.update(next(iter(result['cases'].values())))
     with open(os.path.join(out, 'bench-conweave.json'), 'w') as f:
         json.dump(result, f, indent=2)
     return 0

@@ -15,13 +15,15 @@ without flows, a failed point) is left out of the mean, and a point with
 no value is not drawn. A point of two or more runs has error bars; the
 legend says over how many seeds (or runs, naming the swept keys a
 --group-by mean pools besides the seeds). Numeric x values sit on a linear
-axis (--logx: log), others are categories in the sweep's order. The y axis
+axis (--logx: log), sizes with a unit (collective.bytes = 4MiB) as
+bytes, others are categories in the sweep's order. The y axis
 is log when the values span more than a decade (or with --logy). An
 unknown metric or x is refused (exit status 2) with the list of the
 available ones.
 """
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -51,7 +53,7 @@ def metric_series(path, metric, x, where=None, group_by=()):
     keys = res.series_keys(where, group_by, x)
     xs = list(rr.group(rows, [x]))
     if numbers([v for (v,) in xs]) is not None:
-        xs.sort(key=lambda v: float(v[0]))
+        xs.sort(key=lambda v: number(v[0]))
     series = []
     for values, members in rr.group(rows, keys).items():
         at = rr.group(members, [x])
@@ -62,10 +64,26 @@ def metric_series(path, metric, x, where=None, group_by=()):
     return [v for (v,) in xs], series
 
 
+#: byte units a size key takes, as rdma-sim reads them (RdmaParseByteSize):
+#: decimal powers of 1000, binary (IEC 80000-13) powers of 1024
+BYTE_UNITS = {'B': 1, 'kB': 1e3, 'KB': 1e3, 'MB': 1e6, 'GB': 1e9, 'TB': 1e12,
+              'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}
+_SIZE = re.compile(r'([0-9.]+(?:[eE][+-]?[0-9]+)?)(%s)' % '|'.join(BYTE_UNITS))
+
+
+def number(text):
+    """A value text as a float: a plain number, or a size with its unit
+    ('4MiB' = 4194304.0, so collective.bytes sits on a numeric axis).
+    Raises ValueError for anything else."""
+    m = _SIZE.fullmatch(text.strip())
+    return float(m.group(1)) * BYTE_UNITS[m.group(2)] if m else float(text)
+
+
 def numbers(texts):
-    """The texts as a float array, or None if one of them is not a number."""
+    """The texts as a float array (numbers, sizes with units), or None if
+    one of them is not a number."""
     try:
-        return np.array([float(t) for t in texts])
+        return np.array([number(t) for t in texts])
     except ValueError:
         return None
 

@@ -231,6 +231,8 @@ FCT_COLUMNS = ('id', 'src', 'dst', 'op', 'size', 'start_ns', 'fct_ns', 'ideal_fc
 _FCT_NUMERIC = {'id': np.int64, 'src': np.int64, 'dst': np.int64, 'size': np.int64,
                 'start_ns': np.int64, 'fct_ns': np.int64, 'ideal_fct_ns': np.int64,
                 'slowdown': np.float64, 'qp': np.int64}
+#: what an empty cell of a flow that did not finish reads as
+_UNFINISHED = {'fct_ns': '-1', 'slowdown': 'nan'}
 PFC_COLUMNS = ('time_ns', 'node', 'port', 'class', 'event')
 NODE_COLUMNS = ('id', 'kind', 'name', 'pod', 'tier')
 QLEN_COLUMNS = ('time_ns', 'node', 'port', 'class', 'bytes')
@@ -262,7 +264,10 @@ def read_fct(run_or_file):
 
     Returns a dict of numpy arrays, one per column of FCT_COLUMNS: integers
     for ids, sizes (bytes) and times (ns), float for slowdown, str for op and
-    status. Raises OutputError naming the file and line of a bad value.
+    status. A flow that did not finish (status not IBV_WC_SUCCESS: rdma-sim
+    leaves its fct_ns and slowdown empty) has fct_ns -1 and slowdown NaN;
+    completed() leaves such flows out. Raises OutputError naming the file and
+    line of a bad value.
     """
     path = _path(run_or_file, FCT_CSV)
     rows = _read_csv(path, FCT_COLUMNS)
@@ -273,6 +278,9 @@ def read_fct(run_or_file):
         if kind is None:
             out[col] = np.array(values, dtype=str)
             continue
+        if col in _UNFINISHED:
+            values = [_UNFINISHED[col] if v == '' and r['status'] != WC_SUCCESS else v
+                      for v, r in zip(values, rows)]
         try:
             out[col] = np.array([kind(float(v)) if kind is np.int64 else float(v) for v in values],
                                 dtype=kind)

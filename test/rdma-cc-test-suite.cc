@@ -806,6 +806,73 @@ class HpccTestCase : public TestCase
     Ptr<RdmaHpcc> m_cc;       //!< the algorithm
 };
 
+/**
+ * HPCC with a QP's packets over two paths: slot 0's record comes from
+ * egress A or egress B in turn. Each record is compared with the last one
+ * of its own egress (Algorithm 1's per-hop differences need the same
+ * link), never with the other path's.
+ */
+class HpccPerEgressTestCase : public TestCase
+{
+  public:
+    HpccPerEgressTestCase()
+        : TestCase("HPCC: INT records compared per egress when packets take several paths")
+    {
+    }
+
+  private:
+    /**
+     * \brief Deliver an ACK carrying one INT hop at 100 Gb/s from one egress.
+     * \param egress the egress that wrote it
+     * \param ts its timestamp
+     * \param tx its cumulative bytes
+     */
+    void AckFrom(uint64_t egress, Time ts, uint64_t tx)
+    {
+        RdmaAckInfo ack = Ack(1000);
+        RdmaIntHop hop = Hop(DataRate("100Gbps"), ts, tx, 0);
+        hop.egressId = egress;
+        ack.intHops.push_back(hop);
+        m_cc->OnAck(m_state, ack);
+    }
+
+    void DoRun() override
+    {
+        // 100 Gb/s, T = 10 us (B x T = 125000 B). Egress B has sent far more
+        // (other flows) than egress A: a difference across them is no rate.
+        const uint64_t a = (1ULL << 32) | 1;
+        const uint64_t b = (2ULL << 32) | 1;
+        const uint64_t bBase = 1000000000;
+        m_state = MakeState();
+        m_cc = CreateObject<RdmaHpcc>();
+        m_cc->Init(m_state);
+        m_cc->OnSend(m_state, 1000);
+        AckFrom(a, MicroSeconds(0), 0); // first INT: recorded only
+        AckFrom(b, MicroSeconds(5), bBase);
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_cc->GetUtilization(),
+                                  1.0,
+                                  1e-12,
+                                  "B's first record has no reference: U stays at its start");
+        NS_TEST_EXPECT_MSG_EQ(m_state->m_window.Get(), 125000, "no measurement, W = W_init");
+        // A at half rate over T: tau = T, U = u_A = 62500 x 8 / 10 us / 100 Gb/s = 0.5.
+        AckFrom(a, MicroSeconds(10), 62500);
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_cc->GetUtilization(),
+                                  0.5,
+                                  1e-12,
+                                  "A compared with A's previous record: U = 0.5");
+        // B at 0.9 of its rate over T: U = 0.9.
+        AckFrom(b, MicroSeconds(15), bBase + 112500);
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_cc->GetUtilization(),
+                                  0.9,
+                                  1e-12,
+                                  "B compared with B's previous record: U = 0.9");
+        Simulator::Destroy();
+    }
+
+    Ptr<RdmaCcState> m_state; //!< the QP's state
+    Ptr<RdmaHpcc> m_cc;       //!< the algorithm
+};
+
 /// TIMELY: T_low, T_high, gradient rules, hyperactive increase, once per RTT.
 class TimelyTestCase : public TestCase
 {
@@ -1120,6 +1187,7 @@ class RdmaCcTestSuite : public TestSuite
         AddTestCase(new DcqcnPeriodicDecreaseTestCase, TestCase::QUICK);
         AddTestCase(new CnpGeneratorTestCase, TestCase::QUICK);
         AddTestCase(new HpccTestCase, TestCase::QUICK);
+        AddTestCase(new HpccPerEgressTestCase, TestCase::QUICK);
         AddTestCase(new TimelyTestCase, TestCase::QUICK);
         AddTestCase(new DctcpTestCase, TestCase::QUICK);
         AddTestCase(new SwiftTestCase, TestCase::QUICK);

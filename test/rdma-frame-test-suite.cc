@@ -219,6 +219,16 @@ class CompactFrameEditTestCase : public TestCase
         frame->RewriteHead(all.data(), all.size() - 4);
         NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), false, "past the head: a Packet");
         NS_TEST_ASSERT_MSG_EQ((BytesOf(*frame) == BytesOf(*asPacket)), true, "bytes kept");
+        // The stamping egress rides beside the record, in its slot, not in the bytes.
+        const uint64_t egress = (8ULL << 32) | 3;
+        std::vector<uint8_t> before = BytesOf(*frame);
+        NS_TEST_ASSERT_MSG_EQ(
+            RdmaFrameEditor::StampInt(*frame, view.GetL4Offset() + 8, 0x0102030405060708ULL, egress),
+            true,
+            "second record stamped");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[0], uint64_t{0}, "slot 0: stamped without an ID");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[1], egress, "slot 1: its egress");
+        NS_TEST_ASSERT_MSG_EQ(static_cast<std::size_t>(frame->GetSize()), before.size(), "the ID adds no byte");
     }
 };
 

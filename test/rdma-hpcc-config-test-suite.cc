@@ -307,9 +307,12 @@ class ConweaveConfigTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(v["cc.preset"], "conweave-sim", "LB_MODE is ConWeave's");
         hc = RdmaParseHpccConfig("LB_MODE 6\n", "c.txt");
         NS_TEST_EXPECT_MSG_EQ(hc.settings.at(0).value, "LetFlow", "LB_MODE 6");
+        hc = RdmaParseHpccConfig("LB_MODE 3\n", "c.txt");
+        NS_TEST_EXPECT_MSG_EQ(hc.settings.at(0).key, "switch.LoadBalancing", "LB_MODE 3");
+        NS_TEST_EXPECT_MSG_EQ(hc.settings.at(0).value, "Conga", "LB_MODE 3: CONGA");
         e = ErrorOf("LB_MODE 9\n");
-        NS_TEST_EXPECT_MSG_EQ(e.find("config.txt:1: LB_MODE: expected 0 (per-flow ECMP), 2 (DRILL) "
-                                     "or 6 (LetFlow), got '9'"),
+        NS_TEST_EXPECT_MSG_EQ(e.find("config.txt:1: LB_MODE: expected 0 (per-flow ECMP), 2 (DRILL), "
+                                     "3 (CONGA) or 6 (LetFlow), got '9'"),
                               0,
                               e);
         // The HPCC simulator's own file keeps hpcc-sim.

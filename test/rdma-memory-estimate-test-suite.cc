@@ -151,6 +151,65 @@ class RdmaMemoryEstimateArithmeticTestCase : public TestCase
     }
 };
 
+/// Counts from a generator's sizes equal the counts of what it builds.
+class RdmaFabricCountsTestCase : public TestCase
+{
+  public:
+    RdmaFabricCountsTestCase()
+        : TestCase("counts from the sizes alone (the check before building) equal the counts "
+                   "of the built fat tree, leaf-spine, dumbbell and star")
+    {
+    }
+
+  private:
+    /// Assert two counts' fabric items are equal.
+    void Expect(const RdmaMemoryEstimate::Counts& sizes,
+                const RdmaTopologySpec& built,
+                const std::string& what)
+    {
+        const auto b = RdmaMemoryEstimate::Count(built, {}, false);
+        NS_TEST_EXPECT_MSG_EQ(sizes.hosts, b.hosts, what << ": hosts");
+        NS_TEST_EXPECT_MSG_EQ(sizes.switches, b.switches, what << ": switches");
+        NS_TEST_EXPECT_MSG_EQ(sizes.links, b.links, what << ": links");
+        NS_TEST_EXPECT_MSG_EQ(sizes.routeHops, b.routeHops, what << ": route next hops");
+        NS_TEST_EXPECT_MSG_EQ(sizes.flows + sizes.qpPairsAtOnce + sizes.pipelines,
+                              0u,
+                              what << ": no workload");
+    }
+
+    void DoRun() override
+    {
+        const RdmaLinkParams l;
+        for (uint32_t k : {2u, 4u, 6u, 8u, 16u})
+        {
+            Expect(RdmaMemoryEstimate::CountFatTree(k),
+                   RdmaTopologySpec::FatTree(k, l, l, l),
+                   "fat-tree k=" + std::to_string(k));
+        }
+        for (const auto& [leaves, spines, perLeaf] :
+             std::vector<std::tuple<uint32_t, uint32_t, uint32_t>>{{1, 1, 1},
+                                                                   {4, 2, 3},
+                                                                   {8, 8, 16},
+                                                                   {3, 5, 2}})
+        {
+            Expect(RdmaMemoryEstimate::CountLeafSpine(leaves, spines, perLeaf),
+                   RdmaTopologySpec::LeafSpine(leaves, spines, perLeaf, l, l, 0),
+                   "leaf-spine " + std::to_string(leaves) + "x" + std::to_string(spines));
+        }
+        Expect(RdmaMemoryEstimate::CountDumbbell(3, 2),
+               RdmaTopologySpec::Dumbbell(3, 2, l, l),
+               "dumbbell");
+        Expect(RdmaMemoryEstimate::CountStar(17), RdmaTopologySpec::Star(17, l), "star");
+        // Sizes beyond any machine saturate instead of wrapping around.
+        NS_TEST_EXPECT_MSG_EQ(RdmaMemoryEstimate::CountStar(uint64_t(1) << 40).routeHops,
+                              uint64_t(1) << 40,
+                              "2^40 hosts, one next hop each");
+        NS_TEST_EXPECT_MSG_EQ(RdmaMemoryEstimate::CountFatTree(uint64_t(1) << 32).routeHops,
+                              std::numeric_limits<uint64_t>::max(),
+                              "k = 2^32 saturates");
+    }
+};
+
 /// Sizes: units, rounding, refusals; the checker sim.maxMemory declares.
 class RdmaByteSizeTestCase : public TestCase
 {
@@ -320,6 +379,7 @@ class RdmaMemoryEstimateTestSuite : public TestSuite
         : TestSuite("rdma-memory-estimate", UNIT)
     {
         AddTestCase(new RdmaMemoryEstimateArithmeticTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaFabricCountsTestCase, TestCase::QUICK);
         AddTestCase(new RdmaByteSizeTestCase, TestCase::QUICK);
         AddTestCase(new RdmaAvailableMemoryTestCase, TestCase::QUICK);
         AddTestCase(new RdmaBuildProgressTestCase, TestCase::QUICK);

@@ -62,7 +62,7 @@ BAD = {
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
         ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
-        ('nic.Entropy', 'spray', 'expected one of qp,packet,flowlet'),
+        ('nic.Entropy', 'spray', 'expected one of qp,packet,flowlet,reps'),
     ],
     'size': [
         ('sim.maxMemory', 'lots', 'expected a size with its unit'),

@@ -4,6 +4,7 @@ its pause counts, and one whole invocation with a stand-in for the simulator."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -86,8 +87,18 @@ def test_bad_arguments(tmp_path):
     assert r.returncode == 2 and '--time >= 0.005' in r.stderr
     r = run('--conweave-tree', str(tmp_path), '--sim', '/bin/true')
     assert r.returncode == 2 and 'no build/scratch/network-load-balance' in r.stderr
-    r = run('--lb', 'conga', '--conweave-tree', str(tmp_path))
-    assert r.returncode == 2 and 'invalid choice' in r.stderr
+    r = run('--lb', 'fecmp,conga', '--conweave-tree', str(tmp_path))
+    assert r.returncode == 2 and '--lb conga: expected one or more of drill, fecmp' in r.stderr
+    r = run('--recovery', 'pfc,none', '--conweave-tree', str(tmp_path))
+    assert r.returncode == 2 and '--recovery none' in r.stderr
+
+
+def test_irn_case_is_run_py_with_irn_and_no_pfc():
+    # run.py --pfc 0 --irn 1 (it refuses both and neither)
+    fields = bench_conweave.run_py_fields('letflow', '0.005', 50, 'f', recovery='irn')
+    assert (fields['lb_mode'], fields['enabled_pfc'], fields['enabled_irn']) == (6, 0, 1)
+    fields = bench_conweave.run_py_fields('drill', '0.005', 50, 'f')
+    assert (fields['lb_mode'], fields['enabled_pfc'], fields['enabled_irn']) == (2, 1, 0)
 
 
 def test_whole_run_with_a_stand_in_simulator(run_example, build_dir, tmp_path):
@@ -111,3 +122,41 @@ def test_whole_run_with_a_stand_in_simulator(run_example, build_dir, tmp_path):
             if 'run ' in line] == ["ConWeave's simulator", 'rdma-sim', 'rdma-sim',
                                    "ConWeave's simulator"]
     assert result['tables']['all flows']['worst_ratio'] < 1.25
+
+
+def test_several_cases_alternate_in_one_run(build_dir, tmp_path):
+    fake = ('#!/bin/sh\nfct=$(awk \'$1 == "FCT_OUTPUT_FILE" {print $2}\' "$1")\n'
+            'pfc=$(awk \'$1 == "PFC_OUTPUT_FILE" {print $2}\' "$1")\n'
+            'cp %s "$fct"\n: > "$pfc"\n' % fidelity.THEIRS)
+    tree = stand_in_tree(tmp_path, fake)
+    out = tmp_path / 'bench'
+    r = subprocess.run([sys.executable, SCRIPT, '--conweave-tree', str(tree), '--flows',
+                        fidelity.FLOWS, '--sim', os.path.join(build_dir, 'examples', 'rdma-sim'),
+                        '--out', str(out), '--lb', 'fecmp,drill', '--recovery', 'pfc,irn'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for case, mode, pfc, irn in (('fecmp-pfc', '0', '1', '0'), ('fecmp-irn', '0', '0', '1'),
+                                 ('drill-pfc', '2', '1', '0'), ('drill-irn', '2', '0', '1')):
+        config = dict(line.split(' ', 1) for line in
+                      (out / case / 'theirs' / 'config.txt').read_text().splitlines() if line)
+        assert (config['LB_MODE'], config['ENABLE_PFC'], config['ENABLE_IRN']) == (mode, pfc, irn)
+        assert (out / case / 'ours' / 'fct.txt').exists()
+        assert '== %s, all flows' % case in r.stdout
+    # The two simulators take turns in going first, case after case.
+    assert [line.split(': ', 2)[-1] for line in r.stderr.splitlines() if 'run ' in line] == \
+        ["ConWeave's simulator", 'rdma-sim', 'rdma-sim', "ConWeave's simulator"] * 2
+    assert '== every case, all flows' in r.stdout  # the 40 flows start within the warm-up
+    assert re.search(r'pfc, mean FCT order, ours: (fecmp|drill) < (fecmp|drill)', r.stdout)
+    assert 'irn, mean FCT order, theirs: ' in r.stdout
+    result = json.load(open(out / 'bench-conweave.json'))
+    assert sorted(result['cases']) == ['drill-irn', 'drill-pfc', 'fecmp-irn', 'fecmp-pfc']
+    assert result['cases']['drill-irn']['tables']['all flows']['flows_ours'] == 40
+    # --resume: what is done is not run again (a simulator that fails now is never started)
+    (tree / bench_conweave.BINARY).write_text('#!/bin/sh\nexit 1\n')
+    r = subprocess.run([sys.executable, SCRIPT, '--conweave-tree', str(tree), '--flows',
+                        fidelity.FLOWS, '--sim', '/bin/false', '--out', str(out), '--lb',
+                        'fecmp,drill', '--recovery', 'pfc,irn', '--resume'],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count('done before (--resume), not run') == 8
+    assert 'drill, mean FCT order' not in r.stdout and 'pfc, mean FCT order, ours: ' in r.stdout

@@ -1,14 +1,13 @@
 """The rdmasim bindings: the same numbers as rdma-sim for the same config and
 seed, errors as Python exceptions with rdma-sim's message, several runs in
 one process, files written only into a named output folder (a non-empty one
-only with force=True), and bindings/README.md's example as written."""
+only with force=True). bindings/README.md's example runs in test_install.py,
+against the installed module."""
 
 import configparser
 import csv
 import json
 import os
-import re
-import subprocess
 import sys
 
 import numpy as np
@@ -128,24 +127,3 @@ def test_non_empty_output_dir_needs_force(rdmasim, tmp_path):
     fresh = tmp_path / 'fresh' / 'run'
     rdmasim.run(TINY, output__dir=str(fresh))
     assert (fresh / 'fct.csv').exists()
-
-
-def test_readme_example_runs_as_written(build_dir, tmp_path):
-    """bindings/README.md's Python, run as written from a folder laid out as
-    the tree (build/, examples/): it writes only into its temporary folder,
-    nothing into the working folder (tiny.ini's out/tiny)."""
-    with open(os.path.join(TOP, 'bindings', 'README.md')) as f:
-        blocks = re.findall(r'^```python\n(.*?)^```', f.read(), re.S | re.M)
-    assert blocks
-    work, tmp = tmp_path / 'work', tmp_path / 'tmp'
-    work.mkdir()
-    tmp.mkdir()
-    os.symlink(build_dir, work / 'build')
-    os.symlink(os.path.join(TOP, 'examples'), work / 'examples')
-    r = subprocess.run([sys.executable, '-c', '\n'.join(blocks)], cwd=work, capture_output=True,
-                       text=True, timeout=300, env=dict(os.environ, TMPDIR=str(tmp)))
-    assert r.returncode == 0, r.stderr
-    assert sorted(os.listdir(work)) == ['build', 'examples']
-    (written,) = os.listdir(tmp)
-    with open(tmp / written / 'summary.json') as f:
-        assert json.load(f)['config']['traffic.load'] == '0.7'  # the second run, forced

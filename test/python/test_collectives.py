@@ -185,19 +185,116 @@ def test_other_all_reduce_algorithms_complete(run_example, tmp_path, algorithm):
     assert float(rows[0]['busbw_gbps']) > 10
 
 
-def test_bindings_return_the_collectives(build_dir, tmp_path):
+def test_the_slowest_pair_is_the_last_step_of_a_pairwise_all_to_all(run_example, tmp_path):
+    """On an idle star every step of the pairwise all-to-all takes as long,
+    so the pair that lands last is one of step n-1's (rank r to r + n-1,
+    that is r - 1), and it lands before the CCT, which also waits for that
+    WRITE's ACK to come back (a few hops, well under a step of 16 KiB)."""
+    n = 8
+    rows = run(run_example, tmp_path / 'a2a', '--topology.type=star', '--topology.hosts=%d' % n,
+               '--collective.type=all-to-all', '--collective.bytes=%d' % (n * 16384))
+    row = rows[0]
+    assert row['status'] == 'done'
+    src, dst = int(row['slowest_src']), int(row['slowest_dst'])
+    assert dst == (src + n - 1) % n, row
+    last, cct = int(row['slowest_pair_ns']), int(row['cct_ns'])
+    assert 0 < cct - last < 5000, row  # the ACK's way back: a few us
+    assert last > (n - 2) / (n - 1) * cct, row  # the last step's, not an earlier one's
+    # A ring all-reduce's last WRITE is an all-gather step's: rank r to r + 1.
+    rows = run(run_example, tmp_path / 'ring', '--topology.type=star', '--topology.hosts=%d' % n,
+               '--collective.bytes=1MiB')
+    assert int(rows[0]['slowest_dst']) == (int(rows[0]['slowest_src']) + 1) % n, rows[0]
+
+
+def import_rdmasim(build_dir):
     import sys
     path = os.path.join(build_dir, 'python')
     if not os.path.isdir(path):
         pytest.fail('no bindings at %s (RDMA_BUILD_PYTHON)' % path)
     sys.path.insert(0, path)
     import rdmasim
+    return rdmasim
+
+
+def test_bindings_return_the_collectives(build_dir, tmp_path):
+    rdmasim = import_rdmasim(build_dir)
     # Into a folder of the test's own: the ini names out/collective-ring of the working folder.
-    r = rdmasim.run(RING_INI, **{'job.iterations': 1, 'output.dir': str(tmp_path / 'out')})
+    out = tmp_path / 'out'
+    r = rdmasim.run(RING_INI, **{'job.iterations': 1, 'output.dir': str(out)})
     c = r.collectives
     assert list(c['collective']) == ['all-reduce'] and list(c['status']) == ['done']
     assert c['busbw_gbps'][0] == pytest.approx(c['algbw_gbps'][0] * 2 * 15 / 16)
     assert r.summary['collectives']['completed'] == 1
+    # The same numbers as the files, column by column.
+    rows = list(csv.DictReader(open(out / 'collectives.csv')))
+    for col in ('job', 'iteration', 'bytes', 'ranks', 'start_ns', 'end_ns', 'cct_ns',
+                'slowest_src', 'slowest_dst', 'slowest_pair_ns'):
+        assert list(c[col]) == [int(row[col]) for row in rows], col
+    assert list(c['busbw_gbps']) == pytest.approx([float(row['busbw_gbps']) for row in rows],
+                                                  rel=1e-5)
+
+
+def test_bindings_return_the_jobs_iterations(build_dir, tmp_path):
+    rdmasim = import_rdmasim(build_dir)
+    out = tmp_path / 'two'
+    r = rdmasim.run({'topology.type': 'star', 'topology.hosts': 8, 'traffic.pattern': 'collective',
+                     'job.count': 2, 'job.sequence': 'all-reduce 256KiB, compute 20us',
+                     'job.iterations': 2, 'output.dir': str(out)})
+    j = r.jobs
+    rows = list(csv.DictReader(open(out / 'jobs.csv')))
+    assert len(rows) == 4 and len(j['time_ns']) == 4
+    for col in ('job', 'iteration', 'ranks', 'start_ns', 'end_ns', 'time_ns', 'compute_ns',
+                'comm_ns'):
+        assert list(j[col]) == [int(row[col]) for row in rows], col
+    assert list(j['exposed_comm_share']) == pytest.approx(
+        [float(row['exposed_comm_share']) for row in rows], abs=1e-6)
+    assert list(j['status']) == ['done'] * 4 and list(j['ranks']) == [4] * 4
+    assert list(j['compute_ns']) == [20000] * 4
+    # A run without jobs has empty tables.
+    flows = rdmasim.run({'topology.type': 'star', 'topology.hosts': 4, 'traffic.duration': '20us'})
+    assert len(flows.jobs['time_ns']) == 0 and len(flows.collectives['cct_ns']) == 0
+
+
+def test_sweep_and_plot_over_collective_keys(build_dir, tmp_path):
+    """scripts/sweep.py over collective.bytes and collective.algorithm: each
+    row of results.csv carries its run's CCT, busbw and iteration time, and
+    plot_metric.py draws busbw against the size (a numeric axis from
+    '256KiB', '1MiB') with a line per algorithm."""
+    from sweep_helpers import load_script, read_results, run_sweep
+    sim = os.path.join(build_dir, 'examples', 'rdma-sim')
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', sim, '-c', RING_INI, '-j', '1', '--timeout', '120',
+                  '--set', 'topology.type=star', '--set', 'topology.hosts=8',
+                  '--set', 'job.ranks=8', '--set', 'job.iterations=1',
+                  '--set', 'collective.chunkBytes=64KiB',
+                  '--grid', 'collective.bytes=256KiB,1MiB', '--grid', 'collective.algorithm=ring,tree')
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = read_results(root)
+    assert len(rows) == 4 and {row['status'] for row in rows} == {'ok'}, rows
+    for row in rows:
+        done = list(csv.DictReader(open(root / row['point'] / 'collectives.csv')))
+        iters = list(csv.DictReader(open(root / row['point'] / 'jobs.csv')))
+        assert len(done) == 1 and done[0]['algorithm'] == row['collective.algorithm']
+        assert float(row['collectives.cct_ns.mean']) == int(done[0]['cct_ns'])
+        assert float(row['collectives.busbw_gbps']) == pytest.approx(
+            float(done[0]['busbw_gbps']), rel=1e-5)
+        assert float(row['jobs.iteration_time_ns']) == int(iters[0]['time_ns'])
+    plot_metric = load_script('plot_metric')
+    args = plot_metric.build_parser().parse_args(
+        ['-o', str(tmp_path / 'fig'), str(root / 'results.csv'), '--metric',
+         'collectives.busbw_gbps', '--x', 'collective.bytes', '--logx'])
+    fig = plot_metric.draw(args)
+    ax = fig.axes[0]
+    lines = [ln for ln in ax.get_lines() if ln.get_marker() == 'o']
+    assert sorted(ln.get_label() for ln in lines) == ['collective.algorithm=ring',
+                                                     'collective.algorithm=tree']
+    assert ax.get_xscale() == 'log'
+    for ln in lines:
+        algorithm = ln.get_label().split('=')[1]
+        assert list(ln.get_xdata()) == [256 * 1024, 1024 * 1024]
+        assert list(ln.get_ydata()) == pytest.approx(
+            [float(row['collectives.busbw_gbps']) for size in ('256KiB', '1MiB') for row in rows
+             if row['collective.bytes'] == size and row['collective.algorithm'] == algorithm])
 
 
 def test_plot_collectives_draws_busbw_per_size_and_algorithm(run_example, tmp_path):

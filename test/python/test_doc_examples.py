@@ -82,9 +82,26 @@ LONG = {
 LONG['rdma-sim -c examples/configs/hpcc-fat-ws-dcqcn.ini --cc.preset=nvidia '
      '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt'] = (
     'the 5 ms HPCC file with the nvidia preset, ~2 min', 'check')
+LONG['rdma-sim -c examples/configs/collective-ring.ini --topology.k=8 --job.ranks=128 '
+     '--cc.algorithm=hpcc --transport.recovery=irn --transport.irn.ReorderWindow=64 '
+     '--switch.LoadBalancing=Spray --output.dir=out/hpcc-ring-spray'] = (
+    'HPCC\'s k=8 ring all-reduce under spraying, ~2 min', 'check')
 _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid traffic.load=0.3,0.5 '
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
+
+# doc/rdma.rst, "Collectives on an oversubscribed fabric" and "Collectives at scale"
+LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/collective-study'] = (
+    'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')
+LONG['scripts/collective_study.py -o out/collective-study'] = (
+    'the same study, README', 'parse')
+LONG['build/examples/rdma-sim --topology.type=fat-tree --topology.k=16 --traffic.pattern=collective '
+     '--collective.bytes=2MiB --cc.algorithm=none --transport.pathMtu=4096 '
+     '--output.qlenInterval=0s --output.dir=out/scale/allreduce-1024'] = (
+    'a 1,024-rank all-reduce, minutes', 'check')
+LONG['build/examples/rdma-sim -c examples/configs/fat-tree-k8-permutation.ini --topology.k=16 '
+     '--cc.algorithm=none --transport.pathMtu=4096 --output.dir=out/scale/permutation-k16'] = (
+    'the 1,024-host permutation, minutes', 'check')
 
 #: Examples with placeholders -> the instances run (or checked, if LONG has them).
 TEMPLATES = {
@@ -106,6 +123,12 @@ for _side in ('roce', 'irn'):
     for _load, _cc in (('0.5', 'dcqcn'), ('0.7', 'none')):
         LONG['build/examples/rdma-sim -c examples/configs/irn-vs-roce-%s.ini --traffic.load=%s '
              '--cc.algorithm=%s' % (_side, _load, _cc)] = ('a k=4 fat-tree study point', 'check')
+LONG['build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini'] = (
+    'SimAI\'s GPT-7B on 64 GPUs at 1/1024 of its bytes, ~15 s', 'check')
+for _scale, _tag, _wall in (('0.015625', '64', '~80 s'), ('0.0625', '16', '~6 min')):
+    LONG['build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini '
+         '--job.workloadCommScale=%s --output.dir=out/gpt7b-rail-%s' % (_scale, _tag)] = (
+        'SimAI\'s GPT-7B on 64 GPUs at 1/%s of its bytes, %s' % (_tag, _wall), 'check')
 LONG['ns3-module/install-into-ns3.sh /path/to/ns-3'] = (
     'needs an ns-3 source tree (test_install_into_ns3.py installs into one)', 'shell')
 # doc/rdma.rst, "Side by side with the HPCC simulator": its literal blocks
@@ -152,6 +175,19 @@ TEMPLATES['scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt '
     '--theirs-pfc test/data/hpcc-compare/theirs-pfc.txt']
 
 # doc/rdma.rst, "Side by side with ConWeave's simulator": the files make
+# doc/rdma.rst, "The many-paths study", and doc/benchmarks.rst, "Load balancers"
+LONG['scripts/multipath_study.py --out out/multipath --parts permutation --k16-points'] = (
+    'nine 128-host and three 1,024-host permutation points, tens of minutes', 'parse')
+LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure --duration 1ms '
+     '--fail-at 500us --fail-balancers Ecmp,Spray,Adaptive --figure doc/figures/multipath'] = (
+    'sixteen 128-host AliStorage points, tens of minutes', 'parse')
+LONG['scripts/multipath_study.py --out out/multipath'] = (
+    'the whole study at the configs\' sizes, hours on two cores', 'parse')
+# doc/rdma.rst, ConWeave's other balancers: they need its simulator built
+for _bench in ('--lb letflow,drill,fecmp --recovery pfc,irn', '--lb fecmp,letflow --recovery pfc'):
+    LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave %s --time 0.005 '
+         '--resume --out out/bench-conweave-lbs' % _bench] = (
+        "needs ConWeave's simulator built; 27 minutes a case on a busy day", 'parse')
 # bench-conweave writes stand for the stored ones of test_conweave_fidelity.py
 TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
           '--cc.preset=hpcc-sim --output.dir=out/cw-before'] = [
@@ -159,8 +195,6 @@ TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/confi
     '--cc.preset=hpcc-sim --output.dir=out/cw-before']
 TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_fct.txt'] = [
     'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
-TEMPLATES['make bench-conweave CONWEAVE_SRC=<checkout of ConWeave\'s simulator>'] = [
-    'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3']
 TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
     'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
 
@@ -170,7 +204,7 @@ TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
 REFUSED = {
     'rdma-sim --topology.k=32 --traffic.pattern=permutation --traffic.size=1000 '
     '--sim.stopTime=1us --sim.maxMemory=100MB --output.dir=out/k32':
-        (2, 'rdma-sim: sim.maxMemory: this run needs about'),
+        (2, 'rdma-sim: sim.maxMemory: this fabric alone needs about'),
 }
 
 #: what the workspace links to in the tree

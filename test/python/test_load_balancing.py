@@ -56,7 +56,7 @@ def test_policies_are_deterministic(run_example, tmp_path):
 
 
 @pytest.mark.parametrize('args, message', [
-    (('--switch.LoadBalancing=conga',), "switch.LoadBalancing = 'conga': expected one of Ecmp,"),
+    (('--switch.LoadBalancing=Hula',), "switch.LoadBalancing = 'Hula': expected one of Ecmp,"),
     (('--switch.letflow.FlowletTimeout=0s',), "switch.letflow.FlowletTimeout = '0s': expected"),
     (('--switch.drill.Samples=0',), "switch.drill.Samples = '0': expected a whole number from 1 to 64"),
 ])

@@ -8,6 +8,7 @@ Small runs print no construction progress."""
 
 import os
 import re
+import resource
 
 import pytest
 
@@ -29,19 +30,54 @@ def estimate_bytes(stderr):
 
 
 def test_refused_over_the_limit_from_the_command_line(run_example, tmp_path):
+    """The k=32 fabric alone is over 100 MB: refused from its sizes, before
+    it is built or its flows drawn."""
     out = tmp_path / 'out'
     r = run_example('rdma-sim', '-q', '--output.dir=%s' % out, '--sim.maxMemory=100MB', *K32)
     assert r.returncode == 2, (r.returncode, r.stderr)
     e = r.stderr
-    assert 'rdma-sim: sim.maxMemory: this run needs about' in e, e
+    assert 'rdma-sim: sim.maxMemory: this fabric alone needs about' in e, e
     # Each item with its count (the k=32 fat-tree's), then the limit and its source.
     for part in ['8192 hosts x', '1280 switches x', '49152 ports x',
-                 '10485760 routes (switches x hosts) x', '8192 flows x',
+                 '10485760 routes (switches x hosts) x',
                  'more than the limit of 95.37 MiB (sim.maxMemory = 100MB, command line '
                  '--sim.maxMemory)', 'nothing was built', '--sim.maxMemory=SIZE']:
         assert part in e, (part, e)
     assert estimate_bytes(e) > 5 * 100e6, e
     assert r.stdout == ''
+    assert not out.exists()
+
+
+def test_a_huge_fabric_is_refused_before_it_is_built(run_example, tmp_path):
+    """A star of 10^8 hosts: its links alone would take tens of GB to build;
+    refused from its sizes, the process never growing past what the
+    program itself takes."""
+    out = tmp_path / 'out'
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    r = run_example('rdma-sim', '-q', '--output.dir=%s' % out, '--topology.type=star',
+                    '--topology.hosts=100000000', '--sim.maxMemory=8GiB')
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert 'this fabric alone needs about' in r.stderr and '100000000 hosts x' in r.stderr, \
+        r.stderr
+    # ru_maxrss of the largest child so far, KiB: the refusal took < 200 MiB
+    # (building the star took 15.7 GB before the check came first).
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    assert peak == before or peak < 200 * 1024, peak
+    assert not out.exists()
+
+
+def test_the_workload_counts_after_the_fabric(run_example, tmp_path):
+    """A fabric that fits with a workload that does not: the full check
+    after the flows are drawn names them (16 QP pairs starting at once)."""
+    r = run_example('rdma-sim', '-q', '--sim.maxMemory=1MiB', '--topology.k=4', *K32[2:])
+    assert r.returncode == 2 and 'this fabric alone needs about' in r.stderr, r.stderr
+    fabric = estimate_bytes(r.stderr)
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-q', '--output.dir=%s' % out, '--topology.k=4',
+                    '--sim.maxMemory=%dB' % (fabric + 50000), *K32[2:])
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert 'this run needs about' in r.stderr, r.stderr
+    assert '16 flows x' in r.stderr and '16 QP pairs at once' in r.stderr, r.stderr
     assert not out.exists()
 
 

@@ -111,6 +111,23 @@ def test_empty_cells_and_pooled_keys(tmp_path):
     assert ax.get_legend().get_title().get_text() == 'bars: 95 % t-interval\nover 4 runs, pooling c'
 
 
+def test_sizes_with_units_sit_on_a_numeric_axis(tmp_path):
+    """collective.bytes swept as 4MiB, 256KiB, 1MiB (rdma-sim's units):
+    bytes on x, in size order, so --logx applies."""
+    rows = [{'point': 'collective.bytes=%s' % b, 'collective.bytes': b, 'seed': '',
+             'status': 'ok', 'resumed': 0, 'error': '', 'collectives.busbw_gbps': y}
+            for b, y in (('4MiB', '90'), ('256KiB', '40'), ('1MiB', '70'))]
+    results = write_results(tmp_path / 'results.csv', rows)
+    ax = draw(results, '--metric', 'collectives.busbw_gbps', '--x', 'collective.bytes',
+              '--logx').axes[0]
+    (line,) = means(ax)
+    assert list(line.get_xdata()) == [256 * 1024, 2**20, 4 * 2**20]
+    assert list(line.get_ydata()) == [40.0, 70.0, 90.0]
+    assert ax.get_xscale() == 'log'
+    assert plot_metric.number('1.5kB') == 1500.0 and plot_metric.number('2GiB') == 2.0 * 2**30
+    assert plot_metric.numbers(['1MiB', 'ecmp']) is None
+
+
 def test_unknown_metric_or_x_exits_2_listing_the_columns(result, tmp_path, capsys):
     def refused(*argv):
         rc = plot_metric.rp.run_main(plot_metric.build_parser, plot_metric.draw,

@@ -394,6 +394,24 @@ def test_plot_cache_seeds_draw_t_intervals(tmp_path):
     assert hit.get_legend().get_title().get_text() == 'qpc cache\nbars: 95 % t-interval\nover 2 seeds'
 
 
+def test_read_fct_keeps_flows_that_did_not_finish(tmp_path):
+    # rdma-sim leaves fct_ns and slowdown empty for a flow not done by sim.stopTime
+    (tmp_path / 'fct.csv').write_text(
+        'id,src,dst,op,size,start_ns,fct_ns,ideal_fct_ns,slowdown,qp,status\n'
+        '0,0,1,WRITE,2000000,0,171246,167890,1.019992,256,IBV_WC_SUCCESS\n'
+        '1,1,2,WRITE,2000000,0,,177254,,257,INCOMPLETE\n')
+    fct = ra.read_fct(str(tmp_path))
+    assert list(fct['fct_ns']) == [171246, -1] and fct['fct_ns'].dtype == np.int64
+    assert fct['slowdown'][0] == 1.019992 and math.isnan(fct['slowdown'][1])
+    assert list(ra.completed(fct)['id']) == [0]
+    # an empty cell of a flow that finished is still an error
+    (tmp_path / 'fct.csv').write_text(
+        'id,src,dst,op,size,start_ns,fct_ns,ideal_fct_ns,slowdown,qp,status\n'
+        '0,0,1,WRITE,2000000,0,,167890,1.019992,256,IBV_WC_SUCCESS\n')
+    with pytest.raises(ra.OutputError, match='fct.csv:2: fct_ns is not a number'):
+        ra.read_fct(str(tmp_path))
+
+
 # --------------------------------------------------------------------------- node names
 
 

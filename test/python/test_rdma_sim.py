@@ -300,6 +300,32 @@ def test_nodes_csv_names_every_node(run_example, tmp_path):
         [('host', 'host%d' % h, '') for h in range(4)] + [('switch', 'switch0', '')]
 
 
+def test_link_load_by_tier(run_example, tmp_path):
+    """summary.json's link_load: what each tier's links sent and their
+    utilisation. On a dumbbell of two hosts one 1 MB WRITE crosses both host
+    links (tier 0) and the bottleneck between the two switches (tier 1, the
+    lower of its ends' tiers), so the host links send twice the bottleneck's
+    bytes; utilisation is bytes x 8 over rate x directions x simulated time."""
+    out = tmp_path / 'run'
+    r = run_example('rdma-sim', '-q', '--topology.type=dumbbell', '--topology.left=1',
+                    '--topology.right=1', '--traffic.pattern=incast', '--traffic.fanIn=1',
+                    '--traffic.receiver=1', '--traffic.size=1000000', '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(out / 'summary.json'))
+    load = s['link_load']
+    assert sorted(load) == ['tier0', 'tier1']
+    assert (load['tier0']['directions'], load['tier1']['directions']) == (4, 2)
+    assert load['tier0']['tx_bytes'] == 2 * load['tier1']['tx_bytes']
+    # 1 MB of payload in 977 frames with their headers, and the ACKs back
+    assert 1000000 < load['tier1']['tx_bytes'] < 1100000
+    for t in load.values():
+        assert t['utilisation'] == pytest.approx(
+            t['tx_bytes'] * 8 / (t['directions'] * 100e9 * s['sim_time_s']))
+        # the data's direction carries nearly all of it
+        assert t['utilisation'] < t['max_utilisation'] <= 1
+    assert load['tier1']['max_utilisation'] > 0.9 * 2 * load['tier1']['utilisation']
+
+
 def test_icrc_check_is_off_by_default_and_can_be_turned_on(run_example, tmp_path):
     """rdma-sim's own default for nic.VerifyIcrc (false: no bit errors on its
     links) is shown, applied, and overridable; results do not depend on it."""

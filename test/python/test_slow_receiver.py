@@ -51,8 +51,10 @@ def test_sweep_4k_pages_pause_2m_pages_do_not(build_dir, tmp_path):
 
 
 @pytest.mark.parametrize('args, message', [
-    (['--cache.mtt.PageBytes=3000'], 'cache.mtt.PageBytes = 3000: expected a power of two'),
-    (['--cache.mtt.PageBytes=2048'], 'cache.mtt.PageBytes = 2048: expected a power of two'),
+    (['--cache.mtt.PageBytes=5000'], 'cache.mtt.PageBytes = 5000: expected a power of two of '
+                                     'at least 4096 bytes'),
+    (['--cache.mtt.PageBytes=2048'], "cache.mtt.PageBytes = '2048': expected a whole number "
+                                     ">= 4096"),
     (['--nic.rx.BufferBytes=20000'], 'nic.rx.BufferBytes (20000) is below one largest frame'),
     (['--traffic.target.FootprintBytes=524288'], 'FootprintBytes (524288)'),
     (['--traffic.background=bursty'], "traffic.background = 'bursty': expected none or poisson"),

@@ -1,0 +1,397 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-simai-workload.h"
+
+#include "ns3/rdma-text-reader.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The collectives of SimAI's files and what each is here (modelled: not ALLREDUCEALLTOALL).
+const std::map<std::string, std::pair<bool, RdmaCollectiveKind>>&
+BaseTypes()
+{
+    static const std::map<std::string, std::pair<bool, RdmaCollectiveKind>> types{
+        {"ALLREDUCE", {true, RdmaCollectiveKind::ALL_REDUCE}},
+        {"ALLGATHER", {true, RdmaCollectiveKind::ALL_GATHER}},
+        {"REDUCESCATTER", {true, RdmaCollectiveKind::REDUCE_SCATTER}},
+        {"ALLTOALL", {true, RdmaCollectiveKind::ALL_TO_ALL}},
+        {"ALLREDUCEALLTOALL", {false, RdmaCollectiveKind::ALL_REDUCE}},
+    };
+    return types;
+}
+
+/**
+ * \return a collective as written \param r the reader (for errors)
+ * \param type its name \param bytes its size token \param weightGradient
+ * whether it is a weight-gradient collective (a plain name means DP, else TP)
+ */
+RdmaSimaiWorkload::Comm
+ParseComm(const RdmaTextReader& r,
+          const std::string& type,
+          const std::string& bytes,
+          bool weightGradient)
+{
+    RdmaSimaiWorkload::Comm c;
+    c.type = type;
+    c.bytes = r.ToUint(bytes, "a collective's bytes (0-2^63)", 0, uint64_t(1) << 63);
+    if (type == "NONE")
+    {
+        return c;
+    }
+    std::string base = type;
+    c.group = weightGradient ? RdmaSimaiWorkload::Group::DP : RdmaSimaiWorkload::Group::TP;
+    for (const auto& [suffix, group] :
+         {std::make_pair(std::string("_DP_EP"), RdmaSimaiWorkload::Group::DP_EP),
+          std::make_pair(std::string("_EP"), RdmaSimaiWorkload::Group::EP)})
+    {
+        if (base.size() > suffix.size() &&
+            base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            base.resize(base.size() - suffix.size());
+            c.group = group;
+            break;
+        }
+    }
+    const auto it = BaseTypes().find(base);
+    if (it == BaseTypes().end())
+    {
+        r.Fail("unknown collective '" + type +
+               "': expected NONE, or ALLREDUCE, ALLGATHER, REDUCESCATTER, ALLTOALL or "
+               "ALLREDUCEALLTOALL, alone or with _EP or _DP_EP");
+    }
+    c.none = false;
+    c.modelled = it->second.first;
+    c.kind = it->second.second;
+    return c;
+}
+
+/// \return "<path>:<line>: " \param path the file \param line the line
+std::string
+At(const std::string& path, uint32_t line)
+{
+    return path + ":" + std::to_string(line) + ": ";
+}
+
+/**
+ * \brief Read line 1's "key: value" pairs into w.
+ * \param r the reader \param tokens line 1 \param w the workload
+ */
+void
+ParseHeader(const RdmaTextReader& r, const std::vector<std::string>& tokens, RdmaSimaiWorkload& w)
+{
+    const uint64_t most = 1u << 24;
+    std::map<std::string, uint32_t*> counts{{"model_parallel_NPU_group:", &w.tp},
+                                            {"ep:", &w.ep},
+                                            {"pp:", &w.pp},
+                                            {"vpp:", &w.vpp},
+                                            {"ga:", &w.ga},
+                                            {"all_gpus:", &w.allGpus}};
+    for (std::size_t i = 1; i < tokens.size(); ++i)
+    {
+        const std::string& key = tokens[i];
+        const auto value = [&](const std::string& what) -> const std::string& {
+            if (i + 1 >= tokens.size())
+            {
+                r.Fail("'" + key + "' needs " + what + ", found the end of the line");
+            }
+            return tokens[++i];
+        };
+        if (counts.count(key))
+        {
+            *counts[key] = static_cast<uint32_t>(
+                r.ToUint(value("a count"), key + " (1-" + std::to_string(most) + ")", 1, most));
+        }
+        else if (key == "pp_comm" || key == "pp_comm:")
+        {
+            w.ppComm = r.ToUint(value("bytes"), "pp_comm (bytes)", 0, uint64_t(1) << 63);
+        }
+        else if (key == "checkpoints:" || key == "checkpoint_initiates:")
+        {
+            const uint64_t n = r.ToUint(value("a count"), key + " (a count)", 0, most);
+            for (uint64_t k = 0; k < n; ++k)
+            {
+                r.ToUint(value("a layer number"), key + " layer (a layer number)", 0, most);
+            }
+            if (key == "checkpoints:")
+            {
+                w.checkpoints = static_cast<uint32_t>(n);
+            }
+        }
+        else
+        {
+            r.Fail("unknown header field '" + key +
+                   "': expected model_parallel_NPU_group:, ep:, pp:, vpp:, ga:, all_gpus:, "
+                   "checkpoints:, checkpoint_initiates: or pp_comm:");
+        }
+    }
+    if (w.tp == 0 || w.allGpus == 0)
+    {
+        r.Fail("expected model_parallel_NPU_group: <TP> and all_gpus: <GPUs> on line 1");
+    }
+    if (w.allGpus % (uint64_t(w.tp) * w.pp) != 0)
+    {
+        r.Fail("all_gpus " + std::to_string(w.allGpus) +
+               " is not a multiple of model_parallel_NPU_group x pp = " +
+               std::to_string(uint64_t(w.tp) * w.pp));
+    }
+    if (w.GetDp() % w.ep != 0)
+    {
+        r.Fail("ep " + std::to_string(w.ep) + " does not divide the data-parallel size " +
+               std::to_string(w.GetDp()) + " (all_gpus / (TP x pp))");
+    }
+}
+
+} // namespace
+
+const char*
+RdmaSimaiGroupName(RdmaSimaiWorkload::Group g)
+{
+    switch (g)
+    {
+    case RdmaSimaiWorkload::Group::TP:
+        return "TP";
+    case RdmaSimaiWorkload::Group::DP:
+        return "DP";
+    case RdmaSimaiWorkload::Group::EP:
+        return "EP";
+    default:
+        return "DP_EP";
+    }
+}
+
+RdmaSimaiWorkload
+RdmaSimaiWorkload::ReadFile(const std::string& path)
+{
+    std::ifstream in = RdmaTextReader::Open(path);
+    return Parse(in, path);
+}
+
+RdmaSimaiWorkload
+RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
+{
+    RdmaTextReader r(in, name);
+    RdmaSimaiWorkload w;
+    w.path = name;
+    std::vector<std::string> tokens;
+    if (!r.NextLine(tokens))
+    {
+        r.Fail("expected the parallelism policy line, found end of file");
+    }
+    w.policy = tokens[0];
+    if (w.policy != "HYBRID_TRANSFORMER_FWD_IN_BCKWD" && w.policy != "HYBRID_TRANSFORMER")
+    {
+        r.Fail("parallelism policy '" + w.policy +
+               "' is not read here: expected HYBRID_TRANSFORMER_FWD_IN_BCKWD or "
+               "HYBRID_TRANSFORMER (AICB's training workloads)");
+    }
+    ParseHeader(r, tokens, w);
+    if (w.checkpoints > 0)
+    {
+        w.warnings.push_back(At(name, r.GetLine()) + "checkpoints: " +
+                             std::to_string(w.checkpoints) +
+                             ": activation recomputation (the forward pass rerun in the backward "
+                             "pass) is not modelled");
+    }
+    if (w.pp > 1)
+    {
+        w.warnings.push_back(At(name, r.GetLine()) + "pp: " + std::to_string(w.pp) +
+                             ": pipeline stages are not modelled: every rank runs every layer, "
+                             "and the stages' sends of pp_comm bytes are left out");
+    }
+    if (!r.NextLine(tokens) || tokens.size() != 1)
+    {
+        r.Fail("expected the layer count alone on line 2");
+    }
+    const auto count = r.ToUint(tokens[0], "the layer count (1-1000000)", 1, 1000000);
+    uint32_t firstWg = 0;
+    uint32_t firstUpdate = 0;
+    uint32_t firstUnmodelled = 0;
+    uint32_t unmodelled = 0;
+    for (uint64_t l = 0; l < count; ++l)
+    {
+        if (!r.NextLine(tokens))
+        {
+            r.Fail("expected " + std::to_string(count) + " layer lines (line 2), found " +
+                   std::to_string(l) + " and the end of the file");
+        }
+        if (tokens.size() != 12)
+        {
+            r.Fail("expected 12 fields (name, dependency, then compute time, collective and "
+                   "bytes of the forward pass, input gradient and weight gradient, then the "
+                   "update time), got " +
+                   std::to_string(tokens.size()));
+        }
+        Layer layer;
+        layer.name = tokens[0];
+        layer.line = r.GetLine();
+        if (tokens[1] != "-1")
+        {
+            r.ToUint(tokens[1], "the dependency (-1 or a layer number)", 0, count);
+        }
+        for (int phase = 0; phase < 3; ++phase)
+        {
+            layer.compute[phase] =
+                r.ToUint(tokens[2 + 3 * phase], "a compute time (ns)", 0, uint64_t(1) << 62);
+            layer.comm[phase] =
+                ParseComm(r, tokens[3 + 3 * phase], tokens[4 + 3 * phase], phase == 2);
+            const Comm& c = layer.comm[phase];
+            if (!c.none && !c.modelled)
+            {
+                firstUnmodelled = firstUnmodelled ? firstUnmodelled : layer.line;
+                ++unmodelled;
+            }
+        }
+        layer.updateTime = r.ToUint(tokens[11], "the update time (ns)", 0, uint64_t(1) << 62);
+        if (!layer.comm[2].none && layer.comm[2].bytes > 0 && firstWg == 0)
+        {
+            firstWg = layer.line;
+        }
+        if (layer.updateTime > 0 && firstUpdate == 0)
+        {
+            firstUpdate = layer.line;
+        }
+        w.layers.push_back(layer);
+    }
+    if (r.NextLine(tokens))
+    {
+        r.Fail("more layer lines than the layer count on line 2 (" + std::to_string(count) + ")");
+    }
+    if (firstWg)
+    {
+        w.warnings.push_back(At(name, firstWg) +
+                             "weight-gradient collectives run in turn here; SimAI issues them "
+                             "without blocking, overlapped with the backward pass");
+    }
+    if (firstUpdate)
+    {
+        w.warnings.push_back(At(name, firstUpdate) +
+                             "the update time after each collective (last field) is not "
+                             "modelled");
+    }
+    if (unmodelled)
+    {
+        w.warnings.push_back(At(name, firstUnmodelled) + std::to_string(unmodelled) +
+                             " ALLREDUCEALLTOALL collective(s) are not modelled and left out");
+    }
+    return w;
+}
+
+uint32_t
+RdmaSimaiWorkload::GetDp() const
+{
+    return allGpus / (tp * pp);
+}
+
+uint32_t
+RdmaSimaiWorkload::GetGroupSize(Group g) const
+{
+    switch (g)
+    {
+    case Group::TP:
+        return tp;
+    case Group::DP:
+        return GetDp();
+    case Group::EP:
+        return ep;
+    default:
+        return GetDp() / ep;
+    }
+}
+
+std::vector<std::vector<uint32_t>>
+RdmaSimaiWorkload::GetGroups(Group g) const
+{
+    const uint32_t dp = GetDp();
+    std::vector<std::vector<uint32_t>> groups;
+    for (uint32_t stage = 0; stage < pp; ++stage)
+    {
+        const uint32_t base = stage * dp * tp;
+        if (g == Group::TP)
+        {
+            for (uint32_t d = 0; d < dp; ++d)
+            {
+                groups.emplace_back();
+                for (uint32_t t = 0; t < tp; ++t)
+                {
+                    groups.back().push_back(base + d * tp + t);
+                }
+            }
+            continue;
+        }
+        for (uint32_t t = 0; t < tp; ++t)
+        {
+            // The data-parallel group of (stage, t), cut by EP: EP groups are
+            // ep consecutive members, DP_EP groups the members of one EP index.
+            const uint32_t size = GetGroupSize(g);
+            const uint32_t n = dp / size;
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                groups.emplace_back();
+                for (uint32_t i = 0; i < size; ++i)
+                {
+                    const uint32_t d = g == Group::EP ? k * ep + i : (g == Group::DP_EP ? i * ep + k
+                                                                                        : i);
+                    groups.back().push_back(base + d * tp + t);
+                }
+            }
+        }
+    }
+    return groups;
+}
+
+std::vector<RdmaSimaiWorkload::Item>
+RdmaSimaiWorkload::GetIteration() const
+{
+    std::vector<Item> items;
+    const auto compute = [&items](uint64_t ns, uint32_t line) {
+        if (ns == 0)
+        {
+            return;
+        }
+        if (!items.empty() && items.back().compute)
+        {
+            items.back().computeNs += ns;
+            return;
+        }
+        Item i;
+        i.compute = true;
+        i.computeNs = ns;
+        i.line = line;
+        items.push_back(i);
+    };
+    const auto collective = [this, &items](const Comm& c, uint32_t line) {
+        if (c.none || !c.modelled || c.bytes == 0 || GetGroupSize(c.group) < 2)
+        {
+            return;
+        }
+        Item i;
+        i.comm = &c;
+        i.line = line;
+        items.push_back(i);
+    };
+    for (const Layer& l : layers)
+    {
+        compute(l.compute[0], l.line);
+        collective(l.comm[0], l.line);
+    }
+    for (auto l = layers.rbegin(); l != layers.rend(); ++l)
+    {
+        for (int phase = 1; phase < 3; ++phase)
+        {
+            compute(l->compute[phase], l->line);
+            collective(l->comm[phase], l->line);
+        }
+    }
+    return items;
+}
+
+} // namespace ns3
