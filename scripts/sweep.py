@@ -148,10 +148,10 @@ def check_config(sim, base_config, points, timeout_s):
     was not needed, else the error: 'exit N: ' and rdma-sim's whole stderr,
     or the timeout, or why rdma-sim could not be run.
     """
-    todo = [(overrides, d) for overrides, d in points if not ra.has_complete_summary(d)]
-    if not todo:
+    unrun = [(overrides, d) for overrides, d in points if not ra.has_complete_summary(d)]
+    if not unrun:
         return ''
-    rc, _, stderr, error, _ = execute(point_command(sim, base_config, *todo[0]) + ['--check'], timeout_s)
+    rc, _, stderr, error, _ = execute(point_command(sim, base_config, *unrun[0]) + ['--check'], timeout_s)
     if rc is None:
         return error
     return 'exit %d: %s' % (rc, stderr.strip() or '(no stderr)') if rc else ''

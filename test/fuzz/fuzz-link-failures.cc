@@ -1,0 +1,40 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * libFuzzer harness: topology.failLinks of arbitrary bytes
+ * (RdmaParseLinkFailures, "A-B@time" items) on a k=4 fat tree. Bad input
+ * must end in std::invalid_argument naming the item, never an abort or a
+ * sanitizer report; what it accepts must name links of the topology, each
+ * at a time that is not negative.
+ */
+
+#include "rdma-fuzz.h"
+
+#include "ns3/abort.h"
+#include "ns3/rdma-link-failures.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+using namespace ns3;
+
+extern "C" int
+LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    static const RdmaLinkParams link;
+    static const RdmaTopologySpec topo = RdmaTopologySpec::FatTree(4, link, link, link);
+    const std::string text(reinterpret_cast<const char*>(data), size);
+    try
+    {
+        for (const RdmaLinkFailure& f : RdmaParseLinkFailures(text, topo))
+        {
+            NS_ABORT_MSG_UNLESS(f.link < topo.links.size(), "a link the topology does not have");
+            NS_ABORT_MSG_IF(f.at.IsStrictlyNegative(), "a failure before the run");
+        }
+    }
+    catch (const std::invalid_argument&)
+    {
+    }
+    return 0;
+}
