@@ -178,8 +178,10 @@ RdmaExperiment::MakeConfig()
     c.AddKey("job.placement",
              "contiguous",
              "collective: contiguous (job i on the hosts i x job.ranks onward, ranks in host "
-             "order) or random (a random permutation of the hosts, from sim.seed)",
-             MakeEnumChecker(0, "contiguous", 1, "random"));
+             "order), random (a random permutation of the hosts, from sim.seed) or rail "
+             "(topology.type = rail: ranks in rail-major order, rank r on GPU r / Servers of "
+             "server r mod Servers, so a job of Servers ranks is one rail)",
+             MakeEnumChecker(0, "contiguous", 1, "random", 2, "rail"));
     c.AddKey("job.sequence",
              "",
              "collective: one iteration, items separated by commas: '<collective> [<size>] "

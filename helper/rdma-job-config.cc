@@ -445,7 +445,31 @@ RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std:
                                              " jobs leave fewer than 2 ranks per job");
     }
     const uint32_t g = servers.gpusPerServer;
-    if (rail && ranks % g != 0 && g % ranks != 0)
+    const bool railMajor = c.Get("job.placement") == "rail";
+    if (railMajor && !rail)
+    {
+        throw RdmaConfigError(KeyText(c, "job.placement") +
+                              ": rail placement puts a job's ranks on one rail of a "
+                              "rail-optimized fabric; it needs topology.type = rail, not " +
+                              c.Get("topology.type"));
+    }
+    if (railMajor && !c.Get("job.workload").empty())
+    {
+        throw RdmaConfigError(
+            KeyText(c, "job.placement") +
+            ": rail placement would put a workload's tensor-parallel groups (consecutive "
+            "ranks) across servers; contiguous placement already puts its data-parallel "
+            "groups on rails (GPU g of every server), as Megatron-LM's rank order does");
+    }
+    if (railMajor && ranks % servers.count != 0 && servers.count % ranks != 0)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
+                              " ranks neither fill whole rails nor divide one: with "
+                              "job.placement = rail a job's ranks must be a multiple or a "
+                              "divisor of topology.rail.Servers = " +
+                              std::to_string(servers.count));
+    }
+    if (rail && !railMajor && ranks % g != 0 && g % ranks != 0)
     {
         throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
                               " ranks neither fill whole servers nor divide one: on a rail "
@@ -537,7 +561,18 @@ PlaceJobs(const RdmaConfig& c,
     {
         hosts[h] = h;
     }
-    if (c.Get("job.placement") == "random")
+    if (c.Get("job.placement") == "rail")
+    {
+        // Rail-major: slot i is GPU i / S of server i mod S, so consecutive
+        // ranks share a rail (the NIC host index is server x G + GPU).
+        const uint32_t s = topo.servers.count;
+        const uint32_t g = topo.servers.gpusPerServer;
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            hosts[i] = (i % s) * g + i / s;
+        }
+    }
+    else if (c.Get("job.placement") == "random")
     {
         Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
         u->SetStream(PLACEMENT_STREAM);

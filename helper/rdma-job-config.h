@@ -23,8 +23,11 @@ namespace ns3
  * job.count jobs of job.ranks ranks each (0: the hosts shared equally),
  * placed on hosts by job.placement: contiguous (job i on hosts i x n to
  * (i + 1) x n - 1, rank order = host order: a ring's neighbours share an
- * edge switch where they can) or random (a random permutation of the
- * hosts, drawn from stream 3000 of the run's seed, cut into the jobs).
+ * edge switch where they can), random (a random permutation of the
+ * hosts, drawn from stream 3000 of the run's seed, cut into the jobs) or
+ * rail (rail fabrics only: rail-major order, rank r on GPU r / S of server
+ * r mod S for S servers, so a job of S ranks is one rail and its transfers
+ * stay under one rail switch; job.ranks a multiple or a divisor of S).
  * One iteration is job.sequence, items separated by commas: "<collective>
  * [<size>] [<algorithm>]" (size and algorithm default to collective.bytes
  * and collective.algorithm) or "compute <time>"; empty, it is the one
@@ -54,7 +57,9 @@ namespace ns3
  * \throws RdmaConfigError naming the key: an unknown collective or
  *         algorithm, an algorithm the collective does not have, more ranks
  *         than hosts (GPUs), fewer than 2 ranks, a rail job's ranks neither a
- *         multiple nor a divisor of the GPUs per server, a workload file's
+ *         multiple nor a divisor of the GPUs per server (of the servers with
+ *         rail placement), rail placement off a rail fabric or with
+ *         job.workload, a workload file's
  *         error or mismatch (naming file:line), a set collective.chunkBytes larger
  *         than a collective's message, a message below ranks x channels
  *         bytes, halving-doubling on ranks that are not a power of two

@@ -17,6 +17,7 @@ within 2 %.
 """
 
 import csv
+import json
 import os
 
 import pytest
@@ -110,6 +111,28 @@ def test_data_parallel_ring_on_the_rails_within_2_percent_of_the_alpha_beta_mode
             n * per_rank, t * 1e6, expected * 1e6, alpha * 1e6)
 
 
+def test_rail_placement_keeps_each_job_on_its_rail(run_example, tmp_path):
+    """job.placement = rail: rank r on GPU r / S of server r mod S, so two
+    jobs of S ranks are rails 0 and 1: no byte crosses a spine and the two
+    rings, alike and apart, take the same time. Contiguous placement of the
+    same jobs (two servers each) crosses rails between servers, through the
+    spines."""
+    fabric = ('--topology.rail.Servers=4', '--topology.rail.GpusPerServer=2',
+              '--topology.spines=2', '--job.count=2', '--job.ranks=4',
+              '--collective.type=all-reduce', '--collective.bytes=256KiB')
+
+    def spine_bytes(out):
+        load = json.load(open(out / 'summary.json'))['link_load']
+        return sum(t['tx_bytes'] for name, t in load.items() if name != 'tier0')
+
+    rows, _ = run(run_example, tmp_path / 'rail', '--job.placement=rail', *fabric)
+    assert [(x['job'], x['status']) for x in rows] == [('0', 'done'), ('1', 'done')]
+    assert rows[0]['cct_ns'] == rows[1]['cct_ns']
+    assert spine_bytes(tmp_path / 'rail') == 0
+    run(run_example, tmp_path / 'contiguous', *fabric)
+    assert spine_bytes(tmp_path / 'contiguous') > 256 * 1024
+
+
 def test_nodes_csv_names_rails_servers_and_nvlink_ports(run_example, tmp_path):
     out = tmp_path / 'names'
     run(run_example, out, '--topology.rail.Servers=2', '--topology.rail.GpusPerServer=2',
@@ -135,6 +158,11 @@ def test_bad_rail_and_workload_inputs_exit_2_naming_the_key_or_line(run_example,
         (rail + ('--job.workload=%s' % bad,), '%s:3: unknown collective \'ALLGATHER_TP\'' % bad),
         (rail + ('--job.workload=%s' % short,), '%s:3: expected 3 layer lines' % short),
         (rail + ('--job.workload=%s' % GPT7B,), '%s:1: all_gpus 64' % GPT7B),
+        (rail + ('--job.placement=rail', '--job.ranks=3'), 'job.ranks = 3'),
+        (rail + ('--job.placement=rail', '--job.workload=%s' % GPT7B),
+         'job.placement = rail: rail placement would put'),
+        (('--traffic.pattern=collective', '--job.placement=rail'),
+         'it needs topology.type = rail, not fat-tree'),
         (('--topology.type=rail',), 'topology.type = rail carries collective traffic only'),
         # HPCC's INT records a hop's rate as one of 8 codes; NVLink's is none.
         (rail + ('--cc.algorithm=hpcc',), 'topology.rail.IntraServerRate = 3600Gbps: INT'),
