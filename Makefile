@@ -148,7 +148,7 @@ bench-peers: build bench-lto
 # rdma-sim (--hpcc.config, cc.preset=conweave-sim) and ConWeave's simulator
 # side by side on the same flows, alternating (scripts/bench_conweave.py;
 # doc/rdma.rst, "Side by side with ConWeave's simulator"): its run.py's case
-# (CONWEAVE_LB fecmp, drill or letflow, or several comma-separated;
+# (CONWEAVE_LB fecmp, drill, conga or letflow, or several comma-separated;
 # CONWEAVE_RECOVERY pfc: PFC and go-back-N, irn: IRN without PFC, or both;
 # DCQCN, its 128-host leaf-spine),
 # CONWEAVE_TIME seconds of CONWEAVE_CDF arrivals at CONWEAVE_LOAD percent of

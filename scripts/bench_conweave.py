@@ -2,7 +2,7 @@
 """rdma-sim and ConWeave's simulator side by side on the same flows, alternating.
 
 Usage: bench_conweave.py (--conweave-src DIR | --conweave-tree DIR) [--sim RDMA_SIM]
-                         [--peer-dir DIR] [--out DIR] [--lb fecmp[,drill,...]]
+                         [--peer-dir DIR] [--out DIR] [--lb fecmp[,drill,conga,...]]
                          [--recovery pfc[,irn]] [--time 0.005]
                          [--netload 50] [--cdf AliStorage2019] [--seed 1]
                          [--flows FILE] [--runs N] [--jobs N]
@@ -15,8 +15,8 @@ modules its scratch/network-load-balance.cc needs (Python 2.7: $PYTHON2,
 pyenv's 2.7.x or python2.7 on PATH; about 7 minutes on two cores the first
 time, nothing after); --conweave-tree names a tree already built so.
 
-The case is its run.py's: --lb (fecmp, drill or letflow: the balancers this
-module models; a comma-separated list runs each) with --recovery pfc (PFC and
+The case is its run.py's: --lb (fecmp, drill, conga or letflow: the balancers
+this module models; a comma-separated list runs each) with --recovery pfc (PFC and
 go-back-N, its --pfc 1 --irn 0) or irn (IRN without PFC, --pfc 0 --irn 1; a
 list runs each), DCQCN, its
 leaf_spine_128_100G_OS2 fabric (128 hosts, 100 Gb/s, 2:1), --time seconds of
@@ -59,7 +59,7 @@ from bench_peers import BenchError, find_python2, rotation, timed  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPO = 'leaf_spine_128_100G_OS2'
-LB_MODES = {'fecmp': 0, 'drill': 2, 'letflow': 6}  # run.py's lb_modes this module models
+LB_MODES = {'fecmp': 0, 'drill': 2, 'conga': 3, 'letflow': 6}  # run.py's lb_modes this module models
 RECOVERIES = {'pfc': (1, 0), 'irn': (0, 1)}  # run.py's (--pfc, --irn): it refuses both or neither
 FLOWGEN_START = 2.0  # run.py FLOWGEN_DEFAULT_TIME
 WARMUP_S = 0.005     # run.py: fctAnalysis.py's -sT is the start + 5 ms
@@ -334,7 +334,7 @@ def main(argv=None):
                    help='where --conweave-src is built')
     p.add_argument('--out', default=os.path.join(TOP, 'out', 'bench-conweave'))
     p.add_argument('--lb', default='fecmp',
-                   help='fecmp, drill, letflow, or several comma-separated')
+                   help='fecmp, drill, conga, letflow, or several comma-separated')
     p.add_argument('--recovery', default='pfc',
                    help='pfc (PFC, go-back-N) or irn (IRN, no PFC), or both comma-separated')
     p.add_argument('--time', default='0.005', help="run.py's --simul_time, seconds (>= 0.005)")

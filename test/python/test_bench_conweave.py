@@ -87,8 +87,8 @@ def test_bad_arguments(tmp_path):
     assert r.returncode == 2 and '--time >= 0.005' in r.stderr
     r = run('--conweave-tree', str(tmp_path), '--sim', '/bin/true')
     assert r.returncode == 2 and 'no build/scratch/network-load-balance' in r.stderr
-    r = run('--lb', 'fecmp,conga', '--conweave-tree', str(tmp_path))
-    assert r.returncode == 2 and '--lb conga: expected one or more of drill, fecmp' in r.stderr
+    r = run('--lb', 'fecmp,conweave', '--conweave-tree', str(tmp_path))
+    assert r.returncode == 2 and '--lb conweave: expected one or more of conga, drill, fecmp' in r.stderr
     r = run('--recovery', 'pfc,none', '--conweave-tree', str(tmp_path))
     assert r.returncode == 2 and '--recovery none' in r.stderr
 

@@ -197,6 +197,13 @@ TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_f
     'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
 TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
     'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
+# doc/rdma.rst, DRILL, CONGA and IRN: the drill case's config with the 4 ms timeout
+TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
+          '--transport.timeout=10 --output.dir=out/cw-drill-t10'] = [
+    'build/examples/rdma-sim --hpcc.config=test/data/conweave-sim/config.txt '
+    '--transport.timeout=10 --output.dir=out/cw-drill-t10']
+TEMPLATES['scripts/compare_hpcc.py out/cw-drill-t10 out/bench-conweave/theirs/out_fct.txt'] = [
+    'scripts/compare_hpcc.py out/cw-drill-t10 test/data/conweave-sim/fct-fecmp.txt']
 
 #: Examples a document shows being refused -> (exit status, the first words
 #: of the message the document shows); the run must end so and write no
