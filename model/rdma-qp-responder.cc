@@ -45,7 +45,9 @@ RdmaQpResponder::RdmaQpResponder(RdmaQueuePair* qp)
       m_inWrite(false),
       m_writeVa(0),
       m_writeRemaining(0),
-      m_writeLength(0)
+      m_writeLength(0),
+      m_sackPending(0),
+      m_sackNewest(0)
 {
 }
 
@@ -69,6 +71,8 @@ RdmaQpResponder::Reset()
     m_inWrite = false;
     m_writeMr = nullptr;
     m_nakSent = false;
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
 }
 
 void
@@ -88,6 +92,8 @@ RdmaQpResponder::Flush()
     m_responses.clear();
     m_outOfOrder.clear();
     m_arrivedAhead.clear();
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
 }
 
 void
@@ -240,6 +246,12 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     {
         QueueAck(PsnAdd(m_ePsn, -1));
     }
+    if (m_outOfOrder.empty() && m_sackPending > 0)
+    {
+        // The cumulative ACK reports every out-of-order arrival a SACK had yet to.
+        m_sackPending = 0;
+        m_sackTimer.Cancel();
+    }
 }
 
 void
@@ -296,6 +308,12 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         {
             m_outOfOrder.emplace(psn, frame);
         }
+        const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
+        if (coalescing > 1)
+        {
+            CoalesceSack(psn, coalescing);
+            return;
+        }
         // IRN: every out-of-order packet is answered with a NAK carrying the
         // expected PSN, and the PSN received in the AETH MSN field (SACK).
         AethHeader a;
@@ -318,6 +336,70 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         QueueAeth(m_ePsn, a.GetSyndrome());
         ++m_qp->MutableStats().nakSeqSent;
     }
+}
+
+void
+RdmaQpResponder::CoalesceSack(uint32_t psn, uint32_t coalescing)
+{
+    m_sackNewest = psn;
+    if (++m_sackPending >= coalescing)
+    {
+        QueueSack();
+        return;
+    }
+    if (!m_sackTimer.IsRunning())
+    {
+        m_sackTimer = Simulator::Schedule(m_qp->GetLossRecovery()->GetSackDelay(),
+                                          &RdmaQpResponder::OnSackTimer,
+                                          this);
+    }
+}
+
+void
+RdmaQpResponder::QueueSack()
+{
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
+    Response r;
+    r.kind = Response::ACK;
+    r.psn = m_ePsn;
+    r.syndrome = RoceFrame::SEQUENCE_NAK_SYNDROME;
+    r.msn = m_sackNewest;
+    r.hasSackBitmap = true;
+    r.sackBitmap = SackBitmap();
+    if (!m_responses.empty() && m_responses.back().hasSackBitmap)
+    {
+        m_responses.back() = r; // not sent yet: the newer SACK reports all it did
+        return;
+    }
+    m_responses.push_back(r);
+    ++m_qp->MutableStats().nakSeqSent;
+}
+
+void
+RdmaQpResponder::OnSackTimer()
+{
+    if (m_sackPending == 0 || (!m_responses.empty() && m_responses.back().thenError))
+    {
+        return;
+    }
+    QueueSack();
+    m_qp->NotifyTx();
+}
+
+uint64_t
+RdmaQpResponder::SackBitmap() const
+{
+    uint64_t bitmap = 0;
+    for (const auto& [psn, frame] : m_outOfOrder)
+    {
+        const int32_t d = PsnDiff(psn, m_ePsn);
+        if (d >= 1 && d <= 64)
+        {
+            bitmap |= uint64_t(1) << (d - 1);
+        }
+    }
+    return bitmap;
 }
 
 void
@@ -412,6 +494,8 @@ RdmaQpResponder::BuildPacket(RoceFrame& frame)
         frame.bth.SetPsn(r.psn);
         frame.aeth.SetSyndrome(r.syndrome);
         frame.aeth.SetMsn(r.msn);
+        frame.hasSackBitmap = r.hasSackBitmap;
+        frame.sackBitmap = r.sackBitmap;
     }
     else if (r.kind == Response::ATOMIC_ACK)
     {
