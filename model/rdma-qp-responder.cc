@@ -143,12 +143,18 @@ RdmaQpResponder::HasPacket() const
     return !m_responses.empty();
 }
 
+bool
+RdmaQpResponder::HasPendingAck() const
+{
+    return !m_responses.empty() && m_responses.back().kind == Response::ACK &&
+           m_responses.back().syndrome == AethHeader::CREDITS_NOT_LIMITED &&
+           !m_responses.back().thenError;
+}
+
 void
 RdmaQpResponder::QueueAck(uint32_t psn)
 {
-    if (!m_responses.empty() && m_responses.back().kind == Response::ACK &&
-        m_responses.back().syndrome == AethHeader::CREDITS_NOT_LIMITED &&
-        !m_responses.back().thenError)
+    if (HasPendingAck())
     {
         m_responses.back().psn = psn; // cumulative: the newer ACK covers the older
         m_responses.back().msn = m_msn;
@@ -244,13 +250,15 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     }
     if (drained && !(m_responses.size() && m_responses.back().thenError))
     {
-        QueueAck(PsnAdd(m_ePsn, -1));
-    }
-    if (m_outOfOrder.empty() && m_sackPending > 0)
-    {
-        // The cumulative ACK reports every out-of-order arrival a SACK had yet to.
-        m_sackPending = 0;
-        m_sackTimer.Cancel();
+        const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
+        if (coalescing > 1 && !HasPendingAck())
+        {
+            CoalesceSack(m_sackNewest, coalescing); // reported with the next SACK or ACK
+        }
+        else
+        {
+            QueueAck(PsnAdd(m_ePsn, -1));
+        }
     }
 }
 
@@ -360,6 +368,20 @@ RdmaQpResponder::QueueSack()
 {
     m_sackPending = 0;
     m_sackTimer.Cancel();
+    if (m_outOfOrder.empty())
+    {
+        QueueAck(PsnAdd(m_ePsn, -1)); // nothing past a gap: a cumulative ACK says it all
+        return;
+    }
+    if (PsnDiff(m_sackNewest, m_ePsn) <= 0)
+    {
+        // The newest arrival is in order by now: report the highest kept one.
+        m_sackNewest = PsnAdd(m_ePsn, 1);
+        for (const auto& [psn, frame] : m_outOfOrder)
+        {
+            m_sackNewest = PsnDiff(psn, m_sackNewest) > 0 ? psn : m_sackNewest;
+        }
+    }
     Response r;
     r.kind = Response::ACK;
     r.psn = m_ePsn;

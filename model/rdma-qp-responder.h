@@ -44,7 +44,10 @@ class RdmaQueuePair;
  * are reported N at a time (or after its SackDelay) by one sequence NAK
  * whose MSN is the newest of them and whose SACK bitmap marks every PSN
  * kept among the 64 after the expected one (RdmaSelectiveRepeat); a SACK
- * not yet sent is replaced by a newer one, which reports all it did.
+ * not yet sent is replaced by a newer one, which reports all it did. The
+ * cumulative ACK for packets a filled gap releases is coalesced alike: it
+ * updates an ACK already queued, or else counts as one more arrival to
+ * report (by a plain ACK when nothing is left past a gap).
  *
  * Reordering counters (RdmaQueuePair::Stats): a request whose PSN arrives
  * for the first time after requests with higher PSNs is late: its depth is
@@ -183,6 +186,8 @@ class RdmaQpResponder
     Result Fail(uint8_t nakCode, uint32_t psn);
     /// Queue an RNR NAK for psn with the QP's min_rnr_timer.
     Result SendRnrNak(uint32_t psn);
+    /// \return whether the last queued response is a cumulative ACK QueueAck would update
+    bool HasPendingAck() const;
     /// Queue a cumulative ACK for psn, replacing a pending ACK.
     void QueueAck(uint32_t psn);
     /// Queue an AETH-only response.
