@@ -154,6 +154,12 @@ RdmaQpResponder::HasPendingAck() const
 void
 RdmaQpResponder::QueueAck(uint32_t psn)
 {
+    if (m_outOfOrder.empty() && m_sackPending > 0)
+    {
+        // Nothing past a gap: this ACK reports what a coalesced SACK had yet to.
+        m_sackPending = 0;
+        m_sackTimer.Cancel();
+    }
     if (HasPendingAck())
     {
         m_responses.back().psn = psn; // cumulative: the newer ACK covers the older
