@@ -696,6 +696,83 @@ class IrnSackCoalescingTestCase : public TestCase
     uint32_t m_coalescing; //!< SackCoalescing
 };
 
+/// Keeps the ACKNOWLEDGE frames arriving at a port, and lets none through.
+class AckCatcher : public ErrorModel
+{
+  public:
+    std::vector<RoceFrame> acks; //!< the frames caught, in arrival order
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        RoceFrame f;
+        if (RoceFrame::ParseEthernetFrame(p, f) == RoceFrame::OK &&
+            f.bth.GetOpcode() == RC_ACKNOWLEDGE)
+        {
+            acks.push_back(f);
+        }
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// A coalesced SACK sent after a filled gap released its newest arrival.
+class SackAfterFilledGapTestCase : public TestCase
+{
+  public:
+    SackAfterFilledGapTestCase()
+        : TestCase("SackCoalescing 8, requests 3, 1, 0 of a 4-packet WRITE: after 0 releases "
+                   "1, the SACK at SackDelay acknowledges 0-1 and reports 3 (not 1, which "
+                   "would read as 2 lost)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o = LossyPair::Make("ns3::RdmaSelectiveRepeat");
+        TwoHosts h(o);
+        h.qpB->GetLossRecovery()->SetAttribute("SackCoalescing", UintegerValue(8));
+        Ptr<AckCatcher> atA = CreateObject<AckCatcher>();
+        h.SetReceiveErrorModel(0, atA);
+        // The WRITE's requests as A's requester would build them.
+        auto request = [&h](uint32_t i) {
+            RoceFrame f;
+            f.bth.SetOpcode(i == 0 ? RC_RDMA_WRITE_FIRST
+                                   : (i == 3 ? RC_RDMA_WRITE_LAST : RC_RDMA_WRITE_MIDDLE));
+            f.bth.SetDestQp(h.qpB->GetQpn());
+            f.bth.SetPsn(i);
+            f.bth.SetAckReq(i == 3);
+            f.reth.SetVirtualAddress(TwoHosts::VA_B);
+            f.reth.SetRkey(h.mrB->GetRkey());
+            f.reth.SetDmaLength(4 * 1024);
+            f.payload = Create<Packet>(1024);
+            return f;
+        };
+        for (uint32_t i : {3U, 1U, 0U})
+        {
+            Simulator::Schedule(NanoSeconds(100 * (i == 3 ? 0 : i == 1 ? 1 : 2)),
+                                [&h, &request, i]() { h.qpB->Receive(request(i)); });
+        }
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(atA->acks.size(), 1, "one coalesced SACK for 3, 1 and the gap 0 filled");
+        const RoceFrame& sack = atA->acks.front();
+        NS_TEST_EXPECT_MSG_EQ(+sack.aeth.GetSyndrome(),
+                              +RoceFrame::SEQUENCE_NAK_SYNDROME,
+                              "a sequence NAK");
+        NS_TEST_EXPECT_MSG_EQ(sack.bth.GetPsn(), 2, "0 and 1 acknowledged: 2 expected");
+        NS_TEST_EXPECT_MSG_EQ(sack.aeth.GetMsn(), 3, "the highest kept PSN, past the gap");
+        NS_TEST_EXPECT_MSG_EQ(sack.hasSackBitmap, true, "with its bitmap");
+        NS_TEST_EXPECT_MSG_EQ(sack.sackBitmap, 1, "bit 0: PSN 2 + 1 = 3");
+        NS_TEST_EXPECT_MSG_EQ(h.qpB->GetStats().nakSeqSent, 1, "counted once");
+        Simulator::Destroy();
+    }
+};
+
 /// The responder's reordering counters on one loss.
 class ReorderCountersTestCase : public TestCase
 {
@@ -781,6 +858,7 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnSackBitmapRuleTestCase, TestCase::QUICK);
         AddTestCase(new IrnSackCoalescingTestCase(1), TestCase::QUICK);
         AddTestCase(new IrnSackCoalescingTestCase(8), TestCase::QUICK);
+        AddTestCase(new SackAfterFilledGapTestCase, TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaGoBackN"), TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaSelectiveRepeat"), TestCase::QUICK);
     }
