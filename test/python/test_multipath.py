@@ -9,6 +9,8 @@ with nic.Entropy = qp nothing is out of order. A 16-host permutation of
 
 import json
 import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -117,6 +119,35 @@ def test_sack_coalescing_reports_sprayed_arrivals_in_fewer_sacks(runs):
     assert 0 < naks <= (r['out_of_order_arrivals'] + r['late_packets']) / 8 + 16
     assert naks < per_packet['recovery']['sequence_naks'] / 5
     assert s['link_transmissions'] < per_packet['link_transmissions']
+
+
+def test_coalesced_sacks_decode_in_tshark(run_example, tmp_path):
+    """A coalesced SACK is an RC ACKNOWLEDGE (sequence NAK) with 8 bytes of
+    bitmap after its AETH: tshark decodes its BTH and AETH, calls no frame
+    malformed, and the SACKs are the 62-byte ACK plus the 8 bytes."""
+    tshark = shutil.which('tshark')
+    assert tshark, 'tshark is not installed (scripts/install-deps.sh installs it)'
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-q', *BASE, '--nic.Entropy=packet', '--transport.recovery=irn',
+                    '--transport.irn.ReorderWindow=64', '--transport.irn.SackCoalescing=8',
+                    '--output.pcapNodes=0', '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    rows = subprocess.run(
+        [tshark, '-r', str(out / 'pcap' / 'node-0-0.pcap'), '-T', 'fields', '-E',
+         'separator=\t', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.aeth.syndrome',
+         '-e', 'infiniband.bth.psn', '-e', 'infiniband.aeth.msn', '-e', 'frame.len',
+         '-e', '_ws.malformed'],
+        capture_output=True, text=True, check=True).stdout.splitlines()
+    rows = [line.split('\t') for line in rows]
+    assert all(row[0] != '' for row in rows), 'a frame tshark does not read as InfiniBand'
+    assert all(row[5] == '' for row in rows), 'tshark reports a malformed frame'
+    sacks = [row for row in rows if row[0] == '17' and int(row[1]) == 0x60]
+    assert sacks, 'host 0 received coalesced SACKs'
+    for row in sacks:
+        assert int(row[4]) == 62 + 8
+        assert int(row[3]) > int(row[2]), 'the MSN is an out-of-order PSN past the ACK point'
+    acks = [row for row in rows if row[0] == '17' and int(row[1]) != 0x60]
+    assert acks and all(int(row[4]) == 62 for row in acks)
 
 
 def test_flowlets_finish(runs):
