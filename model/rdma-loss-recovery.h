@@ -242,8 +242,9 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   its MSN the newest out-of-order PSN, and a 64-bit bitmap after the
  *   AETH marks the PSNs received among the 64 after the cumulative ACK
  *   (as the Ultra Ethernet Transport 1.0's packet delivery sublayer
- *   coalesces ACKs and carries a 64-bit SACK bitmap; RoceFrame::sackBitmap). The requester SACKs every PSN the
- *   bitmap marks and applies the reorder rule once per SACK.
+ *   coalesces ACKs and carries a 64-bit SACK bitmap; RoceFrame::sackBitmap).
+ *   The requester SACKs every PSN the bitmap marks and applies the reorder
+ *   rule once per SACK.
  * - Timeouts: RTO_low while at most RtoLowThreshold packets are unacknowledged
  *   and not SACKed (too few for SACKs to reveal a loss), RTO_high otherwise;
  *   the paper's values at 40 Gb/s are 100 us, 320 us and N = 3. They do not

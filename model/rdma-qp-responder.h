@@ -134,7 +134,7 @@ class RdmaQpResponder
         uint32_t next{0};         //!< READ: next packet index
         bool thenError{false};    //!< move the QP to ERR after sending
         bool hasSackBitmap{false}; //!< a coalesced SACK: sackBitmap goes after the AETH
-        uint64_t sackBitmap{0};   //!< its bitmap (RoceFrame::sackBitmap)
+        uint64_t sackBitmap{0};    //!< its bitmap (RoceFrame::sackBitmap)
         bool replay{false};       //!< answers a duplicate from a saved resource
     };
 

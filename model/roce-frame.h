@@ -46,7 +46,7 @@ struct RoceFrame
     static constexpr uint16_t ETHERTYPE_IPV4 = RdmaWire::ETHERTYPE_IPV4; //!< EtherType IPv4
     static constexpr uint16_t ETHERTYPE_IPV6 = RdmaWire::ETHERTYPE_IPV6; //!< EtherType IPv6
     static constexpr uint32_t SACK_BITMAP_BYTES = 8;                     //!< sackBitmap on the wire
-    /// AETH syndrome of a PSN sequence error NAK (IBA Tables 44 and 46), which a SACK bitmap follows
+    /// AETH syndrome of a PSN sequence error NAK (IBA Tables 44, 46): a SACK bitmap may follow
     static constexpr uint8_t SEQUENCE_NAK_SYNDROME =
         (AethHeader::NAK << 5) | AethHeader::NAK_PSN_SEQUENCE_ERROR;
 
@@ -124,7 +124,7 @@ struct RoceFrame
      * undecoded (not malformed).
      */
     uint64_t sackBitmap{0};
-    bool hasSackBitmap{false}; //!< whether the frame carries sackBitmap
+    bool hasSackBitmap{false};       //!< whether the frame carries sackBitmap
     Ptr<Packet> payload;             //!< payload without pad; null = none
     bool payloadZeros{false};        //!< the payload is known to be zero bytes (BuildIpPacket
                                      //!< then finds the ICRC from the headers alone)

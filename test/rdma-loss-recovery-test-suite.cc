@@ -752,14 +752,18 @@ class SackAfterFilledGapTestCase : public TestCase
             f.payload = Create<Packet>(1024);
             return f;
         };
-        for (uint32_t i : {3U, 1U, 0U})
+        const uint32_t order[] = {3, 1, 0}; // 100 ns apart
+        for (uint32_t k = 0; k < 3; ++k)
         {
-            Simulator::Schedule(NanoSeconds(100 * (i == 3 ? 0 : i == 1 ? 1 : 2)),
+            const uint32_t i = order[k];
+            Simulator::Schedule(NanoSeconds(100 * k),
                                 [&h, &request, i]() { h.qpB->Receive(request(i)); });
         }
         Simulator::Stop(MicroSeconds(50));
         Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ(atA->acks.size(), 1, "one coalesced SACK for 3, 1 and the gap 0 filled");
+        NS_TEST_ASSERT_MSG_EQ(atA->acks.size(),
+                              1,
+                              "one coalesced SACK for 3, 1 and the gap 0 filled");
         const RoceFrame& sack = atA->acks.front();
         NS_TEST_EXPECT_MSG_EQ(+sack.aeth.GetSyndrome(),
                               +RoceFrame::SEQUENCE_NAK_SYNDROME,

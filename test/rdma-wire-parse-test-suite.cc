@@ -337,8 +337,8 @@ class SackBitmapTestCase : public TestCase
 
         std::vector<uint8_t> stray = b;
         stray[aethEnd - 4] = ack.aeth.GetSyndrome(); // the 8 bytes after an ACK
-        uint32_t icrc = IcrcTrailer::Compute(IcrcTrailer::IPV4, stray.data() + 14,
-                                             stray.size() - 14 - 4);
+        uint32_t icrc =
+            IcrcTrailer::Compute(IcrcTrailer::IPV4, stray.data() + 14, stray.size() - 14 - 4);
         for (int k = 0; k < 4; ++k)
         {
             stray[stray.size() - 4 + k] = uint8_t(icrc >> (8 * k));
