@@ -377,7 +377,9 @@ MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
                               ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
                               ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
     }
-    RequirePositiveTimes(c, {"transport.irn.RtoLow", "transport.irn.RtoHigh"});
+    RequirePositiveTimes(
+        c,
+        {"transport.irn.RtoLow", "transport.irn.RtoHigh", "transport.irn.SackDelay"});
     return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
 }
 

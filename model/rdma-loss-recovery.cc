@@ -50,6 +50,28 @@ RdmaLossRecovery::GetQpContextBits(uint32_t) const
     return 0;
 }
 
+void
+RdmaLossRecovery::OnSackBitmap(RdmaRecoveryState& state,
+                               uint32_t expectedPsn,
+                               uint32_t sackPsn,
+                               uint64_t,
+                               Time now)
+{
+    OnSequenceNak(state, expectedPsn, sackPsn, true, now);
+}
+
+uint32_t
+RdmaLossRecovery::GetSackCoalescing() const
+{
+    return 1;
+}
+
+Time
+RdmaLossRecovery::GetSackDelay() const
+{
+    return Time(0);
+}
+
 TypeId
 RdmaGoBackN::GetTypeId()
 {
@@ -151,7 +173,24 @@ RdmaSelectiveRepeat::GetTypeId()
                           "timeouts.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_reorderTime),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SackCoalescing",
+                          "Out-of-order arrivals the responder reports in one SACK, packets. "
+                          "Default 1: a SACK for each, as IRN does (SIGCOMM 2018 section "
+                          "3.1). Above 1: one SACK for this many (or fewer after SackDelay) "
+                          "carrying the newest PSN and a 64-bit bitmap of the PSNs received "
+                          "after the cumulative ACK (ACK coalescing and the SACK bitmap of "
+                          "the Ultra Ethernet Transport 1.0). At least 1.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaSelectiveRepeat::m_sackCoalescing),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("SackDelay",
+                          "With SackCoalescing above 1: the longest the responder holds an "
+                          "out-of-order arrival before it sends the SACK that reports it, "
+                          "timed from the first one not yet reported. Must be positive.",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&RdmaSelectiveRepeat::m_sackDelay),
+                          MakeTimeChecker(PicoSeconds(1)));
     return tid;
 }
 
@@ -161,7 +200,9 @@ RdmaSelectiveRepeat::RdmaSelectiveRepeat()
       m_rtoHigh(MicroSeconds(320)),
       m_rtoLowThreshold(3),
       m_reorderWindow(1),
-      m_reorderTime(0)
+      m_reorderTime(0),
+      m_sackCoalescing(1),
+      m_sackDelay(MicroSeconds(2))
 {
 }
 
@@ -214,6 +255,13 @@ RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
         }
         return;
     }
+    AddSack(state, sackPsn, now);
+    DetectLosses(state, now);
+}
+
+void
+RdmaSelectiveRepeat::AddSack(RdmaRecoveryState& state, uint32_t sackPsn, Time now)
+{
     state.sacked.insert(sackPsn);
     if (state.sacked.size() == 1 || PsnDiff(PsnAdd(sackPsn, 1), state.highestSacked) > 0)
     {
@@ -225,7 +273,39 @@ RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
             state.sackRecords.emplace_back(sackPsn, now);
         }
     }
-    DetectLosses(state, now);
+}
+
+void
+RdmaSelectiveRepeat::OnSackBitmap(RdmaRecoveryState& state,
+                                  uint32_t expectedPsn,
+                                  uint32_t sackPsn,
+                                  uint64_t bitmap,
+                                  Time now)
+{
+    NS_LOG_FUNCTION(this << expectedPsn << sackPsn << bitmap);
+    // The bitmap's PSNs in increasing order, so the SACK records stay
+    // ordered; those not sent (a corrupt bitmap) are ignored.
+    for (uint32_t i = 0; bitmap != 0 && i < 64; ++i, bitmap >>= 1)
+    {
+        const uint32_t psn = PsnAdd(expectedPsn, 1 + i);
+        if ((bitmap & 1) && PsnDiff(psn, state.highestSent) < 0 && psn != sackPsn)
+        {
+            AddSack(state, psn, now);
+        }
+    }
+    OnSequenceNak(state, expectedPsn, sackPsn, true, now);
+}
+
+uint32_t
+RdmaSelectiveRepeat::GetSackCoalescing() const
+{
+    return m_sackCoalescing;
+}
+
+Time
+RdmaSelectiveRepeat::GetSackDelay() const
+{
+    return m_sackDelay;
 }
 
 uint32_t

@@ -97,6 +97,32 @@ class RdmaLossRecovery : public Object
                                bool hasSack,
                                Time now) = 0;
     /**
+     * \brief A coalesced SACK arrived (a sequence NAK with a SACK bitmap,
+     * RoceFrame::sackBitmap): OnSequenceNak for sackPsn, with every PSN
+     * expectedPsn + 1 + i whose bit i is set SACKed as well. The default
+     * ignores the bitmap.
+     * \param state the requester's state
+     * \param expectedPsn the responder's expected PSN (the NAK's PSN)
+     * \param sackPsn the newest out-of-order PSN the responder reports
+     * \param bitmap bit i: PSN expectedPsn + 1 + i arrived
+     * \param now when the SACK arrived
+     */
+    virtual void OnSackBitmap(RdmaRecoveryState& state,
+                              uint32_t expectedPsn,
+                              uint32_t sackPsn,
+                              uint64_t bitmap,
+                              Time now);
+    /**
+     * \return how many out-of-order arrivals the responder reports in one
+     * SACK (coalesced, with a bitmap); 1 (the default) = a SACK for each
+     */
+    virtual uint32_t GetSackCoalescing() const;
+    /**
+     * \return the longest a coalescing responder holds an out-of-order
+     * arrival before it sends the SACK reporting it
+     */
+    virtual Time GetSackDelay() const;
+    /**
      * \brief The cumulative ACK moved forward (state.una is the new value).
      * \param state the requester's state
      */
@@ -208,6 +234,17 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   before a retransmission, at the cost of a later one on a real loss
  *   (the window's worth of SACKs, the reorder time, or RTO_low at the tail
  *   of a message).
+ * - SACK coalescing (off by default): IRN's responder sends a SACK for
+ *   every out-of-order packet, which on a sprayed fabric is nearly one
+ *   frame back per frame out. With SackCoalescing N > 1 it reports N
+ *   out-of-order arrivals in one SACK, or fewer once SackDelay has passed
+ *   since the first unreported one: the NAK's PSN is the cumulative ACK,
+ *   its MSN the newest out-of-order PSN, and a 64-bit bitmap after the
+ *   AETH marks the PSNs received among the 64 after the cumulative ACK
+ *   (as the Ultra Ethernet Transport 1.0's packet delivery sublayer
+ *   coalesces ACKs and carries a 64-bit SACK bitmap; RoceFrame::sackBitmap).
+ *   The requester SACKs every PSN the bitmap marks and applies the reorder
+ *   rule once per SACK.
  * - Timeouts: RTO_low while at most RtoLowThreshold packets are unacknowledged
  *   and not SACKed (too few for SACKs to reveal a loss), RTO_high otherwise;
  *   the paper's values at 40 Gb/s are 100 us, 320 us and N = 3. They do not
@@ -239,6 +276,13 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
                        uint32_t sackPsn,
                        bool hasSack,
                        Time now) override;
+    void OnSackBitmap(RdmaRecoveryState& state,
+                      uint32_t expectedPsn,
+                      uint32_t sackPsn,
+                      uint64_t bitmap,
+                      Time now) override;
+    uint32_t GetSackCoalescing() const override;
+    Time GetSackDelay() const override;
     void OnAck(RdmaRecoveryState& state) override;
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return RTO_low or RTO_high by the packets in flight (IRN 3.1)
@@ -281,6 +325,14 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
      * \return the n-th highest SACKed PSN (state.sacked holds at least n)
      */
     static uint32_t NthHighestSacked(const RdmaRecoveryState& state, uint32_t n);
+    /**
+     * \brief Record sackPsn as SACKed (and as the highest so far, with its
+     * SACK record, if it is), without detecting losses.
+     * \param state the requester's state
+     * \param sackPsn the PSN
+     * \param now when its SACK arrived
+     */
+    static void AddSack(RdmaRecoveryState& state, uint32_t sackPsn, Time now);
 
     uint64_t m_bdpBytes;         //!< in-flight cap, bytes (IRN: the path's BDP)
     Time m_rtoLow;               //!< RTO_low
@@ -288,6 +340,8 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     uint32_t m_rtoLowThreshold;  //!< N: RTO_low at or below this many packets in flight
     uint32_t m_reorderWindow;    //!< SACKs past a PSN that declare it lost
     Time m_reorderTime;          //!< time after the first SACK past a PSN that declares it lost
+    uint32_t m_sackCoalescing;   //!< out-of-order arrivals reported per SACK
+    Time m_sackDelay;            //!< longest wait of an unreported out-of-order arrival
 };
 
 } // namespace ns3

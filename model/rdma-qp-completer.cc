@@ -65,7 +65,9 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
     }
     else if (op == RC_ACKNOWLEDGE)
     {
-        CompleteAck(frame.bth.GetPsn(), frame.aeth);
+        CompleteAck(frame.bth.GetPsn(),
+                    frame.aeth,
+                    frame.hasSackBitmap ? &frame.sackBitmap : nullptr);
     }
 }
 
@@ -169,7 +171,7 @@ RdmaQpRequester::CompleteAtomicAck(const RoceFrame& frame)
 }
 
 void
-RdmaQpRequester::CompleteAck(uint32_t psn, const AethHeader& aeth)
+RdmaQpRequester::CompleteAck(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap)
 {
     switch (aeth.GetSyndromeType())
     {
@@ -185,7 +187,7 @@ RdmaQpRequester::CompleteAck(uint32_t psn, const AethHeader& aeth)
         OnRnrNak(psn, aeth);
         return;
     case AethHeader::NAK:
-        OnNak(psn, aeth);
+        OnNak(psn, aeth, sackBitmap);
         return;
     default:
         return;

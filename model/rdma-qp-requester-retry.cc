@@ -232,7 +232,7 @@ RdmaQpRequester::OnRnrTimerExpired(uint32_t psn)
 }
 
 void
-RdmaQpRequester::OnNak(uint32_t psn, const AethHeader& aeth)
+RdmaQpRequester::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap)
 {
     if (PsnDiff(psn, m_state.una) < 0 || RecoverLostResponses(psn))
     {
@@ -263,7 +263,14 @@ RdmaQpRequester::OnNak(uint32_t psn, const AethHeader& aeth)
             m_retrying = true;
             m_retryFrom = psn;
         }
-        policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack, Simulator::Now());
+        if (sack && sackBitmap)
+        {
+            policy->OnSackBitmap(m_state, psn, aeth.GetMsn(), *sackBitmap, Simulator::Now());
+        }
+        else
+        {
+            policy->OnSequenceNak(m_state, psn, aeth.GetMsn(), sack, Simulator::Now());
+        }
         UpdateLossTimer();
         Wqe* w = FindByPsn(psn);
         if (w && w->wr.opcode == IBV_WR_RDMA_READ)

@@ -159,8 +159,9 @@ class RdmaQpRequester
     void PlaceReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame);
     /// An Atomic Acknowledge: the original remote value to the local buffer.
     void CompleteAtomicAck(const RoceFrame& frame);
-    /// An ACK (complete what it acknowledges), RNR NAK or NAK (IBA 9.7.5.1).
-    void CompleteAck(uint32_t psn, const AethHeader& aeth);
+    /// An ACK (complete what it acknowledges), RNR NAK or NAK (IBA 9.7.5.1);
+    /// sackBitmap: a coalesced SACK's bitmap (RoceFrame::sackBitmap), or null.
+    void CompleteAck(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap);
 
     // --- error and retry (rdma-qp-requester-retry.cc) ---
 
@@ -201,8 +202,9 @@ class RdmaQpRequester
      * REM_INV_RD_REQ_ERR or REM_OP_ERR.
      * \param psn the NAK's PSN
      * \param aeth its AETH (syndrome; MSN, which selective repeat reads)
+     * \param sackBitmap a coalesced SACK's bitmap (RoceFrame::sackBitmap), or null
      */
-    void OnNak(uint32_t psn, const AethHeader& aeth);
+    void OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap);
     /**
      * \brief A response acknowledged every PSN before `bound`: if a READ or
      * atomic before it is still unanswered, its responses were lost; ask

@@ -45,7 +45,9 @@ RdmaQpResponder::RdmaQpResponder(RdmaQueuePair* qp)
       m_inWrite(false),
       m_writeVa(0),
       m_writeRemaining(0),
-      m_writeLength(0)
+      m_writeLength(0),
+      m_sackPending(0),
+      m_sackNewest(0)
 {
 }
 
@@ -69,6 +71,8 @@ RdmaQpResponder::Reset()
     m_inWrite = false;
     m_writeMr = nullptr;
     m_nakSent = false;
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
 }
 
 void
@@ -88,6 +92,8 @@ RdmaQpResponder::Flush()
     m_responses.clear();
     m_outOfOrder.clear();
     m_arrivedAhead.clear();
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
 }
 
 void
@@ -137,12 +143,24 @@ RdmaQpResponder::HasPacket() const
     return !m_responses.empty();
 }
 
+bool
+RdmaQpResponder::HasPendingAck() const
+{
+    return !m_responses.empty() && m_responses.back().kind == Response::ACK &&
+           m_responses.back().syndrome == AethHeader::CREDITS_NOT_LIMITED &&
+           !m_responses.back().thenError;
+}
+
 void
 RdmaQpResponder::QueueAck(uint32_t psn)
 {
-    if (!m_responses.empty() && m_responses.back().kind == Response::ACK &&
-        m_responses.back().syndrome == AethHeader::CREDITS_NOT_LIMITED &&
-        !m_responses.back().thenError)
+    if (m_outOfOrder.empty() && m_sackPending > 0)
+    {
+        // Nothing past a gap: this ACK reports what a coalesced SACK had yet to.
+        m_sackPending = 0;
+        m_sackTimer.Cancel();
+    }
+    if (HasPendingAck())
     {
         m_responses.back().psn = psn; // cumulative: the newer ACK covers the older
         m_responses.back().msn = m_msn;
@@ -238,7 +256,15 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
     }
     if (drained && !(m_responses.size() && m_responses.back().thenError))
     {
-        QueueAck(PsnAdd(m_ePsn, -1));
+        const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
+        if (coalescing > 1 && !HasPendingAck())
+        {
+            CoalesceSack(m_sackNewest, coalescing); // reported with the next SACK or ACK
+        }
+        else
+        {
+            QueueAck(PsnAdd(m_ePsn, -1));
+        }
     }
 }
 
@@ -296,6 +322,12 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         {
             m_outOfOrder.emplace(psn, frame);
         }
+        const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
+        if (coalescing > 1)
+        {
+            CoalesceSack(psn, coalescing);
+            return;
+        }
         // IRN: every out-of-order packet is answered with a NAK carrying the
         // expected PSN, and the PSN received in the AETH MSN field (SACK).
         AethHeader a;
@@ -318,6 +350,84 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         QueueAeth(m_ePsn, a.GetSyndrome());
         ++m_qp->MutableStats().nakSeqSent;
     }
+}
+
+void
+RdmaQpResponder::CoalesceSack(uint32_t psn, uint32_t coalescing)
+{
+    m_sackNewest = psn;
+    if (++m_sackPending >= coalescing)
+    {
+        QueueSack();
+        return;
+    }
+    if (!m_sackTimer.IsRunning())
+    {
+        m_sackTimer = Simulator::Schedule(m_qp->GetLossRecovery()->GetSackDelay(),
+                                          &RdmaQpResponder::OnSackTimer,
+                                          this);
+    }
+}
+
+void
+RdmaQpResponder::QueueSack()
+{
+    m_sackPending = 0;
+    m_sackTimer.Cancel();
+    if (m_outOfOrder.empty())
+    {
+        QueueAck(PsnAdd(m_ePsn, -1)); // nothing past a gap: a cumulative ACK says it all
+        return;
+    }
+    if (PsnDiff(m_sackNewest, m_ePsn) <= 0)
+    {
+        // The newest arrival is in order by now: report the highest kept one.
+        m_sackNewest = PsnAdd(m_ePsn, 1);
+        for (const auto& [psn, frame] : m_outOfOrder)
+        {
+            m_sackNewest = PsnDiff(psn, m_sackNewest) > 0 ? psn : m_sackNewest;
+        }
+    }
+    Response r;
+    r.kind = Response::ACK;
+    r.psn = m_ePsn;
+    r.syndrome = RoceFrame::SEQUENCE_NAK_SYNDROME;
+    r.msn = m_sackNewest;
+    r.hasSackBitmap = true;
+    r.sackBitmap = SackBitmap();
+    if (!m_responses.empty() && m_responses.back().hasSackBitmap)
+    {
+        m_responses.back() = r; // not sent yet: the newer SACK reports all it did
+        return;
+    }
+    m_responses.push_back(r);
+    ++m_qp->MutableStats().nakSeqSent;
+}
+
+void
+RdmaQpResponder::OnSackTimer()
+{
+    if (m_sackPending == 0 || (!m_responses.empty() && m_responses.back().thenError))
+    {
+        return;
+    }
+    QueueSack();
+    m_qp->NotifyTx();
+}
+
+uint64_t
+RdmaQpResponder::SackBitmap() const
+{
+    uint64_t bitmap = 0;
+    for (const auto& [psn, frame] : m_outOfOrder)
+    {
+        const int32_t d = PsnDiff(psn, m_ePsn);
+        if (d >= 1 && d <= 64)
+        {
+            bitmap |= uint64_t(1) << (d - 1);
+        }
+    }
+    return bitmap;
 }
 
 void
@@ -412,6 +522,8 @@ RdmaQpResponder::BuildPacket(RoceFrame& frame)
         frame.bth.SetPsn(r.psn);
         frame.aeth.SetSyndrome(r.syndrome);
         frame.aeth.SetMsn(r.msn);
+        frame.hasSackBitmap = r.hasSackBitmap;
+        frame.sackBitmap = r.sackBitmap;
     }
     else if (r.kind == Response::ATOMIC_ACK)
     {

@@ -9,6 +9,7 @@
 #include "rdma-work-request.h"
 #include "roce-frame.h"
 
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <deque>
@@ -39,6 +40,14 @@ class RdmaQueuePair;
  * malformed message, the invalid request NAK. These errors move the
  * responder's QP to ERR once the NAK is sent (rxe's class C handling).
  * ACKs are cumulative and coalesced: a pending ACK is replaced by a newer one.
+ * With the loss recovery's SackCoalescing N above 1, out-of-order packets
+ * are reported N at a time (or after its SackDelay) by one sequence NAK
+ * whose MSN is the newest of them and whose SACK bitmap marks every PSN
+ * kept among the 64 after the expected one (RdmaSelectiveRepeat); a SACK
+ * not yet sent is replaced by a newer one, which reports all it did. The
+ * cumulative ACK for packets a filled gap releases is coalesced alike: it
+ * updates an ACK already queued, or else counts as one more arrival to
+ * report (by a plain ACK when nothing is left past a gap).
  *
  * Reordering counters (RdmaQueuePair::Stats): a request whose PSN arrives
  * for the first time after requests with higher PSNs is late: its depth is
@@ -124,6 +133,8 @@ class RdmaQpResponder
         uint32_t packets{1};      //!< READ: response packets
         uint32_t next{0};         //!< READ: next packet index
         bool thenError{false};    //!< move the QP to ERR after sending
+        bool hasSackBitmap{false}; //!< a coalesced SACK: sackBitmap goes after the AETH
+        uint64_t sackBitmap{0};    //!< its bitmap (RoceFrame::sackBitmap)
         bool replay{false};       //!< answers a duplicate from a saved resource
     };
 
@@ -157,10 +168,26 @@ class RdmaQpResponder
      * \param d its distance from the expected PSN (>= 0)
      */
     void NoteArrival(uint32_t psn, int32_t d);
+    /**
+     * \brief Selective repeat with SackCoalescing above 1: an out-of-order
+     * request arrived; queue the SACK once `coalescing` are unreported, else
+     * make sure the SackDelay timer runs.
+     * \param psn its PSN
+     * \param coalescing the loss recovery's SackCoalescing
+     */
+    void CoalesceSack(uint32_t psn, uint32_t coalescing);
+    /// Queue the coalesced SACK of the out-of-order arrivals not yet reported.
+    void QueueSack();
+    /// SackDelay has passed since the first unreported out-of-order arrival.
+    void OnSackTimer();
+    /// \return bit i set: PSN expected + 1 + i is kept out of order
+    uint64_t SackBitmap() const;
     /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
     Result Fail(uint8_t nakCode, uint32_t psn);
     /// Queue an RNR NAK for psn with the QP's min_rnr_timer.
     Result SendRnrNak(uint32_t psn);
+    /// \return whether the last queued response is a cumulative ACK QueueAck would update
+    bool HasPendingAck() const;
     /// Queue a cumulative ACK for psn, replacing a pending ACK.
     void QueueAck(uint32_t psn);
     /// Queue an AETH-only response.
@@ -214,6 +241,9 @@ class RdmaQpResponder
     std::deque<Resource> m_resources;           //!< saved READ/atomics
     std::map<uint32_t, RoceFrame> m_outOfOrder; //!< kept packets (selective repeat)
     std::map<uint32_t, Time> m_arrivedAhead;    //!< PSNs received past the expected one, when
+    uint32_t m_sackPending;                     //!< out-of-order arrivals no SACK reported yet
+    uint32_t m_sackNewest;                      //!< the newest of them
+    EventId m_sackTimer;                        //!< SackDelay after the first of them
 };
 
 } // namespace ns3

@@ -166,6 +166,13 @@ RoceFrame::ParseStatusName(ParseStatus status)
     return "INVALID";
 }
 
+bool
+RoceFrame::CarriesSackBitmap() const
+{
+    return hasSackBitmap && bth.GetOpcode() == RC_ACKNOWLEDGE &&
+           aeth.GetSyndrome() == SEQUENCE_NAK_SYNDROME;
+}
+
 Ptr<Packet>
 RoceFrame::BuildIpPacket()
 {
@@ -218,7 +225,9 @@ RoceFrame::Build(bool ethernet,
     // reserved block).
     const uint32_t l2 = ethernet ? ETH_HEADER + (hasVlan ? VlanTagHeader::SIZE : 0) : 0;
     const uint32_t l3 = ipv6 ? IPV6_HEADER : IPV4_HEADER;
-    const uint32_t ib = BthHeader::SIZE + RdmaExtHeadersSize(bth.GetOpcode());
+    const bool sackBitmapOnWire = CarriesSackBitmap();
+    const uint32_t ib = BthHeader::SIZE + RdmaExtHeadersSize(bth.GetOpcode()) +
+                        (sackBitmapOnWire ? SACK_BITMAP_BYTES : 0);
     const uint32_t udpLength = UDP_HEADER + ib + length + pad + IcrcTrailer::SIZE;
     const uint32_t headers = l2 + l3 + UDP_HEADER + ib;
     Buffer hb;
@@ -291,6 +300,10 @@ RoceFrame::Build(bool ethernet,
     {
         aeth.Serialize(i);
         i.Next(aeth.GetSerializedSize());
+        if (sackBitmapOnWire)
+        {
+            i.WriteHtonU64(sackBitmap);
+        }
     }
     if (ext & EXT_ATOMICACKETH)
     {
@@ -540,6 +553,15 @@ ParseAt(const Bytes& packet,
     }
     uint32_t dataAndPad = ibBytes - BthHeader::SIZE - extSize - IcrcTrailer::SIZE;
     uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
+    // A coalesced SACK's bitmap after a sequence NAK's AETH (RoceFrame::sackBitmap).
+    out.hasSackBitmap = bthBytes[0] == RC_ACKNOWLEDGE &&
+                        dataAndPad == RoceFrame::SACK_BITMAP_BYTES && padCnt == 0 &&
+                        bthBytes[BthHeader::SIZE] == RoceFrame::SEQUENCE_NAK_SYNDROME;
+    if (out.hasSackBitmap)
+    {
+        extSize += RoceFrame::SACK_BITMAP_BYTES;
+        dataAndPad = 0;
+    }
     if (dataAndPad > 0 && !(info.extHeaders & EXT_PAYLOAD))
     {
         return RoceFrame::BAD_LENGTH;
@@ -595,6 +617,7 @@ ParseAt(const Bytes& packet,
     if (ext & EXT_AETH)
     {
         i.Next(out.aeth.Deserialize(i));
+        out.sackBitmap = out.hasSackBitmap ? i.ReadNtohU64() : 0;
     }
     if (ext & EXT_ATOMICACKETH)
     {

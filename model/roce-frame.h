@@ -45,6 +45,10 @@ struct RoceFrame
     static constexpr uint16_t UDP_PORT = RdmaWire::ROCEV2_UDP_PORT;      //!< RoCEv2 UDP port
     static constexpr uint16_t ETHERTYPE_IPV4 = RdmaWire::ETHERTYPE_IPV4; //!< EtherType IPv4
     static constexpr uint16_t ETHERTYPE_IPV6 = RdmaWire::ETHERTYPE_IPV6; //!< EtherType IPv6
+    static constexpr uint32_t SACK_BITMAP_BYTES = 8;                     //!< sackBitmap on the wire
+    /// AETH syndrome of a PSN sequence error NAK (IBA Tables 44, 46): a SACK bitmap may follow
+    static constexpr uint8_t SEQUENCE_NAK_SYNDROME =
+        (AethHeader::NAK << 5) | AethHeader::NAK_PSN_SEQUENCE_ERROR;
 
     /// Outcome of parsing a frame.
     enum ParseStatus
@@ -109,10 +113,26 @@ struct RoceFrame
     ImmDtHeader immDt;               //!< ... an ImmDt
     IethHeader ieth;                 //!< ... an IETH
     CnpHeader cnp;                   //!< ... the CNP reserved block
+    /**
+     * A coalesced SACK's bitmap (RdmaSelectiveRepeat's SackCoalescing): 8
+     * bytes, big-endian, after the AETH of an ACKNOWLEDGE whose AETH is a
+     * PSN sequence error NAK; bit i (0 = least significant) set when PSN
+     * bth.psn + 1 + i (the cumulative ACK point + 1 + i) has arrived. Written
+     * only with hasSackBitmap on such a frame; a parse sets hasSackBitmap
+     * when the 8 bytes are there. The IBA gives an ACKNOWLEDGE no payload:
+     * tshark decodes the BTH and AETH of such a frame and leaves the 8 bytes
+     * undecoded (not malformed).
+     */
+    uint64_t sackBitmap{0};
+    bool hasSackBitmap{false};       //!< whether the frame carries sackBitmap
     Ptr<Packet> payload;             //!< payload without pad; null = none
     bool payloadZeros{false};        //!< the payload is known to be zero bytes (BuildIpPacket
                                      //!< then finds the ICRC from the headers alone)
     uint32_t icrc{0};                //!< ICRC written by the builder, read by the parser
+
+    /// \return whether Build writes sackBitmap: hasSackBitmap on an
+    /// ACKNOWLEDGE whose AETH is a PSN sequence error NAK
+    bool CarriesSackBitmap() const;
 
     /**
      * \brief Build the packet from the IP header through the ICRC.

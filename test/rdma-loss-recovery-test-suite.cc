@@ -596,6 +596,187 @@ class IrnReorderWindowLossTestCase : public TestCase
     uint32_t m_timeouts; //!< timeouts expected
 };
 
+/// Selective repeat reading a coalesced SACK's bitmap, without a network.
+class IrnSackBitmapRuleTestCase : public TestCase
+{
+  public:
+    IrnSackBitmapRuleTestCase()
+        : TestCase("IRN SACK bitmap: every PSN it marks is SACKed, PSNs not sent are "
+                   "ignored, and the reorder window counts them all")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using Set = std::set<uint32_t>;
+        Ptr<RdmaSelectiveRepeat> p = CreateObject<RdmaSelectiveRepeat>();
+        p->SetAttribute("ReorderWindow", UintegerValue(3));
+        RdmaRecoveryState s;
+        s.una = 10;
+        s.nextPsn = s.highestSent = 30;
+        // Cumulative ACK 10; bits 1, 2 and 9 are PSNs 12, 13 and 20; bit 40
+        // (PSN 51) was never sent. The MSN's PSN is 13, the newest arrival.
+        const uint64_t bitmap = (1ULL << 1) | (1ULL << 2) | (1ULL << 9) | (1ULL << 40);
+        p->OnSackBitmap(s, 10, 13, bitmap, MicroSeconds(1));
+        NS_TEST_EXPECT_MSG_EQ((s.sacked == Set{12, 13, 20}), true, "12, 13, 20 SACKed");
+        NS_TEST_EXPECT_MSG_EQ(s.highestSacked, 21, "one past 20");
+        // Window 3: the third-highest SACKed PSN, 12, bounds the loss: 10, 11.
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{10, 11}), true, "10 and 11 lost");
+        // A second SACK marking 21 and 22: the bound moves to 20.
+        p->OnSackBitmap(s, 10, 22, (1ULL << 10) | (1ULL << 11), MicroSeconds(2));
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == Set{10, 11, 14, 15, 16, 17, 18, 19}),
+                              true,
+                              "the holes below 20");
+        // A bitmap of nothing is IRN's SACK of the MSN's PSN.
+        RdmaRecoveryState t;
+        t.una = 10;
+        t.nextPsn = t.highestSent = 30;
+        Ptr<RdmaSelectiveRepeat> irn = CreateObject<RdmaSelectiveRepeat>();
+        irn->OnSackBitmap(t, 10, 12, 0, MicroSeconds(1));
+        NS_TEST_EXPECT_MSG_EQ((t.sacked == Set{12}), true, "12 alone");
+        NS_TEST_EXPECT_MSG_EQ((t.retransmit == Set{10, 11}), true, "window 1: 10 and 11");
+    }
+};
+
+/// SACK coalescing on real losses: fewer SACKs, the same retransmissions.
+class IrnSackCoalescingTestCase : public TestCase
+{
+  public:
+    /// \param coalescing SackCoalescing of both QPs
+    explicit IrnSackCoalescingTestCase(uint32_t coalescing)
+        : TestCase("IRN, SackCoalescing " + std::to_string(coalescing) +
+                   ": PSNs 5 and 40 of 64 lost are each resent once, no timeout; " +
+                   (coalescing == 1 ? "a SACK per out-of-order arrival"
+                                    : "one SACK per " + std::to_string(coalescing) +
+                                          " out-of-order arrivals or SackDelay")),
+          m_coalescing(coalescing)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        for (Ptr<RdmaQueuePair> qp : {p.h.qpA, p.h.qpB})
+        {
+            qp->GetLossRecovery()->SetAttribute("SackCoalescing", UintegerValue(m_coalescing));
+        }
+        p.toB->Drop(5, {1});
+        p.toB->Drop(40, {1});
+        p.Write(1, 0, 64, 21);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 64 * 1024, 21),
+                              true,
+                              "bytes");
+        std::vector<uint32_t> expect = {5, 40};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "exactly 5 and 40, once each");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, 0, "none spurious");
+        NS_TEST_EXPECT_MSG_GT(b.outOfSequence, 2 * m_coalescing, "arrivals behind each hole");
+        if (m_coalescing == 1)
+        {
+            NS_TEST_EXPECT_MSG_EQ(b.nakSeqSent, b.outOfSequence, "one SACK each (IRN 3.1)");
+        }
+        else
+        {
+            // One SACK per m_coalescing arrivals, and behind each of the two
+            // holes at most one more the SackDelay timer sends early.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(b.nakSeqSent,
+                                        b.outOfSequence / m_coalescing + 2,
+                                        "about 1/N of the out-of-order arrivals");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(b.nakSeqSent, 2, "at least one per hole");
+        }
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().nakSeqReceived, b.nakSeqSent, "all arrived");
+        Simulator::Destroy();
+    }
+
+    uint32_t m_coalescing; //!< SackCoalescing
+};
+
+/// Keeps the ACKNOWLEDGE frames arriving at a port, and lets none through.
+class AckCatcher : public ErrorModel
+{
+  public:
+    std::vector<RoceFrame> acks; //!< the frames caught, in arrival order
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        RoceFrame f;
+        if (RoceFrame::ParseEthernetFrame(p, f) == RoceFrame::OK &&
+            f.bth.GetOpcode() == RC_ACKNOWLEDGE)
+        {
+            acks.push_back(f);
+        }
+        return true;
+    }
+
+    void DoReset() override
+    {
+    }
+};
+
+/// A coalesced SACK sent after a filled gap released its newest arrival.
+class SackAfterFilledGapTestCase : public TestCase
+{
+  public:
+    SackAfterFilledGapTestCase()
+        : TestCase("SackCoalescing 8, requests 3, 1, 0 of a 4-packet WRITE: after 0 releases "
+                   "1, the SACK at SackDelay acknowledges 0-1 and reports 3 (not 1, which "
+                   "would read as 2 lost)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o = LossyPair::Make("ns3::RdmaSelectiveRepeat");
+        TwoHosts h(o);
+        h.qpB->GetLossRecovery()->SetAttribute("SackCoalescing", UintegerValue(8));
+        Ptr<AckCatcher> atA = CreateObject<AckCatcher>();
+        h.SetReceiveErrorModel(0, atA);
+        // The WRITE's requests as A's requester would build them.
+        auto request = [&h](uint32_t i) {
+            RoceFrame f;
+            f.bth.SetOpcode(i == 0 ? RC_RDMA_WRITE_FIRST
+                                   : (i == 3 ? RC_RDMA_WRITE_LAST : RC_RDMA_WRITE_MIDDLE));
+            f.bth.SetDestQp(h.qpB->GetQpn());
+            f.bth.SetPsn(i);
+            f.bth.SetAckReq(i == 3);
+            f.reth.SetVirtualAddress(TwoHosts::VA_B);
+            f.reth.SetRkey(h.mrB->GetRkey());
+            f.reth.SetDmaLength(4 * 1024);
+            f.payload = Create<Packet>(1024);
+            return f;
+        };
+        const uint32_t order[] = {3, 1, 0}; // 100 ns apart
+        for (uint32_t k = 0; k < 3; ++k)
+        {
+            const uint32_t i = order[k];
+            Simulator::Schedule(NanoSeconds(100 * k),
+                                [&h, &request, i]() { h.qpB->Receive(request(i)); });
+        }
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(atA->acks.size(),
+                              1,
+                              "one coalesced SACK for 3, 1 and the gap 0 filled");
+        const RoceFrame& sack = atA->acks.front();
+        NS_TEST_EXPECT_MSG_EQ(+sack.aeth.GetSyndrome(),
+                              +RoceFrame::SEQUENCE_NAK_SYNDROME,
+                              "a sequence NAK");
+        NS_TEST_EXPECT_MSG_EQ(sack.bth.GetPsn(), 2, "0 and 1 acknowledged: 2 expected");
+        NS_TEST_EXPECT_MSG_EQ(sack.aeth.GetMsn(), 3, "the highest kept PSN, past the gap");
+        NS_TEST_EXPECT_MSG_EQ(sack.hasSackBitmap, true, "with its bitmap");
+        NS_TEST_EXPECT_MSG_EQ(sack.sackBitmap, 1, "bit 0: PSN 2 + 1 = 3");
+        NS_TEST_EXPECT_MSG_EQ(h.qpB->GetStats().nakSeqSent, 1, "counted once");
+        Simulator::Destroy();
+    }
+};
+
 /// The responder's reordering counters on one loss.
 class ReorderCountersTestCase : public TestCase
 {
@@ -678,6 +859,10 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnReorderWindowLossTestCase(4, Time(0), 0), TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(64, Time(0), 1), TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(64, MicroSeconds(5), 0), TestCase::QUICK);
+        AddTestCase(new IrnSackBitmapRuleTestCase, TestCase::QUICK);
+        AddTestCase(new IrnSackCoalescingTestCase(1), TestCase::QUICK);
+        AddTestCase(new IrnSackCoalescingTestCase(8), TestCase::QUICK);
+        AddTestCase(new SackAfterFilledGapTestCase, TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaGoBackN"), TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaSelectiveRepeat"), TestCase::QUICK);
     }

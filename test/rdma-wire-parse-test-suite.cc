@@ -288,6 +288,67 @@ class LayoutErrorTestCase : public TestCase
     }
 };
 
+/// A coalesced SACK's bitmap (RoceFrame::sackBitmap) on the wire.
+class SackBitmapTestCase : public TestCase
+{
+  public:
+    SackBitmapTestCase()
+        : TestCase("SACK bitmap: 8 bytes after a sequence NAK's AETH, read back; none on "
+                   "other ACKs, where 8 bytes stay BAD_LENGTH")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RoceFrame sack;
+        sack.bth.SetOpcode(RC_ACKNOWLEDGE);
+        sack.bth.SetPsn(0xFFFFF0); // the cumulative ACK point, near the 24-bit wrap
+        sack.aeth.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
+        sack.aeth.SetMsn(0x000005);
+        sack.hasSackBitmap = true;
+        sack.sackBitmap = 0x8000000000010003ULL;
+        std::vector<uint8_t> b = ToBytes(sack.BuildEthernetFrame());
+        const uint32_t aethEnd = 14 + 20 + 8 + 12 + 4;
+        NS_TEST_ASSERT_MSG_EQ(b.size(), aethEnd + 8 + 4, "AETH, 8 bytes, ICRC");
+        NS_TEST_EXPECT_MSG_EQ(b[aethEnd], 0x80, "big-endian: PSN ack + 64 first");
+        NS_TEST_EXPECT_MSG_EQ(b[aethEnd + 7], 0x03, "PSNs ack + 1 and ack + 2 last");
+        RoceFrame f;
+        NS_TEST_ASSERT_MSG_EQ(Parse(b, f), RoceFrame::OK, "parses, ICRC checked");
+        NS_TEST_EXPECT_MSG_EQ(f.hasSackBitmap, true, "the bitmap is found");
+        NS_TEST_EXPECT_MSG_EQ(f.sackBitmap, sack.sackBitmap, "and read back");
+        NS_TEST_EXPECT_MSG_EQ(f.aeth.GetMsn(), 5, "the MSN is the newest SACKed PSN");
+        NS_TEST_EXPECT_MSG_EQ(f.bth.GetPsn(), 0xFFFFF0, "the BTH PSN the cumulative ACK");
+
+        // The same frame on the fabric's compact form parses the same.
+        Ptr<RdmaFrame> compact = sack.BuildFrame();
+        RoceFrame g;
+        NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*compact, g),
+                              RoceFrame::OK,
+                              "compact form");
+        NS_TEST_EXPECT_MSG_EQ(g.sackBitmap, sack.sackBitmap, "compact form's bitmap");
+
+        RoceFrame ack = sack;
+        ack.aeth.SetAck();
+        std::vector<uint8_t> a = ToBytes(ack.BuildEthernetFrame());
+        NS_TEST_EXPECT_MSG_EQ(a.size(), aethEnd + 4, "an ACK carries no bitmap");
+        NS_TEST_ASSERT_MSG_EQ(Parse(a, f), RoceFrame::OK, "plain ACK");
+        NS_TEST_EXPECT_MSG_EQ(f.hasSackBitmap, false, "none found");
+
+        std::vector<uint8_t> stray = b;
+        stray[aethEnd - 4] = ack.aeth.GetSyndrome(); // the 8 bytes after an ACK
+        uint32_t icrc =
+            IcrcTrailer::Compute(IcrcTrailer::IPV4, stray.data() + 14, stray.size() - 14 - 4);
+        for (int k = 0; k < 4; ++k)
+        {
+            stray[stray.size() - 4 + k] = uint8_t(icrc >> (8 * k));
+        }
+        NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseStatusName(Parse(stray, f)),
+                              std::string("BAD_LENGTH"),
+                              "8 bytes after an ACK's AETH");
+    }
+};
+
 /// The parse-error suite.
 class RdmaWireParseTestSuite : public TestSuite
 {
@@ -299,6 +360,7 @@ class RdmaWireParseTestSuite : public TestSuite
         AddTestCase(new TruncationTestCase, TestCase::QUICK);
         AddTestCase(new UnknownOpcodeTestCase, TestCase::QUICK);
         AddTestCase(new LayoutErrorTestCase, TestCase::QUICK);
+        AddTestCase(new SackBitmapTestCase, TestCase::QUICK);
     }
 };
 

@@ -28,6 +28,7 @@ BAD = {
         ('nic.FlowletTimeout', '0s', 'expected a positive time'),
         ('nic.FlowletTimeout', '-20us', 'not negative'),
         ('transport.irn.ReorderTime', '-1us', 'not negative'),
+        ('transport.irn.SackDelay', '0us', 'expected a positive time'),
     ],
     'rate': [
         ('topology.hostRate', '0Gbps', 'expected a rate with its unit'),
@@ -55,6 +56,7 @@ BAD = {
         ('link.Mtu', '1.5', 'expected a whole number'),
         ('transport.irn.ReorderWindow', '0', 'expected a whole number >= 1'),
         ('transport.irn.ReorderWindow', '-2', 'expected a whole number >= 1'),
+        ('transport.irn.SackCoalescing', '0', 'expected a whole number >= 1'),
     ],
     'enum': [
         ('topology.type', 'ring', 'expected one of fat-tree,leaf-spine,dumbbell,star,hpcc'),

@@ -9,6 +9,8 @@ with nic.Entropy = qp nothing is out of order. A 16-host permutation of
 
 import json
 import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -21,14 +23,16 @@ def runs(run_example, tmp_path_factory):
     """summary.json of each (entropy, recovery, reorder window) run."""
     cache = {}
 
-    def run(entropy, recovery, window=None):
-        key = (entropy, recovery, window)
+    def run(entropy, recovery, window=None, coalescing=None):
+        key = (entropy, recovery, window, coalescing)
         if key not in cache:
             out = tmp_path_factory.mktemp('multipath') / 'out'
             args = BASE + ['--nic.Entropy=%s' % entropy, '--transport.recovery=%s' % recovery,
                            '--output.dir=%s' % out]
             if window is not None:
                 args.append('--transport.irn.ReorderWindow=%d' % window)
+            if coalescing is not None:
+                args.append('--transport.irn.SackCoalescing=%d' % coalescing)
             r = run_example('rdma-sim', '-q', *args)
             assert r.returncode == 0, r.stderr
             with open(out / 'summary.json') as f:
@@ -93,6 +97,57 @@ def test_irn_reorder_window_resends_nothing(runs):
     # ... so no gap was taken for a loss.
     assert r['retransmitted_packets'] == 0
     assert r['spurious_retransmissions'] == 0
+
+
+def test_sack_coalescing_reports_sprayed_arrivals_in_fewer_sacks(runs):
+    """transport.irn.SackCoalescing = 8: one SACK (with a bitmap) per 8
+    out-of-order arrivals or SackDelay, instead of one each; every flow still
+    finishes, nothing is taken for a loss, and fewer frames cross the fabric."""
+    per_packet = runs('packet', 'irn', 64)
+    s = runs('packet', 'irn', 64, 8)
+    check_lossless(s)
+    r = s['reordering']
+    assert r['out_of_order_arrivals'] > 0
+    assert r['retransmitted_packets'] == 0
+    assert r['spurious_retransmissions'] == 0
+    # IRN's responder: a SACK per out-of-order arrival.
+    assert per_packet['recovery']['sequence_naks'] == per_packet['reordering']['out_of_order_arrivals']
+    # Coalesced: each out-of-order arrival and each filled gap (a late
+    # packet) is one thing to report, one SACK per 8 of them, plus the
+    # SackDelay flushes; a fifth of IRN's count at most.
+    naks = s['recovery']['sequence_naks']
+    assert 0 < naks <= (r['out_of_order_arrivals'] + r['late_packets']) / 8 + 16
+    assert naks < per_packet['recovery']['sequence_naks'] / 5
+    assert s['link_transmissions'] < per_packet['link_transmissions']
+
+
+def test_coalesced_sacks_decode_in_tshark(run_example, tmp_path):
+    """A coalesced SACK is an RC ACKNOWLEDGE (sequence NAK) with 8 bytes of
+    bitmap after its AETH: tshark decodes its BTH and AETH, calls no frame
+    malformed, and the SACKs are the 62-byte ACK plus the 8 bytes."""
+    tshark = shutil.which('tshark')
+    assert tshark, 'tshark is not installed (scripts/install-deps.sh installs it)'
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-q', *BASE, '--nic.Entropy=packet', '--transport.recovery=irn',
+                    '--transport.irn.ReorderWindow=64', '--transport.irn.SackCoalescing=8',
+                    '--output.pcapNodes=0', '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    rows = subprocess.run(
+        [tshark, '-r', str(out / 'pcap' / 'node-0-0.pcap'), '-T', 'fields', '-E',
+         'separator=\t', '-e', 'infiniband.bth.opcode', '-e', 'infiniband.aeth.syndrome',
+         '-e', 'infiniband.bth.psn', '-e', 'infiniband.aeth.msn', '-e', 'frame.len',
+         '-e', '_ws.malformed'],
+        capture_output=True, text=True, check=True).stdout.splitlines()
+    rows = [line.split('\t') for line in rows]
+    assert all(row[0] != '' for row in rows), 'a frame tshark does not read as InfiniBand'
+    assert all(row[5] == '' for row in rows), 'tshark reports a malformed frame'
+    sacks = [row for row in rows if row[0] == '17' and int(row[1]) == 0x60]
+    assert sacks, 'host 0 received coalesced SACKs'
+    for row in sacks:
+        assert int(row[4]) == 62 + 8
+        assert int(row[3]) > int(row[2]), 'the MSN is an out-of-order PSN past the ACK point'
+    acks = [row for row in rows if row[0] == '17' and int(row[1]) != 0x60]
+    assert acks and all(int(row[4]) == 62 for row in acks)
 
 
 def test_flowlets_finish(runs):
