@@ -31,7 +31,6 @@ RdmaTopologyHelper::RdmaTopologyHelper()
       m_installed(false)
 {
     m_switchFactory.SetTypeId("ns3::RdmaSwitch");
-    m_mmuFactory.SetTypeId("ns3::SwitchMmu");
 }
 
 RdmaTopologyHelper::~RdmaTopologyHelper() = default;
@@ -72,7 +71,7 @@ RdmaTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeV
 void
 RdmaTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_mmuFactory.Set(name, value);
+    m_mmuAttributes.emplace_back(name, value.Copy());
 }
 
 void
@@ -266,7 +265,11 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         {
             sw->SetAttribute("EcmpSeed", UintegerValue(s + 1));
         }
-        sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
+        // The switch made its MMU (RdmaSwitch's constructor); set it up before AddPort.
+        for (const auto& [name, value] : m_mmuAttributes)
+        {
+            sw->GetMmu()->SetAttribute(name, *value);
+        }
         node->AggregateObject(sw);
         for (const Ptr<QbbNetDevice>& dev : ports[u])
         {

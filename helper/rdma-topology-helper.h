@@ -25,6 +25,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -120,7 +121,8 @@ class RdmaTopologyHelper
      */
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of every SwitchMmu Install() makes (one per switch).
+     * \brief Set an attribute of the SwitchMmu of every switch Install() makes
+     * (each switch makes its own: RdmaSwitch::GetMmu()).
      * \param name attribute name
      * \param value its value
      */
@@ -341,7 +343,8 @@ class RdmaTopologyHelper
     QbbHelper m_link;                                   //!< makes the links
     RdmaHelper m_rdma;                                  //!< makes the NICs
     ObjectFactory m_switchFactory;                      //!< makes the switches
-    ObjectFactory m_mmuFactory;                         //!< makes their MMUs
+    std::vector<std::pair<std::string, Ptr<const AttributeValue>>>
+        m_mmuAttributes; //!< SetMmuAttribute's, set on each switch's own MMU
     bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking
