@@ -69,7 +69,6 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
                 }
             });
     }
-    const RdmaConfig& c = spec.config;
     RoceFrame::SetIcrcEnabled(spec.icrc);
     const bool distributed = spec.partition.ranks > 1;
     if (distributed)
@@ -91,7 +90,7 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
                             "ns3::Rdma",
                             0) == 0,
                         "RdmaExperimentBuilder: the simulator existed before the run chose it");
-    c.Apply();
+    spec.config.Apply(); // the keys' ns-3 defaults; everything else comes typed from the spec
     if (spec.verifyIcrc)
     {
         Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
@@ -144,7 +143,7 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     }
     catch (const std::invalid_argument& e)
     {
-        Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
+        Abandon(spec.rxBufferOrigin + ": nic.rx." + e.what());
     }
     // Each NIC's entropy draws (nic.Entropy packet or flowlet) from a stream
     // of its own, by host index: far above the topology's and the traffic's.
@@ -298,17 +297,15 @@ RdmaExperimentBuilder::GetCensus() const
 RdmaHelper
 RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
 {
-    const RdmaConfig& c = m_spec.config;
     RdmaHelper rdma;
-    if (c.GetOrigin("nic.BaseRtt") == "default")
+    if (!m_spec.baseRttSet)
     {
         rdma.SetNicAttribute("BaseRtt", TimeValue(baseRtt));
     }
     rdma.SetCongestionControl(m_spec.congestionControl);
     rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
     rdma.SetPathMtu(m_spec.mtuBytes);
-    if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
-        c.GetOrigin("transport.irn.BdpBytes") == "default")
+    if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" && !m_spec.irnBdpSet)
     {
         // IRN 3.2: the cap is the BDP of the longest path, at the host's rate.
         rdma.SetLossRecoveryBdp(baseRtt, m_spec.mtuBytes);
@@ -316,15 +313,14 @@ RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
     // The pipeline's defaults come from the nic.hw and pcie groups (Apply);
     // each table's keys go on its own cache and backing store.
     rdma.EnablePipeline(m_spec.pipeline);
-    for (uint32_t t = 0; m_spec.pipeline && t < RdmaNicTables::N_TABLES; ++t)
+    for (uint32_t t = 0; t < m_spec.caches.size(); ++t)
     {
         const auto table = static_cast<RdmaNicTables::Table>(t);
-        const std::string g = std::string("cache.") + RdmaNicTables::GetTableName(table);
-        for (const auto& [name, value] : c.GetGroupValues(g))
+        for (const auto& [name, value] : m_spec.caches[t].cache)
         {
             rdma.SetCacheAttribute(table, name, StringValue(value));
         }
-        for (const auto& [name, value] : c.GetGroupValues(g + ".memory"))
+        for (const auto& [name, value] : m_spec.caches[t].memory)
         {
             rdma.SetCacheMemoryAttribute(table, name, StringValue(value));
         }

@@ -816,7 +816,16 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     if (pipeline)
     {
         CheckCaches(c);
+        for (uint32_t t = 0; t < RdmaNicTables::N_TABLES; ++t)
+        {
+            const std::string g = std::string("cache.") +
+                                  RdmaNicTables::GetTableName(static_cast<RdmaNicTables::Table>(t));
+            caches.push_back({c.GetGroupValues(g), c.GetGroupValues(g + ".memory")});
+        }
     }
+    baseRttSet = c.GetOrigin("nic.BaseRtt") != "default";
+    irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
+    rxBufferOrigin = c.GetOrigin("nic.rx.BufferBytes");
     ecn.kminBytes = c.GetUinteger("ecn.kmin");
     ecn.kmaxBytes = c.GetUinteger("ecn.kmax");
     ecn.pmax = c.GetDouble("ecn.pmax");

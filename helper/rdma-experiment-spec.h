@@ -82,6 +82,18 @@ struct RdmaExperimentSpec
     ObjectFactory congestionControl; //!< cc.algorithm with its set keys
     std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name
     bool pipeline{false};            //!< nic.pipeline
+    /// One NIC table's cache keys (nic.pipeline): attribute name and value.
+    struct CacheKeys
+    {
+        std::vector<std::pair<std::string, std::string>> cache;  //!< cache.TABLE.*: NicCache
+        std::vector<std::pair<std::string, std::string>> memory; //!< cache.TABLE.memory.*: NicMemory
+    };
+
+    std::vector<CacheKeys> caches;   //!< nic.pipeline: by RdmaNicTables::Table (else empty)
+    bool baseRttSet{false};          //!< nic.BaseRtt set (else each NIC's is the longest path's)
+    bool irnBdpSet{false};           //!< transport.irn.BdpBytes set (else the longest path's BDP)
+    std::string rxBufferOrigin;      //!< where nic.rx.BufferBytes came from (for the builder's
+                                     //!< error: a buffer too small for its link)
     bool census{false};              //!< sim.census
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
