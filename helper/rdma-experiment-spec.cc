@@ -659,6 +659,33 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     : config(configIn)
 {
     RdmaConfig& c = config;
+    ApplyHpccConfig(c);
+    CheckOutputDir(c, write, force);
+    ReadRun(c);
+    CheckFabricFits(c);
+    topology = MakeTopology(c, tiers);
+    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
+    // by the NIC rate, the first host's link rate (as the HPCC simulator's
+    // get_nic_rate).
+    RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    RdmaApplyImpliedSettings(c);
+    CheckSwitchBuffers(c, topology);
+    CheckIntRates(c, topology);
+    ReadCaptureAndFailures(c);
+    ChooseIcrc(c);
+    MakeTraffic(c);
+    ReadTransport(c);
+    ReadNic(c);
+    ReadEcn(c);
+    memory = RdmaMemoryEstimate(topology, flows, pipeline);
+    CheckMemory(c, memory, "this run");
+    MakePartition(c);
+    CheckRanks(c);
+}
+
+void
+RdmaExperimentSpec::ApplyHpccConfig(RdmaConfig& c)
+{
     if (!c.Get("hpcc.config").empty())
     {
         // An HPCC simulator config.txt under the INI file and command line.
@@ -667,6 +694,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
             std::cerr << "rdma-sim: warning: " << w << "\n";
         }
     }
+}
+
+void
+RdmaExperimentSpec::CheckOutputDir(const RdmaConfig& c, bool write, bool force)
+{
     outDir = c.Get("output.dir");
     const int state = FolderState(outDir);
     if (write && state < 0)
@@ -679,6 +711,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
                               " is not empty (use --force to write into it)");
     }
+}
+
+void
+RdmaExperimentSpec::ReadRun(const RdmaConfig& c)
+{
     seed = c.GetUinteger("sim.seed");
     if (seed == 0)
     {
@@ -697,15 +734,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
     }
     qlenInterval = c.GetTime("output.qlenInterval");
-    CheckFabricFits(c);
-    topology = MakeTopology(c, tiers);
-    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
-    // by the NIC rate, the first host's link rate (as the HPCC simulator's
-    // get_nic_rate).
-    RdmaApplyCcPreset(c, topology.GetHostLinkRate());
-    RdmaApplyImpliedSettings(c);
-    CheckSwitchBuffers(c, topology);
-    CheckIntRates(c, topology);
+}
+
+void
+RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
+{
     try
     {
         pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());
@@ -725,6 +758,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               c.Get("topology.failLinks") + "': " + e.what());
     }
     routeConvergence = c.GetTime("topology.routeConvergence");
+}
+
+void
+RdmaExperimentSpec::ChooseIcrc(const RdmaConfig& c)
+{
     const std::string icrcMode = c.Get("sim.icrc");
     if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
     {
@@ -760,6 +798,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": use auto or on");
     }
     icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
+}
+
+void
+RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
+{
     Time trafficEnd(0);
     if (c.Get("traffic.pattern") == "collective")
     {
@@ -798,12 +841,23 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                                          "job.stagger",
                                          "job.count"}));
     }
+}
+
+void
+RdmaExperimentSpec::ReadTransport(const RdmaConfig& c)
+{
     connection = MakeConnection(c);
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     RequirePositiveTimes(c,
                          {"nic.FlowletTimeout", "switch.conga.FlowletTimeout", "switch.conga.Tdre"});
+    irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
+}
+
+void
+RdmaExperimentSpec::ReadNic(const RdmaConfig& c)
+{
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
@@ -824,8 +878,12 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         }
     }
     baseRttSet = c.GetOrigin("nic.BaseRtt") != "default";
-    irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
     rxBufferOrigin = c.GetOrigin("nic.rx.BufferBytes");
+}
+
+void
+RdmaExperimentSpec::ReadEcn(const RdmaConfig& c)
+{
     ecn.kminBytes = c.GetUinteger("ecn.kmin");
     ecn.kmaxBytes = c.GetUinteger("ecn.kmax");
     ecn.pmax = c.GetDouble("ecn.pmax");
@@ -844,9 +902,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("ecn.pmax") + ": ecn.pmax = " + c.Get("ecn.pmax") +
                               ": expected a probability in [0, 1]");
     }
-    memory = RdmaMemoryEstimate(topology, flows, pipeline);
-    CheckMemory(c, memory, "this run");
-    MakePartition(c);
+}
+
+void
+RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
+{
     if (partition.ranks > 1 && scheduler != "ns3::RdmaEventScheduler")
     {
         throw RdmaConfigError(c.GetOrigin("sim.scheduler") + ": sim.scheduler = " + scheduler +
