@@ -334,6 +334,14 @@ class RdmaTopologyHelper
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
     /// Put m_routes' next hops toward every host in every switch's table.
+    /// Make the nodes (with their system ids), sorted into switches and hosts.
+    void MakeNodes();
+    /// Make each link's devices and channel (with its error models).
+    /// \return each node's devices, in port order
+    std::vector<std::vector<Ptr<QbbNetDevice>>> InstallLinks();
+    /// Make each switch node's RdmaSwitch (EcmpSeed, MMU attributes, ECN) with its ports.
+    /// \param ports each node's devices, in port order
+    void InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports);
     /// \return the route entries installed
     uint64_t InstallRoutes();
     /// The routes follow a failed link. \param link its index
