@@ -542,14 +542,21 @@ MergeRanks(const RdmaExperimentSpec& spec,
 
 } // namespace
 
-RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
-                                           const RdmaExperimentBuilder& sim,
-                                           Time simEnd,
-                                           std::chrono::steady_clock::time_point wallStart)
+namespace
 {
-    const RdmaTopologyHelper& topo = sim.GetTopology();
-    const Ptr<RdmaFlowRunner> runner = sim.GetRunner();
-    // Each host pair's path once (RdmaTopologyHelper::GetPathFunction walks it).
+
+/**
+ * \return each flow's FCT record, against its path's ideal FCT (each host
+ * pair's path walked once: RdmaTopologyHelper::GetPathFunction)
+ * \param spec the experiment \param topo the fabric \param flows the flows
+ * \param results their results
+ */
+std::vector<RdmaFctRecord>
+FctRecords(const RdmaExperimentSpec& spec,
+           const RdmaTopologyHelper& topo,
+           const std::vector<RdmaFlow>& flows,
+           const std::vector<RdmaFlowResult>& results)
+{
     const RdmaPathFunction pathOf =
         topo.GetPathFunction(spec.GetFrameBytes(), RdmaExperimentSpec::GetAckBytes());
     std::map<std::pair<uint32_t, uint32_t>, RdmaPathInfo> paths;
@@ -563,6 +570,48 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     };
     RdmaIdealFct model;
     model.payloadBytes = spec.mtuBytes;
+    return RdmaMakeFctRecords(flows, results, path, model);
+}
+
+/**
+ * \return cache.csv: the cache counters per NIC and table (nic.pipeline)
+ * \param spec the experiment \param topo the fabric
+ * \param f receives them summed per table, and the QPC entry's bytes
+ */
+std::string
+CacheCounters(const RdmaExperimentSpec& spec, const RdmaTopologyHelper& topo, Figures& f)
+{
+    std::ostringstream cacheCsv;
+    cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
+    for (uint32_t h = 0; spec.pipeline && h < topo.GetNHosts(); ++h)
+    {
+        for (const auto& k : topo.GetNic(h)->GetPipeline()->GetTables()->GetCounters())
+        {
+            cacheCsv << h << ',' << k.table << ',' << k.hits << ',' << k.misses << ','
+                     << k.evictions << ',' << k.writeBacks << ',' << k.stallTime.GetNanoSeconds()
+                     << '\n';
+            auto& sum = f.caches[k.table];
+            sum.hits += k.hits;
+            sum.misses += k.misses;
+            sum.evictions += k.evictions;
+        }
+    }
+    if (spec.pipeline && topo.GetNHosts() > 0)
+    {
+        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
+    }
+    return cacheCsv.str();
+}
+
+} // namespace
+
+RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
+                                           const RdmaExperimentBuilder& sim,
+                                           Time simEnd,
+                                           std::chrono::steady_clock::time_point wallStart)
+{
+    const RdmaTopologyHelper& topo = sim.GetTopology();
+    const Ptr<RdmaFlowRunner> runner = sim.GetRunner();
     Figures f;
     f.totals = sim.GetStats().GetTotals();
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
@@ -579,29 +628,9 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     {
         simEnd = MergeRanks(spec, sim, wallStart, simEnd, f, results, m_pfcCsv, m_qlenCsv);
     }
-    m_records = RdmaMakeFctRecords(runner->GetFlows(), results, path, model);
+    m_records = FctRecords(spec, topo, runner->GetFlows(), results);
     f.buckets = RdmaSlowdownPercentiles(m_records);
-    // Cache counters per NIC and table (cache.csv), and summed per table.
-    std::ostringstream cacheCsv;
-    cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
-    for (uint32_t h = 0; spec.pipeline && h < topo.GetNHosts(); ++h)
-    {
-        for (const auto& k : topo.GetNic(h)->GetPipeline()->GetTables()->GetCounters())
-        {
-            cacheCsv << h << ',' << k.table << ',' << k.hits << ',' << k.misses << ','
-                     << k.evictions << ',' << k.writeBacks << ',' << k.stallTime.GetNanoSeconds()
-                     << '\n';
-            auto& sum = f.caches[k.table];
-            sum.hits += k.hits;
-            sum.misses += k.misses;
-            sum.evictions += k.evictions;
-        }
-    }
-    m_cacheCsv = cacheCsv.str();
-    if (spec.pipeline && topo.GetNHosts() > 0)
-    {
-        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
-    }
+    m_cacheCsv = CacheCounters(spec, topo, f);
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {
