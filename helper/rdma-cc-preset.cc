@@ -49,13 +49,19 @@ NvidiaPreset()
     return v;
 }
 
-/// \return the keys run.py writes for CC mode 1 or 3 at a NIC rate of bw Gb/s
+/// \return v Mb/s as a rate key's value \param v the rate, Mb/s
+std::string
+Mbps(uint64_t v)
+{
+    return std::to_string(v) + "Mbps";
+}
+
+/// \return the keys run.py writes for CC mode 1 and 3 alike at a NIC rate of bw Gb/s
 std::vector<RdmaPresetValue>
-HpccSimPreset(const std::string& algorithm, uint64_t bw)
+HpccSimCommon(uint64_t bw)
 {
     // run.py runs under Python 2: '/' on integers is integer division.
-    auto mbps = [](uint64_t v) { return std::to_string(v) + "Mbps"; };
-    std::vector<RdmaPresetValue> v{
+    return {
         {"pfc.BufferSize",
          std::to_string(16 * bw / 50 * 1024 * 1024),
          g_runPy + "59 BUFFER_SIZE, line 83 bfsz = 16 * bw / 50 (MB; third.cc x 1024 x 1024)"},
@@ -83,65 +89,76 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
          "HPCC simulator, qbb-net-device.cc: TransmitStart times a packet by its size alone "
          "(no preamble, FCS or inter-packet gap)"},
     };
-    if (algorithm == "dcqcn")
-    {
-        const std::string f = ", line 104 (--cc dcqcn)";
-        v.insert(v.end(),
-                 {
-                     {"cc.dcqcn.AlphaUpdate",
-                      "Periodic",
-                      g_runPy + "19 CC_MODE 1" + f + ": rdma-hw.cc UpdateAlphaMlx"},
-                     {"cc.dcqcn.AlphaUpdateInterval",
-                      "1us",
-                      g_runPy + "20 ALPHA_RESUME_INTERVAL" + f + " t_alpha=1"},
-                     {"cc.dcqcn.RateReduceMonitorPeriod",
-                      "4us",
-                      g_runPy + "21 RATE_DECREASE_INTERVAL" + f + " t_dec=4"},
-                     {"cc.dcqcn.DecreaseTiming",
-                      "Periodic",
-                      g_runPy + "21 RATE_DECREASE_INTERVAL: rdma-hw.cc CheckRateDecreaseMlx "
-                                "cuts on a grid from the first CNP"},
-                     {"cc.dcqcn.ClampTargetRate", "false", g_runPy + "22 CLAMP_TARGET_RATE 0"},
-                     {"cc.dcqcn.TimeReset", "300us", g_runPy + "23 RP_TIMER" + f + " t_inc=300"},
-                     {"cc.dcqcn.G", "0.00390625", g_runPy + "24 EWMA_GAIN" + f + " g=0.00390625"},
-                     {"cc.dcqcn.Threshold", "1", g_runPy + "25 FAST_RECOVERY_TIMES 1"},
-                     {"cc.dcqcn.AiRate", mbps(5 * bw / 25), g_runPy + "26 RATE_AI, line 100"},
-                     {"cc.dcqcn.HaiRate", mbps(50 * bw / 25), g_runPy + "27 RATE_HAI, line 101"},
-                     {"cc.dcqcn.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
-                     {"cc.dcqcn.ByteReset",
-                      "0",
-                      g_runPy + "19 CC_MODE 1: rdma-hw.cc keeps no byte counter"},
-                     {"cc.dcqcn.IncreaseRule",
-                      "TimerOnly",
-                      g_runPy + "25 FAST_RECOVERY_TIMES: rdma-hw.cc RateIncEventMlx"},
-                     {"cc.dcqcn.InitialAlpha",
-                      "1",
-                      g_runPy + "19 CC_MODE 1: rdma-hw.cc cnp_received_mlx sets alpha 1"},
-                 });
-    }
-    else if (algorithm == "hpcc")
-    {
-        const std::string f = ", line 123 (--cc hp)";
-        v.insert(v.end(),
-                 {
-                     {"cc.hpcc.TargetUtilization",
-                      "0.95",
-                      g_runPy + "40 U_TARGET, line 84 (--utgt 95, line 71)"},
-                     {"cc.hpcc.MaxStage", "0", g_runPy + "41 MI_THRESH, line 85 (--mi 0, line 72)"},
-                     {"cc.hpcc.RateAi", mbps(10 * bw / 25), g_runPy + "26 RATE_AI, line 112"},
-                     {"cc.hpcc.FastReact", "true", g_runPy + "39 FAST_REACT" + f + " us=1"},
-                     {"cc.hpcc.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
-                     {"switch.IntAtDequeue",
-                      "true",
-                      g_runPy + "19 CC_MODE 3: switch-node.cc SwitchNotifyDequeue stamps INT"},
-                 });
-    }
-    else
+}
+
+/// \return the keys run.py writes for CC mode 1 (dcqcn) at a NIC rate of bw Gb/s
+std::vector<RdmaPresetValue>
+HpccSimDcqcn(uint64_t bw)
+{
+    const std::string f = ", line 104 (--cc dcqcn)";
+    return {
+        {"cc.dcqcn.AlphaUpdate",
+         "Periodic",
+         g_runPy + "19 CC_MODE 1" + f + ": rdma-hw.cc UpdateAlphaMlx"},
+        {"cc.dcqcn.AlphaUpdateInterval",
+         "1us",
+         g_runPy + "20 ALPHA_RESUME_INTERVAL" + f + " t_alpha=1"},
+        {"cc.dcqcn.RateReduceMonitorPeriod",
+         "4us",
+         g_runPy + "21 RATE_DECREASE_INTERVAL" + f + " t_dec=4"},
+        {"cc.dcqcn.DecreaseTiming",
+         "Periodic",
+         g_runPy + "21 RATE_DECREASE_INTERVAL: rdma-hw.cc CheckRateDecreaseMlx "
+                   "cuts on a grid from the first CNP"},
+        {"cc.dcqcn.ClampTargetRate", "false", g_runPy + "22 CLAMP_TARGET_RATE 0"},
+        {"cc.dcqcn.TimeReset", "300us", g_runPy + "23 RP_TIMER" + f + " t_inc=300"},
+        {"cc.dcqcn.G", "0.00390625", g_runPy + "24 EWMA_GAIN" + f + " g=0.00390625"},
+        {"cc.dcqcn.Threshold", "1", g_runPy + "25 FAST_RECOVERY_TIMES 1"},
+        {"cc.dcqcn.AiRate", Mbps(5 * bw / 25), g_runPy + "26 RATE_AI, line 100"},
+        {"cc.dcqcn.HaiRate", Mbps(50 * bw / 25), g_runPy + "27 RATE_HAI, line 101"},
+        {"cc.dcqcn.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
+        {"cc.dcqcn.ByteReset", "0", g_runPy + "19 CC_MODE 1: rdma-hw.cc keeps no byte counter"},
+        {"cc.dcqcn.IncreaseRule",
+         "TimerOnly",
+         g_runPy + "25 FAST_RECOVERY_TIMES: rdma-hw.cc RateIncEventMlx"},
+        {"cc.dcqcn.InitialAlpha",
+         "1",
+         g_runPy + "19 CC_MODE 1: rdma-hw.cc cnp_received_mlx sets alpha 1"},
+    };
+}
+
+/// \return the keys run.py writes for CC mode 3 (hp) at a NIC rate of bw Gb/s
+std::vector<RdmaPresetValue>
+HpccSimHpcc(uint64_t bw)
+{
+    const std::string f = ", line 123 (--cc hp)";
+    return {
+        {"cc.hpcc.TargetUtilization",
+         "0.95",
+         g_runPy + "40 U_TARGET, line 84 (--utgt 95, line 71)"},
+        {"cc.hpcc.MaxStage", "0", g_runPy + "41 MI_THRESH, line 85 (--mi 0, line 72)"},
+        {"cc.hpcc.RateAi", Mbps(10 * bw / 25), g_runPy + "26 RATE_AI, line 112"},
+        {"cc.hpcc.FastReact", "true", g_runPy + "39 FAST_REACT" + f + " us=1"},
+        {"cc.hpcc.MinRate", "1000Mbps", g_runPy + "28 MIN_RATE 1000Mb/s"},
+        {"switch.IntAtDequeue",
+         "true",
+         g_runPy + "19 CC_MODE 3: switch-node.cc SwitchNotifyDequeue stamps INT"},
+    };
+}
+
+/// \return the keys run.py writes for CC mode 1 or 3 at a NIC rate of bw Gb/s
+std::vector<RdmaPresetValue>
+HpccSimPreset(const std::string& algorithm, uint64_t bw)
+{
+    if (algorithm != "dcqcn" && algorithm != "hpcc")
     {
         throw std::invalid_argument("hpcc-sim: run.py's dcqcn (mode 1) and hp (mode 3) are "
                                     "modelled; cc.algorithm = " +
                                     algorithm + " has no hpcc-sim values");
     }
+    std::vector<RdmaPresetValue> v = HpccSimCommon(bw);
+    const auto more = algorithm == "dcqcn" ? HpccSimDcqcn(bw) : HpccSimHpcc(bw);
+    v.insert(v.end(), more.begin(), more.end());
     return v;
 }
 

@@ -136,18 +136,8 @@ RdmaCollectiveRunner::QpKey(uint32_t src, uint32_t dst, uint32_t channel)
 }
 
 void
-RdmaCollectiveRunner::AddJob(const RdmaJob& job)
+RdmaCollectiveRunner::CheckJobHosts(const RdmaJob& job, const std::string& where) const
 {
-    const auto j = static_cast<uint32_t>(m_jobs.size());
-    const std::string where = "job " + std::to_string(j) + ": ";
-    if (job.items.empty() || job.iterations == 0)
-    {
-        throw std::invalid_argument(where + "expected at least one item and one iteration");
-    }
-    if (job.priority > 7)
-    {
-        throw std::invalid_argument(where + "expected priority 0-7");
-    }
     const auto n = static_cast<uint32_t>(job.hosts.size());
     if (!job.intraHosts.empty() && (job.intraHosts.size() != n || job.servers.size() != n))
     {
@@ -175,9 +165,14 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
             }
         }
     }
-    JobState s;
-    s.job = job;
-    s.ranks.resize(n);
+}
+
+uint64_t
+RdmaCollectiveRunner::CheckCollectiveItems(const RdmaJob& job,
+                                           const std::string& where,
+                                           std::vector<uint32_t>& collectiveItems)
+{
+    const auto n = static_cast<uint32_t>(job.hosts.size());
     uint64_t bytesPerIteration = 0;
     for (uint32_t i = 0; i < job.items.size(); ++i)
     {
@@ -199,23 +194,19 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
                 std::to_string(c->GetMostRecvsPerRank()) +
                 " WRITEs, more than the immediate numbers (2^20): use larger chunks");
         }
-        s.collectiveItems.push_back(i);
+        collectiveItems.push_back(i);
         for (const auto& op : c->GetOps())
         {
             bytesPerIteration += op.bytes;
         }
     }
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        m_hosts[job.hosts[r]].job = j;
-        m_hosts[job.hosts[r]].rank = r;
-        s.ranks[r].host = job.hosts[r];
-        if (!job.intraHosts.empty())
-        {
-            m_hosts[job.intraHosts[r]].job = j;
-            m_hosts[job.intraHosts[r]].rank = r;
-        }
-    }
+    return bytesPerIteration;
+}
+
+void
+RdmaCollectiveRunner::MakeRecords(JobState& s, uint32_t j)
+{
+    const RdmaJob& job = s.job;
     s.records.resize(uint64_t(s.collectiveItems.size()) * job.iterations);
     for (uint32_t it = 0; it < job.iterations; ++it)
     {
@@ -241,6 +232,39 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         s.iterations[it].compute = compute;
         s.iterations[it].ranks = static_cast<uint32_t>(job.hosts.size());
     }
+}
+
+void
+RdmaCollectiveRunner::AddJob(const RdmaJob& job)
+{
+    const auto j = static_cast<uint32_t>(m_jobs.size());
+    const std::string where = "job " + std::to_string(j) + ": ";
+    if (job.items.empty() || job.iterations == 0)
+    {
+        throw std::invalid_argument(where + "expected at least one item and one iteration");
+    }
+    if (job.priority > 7)
+    {
+        throw std::invalid_argument(where + "expected priority 0-7");
+    }
+    CheckJobHosts(job, where);
+    JobState s;
+    s.job = job;
+    const auto n = static_cast<uint32_t>(job.hosts.size());
+    s.ranks.resize(n);
+    const uint64_t bytesPerIteration = CheckCollectiveItems(job, where, s.collectiveItems);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        m_hosts[job.hosts[r]].job = j;
+        m_hosts[job.hosts[r]].rank = r;
+        s.ranks[r].host = job.hosts[r];
+        if (!job.intraHosts.empty())
+        {
+            m_hosts[job.intraHosts[r]].job = j;
+            m_hosts[job.intraHosts[r]].rank = r;
+        }
+    }
+    MakeRecords(s, j);
     m_collectives += s.records.size();
     m_totalBytes += bytesPerIteration * job.iterations;
     m_jobs.push_back(std::move(s));

@@ -69,16 +69,36 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
                 }
             });
     }
-    const RdmaConfig& c = spec.config;
-    RoceFrame::SetIcrcEnabled(spec.icrc);
-    const bool distributed = spec.partition.ranks > 1;
-    if (distributed)
+    ChooseSimulator();
+    BuildFabric();
+    BuildHosts();
+    m_topo.SetBuildProgress(nullptr);
+    building.Finish();
+    StartFlows();
+    StartJobs();
+    m_stats = std::make_unique<RdmaStatsHelper>(m_topo);
+    m_stats->StartQueueSampling(spec.qlenInterval,
+                                spec.flows.empty() ? (spec.jobs.empty() ? Time(0)
+                                                                        : spec.jobs.front().start)
+                                                   : spec.flows.front().start,
+                                spec.stopTime);
+    if (m_census)
+    {
+        m_census->Close();
+    }
+}
+
+void
+RdmaExperimentBuilder::ChooseSimulator()
+{
+    RoceFrame::SetIcrcEnabled(m_spec.icrc);
+    if (m_spec.partition.ranks > 1)
     {
         // Before anything makes the simulator: ns-3 picks its
         // implementation (DistributedSimulatorImpl or
         // NullMessageSimulatorImpl) when it is first used.
-        RdmaMpi::EnableSimulator(spec.mpiSync);
-        m_topo.SetSystemIds(spec.partition.rankOf);
+        RdmaMpi::EnableSimulator(m_spec.mpiSync);
+        m_topo.SetSystemIds(m_spec.partition.rankOf);
     }
     else
     {
@@ -86,55 +106,64 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
         // RdmaEventScheduler's order (with other schedulers it is ns-3's).
         GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RdmaSimulatorImpl"));
     }
-    Simulator::SetScheduler(ObjectFactory(spec.scheduler));
+    Simulator::SetScheduler(ObjectFactory(m_spec.scheduler));
     NS_ABORT_MSG_UNLESS(Simulator::GetImplementation()->GetInstanceTypeId().GetName().rfind(
                             "ns3::Rdma",
                             0) == 0,
                         "RdmaExperimentBuilder: the simulator existed before the run chose it");
-    c.Apply();
-    if (spec.verifyIcrc)
+    m_spec.config.Apply(); // the keys' ns-3 defaults; everything else comes typed from the spec
+    if (m_spec.verifyIcrc)
     {
         Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
     }
     // (Implied settings, INT for HPCC among them, are set keys by now: RdmaApplyImpliedSettings.)
+}
 
+void
+RdmaExperimentBuilder::BuildFabric()
+{
     for (uint32_t t = 0; t < 3; ++t)
     {
-        m_topo.SetTierLink(t, spec.tiers[t]);
+        m_topo.SetTierLink(t, m_spec.tiers[t]);
     }
-    if (spec.ecn.kmaxBytes > 0)
+    if (m_spec.ecn.kmaxBytes > 0)
     {
-        m_topo.SetSwitchEcn(spec.ecn);
+        m_topo.SetSwitchEcn(m_spec.ecn);
     }
-    m_topo.InstallFabric(spec.topology);
-    if (spec.conga)
+    m_topo.InstallFabric(m_spec.topology);
+    if (m_spec.conga)
     {
-        RdmaCongaFabric::Describe(spec.topology).Install(m_topo);
+        RdmaCongaFabric::Describe(m_spec.topology).Install(m_topo);
     }
-    for (const RdmaLinkFailure& f : spec.linkFailures)
+    for (const RdmaLinkFailure& f : m_spec.linkFailures)
     {
-        m_topo.ScheduleLinkFailure(f.link, f.at, spec.routeConvergence);
+        m_topo.ScheduleLinkFailure(f.link, f.at, m_spec.routeConvergence);
     }
     m_topo.AssignStreams(1);
     if (m_write)
     {
         try
         {
-            m_pcap.Enable(m_topo, spec.pcapNodes);
+            m_pcap.Enable(m_topo, m_spec.pcapNodes);
         }
         catch (const std::runtime_error& e)
         {
             Abandon(std::string("output.pcapNodes: ") + e.what());
         }
     }
+}
+
+void
+RdmaExperimentBuilder::BuildHosts()
+{
     // The NICs' base RTT (HPCC's T) is the first to the last host's, the
     // longest path of the generated topologies (a rail fabric's: the first
     // to the last GPU's NIC; its NVLink ports, apart, take the same).
-    const auto& servers = spec.topology.servers;
+    const auto& servers = m_spec.topology.servers;
     const uint32_t nHosts = servers.count > 0 ? servers.GetGpus() : m_topo.GetNHosts();
     const Time baseRtt = nHosts > 1 ? m_topo.GetBaseRtt(0,
                                                         nHosts - 1,
-                                                        spec.GetFrameBytes(),
+                                                        m_spec.GetFrameBytes(),
                                                         RdmaExperimentSpec::GetAckBytes())
                                     : MicroSeconds(1);
     m_topo.SetRdmaHelper(MakeNicHelper(baseRtt));
@@ -144,7 +173,7 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     }
     catch (const std::invalid_argument& e)
     {
-        Abandon(c.GetOrigin("nic.rx.BufferBytes") + ": nic.rx." + e.what());
+        Abandon(m_spec.rxBufferOrigin + ": nic.rx." + e.what());
     }
     // Each NIC's entropy draws (nic.Entropy packet or flowlet) from a stream
     // of its own, by host index: far above the topology's and the traffic's.
@@ -152,29 +181,32 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     {
         m_topo.GetNic(h)->AssignStreams(NIC_STREAMS + h);
     }
-    m_topo.SetBuildProgress(nullptr);
-    building.Finish();
+}
 
+void
+RdmaExperimentBuilder::StartFlows()
+{
     if (m_census)
     {
-        m_census->Enter("flow runner", spec.flows.size(), "flow");
+        m_census->Enter("flow runner", m_spec.flows.size(), "flow");
     }
     m_runner = CreateObject<RdmaFlowRunner>();
     m_runner->SetHosts(m_topo.GetHosts());
-    m_runner->SetConnectionConfig(spec.connection);
+    m_runner->SetConnectionConfig(m_spec.connection);
+    const bool distributed = m_spec.partition.ranks > 1;
     if (distributed)
     {
         std::vector<bool> local(m_topo.GetNHosts());
         const uint32_t me = RdmaMpi::GetRank();
         for (uint32_t h = 0; h < local.size(); ++h)
         {
-            local[h] = spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
+            local[h] = m_spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
         }
         m_runner->SetLocalHosts(std::move(local));
     }
     try
     {
-        m_runner->SetFlows(spec.flows);
+        m_runner->SetFlows(m_spec.flows);
         if (distributed)
         {
             // This rank's flows are done; others may still need its nodes
@@ -195,41 +227,36 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     {
         Abandon(std::string("traffic: ") + e.what());
     }
-    if (!spec.jobs.empty())
+}
+
+void
+RdmaExperimentBuilder::StartJobs()
+{
+    if (m_spec.jobs.empty())
     {
-        m_collectives = CreateObject<RdmaCollectiveRunner>();
-        std::vector<Ptr<RdmaNic>> nics;
-        for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
-        {
-            nics.push_back(m_topo.GetNic(h));
-        }
-        m_collectives->SetHosts(nics);
-        m_collectives->SetConnectionConfig(spec.connection);
-        try
-        {
-            for (const RdmaJob& job : spec.jobs)
-            {
-                m_collectives->AddJob(job);
-            }
-        }
-        catch (const std::exception& e)
-        {
-            Abandon(std::string("traffic: ") + e.what());
-        }
-        m_collectives->SetAllDoneCallback(
-            MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
-        m_collectives->Start();
+        return;
     }
-    m_stats = std::make_unique<RdmaStatsHelper>(m_topo);
-    m_stats->StartQueueSampling(spec.qlenInterval,
-                                spec.flows.empty() ? (spec.jobs.empty() ? Time(0)
-                                                                        : spec.jobs.front().start)
-                                                   : spec.flows.front().start,
-                                spec.stopTime);
-    if (m_census)
+    m_collectives = CreateObject<RdmaCollectiveRunner>();
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
-        m_census->Close();
+        nics.push_back(m_topo.GetNic(h));
     }
+    m_collectives->SetHosts(nics);
+    m_collectives->SetConnectionConfig(m_spec.connection);
+    try
+    {
+        for (const RdmaJob& job : m_spec.jobs)
+        {
+            m_collectives->AddJob(job);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        Abandon(std::string("traffic: ") + e.what());
+    }
+    m_collectives->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    m_collectives->Start();
 }
 
 RdmaExperimentBuilder::~RdmaExperimentBuilder() = default;
@@ -298,17 +325,15 @@ RdmaExperimentBuilder::GetCensus() const
 RdmaHelper
 RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
 {
-    const RdmaConfig& c = m_spec.config;
     RdmaHelper rdma;
-    if (c.GetOrigin("nic.BaseRtt") == "default")
+    if (!m_spec.baseRttSet)
     {
         rdma.SetNicAttribute("BaseRtt", TimeValue(baseRtt));
     }
     rdma.SetCongestionControl(m_spec.congestionControl);
     rdma.SetLossRecovery(ObjectFactory(m_spec.lossRecovery));
     rdma.SetPathMtu(m_spec.mtuBytes);
-    if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" &&
-        c.GetOrigin("transport.irn.BdpBytes") == "default")
+    if (m_spec.lossRecovery == "ns3::RdmaSelectiveRepeat" && !m_spec.irnBdpSet)
     {
         // IRN 3.2: the cap is the BDP of the longest path, at the host's rate.
         rdma.SetLossRecoveryBdp(baseRtt, m_spec.mtuBytes);
@@ -316,15 +341,14 @@ RdmaExperimentBuilder::MakeNicHelper(Time baseRtt) const
     // The pipeline's defaults come from the nic.hw and pcie groups (Apply);
     // each table's keys go on its own cache and backing store.
     rdma.EnablePipeline(m_spec.pipeline);
-    for (uint32_t t = 0; m_spec.pipeline && t < RdmaNicTables::N_TABLES; ++t)
+    for (uint32_t t = 0; t < m_spec.caches.size(); ++t)
     {
         const auto table = static_cast<RdmaNicTables::Table>(t);
-        const std::string g = std::string("cache.") + RdmaNicTables::GetTableName(table);
-        for (const auto& [name, value] : c.GetGroupValues(g))
+        for (const auto& [name, value] : m_spec.caches[t].cache)
         {
             rdma.SetCacheAttribute(table, name, StringValue(value));
         }
-        for (const auto& [name, value] : c.GetGroupValues(g + ".memory"))
+        for (const auto& [name, value] : m_spec.caches[t].memory)
         {
             rdma.SetCacheMemoryAttribute(table, name, StringValue(value));
         }

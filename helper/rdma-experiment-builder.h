@@ -109,6 +109,20 @@ class RdmaExperimentBuilder
         bool previous; //!< the caller's
     };
 
+    // The constructor's steps, in their order.
+
+    /// Set the ICRC mode, the simulator (sequential or distributed) and its
+    /// scheduler, and the keys' ns-3 defaults (RdmaConfig::Apply).
+    void ChooseSimulator();
+    /// Build the links and switches, CONGA's overlay, the link failures and
+    /// the pcap captures (when written).
+    void BuildFabric();
+    /// Install the NICs, with the base RTT of the longest path, and their streams.
+    void BuildHosts();
+    /// Make the flow runner (this rank's hosts when distributed) and start it.
+    void StartFlows();
+    /// Make the collective runner with spec.jobs and start it (none: nothing).
+    void StartJobs();
     /// \return the NIC helper for this experiment \param baseRtt the NICs' base RTT
     RdmaHelper MakeNicHelper(Time baseRtt) const;
     /**

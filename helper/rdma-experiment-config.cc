@@ -17,17 +17,58 @@
 namespace ns3
 {
 
-RdmaConfig
-RdmaExperiment::MakeConfig()
+namespace
 {
-    RdmaConfig c;
-    // What each plain key's values must be (ns-3 checkers; RdmaConfig::Set checks).
-    const auto count = [](uint32_t min) { return MakeUintegerChecker<uint32_t>(min); };
-    const auto rate = RdmaMakeDataRateChecker(DataRate(1));
-    const auto duration = MakeTimeChecker(Time(0));
-    const auto positiveDuration = MakeTimeChecker(NanoSeconds(1));
-    const auto fraction = MakeDoubleChecker<double>(0, 1);
-    const auto weight = MakeDoubleChecker<double>(0);
+
+// What each plain key's values must be (ns-3 checkers; RdmaConfig::Set checks).
+
+/// \return a count of at least min
+Ptr<const AttributeChecker>
+Count(uint32_t min)
+{
+    return MakeUintegerChecker<uint32_t>(min);
+}
+
+/// \return a rate of at least 1 bit/s
+Ptr<const AttributeChecker>
+Rate()
+{
+    return RdmaMakeDataRateChecker(DataRate(1));
+}
+
+/// \return a time of at least 0
+Ptr<const AttributeChecker>
+Duration()
+{
+    return MakeTimeChecker(Time(0));
+}
+
+/// \return a time of at least 1 ns
+Ptr<const AttributeChecker>
+PositiveDuration()
+{
+    return MakeTimeChecker(NanoSeconds(1));
+}
+
+/// \return a probability or share in [0, 1]
+Ptr<const AttributeChecker>
+Fraction()
+{
+    return MakeDoubleChecker<double>(0, 1);
+}
+
+/// \return a weight of at least 0
+Ptr<const AttributeChecker>
+Weight()
+{
+    return MakeDoubleChecker<double>(0);
+}
+
+
+/// \brief Declare the keys of the topology generators: which, and their sizes (RdmaTopologySpec). \param c the configuration
+void
+AddTopologyKeys(RdmaConfig& c)
+{
     // Topology (RdmaTopologySpec / RdmaTopologyHelper).
     c.AddKey("topology.type",
              "fat-tree",
@@ -46,57 +87,69 @@ RdmaExperiment::MakeConfig()
                              5,
                              "rail"));
     c.AddKey("topology.k", "4", "fat-tree arity k (even): k^3/4 hosts",
-             count(2));
+             Count(2));
     c.AddKey("topology.leaves", "4", "leaf-spine: leaf switches",
-             count(1));
+             Count(1));
     c.AddKey("topology.spines", "2", "leaf-spine and rail: spine switches",
-             count(1));
+             Count(1));
     c.AddKey("topology.hostsPerLeaf", "4", "leaf-spine: hosts per leaf",
-             count(1));
+             Count(1));
     c.AddKey("topology.oversubscription",
              "1",
              "leaf-spine: host to uplink capacity ratio (0: uplinks at topology.fabricRate)",
-             weight);
+             Weight());
     c.AddKey("topology.left", "8", "dumbbell: hosts on the left switch",
-             count(1));
+             Count(1));
     c.AddKey("topology.right", "1", "dumbbell: hosts on the right switch",
-             count(1));
+             Count(1));
     c.AddKey("topology.hosts", "17", "star: hosts on the one switch",
-             count(2));
+             Count(2));
     c.AddKey("topology.file",
              "",
              "hpcc: topology file path (relative paths: from the config file's folder)");
+}
+
+/// \brief Declare the keys of the rail-optimized fabric (RdmaTopologySpec::Rail). \param c the configuration
+void
+AddRailKeys(RdmaConfig& c)
+{
     // Rail-optimized fabric (RdmaTopologySpec::Rail; doc/rdma.rst, "Rail-optimized fabrics").
-    c.AddKey("topology.rail.Servers", "8", "rail: servers", count(1));
+    c.AddKey("topology.rail.Servers", "8", "rail: servers", Count(1));
     c.AddKey("topology.rail.GpusPerServer",
              "8",
              "rail: GPUs per server, each with one NIC on its own rail switch (as many rails)",
-             count(1));
+             Count(1));
     c.AddKey("topology.rail.IntraServerRate",
              "3600Gbps",
              "rail: rate of each GPU's intra-server (NVLink) link, bit/s each way (H100's NVLink "
              "4: 900 GB/s both ways, 450 GB/s = 3600 Gb/s each way, NVIDIA H100 datasheet)",
-             rate);
+             Rate());
     c.AddKey("topology.rail.IntraServerDelay",
              "1us",
              "rail: one-way propagation delay of each intra-server link (the generated links' "
              "default, not a measured NVLink latency)",
-             duration);
+             Duration());
+}
+
+/// \brief Declare the keys of the generated links: rates, delay, errors, failures (RdmaTopologyHelper). \param c the configuration
+void
+AddLinkKeys(RdmaConfig& c)
+{
     c.AddKey("topology.hostRate", "100Gbps", "host link rate, bit/s (tier 0)",
-             rate);
+             Rate());
     c.AddKey("topology.fabricRate",
              "100Gbps",
              "edge-aggregation, leaf-spine, rail-spine or dumbbell bottleneck link rate, bit/s "
              "(tier 1)",
-             rate);
+             Rate());
     c.AddKey("topology.coreRate", "100Gbps", "fat-tree aggregation-core link rate, bit/s (tier 2)",
-             rate);
+             Rate());
     c.AddKey("topology.linkDelay", "1us", "one-way propagation delay of every generated link",
-             duration);
+             Duration());
     c.AddKey("topology.errorRate",
              "0",
              "probability a frame is corrupted on reception, every generated link",
-             fraction);
+             Fraction());
     c.AddKey("topology.failLinks",
              "",
              "links that fail during the run: A-B@time items separated by commas, A and B the "
@@ -108,7 +161,13 @@ RdmaExperiment::MakeConfig()
              "time from a link's failure to routes that avoid it in every switch (the control "
              "plane's reaction: a parameter of the study); ECMP keeps sending into the link "
              "until then",
-             duration);
+             Duration());
+}
+
+/// \brief Declare the keys of the workload of flows (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner). \param c the configuration
+void
+AddTrafficKeys(RdmaConfig& c)
+{
     // Traffic (RdmaFlowGenerator, RdmaReadHpccFlowFile, RdmaFlowRunner).
     c.AddKey("traffic.pattern",
              "poisson",
@@ -134,20 +193,20 @@ RdmaExperiment::MakeConfig()
     c.AddKey("traffic.load", "0.3", "poisson: offered load per host, fraction of its line rate",
              MakeDoubleChecker<double>(1e-9, 1));
     c.AddKey("traffic.start", "0s", "time the first arrivals may start",
-             duration);
+             Duration());
     c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window",
-             positiveDuration);
+             PositiveDuration());
     c.AddKey("traffic.flowFile", "", "flow-file: the HPCC flow file (relative: as topology.file)");
     c.AddKey("traffic.size", "1000000", "incast, permutation, all-to-all: bytes of each flow",
              MakeUintegerChecker<uint64_t>(1));
     c.AddKey("traffic.fanIn", "16", "incast: senders",
-             count(1));
+             Count(1));
     c.AddKey("traffic.receiver", "0", "incast: the receiving host index",
-             count(0));
+             Count(0));
     c.AddKey("traffic.repeats", "1", "incast: rounds",
-             count(1));
+             Count(1));
     c.AddKey("traffic.interval", "100us", "incast: time from one round to the next",
-             duration);
+             Duration());
     c.AddKey("traffic.background",
              "none",
              "incast: none, or poisson (flows among every host but the receiver, sizes from "
@@ -158,23 +217,29 @@ RdmaExperiment::MakeConfig()
              "incast with traffic.background = poisson: offered load per host, fraction of its "
              "line rate");
     c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE",
-             weight);
+             Weight());
     c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ",
-             weight);
+             Weight());
     c.AddKey("traffic.sendWeight", "0", "operation mix: weight of SEND",
-             weight);
+             Weight());
     c.AddKey("traffic.priority", "3", "traffic class of every flow (0-7)",
              MakeUintegerChecker<uint8_t>(0, 7));
     c.AddAttributeGroup("traffic", "ns3::RdmaFlowRunner");
     c.AddAttributeGroup("traffic.target", "ns3::RdmaTargetPattern");
+}
+
+/// \brief Declare the keys of the training jobs (traffic.pattern = collective: RdmaMakeJobs). \param c the configuration
+void
+AddJobKeys(RdmaConfig& c)
+{
     // Training jobs (traffic.pattern = collective): RdmaMakeJobs, RdmaCollectiveRunner.
     c.AddKey("job.count", "1", "collective: jobs sharing the fabric, each on its own hosts",
-             count(1));
+             Count(1));
     c.AddKey("job.ranks",
              "0",
              "collective: ranks of each job, one per host (rail: per GPU; 0: the hosts shared "
              "equally among job.count jobs)",
-             count(0));
+             Count(0));
     c.AddKey("job.placement",
              "contiguous",
              "collective: contiguous (job i on the hosts i x job.ranks onward, ranks in host "
@@ -198,9 +263,15 @@ RdmaExperiment::MakeConfig()
              "to run a smaller copy of a workload",
              MakeDoubleChecker<double>(1e-9, 1e9));
     c.AddKey("job.iterations", "1", "collective: iterations each job runs",
-             count(1));
+             Count(1));
     c.AddKey("job.stagger", "0s", "collective: job i starts at traffic.start + i x job.stagger",
-             duration);
+             Duration());
+}
+
+/// \brief Declare the keys of each job's collectives (RdmaCollectiveRunner). \param c the configuration
+void
+AddCollectiveKeys(RdmaConfig& c)
+{
     c.AddKey("collective.type",
              "all-reduce",
              "collective: all-reduce, all-gather, reduce-scatter, broadcast (from rank 0) or "
@@ -239,6 +310,12 @@ RdmaExperiment::MakeConfig()
              "its own QP per peer (and its own ECMP path)",
              MakeUintegerChecker<uint32_t>(1, 64));
     c.AddAttributeGroup("collective", "ns3::RdmaCollectiveRunner");
+}
+
+/// \brief Declare the keys of the transport: connections and loss recovery. \param c the configuration
+void
+AddTransportKeys(RdmaConfig& c)
+{
     // Transport: the ModifyQp attributes of every connection, and the QP's own.
     c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096",
              MakeUintegerChecker<uint32_t>(256, 4096));
@@ -257,6 +334,12 @@ RdmaExperiment::MakeConfig()
              "transport.irn.BdpBytes, unless given, to the host rate x the longest path's base "
              "RTT)");
     c.AddAttributeGroup("transport.irn", "ns3::RdmaSelectiveRepeat");
+}
+
+/// \brief Declare the keys of the links', switches' and MMUs' attributes, and ECN marking. \param c the configuration
+void
+AddSwitchKeys(RdmaConfig& c)
+{
     // Layers whose keys are the models' attributes.
     c.AddAttributeGroup("link", "ns3::QbbNetDevice");
     c.AddAttributeGroup("link.queue", "ns3::QbbEgressQueue");
@@ -275,7 +358,13 @@ RdmaExperiment::MakeConfig()
     c.AddKey("ecn.kmax", "0", "RED Kmax, bytes (0: per link rate)",
              MakeUintegerChecker<uint64_t>());
     c.AddKey("ecn.pmax", "0.2", "RED Pmax, marking probability at Kmax",
-             fraction);
+             Fraction());
+}
+
+/// \brief Declare the keys of the NIC, and the NIC as hardware. \param c the configuration
+void
+AddNicKeys(RdmaConfig& c)
+{
     c.AddAttributeGroup("nic", "ns3::RdmaNic");
     c.OverrideDefault("nic.VerifyIcrc",
                       "false",
@@ -296,6 +385,12 @@ RdmaExperiment::MakeConfig()
         c.AddAttributeGroup(g, "ns3::NicCache", true);
         c.AddAttributeGroup(g + ".memory", "ns3::NicMemory", true);
     }
+}
+
+/// \brief Declare the keys of congestion control. \param c the configuration
+void
+AddCcKeys(RdmaConfig& c)
+{
     // Congestion control: the algorithm, and each algorithm's attributes.
     c.AddKey("cc.algorithm",
              "dcqcn",
@@ -314,6 +409,12 @@ RdmaExperiment::MakeConfig()
     c.AddAttributeGroup("cc.dctcp", "ns3::RdmaDctcp");
     c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
     c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
+}
+
+/// \brief Declare the keys of an HPCC simulator config.txt, and the run itself. \param c the configuration
+void
+AddSimKeys(RdmaConfig& c)
+{
     // An HPCC simulator config.txt (RdmaApplyHpccConfig), under the keys above.
     c.AddKey("hpcc.config",
              "",
@@ -363,7 +464,7 @@ RdmaExperiment::MakeConfig()
     c.AddKey("sim.stopTime",
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE",
-             positiveDuration);
+             PositiveDuration());
     c.AddKey("sim.maxMemory",
              "available",
              "memory the run may take, as 8GiB or 500MB: a run whose estimate (measured "
@@ -376,14 +477,40 @@ RdmaExperiment::MakeConfig()
              "print where the memory went (RdmaMemoryCensus): the heap each part of the "
              "construction took, per item, and the traffic's peak, against the peak resident "
              "set; also in summary.json (memory_census)");
+}
+
+/// \brief Declare the keys of the outputs. \param c the configuration
+void
+AddOutputKeys(RdmaConfig& c)
+{
     c.AddKey("output.dir", "rdma-sim-out", "output folder (refused if not empty, unless --force)");
     c.AddKey("output.qlenInterval", "10us", "qlen.csv sampling period (0: none)",
-             duration);
+             Duration());
     c.AddKey("output.pcapNodes",
              "",
              "ns-3 node ids (as pfc.csv's node column), comma-separated, whose every port is "
              "captured to pcap/node-<id>-<port>.pcap (Ethernet, ns stamps; tshark decodes "
              "RoCEv2 on UDP 4791 and PFC); empty: no capture");
+}
+
+} // namespace
+
+RdmaConfig
+RdmaExperiment::MakeConfig()
+{
+    RdmaConfig c;
+    AddTopologyKeys(c);
+    AddRailKeys(c);
+    AddLinkKeys(c);
+    AddTrafficKeys(c);
+    AddJobKeys(c);
+    AddCollectiveKeys(c);
+    AddTransportKeys(c);
+    AddSwitchKeys(c);
+    AddNicKeys(c);
+    AddCcKeys(c);
+    AddSimKeys(c);
+    AddOutputKeys(c);
     return c;
 }
 

@@ -169,6 +169,76 @@ ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
     return r;
 }
 
+/// \return summary.json's fct_slowdown: each size bucket's count and percentiles
+nlohmann::ordered_json
+SlowdownJson(const Figures& f)
+{
+    nlohmann::ordered_json fs = nlohmann::ordered_json::object();
+    for (const auto& b : f.buckets)
+    {
+        fs[std::to_string(b.minSize) + "-" + UpperBound(b)] = {
+            {"lo", b.minSize},
+            {"hi",
+             b.maxSize == UINT64_MAX ? nlohmann::ordered_json(nullptr)
+                                     : nlohmann::ordered_json(b.maxSize)},
+            {"count", b.flows},
+            {"p50", Percentile(b, b.p50)},
+            {"p95", Percentile(b, b.p95)},
+            {"p99", Percentile(b, b.p99)}};
+    }
+    return fs;
+}
+
+/// \return summary.json's link_load: each tier's bytes and utilisation
+nlohmann::ordered_json
+LinkLoadJson(const Figures& f)
+{
+    nlohmann::ordered_json lj = nlohmann::ordered_json::object();
+    for (const auto& t : f.tierLoads)
+    {
+        lj["tier" + std::to_string(t.tier)] = {{"directions", t.directions},
+                                               {"tx_bytes", t.txBytes},
+                                               {"utilisation", t.utilisation},
+                                               {"max_utilisation", t.maxUtilisation}};
+    }
+    return lj;
+}
+
+/// \return summary.json's cache: each NIC table's hits, misses and evictions
+nlohmann::ordered_json
+CacheJson(const Figures& f)
+{
+    nlohmann::ordered_json cj = nlohmann::ordered_json::object();
+    for (const auto& [table, k] : f.caches)
+    {
+        cj[table] = {{"hits", k.hits},
+                     {"misses", k.misses},
+                     {"evictions", k.evictions},
+                     {"hit_rate", HitRate(k)}};
+    }
+    return cj;
+}
+
+/// \return summary.json's memory_census \param census the census (sim.census)
+nlohmann::ordered_json
+CensusJson(const RdmaMemoryCensus& census)
+{
+    nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+    for (const RdmaMemoryCensus::Part& p : census.GetParts())
+    {
+        parts.push_back({{"part", p.name},
+                         {"bytes", p.bytes},
+                         {"items", p.items},
+                         {"item", p.item},
+                         {"bytes_per_item", p.items ? p.bytes / p.items : 0}});
+    }
+    return {{"parts", parts},
+            {"total_bytes", census.GetTotalBytes()},
+            {"peak_rss_bytes", uint64_t(PeakRssMb() * 1048576.0)},
+            {"peak_frames_queued", census.GetPeakFramesQueued()},
+            {"peak_qps", census.GetPeakQps()}};
+}
+
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
 std::string
 SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
@@ -189,20 +259,7 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                   {"completed", f.completed},
                   {"failed", f.failed},
                   {"incomplete", f.flows - f.completed - f.failed}};
-    nlohmann::ordered_json fs = nlohmann::ordered_json::object();
-    for (const auto& b : f.buckets)
-    {
-        fs[std::to_string(b.minSize) + "-" + UpperBound(b)] = {
-            {"lo", b.minSize},
-            {"hi",
-             b.maxSize == UINT64_MAX ? nlohmann::ordered_json(nullptr)
-                                     : nlohmann::ordered_json(b.maxSize)},
-            {"count", b.flows},
-            {"p50", Percentile(b, b.p50)},
-            {"p95", Percentile(b, b.p95)},
-            {"p99", Percentile(b, b.p99)}};
-    }
-    j["fct_slowdown"] = fs;
+    j["fct_slowdown"] = SlowdownJson(f);
     j["pfc"] = {{"pause_frames", f.totals.pfcPauseFrames},
                 {"resume_frames", f.totals.pfcResumeFrames},
                 {"pause_frames_from_hosts", f.totals.pfcPauseFramesFromHosts}};
@@ -220,51 +277,87 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
     j["ecn_marks"] = f.totals.ecnMarks;
     if (!f.tierLoads.empty())
     {
-        nlohmann::ordered_json lj = nlohmann::ordered_json::object();
-        for (const auto& t : f.tierLoads)
-        {
-            lj["tier" + std::to_string(t.tier)] = {{"directions", t.directions},
-                                                   {"tx_bytes", t.txBytes},
-                                                   {"utilisation", t.utilisation},
-                                                   {"max_utilisation", t.maxUtilisation}};
-        }
-        j["link_load"] = lj;
+        j["link_load"] = LinkLoadJson(f);
     }
-    nlohmann::ordered_json cj = nlohmann::ordered_json::object();
-    for (const auto& [table, k] : f.caches)
-    {
-        cj[table] = {{"hits", k.hits},
-                     {"misses", k.misses},
-                     {"evictions", k.evictions},
-                     {"hit_rate", HitRate(k)}};
-    }
-    j["cache"] = cj;
+    j["cache"] = CacheJson(f);
     if (f.jobs)
     {
         j["collectives"] = CollectivesJson(f);
     }
     if (f.census)
     {
-        nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-        for (const RdmaMemoryCensus::Part& p : f.census->GetParts())
-        {
-            parts.push_back({{"part", p.name},
-                             {"bytes", p.bytes},
-                             {"items", p.items},
-                             {"item", p.item},
-                             {"bytes_per_item", p.items ? p.bytes / p.items : 0}});
-        }
-        j["memory_census"] = {{"parts", parts},
-                              {"total_bytes", f.census->GetTotalBytes()},
-                              {"peak_rss_bytes", uint64_t(PeakRssMb() * 1048576.0)},
-                              {"peak_frames_queued", f.census->GetPeakFramesQueued()},
-                              {"peak_qps", f.census->GetPeakQps()}};
+        j["memory_census"] = CensusJson(*f.census);
     }
     if (!f.mpi.is_null())
     {
         j["mpi"] = f.mpi;
     }
     return j.dump(2) + "\n";
+}
+
+/// \return the summary's line of one size bucket: p50 / p95 / p99 (flows)
+std::string
+BucketLine(const RdmaSlowdownBucket& b)
+{
+    std::ostringstream l;
+    l.setf(std::ios::fixed);
+    l.precision(2);
+    l << "  " << b.minSize << " - " << UpperBound(b) << ": ";
+    if (b.HasFlows())
+    {
+        l << b.p50 << " / " << b.p95 << " / " << b.p99;
+    }
+    else
+    {
+        l << "n/a / n/a / n/a";
+    }
+    l << " (" << b.flows << ")";
+    return l.str();
+}
+
+/// \return the summary's line of PFC frames, drops (by where), retransmissions and ECN marks
+std::string
+PfcAndDropsLine(const Figures& f)
+{
+    std::ostringstream l2;
+    l2 << "PFC pause frames " << f.totals.pfcPauseFrames;
+    if (f.totals.pfcPauseFramesFromHosts > 0)
+    {
+        l2 << " (" << f.totals.pfcPauseFramesFromHosts << " from hosts)";
+    }
+    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops;
+    if (f.totals.drops > 0)
+    {
+        l2 << " (links " << f.totals.dropsOnLinks << ", switches " << f.totals.dropsInSwitches
+           << ", NICs " << f.totals.dropsAtNics;
+        if (f.totals.dropsToGoneQps > 0)
+        {
+            l2 << ", of them " << f.totals.dropsToGoneQps << " copies after their QP was gone";
+        }
+        l2 << ")";
+    }
+    l2
+       << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
+    return l2.str();
+}
+
+/// \return the summary's reordering line \param q the QPs' counters, summed
+std::string
+ReorderingLine(const RdmaQueuePair::Stats& q)
+{
+    std::ostringstream l;
+    l.setf(std::ios::fixed);
+    l.precision(1);
+    l << "reordering: " << q.outOfSequence << " requests out of order, " << q.latePackets
+      << " late";
+    if (q.latePackets > 0)
+    {
+        l << " (mean depth " << double(q.lateDepthPackets) / q.latePackets << " packets, "
+          << q.lateDepthNs / 1e3 / q.latePackets << " us)";
+    }
+    l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
+      << " spurious";
+    return l.str();
 }
 
 /// \return the readable summary, one line per element
@@ -295,57 +388,12 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     }
     for (const auto& b : f.jobs ? std::vector<RdmaSlowdownBucket>() : f.buckets)
     {
-        std::ostringstream l;
-        l.setf(std::ios::fixed);
-        l.precision(2);
-        l << "  " << b.minSize << " - " << UpperBound(b) << ": ";
-        if (b.HasFlows())
-        {
-            l << b.p50 << " / " << b.p95 << " / " << b.p99;
-        }
-        else
-        {
-            l << "n/a / n/a / n/a";
-        }
-        l << " (" << b.flows << ")";
-        text.push_back(l.str());
+        text.push_back(BucketLine(b));
     }
-    std::ostringstream l2;
-    l2 << "PFC pause frames " << f.totals.pfcPauseFrames;
-    if (f.totals.pfcPauseFramesFromHosts > 0)
-    {
-        l2 << " (" << f.totals.pfcPauseFramesFromHosts << " from hosts)";
-    }
-    l2 << ", resumes " << f.totals.pfcResumeFrames << "; drops " << f.totals.drops;
-    if (f.totals.drops > 0)
-    {
-        l2 << " (links " << f.totals.dropsOnLinks << ", switches " << f.totals.dropsInSwitches
-           << ", NICs " << f.totals.dropsAtNics;
-        if (f.totals.dropsToGoneQps > 0)
-        {
-            l2 << ", of them " << f.totals.dropsToGoneQps << " copies after their QP was gone";
-        }
-        l2 << ")";
-    }
-    l2
-       << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;
-    text.push_back(l2.str());
+    text.push_back(PfcAndDropsLine(f));
     if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
     {
-        const RdmaQueuePair::Stats& q = f.qps;
-        std::ostringstream l;
-        l.setf(std::ios::fixed);
-        l.precision(1);
-        l << "reordering: " << q.outOfSequence << " requests out of order, " << q.latePackets
-          << " late";
-        if (q.latePackets > 0)
-        {
-            l << " (mean depth " << double(q.lateDepthPackets) / q.latePackets << " packets, "
-              << q.lateDepthNs / 1e3 / q.latePackets << " us)";
-        }
-        l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
-          << " spurious";
-        text.push_back(l.str());
+        text.push_back(ReorderingLine(f.qps));
     }
     for (const auto& [table, k] : f.caches)
     {
@@ -494,14 +542,21 @@ MergeRanks(const RdmaExperimentSpec& spec,
 
 } // namespace
 
-RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
-                                           const RdmaExperimentBuilder& sim,
-                                           Time simEnd,
-                                           std::chrono::steady_clock::time_point wallStart)
+namespace
 {
-    const RdmaTopologyHelper& topo = sim.GetTopology();
-    const Ptr<RdmaFlowRunner> runner = sim.GetRunner();
-    // Each host pair's path once (RdmaTopologyHelper::GetPathFunction walks it).
+
+/**
+ * \return each flow's FCT record, against its path's ideal FCT (each host
+ * pair's path walked once: RdmaTopologyHelper::GetPathFunction)
+ * \param spec the experiment \param topo the fabric \param flows the flows
+ * \param results their results
+ */
+std::vector<RdmaFctRecord>
+FctRecords(const RdmaExperimentSpec& spec,
+           const RdmaTopologyHelper& topo,
+           const std::vector<RdmaFlow>& flows,
+           const std::vector<RdmaFlowResult>& results)
+{
     const RdmaPathFunction pathOf =
         topo.GetPathFunction(spec.GetFrameBytes(), RdmaExperimentSpec::GetAckBytes());
     std::map<std::pair<uint32_t, uint32_t>, RdmaPathInfo> paths;
@@ -515,6 +570,48 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     };
     RdmaIdealFct model;
     model.payloadBytes = spec.mtuBytes;
+    return RdmaMakeFctRecords(flows, results, path, model);
+}
+
+/**
+ * \return cache.csv: the cache counters per NIC and table (nic.pipeline)
+ * \param spec the experiment \param topo the fabric
+ * \param f receives them summed per table, and the QPC entry's bytes
+ */
+std::string
+CacheCounters(const RdmaExperimentSpec& spec, const RdmaTopologyHelper& topo, Figures& f)
+{
+    std::ostringstream cacheCsv;
+    cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
+    for (uint32_t h = 0; spec.pipeline && h < topo.GetNHosts(); ++h)
+    {
+        for (const auto& k : topo.GetNic(h)->GetPipeline()->GetTables()->GetCounters())
+        {
+            cacheCsv << h << ',' << k.table << ',' << k.hits << ',' << k.misses << ','
+                     << k.evictions << ',' << k.writeBacks << ',' << k.stallTime.GetNanoSeconds()
+                     << '\n';
+            auto& sum = f.caches[k.table];
+            sum.hits += k.hits;
+            sum.misses += k.misses;
+            sum.evictions += k.evictions;
+        }
+    }
+    if (spec.pipeline && topo.GetNHosts() > 0)
+    {
+        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
+    }
+    return cacheCsv.str();
+}
+
+} // namespace
+
+RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
+                                           const RdmaExperimentBuilder& sim,
+                                           Time simEnd,
+                                           std::chrono::steady_clock::time_point wallStart)
+{
+    const RdmaTopologyHelper& topo = sim.GetTopology();
+    const Ptr<RdmaFlowRunner> runner = sim.GetRunner();
     Figures f;
     f.totals = sim.GetStats().GetTotals();
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
@@ -531,29 +628,9 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     {
         simEnd = MergeRanks(spec, sim, wallStart, simEnd, f, results, m_pfcCsv, m_qlenCsv);
     }
-    m_records = RdmaMakeFctRecords(runner->GetFlows(), results, path, model);
+    m_records = FctRecords(spec, topo, runner->GetFlows(), results);
     f.buckets = RdmaSlowdownPercentiles(m_records);
-    // Cache counters per NIC and table (cache.csv), and summed per table.
-    std::ostringstream cacheCsv;
-    cacheCsv << "nic,table,hits,misses,evictions,write_backs,stall_ns\n";
-    for (uint32_t h = 0; spec.pipeline && h < topo.GetNHosts(); ++h)
-    {
-        for (const auto& k : topo.GetNic(h)->GetPipeline()->GetTables()->GetCounters())
-        {
-            cacheCsv << h << ',' << k.table << ',' << k.hits << ',' << k.misses << ','
-                     << k.evictions << ',' << k.writeBacks << ',' << k.stallTime.GetNanoSeconds()
-                     << '\n';
-            auto& sum = f.caches[k.table];
-            sum.hits += k.hits;
-            sum.misses += k.misses;
-            sum.evictions += k.evictions;
-        }
-    }
-    m_cacheCsv = cacheCsv.str();
-    if (spec.pipeline && topo.GetNHosts() > 0)
-    {
-        f.qpcEntryBytes = topo.GetNic(0)->GetPipeline()->GetTables()->GetQpcEntryBytes();
-    }
+    m_cacheCsv = CacheCounters(spec, topo, f);
     f.flows = m_records.size();
     for (const auto& r : m_records)
     {

@@ -85,6 +85,76 @@ CdfPath(const RdmaConfig& c)
     return RdmaExperiment::GetDataDir() + "/cdf/" + it->second;
 }
 
+/// \return the rail fabric of the topology.rail keys \throws RdmaConfigError without collectives
+RdmaTopologySpec
+RailTopology(const RdmaConfig& c, const RdmaLinkParams tiers[3], double errorRate)
+{
+    if (c.Get("traffic.pattern") != "collective")
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.type") +
+                              ": topology.type = rail carries collective traffic only "
+                              "(its GPUs' NVLink ports are hosts that reach their own "
+                              "server only), not traffic.pattern = " +
+                              c.Get("traffic.pattern"));
+    }
+    RdmaLinkParams intra;
+    intra.rate = DataRate(c.GetBitRate("topology.rail.IntraServerRate"));
+    intra.delay = c.GetTime("topology.rail.IntraServerDelay");
+    intra.errorRate = errorRate;
+    return RdmaTopologySpec::Rail(c.GetUinteger("topology.rail.Servers"),
+                                  c.GetUinteger("topology.rail.GpusPerServer"),
+                                  c.GetUinteger("topology.spines"),
+                                  tiers[0],
+                                  tiers[1],
+                                  intra);
+}
+
+/// \return the topology topology.type names, not yet validated \throws RdmaConfigError
+RdmaTopologySpec
+BuildTopology(const RdmaConfig& c, const RdmaLinkParams tiers[3], double errorRate)
+{
+    const std::string type = c.Get("topology.type");
+    if (type == "fat-tree")
+    {
+        return RdmaTopologySpec::FatTree(c.GetUinteger("topology.k"), tiers[0], tiers[1], tiers[2]);
+    }
+    if (type == "leaf-spine")
+    {
+        return RdmaTopologySpec::LeafSpine(c.GetUinteger("topology.leaves"),
+                                           c.GetUinteger("topology.spines"),
+                                           c.GetUinteger("topology.hostsPerLeaf"),
+                                           tiers[0],
+                                           tiers[1],
+                                           c.GetDouble("topology.oversubscription"));
+    }
+    if (type == "dumbbell")
+    {
+        return RdmaTopologySpec::Dumbbell(c.GetUinteger("topology.left"),
+                                          c.GetUinteger("topology.right"),
+                                          tiers[0],
+                                          tiers[1]);
+    }
+    if (type == "star")
+    {
+        return RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
+    }
+    if (type == "rail")
+    {
+        return RailTopology(c, tiers, errorRate);
+    }
+    if (type == "hpcc")
+    {
+        if (c.Get("topology.file").empty())
+        {
+            throw RdmaConfigError(c.GetOrigin("topology.type") +
+                                  ": topology.type = hpcc needs topology.file");
+        }
+        return RdmaHpccTopologyReader::ReadFile(c.GetInputPath("topology.file"));
+    }
+    throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
+                          "': expected fat-tree, leaf-spine, dumbbell, star, hpcc or rail");
+}
+
 /// \return the topology the configuration describes \throws RdmaConfigError
 RdmaTopologySpec
 MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
@@ -106,69 +176,7 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         tiers[0].rate = DataRate(c.GetBitRate("topology.hostRate"));
         tiers[1].rate = DataRate(c.GetBitRate("topology.fabricRate"));
         tiers[2].rate = DataRate(c.GetBitRate("topology.coreRate"));
-        RdmaTopologySpec spec;
-        if (type == "fat-tree")
-        {
-            spec = RdmaTopologySpec::FatTree(c.GetUinteger("topology.k"),
-                                             tiers[0],
-                                             tiers[1],
-                                             tiers[2]);
-        }
-        else if (type == "leaf-spine")
-        {
-            spec = RdmaTopologySpec::LeafSpine(c.GetUinteger("topology.leaves"),
-                                               c.GetUinteger("topology.spines"),
-                                               c.GetUinteger("topology.hostsPerLeaf"),
-                                               tiers[0],
-                                               tiers[1],
-                                               c.GetDouble("topology.oversubscription"));
-        }
-        else if (type == "dumbbell")
-        {
-            spec = RdmaTopologySpec::Dumbbell(c.GetUinteger("topology.left"),
-                                              c.GetUinteger("topology.right"),
-                                              tiers[0],
-                                              tiers[1]);
-        }
-        else if (type == "star")
-        {
-            spec = RdmaTopologySpec::Star(c.GetUinteger("topology.hosts"), tiers[0]);
-        }
-        else if (type == "rail")
-        {
-            if (c.Get("traffic.pattern") != "collective")
-            {
-                throw RdmaConfigError(c.GetOrigin("topology.type") +
-                                      ": topology.type = rail carries collective traffic only "
-                                      "(its GPUs' NVLink ports are hosts that reach their own "
-                                      "server only), not traffic.pattern = " +
-                                      c.Get("traffic.pattern"));
-            }
-            RdmaLinkParams intra;
-            intra.rate = DataRate(c.GetBitRate("topology.rail.IntraServerRate"));
-            intra.delay = c.GetTime("topology.rail.IntraServerDelay");
-            intra.errorRate = errorRate;
-            spec = RdmaTopologySpec::Rail(c.GetUinteger("topology.rail.Servers"),
-                                          c.GetUinteger("topology.rail.GpusPerServer"),
-                                          c.GetUinteger("topology.spines"),
-                                          tiers[0],
-                                          tiers[1],
-                                          intra);
-        }
-        else if (type == "hpcc")
-        {
-            if (c.Get("topology.file").empty())
-            {
-                throw RdmaConfigError(c.GetOrigin("topology.type") +
-                                      ": topology.type = hpcc needs topology.file");
-            }
-            spec = RdmaHpccTopologyReader::ReadFile(c.GetInputPath("topology.file"));
-        }
-        else
-        {
-            throw RdmaConfigError(c.GetOrigin("topology.type") + ": topology.type = '" + type +
-                                  "': expected fat-tree, leaf-spine, dumbbell, star, hpcc or rail");
-        }
+        RdmaTopologySpec spec = BuildTopology(c, tiers, errorRate);
         spec.Validate();
         return spec;
     }
@@ -182,123 +190,147 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
     }
 }
 
-/// \return the workload \throws RdmaConfigError
+/// \return the flows of traffic.flowFile, its node ids turned into host indices
+/// \throws RdmaConfigError
 std::vector<RdmaFlow>
-MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
+ReadFlowFile(const RdmaConfig& c, const RdmaTopologySpec& spec)
 {
-    const std::string pattern = c.Get("traffic.pattern");
+    if (c.Get("traffic.flowFile").empty())
+    {
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                              ": traffic.pattern = flow-file needs traffic.flowFile");
+    }
+    const std::string path = c.GetInputPath("traffic.flowFile");
+    auto flows = RdmaReadHpccFlowFile(path);
+    // HPCC files number nodes; the runner numbers hosts.
+    std::vector<uint32_t> hostIndex(spec.GetNNodes(), UINT32_MAX);
+    for (uint32_t n = 0, h = 0; n < spec.GetNNodes(); ++n)
+    {
+        if (!spec.isSwitch[n])
+        {
+            hostIndex[n] = h++;
+        }
+    }
+    for (auto& f : flows)
+    {
+        for (uint32_t* end : {&f.src, &f.dst})
+        {
+            if (*end >= hostIndex.size() || hostIndex[*end] == UINT32_MAX)
+            {
+                throw RdmaConfigError(path + ": flow " + std::to_string(f.id) + " names node " +
+                                      std::to_string(*end) +
+                                      ", which is not a host of the topology");
+            }
+            *end = hostIndex[*end];
+        }
+    }
+    return flows;
+}
+
+/// \return Poisson arrivals among these hosts at the load of loadKey, over
+/// traffic.duration from traffic.start, sizes from traffic.cdf
+std::vector<RdmaFlow>
+PoissonFlows(const RdmaConfig& c,
+             RdmaFlowGenerator& gen,
+             std::vector<uint32_t> hosts,
+             const std::string& loadKey)
+{
+    RdmaFlowGenerator::PoissonConfig pc;
+    pc.hosts = std::move(hosts);
+    pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+    pc.load = c.GetDouble(loadKey);
+    pc.start = c.GetTime("traffic.start");
+    pc.duration = c.GetTime("traffic.duration");
+    pc.priority = c.GetUinteger("traffic.priority");
+    return gen.Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
+}
+
+/// \return the incast rounds, with traffic.background's Poisson victims
+/// among the other hosts \throws RdmaConfigError
+std::vector<RdmaFlow>
+IncastFlows(const RdmaConfig& c, RdmaFlowGenerator& gen, const std::vector<uint32_t>& hosts)
+{
+    RdmaFlowGenerator::IncastConfig ic;
+    ic.receiver = c.GetUinteger("traffic.receiver");
+    ic.hosts = hosts;
+    ic.fanIn = c.GetUinteger("traffic.fanIn");
+    ic.size = c.GetUinteger("traffic.size");
+    ic.repeats = c.GetUinteger("traffic.repeats");
+    ic.interval = c.GetTime("traffic.interval");
+    ic.start = c.GetTime("traffic.start");
+    ic.priority = c.GetUinteger("traffic.priority");
+    const std::string background = c.Get("traffic.background");
+    if (background == "none")
+    {
+        return gen.Incast(ic);
+    }
+    if (background != "poisson")
+    {
+        throw RdmaConfigError(c.GetOrigin("traffic.background") + ": traffic.background = '" +
+                              background + "': expected none or poisson");
+    }
+    auto incast = gen.Incast(ic);
+    std::vector<uint32_t> others;
+    for (uint32_t h : hosts)
+    {
+        if (h != ic.receiver)
+        {
+            others.push_back(h);
+        }
+    }
+    auto victims = PoissonFlows(c, gen, std::move(others), "traffic.backgroundLoad");
+    return RdmaFlowGenerator::Merge({incast, victims});
+}
+
+/// \return the flows traffic.pattern's generator draws among nHosts hosts
+/// \throws RdmaConfigError
+std::vector<RdmaFlow>
+GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts)
+{
     std::vector<uint32_t> hosts(nHosts);
     for (uint32_t i = 0; i < nHosts; ++i)
     {
         hosts[i] = i;
     }
+    Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
+    gen->AssignStreams(1000);
+    gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
+                         c.GetDouble("traffic.readWeight"),
+                         c.GetDouble("traffic.sendWeight"));
+    if (pattern == "poisson")
+    {
+        return PoissonFlows(c, *gen, hosts, "traffic.load");
+    }
+    if (pattern == "incast")
+    {
+        return IncastFlows(c, *gen, hosts);
+    }
+    RdmaFlowGenerator::PatternConfig pc;
+    pc.hosts = hosts;
+    pc.size = c.GetUinteger("traffic.size");
+    pc.start = c.GetTime("traffic.start");
+    pc.priority = c.GetUinteger("traffic.priority");
+    if (pattern == "permutation")
+    {
+        return gen->Permutation(pc);
+    }
+    if (pattern == "all-to-all")
+    {
+        return gen->AllToAll(pc);
+    }
+    throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
+                          "': expected poisson, incast, permutation, all-to-all, flow-file or "
+                          "collective");
+}
+
+/// \return the workload \throws RdmaConfigError
+std::vector<RdmaFlow>
+MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
+{
+    const std::string pattern = c.Get("traffic.pattern");
     try
     {
-        if (pattern == "flow-file")
-        {
-            if (c.Get("traffic.flowFile").empty())
-            {
-                throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
-                                      ": traffic.pattern = flow-file needs traffic.flowFile");
-            }
-            const std::string path = c.GetInputPath("traffic.flowFile");
-            auto flows = RdmaReadHpccFlowFile(path);
-            // HPCC files number nodes; the runner numbers hosts.
-            std::vector<uint32_t> hostIndex(spec.GetNNodes(), UINT32_MAX);
-            for (uint32_t n = 0, h = 0; n < spec.GetNNodes(); ++n)
-            {
-                if (!spec.isSwitch[n])
-                {
-                    hostIndex[n] = h++;
-                }
-            }
-            for (auto& f : flows)
-            {
-                for (uint32_t* end : {&f.src, &f.dst})
-                {
-                    if (*end >= hostIndex.size() || hostIndex[*end] == UINT32_MAX)
-                    {
-                        throw RdmaConfigError(path + ": flow " + std::to_string(f.id) +
-                                              " names node " + std::to_string(*end) +
-                                              ", which is not a host of the topology");
-                    }
-                    *end = hostIndex[*end];
-                }
-            }
-            return flows;
-        }
-        Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
-        gen->AssignStreams(1000);
-        gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
-                             c.GetDouble("traffic.readWeight"),
-                             c.GetDouble("traffic.sendWeight"));
-        const uint8_t priority = c.GetUinteger("traffic.priority");
-        if (pattern == "poisson")
-        {
-            RdmaFlowGenerator::PoissonConfig pc;
-            pc.hosts = hosts;
-            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
-            pc.load = c.GetDouble("traffic.load");
-            pc.start = c.GetTime("traffic.start");
-            pc.duration = c.GetTime("traffic.duration");
-            pc.priority = priority;
-            return gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
-        }
-        if (pattern == "incast")
-        {
-            RdmaFlowGenerator::IncastConfig ic;
-            ic.receiver = c.GetUinteger("traffic.receiver");
-            ic.hosts = hosts;
-            ic.fanIn = c.GetUinteger("traffic.fanIn");
-            ic.size = c.GetUinteger("traffic.size");
-            ic.repeats = c.GetUinteger("traffic.repeats");
-            ic.interval = c.GetTime("traffic.interval");
-            ic.start = c.GetTime("traffic.start");
-            ic.priority = priority;
-            const std::string background = c.Get("traffic.background");
-            if (background == "none")
-            {
-                return gen->Incast(ic);
-            }
-            if (background != "poisson")
-            {
-                throw RdmaConfigError(c.GetOrigin("traffic.background") +
-                                      ": traffic.background = '" + background +
-                                      "': expected none or poisson");
-            }
-            auto incast = gen->Incast(ic);
-            RdmaFlowGenerator::PoissonConfig pc;
-            for (uint32_t h : hosts)
-            {
-                if (h != ic.receiver)
-                {
-                    pc.hosts.push_back(h);
-                }
-            }
-            pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
-            pc.load = c.GetDouble("traffic.backgroundLoad");
-            pc.start = c.GetTime("traffic.start");
-            pc.duration = c.GetTime("traffic.duration");
-            pc.priority = priority;
-            auto victims = gen->Poisson(pc, RdmaFlowSizeCdf::FromFile(CdfPath(c)));
-            return RdmaFlowGenerator::Merge({incast, victims});
-        }
-        RdmaFlowGenerator::PatternConfig pc;
-        pc.hosts = hosts;
-        pc.size = c.GetUinteger("traffic.size");
-        pc.start = c.GetTime("traffic.start");
-        pc.priority = priority;
-        if (pattern == "permutation")
-        {
-            return gen->Permutation(pc);
-        }
-        if (pattern == "all-to-all")
-        {
-            return gen->AllToAll(pc);
-        }
-        throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
-                              "': expected poisson, incast, permutation, all-to-all, flow-file or "
-                              "collective");
+        return pattern == "flow-file" ? ReadFlowFile(c, spec) : GenerateFlows(c, pattern, nHosts);
     }
     catch (const RdmaConfigError&)
     {
@@ -661,6 +693,33 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     : config(configIn)
 {
     RdmaConfig& c = config;
+    ApplyHpccConfig(c);
+    CheckOutputDir(c, write, force);
+    ReadRun(c);
+    CheckFabricFits(c);
+    topology = MakeTopology(c, tiers);
+    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
+    // by the NIC rate, the first host's link rate (as the HPCC simulator's
+    // get_nic_rate).
+    RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    RdmaApplyImpliedSettings(c);
+    CheckSwitchBuffers(c, topology);
+    CheckIntRates(c, topology);
+    ReadCaptureAndFailures(c);
+    ChooseIcrc(c);
+    MakeTraffic(c);
+    ReadTransport(c);
+    ReadNic(c);
+    ReadEcn(c);
+    memory = RdmaMemoryEstimate(topology, flows, pipeline);
+    CheckMemory(c, memory, "this run");
+    MakePartition(c);
+    CheckRanks(c);
+}
+
+void
+RdmaExperimentSpec::ApplyHpccConfig(RdmaConfig& c)
+{
     if (!c.Get("hpcc.config").empty())
     {
         // An HPCC simulator config.txt under the INI file and command line.
@@ -669,6 +728,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
             std::cerr << "rdma-sim: warning: " << w << "\n";
         }
     }
+}
+
+void
+RdmaExperimentSpec::CheckOutputDir(const RdmaConfig& c, bool write, bool force)
+{
     outDir = c.Get("output.dir");
     const int state = FolderState(outDir);
     if (write && state < 0)
@@ -681,6 +745,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("output.dir") + ": output.dir = " + outDir +
                               " is not empty (use --force to write into it)");
     }
+}
+
+void
+RdmaExperimentSpec::ReadRun(const RdmaConfig& c)
+{
     seed = c.GetUinteger("sim.seed");
     if (seed == 0)
     {
@@ -699,15 +768,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               "': expected an ns-3 Scheduler TypeId such as ns3::HeapScheduler");
     }
     qlenInterval = c.GetTime("output.qlenInterval");
-    CheckFabricFits(c);
-    topology = MakeTopology(c, tiers);
-    // cc.preset fills the keys the user left at their defaults; hpcc-sim scales
-    // by the NIC rate, the first host's link rate (as the HPCC simulator's
-    // get_nic_rate).
-    RdmaApplyCcPreset(c, topology.GetHostLinkRate());
-    RdmaApplyImpliedSettings(c);
-    CheckSwitchBuffers(c, topology);
-    CheckIntRates(c, topology);
+}
+
+void
+RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
+{
     try
     {
         pcapNodes = RdmaPcapOutput::ParseNodes(c.Get("output.pcapNodes"), topology.GetNNodes());
@@ -727,6 +792,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               c.Get("topology.failLinks") + "': " + e.what());
     }
     routeConvergence = c.GetTime("topology.routeConvergence");
+}
+
+void
+RdmaExperimentSpec::ChooseIcrc(const RdmaConfig& c)
+{
     const std::string icrcMode = c.Get("sim.icrc");
     if (icrcMode != "auto" && icrcMode != "on" && icrcMode != "off")
     {
@@ -762,6 +832,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                               ": use auto or on");
     }
     icrc = icrcMode == "on" || (icrcMode == "auto" && icrcRead);
+}
+
+void
+RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
+{
     Time trafficEnd(0);
     if (c.Get("traffic.pattern") == "collective")
     {
@@ -800,12 +875,23 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                                          "job.stagger",
                                          "job.count"}));
     }
+}
+
+void
+RdmaExperimentSpec::ReadTransport(const RdmaConfig& c)
+{
     connection = MakeConnection(c);
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     RequirePositiveTimes(c,
                          {"nic.FlowletTimeout", "switch.conga.FlowletTimeout", "switch.conga.Tdre"});
+    irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
+}
+
+void
+RdmaExperimentSpec::ReadNic(const RdmaConfig& c)
+{
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
@@ -818,7 +904,20 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     if (pipeline)
     {
         CheckCaches(c);
+        for (uint32_t t = 0; t < RdmaNicTables::N_TABLES; ++t)
+        {
+            const std::string g = std::string("cache.") +
+                                  RdmaNicTables::GetTableName(static_cast<RdmaNicTables::Table>(t));
+            caches.push_back({c.GetGroupValues(g), c.GetGroupValues(g + ".memory")});
+        }
     }
+    baseRttSet = c.GetOrigin("nic.BaseRtt") != "default";
+    rxBufferOrigin = c.GetOrigin("nic.rx.BufferBytes");
+}
+
+void
+RdmaExperimentSpec::ReadEcn(const RdmaConfig& c)
+{
     ecn.kminBytes = c.GetUinteger("ecn.kmin");
     ecn.kmaxBytes = c.GetUinteger("ecn.kmax");
     ecn.pmax = c.GetDouble("ecn.pmax");
@@ -837,9 +936,11 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
         throw RdmaConfigError(c.GetOrigin("ecn.pmax") + ": ecn.pmax = " + c.Get("ecn.pmax") +
                               ": expected a probability in [0, 1]");
     }
-    memory = RdmaMemoryEstimate(topology, flows, pipeline);
-    CheckMemory(c, memory, "this run");
-    MakePartition(c);
+}
+
+void
+RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
+{
     if (partition.ranks > 1 && scheduler != "ns3::RdmaEventScheduler")
     {
         throw RdmaConfigError(c.GetOrigin("sim.scheduler") + ": sim.scheduler = " + scheduler +

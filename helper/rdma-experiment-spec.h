@@ -82,6 +82,18 @@ struct RdmaExperimentSpec
     ObjectFactory congestionControl; //!< cc.algorithm with its set keys
     std::string lossRecovery;        //!< the RdmaLossRecovery TypeId name
     bool pipeline{false};            //!< nic.pipeline
+    /// One NIC table's cache keys (nic.pipeline): attribute name and value.
+    struct CacheKeys
+    {
+        std::vector<std::pair<std::string, std::string>> cache;  //!< cache.TABLE.*: NicCache
+        std::vector<std::pair<std::string, std::string>> memory; //!< cache.TABLE.memory.*: NicMemory
+    };
+
+    std::vector<CacheKeys> caches;   //!< nic.pipeline: by RdmaNicTables::Table (else empty)
+    bool baseRttSet{false};          //!< nic.BaseRtt set (else each NIC's is the longest path's)
+    bool irnBdpSet{false};           //!< transport.irn.BdpBytes set (else the longest path's BDP)
+    std::string rxBufferOrigin;      //!< where nic.rx.BufferBytes came from (for the builder's
+                                     //!< error: a buffer too small for its link)
     bool census{false};              //!< sim.census
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
@@ -91,6 +103,45 @@ struct RdmaExperimentSpec
     bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
 
   private:
+    // The constructor's steps, in the order it takes them; each
+    // \throws RdmaConfigError on the first bad key it reads.
+
+    /// \brief Read hpcc.config's HPCC simulator config.txt into the keys left
+    /// unset (warnings for its unknown keys). \param c the configuration
+    void ApplyHpccConfig(RdmaConfig& c);
+    /**
+     * \brief Fill outDir; refuse an output.dir that is not a folder, or not
+     * empty without force, when the run writes.
+     * \param c the configuration \param write the run writes \param force write into a full folder
+     */
+    void CheckOutputDir(const RdmaConfig& c, bool write, bool force);
+    /// \brief Fill seed (and set ns-3's), stopTime, scheduler and qlenInterval.
+    /// \param c the configuration
+    void ReadRun(const RdmaConfig& c);
+    /// \brief Fill pcapNodes, linkFailures and routeConvergence (the topology's).
+    /// \param c the configuration
+    void ReadCaptureAndFailures(const RdmaConfig& c);
+    /// \brief Fill verifyIcrc (forced on by lossy links) and icrc (sim.icrc).
+    /// \param c the configuration
+    void ChooseIcrc(const RdmaConfig& c);
+    /// \brief Fill jobs (traffic.pattern = collective) or flows, and refuse a
+    /// sim.stopTime not after the last arrival. \param c the configuration
+    void MakeTraffic(const RdmaConfig& c);
+    /// \brief Fill connection, mtuBytes, congestionControl, lossRecovery and
+    /// irnBdpSet. \param c the configuration
+    void ReadTransport(const RdmaConfig& c);
+    /// \brief Fill pipeline, census, caches, baseRttSet and rxBufferOrigin;
+    /// check cache.mtt.PageBytes and (nic.pipeline) the caches. \param c the configuration
+    void ReadNic(const RdmaConfig& c);
+    /// \brief Fill ecn (ecn.kmin <= ecn.kmax, ecn.pmax a probability).
+    /// \param c the configuration
+    void ReadEcn(const RdmaConfig& c);
+    /**
+     * \brief Check what several ranks refuse: a scheduler other than
+     * RdmaEventScheduler, CONGA (CheckConga), collective traffic.
+     * \param c the configuration
+     */
+    void CheckRanks(const RdmaConfig& c);
     /**
      * \brief Fill partition and mpiSync (sim.ranks, sim.partition,
      * sim.partitionRule, sim.mpiSync). The rule: a sim.partition file if

@@ -133,6 +133,113 @@ PickAlgorithm(const RdmaConfig& c,
     return a;
 }
 
+/// \return the one collective of an empty job.sequence: collective.type of
+/// collective.bytes \param c the configuration \param bytesFrom collective.bytes' text
+Planned
+DefaultCollective(const RdmaConfig& c, const std::string& bytesFrom)
+{
+    Planned p;
+    RdmaParseCollective(c.Get("collective.type"), p.kind); // its checker accepted it
+    p.where = c.GetOrigin("collective.type") + ": collective.type = " + c.Get("collective.type");
+    p.algorithm = PickAlgorithm(c, p.kind, "", p.where);
+    p.bytes = c.GetUinteger("collective.bytes");
+    p.bytesFrom = bytesFrom;
+    return p;
+}
+
+/// \return the gap of a 'compute <time>' item \param w its words \param where the item
+/// \throws RdmaConfigError without one time and its unit
+Time
+ParseCompute(const std::vector<std::string>& w, const std::string& where)
+{
+    const auto checker = MakeTimeChecker(Time(0));
+    if (w.size() != 2 || !RdmaCheckValue(checker, w[1]).empty())
+    {
+        throw RdmaConfigError(where + ": expected 'compute <time>' with a time and its "
+                                      "unit, for example 'compute 500us'");
+    }
+    return Time(w[1]);
+}
+
+/**
+ * \return a '<collective> [<size>] [<algorithm>]' item, planned
+ * \param c the configuration \param w its words \param where the item
+ * \param bytesFrom collective.bytes' text (the size when the item gives none)
+ * \param namedAlgorithm set to whether the item names its algorithm
+ * \throws RdmaConfigError
+ */
+Planned
+ParseCollectiveItem(const RdmaConfig& c,
+                    const std::vector<std::string>& w,
+                    const std::string& where,
+                    const std::string& bytesFrom,
+                    bool& namedAlgorithm)
+{
+    Planned p;
+    p.where = where;
+    if (!RdmaParseCollective(w[0], p.kind))
+    {
+        throw RdmaConfigError(where + ": unknown collective '" + w[0] + "': expected " +
+                              OneOf(CollectiveNames()) + ", or compute");
+    }
+    std::size_t next = 1;
+    p.bytes = c.GetUinteger("collective.bytes");
+    p.bytesFrom = bytesFrom;
+    if (next < w.size() && std::isdigit(static_cast<unsigned char>(w[next][0])))
+    {
+        if (!RdmaParseByteSize(w[next], &p.bytes) || p.bytes == 0)
+        {
+            throw RdmaConfigError(where + ": size '" + w[next] +
+                                  "': expected a number of bytes, with a unit if any "
+                                  "(B, KB, MB, GB, KiB, MiB, GiB)");
+        }
+        p.bytesFrom = where;
+        ++next;
+    }
+    std::string algorithm;
+    if (next < w.size())
+    {
+        algorithm = w[next++];
+    }
+    namedAlgorithm = !algorithm.empty();
+    if (next < w.size())
+    {
+        throw RdmaConfigError(where + ": unexpected '" + w[next] +
+                              "': expected '<collective> [<size>] [<algorithm>]'");
+    }
+    p.algorithm = PickAlgorithm(c, p.kind, algorithm, where);
+    return p;
+}
+
+/**
+ * \brief Warn of each of collective.type, bytes and algorithm that was set
+ * but that job.sequence leaves unused.
+ * \param c the configuration \param defaultBytes an item takes collective.bytes
+ * \param defaultAlgorithm an item takes collective.algorithm \param warnings receives them
+ */
+void
+WarnUnusedCollectiveKeys(const RdmaConfig& c,
+                         bool defaultBytes,
+                         bool defaultAlgorithm,
+                         std::vector<std::string>& warnings)
+{
+    const std::pair<const char*, bool> unused[] = {{"collective.type", true},
+                                                   {"collective.bytes", !defaultBytes},
+                                                   {"collective.algorithm", !defaultAlgorithm}};
+    for (const auto& [key, isUnused] : unused)
+    {
+        if (isUnused && c.GetOrigin(key) != "default")
+        {
+            warnings.push_back(KeyText(c, key) + " is not used: job.sequence names " +
+                               (std::string(key) == "collective.type"
+                                    ? "the collectives"
+                                    : std::string("every collective's ") +
+                                          (std::string(key) == "collective.bytes" ? "size"
+                                                                                  : "algorithm")));
+        }
+    }
+}
+
 /**
  * \return the iteration's items (compute gaps with their time, collectives
  * planned) \param c the configuration
@@ -152,13 +259,7 @@ ParseSequence(const RdmaConfig& c,
         c.GetOrigin("collective.bytes") + ": collective.bytes = " + c.Get("collective.bytes");
     if (Trim(text).empty())
     {
-        Planned p;
-        RdmaParseCollective(c.Get("collective.type"), p.kind); // its checker accepted it
-        p.where = c.GetOrigin("collective.type") + ": collective.type = " + c.Get("collective.type");
-        p.algorithm = PickAlgorithm(c, p.kind, "", p.where);
-        p.bytes = c.GetUinteger("collective.bytes");
-        p.bytesFrom = defaultBytesFrom;
-        collectives.push_back(p);
+        collectives.push_back(DefaultCollective(c, defaultBytesFrom));
         items.emplace_back();
         return items;
     }
@@ -184,70 +285,19 @@ ParseSequence(const RdmaConfig& c,
         RdmaJobItem item;
         if (w[0] == "compute")
         {
-            const auto checker = MakeTimeChecker(Time(0));
-            if (w.size() != 2 || !RdmaCheckValue(checker, w[1]).empty())
-            {
-                throw RdmaConfigError(where + ": expected 'compute <time>' with a time and its "
-                                              "unit, for example 'compute 500us'");
-            }
-            item.compute = Time(w[1]);
+            item.compute = ParseCompute(w, where);
             items.push_back(item);
             collectives.emplace_back();
             collectives.back().compute = true;
             continue;
         }
-        Planned p;
-        p.where = where;
-        if (!RdmaParseCollective(w[0], p.kind))
-        {
-            throw RdmaConfigError(where + ": unknown collective '" + w[0] + "': expected " +
-                                  OneOf(CollectiveNames()) + ", or compute");
-        }
-        std::size_t next = 1;
-        p.bytes = c.GetUinteger("collective.bytes");
-        p.bytesFrom = defaultBytesFrom;
-        if (next < w.size() && std::isdigit(static_cast<unsigned char>(w[next][0])))
-        {
-            if (!RdmaParseByteSize(w[next], &p.bytes) || p.bytes == 0)
-            {
-                throw RdmaConfigError(where + ": size '" + w[next] +
-                                      "': expected a number of bytes, with a unit if any "
-                                      "(B, KB, MB, GB, KiB, MiB, GiB)");
-            }
-            p.bytesFrom = where;
-            ++next;
-        }
-        defaultBytes = defaultBytes || p.bytesFrom == defaultBytesFrom;
-        std::string algorithm;
-        if (next < w.size())
-        {
-            algorithm = w[next++];
-        }
-        defaultAlgorithm = defaultAlgorithm || algorithm.empty();
-        if (next < w.size())
-        {
-            throw RdmaConfigError(where + ": unexpected '" + w[next] +
-                                  "': expected '<collective> [<size>] [<algorithm>]'");
-        }
-        p.algorithm = PickAlgorithm(c, p.kind, algorithm, where);
-        collectives.push_back(p);
+        bool namedAlgorithm = false;
+        collectives.push_back(ParseCollectiveItem(c, w, where, defaultBytesFrom, namedAlgorithm));
+        defaultBytes = defaultBytes || collectives.back().bytesFrom == defaultBytesFrom;
+        defaultAlgorithm = defaultAlgorithm || !namedAlgorithm;
         items.push_back(item);
     }
-    const std::pair<const char*, bool> unused[] = {{"collective.type", true},
-                                                   {"collective.bytes", !defaultBytes},
-                                                   {"collective.algorithm", !defaultAlgorithm}};
-    for (const auto& [key, isUnused] : unused)
-    {
-        if (isUnused && c.GetOrigin(key) != "default")
-        {
-            warnings.push_back(KeyText(c, key) + " is not used: job.sequence names " +
-                               (std::string(key) == "collective.type"
-                                    ? "the collectives"
-                                    : std::string("every collective's ") +
-                                          (std::string(key) == "collective.bytes" ? "size"
-                                                                                  : "algorithm")));
-        }
-    }
+    WarnUnusedCollectiveKeys(c, defaultBytes, defaultAlgorithm, warnings);
     return items;
 }
 
@@ -264,20 +314,14 @@ std::vector<RdmaJob> PlaceJobs(const RdmaConfig& c,
                                uint32_t nHosts);
 
 /**
- * \return one iteration of job.workload (a SimAI workload file): its
- * compute gaps and its collectives, each run by every group of its kind at
- * once (RdmaCollectiveSchedule::Grouped)
+ * \return job.workload's file, read and checked against the job: its GPUs
+ * are the job's ranks, a tensor-parallel group sits in one server (rail)
  * \param c the configuration \param ranks the job's ranks \param gpus GPUs
  * per server (rail) \param rail whether the fabric is a rail fabric
- * \param warnings receives what the file asks that is not modelled
  * \throws RdmaConfigError naming file:line or the key
  */
-std::vector<RdmaJobItem>
-MakeWorkloadItems(const RdmaConfig& c,
-                  uint32_t ranks,
-                  uint32_t gpus,
-                  bool rail,
-                  std::vector<std::string>* warnings)
+RdmaSimaiWorkload
+ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
 {
     const std::string where = KeyText(c, "job.workload");
     if (!Trim(c.Get("job.sequence")).empty())
@@ -308,9 +352,82 @@ MakeWorkloadItems(const RdmaConfig& c,
                               std::to_string(gpus) + ": a tensor-parallel group must sit in "
                               "one server");
     }
-    std::vector<std::string> notes = w.warnings;
+    return w;
+}
+
+/**
+ * \return the schedule of one workload collective, run by every group of
+ * its kind at once (RdmaCollectiveSchedule::Grouped)
+ * \param c the configuration \param w the workload \param comm the collective
+ * \param bytes its bytes (scaled) \param ranks the job's ranks
+ * \param at its file:line and type (for errors)
+ * \throws RdmaConfigError
+ */
+std::shared_ptr<const RdmaCollectiveSchedule>
+BuildWorkloadCollective(const RdmaConfig& c,
+                        const RdmaSimaiWorkload& w,
+                        const RdmaSimaiWorkload::Comm& comm,
+                        uint64_t bytes,
+                        uint32_t ranks,
+                        const std::string& at)
+{
+    const uint32_t n = w.GetGroupSize(comm.group);
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
     const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
+    const RdmaCollectiveAlgorithm algorithm = PickAlgorithm(c, comm.kind, "", at);
+    if (algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (n & (n - 1)))
+    {
+        throw RdmaConfigError(at + ": halving-doubling needs a power-of-two group, the " +
+                              std::string(RdmaSimaiGroupName(comm.group)) + " group has " +
+                              std::to_string(n) + " ranks (" +
+                              KeyText(c, "collective.algorithm") + ")");
+    }
+    std::shared_ptr<const RdmaCollectiveSchedule> s;
+    try
+    {
+        const auto one = RdmaCollectiveSchedule::Build(comm.kind,
+                                                       algorithm,
+                                                       n,
+                                                       bytes,
+                                                       channels,
+                                                       std::min(chunk, bytes));
+        s = std::make_shared<RdmaCollectiveSchedule>(
+            RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(at + ": " + e.what());
+    }
+    if (s->GetMostRecvsPerRank() >= (1u << 20))
+    {
+        throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
+                              std::to_string(bytes) + " bytes makes a rank receive " +
+                              std::to_string(s->GetMostRecvsPerRank()) +
+                              " WRITEs, more than the immediate data numbers (2^20): "
+                              "use larger chunks");
+    }
+    return s;
+}
+
+/**
+ * \return one iteration of job.workload (a SimAI workload file): its
+ * compute gaps and its collectives, each run by every group of its kind at
+ * once (RdmaCollectiveSchedule::Grouped)
+ * \param c the configuration \param ranks the job's ranks \param gpus GPUs
+ * per server (rail) \param rail whether the fabric is a rail fabric
+ * \param warnings receives what the file asks that is not modelled
+ * \throws RdmaConfigError naming file:line or the key
+ */
+std::vector<RdmaJobItem>
+MakeWorkloadItems(const RdmaConfig& c,
+                  uint32_t ranks,
+                  uint32_t gpus,
+                  bool rail,
+                  std::vector<std::string>* warnings)
+{
+    const RdmaSimaiWorkload w = ReadWorkload(c, ranks, gpus, rail);
+    std::vector<std::string> notes = w.warnings;
+    const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
     const double scale = c.GetDouble("job.workloadCommScale");
     std::map<std::tuple<RdmaCollectiveKind, RdmaSimaiWorkload::Group, uint64_t>,
              std::shared_ptr<const RdmaCollectiveSchedule>>
@@ -341,37 +458,7 @@ MakeWorkloadItems(const RdmaConfig& c,
         if (!s)
         {
             const std::string at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
-            const RdmaCollectiveAlgorithm algorithm = PickAlgorithm(c, comm.kind, "", at);
-            if (algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (n & (n - 1)))
-            {
-                throw RdmaConfigError(at + ": halving-doubling needs a power-of-two group, the " +
-                                      std::string(RdmaSimaiGroupName(comm.group)) +
-                                      " group has " + std::to_string(n) + " ranks (" +
-                                      KeyText(c, "collective.algorithm") + ")");
-            }
-            try
-            {
-                const auto one = RdmaCollectiveSchedule::Build(comm.kind,
-                                                               algorithm,
-                                                               n,
-                                                               bytes,
-                                                               channels,
-                                                               std::min(chunk, bytes));
-                s = std::make_shared<RdmaCollectiveSchedule>(
-                    RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw RdmaConfigError(at + ": " + e.what());
-            }
-            if (s->GetMostRecvsPerRank() >= (1u << 20))
-            {
-                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
-                                      std::to_string(bytes) + " bytes makes a rank receive " +
-                                      std::to_string(s->GetMostRecvsPerRank()) +
-                                      " WRITEs, more than the immediate data numbers (2^20): "
-                                      "use larger chunks");
-            }
+            s = BuildWorkloadCollective(c, w, comm, bytes, ranks, at);
         }
         item.collective = s;
         items.push_back(item);
@@ -396,30 +483,18 @@ MakeWorkloadItems(const RdmaConfig& c,
     return items;
 }
 
-} // namespace
-
-void
-RdmaRefuseJobKeys(const RdmaConfig& c)
-{
-    for (const auto& k : c.GetKeys())
-    {
-        const bool jobKey = k.name.rfind("job.", 0) == 0 || k.name.rfind("collective.", 0) == 0;
-        if (jobKey && c.GetOrigin(k.name) != "default")
-        {
-            throw RdmaConfigError(KeyText(c, k.name) + ": the job and collective keys take "
-                                  "effect with traffic.pattern = collective, not " +
-                                  c.Get("traffic.pattern"));
-        }
-    }
-}
-
-std::vector<RdmaJob>
-RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std::string>* warnings)
+/**
+ * \return the ranks of each job: job.ranks, or the hosts (rail: GPUs)
+ * shared equally among job.count jobs
+ * \param c the configuration \param topo the topology \param nHosts hosts ranks can take
+ * \throws RdmaConfigError if they do not fit, are fewer than 2, or (rail)
+ *         neither fill whole servers nor divide one
+ */
+uint32_t
+JobRanks(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t nHosts)
 {
     const auto& servers = topo.servers;
     const bool rail = servers.count > 0;
-    // On a rail fabric ranks go on GPUs (their NICs, host indices 0 .. GPUs - 1).
-    const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
     const std::string perHost = rail ? "a rank per GPU" : "a rank per host";
     const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     uint32_t ranks = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
@@ -476,10 +551,69 @@ RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std:
                               "fabric a job's ranks must be a multiple or a divisor of "
                               "topology.rail.GpusPerServer = " + std::to_string(g));
     }
-    if (!c.Get("job.workload").empty())
+    return ranks;
+}
+
+/**
+ * \return the schedule of one planned collective over the job's ranks
+ * \param c the configuration \param p the collective \param ranks the job's ranks
+ * \throws RdmaConfigError naming the key or item that makes it impossible
+ */
+std::shared_ptr<const RdmaCollectiveSchedule>
+BuildPlanned(const RdmaConfig& c, const Planned& p, uint32_t ranks)
+{
+    const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
+    const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
+    const bool chunkSet = c.GetOrigin("collective.chunkBytes") != "default";
+    const std::string what = std::string(RdmaCollectiveName(p.kind)) + " of " +
+                             std::to_string(p.bytes) + " bytes (" + p.bytesFrom + ")";
+    if (chunkSet && chunk > p.bytes)
     {
-        return PlaceJobs(c, topo, MakeWorkloadItems(c, ranks, g, rail, warnings), ranks, nHosts);
+        throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": a chunk larger than "
+                              "the message, the " + what);
     }
+    if (p.bytes < uint64_t(ranks) * channels)
+    {
+        throw RdmaConfigError(p.bytesFrom + ": the " + RdmaCollectiveName(p.kind) +
+                              " needs at least ranks x channels = " +
+                              std::to_string(uint64_t(ranks) * channels) + " bytes (job.ranks " +
+                              std::to_string(ranks) + ", collective.channels " +
+                              std::to_string(channels) + ")");
+    }
+    if (p.algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (ranks & (ranks - 1)))
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": halving-doubling needs a "
+                              "power-of-two number of ranks, not " + std::to_string(ranks));
+    }
+    try
+    {
+        auto s = std::make_shared<RdmaCollectiveSchedule>(
+            RdmaCollectiveSchedule::Build(p.kind, p.algorithm, ranks, p.bytes, channels, chunk));
+        if (s->GetMostRecvsPerRank() >= (1u << 20))
+        {
+            throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": the " + what +
+                                  " makes a rank receive " +
+                                  std::to_string(s->GetMostRecvsPerRank()) +
+                                  " WRITEs, more than the immediate data numbers (2^20): "
+                                  "use larger chunks");
+        }
+        return s;
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(p.where + ": " + e.what());
+    }
+}
+
+/**
+ * \return one iteration of job.sequence (or collective.type), each
+ * collective's schedule built \param c the configuration \param ranks the
+ * job's ranks \param warnings receives the keys set but not used
+ * \throws RdmaConfigError
+ */
+std::vector<RdmaJobItem>
+MakeSequenceItems(const RdmaConfig& c, uint32_t ranks, std::vector<std::string>* warnings)
+{
     std::vector<Planned> planned;
     std::vector<std::string> unused;
     if (c.GetOrigin("job.workloadCommScale") != "default")
@@ -487,62 +621,52 @@ RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std:
         unused.push_back(KeyText(c, "job.workloadCommScale") +
                          " is not used: it scales job.workload's collectives, and none is set");
     }
-    const std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
+    std::vector<RdmaJobItem> items = ParseSequence(c, planned, unused);
     if (warnings)
     {
         warnings->insert(warnings->end(), unused.begin(), unused.end());
     }
-    const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
-    const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
-    const bool chunkSet = c.GetOrigin("collective.chunkBytes") != "default";
-    std::vector<RdmaJobItem> built = items;
     for (std::size_t i = 0; i < items.size(); ++i)
     {
-        if (planned[i].compute)
+        if (!planned[i].compute)
         {
-            continue;
-        }
-        const Planned& p = planned[i];
-        const std::string what = std::string(RdmaCollectiveName(p.kind)) + " of " +
-                                 std::to_string(p.bytes) + " bytes (" + p.bytesFrom + ")";
-        if (chunkSet && chunk > p.bytes)
-        {
-            throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": a chunk larger than "
-                                  "the message, the " + what);
-        }
-        if (p.bytes < uint64_t(ranks) * channels)
-        {
-            throw RdmaConfigError(p.bytesFrom + ": the " + RdmaCollectiveName(p.kind) +
-                                  " needs at least ranks x channels = " +
-                                  std::to_string(uint64_t(ranks) * channels) +
-                                  " bytes (job.ranks " + std::to_string(ranks) +
-                                  ", collective.channels " + std::to_string(channels) + ")");
-        }
-        if (p.algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (ranks & (ranks - 1)))
-        {
-            throw RdmaConfigError(KeyText(c, "job.ranks") + ": halving-doubling needs a "
-                                  "power-of-two number of ranks, not " + std::to_string(ranks));
-        }
-        try
-        {
-            auto s = std::make_shared<RdmaCollectiveSchedule>(
-                RdmaCollectiveSchedule::Build(p.kind, p.algorithm, ranks, p.bytes, channels, chunk));
-            if (s->GetMostRecvsPerRank() >= (1u << 20))
-            {
-                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": the " + what +
-                                      " makes a rank receive " +
-                                      std::to_string(s->GetMostRecvsPerRank()) +
-                                      " WRITEs, more than the immediate data numbers (2^20): "
-                                      "use larger chunks");
-            }
-            built[i].collective = s;
-        }
-        catch (const std::invalid_argument& e)
-        {
-            throw RdmaConfigError(p.where + ": " + e.what());
+            items[i].collective = BuildPlanned(c, planned[i], ranks);
         }
     }
-    return PlaceJobs(c, topo, built, ranks, nHosts);
+    return items;
+}
+
+} // namespace
+
+void
+RdmaRefuseJobKeys(const RdmaConfig& c)
+{
+    for (const auto& k : c.GetKeys())
+    {
+        const bool jobKey = k.name.rfind("job.", 0) == 0 || k.name.rfind("collective.", 0) == 0;
+        if (jobKey && c.GetOrigin(k.name) != "default")
+        {
+            throw RdmaConfigError(KeyText(c, k.name) + ": the job and collective keys take "
+                                  "effect with traffic.pattern = collective, not " +
+                                  c.Get("traffic.pattern"));
+        }
+    }
+}
+
+std::vector<RdmaJob>
+RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std::string>* warnings)
+{
+    const auto& servers = topo.servers;
+    const bool rail = servers.count > 0;
+    // On a rail fabric ranks go on GPUs (their NICs, host indices 0 .. GPUs - 1).
+    const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
+    const uint32_t ranks = JobRanks(c, topo, nHosts);
+    const uint32_t g = servers.gpusPerServer;
+    if (!c.Get("job.workload").empty())
+    {
+        return PlaceJobs(c, topo, MakeWorkloadItems(c, ranks, g, rail, warnings), ranks, nHosts);
+    }
+    return PlaceJobs(c, topo, MakeSequenceItems(c, ranks, warnings), ranks, nHosts);
 }
 
 namespace

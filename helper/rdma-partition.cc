@@ -38,6 +38,88 @@ FirstSwitch(const RdmaTopologySpec& spec)
     return first;
 }
 
+/**
+ * \brief Place the ToRs in node-id order in blocks of about equal hosts,
+ * leaving at least one ToR for each rank still to fill.
+ * \param tors the switches with hosts \param hostsOf hosts by switch node
+ * \param hosts their total \param ranks the ranks \param rankOf receives the ToRs' ranks
+ */
+void
+PlaceTors(const std::vector<uint32_t>& tors,
+          const std::vector<uint32_t>& hostsOf,
+          uint64_t hosts,
+          uint32_t ranks,
+          std::vector<uint32_t>& rankOf)
+{
+    uint64_t seen = 0;
+    uint32_t rank = 0;
+    for (uint32_t t = 0; t < tors.size(); ++t)
+    {
+        // Leave at least one ToR for each rank still to fill.
+        const bool mustMove = tors.size() - t <= ranks - 1 - rank;
+        if (rank + 1 < ranks && (seen * ranks >= (rank + 1) * hosts || mustMove) && seen > 0)
+        {
+            ++rank;
+        }
+        rankOf[tors[t]] = rank;
+        seen += hostsOf[tors[t]];
+    }
+}
+
+/**
+ * \brief Place the other switches, in node-id order: with the rank most of
+ * their placed neighbors are on (an aggregation switch with its ToRs); on a
+ * tie (a core switch between pods), with the rank that has the fewest of
+ * them so far, the lowest first.
+ * \param spec the topology \param tors the switches with hosts, placed
+ * \param hostsOf hosts by switch node \param ranks the ranks
+ * \param rankOf the ToRs' ranks; receives the other switches'
+ */
+void
+PlaceOtherSwitches(const RdmaTopologySpec& spec,
+                   const std::vector<uint32_t>& tors,
+                   const std::vector<uint32_t>& hostsOf,
+                   uint32_t ranks,
+                   std::vector<uint32_t>& rankOf)
+{
+    const uint32_t n = spec.GetNNodes();
+    std::vector<std::vector<uint32_t>> neighbors(n);
+    for (const auto& l : spec.links)
+    {
+        neighbors[l.a].push_back(l.b);
+        neighbors[l.b].push_back(l.a);
+    }
+    std::vector<bool> placed(n, false);
+    for (uint32_t t : tors)
+    {
+        placed[t] = true;
+    }
+    std::vector<uint32_t> others(ranks, 0);
+    for (uint32_t u = 0; u < n; ++u)
+    {
+        if (!spec.isSwitch[u] || hostsOf[u] > 0)
+        {
+            continue;
+        }
+        std::vector<uint32_t> votes(ranks, 0);
+        for (uint32_t v : neighbors[u])
+        {
+            votes[rankOf[v]] += placed[v];
+        }
+        uint32_t best = 0;
+        for (uint32_t r = 1; r < ranks; ++r)
+        {
+            if (votes[r] > votes[best] || (votes[r] == votes[best] && others[r] < others[best]))
+            {
+                best = r;
+            }
+        }
+        rankOf[u] = best;
+        placed[u] = true;
+        ++others[best];
+    }
+}
+
 } // namespace
 
 RdmaPartition
@@ -128,58 +210,8 @@ RdmaPartition::ByTor(const RdmaTopologySpec& spec, uint32_t ranks)
                               "places; give at most that many ranks or a sim.partition file");
     }
     p.rankOf.assign(n, 0);
-    uint64_t seen = 0;
-    uint32_t rank = 0;
-    for (uint32_t t = 0; t < tors.size(); ++t)
-    {
-        // Leave at least one ToR for each rank still to fill.
-        const bool mustMove = tors.size() - t <= ranks - 1 - rank;
-        if (rank + 1 < ranks && (seen * ranks >= (rank + 1) * hosts || mustMove) && seen > 0)
-        {
-            ++rank;
-        }
-        p.rankOf[tors[t]] = rank;
-        seen += hostsOf[tors[t]];
-    }
-    // The other switches, in node-id order: with the rank most of their
-    // placed neighbors are on (an aggregation switch with its ToRs); on a
-    // tie (a core switch between pods), with the rank that has the fewest
-    // of them so far, the lowest first.
-    std::vector<std::vector<uint32_t>> neighbors(n);
-    for (const auto& l : spec.links)
-    {
-        neighbors[l.a].push_back(l.b);
-        neighbors[l.b].push_back(l.a);
-    }
-    std::vector<bool> placed(n, false);
-    for (uint32_t t : tors)
-    {
-        placed[t] = true;
-    }
-    std::vector<uint32_t> others(ranks, 0);
-    for (uint32_t u = 0; u < n; ++u)
-    {
-        if (!spec.isSwitch[u] || hostsOf[u] > 0)
-        {
-            continue;
-        }
-        std::vector<uint32_t> votes(ranks, 0);
-        for (uint32_t v : neighbors[u])
-        {
-            votes[p.rankOf[v]] += placed[v];
-        }
-        uint32_t best = 0;
-        for (uint32_t r = 1; r < ranks; ++r)
-        {
-            if (votes[r] > votes[best] || (votes[r] == votes[best] && others[r] < others[best]))
-            {
-                best = r;
-            }
-        }
-        p.rankOf[u] = best;
-        placed[u] = true;
-        ++others[best];
-    }
+    PlaceTors(tors, hostsOf, hosts, ranks, p.rankOf);
+    PlaceOtherSwitches(spec, tors, hostsOf, ranks, p.rankOf);
     uint32_t loose = 0;
     for (uint32_t u = 0; u < n; ++u)
     {

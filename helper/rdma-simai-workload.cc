@@ -175,13 +175,26 @@ RdmaSimaiWorkload::ReadFile(const std::string& path)
     return Parse(in, path);
 }
 
-RdmaSimaiWorkload
-RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
+namespace
 {
-    RdmaTextReader r(in, name);
-    RdmaSimaiWorkload w;
-    w.path = name;
-    std::vector<std::string> tokens;
+
+/// What the layers ask that is not modelled: the first line of each kind, and a count.
+struct LayerNotes
+{
+    uint32_t firstWg{0};         //!< first weight-gradient collective
+    uint32_t firstUpdate{0};     //!< first update time
+    uint32_t firstUnmodelled{0}; //!< first collective not modelled
+    uint32_t unmodelled{0};      //!< collectives not modelled
+};
+
+/**
+ * \brief Read the policy and header line (line 1) and warn of what it asks
+ * that is not modelled (checkpoints, pipeline stages).
+ * \param r the reader \param tokens scratch \param w the workload \throws as r.Fail
+ */
+void
+ParsePreamble(RdmaTextReader& r, std::vector<std::string>& tokens, RdmaSimaiWorkload& w)
+{
     if (!r.NextLine(tokens))
     {
         r.Fail("expected the parallelism policy line, found end of file");
@@ -196,26 +209,109 @@ RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
     ParseHeader(r, tokens, w);
     if (w.checkpoints > 0)
     {
-        w.warnings.push_back(At(name, r.GetLine()) + "checkpoints: " +
+        w.warnings.push_back(At(w.path, r.GetLine()) + "checkpoints: " +
                              std::to_string(w.checkpoints) +
                              ": activation recomputation (the forward pass rerun in the backward "
                              "pass) is not modelled");
     }
     if (w.pp > 1)
     {
-        w.warnings.push_back(At(name, r.GetLine()) + "pp: " + std::to_string(w.pp) +
+        w.warnings.push_back(At(w.path, r.GetLine()) + "pp: " + std::to_string(w.pp) +
                              ": pipeline stages are not modelled: every rank runs every layer, "
                              "and the stages' sends of pp_comm bytes are left out");
     }
+}
+
+/**
+ * \return one layer line's layer
+ * \param r the reader \param tokens the line's fields \param count the layer count
+ * \param notes updated with what the layer asks that is not modelled \throws as r.Fail
+ */
+RdmaSimaiWorkload::Layer
+ParseLayer(const RdmaTextReader& r,
+           const std::vector<std::string>& tokens,
+           uint64_t count,
+           LayerNotes& notes)
+{
+    if (tokens.size() != 12)
+    {
+        r.Fail("expected 12 fields (name, dependency, then compute time, collective and "
+               "bytes of the forward pass, input gradient and weight gradient, then the "
+               "update time), got " +
+               std::to_string(tokens.size()));
+    }
+    RdmaSimaiWorkload::Layer layer;
+    layer.name = tokens[0];
+    layer.line = r.GetLine();
+    if (tokens[1] != "-1")
+    {
+        r.ToUint(tokens[1], "the dependency (-1 or a layer number)", 0, count);
+    }
+    for (int phase = 0; phase < 3; ++phase)
+    {
+        layer.compute[phase] =
+            r.ToUint(tokens[2 + 3 * phase], "a compute time (ns)", 0, uint64_t(1) << 62);
+        layer.comm[phase] = ParseComm(r, tokens[3 + 3 * phase], tokens[4 + 3 * phase], phase == 2);
+        const RdmaSimaiWorkload::Comm& c = layer.comm[phase];
+        if (!c.none && !c.modelled)
+        {
+            notes.firstUnmodelled = notes.firstUnmodelled ? notes.firstUnmodelled : layer.line;
+            ++notes.unmodelled;
+        }
+    }
+    layer.updateTime = r.ToUint(tokens[11], "the update time (ns)", 0, uint64_t(1) << 62);
+    if (!layer.comm[2].none && layer.comm[2].bytes > 0 && notes.firstWg == 0)
+    {
+        notes.firstWg = layer.line;
+    }
+    if (layer.updateTime > 0 && notes.firstUpdate == 0)
+    {
+        notes.firstUpdate = layer.line;
+    }
+    return layer;
+}
+
+/// \brief Warn of what the layers ask that is not modelled.
+/// \param notes what they ask \param w the workload
+void
+WarnAboutLayers(const LayerNotes& notes, RdmaSimaiWorkload& w)
+{
+    if (notes.firstWg)
+    {
+        w.warnings.push_back(At(w.path, notes.firstWg) +
+                             "weight-gradient collectives run in turn here; SimAI issues them "
+                             "without blocking, overlapped with the backward pass");
+    }
+    if (notes.firstUpdate)
+    {
+        w.warnings.push_back(At(w.path, notes.firstUpdate) +
+                             "the update time after each collective (last field) is not "
+                             "modelled");
+    }
+    if (notes.unmodelled)
+    {
+        w.warnings.push_back(At(w.path, notes.firstUnmodelled) +
+                             std::to_string(notes.unmodelled) +
+                             " ALLREDUCEALLTOALL collective(s) are not modelled and left out");
+    }
+}
+
+} // namespace
+
+RdmaSimaiWorkload
+RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
+{
+    RdmaTextReader r(in, name);
+    RdmaSimaiWorkload w;
+    w.path = name;
+    std::vector<std::string> tokens;
+    ParsePreamble(r, tokens, w);
     if (!r.NextLine(tokens) || tokens.size() != 1)
     {
         r.Fail("expected the layer count alone on line 2");
     }
     const auto count = r.ToUint(tokens[0], "the layer count (1-1000000)", 1, 1000000);
-    uint32_t firstWg = 0;
-    uint32_t firstUpdate = 0;
-    uint32_t firstUnmodelled = 0;
-    uint32_t unmodelled = 0;
+    LayerNotes notes;
     for (uint64_t l = 0; l < count; ++l)
     {
         if (!r.NextLine(tokens))
@@ -223,65 +319,13 @@ RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
             r.Fail("expected " + std::to_string(count) + " layer lines (line 2), found " +
                    std::to_string(l) + " and the end of the file");
         }
-        if (tokens.size() != 12)
-        {
-            r.Fail("expected 12 fields (name, dependency, then compute time, collective and "
-                   "bytes of the forward pass, input gradient and weight gradient, then the "
-                   "update time), got " +
-                   std::to_string(tokens.size()));
-        }
-        Layer layer;
-        layer.name = tokens[0];
-        layer.line = r.GetLine();
-        if (tokens[1] != "-1")
-        {
-            r.ToUint(tokens[1], "the dependency (-1 or a layer number)", 0, count);
-        }
-        for (int phase = 0; phase < 3; ++phase)
-        {
-            layer.compute[phase] =
-                r.ToUint(tokens[2 + 3 * phase], "a compute time (ns)", 0, uint64_t(1) << 62);
-            layer.comm[phase] =
-                ParseComm(r, tokens[3 + 3 * phase], tokens[4 + 3 * phase], phase == 2);
-            const Comm& c = layer.comm[phase];
-            if (!c.none && !c.modelled)
-            {
-                firstUnmodelled = firstUnmodelled ? firstUnmodelled : layer.line;
-                ++unmodelled;
-            }
-        }
-        layer.updateTime = r.ToUint(tokens[11], "the update time (ns)", 0, uint64_t(1) << 62);
-        if (!layer.comm[2].none && layer.comm[2].bytes > 0 && firstWg == 0)
-        {
-            firstWg = layer.line;
-        }
-        if (layer.updateTime > 0 && firstUpdate == 0)
-        {
-            firstUpdate = layer.line;
-        }
-        w.layers.push_back(layer);
+        w.layers.push_back(ParseLayer(r, tokens, count, notes));
     }
     if (r.NextLine(tokens))
     {
         r.Fail("more layer lines than the layer count on line 2 (" + std::to_string(count) + ")");
     }
-    if (firstWg)
-    {
-        w.warnings.push_back(At(name, firstWg) +
-                             "weight-gradient collectives run in turn here; SimAI issues them "
-                             "without blocking, overlapped with the backward pass");
-    }
-    if (firstUpdate)
-    {
-        w.warnings.push_back(At(name, firstUpdate) +
-                             "the update time after each collective (last field) is not "
-                             "modelled");
-    }
-    if (unmodelled)
-    {
-        w.warnings.push_back(At(name, firstUnmodelled) + std::to_string(unmodelled) +
-                             " ALLREDUCEALLTOALL collective(s) are not modelled and left out");
-    }
+    WarnAboutLayers(notes, w);
     return w;
 }
 

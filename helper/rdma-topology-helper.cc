@@ -31,7 +31,6 @@ RdmaTopologyHelper::RdmaTopologyHelper()
       m_installed(false)
 {
     m_switchFactory.SetTypeId("ns3::RdmaSwitch");
-    m_mmuFactory.SetTypeId("ns3::SwitchMmu");
 }
 
 RdmaTopologyHelper::~RdmaTopologyHelper() = default;
@@ -72,7 +71,7 @@ RdmaTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeV
 void
 RdmaTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_mmuFactory.Set(name, value);
+    m_mmuAttributes.emplace_back(name, value.Copy());
 }
 
 void
@@ -195,7 +194,6 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     {
         NS_FATAL_ERROR(e.what());
     }
-    const uint32_t n = spec.GetNNodes();
     NS_ABORT_MSG_IF(uint64_t(m_base.Get()) + spec.GetNHosts() > 0xFFFFFFFFULL,
                     "RdmaTopologyHelper: " << spec.GetNHosts() << " host addresses from " << m_base
                                            << " pass 255.255.255.255");
@@ -205,6 +203,24 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     m_routes = std::make_unique<RdmaRouteComputer>(m_spec, [this](uint64_t done, uint64_t total) {
         Report("host routes", done, total);
     });
+    MakeNodes();
+    const std::vector<std::vector<Ptr<QbbNetDevice>>> ports = InstallLinks();
+    InstallSwitches(ports);
+    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
+    {
+        m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
+    }
+
+    const uint64_t entries = InstallRoutes();
+    NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
+                            << " switches, " << m_links.size() << " links, " << entries
+                            << " route entries");
+}
+
+void
+RdmaTopologyHelper::MakeNodes()
+{
+    const uint32_t n = m_spec.GetNNodes();
     NS_ABORT_MSG_UNLESS(m_systemIds.empty() || m_systemIds.size() == n,
                         "RdmaTopologyHelper: " << m_systemIds.size() << " system ids for " << n
                                                << " nodes");
@@ -216,9 +232,12 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     {
         (m_spec.isSwitch[u] ? m_switchNodes : m_hosts).Add(m_nodes.Get(u));
     }
+}
 
-    // Links, each node's devices in port order.
-    std::vector<std::vector<Ptr<QbbNetDevice>>> ports(n);
+std::vector<std::vector<Ptr<QbbNetDevice>>>
+RdmaTopologyHelper::InstallLinks()
+{
+    std::vector<std::vector<Ptr<QbbNetDevice>>> ports(m_spec.GetNNodes());
     Report("links", 0, m_spec.links.size());
     for (const RdmaTopologySpec::Link& l : m_spec.links)
     {
@@ -248,26 +267,32 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
         m_links.push_back(info);
         Report("links", m_links.size(), m_spec.links.size());
     }
+    return ports;
+}
 
-    // Switches.
-    std::vector<uint32_t>& switchIds = m_switchIds;
-    Report("switches", 0, spec.GetNSwitches());
-    for (uint32_t u = 0; u < n; ++u)
+void
+RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports)
+{
+    Report("switches", 0, m_spec.GetNSwitches());
+    for (uint32_t u = 0; u < m_spec.GetNNodes(); ++u)
     {
         if (!m_spec.isSwitch[u])
         {
             continue;
         }
-        const uint32_t s = switchIds.size();
-        switchIds.push_back(u);
-        Ptr<Node> node = m_nodes.Get(u);
+        const uint32_t s = m_switchIds.size();
+        m_switchIds.push_back(u);
         Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
         if (!m_ecmpSeedSet)
         {
             sw->SetAttribute("EcmpSeed", UintegerValue(s + 1));
         }
-        sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SwitchMmu>()));
-        node->AggregateObject(sw);
+        // The switch made its MMU (RdmaSwitch's constructor); set it up before AddPort.
+        for (const auto& [name, value] : m_mmuAttributes)
+        {
+            sw->GetMmu()->SetAttribute(name, *value);
+        }
+        m_nodes.Get(u)->AggregateObject(sw);
         for (const Ptr<QbbNetDevice>& dev : ports[u])
         {
             const uint32_t expected = sw->GetNPorts();
@@ -281,17 +306,8 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
             }
         }
         m_switches.push_back(sw);
-        Report("switches", m_switches.size(), spec.GetNSwitches());
+        Report("switches", m_switches.size(), m_spec.GetNSwitches());
     }
-    for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
-    {
-        m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
-    }
-
-    const uint64_t entries = InstallRoutes();
-    NS_LOG_INFO(m_spec.name << ": " << m_hosts.GetN() << " hosts, " << m_switches.size()
-                            << " switches, " << m_links.size() << " links, " << entries
-                            << " route entries");
 }
 
 uint64_t

@@ -25,6 +25,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -120,7 +121,8 @@ class RdmaTopologyHelper
      */
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of every SwitchMmu Install() makes (one per switch).
+     * \brief Set an attribute of the SwitchMmu of every switch Install() makes
+     * (each switch makes its own: RdmaSwitch::GetMmu()).
      * \param name attribute name
      * \param value its value
      */
@@ -332,6 +334,14 @@ class RdmaTopologyHelper
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
     /// Put m_routes' next hops toward every host in every switch's table.
+    /// Make the nodes (with their system ids), sorted into switches and hosts.
+    void MakeNodes();
+    /// Make each link's devices and channel (with its error models).
+    /// \return each node's devices, in port order
+    std::vector<std::vector<Ptr<QbbNetDevice>>> InstallLinks();
+    /// Make each switch node's RdmaSwitch (EcmpSeed, MMU attributes, ECN) with its ports.
+    /// \param ports each node's devices, in port order
+    void InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports);
     /// \return the route entries installed
     uint64_t InstallRoutes();
     /// The routes follow a failed link. \param link its index
@@ -341,7 +351,8 @@ class RdmaTopologyHelper
     QbbHelper m_link;                                   //!< makes the links
     RdmaHelper m_rdma;                                  //!< makes the NICs
     ObjectFactory m_switchFactory;                      //!< makes the switches
-    ObjectFactory m_mmuFactory;                         //!< makes their MMUs
+    std::vector<std::pair<std::string, Ptr<const AttributeValue>>>
+        m_mmuAttributes; //!< SetMmuAttribute's, set on each switch's own MMU
     bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking

@@ -620,6 +620,21 @@ RdmaCollectiveSchedule::HalvingDoublingAllReduce(uint32_t ranks,
 void
 RdmaCollectiveSchedule::Finish()
 {
+    IndexByRank();
+    std::vector<uint32_t> depFirst(m_ops.size(), 0);
+    std::vector<uint32_t> depCount(m_ops.size(), 0);
+    std::vector<uint32_t> pool;
+    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL && !m_depsGiven)
+    {
+        FindDataDeps(depFirst, depCount, pool);
+    }
+    StoreDeps(depFirst, depCount, pool);
+    CountOpsPerQp();
+}
+
+void
+RdmaCollectiveSchedule::IndexByRank()
+{
     const auto nOps = static_cast<uint32_t>(m_ops.size());
     // Operations by rank, in index order.
     m_sends.assign(m_ranks, {});
@@ -634,48 +649,55 @@ RdmaCollectiveSchedule::Finish()
         m_recvIndex[i] = static_cast<uint32_t>(m_recvs[op.dst].size());
         m_recvs[op.dst].push_back(i);
     }
+}
+
+void
+RdmaCollectiveSchedule::FindDataDeps(std::vector<uint32_t>& depFirst,
+                                     std::vector<uint32_t>& depCount,
+                                     std::vector<uint32_t>& pool) const
+{
     // What each send waits for: its sender's receives of earlier steps that
     // wrote its range (RangeSources). A rank's ranges change only by its own
     // receives and are read only by its own sends, so the ranks are derived
     // one after another, each in step order (a step's sends before that
     // step's receives): one rank's ranges in memory at a time.
-    std::vector<uint32_t> depFirst(nOps, 0);
-    std::vector<uint32_t> depCount(nOps, 0);
-    std::vector<uint32_t> pool;
-    if (m_kind != RdmaCollectiveKind::ALL_TO_ALL && !m_depsGiven)
+    const auto byStep = [this](uint32_t a, uint32_t b) { return m_ops[a].step < m_ops[b].step; };
+    std::vector<uint32_t> sends;
+    std::vector<uint32_t> recvs;
+    std::vector<uint32_t> found;
+    for (uint32_t r = 0; r < m_ranks; ++r)
     {
-        const auto byStep = [this](uint32_t a, uint32_t b) {
-            return m_ops[a].step < m_ops[b].step;
-        };
-        std::vector<uint32_t> sends;
-        std::vector<uint32_t> recvs;
-        std::vector<uint32_t> found;
-        for (uint32_t r = 0; r < m_ranks; ++r)
+        sends = m_sends[r];
+        recvs = m_recvs[r];
+        std::stable_sort(sends.begin(), sends.end(), byStep);
+        std::stable_sort(recvs.begin(), recvs.end(), byStep);
+        RangeSources ranges;
+        auto recv = recvs.begin();
+        for (auto send = sends.begin(); send != sends.end(); ++send)
         {
-            sends = m_sends[r];
-            recvs = m_recvs[r];
-            std::stable_sort(sends.begin(), sends.end(), byStep);
-            std::stable_sort(recvs.begin(), recvs.end(), byStep);
-            RangeSources ranges;
-            auto recv = recvs.begin();
-            for (auto send = sends.begin(); send != sends.end(); ++send)
+            const Op& op = m_ops[*send];
+            for (; recv != recvs.end() && m_ops[*recv].step < op.step; ++recv)
             {
-                const Op& op = m_ops[*send];
-                for (; recv != recvs.end() && m_ops[*recv].step < op.step; ++recv)
-                {
-                    const Op& in = m_ops[*recv];
-                    ranges.Record(in.offset, in.offset + in.bytes, *recv, in.reduce);
-                }
-                found.clear();
-                ranges.Collect(op.offset, op.offset + op.bytes, found);
-                std::sort(found.begin(), found.end());
-                found.erase(std::unique(found.begin(), found.end()), found.end());
-                depFirst[*send] = static_cast<uint32_t>(pool.size());
-                depCount[*send] = static_cast<uint32_t>(found.size());
-                pool.insert(pool.end(), found.begin(), found.end());
+                const Op& in = m_ops[*recv];
+                ranges.Record(in.offset, in.offset + in.bytes, *recv, in.reduce);
             }
+            found.clear();
+            ranges.Collect(op.offset, op.offset + op.bytes, found);
+            std::sort(found.begin(), found.end());
+            found.erase(std::unique(found.begin(), found.end()), found.end());
+            depFirst[*send] = static_cast<uint32_t>(pool.size());
+            depCount[*send] = static_cast<uint32_t>(found.size());
+            pool.insert(pool.end(), found.begin(), found.end());
         }
     }
+}
+
+void
+RdmaCollectiveSchedule::StoreDeps(const std::vector<uint32_t>& depFirst,
+                                  const std::vector<uint32_t>& depCount,
+                                  std::vector<uint32_t>& pool)
+{
+    const auto nOps = static_cast<uint32_t>(m_ops.size());
     // Compressed: deps by op (with the dependencies not from data), and the
     // reverse (dependents by op).
     std::sort(m_extraDeps.begin(), m_extraDeps.end());
@@ -718,6 +740,11 @@ RdmaCollectiveSchedule::Finish()
             m_dependents[fill[w]++] = i;
         }
     }
+}
+
+void
+RdmaCollectiveSchedule::CountOpsPerQp()
+{
     // The most operations on one (src, dst, channel) QP: per sender, counted
     // by (dst, channel).
     m_mostOpsPerQp = 0;

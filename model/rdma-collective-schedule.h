@@ -302,6 +302,34 @@ class RdmaCollectiveSchedule
     uint32_t GetMostRecvsPerRank() const;
 
   private:
+    // Finish()'s steps, in their order.
+
+    /// Index the operations by rank: each rank's sends and receives, and
+    /// each operation's place among them.
+    void IndexByRank();
+    /**
+     * \brief Find what each send waits for from the data: its sender's
+     * receives of earlier steps that wrote its range.
+     * \param depFirst receives each operation's first entry in pool
+     * \param depCount receives each operation's number of entries
+     * \param pool receives the entries
+     */
+    void FindDataDeps(std::vector<uint32_t>& depFirst,
+                      std::vector<uint32_t>& depCount,
+                      std::vector<uint32_t>& pool) const;
+    /**
+     * \brief Store the dependencies compressed (the data's and those added
+     * with the operations), and the reverse: each operation's dependents.
+     * \param depFirst each operation's first entry in pool
+     * \param depCount each operation's number of entries
+     * \param pool the data's dependencies (released)
+     */
+    void StoreDeps(const std::vector<uint32_t>& depFirst,
+                   const std::vector<uint32_t>& depCount,
+                   std::vector<uint32_t>& pool);
+    /// Count the most operations on one (src, dst, channel) QP.
+    void CountOpsPerQp();
+
     RdmaCollectiveSchedule(RdmaCollectiveKind kind,
                            RdmaCollectiveAlgorithm algorithm,
                            uint32_t ranks,
