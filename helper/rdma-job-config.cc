@@ -484,6 +484,41 @@ MakeWorkloadItems(const RdmaConfig& c,
 }
 
 /**
+ * \brief Refuse job.placement = rail where it cannot place the jobs.
+ * \param c the configuration \param topo the topology \param ranks each job's ranks
+ * \throws RdmaConfigError naming the key: off a rail fabric, with
+ *         job.workload, or ranks neither a multiple nor a divisor of the servers
+ */
+void
+CheckRailPlacement(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t ranks)
+{
+    const auto& servers = topo.servers;
+    if (servers.count == 0)
+    {
+        throw RdmaConfigError(KeyText(c, "job.placement") +
+                              ": rail placement puts a job's ranks on one rail of a "
+                              "rail-optimized fabric; it needs topology.type = rail, not " +
+                              c.Get("topology.type"));
+    }
+    if (!c.Get("job.workload").empty())
+    {
+        throw RdmaConfigError(
+            KeyText(c, "job.placement") +
+            ": rail placement would put a workload's tensor-parallel groups (consecutive "
+            "ranks) across servers; contiguous placement already puts its data-parallel "
+            "groups on rails (GPU g of every server), as Megatron-LM's rank order does");
+    }
+    if (ranks % servers.count != 0 && servers.count % ranks != 0)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
+                              " ranks neither fill whole rails nor divide one: with "
+                              "job.placement = rail a job's ranks must be a multiple or a "
+                              "divisor of topology.rail.Servers = " +
+                              std::to_string(servers.count));
+    }
+}
+
+/**
  * \return the ranks of each job: job.ranks, or the hosts (rail: GPUs)
  * shared equally among job.count jobs
  * \param c the configuration \param topo the topology \param nHosts hosts ranks can take
@@ -521,28 +556,9 @@ JobRanks(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t nHosts)
     }
     const uint32_t g = servers.gpusPerServer;
     const bool railMajor = c.Get("job.placement") == "rail";
-    if (railMajor && !rail)
+    if (railMajor)
     {
-        throw RdmaConfigError(KeyText(c, "job.placement") +
-                              ": rail placement puts a job's ranks on one rail of a "
-                              "rail-optimized fabric; it needs topology.type = rail, not " +
-                              c.Get("topology.type"));
-    }
-    if (railMajor && !c.Get("job.workload").empty())
-    {
-        throw RdmaConfigError(
-            KeyText(c, "job.placement") +
-            ": rail placement would put a workload's tensor-parallel groups (consecutive "
-            "ranks) across servers; contiguous placement already puts its data-parallel "
-            "groups on rails (GPU g of every server), as Megatron-LM's rank order does");
-    }
-    if (railMajor && ranks % servers.count != 0 && servers.count % ranks != 0)
-    {
-        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
-                              " ranks neither fill whole rails nor divide one: with "
-                              "job.placement = rail a job's ranks must be a multiple or a "
-                              "divisor of topology.rail.Servers = " +
-                              std::to_string(servers.count));
+        CheckRailPlacement(c, topo, ranks);
     }
     if (rail && !railMajor && ranks % g != 0 && g % ranks != 0)
     {

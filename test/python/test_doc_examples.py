@@ -188,6 +188,9 @@ for _bench in ('--lb letflow,drill,fecmp --recovery pfc,irn', '--lb fecmp,letflo
     LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave %s --time 0.005 '
          '--resume --out out/bench-conweave-lbs' % _bench] = (
         "needs ConWeave's simulator built; 27 minutes a case on a busy day", 'parse')
+LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave --lb fecmp,letflow '
+     '--recovery pfc --time 0.005 --out out/bench-conweave-order'] = (
+    "needs ConWeave's simulator built; 5 minutes a case", 'parse')
 # bench-conweave writes stand for the stored ones of test_conweave_fidelity.py
 TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
           '--cc.preset=hpcc-sim --output.dir=out/cw-before'] = [
