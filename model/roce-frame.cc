@@ -207,6 +207,150 @@ RoceFrame::BuildFrame(const IntHeader& intHeader, uint16_t udpPort)
     return f ? f : RdmaFrame::Wrap(p);
 }
 
+namespace
+{
+
+/// RoceFrame::Build's Ethernet header and any 802.1Q tag (whose inner type
+/// becomes `l3Type`, the tag being the frame's own).
+inline void
+WriteEthernet(RoceFrame& f, uint16_t l3Type, Buffer::Iterator& i)
+{
+    EthernetHeader eth(false);
+    eth.SetSource(f.srcMac);
+    eth.SetDestination(f.dstMac);
+    eth.SetLengthType(f.hasVlan ? VlanTagHeader::TPID : l3Type);
+    eth.Serialize(i);
+    i.Next(ETH_HEADER);
+    if (f.hasVlan)
+    {
+        f.vlan.SetInnerType(l3Type);
+        f.vlan.Serialize(i);
+        i.Next(VlanTagHeader::SIZE);
+    }
+}
+
+/// RoceFrame::Build's IPv4 or IPv6 header, for a UDP datagram of `udpLength` bytes.
+inline void
+WriteIpHeader(const RoceFrame& f, uint32_t udpLength, Buffer::Iterator& i)
+{
+    const uint8_t tos = uint8_t(f.dscp << 2) | (f.ecn & 0x3);
+    if (f.ipv6)
+    {
+        Ipv6Header ip;
+        ip.SetTrafficClass(tos);
+        ip.SetFlowLabel(f.flowLabel & 0xFFFFF);
+        ip.SetPayloadLength(udpLength);
+        ip.SetNextHeader(IP_PROTO_UDP);
+        ip.SetHopLimit(f.ttl);
+        ip.SetSource(f.srcIpv6);
+        ip.SetDestination(f.dstIpv6);
+        ip.Serialize(i);
+    }
+    else
+    {
+        Ipv4Header ip;
+        ip.SetTos(tos);
+        ip.SetIdentification(f.ipId);
+        ip.SetDontFragment();
+        ip.SetTtl(f.ttl);
+        ip.SetProtocol(IP_PROTO_UDP);
+        ip.SetPayloadSize(udpLength);
+        ip.SetSource(f.srcIpv4);
+        ip.SetDestination(f.dstIpv4);
+        ip.EnableChecksum();
+        ip.Serialize(i);
+    }
+    i.Next(f.ipv6 ? IPV6_HEADER : IPV4_HEADER);
+}
+
+/// RoceFrame::Build's UDP header, to the RoCEv2 port, Length `udpLength`.
+inline void
+WriteUdpHeader(const RoceFrame& f, uint32_t udpLength, Buffer::Iterator& i)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(f.udpSrcPort);
+    udp.SetDestinationPort(RoceFrame::UDP_PORT);
+    udp.ForcePayloadSize(udpLength); // the Length field; checksum left 0
+    udp.Serialize(i);
+    i.Next(UDP_HEADER);
+}
+
+/// RoceFrame::Build's BTH and the extension headers `ext` names, in wire
+/// order (IBA 9.2: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH; a CNP's
+/// reserved block), a coalesced SACK's bitmap after the AETH.
+inline void
+WriteIbHeaders(const RoceFrame& f, uint16_t ext, bool sackBitmapOnWire, Buffer::Iterator& i)
+{
+    f.bth.Serialize(i);
+    i.Next(BthHeader::SIZE);
+    if (ext & EXT_RETH)
+    {
+        f.reth.Serialize(i);
+        i.Next(f.reth.GetSerializedSize());
+    }
+    if (ext & EXT_ATOMICETH)
+    {
+        f.atomicEth.Serialize(i);
+        i.Next(f.atomicEth.GetSerializedSize());
+    }
+    if (ext & EXT_AETH)
+    {
+        f.aeth.Serialize(i);
+        i.Next(f.aeth.GetSerializedSize());
+        if (sackBitmapOnWire)
+        {
+            i.WriteHtonU64(f.sackBitmap);
+        }
+    }
+    if (ext & EXT_ATOMICACKETH)
+    {
+        f.atomicAckEth.Serialize(i);
+        i.Next(f.atomicAckEth.GetSerializedSize());
+    }
+    if (ext & EXT_IMMDT)
+    {
+        f.immDt.Serialize(i);
+        i.Next(f.immDt.GetSerializedSize());
+    }
+    if (ext & EXT_IETH)
+    {
+        f.ieth.Serialize(i);
+        i.Next(f.ieth.GetSerializedSize());
+    }
+    if (ext & EXT_CNP)
+    {
+        f.cnp.Serialize(i);
+    }
+}
+
+/**
+ * RoceFrame::Build's body: `length` payload bytes and `pad` zeros. Zeros are
+ * made afresh (ns-3 keeps them virtual: no byte is written or read); real
+ * bytes are shared copy-on-write and read once, to extend `icrc` over them.
+ */
+inline Ptr<Packet>
+MakeBody(const RoceFrame& f, bool zeroBody, uint32_t length, uint8_t pad, uint32_t& icrc)
+{
+    if (zeroBody)
+    {
+        return Create<Packet>(length + pad);
+    }
+    if (g_icrcEnabled)
+    {
+        std::vector<uint8_t> bytes(length);
+        f.payload->CopyData(bytes.data(), length);
+        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
+    }
+    Ptr<Packet> p = f.payload->Copy();
+    if (pad > 0)
+    {
+        p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+    }
+    return p;
+}
+
+} // namespace
+
 Ptr<Packet>
 RoceFrame::Build(bool ethernet,
                  const IntHeader* intHeader,
@@ -220,9 +364,7 @@ RoceFrame::Build(bool ethernet,
     bth.SetPadCnt(pad);
 
     // Every header, serialized once by its class into one buffer, in wire
-    // order: Ethernet, 802.1Q tag, IP, UDP, BTH, then the extension headers
-    // (IBA 9.2: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH; a CNP's
-    // reserved block).
+    // order: Ethernet, 802.1Q tag, IP, UDP, BTH, then the extension headers.
     const uint32_t l2 = ethernet ? ETH_HEADER + (hasVlan ? VlanTagHeader::SIZE : 0) : 0;
     const uint32_t l3 = ipv6 ? IPV6_HEADER : IPV4_HEADER;
     const bool sackBitmapOnWire = CarriesSackBitmap();
@@ -235,102 +377,17 @@ RoceFrame::Build(bool ethernet,
     Buffer::Iterator i = hb.Begin();
     if (ethernet)
     {
-        const uint16_t l3Type = ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
-        EthernetHeader eth(false);
-        eth.SetSource(srcMac);
-        eth.SetDestination(dstMac);
-        eth.SetLengthType(hasVlan ? VlanTagHeader::TPID : l3Type);
-        eth.Serialize(i);
-        i.Next(ETH_HEADER);
-        if (hasVlan)
-        {
-            vlan.SetInnerType(l3Type);
-            vlan.Serialize(i);
-            i.Next(VlanTagHeader::SIZE);
-        }
+        WriteEthernet(*this, ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4, i);
     }
-    const uint8_t tos = uint8_t(dscp << 2) | (ecn & 0x3);
-    if (ipv6)
-    {
-        Ipv6Header ip;
-        ip.SetTrafficClass(tos);
-        ip.SetFlowLabel(flowLabel & 0xFFFFF);
-        ip.SetPayloadLength(udpLength);
-        ip.SetNextHeader(IP_PROTO_UDP);
-        ip.SetHopLimit(ttl);
-        ip.SetSource(srcIpv6);
-        ip.SetDestination(dstIpv6);
-        ip.Serialize(i);
-    }
-    else
-    {
-        Ipv4Header ip;
-        ip.SetTos(tos);
-        ip.SetIdentification(ipId);
-        ip.SetDontFragment();
-        ip.SetTtl(ttl);
-        ip.SetProtocol(IP_PROTO_UDP);
-        ip.SetPayloadSize(udpLength);
-        ip.SetSource(srcIpv4);
-        ip.SetDestination(dstIpv4);
-        ip.EnableChecksum();
-        ip.Serialize(i);
-    }
-    i.Next(l3);
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(UDP_PORT);
-    udp.ForcePayloadSize(udpLength); // the Length field; checksum left 0
-    udp.Serialize(i);
-    i.Next(UDP_HEADER);
-    bth.Serialize(i);
-    i.Next(BthHeader::SIZE);
-    const uint16_t ext = info.extHeaders;
-    if (ext & EXT_RETH)
-    {
-        reth.Serialize(i);
-        i.Next(reth.GetSerializedSize());
-    }
-    if (ext & EXT_ATOMICETH)
-    {
-        atomicEth.Serialize(i);
-        i.Next(atomicEth.GetSerializedSize());
-    }
-    if (ext & EXT_AETH)
-    {
-        aeth.Serialize(i);
-        i.Next(aeth.GetSerializedSize());
-        if (sackBitmapOnWire)
-        {
-            i.WriteHtonU64(sackBitmap);
-        }
-    }
-    if (ext & EXT_ATOMICACKETH)
-    {
-        atomicAckEth.Serialize(i);
-        i.Next(atomicAckEth.GetSerializedSize());
-    }
-    if (ext & EXT_IMMDT)
-    {
-        immDt.Serialize(i);
-        i.Next(immDt.GetSerializedSize());
-    }
-    if (ext & EXT_IETH)
-    {
-        ieth.Serialize(i);
-        i.Next(ieth.GetSerializedSize());
-    }
-    if (ext & EXT_CNP)
-    {
-        cnp.Serialize(i);
-    }
+    WriteIpHeader(*this, udpLength, i);
+    WriteUdpHeader(*this, udpLength, i);
+    WriteIbHeaders(*this, info.extHeaders, sackBitmapOnWire, i);
     uint8_t head[64 + HEAD_MAX];
     NS_ASSERT(headers <= sizeof(head));
     hb.CopyData(head, headers);
 
-    // The ICRC over IP header .. pad. A payload of zeros is made afresh with
-    // its pad (ns-3 keeps zeros virtual: no byte is written or read), its CRC
-    // found from the headers'; real bytes are shared copy-on-write and read once.
+    // The ICRC over IP header .. pad. A payload of zeros has its CRC found
+    // from the headers' (MakeBody extends it over real bytes).
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
     icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
     const bool zeroBody = !hasPayload || payloadZeros;
@@ -352,25 +409,7 @@ RoceFrame::Build(bool ethernet,
         *compact = RdmaFrame::Compact(frameHead, frameHeadBytes, length + pad, icrc);
         return nullptr;
     }
-    Ptr<Packet> p;
-    if (zeroBody)
-    {
-        p = Create<Packet>(length + pad);
-    }
-    else
-    {
-        if (g_icrcEnabled)
-        {
-            std::vector<uint8_t> bytes(length);
-            payload->CopyData(bytes.data(), length);
-            icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
-        }
-        p = payload->Copy();
-        if (pad > 0)
-        {
-            p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
-        }
-    }
+    Ptr<Packet> p = MakeBody(*this, zeroBody, length, pad, icrc);
     p->AddHeader(RdmaRawHeader(frameHead, frameHeadBytes));
     IcrcTrailer trailer;
     trailer.SetIcrc(icrc);
