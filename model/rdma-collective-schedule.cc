@@ -163,14 +163,14 @@ SecondTreeParents(const std::vector<uint32_t>& parent0, uint32_t n)
         if (n % 2 == 0)
         {
             const uint32_t p = parent0[n - 1 - r];
-            parent[r] = p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE
-                                                          : n - 1 - p;
+            parent[r] =
+                p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE : n - 1 - p;
         }
         else
         {
             const uint32_t p = parent0[(r + n - 1) % n];
-            parent[r] = p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE
-                                                          : (p + 1) % n;
+            parent[r] =
+                p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE : (p + 1) % n;
         }
     }
     return parent;
