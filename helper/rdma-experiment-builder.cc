@@ -28,6 +28,44 @@ namespace
 /// First random stream of the NICs (RdmaNic::AssignStreams), one per host:
 /// clear of the topology's (from 1), the generators' (1000) and the runner's (2000).
 constexpr int64_t NIC_STREAMS = int64_t(1) << 32;
+
+/// The span RdmaExperimentBuilder::Simulate's progress line covers.
+struct ProgressWindow
+{
+    Time first;               //!< the first arrival (flows) or job start
+    Time end;                 //!< a tenth past the last arrival (flows), or sim.stopTime (jobs)
+    uint64_t packetsExpected; //!< the flows' payload packets of a path MTU
+};
+
+/// \return the progress window of `spec`'s flows, or of its jobs given `jobs`
+ProgressWindow
+ProgressWindowOf(const RdmaExperimentSpec& spec, bool jobs)
+{
+    const std::vector<RdmaFlow>& flows = spec.flows;
+    const uint32_t mtuBytes = spec.mtuBytes;
+    ProgressWindow w;
+    w.first = flows.empty() ? Time(0) : flows.front().start;
+    Time lastStart = w.first;
+    w.packetsExpected = 0;
+    for (const auto& f : flows)
+    {
+        w.first = std::min(w.first, f.start);
+        lastStart = std::max(lastStart, f.start);
+        w.packetsExpected += std::max<uint64_t>(1, (f.size + mtuBytes - 1) / mtuBytes);
+    }
+    w.end = std::min(spec.stopTime, lastStart + (lastStart - w.first) / 10 + MicroSeconds(100));
+    if (jobs)
+    {
+        // Jobs: progress by collectives, over the run to sim.stopTime.
+        w.first = spec.jobs.front().start;
+        for (const RdmaJob& j : spec.jobs)
+        {
+            w.first = std::min(w.first, j.start);
+        }
+        w.end = spec.stopTime;
+    }
+    return w;
+}
 } // namespace
 
 RdmaExperimentBuilder::IcrcRestore::IcrcRestore()
@@ -362,29 +400,11 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
     const std::vector<RdmaFlow>& flows = m_spec.flows;
     // Progress (and the interrupt poll) from the first arrival; the data a
     // run delivers is counted in payload packets of a path MTU.
-    const uint32_t mtuBytes = m_spec.mtuBytes;
-    Time firstStart = flows.empty() ? Time(0) : flows.front().start;
-    Time lastStart = firstStart;
-    uint64_t packetsExpected = 0;
-    for (const auto& f : flows)
-    {
-        firstStart = std::min(firstStart, f.start);
-        lastStart = std::max(lastStart, f.start);
-        packetsExpected += std::max<uint64_t>(1, (f.size + mtuBytes - 1) / mtuBytes);
-    }
+    const ProgressWindow window = ProgressWindowOf(m_spec, bool(m_collectives));
+    const Time firstStart = window.first;
+    const Time progressEnd = window.end;
+    const uint64_t packetsExpected = window.packetsExpected;
     const Time stopTime = m_spec.stopTime;
-    Time progressEnd =
-        std::min(stopTime, lastStart + (lastStart - firstStart) / 10 + MicroSeconds(100));
-    if (m_collectives)
-    {
-        // Jobs: progress by collectives, over the run to sim.stopTime.
-        firstStart = m_spec.jobs.front().start;
-        for (const RdmaJob& j : m_spec.jobs)
-        {
-            firstStart = std::min(firstStart, j.start);
-        }
-        progressEnd = stopTime;
-    }
     auto measure = [&]() {
         if (m_collectives)
         {

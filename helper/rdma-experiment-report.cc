@@ -431,6 +431,72 @@ namespace
 {
 
 /**
+ * \return the frames rank `me`'s devices sent on links to other ranks
+ * (the messages it sent to them)
+ */
+uint64_t
+FramesToOtherRanks(const RdmaTopologyHelper& topo, const RdmaPartition& part, uint32_t me)
+{
+    uint64_t sentAcross = 0;
+    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
+    {
+        const auto& link = topo.GetLink(l);
+        if (part.rankOf[link.a] != part.rankOf[link.b])
+        {
+            sentAcross += (part.rankOf[link.a] == me ? link.deviceA : link.deviceB)
+                              ->GetStats()
+                              .txFrames;
+        }
+    }
+    return sentAcross;
+}
+
+/**
+ * \brief MergeRanks' step at rank 0: every rank's packed share (RdmaRankShare,
+ * then "sent N", FramesToOtherRanks) unpacked into `shares`.
+ * \return the summary's mpi.per_rank rows, one per rank
+ */
+nlohmann::ordered_json
+UnpackShares(const std::vector<std::string>& parts,
+             const RdmaPartition& part,
+             std::vector<RdmaRankShare>& shares)
+{
+    nlohmann::ordered_json perRank = nlohmann::ordered_json::array();
+    for (uint32_t r = 0; r < parts.size(); ++r)
+    {
+        const std::size_t at = parts[r].rfind("sent ");
+        shares.push_back(RdmaRankShare::Unpack(parts[r].substr(0, at)));
+        const RdmaRankShare& s = shares.back();
+        perRank.push_back({{"rank", r},
+                           {"nodes", part.GetNodesPerRank()[r]},
+                           {"flows", s.flows.size()},
+                           {"events", s.events},
+                           {"wall_time_s", s.wallSeconds},
+                           {"flows_done_s", s.localDone.GetSeconds()},
+                           {"frames_sent_to_other_ranks",
+                            std::stoull(parts[r].substr(at + 5))}});
+    }
+    return perRank;
+}
+
+/// \return the summary's mpi object: the partition, its lookahead and `perRank`
+nlohmann::ordered_json
+MpiJson(const RdmaExperimentSpec& spec, const nlohmann::ordered_json& perRank)
+{
+    const RdmaPartition& part = spec.partition;
+    return {{"ranks", part.ranks},
+            {"sync", spec.mpiSync},
+            {"partition", part.rule},
+            {"links_between_ranks", part.crossLinks},
+            {"lookahead_ns", part.lookahead.GetNanoSeconds()},
+            {"windows_at_most",
+             part.lookahead.IsStrictlyPositive()
+                 ? uint64_t(spec.stopTime.GetTimeStep() / part.lookahead.GetTimeStep())
+                 : 0},
+            {"per_rank", perRank}};
+}
+
+/**
  * \brief Several ranks: gather every rank's share at rank 0 and merge it
  * into the figures, results and rows of a sequential run (RdmaRankShare).
  * \param spec the experiment
@@ -478,40 +544,15 @@ MergeRanks(const RdmaExperimentSpec& spec,
     const auto body = [](const std::string& csv) { return csv.substr(csv.find('\n') + 1); };
     mine.pfcRows = body(pfcCsv);
     mine.qlenRows = body(qlenCsv);
-    // Messages each rank sent to others: its devices' frames on links between ranks.
-    uint64_t sentAcross = 0;
-    for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
-    {
-        const auto& link = topo.GetLink(l);
-        if (part.rankOf[link.a] != part.rankOf[link.b])
-        {
-            sentAcross += (part.rankOf[link.a] == me ? link.deviceA : link.deviceB)
-                              ->GetStats()
-                              .txFrames;
-        }
-    }
-    std::string packed = mine.Pack() + "sent " + std::to_string(sentAcross) + "\n";
+    std::string packed =
+        mine.Pack() + "sent " + std::to_string(FramesToOtherRanks(topo, part, me)) + "\n";
     const std::vector<std::string> parts = RdmaMpi::Gather(packed);
     if (parts.empty())
     {
         return simEnd; // not rank 0: it writes nothing
     }
     std::vector<RdmaRankShare> shares;
-    nlohmann::ordered_json perRank = nlohmann::ordered_json::array();
-    for (uint32_t r = 0; r < parts.size(); ++r)
-    {
-        const std::size_t at = parts[r].rfind("sent ");
-        shares.push_back(RdmaRankShare::Unpack(parts[r].substr(0, at)));
-        const RdmaRankShare& s = shares.back();
-        perRank.push_back({{"rank", r},
-                           {"nodes", part.GetNodesPerRank()[r]},
-                           {"flows", s.flows.size()},
-                           {"events", s.events},
-                           {"wall_time_s", s.wallSeconds},
-                           {"flows_done_s", s.localDone.GetSeconds()},
-                           {"frames_sent_to_other_ranks",
-                            std::stoull(parts[r].substr(at + 5))}});
-    }
+    const nlohmann::ordered_json perRank = UnpackShares(parts, part, shares);
     const RdmaRankShare all = RdmaRankShare::Merge(shares, flows.size(), results);
     // A sequential run stops when the last flow is done; the ranks ran on
     // to sim.stopTime (each serves the others' flows), so the run's end is
@@ -527,16 +568,7 @@ MergeRanks(const RdmaExperimentSpec& spec,
     f.totals = all.totals;
     f.qps = all.qps;
     f.events = all.events;
-    f.mpi = {{"ranks", part.ranks},
-             {"sync", spec.mpiSync},
-             {"partition", part.rule},
-             {"links_between_ranks", part.crossLinks},
-             {"lookahead_ns", part.lookahead.GetNanoSeconds()},
-             {"windows_at_most", part.lookahead.IsStrictlyPositive()
-                                     ? uint64_t(spec.stopTime.GetTimeStep() /
-                                                part.lookahead.GetTimeStep())
-                                     : 0},
-             {"per_rank", perRank}};
+    f.mpi = MpiJson(spec, perRank);
     return simEnd;
 }
 

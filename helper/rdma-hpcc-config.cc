@@ -231,38 +231,10 @@ class HpccConfigParser
         }
     }
 
-    void Dispatch(const std::string& key)
+    /// Dispatch's step: the topology, flow, congestion-control, stop-time,
+    /// MTU and ACK-interval keys. \return whether `key` is one of them
+    bool SetRunKey(const std::string& key)
     {
-        // Known keys with no counterpart here: accepted in their documented form.
-        static const std::set<std::string> unused{
-            "TRACE_FILE", "TRACE_OUTPUT_FILE", "FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE",
-            "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END", "ENABLE_TRACE", "GLOBAL_T",
-            "HAS_WIN", "VAR_WIN", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK", "PINT_LOG_BASE",
-            "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI", "PAUSE_TIME", "DATA_RATE", "LINK_DELAY",
-            "L2_CHUNK_SIZE"};
-        // ConWeave's simulator (github.com/conweave-project/conweave-ns3,
-        // scratch/network-load-balance.cc): its own keys, read there for
-        // outputs, monitors, the flow generator's window and ConWeave's
-        // timers (LB_MODE 9 only), with no counterpart here.
-        static const std::set<std::string> conweaveUnused{"FLOW_INPUT_FILE",
-                                                          "CNP_OUTPUT_FILE",
-                                                          "VOQ_MON_FILE",
-                                                          "VOQ_MON_DETAIL_FILE",
-                                                          "UPLINK_MON_FILE",
-                                                          "CONN_MON_FILE",
-                                                          "EST_ERROR_MON_FILE",
-                                                          "SW_MONITORING_INTERVAL",
-                                                          "FLOWGEN_START_TIME",
-                                                          "LOAD",
-                                                          "CONWEAVE_TX_EXPIRY_TIME",
-                                                          "CONWEAVE_REPLY_TIMEOUT_EXTRA",
-                                                          "CONWEAVE_PATH_PAUSE_TIME",
-                                                          "CONWEAVE_EXTRA_VOQ_FLUSH_TIME",
-                                                          "CONWEAVE_DEFAULT_VOQ_WAITING_TIME"};
-        static const std::map<std::string, std::string> lb{{"0", "Ecmp"},
-                                                           {"2", "Drill"},
-                                                           {"3", "Conga"},
-                                                           {"6", "LetFlow"}};
         static const std::map<std::string, std::string> cc{{"1", "dcqcn"},
                                                            {"3", "hpcc"},
                                                            {"7", "timely"},
@@ -300,18 +272,6 @@ class HpccConfigParser
             s << Number("seconds") << "s";
             Set("sim.stopTime", s.str());
         }
-        else if (key == "ENABLE_QCN")
-        {
-            Set("switch.EcnEnabled", Flag() ? "true" : "false");
-        }
-        else if (key == "USE_DYNAMIC_PFC_THRESHOLD")
-        {
-            if (!Flag())
-            {
-                Warn("USE_DYNAMIC_PFC_THRESHOLD 0: the simulator then still uses its dynamic "
-                     "threshold; so does this run");
-            }
-        }
         else if (key == "PACKET_PAYLOAD_SIZE")
         {
             const uint64_t payload = Uint("bytes", 1);
@@ -335,6 +295,29 @@ class HpccConfigParser
             const uint64_t bytes = Uint("bytes (1: every packet)", 1);
             Set("transport.AckReqInterval",
                 std::to_string(std::max<uint64_t>(1, (bytes + m_payload - 1) / m_payload)));
+        }
+        else
+        {
+            return false;
+        }
+        return true;
+    }
+
+    /// Dispatch's step: the switch, link, buffer, ECN and ACK-priority keys.
+    /// \return whether `key` is one of them
+    bool SetFabricKey(const std::string& key)
+    {
+        if (key == "ENABLE_QCN")
+        {
+            Set("switch.EcnEnabled", Flag() ? "true" : "false");
+        }
+        else if (key == "USE_DYNAMIC_PFC_THRESHOLD")
+        {
+            if (!Flag())
+            {
+                Warn("USE_DYNAMIC_PFC_THRESHOLD 0: the simulator then still uses its dynamic "
+                     "threshold; so does this run");
+            }
         }
         else if (key == "L2_BACK_TO_ZERO" || key == "ERROR_RATE_PER_LINK")
         {
@@ -382,7 +365,30 @@ class HpccConfigParser
             s << *values.begin();
             Set("ecn.pmax", s.str());
         }
-        else if (key == "ALPHA_RESUME_INTERVAL")
+        else if (key == "ACK_HIGH_PRIO")
+        {
+            if (Flag())
+            {
+                Warn("ACK_HIGH_PRIO 1: the simulator's hosts then pause their ACK queue "
+                     "(always sent ahead of data) with class 0; its switches still queue "
+                     "ACKs with data. Here ACKs pause and travel with their QP's class "
+                     "(ahead of data at the NIC with nic.tx.ResponsesFirst, which "
+                     "cc.preset = hpcc-sim sets) unless nic.AckPriority gives them one of "
+                     "their own; CNPs go in RdmaNic::CnpPriority");
+            }
+        }
+        else
+        {
+            return false;
+        }
+        return true;
+    }
+
+    /// Dispatch's step: the DCQCN and HPCC parameters.
+    /// \return whether `key` is one of them
+    bool SetCcKey(const std::string& key)
+    {
+        if (key == "ALPHA_RESUME_INTERVAL")
         {
             Set("cc.dcqcn.AlphaUpdateInterval", Micros());
         }
@@ -434,19 +440,41 @@ class HpccConfigParser
         {
             Set("cc.hpcc.FastReact", Flag() ? "true" : "false");
         }
-        else if (key == "ACK_HIGH_PRIO")
+        else
         {
-            if (Flag())
-            {
-                Warn("ACK_HIGH_PRIO 1: the simulator's hosts then pause their ACK queue "
-                     "(always sent ahead of data) with class 0; its switches still queue "
-                     "ACKs with data. Here ACKs pause and travel with their QP's class "
-                     "(ahead of data at the NIC with nic.tx.ResponsesFirst, which "
-                     "cc.preset = hpcc-sim sets) unless nic.AckPriority gives them one of "
-                     "their own; CNPs go in RdmaNic::CnpPriority");
-            }
+            return false;
         }
-        else if (key == "LB_MODE")
+        return true;
+    }
+
+    /// Dispatch's step: the keys only ConWeave's simulator reads (NoteConweaveKey).
+    /// \return whether `key` is one of them
+    bool SetConweaveKey(const std::string& key)
+    {
+        // ConWeave's simulator (github.com/conweave-project/conweave-ns3,
+        // scratch/network-load-balance.cc): its own keys, read there for
+        // outputs, monitors, the flow generator's window and ConWeave's
+        // timers (LB_MODE 9 only), with no counterpart here.
+        static const std::set<std::string> conweaveUnused{"FLOW_INPUT_FILE",
+                                                          "CNP_OUTPUT_FILE",
+                                                          "VOQ_MON_FILE",
+                                                          "VOQ_MON_DETAIL_FILE",
+                                                          "UPLINK_MON_FILE",
+                                                          "CONN_MON_FILE",
+                                                          "EST_ERROR_MON_FILE",
+                                                          "SW_MONITORING_INTERVAL",
+                                                          "FLOWGEN_START_TIME",
+                                                          "LOAD",
+                                                          "CONWEAVE_TX_EXPIRY_TIME",
+                                                          "CONWEAVE_REPLY_TIMEOUT_EXTRA",
+                                                          "CONWEAVE_PATH_PAUSE_TIME",
+                                                          "CONWEAVE_EXTRA_VOQ_FLUSH_TIME",
+                                                          "CONWEAVE_DEFAULT_VOQ_WAITING_TIME"};
+        static const std::map<std::string, std::string> lb{{"0", "Ecmp"},
+                                                           {"2", "Drill"},
+                                                           {"3", "Conga"},
+                                                           {"6", "LetFlow"}};
+        if (key == "LB_MODE")
         {
             NoteConweaveKey(key);
             const std::string& mode = One("0, 2, 3 or 6");
@@ -488,7 +516,27 @@ class HpccConfigParser
         {
             NoteConweaveKey(key); // read by ConWeave's simulator for models and outputs not here
         }
-        else if (unused.count(key))
+        else
+        {
+            return false;
+        }
+        return true;
+    }
+
+    void Dispatch(const std::string& key)
+    {
+        // Known keys with no counterpart here: accepted in their documented form.
+        static const std::set<std::string> unused{
+            "TRACE_FILE", "TRACE_OUTPUT_FILE", "FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE",
+            "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END", "ENABLE_TRACE", "GLOBAL_T",
+            "HAS_WIN", "VAR_WIN", "INT_MULTI", "MULTI_RATE", "SAMPLE_FEEDBACK", "PINT_LOG_BASE",
+            "PINT_PROB", "RATE_BOUND", "DCTCP_RATE_AI", "PAUSE_TIME", "DATA_RATE", "LINK_DELAY",
+            "L2_CHUNK_SIZE"};
+        if (SetRunKey(key) || SetFabricKey(key) || SetCcKey(key) || SetConweaveKey(key))
+        {
+            return;
+        }
+        if (unused.count(key))
         {
             // Read by the simulator for its own outputs or models not here.
         }

@@ -149,6 +149,76 @@ BinaryTreeParents(uint32_t n)
     return parent;
 }
 
+/**
+ * \return the second tree of NCCL's double binary tree (trees.cc,
+ * ncclGetDtree) given the first, `parent0`, over n ranks: its mirror for
+ * even n, its shift by one rank for odd n
+ */
+std::vector<uint32_t>
+SecondTreeParents(const std::vector<uint32_t>& parent0, uint32_t n)
+{
+    std::vector<uint32_t> parent(n, RdmaCollectiveSchedule::NONE);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (n % 2 == 0)
+        {
+            const uint32_t p = parent0[n - 1 - r];
+            parent[r] =
+                p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE : n - 1 - p;
+        }
+        else
+        {
+            const uint32_t p = parent0[(r + n - 1) % n];
+            parent[r] =
+                p == RdmaCollectiveSchedule::NONE ? RdmaCollectiveSchedule::NONE : (p + 1) % n;
+        }
+    }
+    return parent;
+}
+
+/**
+ * A tree's depths (the root's 0) and heights (a leaf's 0), given each rank's
+ * parent (RdmaCollectiveSchedule::NONE at the root).
+ * \param parent each rank's parent
+ * \param depth receives each rank's depth
+ * \param height receives each rank's height
+ * \return the largest height
+ */
+uint32_t
+TreeDepthsAndHeights(const std::vector<uint32_t>& parent,
+                     std::vector<uint32_t>& depth,
+                     std::vector<uint32_t>& height)
+{
+    const uint32_t n = static_cast<uint32_t>(parent.size());
+    depth.assign(n, 0);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        for (uint32_t u = r; parent[u] != RdmaCollectiveSchedule::NONE; u = parent[u])
+        {
+            ++depth[r];
+        }
+    }
+    std::vector<uint32_t> deepestFirst(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        deepestFirst[r] = r;
+    }
+    std::stable_sort(deepestFirst.begin(), deepestFirst.end(), [&](uint32_t a, uint32_t b) {
+        return depth[a] > depth[b];
+    });
+    height.assign(n, 0);
+    uint32_t tallest = 0;
+    for (uint32_t r : deepestFirst)
+    {
+        if (parent[r] != RdmaCollectiveSchedule::NONE)
+        {
+            height[parent[r]] = std::max(height[parent[r]], height[r] + 1);
+        }
+        tallest = std::max(tallest, height[r]);
+    }
+    return tallest;
+}
+
 } // namespace
 
 const char*
@@ -487,51 +557,11 @@ RdmaCollectiveSchedule::TreeAllReduce(uint32_t ranks,
     // Tree 0 and its mirror (even n) or shift by one (odd n): NCCL's ncclGetDtree.
     std::vector<uint32_t> parent[2];
     parent[0] = BinaryTreeParents(n);
-    parent[1].assign(n, NONE);
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        if (n % 2 == 0)
-        {
-            const uint32_t p = parent[0][n - 1 - r];
-            parent[1][r] = p == NONE ? NONE : n - 1 - p;
-        }
-        else
-        {
-            const uint32_t p = parent[0][(r + n - 1) % n];
-            parent[1][r] = p == NONE ? NONE : (p + 1) % n;
-        }
-    }
+    parent[1] = SecondTreeParents(parent[0], n);
     // Depths (root 0) and heights (leaves 0) of each tree.
     std::vector<uint32_t> height[2], depth[2];
-    uint32_t tallest = 0;
-    for (int t = 0; t < 2; ++t)
-    {
-        depth[t].assign(n, 0);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            for (uint32_t u = r; parent[t][u] != NONE; u = parent[t][u])
-            {
-                ++depth[t][r];
-            }
-        }
-        std::vector<uint32_t> deepestFirst(n);
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            deepestFirst[r] = r;
-        }
-        std::stable_sort(deepestFirst.begin(), deepestFirst.end(), [&](uint32_t a, uint32_t b) {
-            return depth[t][a] > depth[t][b];
-        });
-        height[t].assign(n, 0);
-        for (uint32_t r : deepestFirst)
-        {
-            if (parent[t][r] != NONE)
-            {
-                height[t][parent[t][r]] = std::max(height[t][parent[t][r]], height[t][r] + 1);
-            }
-            tallest = std::max(tallest, height[t][r]);
-        }
-    }
+    const uint32_t tallest = std::max(TreeDepthsAndHeights(parent[0], depth[0], height[0]),
+                                      TreeDepthsAndHeights(parent[1], depth[1], height[1]));
     for (uint32_t c = 0; c < channels; ++c)
     {
         const auto [partAt, partBytes] = Part(bytes, channels, c);

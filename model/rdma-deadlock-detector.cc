@@ -58,8 +58,22 @@ RdmaDeadlockDetector::GetTypeId()
     return tid;
 }
 
-std::vector<RdmaDeadlockDetector::Cycle>
-RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
+namespace
+{
+
+using Hop = RdmaDeadlockDetector::Hop;
+using Cycle = RdmaDeadlockDetector::Cycle;
+/// The pause-wait graph: each paused egress class's out-edges.
+using PauseWaitGraph = std::map<Hop, std::vector<Hop>>;
+
+/**
+ * The pause-wait graph over `switches`: vertices are paused egress classes;
+ * an edge runs from (s, p, c) to each paused egress class (t, r, c) of the
+ * switch t at the other end of s's port p whose bytes arrived on that link
+ * (RdmaDeadlockDetector's class description).
+ */
+PauseWaitGraph
+BuildPauseWaitGraph(const std::vector<Ptr<RdmaSwitch>>& switches)
 {
     // Which switch port each device is.
     std::map<const NetDevice*, std::pair<uint32_t, uint32_t>> owner;
@@ -70,8 +84,7 @@ RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
             owner[PeekPointer(switches[s]->GetPort(p))] = {s, p};
         }
     }
-    // Vertices: paused egress classes; edges as in the class description.
-    std::map<Hop, std::vector<Hop>> edges;
+    PauseWaitGraph edges;
     auto makeHop = [&switches](uint32_t s, uint32_t p, uint8_t c) {
         Ptr<Node> node = switches[s]->GetObject<Node>();
         return Hop{s, node ? node->GetId() : std::numeric_limits<uint32_t>::max(), p, c};
@@ -110,7 +123,16 @@ RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
             }
         }
     }
-    // Depth-first search; each back edge closes a cycle.
+    return edges;
+}
+
+/**
+ * \return the graph's cycles, found by depth-first search (each back edge
+ * closes one), each rotated to start at its least hop, in order
+ */
+std::set<Cycle>
+CyclesOf(PauseWaitGraph& edges)
+{
     std::set<Cycle> found;
     std::map<Hop, int> color; // 0 new, 1 on the stack, 2 done
     std::vector<Hop> stack;
@@ -143,6 +165,16 @@ RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
             visit(v);
         }
     }
+    return found;
+}
+
+} // namespace
+
+std::vector<RdmaDeadlockDetector::Cycle>
+RdmaDeadlockDetector::FindCycles(const std::vector<Ptr<RdmaSwitch>>& switches)
+{
+    PauseWaitGraph edges = BuildPauseWaitGraph(switches);
+    const std::set<Cycle> found = CyclesOf(edges);
     return std::vector<Cycle>(found.begin(), found.end());
 }
 

@@ -30,6 +30,58 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
+namespace
+{
+
+/**
+ * RdmaNic::OnFrameReceived's parse of a received frame into `f`: with
+ * `intEnabled`, an INT header after UDP is read into `intHeader` and skipped
+ * (`hasInt` says whether there was one); with `verifyIcrc`, the ICRC is checked
+ * over the frame as sent, without the INT header.
+ * \return the parse's outcome
+ */
+RoceFrame::ParseStatus
+ParseReceived(const RdmaFrame& frame,
+              bool intEnabled,
+              bool verifyIcrc,
+              RoceFrame& f,
+              IntHeader& intHeader,
+              bool& hasInt)
+{
+    if (intEnabled && !verifyIcrc)
+    {
+        // The INT header is read and skipped in a copy of the head.
+        return RoceFrame::ParseEthernetFrameWithInt(frame, f, intHeader, hasInt);
+    }
+    if (intEnabled)
+    {
+        // The ICRC covers the frame as sent, without the INT header.
+        Ptr<Packet> packet = frame.ToPacket();
+        hasInt = RdmaIntCodec::Strip(packet, intHeader);
+        return RoceFrame::ParseEthernetFrame(packet, f, verifyIcrc);
+    }
+    return RoceFrame::ParseEthernetFrame(frame, f, verifyIcrc);
+}
+
+/// \return the drop reason of a frame whose parse gave `st` (not OK)
+RdmaNic::DropReason
+ParseDropReason(RoceFrame::ParseStatus st)
+{
+    switch (st)
+    {
+    case RoceFrame::BAD_ICRC:
+        return RdmaNic::DROP_BAD_ICRC;
+    case RoceFrame::NOT_ROCE:
+        return RdmaNic::DROP_NOT_ROCE;
+    case RoceFrame::UNKNOWN_OPCODE:
+        return RdmaNic::DROP_UNKNOWN_OPCODE;
+    default:
+        return RdmaNic::DROP_MALFORMED;
+    }
+}
+
+} // namespace
+
 TypeId
 RdmaNic::GetTypeId()
 {
@@ -665,39 +717,15 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     IntHeader intHeader;
     bool hasInt = false;
     RoceFrame f;
-    RoceFrame::ParseStatus st;
-    if (m_intEnabled && !m_verifyIcrc)
+    const RoceFrame::ParseStatus st =
+        ParseReceived(*frame, m_intEnabled, m_verifyIcrc, f, intHeader, hasInt);
+    if (st != RoceFrame::OK)
     {
-        // The INT header is read and skipped in a copy of the head.
-        st = RoceFrame::ParseEthernetFrameWithInt(*frame, f, intHeader, hasInt);
-    }
-    else if (m_intEnabled)
-    {
-        // The ICRC covers the frame as sent, without the INT header.
-        Ptr<Packet> packet = frame->ToPacket();
-        hasInt = RdmaIntCodec::Strip(packet, intHeader);
-        st = RoceFrame::ParseEthernetFrame(packet, f, m_verifyIcrc);
-    }
-    else
-    {
-        st = RoceFrame::ParseEthernetFrame(*frame, f, m_verifyIcrc);
-    }
-    switch (st)
-    {
-    case RoceFrame::OK:
-        break;
-    case RoceFrame::BAD_ICRC:
-        NS_LOG_INFO("ICRC error: frame dropped");
-        Drop(*frame, DROP_BAD_ICRC);
-        return;
-    case RoceFrame::NOT_ROCE:
-        Drop(*frame, DROP_NOT_ROCE);
-        return;
-    case RoceFrame::UNKNOWN_OPCODE:
-        Drop(*frame, DROP_UNKNOWN_OPCODE);
-        return;
-    default:
-        Drop(*frame, DROP_MALFORMED);
+        if (st == RoceFrame::BAD_ICRC)
+        {
+            NS_LOG_INFO("ICRC error: frame dropped");
+        }
+        Drop(*frame, ParseDropReason(st));
         return;
     }
     if (f.dstIpv4 != m_address)

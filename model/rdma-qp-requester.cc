@@ -258,6 +258,51 @@ RdmaQpRequester::HasPacket() const
 }
 
 bool
+RdmaQpRequester::ResendFromSet(uint32_t& psn)
+{
+    Wqe* r = FindByPsn(psn);
+    if (r && r->wr.opcode == IBV_WR_RDMA_READ)
+    {
+        // One request stands for the READ's response PSNs: ask once, from
+        // the first response still missing.
+        for (uint32_t p = r->firstPsn; PsnDiff(p, LastPsn(*r)) <= 0; p = PsnAdd(p, 1))
+        {
+            m_state.retransmit.erase(p);
+            m_state.resent[p] = m_state.highestSent;
+        }
+        if (r->done)
+        {
+            return false;
+        }
+        psn = r->nextRespPsn;
+    }
+    m_state.resent[psn] = m_state.highestSent;
+    return true;
+}
+
+RdmaQpRequester::Wqe*
+RdmaQpRequester::AssignNext(uint32_t psn)
+{
+    Wqe* w = nullptr;
+    for (Wqe& c : m_sq)
+    {
+        if (!c.assigned)
+        {
+            w = &c;
+            break;
+        }
+    }
+    w->assigned = true;
+    w->firstPsn = psn;
+    w->nextRespPsn = psn;
+    if (w->readAtomic)
+    {
+        ++m_readAtomicOut;
+    }
+    return w;
+}
+
+bool
 RdmaQpRequester::BuildPacket(RoceFrame& frame)
 {
     uint32_t psn = 0;
@@ -267,44 +312,14 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
         return false;
     }
     bool fromSet = m_state.retransmit.erase(psn) > 0;
-    if (fromSet)
+    if (fromSet && !ResendFromSet(psn))
     {
-        Wqe* r = FindByPsn(psn);
-        if (r && r->wr.opcode == IBV_WR_RDMA_READ)
-        {
-            // One request stands for the READ's response PSNs: ask once, from
-            // the first response still missing.
-            for (uint32_t p = r->firstPsn; PsnDiff(p, LastPsn(*r)) <= 0; p = PsnAdd(p, 1))
-            {
-                m_state.retransmit.erase(p);
-                m_state.resent[p] = m_state.highestSent;
-            }
-            if (r->done)
-            {
-                return BuildPacket(frame);
-            }
-            psn = r->nextRespPsn;
-        }
-        m_state.resent[psn] = m_state.highestSent;
+        return BuildPacket(frame);
     }
     Wqe* w = retransmission ? nullptr : FindByPsn(psn);
     if (!retransmission && !w)
     {
-        for (Wqe& c : m_sq)
-        {
-            if (!c.assigned)
-            {
-                w = &c;
-                break;
-            }
-        }
-        w->assigned = true;
-        w->firstPsn = psn;
-        w->nextRespPsn = psn;
-        if (w->readAtomic)
-        {
-            ++m_readAtomicOut;
-        }
+        w = AssignNext(psn);
     }
     else if (retransmission)
     {

@@ -112,6 +112,17 @@ class RdmaQpRequester
     static uint32_t LastPsn(const Wqe& w);
     /// \return packets of a message of `length` bytes at the path MTU
     uint32_t PacketsFor(uint64_t length) const;
+    /**
+     * \brief BuildPacket's step for a PSN taken from the retransmit set: note
+     * it resent. A READ's request stands for all its response PSNs: they all
+     * leave the set, and the request asks again from the first response
+     * still missing (`psn` becomes that PSN).
+     * \param psn the PSN; receives the one to send
+     * \return false if that READ has completed since (nothing to send for it)
+     */
+    bool ResendFromSet(uint32_t& psn);
+    /// \return the first WQE not yet sent, now given the PSNs from `psn` on
+    Wqe* AssignNext(uint32_t psn);
     /// Build the request packet carrying `psn` of WQE `w`.
     void FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame);
     /// The RDMA READ request for packet idx of a READ (RETH: the bytes from

@@ -207,6 +207,150 @@ RoceFrame::BuildFrame(const IntHeader& intHeader, uint16_t udpPort)
     return f ? f : RdmaFrame::Wrap(p);
 }
 
+namespace
+{
+
+/// RoceFrame::Build's Ethernet header and any 802.1Q tag (whose inner type
+/// becomes `l3Type`, the tag being the frame's own).
+inline void
+WriteEthernet(RoceFrame& f, uint16_t l3Type, Buffer::Iterator& i)
+{
+    EthernetHeader eth(false);
+    eth.SetSource(f.srcMac);
+    eth.SetDestination(f.dstMac);
+    eth.SetLengthType(f.hasVlan ? VlanTagHeader::TPID : l3Type);
+    eth.Serialize(i);
+    i.Next(ETH_HEADER);
+    if (f.hasVlan)
+    {
+        f.vlan.SetInnerType(l3Type);
+        f.vlan.Serialize(i);
+        i.Next(VlanTagHeader::SIZE);
+    }
+}
+
+/// RoceFrame::Build's IPv4 or IPv6 header, for a UDP datagram of `udpLength` bytes.
+inline void
+WriteIpHeader(const RoceFrame& f, uint32_t udpLength, Buffer::Iterator& i)
+{
+    const uint8_t tos = uint8_t(f.dscp << 2) | (f.ecn & 0x3);
+    if (f.ipv6)
+    {
+        Ipv6Header ip;
+        ip.SetTrafficClass(tos);
+        ip.SetFlowLabel(f.flowLabel & 0xFFFFF);
+        ip.SetPayloadLength(udpLength);
+        ip.SetNextHeader(IP_PROTO_UDP);
+        ip.SetHopLimit(f.ttl);
+        ip.SetSource(f.srcIpv6);
+        ip.SetDestination(f.dstIpv6);
+        ip.Serialize(i);
+    }
+    else
+    {
+        Ipv4Header ip;
+        ip.SetTos(tos);
+        ip.SetIdentification(f.ipId);
+        ip.SetDontFragment();
+        ip.SetTtl(f.ttl);
+        ip.SetProtocol(IP_PROTO_UDP);
+        ip.SetPayloadSize(udpLength);
+        ip.SetSource(f.srcIpv4);
+        ip.SetDestination(f.dstIpv4);
+        ip.EnableChecksum();
+        ip.Serialize(i);
+    }
+    i.Next(f.ipv6 ? IPV6_HEADER : IPV4_HEADER);
+}
+
+/// RoceFrame::Build's UDP header, to the RoCEv2 port, Length `udpLength`.
+inline void
+WriteUdpHeader(const RoceFrame& f, uint32_t udpLength, Buffer::Iterator& i)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(f.udpSrcPort);
+    udp.SetDestinationPort(RoceFrame::UDP_PORT);
+    udp.ForcePayloadSize(udpLength); // the Length field; checksum left 0
+    udp.Serialize(i);
+    i.Next(UDP_HEADER);
+}
+
+/// RoceFrame::Build's BTH and the extension headers `ext` names, in wire
+/// order (IBA 9.2: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH; a CNP's
+/// reserved block), a coalesced SACK's bitmap after the AETH.
+inline void
+WriteIbHeaders(const RoceFrame& f, uint16_t ext, bool sackBitmapOnWire, Buffer::Iterator& i)
+{
+    f.bth.Serialize(i);
+    i.Next(BthHeader::SIZE);
+    if (ext & EXT_RETH)
+    {
+        f.reth.Serialize(i);
+        i.Next(f.reth.GetSerializedSize());
+    }
+    if (ext & EXT_ATOMICETH)
+    {
+        f.atomicEth.Serialize(i);
+        i.Next(f.atomicEth.GetSerializedSize());
+    }
+    if (ext & EXT_AETH)
+    {
+        f.aeth.Serialize(i);
+        i.Next(f.aeth.GetSerializedSize());
+        if (sackBitmapOnWire)
+        {
+            i.WriteHtonU64(f.sackBitmap);
+        }
+    }
+    if (ext & EXT_ATOMICACKETH)
+    {
+        f.atomicAckEth.Serialize(i);
+        i.Next(f.atomicAckEth.GetSerializedSize());
+    }
+    if (ext & EXT_IMMDT)
+    {
+        f.immDt.Serialize(i);
+        i.Next(f.immDt.GetSerializedSize());
+    }
+    if (ext & EXT_IETH)
+    {
+        f.ieth.Serialize(i);
+        i.Next(f.ieth.GetSerializedSize());
+    }
+    if (ext & EXT_CNP)
+    {
+        f.cnp.Serialize(i);
+    }
+}
+
+/**
+ * RoceFrame::Build's body: `length` payload bytes and `pad` zeros. Zeros are
+ * made afresh (ns-3 keeps them virtual: no byte is written or read); real
+ * bytes are shared copy-on-write and read once, to extend `icrc` over them.
+ */
+inline Ptr<Packet>
+MakeBody(const RoceFrame& f, bool zeroBody, uint32_t length, uint8_t pad, uint32_t& icrc)
+{
+    if (zeroBody)
+    {
+        return Create<Packet>(length + pad);
+    }
+    if (g_icrcEnabled)
+    {
+        std::vector<uint8_t> bytes(length);
+        f.payload->CopyData(bytes.data(), length);
+        icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
+    }
+    Ptr<Packet> p = f.payload->Copy();
+    if (pad > 0)
+    {
+        p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
+    }
+    return p;
+}
+
+} // namespace
+
 Ptr<Packet>
 RoceFrame::Build(bool ethernet,
                  const IntHeader* intHeader,
@@ -220,9 +364,7 @@ RoceFrame::Build(bool ethernet,
     bth.SetPadCnt(pad);
 
     // Every header, serialized once by its class into one buffer, in wire
-    // order: Ethernet, 802.1Q tag, IP, UDP, BTH, then the extension headers
-    // (IBA 9.2: RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH; a CNP's
-    // reserved block).
+    // order: Ethernet, 802.1Q tag, IP, UDP, BTH, then the extension headers.
     const uint32_t l2 = ethernet ? ETH_HEADER + (hasVlan ? VlanTagHeader::SIZE : 0) : 0;
     const uint32_t l3 = ipv6 ? IPV6_HEADER : IPV4_HEADER;
     const bool sackBitmapOnWire = CarriesSackBitmap();
@@ -235,102 +377,17 @@ RoceFrame::Build(bool ethernet,
     Buffer::Iterator i = hb.Begin();
     if (ethernet)
     {
-        const uint16_t l3Type = ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4;
-        EthernetHeader eth(false);
-        eth.SetSource(srcMac);
-        eth.SetDestination(dstMac);
-        eth.SetLengthType(hasVlan ? VlanTagHeader::TPID : l3Type);
-        eth.Serialize(i);
-        i.Next(ETH_HEADER);
-        if (hasVlan)
-        {
-            vlan.SetInnerType(l3Type);
-            vlan.Serialize(i);
-            i.Next(VlanTagHeader::SIZE);
-        }
+        WriteEthernet(*this, ipv6 ? ETHERTYPE_IPV6 : ETHERTYPE_IPV4, i);
     }
-    const uint8_t tos = uint8_t(dscp << 2) | (ecn & 0x3);
-    if (ipv6)
-    {
-        Ipv6Header ip;
-        ip.SetTrafficClass(tos);
-        ip.SetFlowLabel(flowLabel & 0xFFFFF);
-        ip.SetPayloadLength(udpLength);
-        ip.SetNextHeader(IP_PROTO_UDP);
-        ip.SetHopLimit(ttl);
-        ip.SetSource(srcIpv6);
-        ip.SetDestination(dstIpv6);
-        ip.Serialize(i);
-    }
-    else
-    {
-        Ipv4Header ip;
-        ip.SetTos(tos);
-        ip.SetIdentification(ipId);
-        ip.SetDontFragment();
-        ip.SetTtl(ttl);
-        ip.SetProtocol(IP_PROTO_UDP);
-        ip.SetPayloadSize(udpLength);
-        ip.SetSource(srcIpv4);
-        ip.SetDestination(dstIpv4);
-        ip.EnableChecksum();
-        ip.Serialize(i);
-    }
-    i.Next(l3);
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(UDP_PORT);
-    udp.ForcePayloadSize(udpLength); // the Length field; checksum left 0
-    udp.Serialize(i);
-    i.Next(UDP_HEADER);
-    bth.Serialize(i);
-    i.Next(BthHeader::SIZE);
-    const uint16_t ext = info.extHeaders;
-    if (ext & EXT_RETH)
-    {
-        reth.Serialize(i);
-        i.Next(reth.GetSerializedSize());
-    }
-    if (ext & EXT_ATOMICETH)
-    {
-        atomicEth.Serialize(i);
-        i.Next(atomicEth.GetSerializedSize());
-    }
-    if (ext & EXT_AETH)
-    {
-        aeth.Serialize(i);
-        i.Next(aeth.GetSerializedSize());
-        if (sackBitmapOnWire)
-        {
-            i.WriteHtonU64(sackBitmap);
-        }
-    }
-    if (ext & EXT_ATOMICACKETH)
-    {
-        atomicAckEth.Serialize(i);
-        i.Next(atomicAckEth.GetSerializedSize());
-    }
-    if (ext & EXT_IMMDT)
-    {
-        immDt.Serialize(i);
-        i.Next(immDt.GetSerializedSize());
-    }
-    if (ext & EXT_IETH)
-    {
-        ieth.Serialize(i);
-        i.Next(ieth.GetSerializedSize());
-    }
-    if (ext & EXT_CNP)
-    {
-        cnp.Serialize(i);
-    }
+    WriteIpHeader(*this, udpLength, i);
+    WriteUdpHeader(*this, udpLength, i);
+    WriteIbHeaders(*this, info.extHeaders, sackBitmapOnWire, i);
     uint8_t head[64 + HEAD_MAX];
     NS_ASSERT(headers <= sizeof(head));
     hb.CopyData(head, headers);
 
-    // The ICRC over IP header .. pad. A payload of zeros is made afresh with
-    // its pad (ns-3 keeps zeros virtual: no byte is written or read), its CRC
-    // found from the headers'; real bytes are shared copy-on-write and read once.
+    // The ICRC over IP header .. pad. A payload of zeros has its CRC found
+    // from the headers' (MakeBody extends it over real bytes).
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
     icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
     const bool zeroBody = !hasPayload || payloadZeros;
@@ -352,25 +409,7 @@ RoceFrame::Build(bool ethernet,
         *compact = RdmaFrame::Compact(frameHead, frameHeadBytes, length + pad, icrc);
         return nullptr;
     }
-    Ptr<Packet> p;
-    if (zeroBody)
-    {
-        p = Create<Packet>(length + pad);
-    }
-    else
-    {
-        if (g_icrcEnabled)
-        {
-            std::vector<uint8_t> bytes(length);
-            payload->CopyData(bytes.data(), length);
-            icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
-        }
-        p = payload->Copy();
-        if (pad > 0)
-        {
-            p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
-        }
-    }
+    Ptr<Packet> p = MakeBody(*this, zeroBody, length, pad, icrc);
     p->AddHeader(RdmaRawHeader(frameHead, frameHeadBytes));
     IcrcTrailer trailer;
     trailer.SetIcrc(icrc);
@@ -419,48 +458,53 @@ RoceFrame::ParseIpPacket(Ptr<const Packet> packet, bool ipv6, RoceFrame& out, bo
 namespace
 {
 
+/**
+ * ParseAt's first step: the bytes from the IP header on, where the checks
+ * read them. Only the headers are copied out (into `headCopy`), unless the
+ * ICRC is to be checked (it covers every byte: all of them go into `all`).
+ * Given `intHeader`, an INT header in the copied head is read and skipped
+ * (`*hasInt` says whether there was one).
+ *
+ * \return the IP header's first byte in `headCopy` or `all`
+ */
 template <class Bytes>
-RoceFrame::ParseStatus
-ParseAt(const Bytes& packet,
-        uint32_t offset,
-        bool ipv6,
-        RoceFrame& out,
-        bool verifyIcrc,
-        IntHeader* intHeader,
-        bool* hasInt)
+inline const uint8_t*
+CopyHead(const Bytes& packet,
+         uint32_t offset,
+         uint32_t size0,
+         bool verifyIcrc,
+         IntHeader* intHeader,
+         bool* hasInt,
+         uint8_t (&headCopy)[64 + HEAD_MAX + IntHeader::SIZE],
+         std::vector<uint8_t>& all)
 {
-    // Only the headers are copied out, unless the ICRC is to be checked (it
-    // covers every byte) or sits before Ethernet padding.
-    NS_ASSERT_MSG(!(intHeader && verifyIcrc), "an INT header is skipped only without the ICRC check");
-    const uint32_t size0 = packet.GetSize() - offset; // from the IP header
-    uint8_t headCopy[64 + HEAD_MAX + IntHeader::SIZE];
-    std::vector<uint8_t> all;
-    const uint8_t* b;
     if (verifyIcrc)
     {
         all.resize(offset + size0);
         packet.CopyData(all.data(), all.size());
-        b = all.data() + offset;
+        return all.data() + offset;
     }
-    else
+    NS_ASSERT(offset <= 64);
+    const uint32_t copied =
+        packet.CopyData(headCopy,
+                        offset + std::min(size0, HEAD_MAX + (intHeader ? IntHeader::SIZE : 0)));
+    if (intHeader)
     {
-        NS_ASSERT(offset <= 64);
-        const uint32_t copied =
-            packet.CopyData(headCopy,
-                             offset + std::min(size0, HEAD_MAX + (intHeader ? IntHeader::SIZE : 0)));
-        b = headCopy + offset;
-        if (intHeader)
-        {
-            // headCopy holds the Ethernet frame's head (ParseFrame's offset).
-            *hasInt = RdmaIntCodec::StripFromHead(headCopy, copied, *intHeader) != 0;
-        }
+        // headCopy holds the Ethernet frame's head (ParseFrame's offset).
+        *hasInt = RdmaIntCodec::StripFromHead(headCopy, copied, *intHeader) != 0;
     }
-    // An INT header skipped in the copy is still in the packet, before the BTH.
-    const uint32_t shim = (hasInt && *hasInt) ? IntHeader::SIZE : 0;
-    uint32_t size = size0 - shim;
+    return headCopy + offset;
+}
 
-    // Network layer: how many bytes the IP header says the packet has.
-    uint32_t ipHeader = ipv6 ? IPV6_HEADER : IPV4_HEADER;
+/**
+ * Network layer: how many bytes the IP header at `b` says the packet has
+ * (IPv4: Total Length; IPv6: 40 + Payload Length), checked against the
+ * `size` bytes there are. On OK, `size` becomes that length: bytes past it
+ * are Ethernet padding.
+ */
+inline RoceFrame::ParseStatus
+CheckIp(const uint8_t* b, bool ipv6, uint32_t ipHeader, uint32_t& size)
+{
     if (size < ipHeader)
     {
         return RoceFrame::TRUNCATED;
@@ -498,12 +542,22 @@ ParseAt(const Bytes& packet,
     {
         return RoceFrame::TRUNCATED;
     }
-    size = ipTotal; // bytes past the IP length are Ethernet padding
+    size = ipTotal;
+    return RoceFrame::OK;
+}
+
+/**
+ * Transport layer: the UDP header at `udp` goes to the RoCEv2 port (4791)
+ * and its Length matches the IP packet's `size`. On OK, `ibBytes` is the
+ * bytes from the BTH through the ICRC.
+ */
+inline RoceFrame::ParseStatus
+CheckUdp(const uint8_t* udp, uint32_t size, uint32_t ipHeader, uint32_t& ibBytes)
+{
     if (size < ipHeader + UDP_HEADER)
     {
         return RoceFrame::TRUNCATED;
     }
-    const uint8_t* udp = b + ipHeader;
     if (ReadU16(udp + 2) != RoceFrame::UDP_PORT)
     {
         return RoceFrame::NOT_ROCE;
@@ -512,12 +566,29 @@ ParseAt(const Bytes& packet,
     {
         return RoceFrame::BAD_LENGTH;
     }
-    uint32_t ibBytes = size - ipHeader - UDP_HEADER; // BTH .. ICRC
+    ibBytes = size - ipHeader - UDP_HEADER;
     if (ibBytes < BthHeader::SIZE + IcrcTrailer::SIZE)
     {
         return RoceFrame::TRUNCATED;
     }
+    return RoceFrame::OK;
+}
 
+/**
+ * The ICRC (IBA 9.8.2): `out.icrc` is the trailer's value, checked over the
+ * `size` bytes at `b` given `verifyIcrc`; 0 when builders write none
+ * (RoceFrame::SetIcrcEnabled). `end` is the trailer's end in `packet`.
+ */
+template <class Bytes>
+inline RoceFrame::ParseStatus
+ReadIcrc(const Bytes& packet,
+         const uint8_t* b,
+         uint32_t size,
+         uint32_t end,
+         bool ipv6,
+         bool verifyIcrc,
+         RoceFrame& out)
+{
     if (verifyIcrc)
     {
         const uint8_t* icrcBytes = b + size - IcrcTrailer::SIZE;
@@ -537,22 +608,37 @@ ParseAt(const Bytes& packet,
     else
     {
         // The last four bytes before any Ethernet padding, without copying the rest.
-        out.icrc = packet.ReadIcrc(offset + shim + size);
+        out.icrc = packet.ReadIcrc(end);
     }
+    return RoceFrame::OK;
+}
 
-    const uint8_t* bthBytes = udp + UDP_HEADER;
-    const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bthBytes[0]);
+/**
+ * The InfiniBand layer's lengths (IBA 9.2, 9.3): the BTH's opcode is known,
+ * its extension headers fit in the `ibBytes` from the BTH through the ICRC,
+ * and what is left is payload with a valid PadCnt. Sets `out.hasSackBitmap`
+ * (a coalesced SACK's bitmap counts as an extension header). On OK,
+ * `extSize` and `dataAndPad` split the bytes between the BTH and the ICRC.
+ */
+inline RoceFrame::ParseStatus
+CheckIbLengths(const uint8_t* bthBytes,
+               const RdmaOpcodeInfo& info,
+               uint32_t ibBytes,
+               RoceFrame& out,
+               uint32_t& extSize,
+               uint32_t& dataAndPad)
+{
     if (!info.known)
     {
         return RoceFrame::UNKNOWN_OPCODE;
     }
-    uint32_t extSize = RdmaExtHeadersSize(bthBytes[0]);
+    extSize = RdmaExtHeadersSize(bthBytes[0]);
     if (ibBytes < BthHeader::SIZE + extSize + IcrcTrailer::SIZE)
     {
         return RoceFrame::TRUNCATED;
     }
-    uint32_t dataAndPad = ibBytes - BthHeader::SIZE - extSize - IcrcTrailer::SIZE;
-    uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
+    dataAndPad = ibBytes - BthHeader::SIZE - extSize - IcrcTrailer::SIZE;
+    const uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
     // A coalesced SACK's bitmap after a sequence NAK's AETH (RoceFrame::sackBitmap).
     out.hasSackBitmap = bthBytes[0] == RC_ACKNOWLEDGE &&
                         dataAndPad == RoceFrame::SACK_BITMAP_BYTES && padCnt == 0 &&
@@ -570,14 +656,13 @@ ParseAt(const Bytes& packet,
     {
         return RoceFrame::BAD_PAD;
     }
+    return RoceFrame::OK;
+}
 
-    // Every length is now known to fit: read the headers with ns-3's classes.
-    const uint32_t headers = ipHeader + UDP_HEADER + BthHeader::SIZE + extSize;
-    NS_ASSERT(headers <= HEAD_MAX);
-    Buffer hb;
-    hb.AddAtStart(headers);
-    hb.Begin().Write(b, headers);
-    Buffer::Iterator i = hb.Begin();
+/// The IP header's fields into `out`, read with ns-3's Ipv4Header or Ipv6Header.
+inline void
+ReadIpHeader(Buffer::Iterator& i, bool ipv6, RoceFrame& out)
+{
     out.ipv6 = ipv6;
     if (ipv6)
     {
@@ -601,11 +686,12 @@ ParseAt(const Bytes& packet,
         out.srcIpv4 = ip.GetSource();
         out.dstIpv4 = ip.GetDestination();
     }
-    out.udpSrcPort = ReadU16(udp);
-    i.Next(UDP_HEADER);
-    i.Next(out.bth.Deserialize(i));
-    // Extension headers in wire order (IBA 9.2).
-    uint16_t ext = info.extHeaders;
+}
+
+/// The extension headers `ext` names (RdmaOpcodeInfo), in wire order (IBA 9.2).
+inline void
+ReadExtHeaders(Buffer::Iterator& i, uint16_t ext, RoceFrame& out)
+{
     if (ext & EXT_RETH)
     {
         i.Next(out.reth.Deserialize(i));
@@ -635,8 +721,71 @@ ParseAt(const Bytes& packet,
     {
         i.Next(out.cnp.Deserialize(i));
     }
+}
+
+template <class Bytes>
+RoceFrame::ParseStatus
+ParseAt(const Bytes& packet,
+        uint32_t offset,
+        bool ipv6,
+        RoceFrame& out,
+        bool verifyIcrc,
+        IntHeader* intHeader,
+        bool* hasInt)
+{
+    NS_ASSERT_MSG(!(intHeader && verifyIcrc), "an INT header is skipped only without the ICRC check");
+    const uint32_t size0 = packet.GetSize() - offset; // from the IP header
+    uint8_t headCopy[64 + HEAD_MAX + IntHeader::SIZE];
+    std::vector<uint8_t> all;
+    const uint8_t* b =
+        CopyHead(packet, offset, size0, verifyIcrc, intHeader, hasInt, headCopy, all);
+    // An INT header skipped in the copy is still in the packet, before the BTH.
+    const uint32_t shim = (hasInt && *hasInt) ? IntHeader::SIZE : 0;
+    uint32_t size = size0 - shim;
+
+    const uint32_t ipHeader = ipv6 ? IPV6_HEADER : IPV4_HEADER;
+    RoceFrame::ParseStatus st = CheckIp(b, ipv6, ipHeader, size);
+    if (st != RoceFrame::OK)
+    {
+        return st;
+    }
+    const uint8_t* udp = b + ipHeader;
+    uint32_t ibBytes; // BTH .. ICRC
+    st = CheckUdp(udp, size, ipHeader, ibBytes);
+    if (st != RoceFrame::OK)
+    {
+        return st;
+    }
+    st = ReadIcrc(packet, b, size, offset + shim + size, ipv6, verifyIcrc, out);
+    if (st != RoceFrame::OK)
+    {
+        return st;
+    }
+    const uint8_t* bthBytes = udp + UDP_HEADER;
+    const RdmaOpcodeInfo& info = GetRdmaOpcodeInfo(bthBytes[0]);
+    uint32_t extSize;
+    uint32_t dataAndPad;
+    st = CheckIbLengths(bthBytes, info, ibBytes, out, extSize, dataAndPad);
+    if (st != RoceFrame::OK)
+    {
+        return st;
+    }
+
+    // Every length is now known to fit: read the headers with ns-3's classes.
+    const uint32_t headers = ipHeader + UDP_HEADER + BthHeader::SIZE + extSize;
+    NS_ASSERT(headers <= HEAD_MAX);
+    Buffer hb;
+    hb.AddAtStart(headers);
+    hb.Begin().Write(b, headers);
+    Buffer::Iterator i = hb.Begin();
+    ReadIpHeader(i, ipv6, out);
+    out.udpSrcPort = ReadU16(udp);
+    i.Next(UDP_HEADER);
+    i.Next(out.bth.Deserialize(i));
+    ReadExtHeaders(i, info.extHeaders, out);
     // The payload shares the frame's bytes (copy-on-write).
-    out.payload = (ext & EXT_PAYLOAD)
+    const uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
+    out.payload = (info.extHeaders & EXT_PAYLOAD)
                       ? packet.CreateFragment(offset + shim + headers, dataAndPad - padCnt)
                       : nullptr;
     out.payloadZeros = false;
