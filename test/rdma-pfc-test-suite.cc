@@ -21,6 +21,7 @@
 
 #include "rdma-test-data.h"
 #include "rdma-test-hosts.h"
+#include "rdma-test-link.h"
 
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -128,27 +129,7 @@ Seq(Ptr<const Packet> p)
            (uint32_t{b[SEQ_AT + 2]} << 8) | b[SEQ_AT + 3];
 }
 
-/// Two nodes joined by one link; a sends data, b sends PFC.
-struct Link
-{
-    NodeContainer nodes;     //!< the nodes
-    NetDeviceContainer devs; //!< their devices
-    Ptr<QbbNetDevice> a;     //!< node 0's port
-    Ptr<QbbNetDevice> b;     //!< node 1's port
-    Mac48Address macA;       //!< a's MAC
-    Mac48Address macB;       //!< b's MAC
-
-    /// \param helper configured helper
-    explicit Link(QbbHelper& helper)
-    {
-        nodes.Create(2);
-        devs = helper.Install(nodes);
-        a = DynamicCast<QbbNetDevice>(devs.Get(0));
-        b = DynamicCast<QbbNetDevice>(devs.Get(1));
-        macA = Mac48Address::ConvertFrom(a->GetAddress());
-        macB = Mac48Address::ConvertFrom(b->GetAddress());
-    }
-};
+using rdmatest::Link;
 
 /// A helper with the given rate and D.
 QbbHelper

@@ -13,6 +13,7 @@
  */
 
 #include "rdma-test-data.h"
+#include "rdma-test-link.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -83,29 +84,7 @@ FrameSeq(Ptr<const Packet> frame)
     return (uint32_t{b[14]} << 24) | (uint32_t{b[15]} << 16) | (uint32_t{b[16]} << 8) | b[17];
 }
 
-/// Two nodes joined by one QbbHelper link.
-struct Link
-{
-    NodeContainer nodes;     //!< the nodes
-    NetDeviceContainer devs; //!< their devices
-    Ptr<QbbNetDevice> a;     //!< device on node 0 (the sender in most tests)
-    Ptr<QbbNetDevice> b;     //!< device on node 1
-    Mac48Address macA;       //!< a's MAC
-    Mac48Address macB;       //!< b's MAC
-
-    /**
-     * \param helper configured helper
-     */
-    explicit Link(QbbHelper& helper)
-    {
-        nodes.Create(2);
-        devs = helper.Install(nodes);
-        a = DynamicCast<QbbNetDevice>(devs.Get(0));
-        b = DynamicCast<QbbNetDevice>(devs.Get(1));
-        macA = Mac48Address::ConvertFrom(a->GetAddress());
-        macB = Mac48Address::ConvertFrom(b->GetAddress());
-    }
-};
+using rdmatest::Link;
 
 /// A helper with the given line rate and propagation delay.
 QbbHelper
