@@ -78,7 +78,7 @@ foreach(_t ${librdma} ${librdma}-obj)
     endif()
     if(ENABLE_MPI)
       # ns-3.37 does not install its MPI simulators' headers;
-      # model/rdma-mpi-simulator-impl.h derives from them.
+      # model/core/rdma-mpi-simulator-impl.h derives from them.
       target_include_directories(${_t} PRIVATE "${PROJECT_SOURCE_DIR}/src/mpi/model")
     endif()
   endif()

@@ -472,8 +472,9 @@ def test_cpp_snippets_name_only_real_api():
     function, member and attribute it names must exist in the module's
     headers, ns-3's or the TypeIds' attribute names."""
     corpus = set()
-    headers = [os.path.join(TOP, d, n) for d in ('model', 'helper')
-               for n in os.listdir(os.path.join(TOP, d)) if n.endswith(('.h', '.cc'))]
+    headers = [os.path.join(folder, n) for d in ('model', 'helper')
+               for folder, _, names in os.walk(os.path.join(TOP, d))
+               for n in names if n.endswith(('.h', '.cc'))]
     ns3 = '/usr/include/ns3'
     headers += [os.path.join(ns3, n) for n in os.listdir(ns3) if n.endswith('.h')]
     for h in headers:

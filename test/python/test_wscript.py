@@ -235,8 +235,8 @@ def real_build():
 def test_independent_parse_sees_known_entries(expected):
     # Literal anchors, so that the comparisons below cannot pass on two
     # equally wrong parses.
-    assert 'model/bth-header.cc' in expected['sources']
-    assert 'model/bth-header.h' in expected['headers']
+    assert 'model/wire/bth-header.cc' in expected['sources']
+    assert 'model/wire/bth-header.h' in expected['headers']
     assert 'core' in expected['dependencies']
     assert 'network' in expected['dependencies']
     assert any(t.startswith('test/') and t.endswith('-test-suite.cc') for t in expected['tests'])
@@ -253,13 +253,13 @@ def test_declares_module_rdma_with_listed_dependencies(real_build, expected):
 
 def test_module_sources_are_exactly_the_list(real_build, expected):
     assert real_build.modules['rdma'].source == expected['sources']
-    assert 'model/bth-header.cc' in real_build.modules['rdma'].source
+    assert 'model/wire/bth-header.cc' in real_build.modules['rdma'].source
 
 
 def test_headers_are_exactly_the_list(real_build, expected):
     headers = real_build.headers_of('rdma')
     assert headers.source == expected['headers']
-    assert 'model/bth-header.h' in headers.source
+    assert 'model/wire/bth-header.h' in headers.source
 
 
 def test_test_library_has_exactly_the_listed_tests(real_build, expected):

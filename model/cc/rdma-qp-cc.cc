@@ -1,0 +1,355 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-qp-cc.h"
+
+#include "ns3/boolean.h"
+#include "ns3/icrc-trailer.h"
+#include "ns3/log.h"
+#include "ns3/rdma-int-codec.h"
+#include "ns3/rdma-loss-recovery.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/roce-frame.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQpCc");
+NS_OBJECT_ENSURE_REGISTERED(RdmaQpCc);
+
+namespace
+{
+/// \return whether an RC opcode is a response (READ response, ACK, atomic ACK)
+bool
+IsResponse(uint8_t op)
+{
+    return op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_ATOMIC_ACKNOWLEDGE;
+}
+} // namespace
+
+TypeId
+RdmaQpCc::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaQpCc")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaQpCc>()
+            .AddAttribute(
+                "AckEveryPacketWithWindow",
+                "While the congestion control keeps a window (HPCC, DCTCP, Swift), every "
+                "request packet asks for its ACK (AckReq): those algorithms are clocked by "
+                "ACKs, and the HPCC simulator ACKs every packet (L2_ACK_INTERVAL 1). Off: "
+                "AckReq only every AckReqInterval packets, on message ends and on the packet "
+                "that fills the window; a window that then shrinks below the bytes in flight "
+                "waits for the local ACK timeout, since nothing outstanding asks for an ACK.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&RdmaQpCc::m_ackEveryPacketWithWindow),
+                MakeBooleanChecker());
+    return tid;
+}
+
+RdmaQpCc::RdmaQpCc()
+    : m_state(CreateObject<RdmaCcState>())
+{
+}
+
+RdmaQpCc::~RdmaQpCc() = default;
+
+void
+RdmaQpCc::DoDispose()
+{
+    if (m_ops)
+    {
+        m_ops->Dispose(); // cancels the algorithm's timers
+    }
+    m_ops = nullptr;
+    m_np = nullptr;
+    m_state = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaQpCc::Setup(Ptr<RdmaCongestionOps> ops,
+                Ptr<RdmaCnpGenerator> np,
+                DataRate lineRate,
+                Time baseRtt)
+{
+    m_ops = ops;
+    m_np = np;
+    m_state->m_lineRate = lineRate;
+    m_state->m_rate = lineRate;
+    m_state->m_baseRtt = baseRtt;
+}
+
+Ptr<RdmaCcState>
+RdmaQpCc::GetState() const
+{
+    return m_state;
+}
+
+Ptr<RdmaCongestionOps>
+RdmaQpCc::GetCongestionOps() const
+{
+    return m_ops;
+}
+
+Ptr<RdmaCnpGenerator>
+RdmaQpCc::GetCnpGenerator() const
+{
+    return m_np;
+}
+
+const RdmaQpCc::Stats&
+RdmaQpCc::GetStats() const
+{
+    return m_stats;
+}
+
+void
+RdmaQpCc::EnsureInit(uint32_t pathMtu)
+{
+    if (!m_initialized)
+    {
+        m_initialized = true;
+        m_state->m_mtu = pathMtu + FRAME_OVERHEAD_BYTES;
+        m_ops->Init(m_state);
+    }
+}
+
+uint32_t
+RdmaQpCc::FrameBytes(const RoceFrame& frame)
+{
+    uint32_t payload = frame.payload ? frame.payload->GetSize() : 0;
+    return 14 + (frame.hasVlan ? VlanTagHeader::SIZE : 0) + (frame.ipv6 ? 40 : 20) + 8 +
+           BthHeader::SIZE + RdmaExtHeadersSize(frame.bth.GetOpcode()) + payload +
+           BthHeader::PadCntFor(payload) + IcrcTrailer::SIZE;
+}
+
+const IntHeader*
+RdmaQpCc::TakeInt(const RoceFrame& f, uint16_t& udpPort)
+{
+    static const IntHeader empty;
+    if (!IsResponse(f.bth.GetOpcode()))
+    {
+        udpPort = IntHeader::UDP_PORT;
+        return &empty;
+    }
+    if (m_hasEcho && (f.bth.GetOpcode() != RC_RDMA_READ_RESPONSE_MIDDLE))
+    {
+        m_hasEcho = false;
+        udpPort = RdmaIntCodec::ECHO_PORT;
+        return &m_echo;
+    }
+    return nullptr;
+}
+
+void
+RdmaQpCc::DecodeInt(const IntHeader& h, std::vector<RdmaIntHop>& hops)
+{
+    uint32_t n = std::min<uint32_t>(h.GetNHops(), IntHeader::MAX_HOPS);
+    hops.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        IntHeader::Hop rec = h.GetHop(i);
+        // One clock per egress: with one path per QP, one per slot; with
+        // packets spread over paths, records of other egresses in the same
+        // slot must not unwrap each other's modular fields.
+        auto it = std::find_if(m_hopClocks.begin(), m_hopClocks.end(), [&](const HopClock& c) {
+            return c.slot == i && c.egressId == rec.egressId;
+        });
+        if (it == m_hopClocks.end())
+        {
+            HopClock fresh;
+            fresh.slot = i;
+            fresh.egressId = rec.egressId;
+            it = m_hopClocks.insert(m_hopClocks.end(), fresh);
+        }
+        HopClock& c = *it;
+        if (c.valid)
+        {
+            c.time += NanoSeconds(IntHeader::TimeDelta(rec.timeNs, c.rawTime));
+            c.txBytes += IntHeader::BytesDelta(rec.txUnits, c.rawTx);
+        }
+        else
+        {
+            c.valid = true;
+            c.time = NanoSeconds(rec.timeNs);
+            c.txBytes = rec.GetTxBytes();
+        }
+        c.rawTime = rec.timeNs;
+        c.rawTx = rec.txUnits;
+        hops[i].linkRate = rec.rate;
+        hops[i].timestamp = c.time;
+        hops[i].txBytes = c.txBytes;
+        hops[i].qlenBytes = static_cast<uint32_t>(rec.GetQlenBytes());
+        hops[i].egressId = rec.egressId;
+    }
+}
+
+void
+RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    if (IsResponse(op))
+    {
+        if (m_echoCe)
+        {
+            frame.bth.SetBecn(true);
+            m_echoCe = false;
+            ++m_stats.becnSent;
+        }
+        return;
+    }
+    EnsureInit(pathMtu);
+    uint32_t frameBytes = FrameBytes(frame) + (intEnabled ? IntHeader::SIZE : 0);
+    uint32_t psn = frame.bth.GetPsn();
+    Time now = Simulator::Now();
+    if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
+    {
+        // Sent again: refresh its record (Karn: no RTT sample from it).
+        for (std::size_t i = 0; i < m_records.size(); ++i)
+        {
+            Record& r = m_records[i];
+            if (r.psn == psn)
+            {
+                r.sent = now;
+                r.resent = true;
+                if (!r.inFlight)
+                {
+                    r.inFlight = true;
+                    m_inFlightBytes += r.bytes;
+                }
+                break;
+            }
+        }
+    }
+    else
+    {
+        m_records.push_back(Record{psn, frameBytes, now, false, true});
+        m_inFlightBytes += frameBytes;
+    }
+    m_ops->OnSend(m_state, frameBytes);
+    m_state->m_bytesInFlight = m_inFlightBytes;
+    if (m_state->m_window.Get() > 0 && !frame.bth.GetAckReq() &&
+        (m_ackEveryPacketWithWindow || m_inFlightBytes >= m_state->m_window))
+    {
+        // ACK-clocked: every packet asks for its ACK. Or at least the one
+        // that closes the window, or the QP would wait for its ACK timeout.
+        frame.bth.SetAckReq(true);
+        ++m_stats.ackReqForced;
+    }
+}
+
+void
+RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
+{
+    ack.ackedBytes = 0;
+    ack.rtt = Time(0);
+    while (!m_records.empty())
+    {
+        const Record& r = m_records.front();
+        int32_t d = PsnDiff(r.psn, psn);
+        if (d > 0 || (d == 0 && !inclusive))
+        {
+            break;
+        }
+        ack.ackedBytes += r.bytes;
+        ack.rtt = r.resent ? Time(0) : Simulator::Now() - r.sent;
+        if (r.inFlight)
+        {
+            m_inFlightBytes -= r.bytes;
+        }
+        m_records.pop_front();
+    }
+}
+
+bool
+RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHeader* intHeader)
+{
+    uint8_t op = frame.bth.GetOpcode();
+    if (!IsResponse(op))
+    {
+        if (intHeader)
+        {
+            m_echo = *intHeader;
+            m_hasEcho = true;
+        }
+        // A request: the notification point.
+        if (frame.ecn != 3)
+        {
+            return false;
+        }
+        m_echoCe = true; // BECN on the next response
+        return m_np && m_np->OnCongestionExperienced(Simulator::Now());
+    }
+    if (!m_initialized)
+    {
+        return false; // nothing of ours is outstanding
+    }
+    uint32_t psn = frame.bth.GetPsn();
+    bool nak = false;
+    bool seqNak = false;
+    if (op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE)
+    {
+        AethHeader::SyndromeType type = frame.aeth.GetSyndromeType();
+        nak = type != AethHeader::ACK;
+        seqNak = type == AethHeader::NAK &&
+                 frame.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR;
+    }
+    Acknowledge(psn, !nak, ack);
+    if (ack.rtt.IsStrictlyPositive())
+    {
+        ++m_stats.rttSamples;
+    }
+    ack.ecnEcho = frame.bth.GetBecn();
+    if (intHeader)
+    {
+        DecodeInt(*intHeader, ack.intHops);
+    }
+    m_state->m_bytesInFlight = m_inFlightBytes + ack.ackedBytes; // OnAck takes them off
+    m_ops->OnAck(m_state, ack);
+    if (seqNak)
+    {
+        // The NAK's PSN was lost: it is no longer in flight.
+        if (!m_records.empty() && m_records.front().psn == psn && m_records.front().inFlight)
+        {
+            m_records.front().inFlight = false;
+            m_inFlightBytes -= m_records.front().bytes;
+        }
+        m_ops->OnNak(m_state);
+    }
+    m_state->m_bytesInFlight = m_inFlightBytes;
+    return false;
+}
+
+void
+RdmaQpCc::OnCnp()
+{
+    ++m_stats.cnpsReceived;
+    if (m_initialized)
+    {
+        m_ops->OnCnp(m_state);
+    }
+}
+
+void
+RdmaQpCc::OnTimeout()
+{
+    if (m_initialized)
+    {
+        // Nothing is taken to be in flight any more; resends count again.
+        for (std::size_t i = 0; i < m_records.size(); ++i)
+        {
+            m_records[i].inFlight = false;
+        }
+        m_inFlightBytes = 0;
+        m_ops->OnTimeout(m_state);
+    }
+}
+
+} // namespace ns3

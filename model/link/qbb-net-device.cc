@@ -1,0 +1,624 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qbb-net-device.h"
+
+#include "qbb-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/enum.h"
+#include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/int-header.h"
+#include "ns3/log.h"
+#include "ns3/make-event.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QbbNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(QbbNetDevice);
+
+namespace
+{
+/// Smallest Ethernet payload (IEEE 802.3); Send() pads shorter payloads.
+constexpr uint16_t g_minPayloadBytes = RdmaWire::MIN_PAYLOAD_BYTES;
+/// "No cached wire time" marker for m_wireTimeBytes.
+constexpr uint32_t g_noCachedSize = std::numeric_limits<uint32_t>::max();
+} // namespace
+
+TypeId
+QbbNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::QbbNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Rdma")
+            .AddConstructor<QbbNetDevice>()
+            .AddAttribute("Mtu",
+                          "Largest Ethernet payload, bytes (the frame adds a 14-byte header and "
+                          "SendFrame() allows a 4-byte 802.1Q tag on top).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&QbbNetDevice::SetMtu, &QbbNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(g_minPayloadBytes))
+            .AddAttribute(
+                "DataRate",
+                "Line rate, bits per second. A frame of B bytes (no FCS) occupies "
+                "the wire for (max(B, 60) + 24) * 8 / DataRate.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&QbbNetDevice::SetDataRate, &QbbNetDevice::GetDataRate),
+                MakeDataRateChecker())
+            .AddAttribute(
+                "WireOverhead",
+                "Bytes each frame occupies on the wire beyond its header and payload: FCS 4, "
+                "preamble and SFD 8, minimum inter-packet gap 12 (IEEE 802.3 clauses 3.1.1, "
+                "4.4.2), 24 in all. 0 puts only the frame's own bytes on the wire, as the HPCC "
+                "simulator's QbbNetDevice does (its TransmitStart times a packet by its size): "
+                "for runs compared with it, not a physical Ethernet. PFC headroom "
+                "(PfcHeader::ComputeHeadroom) keeps the 24 bytes: a larger, safe headroom.",
+                UintegerValue(WIRE_OVERHEAD_BYTES),
+                MakeUintegerAccessor(&QbbNetDevice::SetWireOverhead,
+                                     &QbbNetDevice::GetWireOverhead),
+                MakeUintegerChecker<uint32_t>(0, 1024))
+            .AddAttribute("TxQueue",
+                          "The egress queue: class FIFOs, the class scheduler and, on a switch "
+                          "port, the buffer admission, ECN and INT policies (QbbEgressQueue; "
+                          "its MaxBytes, Scheduler and DwrrQuanta attributes).",
+                          PointerValue(),
+                          MakePointerAccessor(&QbbNetDevice::SetTxQueue,
+                                              &QbbNetDevice::GetTxQueue),
+                          MakePointerChecker<QbbEgressQueue>())
+            .AddAttribute("PfcController",
+                          "The port's priority flow control (QbbPfcController; its RxEnable, "
+                          "PauseQuanta and RefreshMargin attributes).",
+                          PointerValue(),
+                          MakePointerAccessor(&QbbNetDevice::SetPfcController,
+                                              &QbbNetDevice::GetPfcController),
+                          MakePointerChecker<QbbPfcController>())
+            .AddAttribute("DscpToClass",
+                          "Traffic class (0-7) of each DSCP of an untagged IPv4 or IPv6 frame: "
+                          "64 numbers, DSCP 0 first. Default: the class selector, DSCP >> 3 "
+                          "(RFC 2474). Tagged frames go to their PCP, other frames to class 7.",
+                          QbbDscpClassMapValue(QbbDscpClassMap()),
+                          MakeQbbDscpClassMapAccessor(&QbbNetDevice::m_dscpMap),
+                          MakeQbbDscpClassMapChecker())
+            .AddAttribute("ReceiveErrorModel",
+                          "Error model applied to every received frame; a frame it declares "
+                          "corrupt gets one bit flipped (see CorruptTailBytes).",
+                          PointerValue(),
+                          MakePointerAccessor(&QbbNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddAttribute("CorruptTailBytes",
+                          "Span, bytes counted back from the end of the frame, in which the "
+                          "bit flipped in a corrupted frame lies (drawn uniformly from the "
+                          "device's random stream; never inside the 14-byte Ethernet header "
+                          "unless the frame is nothing else). The default 4 is the ICRC of a "
+                          "RoCEv2 frame, so an ICRC check always detects the damage; larger "
+                          "spans reach the payload and, in short frames, header fields the "
+                          "ICRC masks (IP TTL/DSCP/ECN/checksum, UDP checksum, BTH resv8a).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&QbbNetDevice::m_corruptTailBytes),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddTraceSource("MacTx",
+                            "A frame was accepted for transmission (by Send, SendFrom or "
+                            "SendFrame), before it is queued or dropped by the queue.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A received frame was passed up: to the frame callback, or on the "
+                            "standard path a frame for this host, broadcast or multicast.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "The first bit of a frame was put on the wire.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "The last bit of a frame was put on the wire (wire time, overhead "
+                            "included, after PhyTxBegin).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "The last bit of a frame arrived and the frame is passed to the "
+                            "MAC (a corrupted copy on the frame-callback path).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxDrop",
+                            "A received frame was corrupt and dropped (standard path).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Drop",
+                            "A frame was dropped by the device, with the reason (link down, "
+                            "corrupt, bad size; the queue's drops are its own Drop trace).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_dropTrace),
+                            "ns3::QbbNetDevice::DropTracedCallback");
+    return tid;
+}
+
+const char*
+QbbNetDevice::DropReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case DROP_LINK_DOWN:
+        return "LINK_DOWN";
+    case DROP_CORRUPT:
+        return "CORRUPT";
+    case DROP_BAD_SIZE:
+        return "BAD_SIZE";
+    case DROP_REASON_COUNT:
+        break;
+    }
+    return "UNKNOWN";
+}
+
+QbbNetDevice::QbbNetDevice()
+    : m_mtu(9000),
+      m_rate(DataRate("100Gbps")),
+      m_wireOverhead(WIRE_OVERHEAD_BYTES),
+      m_corruptTailBytes(4),
+      m_wireTimeBytes{g_noCachedSize, g_noCachedSize}
+{
+    NS_LOG_FUNCTION(this);
+    m_corruptRng = CreateObject<UniformRandomVariable>();
+    SetTxQueue(CreateObject<QbbEgressQueue>());
+    SetPfcController(CreateObject<QbbPfcController>());
+    // One event object serves every transmission (adopt MakeEvent's reference).
+    m_txCompleteImpl = Ptr<EventImpl>(MakeEvent(&QbbNetDevice::TransmitComplete, this), false);
+}
+
+QbbNetDevice::~QbbNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+QbbNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    Simulator::Cancel(m_txCompleteEvent);
+    m_txCompleteImpl = nullptr;
+    m_queue->Dispose();
+    m_queue = nullptr;
+    m_pfc->Dispose();
+    m_pfc = nullptr;
+    m_txFrame = nullptr;
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_corruptRng = nullptr;
+    m_txReadyCallback.Nullify();
+    m_frameRxCallback.Nullify();
+    m_rxCallback.Nullify();
+    m_promiscRxCallback.Nullify();
+    NetDevice::DoDispose();
+}
+
+bool
+QbbNetDevice::Attach(Ptr<QbbChannel> channel)
+{
+    NS_LOG_FUNCTION(this << channel);
+    if (!channel->Attach(this))
+    {
+        return false;
+    }
+    m_channel = channel;
+    m_linkChangeCallbacks();
+    return true;
+}
+
+void
+QbbNetDevice::SetDataRate(DataRate rate)
+{
+    NS_LOG_FUNCTION(this << rate);
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "QbbNetDevice: DataRate must be above 0 bit/s");
+    m_rate = rate;
+    m_pfc->SetDataRate(rate);
+    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+}
+
+void
+QbbNetDevice::SetWireOverhead(uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    m_wireOverhead = bytes;
+    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+}
+
+uint32_t
+QbbNetDevice::GetWireOverhead() const
+{
+    return m_wireOverhead;
+}
+
+DataRate
+QbbNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+Time
+QbbNetDevice::GetWireTime(uint32_t frameBytes) const
+{
+    // A port mostly sends frames of two sizes (full data packets, and
+    // ACKs for flows the other way): keep the last two results instead of
+    // a 128-bit division per frame.
+    if (frameBytes == m_wireTimeBytes[0])
+    {
+        return m_wireTime[0];
+    }
+    if (frameBytes != m_wireTimeBytes[1])
+    {
+        m_wireTime[1] = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
+                                                    m_wireOverhead);
+        m_wireTimeBytes[1] = frameBytes;
+    }
+    std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first
+    std::swap(m_wireTime[0], m_wireTime[1]);
+    return m_wireTime[0];
+}
+
+void
+QbbNetDevice::SetTxQueue(Ptr<QbbEgressQueue> queue)
+{
+    NS_ABORT_MSG_IF(!queue, "QbbNetDevice: TxQueue cannot be null");
+    NS_ABORT_MSG_IF(m_queue && !m_queue->IsEmpty(),
+                    "QbbNetDevice: TxQueue replaced while it holds frames");
+    m_queue = queue;
+    m_queue->SetIntRecordCallback(MakeCallback(&QbbNetDevice::IntRecord, this),
+                                  MakeCallback(&QbbNetDevice::IntEgressId, this));
+}
+
+uint64_t
+QbbNetDevice::IntRecord(uint64_t queueBytes) const
+{
+    // GetStats settles a frame whose end has passed, so its bytes count as sent.
+    return IntHeader::EncodeHop(GetDataRate(), Simulator::Now(), GetStats().txBytes, queueBytes);
+}
+
+uint64_t
+QbbNetDevice::IntEgressId() const
+{
+    Ptr<Node> node = GetNode();
+    return node ? (static_cast<uint64_t>(node->GetId()) + 1) << 32 | GetIfIndex() : 0;
+}
+
+Ptr<QbbEgressQueue>
+QbbNetDevice::GetTxQueue() const
+{
+    return m_queue;
+}
+
+void
+QbbNetDevice::SetPfcController(Ptr<QbbPfcController> pfc)
+{
+    NS_ABORT_MSG_IF(!pfc, "QbbNetDevice: PfcController cannot be null");
+    m_pfc = pfc;
+    m_pfc->SetDataRate(m_rate);
+    m_pfc->SetTransmitCallback(MakeCallback(&QbbNetDevice::Kick, this));
+}
+
+Ptr<QbbPfcController>
+QbbNetDevice::GetPfcController() const
+{
+    return m_pfc;
+}
+
+bool
+QbbNetDevice::Accept(const Ptr<RdmaFrame>& frame)
+{
+    // Per-frame path: no NS_LOG_FUNCTION here or below (see the class notes).
+    const uint32_t size = frame->GetSize();
+    if (size < ETHERNET_HEADER_BYTES ||
+        size > uint32_t{m_mtu} + ETHERNET_HEADER_BYTES + VLAN_TAG_BYTES)
+    {
+        NS_LOG_LOGIC("frame of " << size << " bytes does not fit Mtu " << m_mtu);
+        Drop(*frame, DROP_BAD_SIZE);
+        return false;
+    }
+    if (!m_channel)
+    {
+        NS_LOG_WARN("QbbNetDevice " << this << " has no channel; frame not sent");
+        return false;
+    }
+    FireFrameTrace(m_macTxTrace, *frame);
+    return true;
+}
+
+bool
+QbbNetDevice::SendFrame(Ptr<Packet> frame)
+{
+    return SendFrame(RdmaFrame::Wrap(frame));
+}
+
+bool
+QbbNetDevice::SendFrame(Ptr<RdmaFrame> frame)
+{
+    if (!Accept(frame))
+    {
+        return false;
+    }
+    if (!SettleTx() && m_pfc->GetPausedMask() == 0 && m_queue->CanBypass())
+    {
+        // Idle transmitter, no class paused and nothing to account: straight
+        // to the wire without classifying.
+        TransmitStart(frame);
+        return true;
+    }
+    QbbQueueItem item;
+    item.frame = frame;
+    item.bytes = frame->GetSize();
+    item.cls = Classify(*frame);
+    return Queue(std::move(item));
+}
+
+bool
+QbbNetDevice::Enqueue(QbbQueueItem item)
+{
+    NS_ASSERT_MSG(item.cls < NUM_CLASSES, "class " << +item.cls << " out of range");
+    if (!Accept(item.frame))
+    {
+        return false;
+    }
+    return Queue(std::move(item));
+}
+
+bool
+QbbNetDevice::Queue(QbbQueueItem&& item)
+{
+    if (m_queue->CanBypass() && !SettleTx() && !(m_pfc->GetPausedMask() & (1U << item.cls)))
+    {
+        // Idle: whatever waits belongs to paused classes.
+        TransmitStart(item.frame);
+        return true;
+    }
+    if (!m_queue->Enqueue(std::move(item)))
+    {
+        return false;
+    }
+    StartNextFrame();
+    return true;
+}
+
+uint8_t
+QbbNetDevice::Classify(const RdmaFrame& frame) const
+{
+    // Bytes 12-13 EtherType; then the PCP (byte 14) of a tag, or the first
+    // two bytes of an IP header (DSCP in byte 15 for IPv4, bytes 14-15 for IPv6).
+    uint8_t b[16];
+    const uint32_t n = std::min<uint32_t>(frame.GetSize(), sizeof(b));
+    if (n < 15)
+    {
+        return NUM_CLASSES - 1;
+    }
+    frame.CopyData(b, n);
+    return ClassifyHead(b, n);
+}
+
+uint8_t
+QbbNetDevice::Classify(Ptr<const Packet> frame) const
+{
+    return Classify(*RdmaFrame::Wrap(ConstCast<Packet>(frame)));
+}
+
+uint8_t
+QbbNetDevice::ClassifyHead(const uint8_t* b, uint32_t n) const
+{
+    if (n < 15)
+    {
+        return NUM_CLASSES - 1;
+    }
+    const uint16_t type = static_cast<uint16_t>((b[12] << 8) | b[13]);
+    if (type == RdmaWire::ETHERTYPE_VLAN)
+    {
+        return b[14] >> 5;
+    }
+    if (n < 16)
+    {
+        return NUM_CLASSES - 1;
+    }
+    if (type == RdmaWire::ETHERTYPE_IPV4)
+    {
+        return m_dscpMap.cls[b[15] >> 2];
+    }
+    if (type == RdmaWire::ETHERTYPE_IPV6)
+    {
+        return m_dscpMap.cls[((b[14] & 0x0F) << 2) | (b[15] >> 6)];
+    }
+    return NUM_CLASSES - 1;
+}
+
+bool
+QbbNetDevice::StartNextFrame()
+{
+    if (SettleTx())
+    {
+        NeedTxComplete(); // it starts the next frame when this one ends
+        return false;
+    }
+    if (!m_channel || m_dequeuing)
+    {
+        // No wire; or a queue policy called back while the queue chooses
+        // (an XON it sends through this port): the frame it chooses goes
+        // first, the PFC frame right after (TransmitStart sees it pending).
+        return false;
+    }
+    if (m_pfc->HasPendingFrame())
+    {
+        TransmitStart(RdmaFrame::Wrap(m_pfc->BuildFrame(m_address)));
+        return true;
+    }
+    QbbQueueItem item;
+    m_dequeuing = true;
+    const bool found = m_queue->Dequeue(m_pfc->GetPausedMask(), item);
+    m_dequeuing = false;
+    if (!found)
+    {
+        return false;
+    }
+    TransmitStart(item.frame);
+    return true;
+}
+
+void
+QbbNetDevice::Kick()
+{
+    StartNextFrame();
+}
+
+void
+QbbNetDevice::TransmitStart(Ptr<RdmaFrame> frame)
+{
+    NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
+    m_txFrame = frame;
+    const Time wireTime = GetWireTime(frame->GetSize());
+    m_txEnd = Simulator::Now() + wireTime;
+    FireFrameTrace(m_phyTxBeginTrace, *frame); // may queue a PFC frame here (NeedTxComplete)
+    if ((!m_queue->IsEmpty() || m_pfc->HasPendingFrame() || !m_txReadyCallback.IsNull() ||
+         !m_phyTxEndTrace.IsEmpty()) &&
+        !m_txCompleteEvent.IsRunning())
+    {
+        m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
+    }
+    if (!m_channel->TransmitStart(frame, this, wireTime))
+    {
+        // The transmitter serializes the frame anyway; it is lost on the wire.
+        Drop(*frame, DROP_LINK_DOWN);
+    }
+}
+
+void
+QbbNetDevice::EndTx() const
+{
+    Ptr<RdmaFrame> frame = m_txFrame;
+    m_txFrame = nullptr;
+    ++m_stats.txFrames;
+    m_stats.txBytes += frame->GetSize();
+    FireFrameTrace(m_phyTxEndTrace, *frame);
+}
+
+bool
+QbbNetDevice::SettleTx() const
+{
+    if (m_txFrame && Simulator::Now() >= m_txEnd && !m_txCompleteEvent.IsRunning())
+    {
+        EndTx();
+    }
+    return m_txFrame != nullptr;
+}
+
+void
+QbbNetDevice::NeedTxComplete()
+{
+    if (m_txFrame && !m_txCompleteEvent.IsRunning())
+    {
+        m_txCompleteEvent = Simulator::Schedule(m_txEnd - Simulator::Now(), m_txCompleteImpl);
+    }
+}
+
+void
+QbbNetDevice::TransmitComplete()
+{
+    EndTx();
+    if (!StartNextFrame() && m_queue->IsEmpty() && !m_txReadyCallback.IsNull())
+    {
+        m_txReadyCallback();
+    }
+}
+
+void
+QbbNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
+{
+    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
+    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
+    m_dscpMap.cls[dscp] = cls;
+}
+
+uint8_t
+QbbNetDevice::GetDscpClass(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
+    return m_dscpMap.cls[dscp];
+}
+
+void
+QbbNetDevice::Drop(const RdmaFrame& frame, DropReason reason)
+{
+    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << frame.GetSize() << " bytes");
+    ++m_stats.drops[reason];
+    FireFrameTrace(m_dropTrace, frame, reason);
+}
+
+void
+QbbNetDevice::SetTxReadyCallback(Callback<void> callback)
+{
+    m_txReadyCallback = callback;
+}
+
+bool
+QbbNetDevice::IsTxIdle() const
+{
+    return !SettleTx() && m_queue->IsEmpty();
+}
+
+uint64_t
+QbbNetDevice::GetTxQueueBytes() const
+{
+    return m_queue->GetBytes();
+}
+
+uint32_t
+QbbNetDevice::GetTxQueueFrames() const
+{
+    return m_queue->GetFrames();
+}
+
+uint64_t
+QbbNetDevice::GetTxQueueBytes(uint8_t cls) const
+{
+    return m_queue->GetBytes(cls);
+}
+
+uint32_t
+QbbNetDevice::GetTxQueueFrames(uint8_t cls) const
+{
+    return m_queue->GetFrames(cls);
+}
+
+const QbbNetDevice::Stats&
+QbbNetDevice::GetStats() const
+{
+    SettleTx();
+    return m_stats;
+}
+
+int64_t
+QbbNetDevice::AssignStreams(int64_t stream)
+{
+    NS_LOG_FUNCTION(this << stream);
+    m_corruptRng->SetStream(stream);
+    return 1;
+}
+
+Ptr<QbbChannel>
+QbbNetDevice::GetQbbChannel() const
+{
+    return m_channel;
+}
+
+} // namespace ns3

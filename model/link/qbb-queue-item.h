@@ -1,0 +1,42 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef QBB_QUEUE_ITEM_H
+#define QBB_QUEUE_ITEM_H
+
+#include "ns3/rdma-frame.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief A frame waiting in a port's egress queue (QbbEgressQueue), with
+ * what the queue's policies need to know about it without reading its bytes
+ * again: its class, its size, the port it came in by (for the switch's
+ * shared-buffer accounting) and where its IP and INT headers are (for ECN
+ * marking and INT stamping as it leaves). A NIC's frames carry only frame,
+ * bytes and class.
+ */
+struct QbbQueueItem
+{
+    /// inPort of a frame that did not come in by a switch port (a NIC's own).
+    static constexpr uint32_t NO_PORT = std::numeric_limits<uint32_t>::max();
+
+    Ptr<RdmaFrame> frame;     //!< the Ethernet frame, destination MAC first, no FCS
+    uint32_t bytes{0};        //!< its size, bytes (what the buffer accounts)
+    uint32_t inPort{NO_PORT}; //!< ingress port index at the switch, or NO_PORT
+    uint8_t cls{0};           //!< traffic class, 0-7
+    uint8_t ecn{0};           //!< the IP ECN field when it arrived, 0-3 (RFC 3168); 0 if not IP
+    bool ipv6{false};         //!< the IP header is IPv6
+    uint16_t ipOffset{0};     //!< the IP header's first byte; 0 if not IP
+    uint16_t intOffset{0};    //!< the IntHeader's first byte if it is to be stamped; 0: none
+};
+
+} // namespace ns3
+
+#endif // QBB_QUEUE_ITEM_H

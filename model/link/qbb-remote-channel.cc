@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qbb-remote-channel.h"
+
+#include "qbb-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#include "ns3/node.h"
+#include "ns3/rdma-event-key-tag.h"
+#include "ns3/rdma-event-scheduler.h"
+#include "ns3/simulator.h"
+
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QbbRemoteChannel");
+
+NS_OBJECT_ENSURE_REGISTERED(QbbRemoteChannel);
+
+TypeId
+QbbRemoteChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::QbbRemoteChannel")
+                            .SetParent<QbbChannel>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<QbbRemoteChannel>();
+    return tid;
+}
+
+QbbRemoteChannel::QbbRemoteChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+QbbRemoteChannel::~QbbRemoteChannel()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+bool
+QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
+{
+    NS_LOG_FUNCTION(this << device);
+    if (!QbbChannel::Attach(device))
+    {
+        return false;
+    }
+    const Ptr<Node> node = device->GetNode();
+    NS_ABORT_MSG_UNLESS(node, "QbbRemoteChannel::Attach: the device needs its node first");
+    if (node->GetSystemId() == MpiInterface::GetSystemId())
+    {
+        NS_ABORT_MSG_IF(device->GetObject<MpiReceiver>(),
+                        "QbbRemoteChannel::Attach: node " << node->GetId() << " device "
+                                                          << device->GetIfIndex()
+                                                          << " has an MpiReceiver already");
+        Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
+        rx->SetReceiveCallback(MakeCallback(&QbbRemoteChannel::Arrive, this).Bind(device));
+        device->AggregateObject(rx);
+    }
+    return true;
+}
+
+bool
+QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* src, Time wireTime)
+{
+    if (!IsLinkUp() || GetNDevices() < 2)
+    {
+        return false;
+    }
+    const Ptr<QbbNetDevice> dst =
+        PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
+    // The key QbbChannel's arrival would take, taken now as it does.
+    const uint64_t order = RdmaEventScheduler::TakeKey();
+    // What MPI carries: a copy (the frame's own Packet may be shared), tagged.
+    const Ptr<Packet> frame = rdmaFrame->ToPacket()->Copy();
+    frame->AddPacketTag(RdmaEventKeyTag(order));
+    const uint32_t bytes = frame->GetSerializedSize() + MESSAGE_HEADER_BYTES;
+    NS_ABORT_MSG_IF(bytes > MAX_MESSAGE_BYTES,
+                    "QbbRemoteChannel: a " << frame->GetSize() << "-byte frame to node "
+                                           << dst->GetNode()->GetId() << " serializes to "
+                                           << bytes << " bytes, above ns-3.37's "
+                                           << MAX_MESSAGE_BYTES
+                                           << "-byte MPI message buffer (real payload bytes "
+                                              "need a smaller MTU across ranks)");
+    // The message lands one time step early (see the class comment); a
+    // wire time of at least one step keeps it at or past the lookahead.
+    NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
+    const Time arrival = Simulator::Now() + wireTime + GetDelay();
+    MpiInterface::SendPacket(frame,
+                             arrival - TimeStep(1),
+                             dst->GetNode()->GetId(),
+                             dst->GetIfIndex());
+    ++m_sent;
+    return true;
+}
+
+void
+QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
+{
+    ++m_received;
+    RdmaEventKeyTag order;
+    NS_ABORT_MSG_UNLESS(frame->RemovePacketTag(order),
+                        "QbbRemoteChannel: a frame from another rank without its event key");
+    RdmaEventScheduler::SetNextKey(order.GetKey());
+    Simulator::Schedule(TimeStep(1), &QbbRemoteChannel::PassUp, device, RdmaFrame::Wrap(frame));
+}
+
+uint64_t
+QbbRemoteChannel::GetSentFrames() const
+{
+    return m_sent;
+}
+
+uint64_t
+QbbRemoteChannel::GetReceivedFrames() const
+{
+    return m_received;
+}
+
+} // namespace ns3

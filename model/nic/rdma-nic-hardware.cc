@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaNic, part two: the hardware path, used only with a Pipeline. The
+// pipeline's retire callbacks, the memory reads and completions it times,
+// and the port's receive buffer with its PFC hold (the rules are listed on
+// the class, rdma-nic.h). The verbs, transmit and receive are in
+// rdma-nic.cc; where a received payload lands is RdmaNicRxPlacement's.
+
+#include "rdma-nic.h"
+
+#include "ns3/abort.h"
+#include "ns3/qbb-channel.h"
+#include "ns3/qbb-net-device.h"
+
+namespace ns3
+{
+
+void
+RdmaNic::SetPipeline(Ptr<RdmaNicPipeline> pipeline)
+{
+    NS_ABORT_MSG_IF(pipeline && (!m_qps.empty() || !m_mrs.empty()),
+                    "RdmaNic: attribute Pipeline set after QPs or MRs were made");
+    m_pipeline = pipeline;
+    if (m_pipeline)
+    {
+        m_pipeline->SetRetireCallbacks(MakeCallback(&RdmaNic::OnPipelineTx, this),
+                                       MakeCallback(&RdmaNic::OnPipelineRx, this));
+    }
+}
+
+Ptr<RdmaNicPipeline>
+RdmaNic::GetPipeline() const
+{
+    return m_pipeline;
+}
+
+void
+RdmaNic::OnPipelineTx(Ptr<RdmaFrame> frame)
+{
+    m_txFrames.push_back(frame);
+    TrySend();
+}
+
+Ptr<RdmaNicRxBuffer>
+RdmaNic::GetRxBuffer() const
+{
+    return m_rxBuffer;
+}
+
+std::string
+RdmaNic::ConfigureRxBuffer()
+{
+    NS_ABORT_MSG_IF(!m_device || !m_device->GetQbbChannel(),
+                    "RdmaNic::ConfigureRxBuffer: the NIC's port has no link");
+    m_rxBufferReady = true;
+    m_rxBuffer->SetPfcHoldCallback(MakeCallback(&RdmaNic::OnRxBufferPfc, this));
+    return m_rxBuffer->Configure(m_device->GetDataRate(),
+                                 m_device->GetQbbChannel()->GetDelay(),
+                                 m_device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
+                                     QbbNetDevice::VLAN_TAG_BYTES);
+}
+
+void
+RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
+{
+    m_device->GetPfcController()->SetHold(cls, pause);
+}
+
+bool
+RdmaNic::AdmitRx(const RdmaFrame& frame, uint8_t cls)
+{
+    if (!m_rxBufferReady)
+    {
+        const std::string error = ConfigureRxBuffer();
+        NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
+    }
+    if (m_rxBuffer->Enqueue(cls, frame.GetSize()) != DROP_NONE)
+    {
+        Drop(frame, DROP_RX_BUFFER_FULL);
+        return false;
+    }
+    m_rxHeld.push_back({cls, frame.GetSize()});
+    return true;
+}
+
+void
+RdmaNic::OnPipelineRx(const RoceFrame& f)
+{
+    m_rxPlacement.Retired(f);
+    NS_ASSERT(!m_rxHeld.empty());
+    m_rxBuffer->Dequeue(m_rxHeld.front().cls, m_rxHeld.front().bytes);
+    m_rxHeld.pop_front();
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (qp)
+    {
+        qp->Receive(f);
+    }
+    else
+    {
+        ++m_stats.rxDrops[DROP_UNKNOWN_QP]; // destroyed while in the pipeline
+    }
+    TrySend();
+}
+
+void
+RdmaNic::OnMemoryRead(uint32_t key, uint64_t va, uint32_t length)
+{
+    m_reads.push_back({key, va, length});
+}
+
+void
+RdmaNic::OnCompletion(const RdmaWorkCompletion&)
+{
+    if (m_pipeline)
+    {
+        m_pipeline->WriteCqe();
+    }
+}
+
+} // namespace ns3

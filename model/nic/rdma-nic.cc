@@ -1,0 +1,784 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaNic: the verbs calls, transmit and receive. The hardware path (the
+// pipeline's callbacks, the receive buffer) is in rdma-nic-hardware.cc.
+
+#include "rdma-nic.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/channel.h"
+#include "ns3/enum.h"
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-int-codec.h"
+#include "ns3/rdma-loss-recovery.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/rdma-page-size.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+
+/**
+ * RdmaNic::OnFrameReceived's parse of a received frame into `f`: with
+ * `intEnabled`, an INT header after UDP is read into `intHeader` and skipped
+ * (`hasInt` says whether there was one); with `verifyIcrc`, the ICRC is checked
+ * over the frame as sent, without the INT header.
+ * \return the parse's outcome
+ */
+RoceFrame::ParseStatus
+ParseReceived(const RdmaFrame& frame,
+              bool intEnabled,
+              bool verifyIcrc,
+              RoceFrame& f,
+              IntHeader& intHeader,
+              bool& hasInt)
+{
+    if (intEnabled && !verifyIcrc)
+    {
+        // The INT header is read and skipped in a copy of the head.
+        return RoceFrame::ParseEthernetFrameWithInt(frame, f, intHeader, hasInt);
+    }
+    if (intEnabled)
+    {
+        // The ICRC covers the frame as sent, without the INT header.
+        Ptr<Packet> packet = frame.ToPacket();
+        hasInt = RdmaIntCodec::Strip(packet, intHeader);
+        return RoceFrame::ParseEthernetFrame(packet, f, verifyIcrc);
+    }
+    return RoceFrame::ParseEthernetFrame(frame, f, verifyIcrc);
+}
+
+/// \return the drop reason of a frame whose parse gave `st` (not OK)
+RdmaNic::DropReason
+ParseDropReason(RoceFrame::ParseStatus st)
+{
+    switch (st)
+    {
+    case RoceFrame::BAD_ICRC:
+        return RdmaNic::DROP_BAD_ICRC;
+    case RoceFrame::NOT_ROCE:
+        return RdmaNic::DROP_NOT_ROCE;
+    case RoceFrame::UNKNOWN_OPCODE:
+        return RdmaNic::DROP_UNKNOWN_OPCODE;
+    default:
+        return RdmaNic::DROP_MALFORMED;
+    }
+}
+
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("DataMode",
+                          "Memory regions registered from now on hold real bytes, so every "
+                          "byte a WRITE, READ, SEND or atomic places can be checked (slower).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_dataMode),
+                          MakeBooleanChecker())
+            .AddAttribute("VerifyIcrc",
+                          "Check the ICRC of every received frame and drop mismatches "
+                          "(IBA A17.3.3).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_verifyIcrc),
+                          MakeBooleanChecker())
+            .AddAttribute("Ecn",
+                          "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send "
+                          "(ConnectX capture, TOS 0xc2); 1 = ECT(1); 0 = Not-ECT; 3 = CE "
+                          "(every packet arrives marked, for tests of the notification point).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&RdmaNic::m_ecn),
+                          MakeUintegerChecker<uint8_t>(0, 3))
+            .AddAttribute("Pipeline",
+                          "The NIC's clocked hardware pipeline (RdmaNicPipeline: stages, "
+                          "PCIe, QPC/MPT/MTT caches). Null (the default): no pipeline, "
+                          "packets cost no NIC time.",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::SetPipeline, &RdmaNic::GetPipeline),
+                          MakePointerChecker<RdmaNicPipeline>())
+            .AddAttribute("RxBuffer",
+                          "The port's receive buffer and its PFC decisions (in the path with a "
+                          "Pipeline only).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_rxBuffer),
+                          MakePointerChecker<RdmaNicRxBuffer>())
+            .AddAttribute("TxScheduler",
+                          "The transmit scheduler across QPs (arbitration and pacing).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_scheduler),
+                          MakePointerChecker<RdmaTxScheduler>())
+            .AddAttribute("CnpGenerator",
+                          "Notification point prototype, forked for every QP created later "
+                          "(its MinTimeBetweenCnps: at most one CNP per QP per interval).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaNic::m_cnpPrototype),
+                          MakePointerChecker<RdmaCnpGenerator>())
+            .AddAttribute("CnpPriority",
+                          "Traffic class (0-7) of the CNPs this NIC sends: the CNP's DSCP is "
+                          "CnpPriority x 8. Default 6: NVIDIA firmware CNP_802P_PRIO=6, "
+                          "CNP_DSCP=48 (NVIDIA's DCQCN parameter table, notification point).",
+                          UintegerValue(6),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("AckPriority",
+                          "Traffic class (0-7) of the ACKs and NAKs this NIC's responders "
+                          "send (DSCP AckPriority x 8), so that switches and NICs serve them "
+                          "in that class (above data under strict priority, never paused by "
+                          "the data class's PFC); -1 (default): the QP's own class, as RoCE "
+                          "NICs send them. ConWeave's simulator sends and switches every "
+                          "ACK and NACK ahead of data (its queue 0).",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_ackPriority),
+                          MakeIntegerChecker<int8_t>(-1, 7))
+            .AddAttribute("IntEnabled",
+                          "Carry in-band telemetry for HPCC: request packets go to UDP port "
+                          "4792 with an empty IntHeader that switches with IntEnabled stamp; "
+                          "the receiver strips it and echoes the records in its next ACK "
+                          "(RdmaIntCodec). Off by default: plain RoCEv2 frames.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_intEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("BaseRtt",
+                          "RTT of the empty path given to each QP's congestion control (T of "
+                          "HPCC, the base of Swift's and TIMELY's delay rules), for QPs created "
+                          "later; set it from the topology. Default 10 us, RdmaCcState's "
+                          "default.",
+                          TimeValue(MicroSeconds(10)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("Entropy",
+                          "How the RoCEv2 UDP source port, the path entropy ECMP switches "
+                          "hash (IBA Vol. 1 Annex A17.4.5.1), is chosen for a QP's frames: "
+                          "qp (the default: one port per QP, Linux's rdma_calc_flow_label), "
+                          "packet (a new random port per frame: oblivious spraying, UEC 1.0), "
+                          "flowlet (a new random port after FlowletTimeout without a "
+                          "frame: LetFlow, NSDI 2017) or reps (REPS, arXiv:2407.21625: reuse "
+                          "the ports of requests ACKed without ECN echo, else a new random "
+                          "one). Ports are drawn from the NIC's own random stream "
+                          "(AssignStreams).",
+                          EnumValue(RdmaNic::ENTROPY_QP),
+                          MakeEnumAccessor(&RdmaNic::m_entropy),
+                          MakeEnumChecker(RdmaNic::ENTROPY_QP,
+                                          "qp",
+                                          RdmaNic::ENTROPY_PACKET,
+                                          "packet",
+                                          RdmaNic::ENTROPY_FLOWLET,
+                                          "flowlet",
+                                          RdmaNic::ENTROPY_REPS,
+                                          "reps"))
+            .AddAttribute("RepsBufferSize",
+                          "Entropy = reps: entries of each QP's buffer of recycled ports, "
+                          "entries (8, the buffer of REPS's evaluation, arXiv:2407.21625).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RdmaNic::m_repsBufferSize),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
+            .AddAttribute("FlowletTimeout",
+                          "Entropy = flowlet: a QP that has sent nothing for this long starts "
+                          "a new flowlet on a new random port. A move reorders nothing when "
+                          "the gap exceeds the paths' delay difference (LetFlow, Vanini et "
+                          "al., NSDI 2017, section 3). Default 100 us, illustrative: sweep "
+                          "it. Must be positive.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_flowletTimeout),
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddTraceSource("RxDrop",
+                            "A received frame was dropped: the frame and the reason.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),
+                            "ns3::RdmaNic::DropTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_dataMode(false),
+      m_verifyIcrc(true),
+      m_ecn(2),
+      m_nextPd(1),
+      m_nextKey(1),
+      m_nextQpn(0x100),
+      m_ipId(0),
+      m_scheduler(CreateObject<RdmaTxScheduler>()),
+      m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
+      m_baseRtt(MicroSeconds(10)),
+      m_cnpPriority(6),
+      m_ackPriority(-1),
+      m_intEnabled(false),
+      m_entropy(ENTROPY_QP),
+      m_flowletTimeout(MicroSeconds(100)),
+      m_repsBufferSize(8)
+{
+    m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
+    m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
+    m_rxBuffer = CreateObject<RdmaNicRxBuffer>();
+    m_scheduler->SetTxReadyCallback(MakeCallback(&RdmaNic::TrySend, this));
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& kv : m_qps)
+    {
+        kv.second->Dispose();
+    }
+    for (auto& kv : m_qpCc)
+    {
+        kv.second->Dispose();
+    }
+    m_qpCc.clear();
+    m_cnpQueue.clear();
+    if (m_scheduler)
+    {
+        m_scheduler->Dispose();
+    }
+    m_scheduler = nullptr;
+    m_ccPrototype = nullptr;
+    m_cnpPrototype = nullptr;
+    m_qps.clear();
+    m_mrs.clear();
+    m_flowlets.clear();
+    m_reps.clear();
+    m_entropyRng = nullptr;
+    m_device = nullptr;
+    m_txFrames.clear();
+    m_rxHeld.clear();
+    m_rxBuffer = nullptr;
+    if (m_pipeline)
+    {
+        m_pipeline->Dispose();
+    }
+    m_pipeline = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
+{
+    m_device = device;
+    m_address = address;
+    Ptr<Channel> ch = device->GetChannel();
+    for (std::size_t i = 0; ch && i < ch->GetNDevices(); ++i)
+    {
+        if (ch->GetDevice(i) != device)
+        {
+            m_peerMac = Mac48Address::ConvertFrom(ch->GetDevice(i)->GetAddress());
+        }
+    }
+    device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this));
+    device->SetFrameHandler(MakeCallback(&RdmaNic::OnFrameReceived, this));
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+Ptr<QbbNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+const RdmaNic::Stats&
+RdmaNic::GetStats() const
+{
+    return m_stats;
+}
+
+Ptr<RdmaProtectionDomain>
+RdmaNic::AllocPd()
+{
+    return CreateObject<RdmaProtectionDomain>(m_nextPd++);
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
+               uint64_t addr,
+               uint64_t length,
+               uint32_t access,
+               uint64_t pageBytes)
+{
+    // ibv_reg_mr: remote write and atomic need local write (IBA 10.6.3.1).
+    bool remoteWrites = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+    bool badPage = pageBytes != 0 && !RdmaPageSize::IsValid(pageBytes);
+    if (!pd || length == 0 || (remoteWrites && !(access & IBV_ACCESS_LOCAL_WRITE)) ||
+        addr + length < addr || badPage)
+    {
+        return nullptr;
+    }
+    // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
+    uint32_t key = (m_nextKey++ << 8) | 0x5A;
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length, pageBytes))
+    {
+        NS_LOG_INFO("RegMr: MPT/MTT table full (ENOMEM)");
+        return nullptr;
+    }
+    auto mr = CreateObject<RdmaMemoryRegion>(pd, addr, length, access, key, m_dataMode);
+    m_mrs[key] = mr;
+    return mr;
+}
+
+void
+RdmaNic::DeregMr(Ptr<RdmaMemoryRegion> mr)
+{
+    if (mr && m_mrs.erase(mr->GetLkey()) > 0 && m_pipeline)
+    {
+        m_pipeline->GetTables()->ReleaseMr(mr->GetLkey(), mr->GetAddr(), mr->GetLength());
+    }
+}
+
+Ptr<RdmaMemoryRegion>
+RdmaNic::LookupMr(uint32_t key) const
+{
+    auto it = m_mrs.find(key);
+    return it == m_mrs.end() ? nullptr : it->second;
+}
+
+Ptr<RdmaCompletionQueue>
+RdmaNic::CreateCq(uint32_t depth)
+{
+    auto cq = CreateObject<RdmaCompletionQueue>();
+    cq->SetDepth(std::max<uint32_t>(depth, 1));
+    cq->TraceConnectWithoutContext("Completion", MakeCallback(&RdmaNic::OnCompletion, this));
+    return cq;
+}
+
+void
+RdmaNic::SetQpAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_qpFactory.Set(name, value);
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
+{
+    if (!init.pd || !init.sendCq || !init.recvCq)
+    {
+        return nullptr;
+    }
+    uint32_t qpn = m_nextQpn & 0xFFFFFF;
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateQp(qpn))
+    {
+        NS_LOG_INFO("CreateQp: QPC table full (ENOMEM)");
+        return nullptr;
+    }
+    ++m_nextQpn;
+    Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
+    qp->Initialize(qpn,
+                   init,
+                   MakeCallback(&RdmaNic::LookupMr, this),
+                   MakeCallback(&RdmaNic::OnQpTxReady, this));
+    if (m_pipeline)
+    {
+        qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));
+    }
+    m_qps[qpn] = qp;
+    if (!m_ccPrototype)
+    {
+        m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
+    }
+    auto cc = CreateObject<RdmaQpCc>();
+    cc->Setup(m_ccPrototype->Fork(),
+              m_cnpPrototype->Fork(),
+              m_device ? m_device->GetDataRate() : DataRate("100Gbps"),
+              m_baseRtt);
+    qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    m_qpCc[qpn] = cc;
+    m_scheduler->AddQp(qp, cc->GetState());
+    return qp;
+}
+
+void
+RdmaNic::SetCongestionControl(const ObjectFactory& factory)
+{
+    NS_ABORT_MSG_UNLESS(factory.GetTypeId().IsChildOf(RdmaCongestionOps::GetTypeId()),
+                        "RdmaNic::SetCongestionControl: " << factory.GetTypeId().GetName()
+                                                          << " is not an RdmaCongestionOps");
+    m_ccFactory = factory;
+    m_ccPrototype = nullptr;
+}
+
+Ptr<RdmaTxScheduler>
+RdmaNic::GetTxScheduler() const
+{
+    return m_scheduler;
+}
+
+Ptr<RdmaQpCc>
+RdmaNic::GetQpCc(uint32_t qpn) const
+{
+    auto it = m_qpCc.find(qpn);
+    return it == m_qpCc.end() ? nullptr : it->second;
+}
+
+void
+RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
+{
+    if (qp && m_qps.erase(qp->GetQpn()) > 0)
+    {
+        m_destroyedQpStats += qp->GetStats();
+        if (m_pipeline)
+        {
+            m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
+        }
+        m_scheduler->RemoveQp(qp->GetQpn());
+        m_flowlets.erase(qp->GetQpn());
+        m_reps.erase(qp->GetQpn());
+        auto it = m_qpCc.find(qp->GetQpn());
+        if (it != m_qpCc.end())
+        {
+            it->second->Dispose();
+            m_qpCc.erase(it);
+        }
+        qp->Dispose();
+    }
+}
+
+RdmaQueuePair::Stats
+RdmaNic::GetQpStatsTotal() const
+{
+    RdmaQueuePair::Stats sum = m_destroyedQpStats;
+    for (const auto& [qpn, qp] : m_qps)
+    {
+        sum += qp->GetStats();
+    }
+    return sum;
+}
+
+uint32_t
+RdmaNic::GetNQps() const
+{
+    return static_cast<uint32_t>(m_qps.size());
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQp(uint32_t qpn) const
+{
+    auto it = m_qps.find(qpn);
+    return it == m_qps.end() ? nullptr : it->second;
+}
+
+void
+RdmaNic::OnQpTxReady(Ptr<RdmaQueuePair> qp)
+{
+    m_scheduler->Notify(qp->GetQpn());
+    TrySend();
+}
+
+void
+RdmaNic::OnDeviceTxReady()
+{
+    TrySend();
+}
+
+void
+RdmaNic::TrySend()
+{
+    // Frames ready for the port go first: CNPs, then frames the pipeline
+    // retired (in order).
+    while (m_device && m_device->IsTxIdle() && (!m_cnpQueue.empty() || !m_txFrames.empty()))
+    {
+        if (!m_cnpQueue.empty())
+        {
+            Ptr<RdmaFrame> cnp = m_cnpQueue.front();
+            m_cnpQueue.pop_front();
+            SendToPort(cnp);
+            continue;
+        }
+        Ptr<RdmaFrame> frame = m_txFrames.front();
+        m_txFrames.pop_front();
+        m_pipeline->TxLeft();
+        SendToPort(frame);
+    }
+    while (m_device && CanStartTx())
+    {
+        Ptr<RdmaQueuePair> qp = m_scheduler->Next();
+        if (!qp)
+        {
+            break;
+        }
+        uint32_t qpn = qp->GetQpn();
+        RoceFrame f;
+        m_reads.clear();
+        if (!qp->BuildNextPacket(f))
+        {
+            m_scheduler->Sent(qpn, 0);
+            continue;
+        }
+        const RdmaQpAttr& attr = qp->Query();
+        f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
+        f.dstMac = m_peerMac;
+        f.srcIpv4 = m_address;
+        f.dstIpv4 = attr.ahAttr.destGid;
+        f.dscp = attr.ahAttr.trafficClass >> 2;
+        if (m_ackPriority >= 0 && f.bth.GetOpcode() == RC_ACKNOWLEDGE)
+        {
+            f.dscp = static_cast<uint8_t>(m_ackPriority << 3);
+        }
+        f.ecn = m_ecn;
+        f.ipId = m_ipId++;
+        f.udpSrcPort = PickSourcePort(qpn, attr.destQpNum);
+        if (m_entropy == ENTROPY_REPS)
+        {
+            RepsSent(qpn, f);
+        }
+        Ptr<RdmaQpCc> cc = m_qpCc[qpn];
+        cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
+        uint16_t intPort = 0;
+        const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
+        Ptr<RdmaFrame> frame = intHeader ? f.BuildFrame(*intHeader, intPort) : f.BuildFrame();
+        if (intHeader)
+        {
+            frame->GetIntEgress() = intHeader->GetEgressIds(); // an echo's metadata
+        }
+        m_scheduler->Sent(qpn, frame->GetSize());
+        Transmit(qpn, f, frame);
+    }
+}
+
+int64_t
+RdmaNic::AssignStreams(int64_t stream)
+{
+    // Qp draws nothing: no random variable is made, so the automatic
+    // streams other components take stay those of a run without entropy.
+    if (m_entropy != ENTROPY_QP)
+    {
+        if (!m_entropyRng)
+        {
+            m_entropyRng = CreateObject<UniformRandomVariable>();
+        }
+        m_entropyRng->SetStream(stream);
+    }
+    return 1;
+}
+
+uint16_t
+RdmaNic::DrawSourcePort()
+{
+    if (!m_entropyRng)
+    {
+        m_entropyRng = CreateObject<UniformRandomVariable>();
+    }
+    // The dynamic port range the QP-derived ports also use (0xC000-0xFFFF).
+    return static_cast<uint16_t>(0xC000 | m_entropyRng->GetInteger(0, 0x3FFF));
+}
+
+uint16_t
+RdmaNic::PickSourcePort(uint32_t qpn, uint32_t destQpn)
+{
+    if (m_entropy == ENTROPY_QP)
+    {
+        return RoceFrame::UdpSourcePort(qpn, destQpn);
+    }
+    if (m_entropy == ENTROPY_PACKET)
+    {
+        return DrawSourcePort();
+    }
+    if (m_entropy == ENTROPY_REPS)
+    {
+        uint16_t port = 0;
+        auto it = m_reps.try_emplace(qpn, m_repsBufferSize).first;
+        return it->second.Next(port) ? port : DrawSourcePort();
+    }
+    const Time now = Simulator::Now();
+    auto [it, added] = m_flowlets.try_emplace(qpn);
+    Flowlet& f = it->second;
+    if (added || now - f.last > m_flowletTimeout)
+    {
+        f.port = DrawSourcePort();
+    }
+    f.last = now;
+    return f.port;
+}
+
+void
+RdmaNic::RepsSent(uint32_t qpn, const RoceFrame& f)
+{
+    const uint8_t op = f.bth.GetOpcode();
+    if (op < RC_RDMA_READ_RESPONSE_FIRST || op > RC_ATOMIC_ACKNOWLEDGE)
+    {
+        m_reps.try_emplace(qpn, m_repsBufferSize).first->second.OnSent(f.bth.GetPsn(),
+                                                                         f.udpSrcPort);
+    }
+}
+
+void
+RdmaNic::RepsAcked(const RoceFrame& f)
+{
+    const uint8_t op = f.bth.GetOpcode();
+    const bool carriesAeth = op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE ||
+                             op == RC_RDMA_READ_RESPONSE_ONLY ||
+                             op == RC_RDMA_READ_RESPONSE_LAST;
+    auto it = carriesAeth ? m_reps.find(f.bth.GetDestQp()) : m_reps.end();
+    if (it == m_reps.end())
+    {
+        return;
+    }
+    const AethHeader::SyndromeType type = f.aeth.GetSyndromeType();
+    if (type == AethHeader::ACK)
+    {
+        it->second.OnAck(f.bth.GetPsn(), f.bth.GetBecn());
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (op == RC_ACKNOWLEDGE && type == AethHeader::NAK &&
+        f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR && qp &&
+        qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
+    {
+        // Selective repeat's SACK: the MSN field holds the PSN that arrived.
+        it->second.OnSack(f.bth.GetPsn(), f.aeth.GetMsn(), f.bth.GetBecn());
+    }
+}
+
+bool
+RdmaNic::CanStartTx() const
+{
+    return m_pipeline ? m_pipeline->CanAcceptTx() : m_device->IsTxIdle();
+}
+
+void
+RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame)
+{
+    if (m_pipeline)
+    {
+        m_pipeline->SubmitTx(qpn, f, frame, m_reads);
+    }
+    else
+    {
+        SendToPort(frame);
+    }
+}
+
+void
+RdmaNic::SendToPort(Ptr<RdmaFrame> frame)
+{
+    ++m_stats.txFrames;
+    m_stats.txBytes += frame->GetSize();
+    m_device->SendFrame(frame);
+}
+
+void
+RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
+{
+    const RdmaQpAttr& attr = qp->Query();
+    RoceFrame f;
+    f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
+    f.dstMac = m_peerMac;
+    f.srcIpv4 = m_address;
+    f.dstIpv4 = data.srcIpv4;
+    f.dscp = m_cnpPriority << 3;
+    // CNPs are sent Not-ECT (RFC 3168 codepoint 00): this model's choice.
+    // The ConnectX-4 Lx CNP of test/data/roce-vectors.txt (TV0, TOS 0xc2)
+    // carries ECT(0).
+    f.ecn = 0;
+    f.ipId = m_ipId++;
+    f.udpSrcPort = RoceFrame::UdpSourcePort(qp->GetQpn(), attr.destQpNum);
+    f.bth.SetOpcode(ROCE_CNP);
+    f.bth.SetDestQp(attr.destQpNum); // the QP that sent the marked data
+    f.bth.SetBecn(true);
+    f.bth.SetPsn(0);
+    m_cnpQueue.push_back(f.BuildFrame());
+    ++m_stats.cnpsSent;
+}
+
+void
+RdmaNic::Drop(const RdmaFrame& frame, DropReason reason)
+{
+    ++m_stats.rxDrops[reason];
+    FireFrameTrace(m_rxDrop, frame, reason);
+}
+
+void
+RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
+{
+    ++m_stats.rxFrames;
+    m_stats.rxBytes += frame->GetSize();
+    IntHeader intHeader;
+    bool hasInt = false;
+    RoceFrame f;
+    const RoceFrame::ParseStatus st =
+        ParseReceived(*frame, m_intEnabled, m_verifyIcrc, f, intHeader, hasInt);
+    if (st != RoceFrame::OK)
+    {
+        if (st == RoceFrame::BAD_ICRC)
+        {
+            NS_LOG_INFO("ICRC error: frame dropped");
+        }
+        Drop(*frame, ParseDropReason(st));
+        return;
+    }
+    if (f.dstIpv4 != m_address)
+    {
+        Drop(*frame, DROP_NOT_FOR_US);
+        return;
+    }
+    auto cc = m_qpCc.find(f.bth.GetDestQp());
+    if (f.bth.GetOpcode() == ROCE_CNP)
+    {
+        if (cc == m_qpCc.end())
+        {
+            Drop(*frame, DROP_UNKNOWN_QP);
+            return;
+        }
+        ++m_stats.cnpsReceived;
+        cc->second->OnCnp();
+        return;
+    }
+    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
+    if (!qp)
+    {
+        Drop(*frame, DROP_UNKNOWN_QP);
+        return;
+    }
+    if (m_pipeline && !AdmitRx(*frame, m_device->GetDscpClass(f.dscp)))
+    {
+        return;
+    }
+    if (f.payload && f.payload->GetSize() > 0)
+    {
+        ++m_stats.rxPayloadPackets;
+    }
+    if (m_entropy == ENTROPY_REPS)
+    {
+        RepsAcked(f);
+    }
+    RdmaAckInfo ack;
+    if (hasInt)
+    {
+        intHeader.SetEgressIds(frame->GetIntEgress());
+    }
+    if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
+    {
+        SendCnp(qp, f);
+    }
+    if (m_pipeline)
+    {
+        m_pipeline->SubmitRx(f, frame->GetSize(), m_rxPlacement.Find(qp, f));
+        TrySend(); // a CNP may be queued
+        return;
+    }
+    qp->Receive(f);
+    TrySend();
+}
+
+} // namespace ns3

@@ -1,0 +1,292 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-tx-scheduler.h"
+
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaTxScheduler");
+NS_OBJECT_ENSURE_REGISTERED(RdmaTxScheduler);
+
+TypeId
+RdmaTxScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaTxScheduler")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaTxScheduler>()
+            .AddAttribute("Mode",
+                          "Arbitration among the QPs that may send: RoundRobin (one packet "
+                          "per QP per turn, as the NIC did before) or DeficitRoundRobin "
+                          "(QuantumBytes per QP per turn; Shreedhar and Varghese 1995).",
+                          EnumValue(RdmaTxScheduler::ROUND_ROBIN),
+                          MakeEnumAccessor(&RdmaTxScheduler::m_mode),
+                          MakeEnumChecker(RdmaTxScheduler::ROUND_ROBIN,
+                                          "RoundRobin",
+                                          RdmaTxScheduler::DEFICIT_ROUND_ROBIN,
+                                          "DeficitRoundRobin"))
+            .AddAttribute("QuantumBytes",
+                          "Deficit round robin: bytes of credit a QP gets per turn. Default "
+                          "1500 bytes, one Ethernet MTU (as FqCoDel's quantum).",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&RdmaTxScheduler::m_quantum),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ResponsesFirst",
+                          "Whether a QP with a response to send (an ACK, a READ response) "
+                          "goes ahead of the round: the HPCC simulator's hosts send every "
+                          "ACK from a queue served before any QP's data "
+                          "(RdmaEgressQueue::GetNextQindex, qbb-net-device.cc in "
+                          "github.com/alibaba-edu/High-Precision-Congestion-Control). Off "
+                          "(default): responses take their QP's turn. On costs a look over "
+                          "the QPs in the round per packet.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaTxScheduler::m_responsesFirst),
+                          MakeBooleanChecker());
+    return tid;
+}
+
+RdmaTxScheduler::RdmaTxScheduler()
+    : m_mode(ROUND_ROBIN),
+      m_quantum(1500),
+      m_responsesFirst(false)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+RdmaTxScheduler::~RdmaTxScheduler() = default;
+
+void
+RdmaTxScheduler::DoDispose()
+{
+    m_timer.Cancel();
+    m_flows.clear();
+    m_round.clear();
+    m_paced = decltype(m_paced)();
+    m_txReady = Callback<void>();
+    Object::DoDispose();
+}
+
+void
+RdmaTxScheduler::SetTxReadyCallback(Callback<void> cb)
+{
+    m_txReady = cb;
+}
+
+void
+RdmaTxScheduler::AddQp(Ptr<RdmaQueuePair> qp, Ptr<RdmaCcState> cc)
+{
+    NS_ASSERT(qp && cc);
+    Flow& f = m_flows[qp->GetQpn()];
+    f.qp = qp;
+    f.cc = cc;
+    f.nextTx = Time(0);
+    f.deficit = 0;
+    f.where = IDLE;
+}
+
+void
+RdmaTxScheduler::RemoveQp(uint32_t qpn)
+{
+    // Stale entries in the round or the heap are skipped when met.
+    m_flows.erase(qpn);
+}
+
+bool
+RdmaTxScheduler::CanSend(const Flow& f)
+{
+    if (!f.qp->HasPacket())
+    {
+        return false;
+    }
+    uint64_t window = f.cc->m_window;
+    return window == 0 || f.cc->m_bytesInFlight < window || f.qp->HasResponse();
+}
+
+void
+RdmaTxScheduler::Notify(uint32_t qpn)
+{
+    auto it = m_flows.find(qpn);
+    if (it != m_flows.end() && it->second.where == IDLE)
+    {
+        it->second.where = READY;
+        m_round.push_back(qpn);
+    }
+}
+
+void
+RdmaTxScheduler::ReleaseDue()
+{
+    Time now = Simulator::Now();
+    while (!m_paced.empty() && m_paced.top().first <= now)
+    {
+        uint32_t qpn = m_paced.top().second;
+        m_paced.pop();
+        auto it = m_flows.find(qpn);
+        if (it != m_flows.end() && it->second.where == PACED)
+        {
+            it->second.where = READY;
+            m_round.push_back(qpn);
+        }
+    }
+}
+
+Ptr<RdmaQueuePair>
+RdmaTxScheduler::Next()
+{
+    ReleaseDue();
+    Time now = Simulator::Now();
+    if (m_responsesFirst)
+    {
+        PromoteResponse(now);
+    }
+    while (!m_round.empty())
+    {
+        uint32_t qpn = m_round.front();
+        auto it = m_flows.find(qpn);
+        if (it == m_flows.end() || it->second.where != READY)
+        {
+            m_round.pop_front(); // destroyed
+            continue;
+        }
+        Flow& f = it->second;
+        if (!CanSend(f))
+        {
+            m_round.pop_front();
+            f.where = IDLE;
+            continue;
+        }
+        if (f.nextTx > now)
+        {
+            m_round.pop_front();
+            f.where = PACED;
+            m_paced.emplace(f.nextTx, qpn);
+            continue;
+        }
+        if (m_mode == DEFICIT_ROUND_ROBIN && f.deficit <= 0)
+        {
+            f.deficit += m_quantum;
+            m_round.pop_front();
+            m_round.push_back(qpn);
+            continue;
+        }
+        return f.qp;
+    }
+    ArmTimer();
+    return nullptr;
+}
+
+void
+RdmaTxScheduler::PromoteResponse(Time now)
+{
+    for (auto it = m_round.begin(); it != m_round.end(); ++it)
+    {
+        auto f = m_flows.find(*it);
+        if (f != m_flows.end() && f->second.where == READY && f->second.nextTx <= now &&
+            f->second.qp->HasResponse())
+        {
+            if (it != m_round.begin())
+            {
+                const uint32_t qpn = *it;
+                m_round.erase(it);
+                m_round.push_front(qpn);
+            }
+            return;
+        }
+    }
+}
+
+void
+RdmaTxScheduler::Sent(uint32_t qpn, uint32_t bytes)
+{
+    auto it = m_flows.find(qpn);
+    if (it == m_flows.end())
+    {
+        return;
+    }
+    Flow& f = it->second;
+    if (bytes > 0)
+    {
+        double bps = static_cast<double>(f.cc->m_rate.Get().GetBitRate());
+        f.nextTx = Simulator::Now() + Seconds(bytes * 8.0 / bps);
+        f.deficit -= bytes;
+    }
+    if (m_round.empty() || m_round.front() != qpn)
+    {
+        return;
+    }
+    if (m_mode == ROUND_ROBIN || bytes == 0)
+    {
+        // Round robin: its turn is over. DRR keeps the QP at the front while
+        // its deficit is positive; Next() moves it on otherwise.
+        m_round.pop_front();
+        if (bytes == 0)
+        {
+            f.where = IDLE;
+            return;
+        }
+        m_round.push_back(qpn);
+    }
+}
+
+void
+RdmaTxScheduler::ArmTimer()
+{
+    while (!m_paced.empty())
+    {
+        auto it = m_flows.find(m_paced.top().second);
+        if (it != m_flows.end() && it->second.where == PACED)
+        {
+            break;
+        }
+        m_paced.pop(); // stale
+    }
+    if (m_paced.empty())
+    {
+        return;
+    }
+    Time at = m_paced.top().first;
+    if (m_timer.IsRunning() && m_timerAt <= at)
+    {
+        return;
+    }
+    m_timer.Cancel();
+    m_timerAt = at;
+    m_timer = Simulator::Schedule(at - Simulator::Now(), &RdmaTxScheduler::TimerExpired, this);
+}
+
+void
+RdmaTxScheduler::TimerExpired()
+{
+    ++m_timerExpiries;
+    ReleaseDue();
+    if (!m_txReady.IsNull())
+    {
+        m_txReady();
+    }
+    ArmTimer();
+}
+
+Time
+RdmaTxScheduler::GetNextTxTime(uint32_t qpn) const
+{
+    auto it = m_flows.find(qpn);
+    return it == m_flows.end() ? Time(0) : it->second.nextTx;
+}
+
+uint64_t
+RdmaTxScheduler::GetTimerExpiries() const
+{
+    return m_timerExpiries;
+}
+
+} // namespace ns3
