@@ -197,6 +197,43 @@ ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
           "ConWeave simulator, switch-mmu.cc: IngressAlpha 0.0625 (the dynamic PFC "
           "threshold's factor; the HPCC simulator's is 1/8)"}},
         {"ecn.kmin", {"ecn.kmin", "100000", g_cwRunPy + " kmin_map: 100 KB at every rate"}},
+        {"transport.timeout",
+         {"transport.timeout",
+          "10",
+          "ConWeave simulator, rdma-queue-pair.cc: m_timeout = 4 ms, go-back-N's retransmission "
+          "timer; the nearest local ACK timeout is 4.096 us x 2^10 = 4.19 ms"}},
+        {"transport.gbn.NakInterval",
+         {"transport.gbn.NakInterval",
+          "4us",
+          "ConWeave simulator, rdma-hw.cc: NACKGenerationInterval 4 us; ReceiverCheckSeq NAKs "
+          "a gap again after it, ReceiveAck goes back on every NACK"}},
+        {"cc.cnp.CnpOnNak",
+         {"cc.cnp.CnpOnNak",
+          "true",
+          "ConWeave simulator, rdma-hw.cc ReceiverCheckSeq: cnp = true for every out-of-order "
+          "packet it NAKs (go-back-N and IRN), so the NACK carries the CNP flag"}},
+        {"transport.irn.RtoLow",
+         {"transport.irn.RtoLow",
+          "454us",
+          "ConWeave simulator, rdma-hw.cc: IrnRtoLow 454 us"}},
+        {"switch.lb.ControlByHash",
+         {"switch.lb.ControlByHash",
+          "true",
+          "ConWeave simulator, switch-node.cc GetOutDev: ACK, NACK, CNP and PFC packets take "
+          "DoLbFlowECMP under every LB_MODE"}},
+        {"switch.drill.MemoryPerDestination",
+         {"switch.drill.MemoryPerDestination",
+          "true",
+          "ConWeave simulator, switch-node.cc DoLbDrill: m_previousBestInterfaceMap[ch.dip]"}},
+        {"transport.irn.RecoverAll",
+         {"transport.irn.RecoverAll",
+          "true",
+          "ConWeave simulator, rdma-hw.cc ReceiveAck: the first NACK of an IRN episode calls "
+          "RecoverQueue (snd_nxt = snd_una); GetBytesLeft skips SACKed blocks"}},
+        {"transport.irn.RtoHigh",
+         {"transport.irn.RtoHigh",
+          "1350us",
+          "ConWeave simulator, rdma-hw.cc: IrnRtoHigh 1350 us"}},
         {"ecn.kmax", {"ecn.kmax", "400000", g_cwRunPy + " kmax_map: 400 KB at every rate"}},
     };
     if (algorithm == "dcqcn")

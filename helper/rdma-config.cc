@@ -114,18 +114,21 @@ struct IniLines
     }
 };
 
-/// \return the TypeId's attributes and its parents' up to a framework base
+/// \return the TypeId's attributes and its parents' up to a framework or policy base
 std::vector<TypeId::AttributeInformation>
 OwnAttributes(TypeId tid)
 {
     std::vector<TypeId::AttributeInformation> out;
+    // A policy base's attributes are its own group's (switch.lb), not each
+    // subclass's: ns-3 sets their defaults on the base TypeId only.
     const std::vector<std::string> stop{"ns3::Object",
                                         "ns3::ObjectBase",
                                         "ns3::NetDevice",
-                                        "ns3::Application"};
+                                        "ns3::Application",
+                                        "ns3::RdmaLoadBalancer"};
     for (TypeId t = tid;; t = t.GetParent())
     {
-        if (std::find(stop.begin(), stop.end(), t.GetName()) != stop.end())
+        if (t != tid && std::find(stop.begin(), stop.end(), t.GetName()) != stop.end())
         {
             break;
         }

@@ -334,6 +334,7 @@ AddTransportKeys(RdmaConfig& c)
              "transport.irn.BdpBytes, unless given, to the host rate x the longest path's base "
              "RTT)");
     c.AddAttributeGroup("transport.irn", "ns3::RdmaSelectiveRepeat");
+    c.AddAttributeGroup("transport.gbn", "ns3::RdmaGoBackN");
 }
 
 /// \brief Declare the keys of the links', switches' and MMUs' attributes, and ECN marking. \param c the configuration
@@ -345,6 +346,7 @@ AddSwitchKeys(RdmaConfig& c)
     c.AddAttributeGroup("link.queue", "ns3::QbbEgressQueue");
     c.AddAttributeGroup("link.pfc", "ns3::QbbPfcController");
     c.AddAttributeGroup("switch", "ns3::RdmaSwitch");
+    c.AddAttributeGroup("switch.lb", "ns3::RdmaLoadBalancer");
     c.AddAttributeGroup("switch.drill", "ns3::RdmaDrill");
     c.AddAttributeGroup("switch.letflow", "ns3::RdmaLetFlow");
     c.AddAttributeGroup("switch.conga", "ns3::RdmaConga");

@@ -234,6 +234,9 @@ def main(argv=None):
     p.add_argument('--quick', action='store_true', help='small fabrics, short runs')
     p.add_argument('--figure', help='write the figure as FIGURE.png and .pdf')
     p.add_argument('-j', '--jobs', type=int, default=2)
+    p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
+                   help='a key for every run of every part (repeatable), e.g. '
+                        'cc.cnp.CnpOnNak=false')
     args = p.parse_args(argv)
     parts = [x.strip() for x in args.parts.split(',')]
     bad = [x for x in parts if x not in ('alistorage', 'failure', 'permutation')]
@@ -241,9 +244,11 @@ def main(argv=None):
         print('multipath_study.py: --parts from alistorage, failure, permutation; --k even '
               '>= 2; --window >= 1', file=sys.stderr)
         return 2
+    user_sets = [x for kv in args.set for x in ('--set', kv)]
     ali_sets = (QUICK['alistorage'] if args.quick else []) + (
-        ['--set', 'traffic.duration=' + args.duration] if args.duration else [])
-    perm_sets = QUICK['permutation'] if args.quick else ['--set', 'topology.k=%d' % args.k]
+        ['--set', 'traffic.duration=' + args.duration] if args.duration else []) + user_sets
+    perm_sets = (QUICK['permutation'] if args.quick else
+                 ['--set', 'topology.k=%d' % args.k]) + user_sets
     results, worst = {}, 0
     if 'alistorage' in parts:
         results['alistorage'], s = alistorage(args.out, 'alistorage', BALANCERS, ali_sets,
@@ -266,7 +271,7 @@ def main(argv=None):
                           results['permutation'])
         if args.k16_points:
             rows, s = permutation(args.out, 'permutation-k16', FABRIC_BALANCERS,
-                                  ['--set', 'topology.k=16'], args.window, args.jobs,
+                                  ['--set', 'topology.k=16'] + user_sets, args.window, args.jobs,
                                   only=KEY_POINTS)
             worst = max(worst, s)
             print_permutation('2 MB permutation, fat tree k=16', rows)

@@ -17,8 +17,10 @@ run), its error is printed in full, nothing is run or written (no folder, no
 results.csv) and the exit status is 2. Points run in parallel: on local
 cores by default (-j), on a Dask cluster with --scheduler ADDRESS, or on a
 Dask LocalCluster started here with --local-cluster N (the checks run there
-too). A point whose folder already holds a complete summary.json is not run
-again, so an interrupted sweep is resumed by running the same command. A
+too). A point whose folder already holds a complete run of the same point
+(the same rdma-sim build, base config contents and keys: its point.json) is
+not run again, so an interrupted sweep is resumed by running the same
+command; a folder from another build or configuration is run again. A
 point that fails (non-zero exit, timeout, no summary) is printed with the
 tail of its stderr, recorded, and the sweep goes on. results.csv (in the
 output root, rewritten at the end) has one row per point: the point's
@@ -51,6 +53,7 @@ import rdmasim_binary  # noqa: E402
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = 'results.csv'
 POINT_LOG = 'sweep-point.log'
+POINT_IDENTITY = 'point.json'  # what the point's run was: point_identity
 SEED_KEY = 'sim.seed'
 #: characters kept as they are in a point's folder name
 _SAFE = re.compile(r'[^A-Za-z0-9._+-]')
@@ -137,18 +140,63 @@ def execute(cmd, timeout_s):
     return rc, stdout, stderr, error, time.monotonic() - start
 
 
+def build_identity(sim):
+    """sha256 of the rdma-sim program and of the rdma module's shared library
+    it loads (ldd), so a rebuilt module counts as another build."""
+    digest = hashlib.sha256()
+    files = [sim]
+    try:
+        out = subprocess.run(['ldd', sim], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ''
+    files += sorted(set(re.findall(r'=>\s*(\S*rdma\S*\.so\S*)', out)))
+    for path in files:
+        digest.update(path.encode() + b'\0')
+        try:
+            with open(path, 'rb') as f:
+                for chunk in iter(lambda: f.read(1 << 20), b''):
+                    digest.update(chunk)
+        except OSError:
+            pass
+    return digest.hexdigest()
+
+
+def point_identity(build, base_config, overrides):
+    """What makes a point's outputs its own: the build (build_identity), the
+    base config file's name and contents, and the overrides."""
+    contents = ''
+    if base_config:
+        with open(base_config, 'rb') as f:
+            contents = hashlib.sha256(f.read()).hexdigest()
+    return {'build': build, 'config': base_config or '', 'config_sha256': contents,
+            'overrides': sorted([k, v] for k, v in overrides.items())}
+
+
+def reusable(out_dir, identity):
+    """Whether out_dir holds a complete run of this very point: a complete
+    summary.json and the point.json its run wrote, equal to identity. A
+    folder from another configuration or build is run again, never reused."""
+    if not ra.has_complete_summary(out_dir):
+        return False
+    try:
+        with open(os.path.join(out_dir, POINT_IDENTITY)) as f:
+            return json.load(f) == identity
+    except (OSError, ValueError):
+        return False
+
+
 def check_config(sim, base_config, points, timeout_s):
     """rdma-sim --check of one configuration (in a worker, as run_point).
 
-    points: the (overrides, out_dir) of the points that share the
-    configuration (they differ in seed only). The first whose folder has no
-    complete summary.json is checked with its own command line (point_command)
-    plus --check, which runs every check of a run and writes nothing; when
-    every folder has one, nothing is run. Returns '' if the check passed or
+    points: the (overrides, out_dir, identity) of the points that share the
+    configuration (they differ in seed only). The first whose folder is not
+    reusable is checked with its own command line (point_command) plus
+    --check, which runs every check of a run and writes nothing; when every
+    folder is, nothing is run. Returns '' if the check passed or
     was not needed, else the error: 'exit N: ' and rdma-sim's whole stderr,
     or the timeout, or why rdma-sim could not be run.
     """
-    unrun = [(overrides, d) for overrides, d in points if not ra.has_complete_summary(d)]
+    unrun = [(overrides, d) for overrides, d, identity in points if not reusable(d, identity)]
     if not unrun:
         return ''
     rc, _, stderr, error, _ = execute(point_command(sim, base_config, *unrun[0]) + ['--check'], timeout_s)
@@ -157,17 +205,18 @@ def check_config(sim, base_config, points, timeout_s):
     return 'exit %d: %s' % (rc, stderr.strip() or '(no stderr)') if rc else ''
 
 
-def run_point(sim, base_config, overrides, out_dir, timeout_s):
+def run_point(sim, base_config, overrides, out_dir, timeout_s, identity):
     """Run one point (in a worker: a local thread or a Dask worker) and return its record.
 
-    Skips the run if out_dir already has a complete summary.json. Returns a
+    Skips the run if out_dir holds this point's complete run (reusable:
+    the same identity, point_identity); a run writes point.json. Returns a
     dict: status ('ok'/'failed'), resumed (bool), error (text), metrics
     (summary.json flattened, with derived_metrics; empty for a failed
     point), wall_s (seconds this call spent running rdma-sim). Runs where
     the point's folder is (a Dask worker on another machine returns the
     metrics, so the output root need not be shared).
     """
-    if ra.has_complete_summary(out_dir):
+    if reusable(out_dir, identity):
         return _finished(out_dir, ra.read_summary(out_dir), True, 0.0)
     cmd = point_command(sim, base_config, overrides, out_dir)
     os.makedirs(out_dir, exist_ok=True)
@@ -177,7 +226,10 @@ def run_point(sim, base_config, overrides, out_dir, timeout_s):
                   (' '.join(cmd), rc, wall, stdout, stderr))
     if rc == 0:
         try:
-            return _finished(out_dir, ra.read_summary(out_dir), False, wall)
+            record = _finished(out_dir, ra.read_summary(out_dir), False, wall)
+            with open(os.path.join(out_dir, POINT_IDENTITY), 'w') as f:
+                json.dump(identity, f)
+            return record
         except ra.OutputError as e:
             error = 'exit 0 but %s' % e
     elif rc is not None:
@@ -335,7 +387,7 @@ def refused_configs(submit, as_completed, sim, base, runs, timeout_s):
     ({index of the configuration's first point: error} for those that did
     not pass, the number of configurations)."""
     groups = {}
-    for i, (overrides, _) in enumerate(runs):
+    for i, (overrides, _, _) in enumerate(runs):
         key = tuple(sorted((k, v) for k, v in overrides.items() if k != SEED_KEY))
         groups.setdefault(key, []).append(i)
     futures = {submit(check_config, sim, base, [runs[i] for i in idx], timeout_s): idx[0]
@@ -361,12 +413,13 @@ def main(argv=None):
     sim = os.path.abspath(sim) if os.path.exists(sim) else sim
     print('sweep: rdma-sim %s (%s)' % (sim, why), flush=True)
     base = os.path.abspath(args.config) if args.config else None
+    build = build_identity(sim)
     runs = []
     for (params, seed), name in zip(points, names):
         overrides = dict(args.fixed, **params)
         if seed is not None:
             overrides[SEED_KEY] = str(seed)
-        runs.append((overrides, os.path.join(root, name)))
+        runs.append((overrides, os.path.join(root, name), point_identity(build, base, overrides)))
 
     from tqdm import tqdm
     submit, as_completed, close = make_executor(args)
@@ -380,8 +433,8 @@ def main(argv=None):
                                                                 refused[first]), file=sys.stderr)
             return 2
         os.makedirs(root, exist_ok=True)
-        futures = {submit(run_point, sim, base, overrides, out_dir, args.timeout): i
-                   for i, (overrides, out_dir) in enumerate(runs)}
+        futures = {submit(run_point, sim, base, overrides, out_dir, args.timeout, identity): i
+                   for i, (overrides, out_dir, identity) in enumerate(runs)}
         failed = 0
         with tqdm(total=len(points), desc='sweep', unit='run', disable=args.no_progress) as bar:
             for fut in as_completed(list(futures)):

@@ -116,8 +116,8 @@ class ConweaveSimValuesTestCase : public TestCase
   public:
     ConweaveSimValuesTestCase()
         : TestCase("conweave-sim: ACKs ahead of data, run.py's DCQCN steps, 9 MiB buffer, Kmin "
-                   "and Kmax 100 and 400 KB, PFC alpha 1 in 16, the rest as hpcc-sim, each "
-                   "citing its source")
+                   "and Kmax 100 and 400 KB, PFC alpha 1 in 16, its go-back-N and IRN "
+                   "senders and timers, the rest as hpcc-sim, each citing its source")
     {
     }
 
@@ -135,7 +135,15 @@ class ConweaveSimValuesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(d["pfc.Alpha"], "0.0625", "switch-mmu.cc IngressAlpha");
         NS_TEST_EXPECT_MSG_EQ(d["ecn.kmin"], "100000", "kmin_map 100 KB");
         NS_TEST_EXPECT_MSG_EQ(d["ecn.kmax"], "400000", "kmax_map 400 KB");
-        NS_TEST_EXPECT_MSG_EQ(d.size(), hs.size() + 5, "hpcc-sim's keys and five of its own");
+        NS_TEST_EXPECT_MSG_EQ(d["transport.timeout"], "10", "m_timeout 4 ms: 4.096 us x 2^10");
+        NS_TEST_EXPECT_MSG_EQ(d["transport.gbn.NakInterval"], "4us", "NACKGenerationInterval");
+        NS_TEST_EXPECT_MSG_EQ(d["cc.cnp.CnpOnNak"], "true", "the CNP flag on every NACK");
+        NS_TEST_EXPECT_MSG_EQ(d["transport.irn.RecoverAll"], "true", "RecoverQueue");
+        NS_TEST_EXPECT_MSG_EQ(d["transport.irn.RtoLow"], "454us", "IrnRtoLow");
+        NS_TEST_EXPECT_MSG_EQ(d["transport.irn.RtoHigh"], "1350us", "IrnRtoHigh");
+        NS_TEST_EXPECT_MSG_EQ(d["switch.lb.ControlByHash"], "true", "control packets by ECMP");
+        NS_TEST_EXPECT_MSG_EQ(d["switch.drill.MemoryPerDestination"], "true", "per dst IP");
+        NS_TEST_EXPECT_MSG_EQ(d.size(), hs.size() + 13, "hpcc-sim's keys and 13 of its own");
         for (const char* k : {"cc.dcqcn.G",
                               "cc.dcqcn.TimeReset",
                               "cc.dcqcn.DecreaseTiming",

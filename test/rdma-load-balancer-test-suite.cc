@@ -25,15 +25,18 @@ constexpr uint8_t DATA_CLASS = 3; //!< DSCP 26 -> class 3
 
 /// A RoCEv2 SEND frame with DSCP 26 and the given UDP source port (the flow's entropy).
 Ptr<Packet>
-MakeFrame(uint16_t udpSrc, uint32_t payload = 1000)
+MakeFrame(uint16_t udpSrc,
+          uint32_t payload = 1000,
+          uint8_t opcode = RC_SEND_ONLY,
+          Ipv4Address dst = Ipv4Address("10.0.0.2"))
 {
     RoceFrame f;
     f.srcIpv4 = Ipv4Address("10.0.0.1");
-    f.dstIpv4 = Ipv4Address("10.0.0.2");
+    f.dstIpv4 = dst;
     f.dscp = 26;
     f.udpSrcPort = udpSrc;
-    f.bth.SetOpcode(RC_SEND_ONLY);
-    f.payload = Create<Packet>(payload);
+    f.bth.SetOpcode(opcode);
+    f.payload = Create<Packet>(opcode == RC_ACKNOWLEDGE ? 0 : payload);
     return f.BuildEthernetFrame();
 }
 
@@ -81,11 +84,13 @@ struct Ports
         }
     }
 
-    /// \return the port the policy picks for a frame of this entropy
-    uint32_t Pick(uint16_t udpSrc)
+    /// \return the port the policy picks for a frame of this entropy and opcode
+    uint32_t Pick(uint16_t udpSrc,
+                  uint8_t opcode = RC_SEND_ONLY,
+                  Ipv4Address dst = Ipv4Address("10.0.0.2"))
     {
         RdmaFrameView view;
-        NS_ABORT_UNLESS(view.Parse(MakeFrame(udpSrc)));
+        NS_ABORT_UNLESS(view.Parse(MakeFrame(udpSrc, 1000, opcode, dst)));
         return lb->Select(group, view, 1);
     }
 };
@@ -152,8 +157,9 @@ class DrillTestCase : public TestCase
 {
   public:
     DrillTestCase()
-        : TestCase("Drill: d=2 samples and m=1 memory settle on the shorter of two queues; "
-                   "d=1, m=0 is a random choice")
+        : TestCase("Drill: d=2 distinct samples and m=1 memory take the shorter of two queues; "
+                   "d=2, m=0 never the longest of three; d=1, m=0 is a random choice; with "
+                   "ControlByHash, ACKs keep the flow hash's port")
     {
     }
 
@@ -173,9 +179,74 @@ class DrillTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(port, 1u, "once seen, the shorter queue is remembered");
             }
         }
-        // The longer port is taken only while neither memory nor a draw holds
-        // the shorter: P = 1/4 at the first packet, 0 after it is found.
-        NS_TEST_EXPECT_MSG_GT(shorter, 190u, "the shorter queue");
+        // Two distinct samples of two ports see both: always the shorter.
+        NS_TEST_EXPECT_MSG_EQ(shorter, 200u, "the shorter queue");
+
+        Ports three("ns3::RdmaDrill", 3, {{"Samples", "2"}, {"Memory", "0"}});
+        three.Fill(0, 10);
+        three.Fill(1, 5);
+        three.Fill(2, 1);
+        uint32_t longest = 0;
+        for (int k = 0; k < 900; ++k)
+        {
+            longest += three.Pick(k) == 0;
+        }
+        // Drawn with replacement, both samples would be port 0 one time in 9.
+        NS_TEST_EXPECT_MSG_EQ(longest, 0u, "two distinct samples always hold a shorter queue");
+
+        Ports control("ns3::RdmaDrill", 4, {{"ControlByHash", "true"}});
+        control.Fill(0, 10);
+        control.Fill(1, 10);
+        control.Fill(2, 10);
+        std::set<uint32_t> ackPorts;
+        std::set<uint32_t> hashPorts;
+        Ports ecmp("ns3::RdmaEcmp", 4);
+        for (int k = 0; k < 30; ++k)
+        {
+            control.Pick(k); // DRILL finds and remembers the empty queue (P miss 2^-30)
+        }
+        for (uint16_t flow = 1; flow <= 32; ++flow)
+        {
+            const uint32_t port = control.Pick(flow, RC_ACKNOWLEDGE);
+            NS_TEST_EXPECT_MSG_EQ(port, ecmp.Pick(flow, RC_ACKNOWLEDGE), "the ECMP port");
+            NS_TEST_EXPECT_MSG_EQ(control.Pick(flow, RC_ACKNOWLEDGE), port, "every time");
+            ackPorts.insert(port);
+            NS_TEST_EXPECT_MSG_EQ(control.Pick(flow), 3u, "data still to the short queue");
+        }
+        NS_TEST_EXPECT_MSG_GT(ackPorts.size(), 1u, "ACKs of 32 flows spread by the hash");
+
+        // One sample, one remembered port: per group, a destination never
+        // seen takes the port found for another; per destination it starts
+        // from a coin flip.
+        for (const bool perDst : {false, true})
+        {
+            Ports m("ns3::RdmaDrill",
+                    2,
+                    {{"Samples", "1"},
+                     {"Memory", "1"},
+                     {"MemoryPerDestination", perDst ? "true" : "false"}});
+            m.Fill(0, 10);
+            m.Fill(1, 1);
+            for (int k = 0; k < 40; ++k)
+            {
+                m.Pick(k); // 10.0.0.2 finds port 1 (P miss 2^-40)
+            }
+            uint32_t longer = 0;
+            for (uint32_t d = 0; d < 400; ++d)
+            {
+                longer += m.Pick(1, RC_SEND_ONLY, Ipv4Address(0x0b000000 + d)) == 0;
+            }
+            if (perDst)
+            {
+                // Binomial(400, 1/2): sd 10.
+                NS_TEST_EXPECT_MSG_GT(longer, 150u, "a new destination's first sample");
+                NS_TEST_EXPECT_MSG_LT(longer, 250u, "a new destination's first sample");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(longer, 0u, "the group's memory holds port 1");
+            }
+        }
 
         Ports q("ns3::RdmaDrill", 2, {{"Samples", "1"}, {"Memory", "0"}});
         q.Fill(0, 10);

@@ -10,8 +10,10 @@
 
 #include "rdma-test-hosts.h"
 
+#include "ns3/boolean.h"
 #include "ns3/error-model.h"
 #include "ns3/nstime.h"
+#include "ns3/pointer.h"
 #include "ns3/qbb-helper.h"
 #include "ns3/rdma-module.h"
 #include "ns3/simulator.h"
@@ -108,7 +110,12 @@ struct LossyPair
     }
 
     explicit LossyPair(const std::string& policy)
-        : h(Make(policy)),
+        : LossyPair(Make(policy))
+    {
+    }
+
+    explicit LossyPair(const TwoHosts::Options& o)
+        : h(o),
           toB(CreateObject<PsnDropModel>()),
           toA(CreateObject<PsnDropModel>()),
           resentA(h.qpA)
@@ -455,6 +462,7 @@ class GbnLostRetransmissionTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 10 * 1024, 11), true, "bytes");
         NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().nakSeqSent, 1, "no second NAK for the same gap");
         NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 1, "the timeout resends");
+        NS_TEST_EXPECT_MSG_EQ(p.h.nicB->GetStats().cnpsSent, 0, "a NAK is no CNP (DCQCN)");
         std::vector<uint32_t> expect = {3, 4, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 8, 9};
         NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "3..9 twice, each from PSN 3");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(p.h.wcA[0].completed, MicroSeconds(1048), "after the timeout");
@@ -462,7 +470,97 @@ class GbnLostRetransmissionTestCase : public TestCase
     }
 };
 
+/**
+ * Go-back-N as the HPCC and ConWeave simulators run it (RdmaGoBackN's
+ * NakInterval, their nack_interval; RdmaCnpGenerator's CnpOnNak): the gap is
+ * NAKed again once the interval has passed, the requester goes back on that
+ * NAK without waiting for the timeout, and each NAK is answered with a CNP.
+ */
+class GbnNakIntervalTestCase : public TestCase
+{
+  public:
+    GbnNakIntervalTestCase()
+        : TestCase("go-back-N, NakInterval 1 us, CnpOnNak: PSN 3 lost twice: a second NAK, "
+                   "resend from 3 twice, no timeout, a CNP per NAK (rdma-hw.cc "
+                   "ReceiverCheckSeq of the HPCC and ConWeave simulators)")
+    {
+    }
+
+  private:
+    static void Setup(Ptr<RdmaNic> nic)
+    {
+        Ptr<RdmaGoBackN> policy = CreateObject<RdmaGoBackN>();
+        policy->SetAttribute("NakInterval", TimeValue(MicroSeconds(1)));
+        nic->SetQpAttribute("LossRecovery", PointerValue(policy));
+        Ptr<RdmaCnpGenerator> np = CreateObject<RdmaCnpGenerator>();
+        np->SetAttribute("CnpOnNak", BooleanValue(true));
+        np->SetAttribute("MinTimeBetweenCnps", TimeValue(Time(0)));
+        nic->SetAttribute("CnpGenerator", PointerValue(np));
+    }
+
+    void DoRun() override
+    {
+        TwoHosts::Options o = LossyPair::Make("ns3::RdmaGoBackN");
+        o.setupA = &GbnNakIntervalTestCase::Setup;
+        o.setupB = &GbnNakIntervalTestCase::Setup;
+        LossyPair p(o);
+        p.toB->Drop(3, {1, 2});
+        p.Write(1, 0, 10, 12);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(p.h.wcA.size(), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(RdmaWcStatusName(p.h.wcA[0].status), "IBV_WC_SUCCESS", "success");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 10 * 1024, 12), true, "bytes");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpB->GetStats().nakSeqSent, 2, "the gap NAKed again");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        std::vector<uint32_t> expect = {3, 4, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 8, 9};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "3..9 twice, each from PSN 3");
+        NS_TEST_EXPECT_MSG_LT(p.h.wcA[0].completed, MicroSeconds(100), "long before a timeout");
+        NS_TEST_EXPECT_MSG_EQ(p.h.nicB->GetStats().cnpsSent, 2, "a CNP for each NAK");
+        NS_TEST_EXPECT_MSG_EQ(p.h.nicA->GetStats().cnpsReceived, 2, "both reached the sender");
+        Simulator::Destroy();
+    }
+};
+
 /// Selective repeat's reorder window and time, driven without a network.
+/**
+ * Selective repeat with RecoverAll, the ConWeave simulator's IRN sender
+ * (rdma-hw.cc RecoverQueue: snd_nxt = snd_una, GetBytesLeft skipping SACKed
+ * blocks): the NAK that starts an episode marks every PSN not SACKed.
+ */
+class IrnRecoverAllTestCase : public TestCase
+{
+  public:
+    IrnRecoverAllTestCase()
+        : TestCase("IRN RecoverAll: the first SACK (7) of PSNs 5..19 resends all but 7; a SACK "
+                   "of 12 in the episode takes 12 off and adds nothing; IRN's rule resends 5, 6")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using Set = std::set<uint32_t>;
+        Ptr<RdmaSelectiveRepeat> all = CreateObject<RdmaSelectiveRepeat>();
+        all->SetAttribute("RecoverAll", BooleanValue(true));
+        RdmaRecoveryState s;
+        s.una = 5;
+        s.nextPsn = s.highestSent = 20;
+        RdmaRecoveryState irnState = s;
+        all->OnSequenceNak(s, 5, 7, true, Time(0));
+        Set expect{5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == expect), true, "every PSN not SACKed");
+        NS_TEST_EXPECT_MSG_EQ(s.episodes, 1, "one episode");
+        NS_TEST_EXPECT_MSG_EQ(s.recoverySeq, 20, "up to the highest sent");
+        all->OnSequenceNak(s, 5, 12, true, Time(0));
+        expect.erase(12);
+        NS_TEST_EXPECT_MSG_EQ((s.retransmit == expect), true, "12 arrived: not resent");
+        NS_TEST_EXPECT_MSG_EQ(s.episodes, 1, "the same episode");
+        Ptr<RdmaSelectiveRepeat> irn = CreateObject<RdmaSelectiveRepeat>();
+        irn->OnSequenceNak(irnState, 5, 7, true, Time(0));
+        NS_TEST_EXPECT_MSG_EQ((irnState.retransmit == Set{5, 6}), true, "IRN: the holes below");
+    }
+};
+
 class IrnReorderRuleTestCase : public TestCase
 {
   public:
@@ -855,6 +953,8 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnRetryExhaustedTestCase, TestCase::QUICK);
         AddTestCase(new GbnTwoLossesTestCase, TestCase::QUICK);
         AddTestCase(new GbnLostRetransmissionTestCase, TestCase::QUICK);
+        AddTestCase(new GbnNakIntervalTestCase, TestCase::QUICK);
+        AddTestCase(new IrnRecoverAllTestCase, TestCase::QUICK);
         AddTestCase(new IrnReorderRuleTestCase, TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(4, Time(0), 0), TestCase::QUICK);
         AddTestCase(new IrnReorderWindowLossTestCase(64, Time(0), 1), TestCase::QUICK);

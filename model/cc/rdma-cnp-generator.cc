@@ -4,6 +4,7 @@
 
 #include "rdma-cnp-generator.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -27,7 +28,17 @@ RdmaCnpGenerator::GetTypeId()
                           "parameter table, notification point) is per port, not per QP.",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaCnpGenerator::m_interval),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpOnNak",
+                          "Also answer each PSN-sequence NAK the QP's responder sends with a "
+                          "CNP (within MinTimeBetweenCnps), so the sender's CC cuts its rate "
+                          "on reordering as on congestion. Default false (DCQCN, SIGCOMM 2015: "
+                          "CNPs answer CE marks only); true is the HPCC and ConWeave "
+                          "simulators' responder (rdma-hw.cc ReceiverCheckSeq sets the CNP "
+                          "flag on every NAK).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaCnpGenerator::m_cnpOnNak),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -39,7 +50,8 @@ RdmaCnpGenerator::RdmaCnpGenerator()
 
 RdmaCnpGenerator::RdmaCnpGenerator(const RdmaCnpGenerator& other)
     : Object(other),
-      m_interval(other.m_interval)
+      m_interval(other.m_interval),
+      m_cnpOnNak(other.m_cnpOnNak)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -55,6 +67,19 @@ RdmaCnpGenerator::OnCongestionExperienced(Time now)
 {
     NS_LOG_FUNCTION(this << now);
     ++m_ceMarked;
+    return Decide(now);
+}
+
+bool
+RdmaCnpGenerator::OnSequenceNakSent(Time now)
+{
+    NS_LOG_FUNCTION(this << now);
+    return m_cnpOnNak && Decide(now);
+}
+
+bool
+RdmaCnpGenerator::Decide(Time now)
+{
     if (m_sent && now - m_lastCnp < m_interval)
     {
         return false;

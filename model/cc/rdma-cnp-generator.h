@@ -48,13 +48,25 @@ class RdmaCnpGenerator : public Object
      */
     bool OnCongestionExperienced(Time now);
 
+    /**
+     * \brief The QP's responder sent a PSN-sequence NAK at `now`.
+     * \param now the time (Simulator::Now() in a simulation)
+     * \return true if a CNP is to be sent now: CnpOnNak is set and none was
+     *         sent in the last MinTimeBetweenCnps
+     */
+    bool OnSequenceNakSent(Time now);
+
     /// \return CE-marked packets seen
     uint64_t GetCeMarkedPackets() const;
     /// \return CNPs decided
     uint64_t GetCnpsSent() const;
 
   private:
+    /// \return whether a CNP is due at `now` (recorded as sent if so) \param now the time
+    bool Decide(Time now);
+
     Time m_interval;        //!< least time between two CNPs of the QP
+    bool m_cnpOnNak{false}; //!< CnpOnNak: a CNP for each sequence NAK too
     bool m_sent{false};     //!< a CNP has been sent
     Time m_lastCnp;         //!< when the last CNP was sent
     uint64_t m_ceMarked{0}; //!< CE-marked packets seen

@@ -269,6 +269,12 @@ RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
 }
 
 bool
+RdmaQpCc::OnSequenceNakSent()
+{
+    return m_np && m_np->OnSequenceNakSent(Simulator::Now());
+}
+
+bool
 RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHeader* intHeader)
 {
     uint8_t op = frame.bth.GetOpcode();

@@ -129,6 +129,12 @@ class RdmaQpCc : public Object
     bool OnPacketReceived(const RoceFrame& frame,
                           RdmaAckInfo& ack,
                           const IntHeader* intHeader = nullptr);
+    /**
+     * \brief The QP's responder answered a request with a PSN-sequence NAK.
+     * \return true if a CNP is to be sent for it now (the notification
+     *         point's CnpOnNak)
+     */
+    bool OnSequenceNakSent();
     /// A CNP for this QP arrived.
     void OnCnp();
     /// The QP's local ACK timer expired.

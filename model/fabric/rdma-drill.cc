@@ -4,6 +4,7 @@
 
 #include "rdma-drill.h"
 
+#include "ns3/boolean.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,8 +23,8 @@ RdmaDrill::GetTypeId()
             .SetGroupName("Rdma")
             .AddConstructor<RdmaDrill>()
             .AddAttribute("Samples",
-                          "d: equal-cost ports drawn at random per packet (DRILL, SIGCOMM'17: "
-                          "d = 2 recommended).",
+                          "d: distinct equal-cost ports drawn at random per packet (DRILL, "
+                          "SIGCOMM'17: d = 2 recommended); all of them if the group has fewer.",
                           UintegerValue(2),
                           MakeUintegerAccessor(&RdmaDrill::m_samples),
                           MakeUintegerChecker<uint32_t>(1, 64))
@@ -32,21 +33,33 @@ RdmaDrill::GetTypeId()
                           "same group (DRILL: m = 1 recommended).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RdmaDrill::m_memory),
-                          MakeUintegerChecker<uint32_t>(0, 64));
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("MemoryPerDestination",
+                          "false (the default): one memory per group of equal-cost ports, the "
+                          "paper's per-engine memory. true: one per destination address, as "
+                          "the ConWeave simulator's DRILL keeps it (switch-node.cc "
+                          "m_previousBestInterfaceMap, keyed by the destination IP).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaDrill::m_perDestination),
+                          MakeBooleanChecker());
     return tid;
 }
 
 uint32_t
 RdmaDrill::DoSelect(const RdmaRouteTable::Group& group,
-                    const RdmaFrameView& /* view */,
+                    const RdmaFrameView& view,
                     uint32_t /* seed */)
 {
-    std::vector<uint32_t>& memory = m_remembered[&group];
-    // Candidates: the remembered ports, then d draws, each port once.
+    std::vector<uint32_t>& memory = m_remembered[MemoryKey(group, view)];
+    // Candidates: the remembered ports, then d distinct ports drawn at
+    // random (without replacement: the first d of a partial shuffle).
     std::vector<uint32_t> candidates = memory;
-    for (uint32_t i = 0; i < m_samples; ++i)
+    m_shuffled.assign(group.begin(), group.end());
+    const auto n = static_cast<uint32_t>(m_shuffled.size());
+    for (uint32_t i = 0; i < std::min(m_samples, n); ++i)
     {
-        const uint32_t port = group[Draw(static_cast<uint32_t>(group.size()))];
+        std::swap(m_shuffled[i], m_shuffled[i + Draw(n - i)]);
+        const uint32_t port = m_shuffled[i];
         if (std::find(candidates.begin(), candidates.end(), port) == candidates.end())
         {
             candidates.push_back(port);
@@ -58,6 +71,26 @@ RdmaDrill::DoSelect(const RdmaRouteTable::Group& group,
     memory.assign(candidates.begin(),
                   candidates.begin() + std::min<std::size_t>(m_memory, candidates.size()));
     return candidates.front();
+}
+
+uint64_t
+RdmaDrill::MemoryKey(const RdmaRouteTable::Group& group, const RdmaFrameView& view) const
+{
+    if (!m_perDestination)
+    {
+        return reinterpret_cast<uintptr_t>(&group);
+    }
+    if (!view.IsIpv6())
+    {
+        return (1ULL << 63) | view.GetDstIpv4();
+    }
+    uint64_t key = 0;
+    const uint8_t* a = view.GetDstIpv6();
+    for (int i = 0; i < 16; ++i)
+    {
+        key = RdmaFrameView::Mix64(key ^ a[i]);
+    }
+    return key | (1ULL << 63);
 }
 
 } // namespace ns3

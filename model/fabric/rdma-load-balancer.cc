@@ -4,6 +4,7 @@
 
 #include "rdma-load-balancer.h"
 
+#include "ns3/boolean.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-frame-view.h"
 
@@ -15,7 +16,19 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaLoadBalancer);
 TypeId
 RdmaLoadBalancer::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaLoadBalancer").SetParent<Object>().SetGroupName("Rdma");
+    static TypeId tid =
+        TypeId("ns3::RdmaLoadBalancer")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddAttribute("ControlByHash",
+                          "false (the default): every frame goes where the policy says. true: "
+                          "RoCEv2 acknowledgements (ACK, NAK, atomic ACK) and CNPs take the "
+                          "per-flow hash (ECMP) whatever the policy, as the ConWeave "
+                          "simulator's switches route them (switch-node.cc: control packets "
+                          "by DoLbFlowECMP under every LB_MODE).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaLoadBalancer::m_controlByHash),
+                          MakeBooleanChecker());
     return tid;
 }
 

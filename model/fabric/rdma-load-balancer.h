@@ -10,6 +10,7 @@
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/rdma-frame-view.h"
 #include "ns3/random-variable-stream.h"
 
 #include <cstdint>
@@ -19,7 +20,6 @@ namespace ns3
 {
 
 class RdmaFrame;
-class RdmaFrameView;
 
 /**
  * \ingroup rdma
@@ -29,7 +29,8 @@ class RdmaFrameView;
  *
  * The non-virtual Select() sends a frame whose route has one port there at
  * once, without asking the policy or changing its state; with several it
- * asks DoSelect(). Policies that weigh congestion read each port's egress
+ * asks DoSelect() (or, with ControlByHash, hashes acknowledgements and CNPs
+ * as ECMP does). Policies that weigh congestion read each port's egress
  * queue and PFC state through the port itself (GetQueuedBytes, IsPaused),
  * never through a copy: the switch hands them its ports (AddPort) in port
  * order. A policy that reads or writes the frames it forwards (CONGA's
@@ -63,7 +64,15 @@ class RdmaLoadBalancer : public Object
      */
     uint32_t Select(const RdmaRouteTable::Group& group, const RdmaFrameView& view, uint32_t seed)
     {
-        return group.size() == 1 ? group[0] : DoSelect(group, view, seed);
+        if (group.size() == 1)
+        {
+            return group[0];
+        }
+        if (m_controlByHash && view.IsRoceControl())
+        {
+            return RdmaRouteTable::Select(group, view.FlowHash(seed));
+        }
+        return DoSelect(group, view, seed);
     }
 
     /**
@@ -146,6 +155,7 @@ class RdmaLoadBalancer : public Object
 
     std::vector<Ptr<QbbNetDevice>> m_ports; //!< the switch's ports, by index
     bool m_seesFrames{false};               //!< call DoForwarded
+    bool m_controlByHash{false};            //!< ControlByHash: ACKs, NAKs, CNPs by the flow hash
     Ptr<UniformRandomVariable> m_rng;       //!< Draw's stream
 };
 

@@ -95,7 +95,7 @@ RdmaNic::OnPipelineRx(const RoceFrame& f)
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (qp)
     {
-        qp->Receive(f);
+        DeliverToQp(qp, f);
     }
     else
     {

@@ -777,8 +777,24 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
         TrySend(); // a CNP may be queued
         return;
     }
-    qp->Receive(f);
+    DeliverToQp(qp, f);
     TrySend();
+}
+
+void
+RdmaNic::DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
+{
+    const uint64_t naks = qp->GetStats().nakSeqSent;
+    qp->Receive(f);
+    if (qp->GetStats().nakSeqSent == naks)
+    {
+        return;
+    }
+    auto cc = m_qpCc.find(qp->GetQpn());
+    if (cc != m_qpCc.end() && cc->second->OnSequenceNakSent())
+    {
+        SendCnp(qp, f);
+    }
 }
 
 } // namespace ns3

@@ -288,6 +288,13 @@ class RdmaNic : public Object
     Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
     /// Queue a CNP back to the sender of a CE-marked request `f` for `qp`.
     void SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
+    /**
+     * \brief Hand a received frame to its QP; if the QP's responder answered
+     * it with a sequence NAK and the notification point's CnpOnNak says so,
+     * queue a CNP too.
+     * \param qp the frame's QP \param f the frame
+     */
+    void DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
     void Drop(const RdmaFrame& frame, DropReason reason);
     /// Whether a new packet can be taken from a QP now.

@@ -4,6 +4,7 @@
 
 #include "rdma-loss-recovery.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -72,14 +73,37 @@ RdmaLossRecovery::GetSackDelay() const
     return Time(0);
 }
 
+Time
+RdmaLossRecovery::GetNakInterval() const
+{
+    return Time(0);
+}
+
 TypeId
 RdmaGoBackN::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaGoBackN")
-                            .SetParent<RdmaLossRecovery>()
-                            .SetGroupName("Rdma")
-                            .AddConstructor<RdmaGoBackN>();
+    static TypeId tid =
+        TypeId("ns3::RdmaGoBackN")
+            .SetParent<RdmaLossRecovery>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaGoBackN>()
+            .AddAttribute("NakInterval",
+                          "0 (the default): the responder NAKs a gap once and drops what "
+                          "follows until the expected PSN arrives (IBA 9.7.5.1.2, C9-106, as "
+                          "Linux rxe). Above 0: it NAKs the gap again when an out-of-order "
+                          "packet arrives this long after its last NAK, and the requester goes "
+                          "back on each NAK, as the HPCC and ConWeave simulators do (rdma-hw.cc "
+                          "ReceiverCheckSeq, nack_interval 4 us).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaGoBackN::m_nakInterval),
+                          MakeTimeChecker(Time(0)));
     return tid;
+}
+
+Time
+RdmaGoBackN::GetNakInterval() const
+{
+    return m_nakInterval;
 }
 
 std::string
@@ -190,7 +214,18 @@ RdmaSelectiveRepeat::GetTypeId()
                           "timed from the first one not yet reported. Must be positive.",
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_sackDelay),
-                          MakeTimeChecker(PicoSeconds(1)));
+                          MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("RecoverAll",
+                          "false (the default): the requester resends what the reorder rule "
+                          "declares lost (IRN, SIGCOMM 2018 section 3.1). true: on the NAK that "
+                          "starts an episode it resends every PSN from the cumulative ACK to "
+                          "the highest sent that is not SACKed when its turn comes, those "
+                          "still in flight included, as the ConWeave simulator's IRN does "
+                          "(rdma-hw.cc RecoverQueue sets snd_nxt = snd_una; GetBytesLeft "
+                          "skips SACKed blocks).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaSelectiveRepeat::m_recoverAll),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -256,7 +291,33 @@ RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
         return;
     }
     AddSack(state, sackPsn, now);
+    if (m_recoverAll)
+    {
+        RecoverAll(state);
+        return;
+    }
     DetectLosses(state, now);
+}
+
+void
+RdmaSelectiveRepeat::RecoverAll(RdmaRecoveryState& state)
+{
+    for (auto it = state.retransmit.begin(); it != state.retransmit.end();)
+    {
+        it = state.sacked.count(*it) ? state.retransmit.erase(it) : std::next(it);
+    }
+    if (state.inRecovery)
+    {
+        return;
+    }
+    EnterRecovery(state);
+    for (uint32_t psn = state.una; psn != state.highestSent; psn = PsnAdd(psn, 1))
+    {
+        if (state.sacked.count(psn) == 0 && state.resent.count(psn) == 0)
+        {
+            state.retransmit.insert(psn);
+        }
+    }
 }
 
 void

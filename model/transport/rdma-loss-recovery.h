@@ -122,6 +122,12 @@ class RdmaLossRecovery : public Object
      */
     virtual Time GetSackDelay() const;
     /**
+     * \return how long a go-back-N responder waits before it NAKs the same
+     * gap again while out-of-order packets keep arriving; 0 (the default) =
+     * once per gap, as IBA 9.7.5.1.2 says
+     */
+    virtual Time GetNakInterval() const;
+    /**
      * \brief The cumulative ACK moved forward (state.una is the new value).
      * \param state the requester's state
      */
@@ -173,6 +179,12 @@ class RdmaLossRecovery : public Object
  * NAKs once per gap (until the expected PSN arrives); the requester resends
  * everything from the NAK's PSN, once per NAK episode, or from the oldest
  * unacknowledged PSN after the local ACK timeout.
+ *
+ * NakInterval above 0 is the HPCC and ConWeave simulators' go-back-N
+ * instead (rdma-hw.cc ReceiverCheckSeq, its nack_interval of 4 us): the
+ * responder NAKs a gap again when an out-of-order packet arrives that long
+ * after its last NAK, and the requester goes back on each such NAK (a
+ * repeated NAK restarts the retry under way without using up retry_cnt).
  */
 class RdmaGoBackN : public RdmaLossRecovery
 {
@@ -193,6 +205,10 @@ class RdmaGoBackN : public RdmaLossRecovery
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return localAckTimeout: go-back-N is timed by the verbs timeout
     Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;
+    Time GetNakInterval() const override;
+
+  private:
+    Time m_nakInterval; //!< NakInterval: 0 = one NAK per gap (IBA)
 };
 
 /**
@@ -332,6 +348,13 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
      * \param now when its SACK arrived
      */
     static void AddSack(RdmaRecoveryState& state, uint32_t sackPsn, Time now);
+    /**
+     * \brief RecoverAll's rule: at an episode's start every PSN from una to
+     * highestSent that is not SACKed is to be resent; PSNs SACKed since are
+     * taken off the list.
+     * \param state the requester's state
+     */
+    static void RecoverAll(RdmaRecoveryState& state);
 
     uint64_t m_bdpBytes;         //!< in-flight cap, bytes (IRN: the path's BDP)
     Time m_rtoLow;               //!< RTO_low
@@ -341,6 +364,7 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     Time m_reorderTime;          //!< time after the first SACK past a PSN that declares it lost
     uint32_t m_sackCoalescing;   //!< out-of-order arrivals reported per SACK
     Time m_sackDelay;            //!< longest wait of an unreported out-of-order arrival
+    bool m_recoverAll{false};    //!< RecoverAll: resend every PSN not SACKed at an episode's start
 };
 
 } // namespace ns3

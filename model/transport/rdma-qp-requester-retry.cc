@@ -249,12 +249,15 @@ RdmaQpRequester::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sac
         // a retry already resends from is not acted on again (as Linux
         // rxe's started_retry). Selective-repeat NAKs are SACKs, one per
         // out-of-order packet, and only timeouts count.
-        if (!sack)
+        // With the policy's NakInterval, a repeated NAK (the retry's head was
+        // late again) goes back once more within the same retry.
+        const bool repeat = !sack && m_retrying && psn == m_retryFrom;
+        if (repeat && !policy->GetNakInterval().IsStrictlyPositive())
         {
-            if (m_retrying && psn == m_retryFrom)
-            {
-                return;
-            }
+            return;
+        }
+        if (!sack && !repeat)
+        {
             if (!ConsumeRetry())
             {
                 FailHead(IBV_WC_RETRY_EXC_ERR);

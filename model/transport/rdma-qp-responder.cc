@@ -341,10 +341,14 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         ++m_qp->MutableStats().nakSeqSent;
         return;
     }
-    if (!m_nakSent)
+    const Time interval = m_qp->GetLossRecovery()->GetNakInterval();
+    const bool again = interval.IsStrictlyPositive() && Simulator::Now() - m_lastNak >= interval;
+    if (!m_nakSent || again)
     {
-        // Go-back-N (IBA 9.7.5.1.2): one NAK per gap, then silent drops.
+        // Go-back-N (IBA 9.7.5.1.2): one NAK per gap, then silent drops;
+        // with a NakInterval, the gap is NAKed again after it.
         m_nakSent = true;
+        m_lastNak = Simulator::Now();
         AethHeader a;
         a.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
         QueueAeth(m_ePsn, a.GetSyndrome());

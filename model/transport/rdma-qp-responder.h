@@ -228,6 +228,7 @@ class RdmaQpResponder
     uint32_t m_ePsn;                            //!< expected PSN
     uint32_t m_msn;                             //!< message sequence number (24 bits)
     bool m_nakSent;                             //!< a sequence NAK was sent for the current gap
+    Time m_lastNak;                             //!< when the last sequence NAK was sent
     std::deque<RecvWqe> m_rq;                   //!< posted receives
     bool m_inSend;                              //!< a multi-packet SEND is under way
     RecvWqe m_recv;                             //!< its receive WQE

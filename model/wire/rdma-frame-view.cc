@@ -4,6 +4,7 @@
 
 #include "rdma-frame-view.h"
 
+#include "rdma-opcode.h"
 #include "roce-frame.h"
 
 namespace ns3
@@ -163,6 +164,18 @@ bool
 RdmaFrameView::IsRoce() const
 {
     return m_proto == PROTO_UDP && GetDstPort() == RoceFrame::UDP_PORT;
+}
+
+bool
+RdmaFrameView::IsRoceControl() const
+{
+    const uint32_t opcodeAt = m_l4Offset + 8; // the BTH's first byte, after UDP's 8
+    if (!IsRoce() || opcodeAt >= m_len)
+    {
+        return false;
+    }
+    const uint8_t op = m_bytes[opcodeAt];
+    return op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE || op == ROCE_CNP;
 }
 
 uint64_t

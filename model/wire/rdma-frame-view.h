@@ -92,6 +92,13 @@ class RdmaFrameView
     uint16_t GetDstPort() const;
     /// \return true for UDP to 4791 (RoCEv2)
     bool IsRoce() const;
+    /**
+     * \return true for a RoCEv2 control frame: an acknowledgement (BTH opcode
+     * RC ACKNOWLEDGE or RC ATOMIC ACKNOWLEDGE, IBA Table 38: ACKs and NAKs)
+     * or a CNP (opcode 0x81, IBA Annex A17.9); false for requests, READ
+     * responses, other frames and a head too short to hold the opcode
+     */
+    bool IsRoceControl() const;
 
     /**
      * \brief Hash of the 5-tuple (source and destination address, protocol,

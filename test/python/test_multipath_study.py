@@ -47,3 +47,20 @@ def test_quick_permutation_table(build_dir, tmp_path):
     assert rows[('Ecmp', 'irn')] == rows[('Ecmp', 'irn-window')]
     # every flow done; the core carries some of the traffic
     assert all(v[5] == '16/16' and 0 < v[2] <= 1 for v in rows.values())
+
+
+def test_set_reaches_every_run(build_dir, tmp_path):
+    """--set KEY=VALUE (e.g. the NIC's recovery semantics against a preset)
+    is in the configuration of every point the study runs."""
+    import glob
+    import json
+    env = dict(os.environ, RDMA_SIM=os.path.join(build_dir, 'examples', 'rdma-sim'))
+    r = run('--out', str(tmp_path / 'out'), '--parts', 'permutation', '--quick',
+            '--set', 'cc.cnp.CnpOnNak=true', '--set', 'transport.gbn.NakInterval=4us', env=env)
+    assert r.returncode == 0, r.stderr
+    summaries = glob.glob(str(tmp_path / 'out' / '*' / '*' / 'summary.json'))
+    assert len(summaries) == 9
+    for path in summaries:
+        config = json.load(open(path))['config']
+        assert config['cc.cnp.CnpOnNak'] == 'true', path
+        assert config['transport.gbn.NakInterval'] in ('4us', '+4us', '4000ns'), path

@@ -6,6 +6,7 @@ uses the built rdma-sim and is skipped when it is not built.
 """
 
 import json
+import shutil
 import math
 import os
 import subprocess
@@ -128,6 +129,34 @@ def test_2x2_sweep_locally_then_resumed(tmp_path):
     assert runs_counted(counter) == 5
     assert runs_counted(checks) == 5  # the point to run, checked into its non-empty folder
     assert '--force' in (root / POINTS_2X2[2] / 'sweep-point.log').read_text()
+
+
+def test_another_configuration_or_build_is_run_again_not_reused(tmp_path):
+    """fake_rdma_sim: the same folders with another --set, then with a rebuilt
+    rdma-sim (other bytes), are run again; only the very same point is
+    reused. (A sweep once reused every old point whatever had changed: the
+    many-paths study printed a table of the build before a change.)"""
+    counter = tmp_path / 'runs.txt'
+    root = tmp_path / 'sweep'
+    sim = tmp_path / 'rdma-sim'
+    shutil.copy(FAKE_SIM, sim)
+    sim.chmod(0o755)
+    base = ['-o', root, '--sim', sim, *GRID_2X2]
+    assert run_sweep(*base, '--set', 'traffic.flows=50', counter=counter).returncode == 0
+    assert runs_counted(counter) == 4
+    r = run_sweep(*base, '--set', 'traffic.flows=50', counter=counter)
+    assert 'sweep: 4 points, 0 run, 4 reused, 0 failed' in r.stdout, r.stdout + r.stderr
+    r = run_sweep(*base, '--set', 'traffic.flows=60', counter=counter)
+    assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout, r.stdout + r.stderr
+    assert runs_counted(counter) == 8
+    for row in read_results(root):
+        with open(root / row['point'] / 'summary.json') as f:
+            assert json.load(f)['config']['traffic.flows'] == '60'
+    with open(sim, 'a') as f:
+        f.write('\n# rebuilt\n')
+    r = run_sweep(*base, '--set', 'traffic.flows=60', counter=counter)
+    assert 'sweep: 4 points, 4 run, 0 reused, 0 failed' in r.stdout, r.stdout + r.stderr
+    assert runs_counted(counter) == 12
 
 
 def dying_sim(tmp_path):
