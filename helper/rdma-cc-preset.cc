@@ -165,16 +165,11 @@ HpccSimPreset(const std::string& algorithm, uint64_t bw)
 const std::string g_cwRunPy = "ConWeave simulator run.py";
 const std::string g_cwMain = "ConWeave simulator, scratch/network-load-balance.cc";
 
-/**
- * ConWeave's simulator: hpcc-sim (its code is the HPCC simulator's, and so
- * are its NIC and switch models where ConWeave did not change them), then
- * what its run.py writes differently and what its code fixes.
- */
-std::vector<RdmaPresetValue>
-ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
+/// \return the keys ConWeave's simulator sets apart from its DCQCN steps, by key
+std::map<std::string, RdmaPresetValue>
+ConweaveSimOwn()
 {
-    auto mbps = [](uint64_t v) { return std::to_string(v) + "Mbps"; };
-    std::map<std::string, RdmaPresetValue> own{
+    return {
         {"nic.AckPriority",
          {"nic.AckPriority",
           "7",
@@ -236,6 +231,18 @@ ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
           "ConWeave simulator, rdma-hw.cc: IrnRtoHigh 1350 us"}},
         {"ecn.kmax", {"ecn.kmax", "400000", g_cwRunPy + " kmax_map: 400 KB at every rate"}},
     };
+}
+
+/**
+ * ConWeave's simulator: hpcc-sim (its code is the HPCC simulator's, and so
+ * are its NIC and switch models where ConWeave did not change them), then
+ * what its run.py writes differently and what its code fixes.
+ */
+std::vector<RdmaPresetValue>
+ConweaveSimPreset(const std::string& algorithm, uint64_t bw)
+{
+    auto mbps = [](uint64_t v) { return std::to_string(v) + "Mbps"; };
+    std::map<std::string, RdmaPresetValue> own = ConweaveSimOwn();
     if (algorithm == "dcqcn")
     {
         own["cc.dcqcn.AiRate"] = {"cc.dcqcn.AiRate",

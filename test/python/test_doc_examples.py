@@ -178,19 +178,20 @@ TEMPLATES['scripts/compare_hpcc.py out/dcqcn-deq THEIR_DCQCN/fct.txt '
 # doc/rdma.rst, "The many-paths study", and doc/benchmarks.rst, "Load balancers"
 LONG['scripts/multipath_study.py --out out/multipath --parts permutation --k16-points'] = (
     'nine 128-host and three 1,024-host permutation points, tens of minutes', 'parse')
-LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure --duration 1ms '
-     '--fail-at 500us --fail-balancers Ecmp,Spray,Adaptive --figure doc/figures/multipath'] = (
-    'sixteen 128-host AliStorage points, tens of minutes', 'parse')
+LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure,permutation '
+     '--duration 1ms --fail-at 500us --fail-balancers Ecmp,Spray,Adaptive --figure doc/figures/multipath'] = (
+    'sixteen 128-host AliStorage points and nine permutations, tens of minutes', 'parse')
 LONG['scripts/multipath_study.py --out out/multipath'] = (
     'the whole study at the configs\' sizes, hours on two cores', 'parse')
 # doc/rdma.rst, ConWeave's other balancers: they need its simulator built
-for _bench in ('--lb letflow,drill,fecmp --recovery pfc,irn', '--lb fecmp,letflow --recovery pfc'):
-    LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave %s --time 0.005 '
-         '--resume --out out/bench-conweave-lbs' % _bench] = (
-        "needs ConWeave's simulator built; 27 minutes a case on a busy day", 'parse')
-LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave --lb fecmp,letflow '
-     '--recovery pfc --time 0.005 --out out/bench-conweave-order'] = (
-    "needs ConWeave's simulator built; 5 minutes a case", 'parse')
+LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave --lb fecmp,letflow,drill,'
+     'conga --recovery pfc,irn --time 0.005 --resume --out out/bench-conweave-lbs'] = (
+    "needs ConWeave's simulator built and its outputs kept; a minute or two a case", 'parse')
+LONG['scripts/multipath_study.py --out out/multipath-iba --parts alistorage --duration 1ms '
+     '--set transport.timeout=14 --set transport.gbn.NakInterval=0s --set cc.cnp.CnpOnNak=false '
+     '--set transport.irn.RecoverAll=false --set switch.lb.ControlByHash=false '
+     '--set switch.drill.MemoryPerDestination=false --set transport.irn.RtoLow=100us '
+     '--set transport.irn.RtoHigh=320us'] = ('ten 128-host AliStorage points, minutes', 'parse')
 # bench-conweave writes stand for the stored ones of test_conweave_fidelity.py
 TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
           '--cc.preset=hpcc-sim --output.dir=out/cw-before'] = [
@@ -200,13 +201,13 @@ TEMPLATES['scripts/compare_hpcc.py out/cw-before out/bench-conweave/theirs/out_f
     'scripts/compare_hpcc.py out/cw-before test/data/conweave-sim/fct-fecmp.txt']
 TEMPLATES['make bench-conweave CONWEAVE_SRC=CW CONWEAVE_TIME=0.01'] = [
     'make bench-conweave CONWEAVE_SRC=/path/to/conweave-ns3 CONWEAVE_TIME=0.01']
-# doc/rdma.rst, DRILL, CONGA and IRN: the drill case's config with the 4 ms timeout
+# doc/rdma.rst, every balancer: a case's config with a variant of the preset
 TEMPLATES['build/examples/rdma-sim --hpcc.config=out/bench-conweave/theirs/config.txt '
-          '--transport.timeout=10 --output.dir=out/cw-drill-t10'] = [
+          '--switch.drill.MemoryPerDestination=false --output.dir=out/cw-drill-group'] = [
     'build/examples/rdma-sim --hpcc.config=test/data/conweave-sim/config.txt '
-    '--transport.timeout=10 --output.dir=out/cw-drill-t10']
-TEMPLATES['scripts/compare_hpcc.py out/cw-drill-t10 out/bench-conweave/theirs/out_fct.txt'] = [
-    'scripts/compare_hpcc.py out/cw-drill-t10 test/data/conweave-sim/fct-fecmp.txt']
+    '--switch.drill.MemoryPerDestination=false --output.dir=out/cw-drill-group']
+TEMPLATES['scripts/compare_hpcc.py out/cw-drill-group out/bench-conweave/theirs/out_fct.txt'] = [
+    'scripts/compare_hpcc.py out/cw-drill-group test/data/conweave-sim/fct-fecmp.txt']
 
 #: Examples a document shows being refused -> (exit status, the first words
 #: of the message the document shows); the run must end so and write no
