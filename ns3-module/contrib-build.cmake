@@ -56,6 +56,22 @@ if(ENABLE_MPI)
   set(_rdma_mpi_libs "${lib${_rdma_mpi_module}}" ${MPI_CXX_LIBRARIES})
 endif()
 
+# build_lib writes a stub per header (build/include/ns3/NAME: #include of
+# the header's absolute path) only where none is: a header that moved (the
+# model's layer folders) would still include its old path. Remove the stubs
+# that name another path, so build_lib writes them again.
+foreach(_hdr IN LISTS RDMA_HEADERS)
+  get_filename_component(_name "${_hdr}" NAME)
+  get_filename_component(_abs "${CMAKE_CURRENT_SOURCE_DIR}/${_hdr}" ABSOLUTE)
+  set(_stub "${CMAKE_HEADER_OUTPUT_DIRECTORY}/${_name}")
+  if(EXISTS "${_stub}")
+    file(READ "${_stub}" _text)
+    if(NOT _text STREQUAL "#include \"${_abs}\"\n")
+      file(REMOVE "${_stub}")
+    endif()
+  endif()
+endforeach()
+
 build_lib(
   LIBNAME rdma
   SOURCE_FILES ${RDMA_SOURCES}
