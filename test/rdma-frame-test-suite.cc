@@ -234,6 +234,74 @@ class CompactFrameEditTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
+ * \brief A compact record is as long as the head it holds: the 24-byte
+ * fixed part, the head's bytes rounded up to 8, and the INT slots' egress
+ * IDs (5 x 8 bytes) only in a frame with an INT header; records of one
+ * size are reused.
+ */
+class FrameRecordSizeTestCase : public TestCase
+{
+  public:
+    FrameRecordSizeTestCase()
+        : TestCase("a compact record holds its head's bytes, not a fixed maximum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // WRITE First: Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 + BTH 12 + RETH 16.
+        RoceFrame data = WriteFirst(1024, true);
+        Ptr<RdmaFrame> frame = data.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(frame->GetHeadLength(), 74, "a data frame's head");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetSize(), 74 + 1024 + 4, "the frame");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetRecordBytes(), 24 + 80, "its record");
+        // ACKNOWLEDGE: the same to the BTH, then an AETH (4).
+        RoceFrame ack = WriteFirst(0, true);
+        ack.bth.SetOpcode(RC_ACKNOWLEDGE);
+        ack.payload = nullptr;
+        Ptr<RdmaFrame> ackFrame = ack.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->IsCompact(), true, "an ACK is compact");
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetHeadLength(), 62, "an ACK's head");
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetRecordBytes(), 24 + 64, "an ACK's record");
+        // With an INT header (42 bytes) the record keeps its slots' egress IDs.
+        RoceFrame withInt = WriteFirst(1024, true);
+        Ptr<RdmaFrame> intFrame = withInt.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetHeadLength(), 74 + IntHeader::SIZE, "head with INT");
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetRecordBytes(),
+                              24 + 120 + 8 * IntHeader::MAX_HOPS,
+                              "record with INT slots");
+        intFrame->GetIntEgress()[4] = 77;
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetIntEgress()[4], 77, "slot 4 kept");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(*intFrame) == BytesOf(withInt.BuildEthernetFrame(
+                                                        IntHeader(),
+                                                        IntHeader::UDP_PORT))),
+                              true,
+                              "the slots are beside the bytes");
+        // A record given back is the next one of its size, and starts clean.
+        const RdmaFrame* before = PeekPointer(intFrame);
+        intFrame = nullptr;
+        RoceFrame again = WriteFirst(1024, true);
+        Ptr<RdmaFrame> reused = again.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+        NS_TEST_ASSERT_MSG_EQ(reused->GetIntEgress()[4], 0, "a reused record's slots are cleared");
+        NS_TEST_ASSERT_MSG_EQ(reused->GetCongaOverlay().srcLeaf,
+                              RdmaCongaOverlay::NO_LEAF,
+                              "no overlay until CONGA sets one");
+        reused->GetCongaOverlay().ce = 5;
+        NS_TEST_ASSERT_MSG_EQ(+reused->GetCongaOverlay().ce, 5, "the overlay kept beside it");
+        if (before == PeekPointer(reused))
+        {
+            // Pooled (not under ASan): the overlay goes with the frame.
+            reused = nullptr;
+            RoceFrame third = WriteFirst(1024, true);
+            Ptr<RdmaFrame> next = third.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+            NS_TEST_ASSERT_MSG_EQ(+next->GetCongaOverlay().ce, 0, "an overlay per frame");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
  * \brief The suite.
  */
 class RdmaFrameTestSuite : public TestSuite
@@ -245,6 +313,7 @@ class RdmaFrameTestSuite : public TestSuite
         AddTestCase(new CompactFrameBytesTestCase, TestCase::QUICK);
         AddTestCase(new WrappedFrameTestCase, TestCase::QUICK);
         AddTestCase(new CompactFrameEditTestCase, TestCase::QUICK);
+        AddTestCase(new FrameRecordSizeTestCase, TestCase::QUICK);
     }
 };
 

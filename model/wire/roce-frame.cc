@@ -406,7 +406,11 @@ RoceFrame::Build(bool ethernet,
     }
     if (compact && zeroBody && frameHeadBytes <= RdmaFrame::HEAD_CAPACITY)
     {
-        *compact = RdmaFrame::Compact(frameHead, frameHeadBytes, length + pad, icrc);
+        *compact = RdmaFrame::Compact(frameHead,
+                                      frameHeadBytes,
+                                      length + pad,
+                                      icrc,
+                                      intHeader != nullptr);
         return nullptr;
     }
     Ptr<Packet> p = MakeBody(*this, zeroBody, length, pad, icrc);
