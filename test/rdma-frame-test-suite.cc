@@ -8,6 +8,8 @@
 // takes the switch's in-place edits (ECN CE, TTL, INT records) in its own
 // bytes, and falls back to a wrapped Packet where it cannot hold the frame.
 
+#include "rdma-test-hosts.h"
+
 #include "ns3/int-header.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-frame-editor.h"
@@ -15,7 +17,9 @@
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-int-codec.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rdma-qp-memory.h"
 #include "ns3/roce-frame.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
 #include <vector>
@@ -50,12 +54,12 @@ WriteFirst(uint32_t payload, bool zeros)
     return f;
 }
 
-/// \return every byte of a Packet
+/// \return every byte of a payload (or of a Packet)
 std::vector<uint8_t>
-BytesOf(Ptr<const Packet> p)
+BytesOf(const RdmaPayload& p)
 {
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
+    std::vector<uint8_t> b(p.GetSize());
+    NS_ABORT_UNLESS(p.CopyData(b.data(), b.size()) == b.size());
     return b;
 }
 
@@ -107,7 +111,7 @@ class CompactFrameBytesTestCase : public TestCase
                                   "prefix bytes");
             const uint32_t n = frame->GetSize();
             NS_TEST_ASSERT_MSG_EQ(frame->ReadIcrc(n), a.icrc, "the ICRC trailer");
-            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->CreateFragment(n - 8, 8)) ==
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->GetPayload(n - 8, 8)) ==
                                    std::vector<uint8_t>(want.end() - 8, want.end())),
                                   true,
                                   "a fragment across the zeros and the trailer");
@@ -222,13 +226,19 @@ class CompactFrameEditTestCase : public TestCase
         // The stamping egress rides beside the record, in its slot, not in the bytes.
         const uint64_t egress = (8ULL << 32) | 3;
         std::vector<uint8_t> before = BytesOf(*frame);
-        NS_TEST_ASSERT_MSG_EQ(
-            RdmaFrameEditor::StampInt(*frame, view.GetL4Offset() + 8, 0x0102030405060708ULL, egress),
-            true,
-            "second record stamped");
-        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[0], uint64_t{0}, "slot 0: stamped without an ID");
+        NS_TEST_ASSERT_MSG_EQ(RdmaFrameEditor::StampInt(*frame,
+                                                        view.GetL4Offset() + 8,
+                                                        0x0102030405060708ULL,
+                                                        egress),
+                              true,
+                              "second record stamped");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[0],
+                              uint64_t{0},
+                              "slot 0: stamped without an ID");
         NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[1], egress, "slot 1: its egress");
-        NS_TEST_ASSERT_MSG_EQ(static_cast<std::size_t>(frame->GetSize()), before.size(), "the ID adds no byte");
+        NS_TEST_ASSERT_MSG_EQ(static_cast<std::size_t>(frame->GetSize()),
+                              before.size(),
+                              "the ID adds no byte");
     }
 };
 
@@ -273,11 +283,11 @@ class FrameRecordSizeTestCase : public TestCase
                               "record with INT slots");
         intFrame->GetIntEgress()[4] = 77;
         NS_TEST_ASSERT_MSG_EQ(intFrame->GetIntEgress()[4], 77, "slot 4 kept");
-        NS_TEST_ASSERT_MSG_EQ((BytesOf(*intFrame) == BytesOf(withInt.BuildEthernetFrame(
-                                                        IntHeader(),
-                                                        IntHeader::UDP_PORT))),
-                              true,
-                              "the slots are beside the bytes");
+        NS_TEST_ASSERT_MSG_EQ(
+            (BytesOf(*intFrame) ==
+             BytesOf(withInt.BuildEthernetFrame(IntHeader(), IntHeader::UDP_PORT))),
+            true,
+            "the slots are beside the bytes");
         // A record given back is the next one of its size, and starts clean.
         const RdmaFrame* before = PeekPointer(intFrame);
         intFrame = nullptr;
@@ -302,6 +312,81 @@ class FrameRecordSizeTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
+ * \brief A payload of zeros is a length, not a Packet: what a gather from
+ * memory not in data mode gives, what a compact frame parses to, and what
+ * a WRITE and a READ between two NICs carry end to end (no ns-3 Packet is
+ * constructed: Packet UIDs, which every new Packet takes from one counter,
+ * do not advance).
+ */
+class ZeroPayloadWithoutPacketTestCase : public TestCase
+{
+  public:
+    ZeroPayloadWithoutPacketTestCase()
+        : TestCase("a zero payload is its length: no Packet at the QP, the NIC or the wire")
+    {
+    }
+
+  private:
+    /// \return the UID the next Packet gets
+    static uint64_t NextPacketUid()
+    {
+        return Create<Packet>()->GetUid() + 1;
+    }
+
+    void DoRun() override
+    {
+        using rdmatest::TwoHosts;
+        TwoHosts::Options o;
+        o.dataMode = false; // buffers nobody wrote
+        TwoHosts h(o);
+        NS_TEST_ASSERT_MSG_EQ(h.connectResult, 0, "connected");
+
+        // The QP's gather of 1000 bytes: a length.
+        bool zeros = false;
+        const uint64_t gatherUid = NextPacketUid();
+        RdmaPayload gathered =
+            h.qpA->GetMemory().Gather({{TwoHosts::VA_A, 4096, h.mrA->GetLkey()}}, 100, 1000, zeros);
+        NS_TEST_ASSERT_MSG_EQ(NextPacketUid(), gatherUid + 1, "the gather made no Packet");
+        NS_TEST_ASSERT_MSG_EQ(zeros, true, "zeros");
+        NS_TEST_ASSERT_MSG_EQ(gathered.IsZeros(), true, "a run of zeros");
+        NS_TEST_ASSERT_MSG_EQ(gathered.GetSize(), 1000, "its length");
+        NS_TEST_ASSERT_MSG_EQ(bool(gathered.GetPacket()), false, "no Packet");
+
+        // A compact frame parses to a payload of the same length, no Packet.
+        RoceFrame f = WriteFirst(0, false);
+        f.payload = gathered;
+        Ptr<RdmaFrame> frame = f.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), true, "compact");
+        RoceFrame parsed;
+        const uint64_t parseUid = NextPacketUid();
+        NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*frame, parsed, false),
+                              RoceFrame::OK,
+                              "parses");
+        NS_TEST_ASSERT_MSG_EQ(NextPacketUid(), parseUid + 1, "the parse made no Packet");
+        NS_TEST_ASSERT_MSG_EQ(parsed.payload.IsZeros(), true, "parsed: a run of zeros");
+        NS_TEST_ASSERT_MSG_EQ(parsed.payload.GetSize(), 1000, "parsed: without the pad");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(parsed.payload) == std::vector<uint8_t>(1000, 0)),
+                              true,
+                              "its bytes read as zeros");
+
+        // A 64 kB WRITE and a 64 kB READ, end to end.
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 65536);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        RdmaSendWr r = h.Wr(IBV_WR_RDMA_READ, 2, TwoHosts::VA_A + 65536, 65536);
+        r.remoteAddr = TwoHosts::VA_B + 65536;
+        h.qpA->PostSend(r);
+        const uint64_t runUid = NextPacketUid();
+        Simulator::Run();
+        const uint64_t made = NextPacketUid() - runUid - 1;
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "both completed");
+        NS_TEST_ASSERT_MSG_EQ(made, 0, "Packets made for 64 kB written and 64 kB read");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
  * \brief The suite.
  */
 class RdmaFrameTestSuite : public TestSuite
@@ -314,6 +399,7 @@ class RdmaFrameTestSuite : public TestSuite
         AddTestCase(new WrappedFrameTestCase, TestCase::QUICK);
         AddTestCase(new CompactFrameEditTestCase, TestCase::QUICK);
         AddTestCase(new FrameRecordSizeTestCase, TestCase::QUICK);
+        AddTestCase(new ZeroPayloadWithoutPacketTestCase, TestCase::QUICK);
     }
 };
 

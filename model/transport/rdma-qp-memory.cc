@@ -93,7 +93,7 @@ RdmaQpMemory::SpansOf(const std::vector<RdmaSge>& sgList,
                 });
 }
 
-Ptr<Packet>
+RdmaPayload
 RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
                      uint64_t offset,
                      uint32_t length,
@@ -117,7 +117,7 @@ RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
     zeros = !data;
     if (!data)
     {
-        return Create<Packet>(length);
+        return RdmaPayload::Zeros(length);
     }
     std::vector<uint8_t> bytes(length, 0);
     ForEachSpan(sgList,
@@ -132,11 +132,11 @@ RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
 void
 RdmaQpMemory::Scatter(const std::vector<RdmaSge>& sgList,
                       uint64_t offset,
-                      Ptr<const Packet> payload)
+                      const RdmaPayload& payload)
 {
-    uint32_t length = payload->GetSize();
+    uint32_t length = payload.GetSize();
     std::vector<uint8_t> bytes(length);
-    payload->CopyData(bytes.data(), length);
+    payload.CopyData(bytes.data(), length);
     ForEachSpan(sgList,
                 offset,
                 length,
@@ -149,7 +149,7 @@ RdmaQpMemory::Scatter(const std::vector<RdmaSge>& sgList,
                 });
 }
 
-Ptr<Packet>
+RdmaPayload
 RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length, bool& zeros) const
 {
     if (!m_memoryRead.IsNull() && length > 0)
@@ -159,7 +159,7 @@ RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length,
     zeros = !mr->IsDataMode();
     if (zeros)
     {
-        return Create<Packet>(length);
+        return RdmaPayload::Zeros(length);
     }
     std::vector<uint8_t> bytes(length);
     mr->Read(va, bytes.data(), length);
@@ -167,14 +167,14 @@ RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length,
 }
 
 void
-RdmaQpMemory::WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload)
+RdmaQpMemory::WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, const RdmaPayload& payload)
 {
     if (!mr->IsDataMode())
     {
         return;
     }
-    std::vector<uint8_t> bytes(payload->GetSize());
-    payload->CopyData(bytes.data(), bytes.size());
+    std::vector<uint8_t> bytes(payload.GetSize());
+    payload.CopyData(bytes.data(), bytes.size());
     mr->Write(va, bytes.data(), bytes.size());
 }
 

@@ -111,7 +111,11 @@ RdmaFrameDeleter::Delete(RdmaFrame* frame)
 }
 
 Ptr<RdmaFrame>
-RdmaFrame::Compact(const uint8_t* head, uint32_t headLen, uint32_t zeros, uint32_t icrc, bool intSlots)
+RdmaFrame::Compact(const uint8_t* head,
+                   uint32_t headLen,
+                   uint32_t zeros,
+                   uint32_t icrc,
+                   bool intSlots)
 {
     NS_ABORT_MSG_IF(headLen > HEAD_CAPACITY,
                     "RdmaFrame: a head of " << headLen << " bytes does not fit " << HEAD_CAPACITY);
@@ -150,7 +154,8 @@ RdmaFrame::GetCongaOverlay()
 IntHeader::EgressIds&
 RdmaFrame::GetIntEgress()
 {
-    NS_ABORT_MSG_UNLESS(m_intSlots, "RdmaFrame: a frame built without an INT header has no INT slots");
+    NS_ABORT_MSG_UNLESS(m_intSlots,
+                        "RdmaFrame: a frame built without an INT header has no INT slots");
     // std::launder: the array was placement-new'd at this address.
     return *std::launder(reinterpret_cast<IntHeader::EgressIds*>(Area() + RoundUp(m_headLen)));
 }
@@ -225,15 +230,15 @@ RdmaFrame::ReadIcrc(uint32_t end) const
     return trailer.GetIcrc();
 }
 
-Ptr<Packet>
-RdmaFrame::CreateFragment(uint32_t offset, uint32_t length) const
+RdmaPayload
+RdmaFrame::GetPayload(uint32_t offset, uint32_t length) const
 {
     NS_ABORT_MSG_IF(offset + length > m_size, "RdmaFrame: fragment past the frame's end");
     if (!m_packet && offset >= m_headLen && offset + length <= m_size - TRAILER_BYTES)
     {
-        return Create<Packet>(length); // zeros only
+        return RdmaPayload::Zeros(length);
     }
-    return ToPacket()->CreateFragment(offset, length);
+    return RdmaPayload(ToPacket()->CreateFragment(offset, length));
 }
 
 } // namespace ns3

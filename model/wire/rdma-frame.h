@@ -6,6 +6,7 @@
 #define RDMA_FRAME_H
 
 #include "int-header.h"
+#include "rdma-payload.h"
 
 #include "ns3/packet.h"
 #include "ns3/simple-ref-count.h"
@@ -170,13 +171,14 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
     Ptr<Packet> ToPacket() const;
 
     /**
-     * \brief Bytes [offset, offset + length) as a Packet, as
-     * Packet::CreateFragment gives them (a received payload).
+     * \brief Bytes [offset, offset + length) as a payload (a received one).
      * \param offset first byte
      * \param length how many (offset + length <= GetSize())
-     * \return the fragment; a run of a compact frame's zeros costs no copy
+     * \return RdmaPayload::Zeros(length) when they are all a compact frame's
+     *         zeros (no Packet made), else the bytes as Packet::CreateFragment
+     *         gives them
      */
-    Ptr<Packet> CreateFragment(uint32_t offset, uint32_t length) const;
+    RdmaPayload GetPayload(uint32_t offset, uint32_t length) const;
 
     /**
      * \brief The ICRC that ends the frame at byte `end` (what the parser
@@ -220,13 +222,13 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
         return reinterpret_cast<const uint8_t*>(this + 1);
     }
 
-    uint32_t m_size{0};         //!< frame bytes
-    Ptr<Packet> m_packet;       //!< the wrapped Packet; null for a compact frame
-    uint32_t m_icrc{0};         //!< compact: the trailer
-    uint8_t m_headLen{0};       //!< compact: head bytes at Area()
-    uint8_t m_recordBytes{0};   //!< the record's allocation, bytes
-    bool m_intSlots{false};     //!< whether the INT egress IDs follow the head in Area()
-    bool m_conga{false};        //!< whether CONGA's overlay was made (GetCongaOverlay)
+    uint32_t m_size{0};       //!< frame bytes
+    Ptr<Packet> m_packet;     //!< the wrapped Packet; null for a compact frame
+    uint32_t m_icrc{0};       //!< compact: the trailer
+    uint8_t m_headLen{0};     //!< compact: head bytes at Area()
+    uint8_t m_recordBytes{0}; //!< the record's allocation, bytes
+    bool m_intSlots{false};   //!< whether the INT egress IDs follow the head in Area()
+    bool m_conga{false};      //!< whether CONGA's overlay was made (GetCongaOverlay)
     // Area(): the head's bytes, then the INT egress IDs
 };
 
