@@ -10,6 +10,7 @@
 
 #include "rdma-test-hosts.h"
 
+#include "ns3/boolean.h"
 #include "ns3/int-header.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-frame-editor.h"
@@ -22,6 +23,7 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace ns3;
@@ -387,6 +389,52 @@ class ZeroPayloadWithoutPacketTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
+ * \brief A payload of zeros carried as its length still writes zeros where
+ * the receiver's memory keeps bytes: a SEND (scattered) and a WRITE from a
+ * host whose memory is not in data mode to one whose memory is.
+ */
+class ZeroPayloadIntoDataModeTestCase : public TestCase
+{
+  public:
+    ZeroPayloadIntoDataModeTestCase()
+        : TestCase("a zero payload writes zeros into memory that keeps bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using rdmatest::TwoHosts;
+        TwoHosts::Options o;
+        o.dataMode = false;
+        o.setupB = [](Ptr<RdmaNic> nic) { nic->SetAttribute("DataMode", BooleanValue(true)); };
+        TwoHosts h(o);
+        NS_TEST_ASSERT_MSG_EQ(h.connectResult, 0, "connected");
+        const uint64_t B = TwoHosts::VA_B;
+        TwoHosts::Fill(h.mrB, B, 0x4000, 5);
+        h.qpB->PostRecv(h.Recv(100, B, 3000));
+        h.qpA->PostSend(h.Wr(IBV_WR_SEND, 1, TwoHosts::VA_A, 3000));
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 2, TwoHosts::VA_A, 5000);
+        w.remoteAddr = B + 0x2000;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "both completed");
+        std::vector<uint8_t> got(0x4000);
+        h.mrB->Read(B, got.data(), got.size());
+        const auto zeros = [&got](uint64_t from, uint64_t to) {
+            return std::all_of(got.begin() + from, got.begin() + to, [](uint8_t b) {
+                return b == 0;
+            });
+        };
+        NS_TEST_EXPECT_MSG_EQ(zeros(0, 3000), true, "the SEND's 3000 bytes are zeros");
+        NS_TEST_EXPECT_MSG_EQ(zeros(0x2000, 0x2000 + 5000), true, "the WRITE's 5000 are zeros");
+        NS_TEST_EXPECT_MSG_EQ(zeros(3000, 0x2000), false, "the bytes between are kept");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
  * \brief The suite.
  */
 class RdmaFrameTestSuite : public TestSuite
@@ -400,6 +448,7 @@ class RdmaFrameTestSuite : public TestSuite
         AddTestCase(new CompactFrameEditTestCase, TestCase::QUICK);
         AddTestCase(new FrameRecordSizeTestCase, TestCase::QUICK);
         AddTestCase(new ZeroPayloadWithoutPacketTestCase, TestCase::QUICK);
+        AddTestCase(new ZeroPayloadIntoDataModeTestCase, TestCase::QUICK);
     }
 };
 

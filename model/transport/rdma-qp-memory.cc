@@ -93,6 +93,20 @@ RdmaQpMemory::SpansOf(const std::vector<RdmaSge>& sgList,
                 });
 }
 
+bool
+RdmaQpMemory::InDataMode(const std::vector<RdmaSge>& sgList) const
+{
+    for (const RdmaSge& sge : sgList)
+    {
+        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
+        if (mr && mr->IsDataMode())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 RdmaPayload
 RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
                      uint64_t offset,
@@ -108,12 +122,7 @@ RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
                         m_memoryRead(sge.lkey, sge.addr + into, n);
                     });
     }
-    bool data = false;
-    for (const RdmaSge& sge : sgList)
-    {
-        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-        data = data || (mr && mr->IsDataMode());
-    }
+    const bool data = InDataMode(sgList);
     zeros = !data;
     if (!data)
     {
@@ -134,6 +143,10 @@ RdmaQpMemory::Scatter(const std::vector<RdmaSge>& sgList,
                       uint64_t offset,
                       const RdmaPayload& payload)
 {
+    if (payload.IsZeros() && !InDataMode(sgList))
+    {
+        return; // zeros into memory that keeps no bytes
+    }
     uint32_t length = payload.GetSize();
     std::vector<uint8_t> bytes(length);
     payload.CopyData(bytes.data(), length);

@@ -103,6 +103,8 @@ class RdmaQpMemory
     void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, const RdmaPayload& payload);
 
   private:
+    /// \return whether a region of the list is in data mode (keeps its bytes)
+    bool InDataMode(const std::vector<RdmaSge>& sgList) const;
     /**
      * \brief Visit the parts of a scatter/gather list that hold message bytes
      * [offset, offset + length): fn(sge, offset into the SGE, offset into the
