@@ -56,12 +56,13 @@ RoundUp(uint32_t n)
 /// one's address in its first bytes.
 void* g_free[MAX_RECORD / GRAIN + 1] = {};
 
-/// CONGA's overlay fields of the frames that have them (RdmaFrame::m_conga).
+/// CONGA's overlay fields of the frames that have them (RdmaFrame::m_conga);
+/// never destroyed, so a frame freed during the process's exit still finds it.
 std::unordered_map<const RdmaFrame*, RdmaCongaOverlay>&
 CongaOverlays()
 {
-    static std::unordered_map<const RdmaFrame*, RdmaCongaOverlay> overlays;
-    return overlays;
+    static auto* overlays = new std::unordered_map<const RdmaFrame*, RdmaCongaOverlay>();
+    return *overlays;
 }
 
 } // namespace

@@ -198,7 +198,8 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
     /**
      * \return per INT slot, the egress that stamped it (IntHeader::EgressIds;
      * metadata, not bytes), to read or set. Only a frame with INT slots
-     * has them: a compact frame built with an INT header, or a wrapped one.
+     * has them: a compact frame built with an INT header, or a wrapped one;
+     * for any other the call aborts.
      */
     IntHeader::EgressIds& GetIntEgress();
 
