@@ -124,15 +124,15 @@ struct RoceFrame
      * undecoded (not malformed).
      */
     uint64_t sackBitmap{0};
-    bool hasSackBitmap{false};       //!< whether the frame carries sackBitmap
+    bool hasSackBitmap{false}; //!< whether the frame carries sackBitmap
     /// The payload without pad: none, a run of zeros by its length alone
     /// (RdmaPayload::Zeros: what a compact frame's parse and a gather from
     /// memory not in data mode give), or real bytes as a Packet.
     RdmaPayload payload;
-    bool payloadZeros{false};        //!< a Packet payload is known to be zero bytes (the
-                                     //!< builders then find the ICRC from the headers alone,
-                                     //!< as for RdmaPayload::Zeros)
-    uint32_t icrc{0};                //!< ICRC written by the builder, read by the parser
+    bool payloadZeros{false}; //!< a Packet payload is known to be zero bytes (the
+                              //!< builders then find the ICRC from the headers alone,
+                              //!< as for RdmaPayload::Zeros)
+    uint32_t icrc{0};         //!< ICRC written by the builder, read by the parser
 
     /// \return whether Build writes sackBitmap: hasSackBitmap on an
     /// ACKNOWLEDGE whose AETH is a PSN sequence error NAK
