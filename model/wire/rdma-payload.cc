@@ -36,7 +36,10 @@ RdmaPayload::CopyData(uint8_t* buffer, uint32_t size) const
         return m_bytes->CopyData(buffer, size);
     }
     const uint32_t n = std::min(size, m_zeros);
-    std::memset(buffer, 0, n);
+    if (n > 0)
+    {
+        std::memset(buffer, 0, n); // buffer may be null when n is 0
+    }
     return n;
 }
 
