@@ -174,9 +174,10 @@ class HeadOnlyParseTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(bool(head.payload), bool(full.payload), what << ": payload");
         if (head.payload && full.payload)
         {
-            NS_TEST_EXPECT_MSG_EQ((Bytes(head.payload) == Bytes(full.payload)),
-                                  true,
-                                  what << ": payload bytes");
+            NS_TEST_EXPECT_MSG_EQ(
+                (Bytes(head.payload.ToPacket()) == Bytes(full.payload.ToPacket())),
+                true,
+                what << ": payload bytes");
         }
     }
 
@@ -263,9 +264,10 @@ class IntRoundTripTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(inPlace.hasVlan, vlan, "tag");
             NS_TEST_EXPECT_MSG_EQ(inPlace.ecn, parsed.ecn, "ECN");
             NS_TEST_EXPECT_MSG_EQ(inPlace.icrc, parsed.icrc, "ICRC read past the INT header");
-            NS_TEST_EXPECT_MSG_EQ((Bytes(inPlace.payload) == Bytes(parsed.payload)),
-                                  true,
-                                  "payload read past the INT header");
+            NS_TEST_EXPECT_MSG_EQ(
+                (Bytes(inPlace.payload.ToPacket()) == Bytes(parsed.payload.ToPacket())),
+                true,
+                "payload read past the INT header");
             NS_TEST_EXPECT_MSG_EQ(inPlace.payload->GetSize(), 1024, "payload length");
             // A frame without INT header parses as ParseEthernetFrame does.
             hasInt = true;

@@ -8,6 +8,9 @@
 // takes the switch's in-place edits (ECN CE, TTL, INT records) in its own
 // bytes, and falls back to a wrapped Packet where it cannot hold the frame.
 
+#include "rdma-test-hosts.h"
+
+#include "ns3/boolean.h"
 #include "ns3/int-header.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-frame-editor.h"
@@ -15,9 +18,12 @@
 #include "ns3/rdma-frame.h"
 #include "ns3/rdma-int-codec.h"
 #include "ns3/rdma-opcode.h"
+#include "ns3/rdma-qp-memory.h"
 #include "ns3/roce-frame.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace ns3;
@@ -50,12 +56,12 @@ WriteFirst(uint32_t payload, bool zeros)
     return f;
 }
 
-/// \return every byte of a Packet
+/// \return every byte of a payload (or of a Packet)
 std::vector<uint8_t>
-BytesOf(Ptr<const Packet> p)
+BytesOf(const RdmaPayload& p)
 {
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
+    std::vector<uint8_t> b(p.GetSize());
+    NS_ABORT_UNLESS(p.CopyData(b.data(), b.size()) == b.size());
     return b;
 }
 
@@ -107,7 +113,7 @@ class CompactFrameBytesTestCase : public TestCase
                                   "prefix bytes");
             const uint32_t n = frame->GetSize();
             NS_TEST_ASSERT_MSG_EQ(frame->ReadIcrc(n), a.icrc, "the ICRC trailer");
-            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->CreateFragment(n - 8, 8)) ==
+            NS_TEST_ASSERT_MSG_EQ((BytesOf(frame->GetPayload(n - 8, 8)) ==
                                    std::vector<uint8_t>(want.end() - 8, want.end())),
                                   true,
                                   "a fragment across the zeros and the trailer");
@@ -222,13 +228,208 @@ class CompactFrameEditTestCase : public TestCase
         // The stamping egress rides beside the record, in its slot, not in the bytes.
         const uint64_t egress = (8ULL << 32) | 3;
         std::vector<uint8_t> before = BytesOf(*frame);
-        NS_TEST_ASSERT_MSG_EQ(
-            RdmaFrameEditor::StampInt(*frame, view.GetL4Offset() + 8, 0x0102030405060708ULL, egress),
-            true,
-            "second record stamped");
-        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[0], uint64_t{0}, "slot 0: stamped without an ID");
+        NS_TEST_ASSERT_MSG_EQ(RdmaFrameEditor::StampInt(*frame,
+                                                        view.GetL4Offset() + 8,
+                                                        0x0102030405060708ULL,
+                                                        egress),
+                              true,
+                              "second record stamped");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[0],
+                              uint64_t{0},
+                              "slot 0: stamped without an ID");
         NS_TEST_ASSERT_MSG_EQ(frame->GetIntEgress()[1], egress, "slot 1: its egress");
-        NS_TEST_ASSERT_MSG_EQ(static_cast<std::size_t>(frame->GetSize()), before.size(), "the ID adds no byte");
+        NS_TEST_ASSERT_MSG_EQ(static_cast<std::size_t>(frame->GetSize()),
+                              before.size(),
+                              "the ID adds no byte");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief A compact record is as long as the head it holds: the 24-byte
+ * fixed part, the head's bytes rounded up to 8, and the INT slots' egress
+ * IDs (5 x 8 bytes) only in a frame with an INT header; records of one
+ * size are reused.
+ */
+class FrameRecordSizeTestCase : public TestCase
+{
+  public:
+    FrameRecordSizeTestCase()
+        : TestCase("a compact record holds its head's bytes, not a fixed maximum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // WRITE First: Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 + BTH 12 + RETH 16.
+        RoceFrame data = WriteFirst(1024, true);
+        Ptr<RdmaFrame> frame = data.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(frame->GetHeadLength(), 74, "a data frame's head");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetSize(), 74 + 1024 + 4, "the frame");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetRecordBytes(), 24 + 80, "its record");
+        // ACKNOWLEDGE: the same to the BTH, then an AETH (4).
+        RoceFrame ack = WriteFirst(0, true);
+        ack.bth.SetOpcode(RC_ACKNOWLEDGE);
+        ack.payload = nullptr;
+        Ptr<RdmaFrame> ackFrame = ack.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->IsCompact(), true, "an ACK is compact");
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetHeadLength(), 62, "an ACK's head");
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetRecordBytes(), 24 + 64, "an ACK's record");
+        // With an INT header (42 bytes) the record keeps its slots' egress IDs.
+        RoceFrame withInt = WriteFirst(1024, true);
+        Ptr<RdmaFrame> intFrame = withInt.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetHeadLength(), 74 + IntHeader::SIZE, "head with INT");
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetRecordBytes(),
+                              24 + 120 + 8 * IntHeader::MAX_HOPS,
+                              "record with INT slots");
+        intFrame->GetIntEgress()[4] = 77;
+        NS_TEST_ASSERT_MSG_EQ(intFrame->GetIntEgress()[4], 77, "slot 4 kept");
+        NS_TEST_ASSERT_MSG_EQ(
+            (BytesOf(*intFrame) ==
+             BytesOf(withInt.BuildEthernetFrame(IntHeader(), IntHeader::UDP_PORT))),
+            true,
+            "the slots are beside the bytes");
+        // A record given back is the next one of its size, and starts clean.
+        const RdmaFrame* before = PeekPointer(intFrame);
+        intFrame = nullptr;
+        RoceFrame again = WriteFirst(1024, true);
+        Ptr<RdmaFrame> reused = again.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+        NS_TEST_ASSERT_MSG_EQ(reused->GetIntEgress()[4], 0, "a reused record's slots are cleared");
+        NS_TEST_ASSERT_MSG_EQ(reused->GetCongaOverlay().srcLeaf,
+                              RdmaCongaOverlay::NO_LEAF,
+                              "no overlay until CONGA sets one");
+        reused->GetCongaOverlay().ce = 5;
+        NS_TEST_ASSERT_MSG_EQ(+reused->GetCongaOverlay().ce, 5, "the overlay kept beside it");
+        if (before == PeekPointer(reused))
+        {
+            // Pooled (not under ASan): the overlay goes with the frame.
+            reused = nullptr;
+            RoceFrame third = WriteFirst(1024, true);
+            Ptr<RdmaFrame> next = third.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
+            NS_TEST_ASSERT_MSG_EQ(+next->GetCongaOverlay().ce, 0, "an overlay per frame");
+        }
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief A payload of zeros is a length, not a Packet: what a gather from
+ * memory not in data mode gives, what a compact frame parses to, and what
+ * a WRITE and a READ between two NICs carry end to end (no ns-3 Packet is
+ * constructed: Packet UIDs, which every new Packet takes from one counter,
+ * do not advance).
+ */
+class ZeroPayloadWithoutPacketTestCase : public TestCase
+{
+  public:
+    ZeroPayloadWithoutPacketTestCase()
+        : TestCase("a zero payload is its length: no Packet at the QP, the NIC or the wire")
+    {
+    }
+
+  private:
+    /// \return the UID the next Packet gets
+    static uint64_t NextPacketUid()
+    {
+        return Create<Packet>()->GetUid() + 1;
+    }
+
+    void DoRun() override
+    {
+        using rdmatest::TwoHosts;
+        TwoHosts::Options o;
+        o.dataMode = false; // buffers nobody wrote
+        TwoHosts h(o);
+        NS_TEST_ASSERT_MSG_EQ(h.connectResult, 0, "connected");
+
+        // The QP's gather of 1000 bytes: a length.
+        bool zeros = false;
+        const uint64_t gatherUid = NextPacketUid();
+        RdmaPayload gathered =
+            h.qpA->GetMemory().Gather({{TwoHosts::VA_A, 4096, h.mrA->GetLkey()}}, 100, 1000, zeros);
+        NS_TEST_ASSERT_MSG_EQ(NextPacketUid(), gatherUid + 1, "the gather made no Packet");
+        NS_TEST_ASSERT_MSG_EQ(zeros, true, "zeros");
+        NS_TEST_ASSERT_MSG_EQ(gathered.IsZeros(), true, "a run of zeros");
+        NS_TEST_ASSERT_MSG_EQ(gathered.GetSize(), 1000, "its length");
+        NS_TEST_ASSERT_MSG_EQ(bool(gathered.GetPacket()), false, "no Packet");
+
+        // A compact frame parses to a payload of the same length, no Packet.
+        RoceFrame f = WriteFirst(0, false);
+        f.payload = gathered;
+        Ptr<RdmaFrame> frame = f.BuildFrame();
+        NS_TEST_ASSERT_MSG_EQ(frame->IsCompact(), true, "compact");
+        RoceFrame parsed;
+        const uint64_t parseUid = NextPacketUid();
+        NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*frame, parsed, false),
+                              RoceFrame::OK,
+                              "parses");
+        NS_TEST_ASSERT_MSG_EQ(NextPacketUid(), parseUid + 1, "the parse made no Packet");
+        NS_TEST_ASSERT_MSG_EQ(parsed.payload.IsZeros(), true, "parsed: a run of zeros");
+        NS_TEST_ASSERT_MSG_EQ(parsed.payload.GetSize(), 1000, "parsed: without the pad");
+        NS_TEST_ASSERT_MSG_EQ((BytesOf(parsed.payload) == std::vector<uint8_t>(1000, 0)),
+                              true,
+                              "its bytes read as zeros");
+
+        // A 64 kB WRITE and a 64 kB READ, end to end.
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 65536);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        RdmaSendWr r = h.Wr(IBV_WR_RDMA_READ, 2, TwoHosts::VA_A + 65536, 65536);
+        r.remoteAddr = TwoHosts::VA_B + 65536;
+        h.qpA->PostSend(r);
+        const uint64_t runUid = NextPacketUid();
+        Simulator::Run();
+        const uint64_t made = NextPacketUid() - runUid - 1;
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "both completed");
+        NS_TEST_ASSERT_MSG_EQ(made, 0, "Packets made for 64 kB written and 64 kB read");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief A payload of zeros carried as its length still writes zeros where
+ * the receiver's memory keeps bytes: a SEND (scattered) and a WRITE from a
+ * host whose memory is not in data mode to one whose memory is.
+ */
+class ZeroPayloadIntoDataModeTestCase : public TestCase
+{
+  public:
+    ZeroPayloadIntoDataModeTestCase()
+        : TestCase("a zero payload writes zeros into memory that keeps bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using rdmatest::TwoHosts;
+        TwoHosts::Options o;
+        o.dataMode = false;
+        o.setupB = [](Ptr<RdmaNic> nic) { nic->SetAttribute("DataMode", BooleanValue(true)); };
+        TwoHosts h(o);
+        NS_TEST_ASSERT_MSG_EQ(h.connectResult, 0, "connected");
+        const uint64_t B = TwoHosts::VA_B;
+        TwoHosts::Fill(h.mrB, B, 0x4000, 5);
+        h.qpB->PostRecv(h.Recv(100, B, 3000));
+        h.qpA->PostSend(h.Wr(IBV_WR_SEND, 1, TwoHosts::VA_A, 3000));
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 2, TwoHosts::VA_A, 5000);
+        w.remoteAddr = B + 0x2000;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "both completed");
+        std::vector<uint8_t> got(0x4000);
+        h.mrB->Read(B, got.data(), got.size());
+        const auto zeros = [&got](uint64_t from, uint64_t to) {
+            return std::all_of(got.begin() + from, got.begin() + to, [](uint8_t b) {
+                return b == 0;
+            });
+        };
+        NS_TEST_EXPECT_MSG_EQ(zeros(0, 3000), true, "the SEND's 3000 bytes are zeros");
+        NS_TEST_EXPECT_MSG_EQ(zeros(0x2000, 0x2000 + 5000), true, "the WRITE's 5000 are zeros");
+        NS_TEST_EXPECT_MSG_EQ(zeros(3000, 0x2000), false, "the bytes between are kept");
     }
 };
 
@@ -245,6 +446,9 @@ class RdmaFrameTestSuite : public TestSuite
         AddTestCase(new CompactFrameBytesTestCase, TestCase::QUICK);
         AddTestCase(new WrappedFrameTestCase, TestCase::QUICK);
         AddTestCase(new CompactFrameEditTestCase, TestCase::QUICK);
+        AddTestCase(new FrameRecordSizeTestCase, TestCase::QUICK);
+        AddTestCase(new ZeroPayloadWithoutPacketTestCase, TestCase::QUICK);
+        AddTestCase(new ZeroPayloadIntoDataModeTestCase, TestCase::QUICK);
     }
 };
 

@@ -93,7 +93,21 @@ RdmaQpMemory::SpansOf(const std::vector<RdmaSge>& sgList,
                 });
 }
 
-Ptr<Packet>
+bool
+RdmaQpMemory::InDataMode(const std::vector<RdmaSge>& sgList) const
+{
+    for (const RdmaSge& sge : sgList)
+    {
+        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
+        if (mr && mr->IsDataMode())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+RdmaPayload
 RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
                      uint64_t offset,
                      uint32_t length,
@@ -108,16 +122,11 @@ RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
                         m_memoryRead(sge.lkey, sge.addr + into, n);
                     });
     }
-    bool data = false;
-    for (const RdmaSge& sge : sgList)
-    {
-        Ptr<RdmaMemoryRegion> mr = LookupMr(sge.lkey);
-        data = data || (mr && mr->IsDataMode());
-    }
+    const bool data = InDataMode(sgList);
     zeros = !data;
     if (!data)
     {
-        return Create<Packet>(length);
+        return RdmaPayload::Zeros(length);
     }
     std::vector<uint8_t> bytes(length, 0);
     ForEachSpan(sgList,
@@ -132,11 +141,15 @@ RdmaQpMemory::Gather(const std::vector<RdmaSge>& sgList,
 void
 RdmaQpMemory::Scatter(const std::vector<RdmaSge>& sgList,
                       uint64_t offset,
-                      Ptr<const Packet> payload)
+                      const RdmaPayload& payload)
 {
-    uint32_t length = payload->GetSize();
+    if (payload.IsZeros() && !InDataMode(sgList))
+    {
+        return; // zeros into memory that keeps no bytes
+    }
+    uint32_t length = payload.GetSize();
     std::vector<uint8_t> bytes(length);
-    payload->CopyData(bytes.data(), length);
+    payload.CopyData(bytes.data(), length);
     ForEachSpan(sgList,
                 offset,
                 length,
@@ -149,7 +162,7 @@ RdmaQpMemory::Scatter(const std::vector<RdmaSge>& sgList,
                 });
 }
 
-Ptr<Packet>
+RdmaPayload
 RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length, bool& zeros) const
 {
     if (!m_memoryRead.IsNull() && length > 0)
@@ -159,7 +172,7 @@ RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length,
     zeros = !mr->IsDataMode();
     if (zeros)
     {
-        return Create<Packet>(length);
+        return RdmaPayload::Zeros(length);
     }
     std::vector<uint8_t> bytes(length);
     mr->Read(va, bytes.data(), length);
@@ -167,14 +180,14 @@ RdmaQpMemory::ReadMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, uint32_t length,
 }
 
 void
-RdmaQpMemory::WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload)
+RdmaQpMemory::WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, const RdmaPayload& payload)
 {
     if (!mr->IsDataMode())
     {
         return;
     }
-    std::vector<uint8_t> bytes(payload->GetSize());
-    payload->CopyData(bytes.data(), bytes.size());
+    std::vector<uint8_t> bytes(payload.GetSize());
+    payload.CopyData(bytes.data(), bytes.size());
     mr->Write(va, bytes.data(), bytes.size());
 }
 

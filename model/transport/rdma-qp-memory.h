@@ -11,6 +11,7 @@
 #include "ns3/callback.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-payload.h"
 
 #include <functional>
 #include <vector>
@@ -66,15 +67,17 @@ class RdmaQpMemory
     bool CheckLocalSgList(const std::vector<RdmaSge>& sgList, bool needLocalWrite) const;
     /**
      * \brief Payload of `length` bytes at `offset` into a scatter/gather
-     * list: real bytes when its regions are in data mode, else zero bytes.
+     * list: real bytes (a Packet) when its regions are in data mode, else
+     * RdmaPayload::Zeros(length), no Packet.
      * \param zeros set true when the payload is zero bytes (no region in data mode)
      */
-    Ptr<Packet> Gather(const std::vector<RdmaSge>& sgList,
+    RdmaPayload Gather(const std::vector<RdmaSge>& sgList,
                        uint64_t offset,
                        uint32_t length,
                        bool& zeros) const;
-    /// Place a payload at `offset` into a scatter/gather list (data mode).
-    void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, Ptr<const Packet> payload);
+    /// Place a payload at `offset` into a scatter/gather list (data mode;
+    /// a run of zeros writes zeros).
+    void Scatter(const std::vector<RdmaSge>& sgList, uint64_t offset, const RdmaPayload& payload);
     /**
      * \brief The memory a payload of `length` bytes at `offset` into a
      * scatter list lands in, as (addr, length, lkey) pieces.
@@ -88,17 +91,20 @@ class RdmaQpMemory
                  uint32_t length,
                  std::vector<RdmaSge>& out) const;
     /**
-     * \return `length` bytes of a region from `va` (real bytes in data mode)
+     * \return `length` bytes of a region from `va`: real bytes (a Packet) in
+     *         data mode, else RdmaPayload::Zeros(length), no Packet
      * \param zeros set true when they are zero bytes (the region is not in data mode)
      */
-    Ptr<Packet> ReadMemory(Ptr<RdmaMemoryRegion> mr,
+    RdmaPayload ReadMemory(Ptr<RdmaMemoryRegion> mr,
                            uint64_t va,
                            uint32_t length,
                            bool& zeros) const;
-    /// Write a payload into a region at `va` (data mode).
-    void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, Ptr<const Packet> payload);
+    /// Write a payload into a region at `va` (data mode; a run of zeros writes zeros).
+    void WriteMemory(Ptr<RdmaMemoryRegion> mr, uint64_t va, const RdmaPayload& payload);
 
   private:
+    /// \return whether a region of the list is in data mode (keeps its bytes)
+    bool InDataMode(const std::vector<RdmaSge>& sgList) const;
     /**
      * \brief Visit the parts of a scatter/gather list that hold message bytes
      * [offset, offset + length): fn(sge, offset into the SGE, offset into the

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -31,56 +32,133 @@ constexpr bool g_pooled = true;
 constexpr bool g_pooled = true;
 #endif
 
-/// Records given back, each holding the next one's address in its first bytes.
-void* g_free = nullptr;
+/// Records are multiples of this many bytes (the fixed part's alignment).
+constexpr uint32_t GRAIN = 8;
+/// Bytes of the INT slots' egress IDs in a record that has them.
+constexpr uint32_t INT_SLOT_BYTES = sizeof(IntHeader::EgressIds);
+/// The largest record: the fixed part, a full head, the INT slots.
+constexpr uint32_t MAX_RECORD =
+    sizeof(RdmaFrame) + (RdmaFrame::HEAD_CAPACITY + GRAIN - 1) / GRAIN * GRAIN + INT_SLOT_BYTES;
+
+static_assert(sizeof(RdmaFrame) == 24, "the fixed part the class's docstring gives");
+static_assert(sizeof(RdmaFrame) % GRAIN == 0, "the area after the fixed part is aligned");
+static_assert(alignof(IntHeader::EgressIds) <= GRAIN, "the INT slots are aligned");
+static_assert(MAX_RECORD <= 255, "a record's size fits m_recordBytes");
+
+/// \return n rounded up to a multiple of GRAIN
+constexpr uint32_t
+RoundUp(uint32_t n)
+{
+    return (n + GRAIN - 1) / GRAIN * GRAIN;
+}
+
+/// Per record size / GRAIN, the records given back, each holding the next
+/// one's address in its first bytes.
+void* g_free[MAX_RECORD / GRAIN + 1] = {};
+
+/// CONGA's overlay fields of the frames that have them (RdmaFrame::m_conga);
+/// never destroyed, so a frame freed during the process's exit still finds it.
+std::unordered_map<const RdmaFrame*, RdmaCongaOverlay>&
+CongaOverlays()
+{
+    static auto* overlays = new std::unordered_map<const RdmaFrame*, RdmaCongaOverlay>();
+    return *overlays;
+}
 
 } // namespace
 
-void*
-RdmaFrame::operator new(std::size_t bytes)
+RdmaFrame*
+RdmaFrame::Allocate(uint32_t areaBytes)
 {
-    if (g_pooled && g_free && bytes == sizeof(RdmaFrame))
+    const uint32_t bytes = sizeof(RdmaFrame) + areaBytes;
+    NS_ASSERT(bytes % GRAIN == 0 && bytes <= MAX_RECORD);
+    void* p = nullptr;
+    void*& list = g_free[bytes / GRAIN];
+    if (g_pooled && list)
     {
-        void* p = g_free;
-        std::memcpy(&g_free, p, sizeof(void*));
-        return p;
+        p = list;
+        std::memcpy(&list, p, sizeof(void*));
     }
-    return ::operator new(bytes);
+    else
+    {
+        p = ::operator new(bytes);
+    }
+    RdmaFrame* f = new (p) RdmaFrame();
+    f->m_recordBytes = static_cast<uint8_t>(bytes);
+    return f;
+}
+
+RdmaFrame::~RdmaFrame()
+{
+    if (m_conga)
+    {
+        CongaOverlays().erase(this);
+    }
 }
 
 void
-RdmaFrame::operator delete(void* p)
+RdmaFrameDeleter::Delete(RdmaFrame* frame)
 {
-    if (!g_pooled || !p)
+    const uint32_t bytes = frame->m_recordBytes;
+    frame->~RdmaFrame();
+    if (!g_pooled)
     {
-        ::operator delete(p);
+        ::operator delete(frame);
         return;
     }
-    std::memcpy(p, &g_free, sizeof(void*));
-    g_free = p;
+    void*& list = g_free[bytes / GRAIN];
+    std::memcpy(static_cast<void*>(frame), &list, sizeof(void*));
+    list = frame;
 }
 
 Ptr<RdmaFrame>
-RdmaFrame::Compact(const uint8_t* head, uint32_t headLen, uint32_t zeros, uint32_t icrc)
+RdmaFrame::Compact(const uint8_t* head,
+                   uint32_t headLen,
+                   uint32_t zeros,
+                   uint32_t icrc,
+                   bool intSlots)
 {
     NS_ABORT_MSG_IF(headLen > HEAD_CAPACITY,
                     "RdmaFrame: a head of " << headLen << " bytes does not fit " << HEAD_CAPACITY);
-    Ptr<RdmaFrame> f = Ptr<RdmaFrame>(new RdmaFrame(), false);
-    std::memcpy(f->m_head, head, headLen);
+    RdmaFrame* f = Allocate(RoundUp(headLen) + (intSlots ? INT_SLOT_BYTES : 0));
+    std::memcpy(f->Area(), head, headLen);
     f->m_headLen = static_cast<uint8_t>(headLen);
     f->m_size = headLen + zeros + TRAILER_BYTES;
     f->m_icrc = icrc;
-    return f;
+    if (intSlots)
+    {
+        f->m_intSlots = true;
+        new (f->Area() + RoundUp(headLen)) IntHeader::EgressIds{};
+    }
+    return Ptr<RdmaFrame>(f, false);
 }
 
 Ptr<RdmaFrame>
 RdmaFrame::Wrap(Ptr<Packet> packet)
 {
     NS_ABORT_MSG_IF(!packet, "RdmaFrame: no packet to wrap");
-    Ptr<RdmaFrame> f = Ptr<RdmaFrame>(new RdmaFrame(), false);
+    RdmaFrame* f = Allocate(INT_SLOT_BYTES);
     f->m_size = packet->GetSize();
     f->m_packet = packet;
-    return f;
+    f->m_intSlots = true;
+    new (f->Area()) IntHeader::EgressIds{};
+    return Ptr<RdmaFrame>(f, false);
+}
+
+RdmaCongaOverlay&
+RdmaFrame::GetCongaOverlay()
+{
+    m_conga = true;
+    return CongaOverlays()[this];
+}
+
+IntHeader::EgressIds&
+RdmaFrame::GetIntEgress()
+{
+    NS_ABORT_MSG_UNLESS(m_intSlots,
+                        "RdmaFrame: a frame built without an INT header has no INT slots");
+    // std::launder: the array was placement-new'd at this address.
+    return *std::launder(reinterpret_cast<IntHeader::EgressIds*>(Area() + RoundUp(m_headLen)));
 }
 
 uint32_t
@@ -92,7 +170,7 @@ RdmaFrame::CopyData(uint8_t* buffer, uint32_t size) const
     }
     const uint32_t n = std::min(size, m_size);
     const uint32_t fromHead = std::min<uint32_t>(n, m_headLen);
-    std::memcpy(buffer, m_head, fromHead);
+    std::memcpy(buffer, Area(), fromHead);
     const uint32_t zerosEnd = m_size - TRAILER_BYTES;
     if (n > fromHead)
     {
@@ -123,7 +201,7 @@ RdmaFrame::RewriteHead(const uint8_t* head, uint32_t n)
         m_packet->AddHeader(RdmaRawHeader(head, n));
         return;
     }
-    std::memcpy(m_head, head, n);
+    std::memcpy(Area(), head, n);
 }
 
 Ptr<Packet>
@@ -134,7 +212,7 @@ RdmaFrame::ToPacket() const
         return m_packet;
     }
     Ptr<Packet> p = Create<Packet>(m_size - m_headLen - TRAILER_BYTES);
-    p->AddHeader(RdmaRawHeader(m_head, m_headLen));
+    p->AddHeader(RdmaRawHeader(Area(), m_headLen));
     IcrcTrailer trailer;
     trailer.SetIcrc(m_icrc);
     p->AddTrailer(trailer);
@@ -153,15 +231,15 @@ RdmaFrame::ReadIcrc(uint32_t end) const
     return trailer.GetIcrc();
 }
 
-Ptr<Packet>
-RdmaFrame::CreateFragment(uint32_t offset, uint32_t length) const
+RdmaPayload
+RdmaFrame::GetPayload(uint32_t offset, uint32_t length) const
 {
     NS_ABORT_MSG_IF(offset + length > m_size, "RdmaFrame: fragment past the frame's end");
     if (!m_packet && offset >= m_headLen && offset + length <= m_size - TRAILER_BYTES)
     {
-        return Create<Packet>(length); // zeros only
+        return RdmaPayload::Zeros(length);
     }
-    return ToPacket()->CreateFragment(offset, length);
+    return RdmaPayload(ToPacket()->CreateFragment(offset, length));
 }
 
 } // namespace ns3

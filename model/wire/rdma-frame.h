@@ -6,6 +6,7 @@
 #define RDMA_FRAME_H
 
 #include "int-header.h"
+#include "rdma-payload.h"
 
 #include "ns3/packet.h"
 #include "ns3/simple-ref-count.h"
@@ -41,6 +42,19 @@ struct RdmaCongaOverlay
     bool hasFeedback{false};   //!< whether FB_LBTag/FB_Metric are set
 };
 
+class RdmaFrame;
+
+/**
+ * \ingroup rdma
+ * \brief How a frame's last reference gives its record back
+ * (SimpleRefCount's DELETER): to the free list of its size.
+ */
+struct RdmaFrameDeleter
+{
+    /// \param frame the frame, destroyed and its record freed
+    static void Delete(RdmaFrame* frame);
+};
+
 /**
  * \ingroup rdma
  * \brief An Ethernet frame (destination MAC first, no FCS) as the fabric
@@ -58,16 +72,27 @@ struct RdmaCongaOverlay
  * the MPI channel. Frames made from Packets (PFC frames, frames from tests
  * and from verbs with real payload bytes) stay Packets: Wrap.
  *
+ * The record is as long as what it holds: a fixed part (sizeof(RdmaFrame),
+ * 24 bytes), then the head's bytes, then, for a frame with an INT header
+ * and for a wrapped one, the INT slots' egress IDs (GetIntEgress,
+ * MAX_HOPS x 8 bytes), each rounded up to 8 bytes (GetRecordBytes): with
+ * an 802.1Q tag and IPv4, a data frame with a RETH (a head of 74 bytes)
+ * takes a 104-byte record, one without (58 bytes) or an ACK (62) an 88-byte
+ * one, a data frame with a RETH and an INT header (116) 184 bytes. Records
+ * come from one free list per record size and go back to it (none under
+ * ASan). CONGA's overlay fields, which only CONGA runs use, are kept beside
+ * the records that have them (GetCongaOverlay).
+ *
  * Byte for byte, a compact frame and ToPacket()'s Packet are the frame
  * RoceFrame::BuildEthernetFrame makes (headers, payload zeros and pad, the
  * ICRC least significant byte first, IBA Annex A17.3.3).
  */
-class RdmaFrame : public SimpleRefCount<RdmaFrame>
+class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
 {
   public:
-    /// Header bytes a compact frame holds: Ethernet, an 802.1Q tag, IPv6,
-    /// UDP, an INT header (42 bytes), BTH and a RETH fit (14 + 4 + 40 + 8 +
-    /// 42 + 12 + 16 = 136 bytes); larger heads are wrapped.
+    /// Header bytes a compact frame holds at most: Ethernet, an 802.1Q tag,
+    /// IPv6, UDP, an INT header (42 bytes), BTH and a RETH fit (14 + 4 + 40 +
+    /// 8 + 42 + 12 + 16 = 136 bytes); larger heads are wrapped.
     static constexpr uint32_t HEAD_CAPACITY = 136;
     /// Bytes of the trailer (the ICRC).
     static constexpr uint32_t TRAILER_BYTES = 4;
@@ -79,14 +104,20 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
      * \param zeros zero bytes after them (payload and pad)
      * \param icrc the 4-byte trailer after the zeros, as a number (written
      *        least significant byte first, as IcrcTrailer writes it)
+     * \param intSlots whether the head holds an INT header: the record then
+     *        keeps its slots' egress IDs (GetIntEgress)
      * \return the frame: headLen + zeros + 4 bytes
      */
-    static Ptr<RdmaFrame> Compact(const uint8_t* head, uint32_t headLen, uint32_t zeros, uint32_t icrc);
+    static Ptr<RdmaFrame> Compact(const uint8_t* head,
+                                  uint32_t headLen,
+                                  uint32_t zeros,
+                                  uint32_t icrc,
+                                  bool intSlots = false);
 
     /**
      * \brief Any frame, as the Packet it is.
      * \param packet the frame (the RdmaFrame refers to it, it is not copied)
-     * \return the frame
+     * \return the frame (its record keeps INT slots' egress IDs)
      */
     static Ptr<RdmaFrame> Wrap(Ptr<Packet> packet);
 
@@ -100,6 +131,19 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     bool IsCompact() const
     {
         return !m_packet;
+    }
+
+    /// \return the head bytes the record holds (compact; 0 when wrapped)
+    uint32_t GetHeadLength() const
+    {
+        return m_packet ? 0 : m_headLen;
+    }
+
+    /// \return the bytes of the record's allocation: the fixed part, the
+    /// head (compact) and the INT egress slots, rounded up to 8
+    uint32_t GetRecordBytes() const
+    {
+        return m_recordBytes;
     }
 
     /**
@@ -127,13 +171,14 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
     Ptr<Packet> ToPacket() const;
 
     /**
-     * \brief Bytes [offset, offset + length) as a Packet, as
-     * Packet::CreateFragment gives them (a received payload).
+     * \brief Bytes [offset, offset + length) as a payload (a received one).
      * \param offset first byte
      * \param length how many (offset + length <= GetSize())
-     * \return the fragment; a run of a compact frame's zeros costs no copy
+     * \return RdmaPayload::Zeros(length) when they are all a compact frame's
+     *         zeros (no Packet made), else the bytes as Packet::CreateFragment
+     *         gives them
      */
-    Ptr<Packet> CreateFragment(uint32_t offset, uint32_t length) const;
+    RdmaPayload GetPayload(uint32_t offset, uint32_t length) const;
 
     /**
      * \brief The ICRC that ends the frame at byte `end` (what the parser
@@ -143,34 +188,49 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame>
      */
     uint32_t ReadIcrc(uint32_t end) const;
 
-    /// \return CONGA's overlay fields (RdmaCongaOverlay), to read or set
-    RdmaCongaOverlay& GetCongaOverlay()
-    {
-        return m_conga;
-    }
+    /**
+     * \return CONGA's overlay fields (RdmaCongaOverlay), to read or set:
+     * kept beside the record, not in it (only CONGA's leaves and spines
+     * call this; the first call gives the defaults, srcLeaf NO_LEAF)
+     */
+    RdmaCongaOverlay& GetCongaOverlay();
 
-    /// \return per INT slot, the egress that stamped it (IntHeader::EgressIds;
-    /// metadata, not bytes), to read or set
-    IntHeader::EgressIds& GetIntEgress()
-    {
-        return m_intEgress;
-    }
-
-    /// Compact frames come from a free list of records (none under ASan).
-    static void* operator new(std::size_t bytes);
-    /// Back to the free list.
-    static void operator delete(void* p);
+    /**
+     * \return per INT slot, the egress that stamped it (IntHeader::EgressIds;
+     * metadata, not bytes), to read or set. Only a frame with INT slots
+     * has them: a compact frame built with an INT header, or a wrapped one;
+     * for any other the call aborts.
+     */
+    IntHeader::EgressIds& GetIntEgress();
 
   private:
-    RdmaFrame() = default;
+    friend struct RdmaFrameDeleter;
 
-    Ptr<Packet> m_packet;       //!< the wrapped Packet; null for a compact frame
-    uint32_t m_size{0};         //!< frame bytes
-    uint32_t m_icrc{0};         //!< compact: the trailer
-    RdmaCongaOverlay m_conga;   //!< CONGA's overlay fields (metadata)
-    IntHeader::EgressIds m_intEgress{}; //!< INT slots' egress IDs (metadata)
-    uint8_t m_headLen{0};       //!< compact: bytes in m_head
-    uint8_t m_head[HEAD_CAPACITY]; //!< compact: the first bytes
+    /// A record of `areaBytes` after the fixed part, from its free list.
+    static RdmaFrame* Allocate(uint32_t areaBytes);
+    RdmaFrame() = default;
+    ~RdmaFrame();
+
+    /// \return the record's bytes after the fixed part
+    uint8_t* Area()
+    {
+        return reinterpret_cast<uint8_t*>(this + 1);
+    }
+
+    /// \return the record's bytes after the fixed part
+    const uint8_t* Area() const
+    {
+        return reinterpret_cast<const uint8_t*>(this + 1);
+    }
+
+    uint32_t m_size{0};       //!< frame bytes
+    Ptr<Packet> m_packet;     //!< the wrapped Packet; null for a compact frame
+    uint32_t m_icrc{0};       //!< compact: the trailer
+    uint8_t m_headLen{0};     //!< compact: head bytes at Area()
+    uint8_t m_recordBytes{0}; //!< the record's allocation, bytes
+    bool m_intSlots{false};   //!< whether the INT egress IDs follow the head in Area()
+    bool m_conga{false};      //!< whether CONGA's overlay was made (GetCongaOverlay)
+    // Area(): the head's bytes, then the INT egress IDs
 };
 
 /**

@@ -59,10 +59,10 @@ struct PacketBytes
         return p->CopyData(buffer, size);
     }
 
-    /// Packet::CreateFragment
-    Ptr<Packet> CreateFragment(uint32_t offset, uint32_t length) const
+    /// Packet::CreateFragment, as a payload
+    RdmaPayload GetPayload(uint32_t offset, uint32_t length) const
     {
-        return p->CreateFragment(offset, length);
+        return RdmaPayload(p->CreateFragment(offset, length));
     }
 
     /// \return the ICRC whose last byte is at end - 1 (IcrcTrailer's byte order)
@@ -338,10 +338,10 @@ MakeBody(const RoceFrame& f, bool zeroBody, uint32_t length, uint8_t pad, uint32
     if (g_icrcEnabled)
     {
         std::vector<uint8_t> bytes(length);
-        f.payload->CopyData(bytes.data(), length);
+        f.payload.CopyData(bytes.data(), length);
         icrc = IcrcTrailer::AppendZeros(IcrcTrailer::Append(icrc, bytes.data(), length), pad);
     }
-    Ptr<Packet> p = f.payload->Copy();
+    Ptr<Packet> p = f.payload.GetPacket()->Copy();
     if (pad > 0)
     {
         p->AddAtEnd(Create<Packet>(pad)); // pad bytes are zero
@@ -390,7 +390,7 @@ RoceFrame::Build(bool ethernet,
     // from the headers' (MakeBody extends it over real bytes).
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
     icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
-    const bool zeroBody = !hasPayload || payloadZeros;
+    const bool zeroBody = !hasPayload || payloadZeros || payload.IsZeros();
     if (zeroBody && g_icrcEnabled)
     {
         icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
@@ -406,7 +406,11 @@ RoceFrame::Build(bool ethernet,
     }
     if (compact && zeroBody && frameHeadBytes <= RdmaFrame::HEAD_CAPACITY)
     {
-        *compact = RdmaFrame::Compact(frameHead, frameHeadBytes, length + pad, icrc);
+        *compact = RdmaFrame::Compact(frameHead,
+                                      frameHeadBytes,
+                                      length + pad,
+                                      icrc,
+                                      intHeader != nullptr);
         return nullptr;
     }
     Ptr<Packet> p = MakeBody(*this, zeroBody, length, pad, icrc);
@@ -786,8 +790,8 @@ ParseAt(const Bytes& packet,
     // The payload shares the frame's bytes (copy-on-write).
     const uint8_t padCnt = (bthBytes[1] >> 4) & 0x3;
     out.payload = (info.extHeaders & EXT_PAYLOAD)
-                      ? packet.CreateFragment(offset + shim + headers, dataAndPad - padCnt)
-                      : nullptr;
+                      ? packet.GetPayload(offset + shim + headers, dataAndPad - padCnt)
+                      : RdmaPayload();
     out.payloadZeros = false;
     NS_LOG_LOGIC("parsed " << RdmaOpcodeName(out.bth.GetOpcode()) << " psn=" << out.bth.GetPsn());
     return RoceFrame::OK;

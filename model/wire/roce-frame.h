@@ -12,6 +12,7 @@
 #include "cnp-header.h"
 #include "int-header.h"
 #include "rdma-frame.h"
+#include "rdma-payload.h"
 #include "rdma-wire.h"
 #include "rdma-word-header.h"
 #include "reth-header.h"
@@ -123,11 +124,15 @@ struct RoceFrame
      * undecoded (not malformed).
      */
     uint64_t sackBitmap{0};
-    bool hasSackBitmap{false};       //!< whether the frame carries sackBitmap
-    Ptr<Packet> payload;             //!< payload without pad; null = none
-    bool payloadZeros{false};        //!< the payload is known to be zero bytes (BuildIpPacket
-                                     //!< then finds the ICRC from the headers alone)
-    uint32_t icrc{0};                //!< ICRC written by the builder, read by the parser
+    bool hasSackBitmap{false}; //!< whether the frame carries sackBitmap
+    /// The payload without pad: none, a run of zeros by its length alone
+    /// (RdmaPayload::Zeros: what a compact frame's parse and a gather from
+    /// memory not in data mode give), or real bytes as a Packet.
+    RdmaPayload payload;
+    bool payloadZeros{false}; //!< a Packet payload is known to be zero bytes (the
+                              //!< builders then find the ICRC from the headers alone,
+                              //!< as for RdmaPayload::Zeros)
+    uint32_t icrc{0};         //!< ICRC written by the builder, read by the parser
 
     /// \return whether Build writes sackBitmap: hasSackBitmap on an
     /// ACKNOWLEDGE whose AETH is a PSN sequence error NAK
@@ -197,7 +202,8 @@ struct RoceFrame
                                                  bool& hasInt);
     /**
      * \brief ParseEthernetFrame for a frame as the fabric carries it (a
-     * compact frame's payload is a Packet of zeros of its length).
+     * compact frame's payload is RdmaPayload::Zeros of its length: no
+     * Packet is made).
      * \param frame the frame; not modified
      * \param out receives the fields; valid only when OK is returned
      * \param verifyIcrc whether to recompute and compare the ICRC
