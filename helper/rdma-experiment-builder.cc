@@ -306,11 +306,7 @@ RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
     const RdmaTopologySpec& t = m_spec.topology;
     const uint64_t hosts = t.GetNHosts();
     const uint64_t switches = t.GetNSwitches();
-    if (what == "host routes")
-    {
-        m_census->Enter("route computation", switches * hosts, "(switch, host)");
-    }
-    else if (what == "links")
+    if (what == "links")
     {
         m_census->Enter("links", 2 * t.links.size(), "port (device, egress queue, PFC, channel half)");
     }

@@ -14,8 +14,8 @@
 #include "ns3/rdma-flow.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
+#include "ns3/rdma-fifo.h"
 
-#include <deque>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -165,7 +165,7 @@ class RdmaFlowRunner : public Object
         Ptr<RdmaQueuePair> req;       //!< requester's QP (null until used)
         Ptr<RdmaQueuePair> resp;      //!< responder's QP
         uint32_t outstanding{0};      //!< posted, not completed
-        std::deque<uint32_t> backlog; //!< flows waiting for the send queue
+        RdmaFifo<uint32_t> backlog; //!< flows waiting for the send queue
     };
 
     /// Schedule the start of every flow that is due, in its requester's

@@ -7,6 +7,8 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -18,9 +20,7 @@ namespace
 constexpr uint16_t FAR = 0xFFFF;
 } // namespace
 
-RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
-                                     const std::function<void(uint64_t, uint64_t)>& progress,
-                                     const std::vector<bool>& down)
+RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec, const std::vector<bool>& down)
     : m_nNodes(spec.GetNNodes()),
       m_isSwitch(spec.isSwitch),
       m_hostIndex(spec.GetNNodes(), UNREACHABLE),
@@ -44,46 +44,58 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec,
         m_ports[l.a].push_back({i, l.b});
         m_ports[l.b].push_back({i, l.a});
     }
-    const uint32_t nHosts = m_hostNode.size();
-    m_dist.assign(std::size_t(nHosts) * m_nNodes, FAR);
-    std::vector<uint32_t> queue;
-    queue.reserve(m_nNodes);
-    for (uint32_t d = 0; d < nHosts; ++d)
+    const std::size_t rowBytes = std::max<std::size_t>(1, m_nNodes) * sizeof(uint16_t);
+    m_nRows = std::max<std::size_t>(
+        1,
+        std::min<std::size_t>(m_hostNode.size(), ROW_CACHE_BYTES / rowBytes));
+    m_rowHost.assign(m_nRows, UNREACHABLE);
+    NS_LOG_INFO(spec.name << ": " << m_hostNode.size() << " destinations, " << m_nNodes
+                          << " nodes, " << m_nRows << " distance rows kept");
+}
+
+const uint16_t*
+RdmaRouteComputer::GetRow(uint32_t dstHost) const
+{
+    const uint32_t slot = dstHost % m_nRows;
+    if (m_dist.empty())
     {
-        uint16_t* dist = &m_dist[std::size_t(d) * m_nNodes];
-        const uint32_t dst = m_hostNode[d];
-        queue.clear();
-        dist[dst] = 0;
-        queue.push_back(dst);
-        for (std::size_t q = 0; q < queue.size(); ++q)
+        m_dist.assign(std::size_t(m_nRows) * m_nNodes, FAR);
+    }
+    uint16_t* dist = &m_dist[std::size_t(slot) * m_nNodes];
+    if (m_rowHost[slot] == dstHost)
+    {
+        return dist;
+    }
+    // Breadth-first from the destination; hosts are not transit nodes.
+    std::fill(dist, dist + m_nNodes, FAR);
+    const uint32_t dst = m_hostNode[dstHost];
+    m_queue.clear();
+    dist[dst] = 0;
+    m_queue.push_back(dst);
+    for (std::size_t q = 0; q < m_queue.size(); ++q)
+    {
+        const uint32_t u = m_queue[q];
+        if (u != dst && !m_isSwitch[u])
         {
-            const uint32_t u = queue[q];
-            if (u != dst && !m_isSwitch[u])
-            {
-                continue; // hosts are not transit nodes
-            }
-            NS_ABORT_MSG_IF(dist[u] + 1 >= FAR, "RdmaRouteComputer: a path of 65535 links");
-            for (const Port& p : m_ports[u])
-            {
-                if (dist[p.peer] == FAR && !IsDown(p))
-                {
-                    dist[p.peer] = dist[u] + 1;
-                    queue.push_back(p.peer);
-                }
-            }
+            continue;
         }
-        if (progress)
+        NS_ABORT_MSG_IF(dist[u] + 1 >= FAR, "RdmaRouteComputer: a path of 65535 links");
+        for (const Port& p : m_ports[u])
         {
-            progress(d + 1, nHosts);
+            if (dist[p.peer] == FAR && !IsDown(p))
+            {
+                dist[p.peer] = dist[u] + 1;
+                m_queue.push_back(p.peer);
+            }
         }
     }
-    NS_LOG_INFO(spec.name << ": " << nHosts << " destinations, " << m_nNodes << " nodes");
+    m_rowHost[slot] = dstHost;
+    return dist;
 }
 
 bool
-RdmaRouteComputer::IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const
+RdmaRouteComputer::IsNextHop(uint32_t u, uint32_t dstHost, const uint16_t* dist, const Port& p) const
 {
-    const uint16_t* dist = &m_dist[std::size_t(dstHost) * m_nNodes];
     return u != m_hostNode[dstHost] && !IsDown(p) && dist[u] != FAR && dist[p.peer] + 1 == dist[u] &&
            (p.peer == m_hostNode[dstHost] || m_isSwitch[p.peer]);
 }
@@ -120,7 +132,7 @@ RdmaRouteComputer::GetDistance(uint32_t node, uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
-    const uint16_t d = m_dist[std::size_t(dstHost) * m_nNodes + node];
+    const uint16_t d = GetRow(dstHost)[node];
     return d == FAR ? UNREACHABLE : d;
 }
 
@@ -129,10 +141,11 @@ RdmaRouteComputer::GetNNextHops(uint32_t node, uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
+    const uint16_t* dist = GetRow(dstHost);
     uint32_t n = 0;
     for (const Port& p : m_ports[node])
     {
-        n += IsNextHop(node, dstHost, p) ? 1 : 0;
+        n += IsNextHop(node, dstHost, dist, p) ? 1 : 0;
     }
     return n;
 }
@@ -141,9 +154,10 @@ uint32_t
 RdmaRouteComputer::GetNextHop(uint32_t node, uint32_t dstHost, uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= GetNNextHops(node, dstHost), "next hop " << i << " out of range");
+    const uint16_t* dist = GetRow(dstHost);
     for (uint32_t port = 0;; ++port)
     {
-        if (IsNextHop(node, dstHost, m_ports[node][port]) && i-- == 0)
+        if (IsNextHop(node, dstHost, dist, m_ports[node][port]) && i-- == 0)
         {
             return port;
         }
@@ -156,9 +170,10 @@ RdmaRouteComputer::GetNextHops(uint32_t node, uint32_t dstHost, std::vector<uint
     NS_ABORT_MSG_IF(node >= m_nNodes || dstHost >= m_hostNode.size(),
                     "no node " << node << " or host " << dstHost);
     ports.clear();
+    const uint16_t* dist = GetRow(dstHost);
     for (uint32_t port = 0; port < m_ports[node].size(); ++port)
     {
-        if (IsNextHop(node, dstHost, m_ports[node][port]))
+        if (IsNextHop(node, dstHost, dist, m_ports[node][port]))
         {
             ports.push_back(port);
         }

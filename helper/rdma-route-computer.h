@@ -7,8 +7,8 @@
 
 #include "rdma-topology-spec.h"
 
+#include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <vector>
 
@@ -31,11 +31,16 @@ namespace ns3
  * gives switch ports (RdmaSwitch::AddPort order). Hosts are numbered by
  * their rank among hosts in node id order (host index).
  *
- * Cost: one BFS per host, O(H x (N + L)) time; memory: 2 bytes per (host,
- * node) distance in one flat array, nothing per next hop (a node's next
- * hops are found from its ports and the distances when asked, O(ports)).
- * A k=32 fat-tree (8192 hosts, 9472 nodes) takes 155 MB; storing its 134 M
- * next hops too took 4 bytes each, 540 MB more.
+ * Cost: one BFS per destination, O(N + L) time, run when a question about
+ * that destination is asked; memory: the distances of the destinations
+ * asked last, 2 bytes per node each, in a direct-mapped cache of at most
+ * 8 MiB (ROW_CACHE_BYTES; every destination's row at once on fabrics up to
+ * about 2,000 nodes), nothing per next hop (a node's next hops are found
+ * from its ports and the distances when asked, O(ports)). Installing every
+ * route asks destination by destination, one BFS each. Keeping every
+ * destination's row took 155 MB on a k=32 fat-tree (8192 hosts, 9472
+ * nodes), 1.58 GiB at k=48; storing the 134 M next hops of k=32 too took
+ * 4 bytes each, 540 MB more.
  */
 class RdmaRouteComputer
 {
@@ -51,17 +56,15 @@ class RdmaRouteComputer
     };
 
     /**
-     * \brief Compute the routes of a topology.
+     * \brief Read a topology's nodes and links; no distance is computed yet.
      * \param spec the topology (its links' endpoints must be node ids)
-     * \param progress called (done, total) after each destination host's
-     *        routes (empty: not called), for progress lines on large fabrics
      * \param down per link index, true for a link that has failed: no path
      *        uses it, and ports keep their numbers (empty: every link is up)
      */
-    explicit RdmaRouteComputer(
-        const RdmaTopologySpec& spec,
-        const std::function<void(uint64_t done, uint64_t total)>& progress = {},
-        const std::vector<bool>& down = {});
+    explicit RdmaRouteComputer(const RdmaTopologySpec& spec, const std::vector<bool>& down = {});
+
+    /// Bytes of distance rows kept at most (the row cache).
+    static constexpr std::size_t ROW_CACHE_BYTES = 8 << 20;
 
     /// \return number of hosts
     uint32_t GetNHosts() const;
@@ -123,8 +126,12 @@ class RdmaRouteComputer
     {
         return !m_down.empty() && m_down[p.link];
     }
-    /// \return whether port p of node u leads one link nearer dstHost
-    bool IsNextHop(uint32_t u, uint32_t dstHost, const Port& p) const;
+    /// \return whether port p of node u leads one link nearer dstHost, by
+    /// the destination's distances dist
+    bool IsNextHop(uint32_t u, uint32_t dstHost, const uint16_t* dist, const Port& p) const;
+    /// \return the distances of every node to dstHost (a cached row, or one
+    /// BFS into the row's cache slot), valid until the next call
+    const uint16_t* GetRow(uint32_t dstHost) const;
 
     uint32_t m_nNodes;                      //!< nodes
     std::vector<bool> m_isSwitch;           //!< per node
@@ -132,7 +139,10 @@ class RdmaRouteComputer
     std::vector<uint32_t> m_hostIndex;      //!< node id -> host index (switches: UNREACHABLE)
     std::vector<std::vector<Port>> m_ports; //!< per node
     std::vector<bool> m_down;               //!< per link: failed (empty: none)
-    std::vector<uint16_t> m_dist;           //!< [dst * nNodes + node], 0xFFFF = unreachable
+    uint32_t m_nRows;                       //!< cache slots: rows kept at most
+    mutable std::vector<uint32_t> m_rowHost; //!< per slot: the host its row is of, or UNREACHABLE
+    mutable std::vector<uint16_t> m_dist;    //!< [slot * nNodes + node], 0xFFFF = unreachable
+    mutable std::vector<uint32_t> m_queue;   //!< the BFS's queue
 };
 
 } // namespace ns3

@@ -199,10 +199,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
                                            << " pass 255.255.255.255");
     m_installed = true;
     m_spec = spec;
-    Report("host routes", 0, spec.GetNHosts());
-    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, [this](uint64_t done, uint64_t total) {
-        Report("host routes", done, total);
-    });
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec);
     MakeNodes();
     const std::vector<std::vector<Ptr<QbbNetDevice>>> ports = InstallLinks();
     InstallSwitches(ports);
@@ -313,8 +310,8 @@ RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevi
 uint64_t
 RdmaTopologyHelper::InstallRoutes()
 {
-    // Every next hop toward every host, destination by destination (each
-    // destination's distances are one row of the route computer).
+    // Every next hop toward every host, destination by destination (one
+    // BFS of the route computer each).
     uint64_t entries = 0;
     std::vector<uint32_t> hops;
     Report("route tables", 0, m_hosts.GetN());
@@ -353,7 +350,7 @@ RdmaTopologyHelper::RerouteAround(uint32_t link)
         m_down.assign(m_links.size(), false);
     }
     m_down[link] = true;
-    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, nullptr, m_down);
+    m_routes = std::make_unique<RdmaRouteComputer>(m_spec, m_down);
     const uint64_t entries = InstallRoutes();
     NS_LOG_INFO("routes around link " << link << " (" << m_links[link].a << "-"
                                       << m_links[link].b << "): " << entries << " entries");

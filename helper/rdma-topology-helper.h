@@ -149,9 +149,9 @@ class RdmaTopologyHelper
     /**
      * \brief What Install() reports while it builds: a callback
      * (what, done, total), called with done = 0 when a part starts and
-     * after each of its items; the parts, in order: "host routes" (the
-     * shortest paths to each host, RdmaRouteComputer), "links",
-     * "switches" (each with its ports), "route tables" (by destination host),
+     * after each of its items; the parts, in order: "links",
+     * "switches" (each with its ports), "route tables" (by destination host, the
+     * shortest paths to each from RdmaRouteComputer),
      * "hosts" (each with its NIC). None by default; for progress lines on large
      * fabrics.
      * \param progress the callback (empty: none)

@@ -329,8 +329,8 @@ class RdmaTopologyBuildProgressTestCase : public TestCase
 {
   public:
     RdmaTopologyBuildProgressTestCase()
-        : TestCase("RdmaTopologyHelper::SetBuildProgress: host routes, links, switches, route "
-                   "tables, hosts, each from 0 to its count")
+        : TestCase("RdmaTopologyHelper::SetBuildProgress: links, switches, route tables, "
+                   "hosts, each from 0 to its count")
     {
     }
 
@@ -348,8 +348,7 @@ class RdmaTopologyBuildProgressTestCase : public TestCase
         Simulator::Destroy();
         // Parts in order, with their totals (k=4: 16 hosts, 48 links, 20 switches;
         // the route tables are filled destination by destination).
-        const std::vector<std::pair<std::string, uint64_t>> parts{{"host routes", 16},
-                                                                  {"links", 48},
+        const std::vector<std::pair<std::string, uint64_t>> parts{{"links", 48},
                                                                   {"switches", 20},
                                                                   {"route tables", 16},
                                                                   {"hosts", 16}};

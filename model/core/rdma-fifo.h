@@ -29,11 +29,74 @@ namespace ns3
  *
  * T must be default-constructible and movable; a popped slot is reset to
  * T() so that what it held (a Ptr<Packet>) is released at once.
+ *
+ * Unlike std::deque, a push that grows the ring moves every item: a
+ * reference or pointer to an item is valid only until the next push.
  */
 template <typename T>
 class RdmaFifo
 {
   public:
+    /// Iterates from the oldest item to the newest (invalidated by a push or pop).
+    template <typename Fifo, typename Item>
+    class Iterator
+    {
+      public:
+        /// \param fifo the FIFO \param i position, 0 the oldest
+        Iterator(Fifo* fifo, std::size_t i)
+            : m_fifo(fifo),
+              m_i(i)
+        {
+        }
+
+        /// \return the item
+        Item& operator*() const
+        {
+            return (*m_fifo)[m_i];
+        }
+
+        /// \return the next position
+        Iterator& operator++()
+        {
+            ++m_i;
+            return *this;
+        }
+
+        /// \param o another position \return whether they differ
+        bool operator!=(const Iterator& o) const
+        {
+            return m_i != o.m_i;
+        }
+
+      private:
+        Fifo* m_fifo;    //!< the FIFO
+        std::size_t m_i; //!< position
+    };
+
+    /// \return the oldest item's position
+    Iterator<RdmaFifo, T> begin()
+    {
+        return {this, 0};
+    }
+
+    /// \return the position after the newest
+    Iterator<RdmaFifo, T> end()
+    {
+        return {this, m_size};
+    }
+
+    /// \return the oldest item's position
+    Iterator<const RdmaFifo, const T> begin() const
+    {
+        return {this, 0};
+    }
+
+    /// \return the position after the newest
+    Iterator<const RdmaFifo, const T> end() const
+    {
+        return {this, m_size};
+    }
+
     /// \return whether the FIFO holds nothing
     bool empty() const
     {
@@ -70,6 +133,12 @@ class RdmaFifo
         return (*this)[m_size - 1];
     }
 
+    /// \return the newest item (the FIFO must not be empty)
+    T& back()
+    {
+        return (*this)[m_size - 1];
+    }
+
     /// \param i position, 0 the oldest \return the item (i < size())
     const T& operator[](std::size_t i) const
     {
@@ -91,6 +160,20 @@ class RdmaFifo
         }
         m_ring[(m_head + m_size) & (m_ring.size() - 1)] = std::move(item);
         ++m_size;
+    }
+
+    /// \param item appended (copied) after the newest
+    void push_back(const T& item)
+    {
+        push_back(T(item));
+    }
+
+    /// \param o exchanges its items with this FIFO's
+    void swap(RdmaFifo& o)
+    {
+        m_ring.swap(o.m_ring);
+        std::swap(m_head, o.m_head);
+        std::swap(m_size, o.m_size);
     }
 
     /// \brief Remove the oldest item (the FIFO must not be empty).

@@ -24,8 +24,8 @@
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
+#include "ns3/rdma-fifo.h"
 
-#include <deque>
 #include <unordered_map>
 
 namespace ns3
@@ -376,16 +376,16 @@ class RdmaNic : public Object
     uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
     std::unordered_map<uint32_t, RdmaReps> m_reps;             //!< by QPN (Entropy = reps)
     std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
-    std::deque<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
+    RdmaFifo<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
     // The hardware path.
     Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
-    std::deque<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent
+    RdmaFifo<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent
     std::vector<RdmaNicPipeline::MemorySpan> m_reads; //!< reads of the packet being built
     Ptr<RdmaNicRxBuffer> m_rxBuffer;                  //!< the port's receive buffer
     bool m_rxBufferReady{false};                      //!< ConfigureRxBuffer done
-    std::deque<RxHeld> m_rxHeld;                      //!< frames in the pipeline
+    RdmaFifo<RxHeld> m_rxHeld;                      //!< frames in the pipeline
     RdmaNicRxPlacement m_rxPlacement;                 //!< where received payloads land
 };
 

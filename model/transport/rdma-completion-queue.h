@@ -10,8 +10,8 @@
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
+#include "ns3/rdma-fifo.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -75,7 +75,7 @@ class RdmaCompletionQueue : public Object
   private:
     uint32_t m_depth;                                       //!< capacity
     bool m_error;                                           //!< overrun happened
-    std::deque<RdmaWorkCompletion> m_queue;                 //!< queued completions
+    RdmaFifo<RdmaWorkCompletion> m_queue;                 //!< queued completions
     Callback<void, const RdmaWorkCompletion&> m_callback;   //!< delivery callback
     TracedCallback<const RdmaWorkCompletion&> m_completion; //!< every completion
     TracedCallback<const RdmaWorkCompletion&> m_cqError;    //!< the completion that overran

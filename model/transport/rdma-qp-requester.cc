@@ -100,7 +100,7 @@ void
 RdmaQpRequester::Flush()
 {
     Stop();
-    std::deque<Wqe> sq;
+    RdmaFifo<Wqe> sq;
     sq.swap(m_sq);
     m_readAtomicOut = 0;
     for (const Wqe& w : sq)

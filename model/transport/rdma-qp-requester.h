@@ -12,8 +12,8 @@
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/roce-frame.h"
+#include "ns3/rdma-fifo.h"
 
-#include <deque>
 
 namespace ns3
 {
@@ -232,7 +232,7 @@ class RdmaQpRequester
 
     // Sending and completing.
     RdmaQueuePair* m_qp;       //!< owner
-    std::deque<Wqe> m_sq;      //!< posted, not yet completed
+    RdmaFifo<Wqe> m_sq;      //!< posted, not yet completed
     RdmaRecoveryState m_state; //!< PSN state shared with the policy
     uint32_t m_sinceAckReq;    //!< packets since the last AckReq
     uint32_t m_readAtomicOut;  //!< outstanding READ/atomic requests

@@ -78,12 +78,12 @@ RdmaQpResponder::Reset()
 void
 RdmaQpResponder::Flush()
 {
-    std::deque<RecvWqe> rq;
+    RdmaFifo<RecvWqe> rq;
     rq.swap(m_rq);
     if (m_inSend)
     {
-        rq.push_front(m_recv);
         m_inSend = false;
+        CompleteRecv(m_recv, IBV_WC_WR_FLUSH_ERR); // the receive a SEND was filling first
     }
     for (const RecvWqe& r : rq)
     {

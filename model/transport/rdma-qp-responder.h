@@ -11,8 +11,8 @@
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/roce-frame.h"
+#include "ns3/rdma-fifo.h"
 
-#include <deque>
 #include <map>
 
 namespace ns3
@@ -229,7 +229,7 @@ class RdmaQpResponder
     uint32_t m_msn;                             //!< message sequence number (24 bits)
     bool m_nakSent;                             //!< a sequence NAK was sent for the current gap
     Time m_lastNak;                             //!< when the last sequence NAK was sent
-    std::deque<RecvWqe> m_rq;                   //!< posted receives
+    RdmaFifo<RecvWqe> m_rq;                   //!< posted receives
     bool m_inSend;                              //!< a multi-packet SEND is under way
     RecvWqe m_recv;                             //!< its receive WQE
     uint64_t m_recvOffset;                      //!< bytes placed into it
@@ -238,8 +238,8 @@ class RdmaQpResponder
     uint64_t m_writeVa;                         //!< next VA to write
     uint64_t m_writeRemaining;                  //!< bytes the RETH still announces
     uint64_t m_writeLength;                     //!< DMA length of the WRITE
-    std::deque<Response> m_responses;           //!< responses in PSN order
-    std::deque<Resource> m_resources;           //!< saved READ/atomics
+    RdmaFifo<Response> m_responses;           //!< responses in PSN order
+    RdmaFifo<Resource> m_resources;           //!< saved READ/atomics
     std::map<uint32_t, RoceFrame> m_outOfOrder; //!< kept packets (selective repeat)
     std::map<uint32_t, Time> m_arrivedAhead;    //!< PSNs received past the expected one, when
     uint32_t m_sackPending;                     //!< out-of-order arrivals no SACK reported yet

@@ -21,7 +21,7 @@ def test_census_adds_up_to_the_peak_resident_set(run_example, tmp_path):
     s = json.loads((on / 'summary.json').read_text())
     c = s['memory_census']
     parts = {p['part']: p for p in c['parts']}
-    assert list(parts) == ['process', 'workload', 'route computation', 'links', 'switches',
+    assert list(parts) == ['process', 'workload', 'links', 'switches',
                            'route tables', 'hosts', 'flow runner', 'traffic at peak'], list(parts)
     # What each part is made of: the k=8 fat-tree's counts.
     assert parts['links']['items'] == 768
