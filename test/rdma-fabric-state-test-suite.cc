@@ -57,6 +57,34 @@ class FifoTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(fifo.empty(), true, "cleared");
         NS_TEST_ASSERT_MSG_EQ(fifo.capacity(), 64, "the slots stay for the next burst");
 
+        // Iteration from the oldest across the wrap, and swap.
+        RdmaFifo<uint32_t> other;
+        for (uint32_t v : {7u, 8u, 9u, 10u, 11u})
+        {
+            other.push_back(v); // 8 slots from the fifth
+        }
+        for (int i = 0; i < 4; ++i)
+        {
+            other.pop_front(); // 11 alone, at slot 4
+        }
+        for (uint32_t v : {12u, 13u, 14u, 15u})
+        {
+            other.push_back(v); // slots 5, 6, 7, then 0: round the ring
+        }
+        std::vector<uint32_t> seen;
+        for (uint32_t v : other)
+        {
+            seen.push_back(v);
+        }
+        NS_TEST_ASSERT_MSG_EQ(other.capacity(), 8, "no growth: the ring wrapped");
+        NS_TEST_ASSERT_MSG_EQ((seen == std::vector<uint32_t>{11, 12, 13, 14, 15}),
+                              true,
+                              "oldest first across the wrap");
+        fifo.swap(other);
+        NS_TEST_ASSERT_MSG_EQ(fifo.size(), 5, "swapped in");
+        NS_TEST_ASSERT_MSG_EQ(fifo.back(), 15, "swapped in, newest last");
+        NS_TEST_ASSERT_MSG_EQ(other.empty(), true, "the cleared FIFO swapped out");
+
         RdmaFifo<Ptr<Packet>> frames;
         Ptr<Packet> p = Create<Packet>(100);
         frames.push_back(Ptr<Packet>(p));
@@ -136,6 +164,52 @@ class RouteTableTestCase : public TestCase
     }
 };
 
+/// RdmaGroupIndexArray and the route table over it: one byte a route while
+/// the table has fewer than 255 groups, widened in place past 255 and 65,535.
+class GroupIndexWidthTestCase : public TestCase
+{
+  public:
+    GroupIndexWidthTestCase()
+        : TestCase("RdmaRouteTable: group indices 1, 2 then 4 bytes wide, every route kept")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaGroupIndexArray a;
+        a.Resize(3);
+        NS_TEST_ASSERT_MSG_EQ(a.Get(1), RdmaGroupIndexArray::NONE, "new entries: no group");
+        a.Set(0, 254);
+        NS_TEST_ASSERT_MSG_EQ(a.GetWidth(), 1, "254 fits a byte (255 means none)");
+        a.Set(1, 255);
+        NS_TEST_ASSERT_MSG_EQ(a.GetWidth(), 2, "255 needs two bytes");
+        NS_TEST_ASSERT_MSG_EQ(a.Get(0), 254, "kept through the widening");
+        NS_TEST_ASSERT_MSG_EQ(a.Get(2), RdmaGroupIndexArray::NONE, "none kept as none");
+        a.Set(2, 70000);
+        NS_TEST_ASSERT_MSG_EQ(a.GetWidth(), 4, "70,000 needs four bytes");
+        NS_TEST_ASSERT_MSG_EQ(a.Get(0) + a.Get(1), 254 + 255, "kept through the second widening");
+        a.PrependNone(2);
+        NS_TEST_ASSERT_MSG_EQ(a.size(), 5, "two prepended");
+        NS_TEST_ASSERT_MSG_EQ(a.Get(4), 70000, "entries moved up");
+
+        // A table whose every destination has its own port: 70,000 groups.
+        RdmaRouteTable t;
+        const uint32_t base = Ipv4Address("10.0.0.1").Get();
+        const uint32_t n = 70000;
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            t.Set(Ipv4Address(base + h), {h});
+        }
+        NS_TEST_ASSERT_MSG_EQ(t.GetNGroups(), n, "a group per destination");
+        for (uint32_t h : {0u, 254u, 255u, 65534u, 65535u, n - 1})
+        {
+            NS_TEST_ASSERT_MSG_EQ(t.Lookup(base + h)->at(0), h, "destination " << h);
+        }
+        NS_TEST_ASSERT_MSG_EQ((t.Lookup(base + n) == nullptr), true, "past the last: no route");
+    }
+};
+
 /// The suite.
 class RdmaFabricStateTestSuite : public TestSuite
 {
@@ -145,6 +219,7 @@ class RdmaFabricStateTestSuite : public TestSuite
     {
         AddTestCase(new FifoTestCase, TestCase::QUICK);
         AddTestCase(new RouteTableTestCase, TestCase::QUICK);
+        AddTestCase(new GroupIndexWidthTestCase, TestCase::QUICK);
     }
 };
 

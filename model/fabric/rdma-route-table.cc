@@ -40,7 +40,7 @@ RdmaRouteTable::WithPort(uint32_t group, uint32_t port)
     return index;
 }
 
-uint32_t&
+uint32_t
 RdmaRouteTable::V4Slot(uint32_t dst)
 {
     if (m_v4IsDense)
@@ -55,14 +55,14 @@ RdmaRouteTable::V4Slot(uint32_t dst)
         {
             if (low < m_v4Base)
             {
-                m_v4Dense.insert(m_v4Dense.begin(), m_v4Base - low, NONE);
+                m_v4Dense.PrependNone(m_v4Base - low);
                 m_v4Base = static_cast<uint32_t>(low);
             }
             if (high > m_v4Base + m_v4Dense.size())
             {
-                m_v4Dense.resize(high - m_v4Base, NONE);
+                m_v4Dense.Resize(high - m_v4Base);
             }
-            return m_v4Dense[dst - m_v4Base];
+            return m_v4Dense.Get(dst - m_v4Base);
         }
         MakeSparse();
     }
@@ -70,31 +70,44 @@ RdmaRouteTable::V4Slot(uint32_t dst)
 }
 
 void
+RdmaRouteTable::SetV4(uint32_t dst, uint32_t group)
+{
+    if (m_v4IsDense)
+    {
+        m_v4Dense.Set(dst - m_v4Base, group);
+    }
+    else
+    {
+        m_v4Sparse[dst] = group;
+    }
+}
+
+void
 RdmaRouteTable::MakeSparse()
 {
     for (std::size_t i = 0; i < m_v4Dense.size(); ++i)
     {
-        if (m_v4Dense[i] != NONE)
+        if (m_v4Dense.Get(i) != NONE)
         {
-            m_v4Sparse.emplace(static_cast<uint32_t>(m_v4Base + i), m_v4Dense[i]);
+            m_v4Sparse.emplace(static_cast<uint32_t>(m_v4Base + i), m_v4Dense.Get(i));
         }
     }
-    std::vector<uint32_t>().swap(m_v4Dense);
+    m_v4Dense.Release();
     m_v4IsDense = false;
 }
 
 void
 RdmaRouteTable::Add(Ipv4Address dst, uint32_t port)
 {
-    uint32_t& slot = V4Slot(dst.Get());
+    const uint32_t slot = V4Slot(dst.Get());
     m_nV4 += slot == NONE;
-    slot = WithPort(slot, port);
+    SetV4(dst.Get(), WithPort(slot, port));
 }
 
 void
 RdmaRouteTable::Set(Ipv4Address dst, const Group& ports)
 {
-    uint32_t& slot = V4Slot(dst.Get());
+    const uint32_t slot = V4Slot(dst.Get());
     m_nV4 += slot == NONE;
     auto it = m_groupIndex.find(ports);
     if (it == m_groupIndex.end())
@@ -102,7 +115,7 @@ RdmaRouteTable::Set(Ipv4Address dst, const Group& ports)
         it = m_groupIndex.emplace(ports, m_groups.size()).first;
         m_groups.push_back(ports);
     }
-    slot = it->second;
+    SetV4(dst.Get(), it->second);
 }
 
 void
@@ -127,7 +140,7 @@ RdmaRouteTable::Lookup(uint32_t dst) const
         const uint32_t i = dst - m_v4Base; // wraps below the base: out of range
         if (i < m_v4Dense.size())
         {
-            group = m_v4Dense[i];
+            group = m_v4Dense.Get(i);
         }
     }
     else

@@ -5,6 +5,8 @@
 #ifndef RDMA_ROUTE_TABLE_H
 #define RDMA_ROUTE_TABLE_H
 
+#include "rdma-group-index-array.h"
+
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv6-address.h"
 
@@ -30,8 +32,10 @@ namespace ns3
  * group table: a fat-tree edge switch has its k/2 down ports and one uplink
  * group shared by every remote host), and per destination only the group's
  * index. IPv4 destinations that lie close together (a fabric numbers its
- * hosts from one base address) are an array indexed by address - base, 4
- * bytes a route and one probe a lookup; sparse ones, and IPv6, a hash map.
+ * hosts from one base address) are an array indexed by address - base, one
+ * probe a lookup, each index as narrow as the table's group count allows
+ * (RdmaGroupIndexArray: 1 byte a route below 255 groups); sparse ones, and
+ * IPv6, a hash map.
  */
 class RdmaRouteTable
 {
@@ -96,12 +100,18 @@ class RdmaRouteTable
      */
     uint32_t WithPort(uint32_t group, uint32_t port);
     /**
-     * \brief The slot of an IPv4 destination, made if new: in the dense array
-     * while the destinations lie close together, else in the hash map.
+     * \brief Make room for an IPv4 destination: in the dense array while the
+     * destinations lie close together, else (moving them) in the hash map.
      * \param dst IPv4 destination, host byte order
      * \return its group index (NONE if it has no route yet)
      */
-    uint32_t& V4Slot(uint32_t dst);
+    uint32_t V4Slot(uint32_t dst);
+    /**
+     * \brief Give an IPv4 destination its group (after V4Slot).
+     * \param dst IPv4 destination, host byte order
+     * \param group its group index
+     */
+    void SetV4(uint32_t dst, uint32_t group);
     /// Move the dense array's routes into the hash map.
     void MakeSparse();
 
@@ -110,7 +120,7 @@ class RdmaRouteTable
     std::vector<Group> m_groups;                 //!< distinct groups, by index
     std::map<Group, uint32_t> m_groupIndex;      //!< group -> index
     uint32_t m_v4Base{0};                        //!< address of m_v4Dense[0]
-    std::vector<uint32_t> m_v4Dense;             //!< group index by address - base, or NONE
+    RdmaGroupIndexArray m_v4Dense;               //!< group index by address - base, or NONE
     bool m_v4IsDense{true};                      //!< m_v4Dense in use (else m_v4Sparse)
     std::size_t m_nV4{0};                        //!< IPv4 destinations with a route
     std::unordered_map<uint32_t, uint32_t> m_v4Sparse;                 //!< IPv4 routes when sparse
