@@ -89,10 +89,10 @@ QbbPfcController::~QbbPfcController() = default;
 void
 QbbPfcController::DoDispose()
 {
-    for (uint8_t c = 0; c < NUM_CLASSES; ++c)
+    for (uint8_t c = 0; m_state && c < NUM_CLASSES; ++c)
     {
-        Simulator::Cancel(m_pause[c].expiry);
-        Simulator::Cancel(m_refresh[c]);
+        Simulator::Cancel(m_state->pause[c].expiry);
+        Simulator::Cancel(m_state->refresh[c]);
     }
     m_pausedMask = 0;
     m_pendingMask = 0;
@@ -136,7 +136,7 @@ QbbPfcController::Receive(Ptr<const Packet> frame)
     std::array<uint16_t, NUM_CLASSES> quanta{};
     if (opcode == PfcHeader::OPCODE_PFC && n == g_macControlBytes)
     {
-        ++m_stats.framesRx;
+        ++State().stats.framesRx;
         enable = b[17];
         for (uint8_t c = 0; c < NUM_CLASSES; ++c)
         {
@@ -145,7 +145,7 @@ QbbPfcController::Receive(Ptr<const Packet> frame)
     }
     else if (opcode == PfcHeader::OPCODE_PAUSE && n >= 18)
     {
-        ++m_stats.pauseFramesRx;
+        ++State().stats.pauseFramesRx;
         enable = 0xFF;
         quanta.fill(time(16));
     }
@@ -162,11 +162,11 @@ QbbPfcController::Receive(Ptr<const Packet> frame)
         }
         if (quanta[c] > 0)
         {
-            ++m_stats.pauseRx[c];
+            ++m_state->stats.pauseRx[c];
         }
         else
         {
-            ++m_stats.resumeRx[c];
+            ++m_state->stats.resumeRx[c];
         }
         m_pauseRxTrace(c, quanta[c]);
         if (m_rxEnable & (1U << c))
@@ -189,7 +189,7 @@ QbbPfcController::Pause(uint8_t cls, uint16_t quanta)
         }
         return;
     }
-    PauseState& p = m_pause[cls];
+    PauseState& p = State().pause[cls];
     if (!(m_pausedMask & bit))
     {
         m_pausedMask |= bit;
@@ -211,27 +211,24 @@ QbbPfcController::PauseExpired()
     const Time now = Simulator::Now();
     for (uint8_t c = 0; c < NUM_CLASSES; ++c)
     {
-        if ((m_pausedMask & (1U << c)) && m_pause[c].until <= now)
+        if ((m_pausedMask & (1U << c)) && m_state->pause[c].until <= now)
         {
             Resume(c);
         }
     }
     if (!m_transmit.IsNull())
     {
-        if (!m_transmit.IsNull())
-        {
-            m_transmit();
-        }
+        m_transmit();
     }
 }
 
 void
 QbbPfcController::Resume(uint8_t cls)
 {
-    PauseState& p = m_pause[cls];
+    PauseState& p = m_state->pause[cls]; // paused, so the state exists
     Simulator::Cancel(p.expiry);
     m_pausedMask &= ~(1U << cls);
-    m_stats.pausedTime[cls] += Simulator::Now() - p.since;
+    m_state->stats.pausedTime[cls] += Simulator::Now() - p.since;
     NS_LOG_LOGIC("class " << +cls << " resumed");
     m_pauseStateTrace(cls, false);
 }
@@ -240,12 +237,13 @@ Ptr<Packet>
 QbbPfcController::BuildFrame(Mac48Address source)
 {
     static const Mac48Address pfcDestination = PfcHeader::GetDestination();
+    ClassState& state = State();
     PfcHeader pfc;
     for (uint8_t c = 0; c < NUM_CLASSES; ++c)
     {
         if (m_pendingMask & (1U << c))
         {
-            pfc.SetPause(c, m_pending[c]);
+            pfc.SetPause(c, state.pending[c]);
         }
     }
     Ptr<Packet> frame = Create<Packet>();
@@ -256,7 +254,7 @@ QbbPfcController::BuildFrame(Mac48Address source)
     eth.SetLengthType(PfcHeader::ETHERTYPE);
     frame->AddHeader(eth);
 
-    ++m_stats.framesTx;
+    ++state.stats.framesTx;
     const uint8_t classes = m_pendingMask;
     m_pendingMask = 0;
     for (uint8_t c = 0; c < NUM_CLASSES; ++c)
@@ -266,14 +264,14 @@ QbbPfcController::BuildFrame(Mac48Address source)
         {
             continue;
         }
-        const uint16_t quanta = m_pending[c];
+        const uint16_t quanta = state.pending[c];
         if (quanta > 0)
         {
-            ++m_stats.pauseTx[c];
+            ++state.stats.pauseTx[c];
         }
         else
         {
-            ++m_stats.resumeTx[c];
+            ++state.stats.resumeTx[c];
         }
         m_pauseTxTrace(c, quanta);
         if ((m_holdMask & bit) && quanta == m_holdQuanta)
@@ -281,8 +279,8 @@ QbbPfcController::BuildFrame(Mac48Address source)
             // Counted from this frame's first bit: the peer's pause runs
             // from its last bit, one wire time plus the delay later, and so
             // does the refresh's, unless it waits behind a data frame.
-            Simulator::Cancel(m_refresh[c]);
-            m_refresh[c] =
+            Simulator::Cancel(state.refresh[c]);
+            state.refresh[c] =
                 Simulator::Schedule(RefreshInterval(), &QbbPfcController::Refresh, this, c);
         }
     }
@@ -316,13 +314,10 @@ QbbPfcController::SendPause(uint8_t cls, uint16_t quanta)
     NS_LOG_FUNCTION(this << +cls << quanta);
     CheckClass(cls, "SendPause");
     m_pendingMask |= 1U << cls;
-    m_pending[cls] = quanta;
+    State().pending[cls] = quanta;
     if (!m_transmit.IsNull())
     {
-        if (!m_transmit.IsNull())
-        {
-            m_transmit();
-        }
+        m_transmit();
     }
 }
 
@@ -351,7 +346,7 @@ QbbPfcController::SetHold(uint8_t cls, bool hold)
     else
     {
         m_holdMask &= ~bit;
-        Simulator::Cancel(m_refresh[cls]);
+        Simulator::Cancel(State().refresh[cls]);
         SendResume(cls);
     }
 }
@@ -398,10 +393,14 @@ Time
 QbbPfcController::GetPausedTime(uint8_t cls) const
 {
     CheckClass(cls, "GetPausedTime");
-    Time t = m_stats.pausedTime[cls];
+    if (!m_state)
+    {
+        return Time();
+    }
+    Time t = m_state->stats.pausedTime[cls];
     if (m_pausedMask & (1U << cls))
     {
-        t += Simulator::Now() - m_pause[cls].since;
+        t += Simulator::Now() - m_state->pause[cls].since;
     }
     return t;
 }
@@ -409,7 +408,18 @@ QbbPfcController::GetPausedTime(uint8_t cls) const
 const QbbPfcController::Stats&
 QbbPfcController::GetStats() const
 {
-    return m_stats;
+    static const Stats none;
+    return m_state ? m_state->stats : none;
+}
+
+QbbPfcController::ClassState&
+QbbPfcController::State()
+{
+    if (!m_state)
+    {
+        m_state = std::make_unique<ClassState>();
+    }
+    return *m_state;
 }
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 namespace ns3
 {
@@ -193,6 +194,23 @@ class QbbPfcController : public Object
     };
 
     /**
+     * Per-class state and counters, made when the port first sends or
+     * receives a MAC Control frame: most ports of a large fabric never do,
+     * and this is 880 bytes of the port's memory (a k=32 fat tree's 49,152
+     * ports: 41 MiB).
+     */
+    struct ClassState
+    {
+        std::array<PauseState, NUM_CLASSES> pause; //!< per class paused by the peer
+        std::array<uint16_t, NUM_CLASSES> pending{}; //!< pause times of the frame to send, quanta
+        std::array<EventId, NUM_CLASSES> refresh;    //!< refresh of each held class
+        Stats stats;                                 //!< counters
+    };
+
+    /// \return the per-class state, made at the first call
+    ClassState& State();
+
+    /**
      * \brief Apply a received pause time to one class.
      * \param cls the class
      * \param quanta the time, quanta of 512 bit times (0 resumes)
@@ -228,12 +246,9 @@ class QbbPfcController : public Object
     uint16_t m_holdQuanta{0xFFFF};                 //!< PauseQuanta attribute
     Time m_refreshMargin;                          //!< RefreshMargin attribute
     uint8_t m_pausedMask{0};                       //!< bit c: the peer paused class c
-    std::array<PauseState, NUM_CLASSES> m_pause;   //!< per class paused by the peer
     uint8_t m_pendingMask{0};                      //!< classes of the frame to send
-    std::array<uint16_t, NUM_CLASSES> m_pending{}; //!< their pause times, quanta
     uint8_t m_holdMask{0};                         //!< classes held paused at the peer
-    std::array<EventId, NUM_CLASSES> m_refresh;    //!< refresh of each held class
-    Stats m_stats;                                 //!< counters
+    std::unique_ptr<ClassState> m_state;           //!< null until PFC is used (State)
 
     TracedCallback<uint8_t, uint16_t> m_pauseTxTrace;  //!< PauseTx
     TracedCallback<uint8_t, uint16_t> m_pauseRxTrace;  //!< PauseRx
