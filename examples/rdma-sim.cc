@@ -92,8 +92,11 @@ CheckUnregistered(const po::parsed_options& parsed,
         }
         if (opt.string_key.find('.') == std::string::npos)
         {
-            throw RdmaConfigError("command line: unknown option '--" + opt.string_key + "'" +
-                                  RdmaDidYouMean(opt.string_key, names) +
+            const std::string name = typed.substr(0, typed.find('='));
+            const bool output = name == "-o" || name.rfind("--out", 0) == 0;
+            throw RdmaConfigError("command line: unknown option '" + name + "'" +
+                                  (output ? std::string(" (the output folder is --output.dir=DIR)")
+                                          : RdmaDidYouMean(opt.string_key, names)) +
                                   " (rdma-sim --help lists every option)");
         }
         const std::string key = config.Resolve(opt.string_key, "command line --" + opt.string_key);

@@ -121,6 +121,9 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--switch.EcnAtDequeu=false',),
      "unknown key 'switch.EcnAtDequeu' (did you mean 'switch.EcnAtDequeue'"),
     (('--qui',), "unknown option '--qui' (did you mean 'quiet'"),
+    # Regression: a short option was printed with two more dashes ('---o').
+    (('-o', 'out'), "command line: unknown option '-o' (the output folder is --output.dir=DIR)"),
+    (('--outdir=x',), "unknown option '--outdir' (the output folder is --output.dir=DIR)"),
     # Misspelled keys get the nearest names.
     (('--traffic.laod=0.4',), "unknown key 'traffic.laod' (did you mean 'traffic.load'"),
     (('--ecn.kmni=5',), "(did you mean 'ecn.kmin'"),
