@@ -81,20 +81,39 @@ HEADERS = ['hosts', 'switches', 'ports', 'routes', 'route next hops', 'flows',
            'QP pairs at once', 'NIC pipelines']
 
 
-def estimate(sim, options):
-    """rdma-sim's estimate of a run: (total bytes, {item: count}), from its refusal."""
-    r = subprocess.run([sim, '-q', '--sim.maxMemory=1MiB', '--output.dir=/nonexistent'] + options,
-                       capture_output=True, text=True)
-    m = re.search(r'needs about ([0-9.]+) (B|KiB|MiB|GiB|TiB) to build \((.*)\), more than',
-                  r.stderr)
+def refusal(sim, options, limit):
+    """rdma-sim's refusal of a run under a memory limit: (what it covered,
+    total bytes, {item: count}, bytes of the unit it was printed in), or
+    None if it was not refused."""
+    r = subprocess.run([sim, '-q', '--check', '--sim.maxMemory=%s' % limit,
+                        '--output.dir=/nonexistent'] + options, capture_output=True, text=True)
+    if r.returncode == 0:
+        return None
+    m = re.search(r'sim.maxMemory: (this run|this fabric alone) needs about ([0-9.]+) '
+                  r'(B|KiB|MiB|GiB|TiB) to build \((.*)\), more than', r.stderr)
     if r.returncode != 2 or not m:
         sys.exit('rdma-sim did not refuse %s: %s' % (options, r.stderr))
-    scale = {'B': 1, 'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}[m.group(2)]
+    scale = {'B': 1, 'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}[m.group(3)]
     counts = {item: 0 for item in ITEMS}
-    for count, item in re.findall(r'(\d+) (\w+)[^,]* x ', m.group(3)):
+    for count, item in re.findall(r'(\d+) (\w+)[^,]* x ', m.group(4)):
         if item in counts:
             counts[item] = int(count)
-    return float(m.group(1)) * scale, counts
+    return m.group(1), float(m.group(2)) * scale, counts, scale
+
+
+def estimate(sim, options):
+    """rdma-sim's estimate of a run: (total bytes, {item: count}), from its
+    refusal. A generated fabric is first checked from its sizes alone (its
+    flows not yet drawn), so the whole run's items come from a second check
+    with a limit just above the fabric's estimate."""
+    what, total, counts, unit = refusal(sim, options, '1MiB')
+    if what == 'this fabric alone':
+        # The fabric's total is printed to 0.01 of its unit: half of that
+        # above it passes the first check, and the flows and QPs fail the second.
+        whole = refusal(sim, options, '%dB' % int(total + 0.005 * unit + 1))
+        if whole is not None:
+            what, total, counts, unit = whole
+    return total, counts
 
 
 def peak_rss(sim, options, out):
