@@ -35,23 +35,20 @@ RdmaMemoryEstimate::GetMeasuredCosts()
 {
     // The fit of scripts/memory_costs.py --fit over the runs of doc/rdma.rst,
     // "Memory" (Release build against Debian's libns3 3.37, glibc malloc,
-    // x86-64), rounded to the byte, with two costs set from the census
-    // (rdma-sim --sim.census, doc/large-fabrics.rst) where the runs cannot
-    // tell them apart: a route is 4 bytes of route table and the route
-    // computer's 2 bytes per (host, node), about 20 bytes per (switch, host)
-    // on a fat-tree; a next hop costs nothing stored (found from the
-    // distances); the host cost is raised to carry the rest (9000 for the
-    // fit's 11976 with routes at 0). Switches: 0, their objects are too
-    // small beside their ports' for the runs to tell apart.
-    static const Costs costs{20495739, // base
-                             9000,     // host
+    // x86-64), rounded to the byte. A route is its index in the switch's
+    // table (1 byte on a fat tree) and its share of the groups; a next hop
+    // costs nothing stored (found from the route computer's distances, one
+    // destination at a time). Switches: 0, their objects are too small
+    // beside their ports' for the runs to tell apart.
+    static const Costs costs{22843763, // base
+                             5105,     // host
                              0,        // switch
-                             6812,     // port
-                             20,       // route
+                             6351,     // port
+                             5,        // route
                              0,        // route next hop
-                             578,      // flow
-                             12067,    // QP pair at once
-                             13324};   // NIC pipeline
+                             548,      // flow
+                             9676,     // QP pair at once
+                             13080};   // NIC pipeline
     return costs;
 }
 

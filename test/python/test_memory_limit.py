@@ -43,7 +43,7 @@ def test_refused_over_the_limit_from_the_command_line(run_example, tmp_path):
                  'more than the limit of 95.37 MiB (sim.maxMemory = 100MB, command line '
                  '--sim.maxMemory)', 'nothing was built', '--sim.maxMemory=SIZE']:
         assert part in e, (part, e)
-    assert estimate_bytes(e) > 5 * 100e6, e
+    assert estimate_bytes(e) > 4 * 100e6, e
     assert r.stdout == ''
     assert not out.exists()
 
@@ -84,11 +84,11 @@ def test_the_workload_counts_after_the_fabric(run_example, tmp_path):
 def test_refused_over_the_limit_from_an_ini_file(run_example, tmp_path):
     ini = tmp_path / 'big.ini'
     ini.write_text('[topology]\ntype = fat-tree\nk = 32\n[traffic]\npattern = permutation\n'
-                   'size = 1000\n[sim]\nstopTime = 1us\nmaxMemory = 0.5GiB\n')
+                   'size = 1000\n[sim]\nstopTime = 1us\nmaxMemory = 0.25GiB\n')
     out = tmp_path / 'out'
     r = run_example('rdma-sim', '-c', str(ini), '-q', '--output.dir=%s' % out)
     assert r.returncode == 2, (r.returncode, r.stderr)
-    assert 'more than the limit of 512.00 MiB (sim.maxMemory = 0.5GiB, %s:9)' % ini in r.stderr, \
+    assert 'more than the limit of 256.00 MiB (sim.maxMemory = 0.25GiB, %s:9)' % ini in r.stderr, \
         r.stderr
     assert not out.exists()
 
