@@ -70,9 +70,9 @@ RdmaPfcWatchdog::DoDispose()
 {
     for (Port& p : m_ports)
     {
-        for (ClassState& c : p.cls)
+        for (uint8_t c = 0; p.cls && c < QbbNetDevice::NUM_CLASSES; ++c)
         {
-            Simulator::Cancel(c.check);
+            Simulator::Cancel((*p.cls)[c].check);
         }
         p.device = nullptr;
     }
@@ -86,11 +86,22 @@ uint32_t
 RdmaPfcWatchdog::AddPort(Ptr<QbbNetDevice> device)
 {
     uint32_t index = static_cast<uint32_t>(m_ports.size());
-    m_ports.push_back(Port{device, {}});
+    m_ports.push_back(Port{device, nullptr});
     device->GetPfcController()->TraceConnectWithoutContext(
         "PauseState",
         MakeCallback(&RdmaPfcWatchdog::PauseStateChanged, this, index));
     return index;
+}
+
+RdmaPfcWatchdog::ClassState&
+RdmaPfcWatchdog::State(uint32_t port, uint8_t cls)
+{
+    Port& p = m_ports[port];
+    if (!p.cls)
+    {
+        p.cls = std::make_unique<Classes>();
+    }
+    return (*p.cls)[cls];
 }
 
 void
@@ -103,7 +114,7 @@ bool
 RdmaPfcWatchdog::IsStormed(uint32_t port, uint8_t cls) const
 {
     // Storms are rare: the count spares the per-class state a look per frame.
-    return m_stormedNow > 0 && m_ports[port].cls[cls].stormed;
+    return m_stormedNow > 0 && m_ports[port].cls && (*m_ports[port].cls)[cls].stormed;
 }
 
 RdmaPfcWatchdog::Action
@@ -121,8 +132,12 @@ RdmaPfcWatchdog::GetStormCount() const
 void
 RdmaPfcWatchdog::PauseStateChanged(uint32_t port, uint8_t cls, bool paused)
 {
-    ClassState& c = m_ports[port].cls[cls];
-    if (!m_enabled || c.stormed)
+    if (!m_enabled)
+    {
+        return;
+    }
+    ClassState& c = State(port, cls);
+    if (c.stormed)
     {
         return;
     }
@@ -142,7 +157,7 @@ void
 RdmaPfcWatchdog::Detect(uint32_t port, uint8_t cls)
 {
     Port& p = m_ports[port];
-    ClassState& c = p.cls[cls];
+    ClassState& c = State(port, cls);
     if (!p.device->GetPfcController()->IsPaused(cls))
     {
         return;
@@ -167,7 +182,7 @@ void
 RdmaPfcWatchdog::CheckRestore(uint32_t port, uint8_t cls)
 {
     Port& p = m_ports[port];
-    ClassState& c = p.cls[cls];
+    ClassState& c = State(port, cls);
     uint64_t pauses = p.device->GetPfcController()->GetStats().pauseRx[cls];
     if (pauses != c.pauseRxSeen)
     {

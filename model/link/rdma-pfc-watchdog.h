@@ -13,6 +13,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -105,12 +106,20 @@ class RdmaPfcWatchdog : public Object
         uint64_t pauseRxSeen{0}; //!< pfcPauseRx at the last restoration check
     };
 
+    /// A port's per-class state.
+    typedef std::array<ClassState, QbbNetDevice::NUM_CLASSES> Classes;
+
     /// Watched port.
     struct Port
     {
-        Ptr<QbbNetDevice> device;                                //!< the port
-        std::array<ClassState, QbbNetDevice::NUM_CLASSES> cls{}; //!< per class
+        Ptr<QbbNetDevice> device; //!< the port
+        /// per class, made at the port's first pause (392 bytes most ports never use)
+        std::unique_ptr<Classes> cls;
     };
+
+    /// \return a class's state at a port, made with the port's at the first call
+    /// \param port the port index \param cls the class
+    ClassState& State(uint32_t port, uint8_t cls);
 
     /**
      * \brief PfcPauseState trace of a port.
