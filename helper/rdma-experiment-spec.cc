@@ -1044,6 +1044,12 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
                               "not " +
                               type);
     }
+    if (rule == "by-server" && type != "rail")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.partitionRule") +
+                              ": sim.partitionRule = by-server needs topology.type = rail, not " +
+                              type);
+    }
     if (rule != "auto" && !file.empty())
     {
         throw RdmaConfigError(c.GetOrigin("sim.partitionRule") + ": sim.partitionRule = " + rule +
@@ -1061,12 +1067,6 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
                               ": nic.pipeline = true with several ranks: a responder's QP is "
                               "destroyed at the requester's completion, which its rank does not "
                               "see, so its caches would differ from a sequential run's");
-    }
-    if (rule == "by-server" && type != "rail")
-    {
-        throw RdmaConfigError(c.GetOrigin("sim.partitionRule") +
-                              ": sim.partitionRule = by-server needs topology.type = rail, not " +
-                              type);
     }
     if (rule == "auto")
     {
