@@ -99,7 +99,7 @@ def test_a_gpu_split_across_ranks_exits_2(tmp_path):
     links: hosts stay with their switch, NICs on rails, ports on their
     NVSwitch) is refused, naming the key."""
     out = tmp_path / 'out'
-    r = run(2, args_of('rail', tmp_path) + ['--sim.partitionRule=metis'], out)
+    r = run(2, args_of('rail-gpt7b-fabric', tmp_path) + ['--sim.partitionRule=metis'], out)
     assert r.returncode == 2, r.stdout + r.stderr
     assert 'sim.partitionRule (metis' in r.stderr and "rank 0's NIC" in r.stderr \
         and 'must share a rank' in r.stderr, r.stderr
