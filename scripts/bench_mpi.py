@@ -34,8 +34,9 @@ CASES = {
                         '--topology.k=16'],
     'hpcc-5ms': ['-c', os.path.join(TOP, 'examples/configs/hpcc-fat-ws-hpcc-5ms.ini')],
     # A training job: the collective study's 128-rank ring all-reduce (k=8
-    # fat tree, 2:1 oversubscribed, DCQCN, ECMP, 4 channels) of 16 MiB.
-    'k8-allreduce': ['-c', os.path.join(TOP, 'examples/configs/collective-allreduce-2to1.ini')],
+    # fat tree, 2:1 oversubscribed, DCQCN, ECMP, 4 channels), of 64 MiB.
+    'k8-allreduce': ['-c', os.path.join(TOP, 'examples/configs/collective-allreduce-2to1.ini'),
+                     '--collective.bytes=64MiB'],
 }
 # A collective run's outputs, compared whole.
 JOB_FILES = ('collectives.csv', 'jobs.csv')
