@@ -205,7 +205,10 @@ class RdmaCollectiveRunner : public Object
      * completions and update the records, which then hold those ranks'
      * part (RdmaCollectiveRecord::Merge adds the other MPI ranks'). A job
      * rank's dependencies are completions at its own hosts, so they stay
-     * on its MPI rank; its NIC and intra-server host must be on one.
+     * on its MPI rank; its NIC and intra-server host must be on one. The
+     * counts (GetCompletedCount, GetFailedCount, GetLandedBytes) are then
+     * this MPI rank's, and CollectiveComplete fires only for a collective
+     * all of whose ranks are local.
      * \param local per host index: simulated by this MPI rank (empty: all)
      */
     void SetLocalHosts(std::vector<bool> local);
