@@ -4,11 +4,10 @@
 
 #include "rdma-collective-runner.h"
 
-#include "ns3/qbb-net-device.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/qbb-net-device.h"
 #include "ns3/rdma-event-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -317,9 +316,8 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
             if (IsLocal(job.intraHosts[r]) != IsLocal(job.hosts[r]))
             {
                 throw std::invalid_argument(
-                    where + "rank " + std::to_string(r) + ": host " +
-                    std::to_string(job.hosts[r]) + " and its intra-server host " +
-                    std::to_string(job.intraHosts[r]) +
+                    where + "rank " + std::to_string(r) + ": host " + std::to_string(job.hosts[r]) +
+                    " and its intra-server host " + std::to_string(job.intraHosts[r]) +
                     " are on different MPI ranks (a rank's dependencies are its own "
                     "completions)");
             }

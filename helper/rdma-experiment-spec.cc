@@ -982,9 +982,9 @@ RdmaExperimentSpec::CheckJobRanks(const RdmaConfig& c) const
                 throw RdmaConfigError(
                     c.GetOrigin(key) + ": " + key + " (" + partition.rule + ") puts job " +
                     std::to_string(j) + " rank " + std::to_string(r) + "'s NIC (node " +
-                    std::to_string(nic) + ") on MPI rank " +
-                    std::to_string(partition.rankOf[nic]) + " and its intra-server port (node " +
-                    std::to_string(intra) + ") on " + std::to_string(partition.rankOf[intra]) +
+                    std::to_string(nic) + ") on MPI rank " + std::to_string(partition.rankOf[nic]) +
+                    " and its intra-server port (node " + std::to_string(intra) + ") on " +
+                    std::to_string(partition.rankOf[intra]) +
                     ": a GPU's two hosts must share a rank (sim.partitionRule = by-server keeps "
                     "each server on one)");
             }

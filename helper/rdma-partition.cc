@@ -237,8 +237,8 @@ RdmaPartition::RailByServer(const RdmaTopologySpec& spec, uint32_t ranks)
     }
     if (ranks > servers)
     {
-        throw RdmaConfigError("sim.ranks = " + std::to_string(ranks) + ": " + spec.name +
-                              " has " + std::to_string(servers) +
+        throw RdmaConfigError("sim.ranks = " + std::to_string(ranks) + ": " + spec.name + " has " +
+                              std::to_string(servers) +
                               " servers, the unit the partition rule places; give at most that "
                               "many ranks or a sim.partition file");
     }

@@ -302,9 +302,7 @@ RdmaRankShare::Pack() const
     PackRecords(os, "collectives", collectives, [](const auto& r, auto f) {
         CollectiveFields(r, f);
     });
-    PackRecords(os, "iterations", iterations, [](const auto& r, auto f) {
-        IterationFields(r, f);
-    });
+    PackRecords(os, "iterations", iterations, [](const auto& r, auto f) { IterationFields(r, f); });
     return os.str();
 }
 
@@ -367,13 +365,11 @@ RdmaRankShare::Unpack(const std::string& text)
         }
     }
     expect("collectives");
-    s.collectives = UnpackRecords<RdmaCollectiveRecord>(in, [](auto& r, auto f) {
-        CollectiveFields(r, f);
-    });
+    s.collectives =
+        UnpackRecords<RdmaCollectiveRecord>(in, [](auto& r, auto f) { CollectiveFields(r, f); });
     expect("iterations");
-    s.iterations = UnpackRecords<RdmaIterationRecord>(in, [](auto& r, auto f) {
-        IterationFields(r, f);
-    });
+    s.iterations =
+        UnpackRecords<RdmaIterationRecord>(in, [](auto& r, auto f) { IterationFields(r, f); });
     if (!in)
     {
         throw std::runtime_error("rank share: truncated");

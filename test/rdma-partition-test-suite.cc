@@ -8,9 +8,9 @@
 
 #include "rdma-test-data.h"
 
+#include "ns3/rdma-collective-schedule.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-hpcc-topology-reader.h"
-#include "ns3/rdma-collective-schedule.h"
 #include "ns3/rdma-partition.h"
 #include "ns3/rdma-rank-share.h"
 #include "ns3/test.h"
@@ -521,14 +521,14 @@ class RailByServerTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(nicLinks, 4u, "NIC-rail links across");
         NS_TEST_EXPECT_MSG_EQ(fabricLinks, 4u, "rail-spine links across");
         NS_TEST_EXPECT_MSG_EQ(p.crossLinks, 8u, "links across");
-        NS_TEST_EXPECT_MSG_NE(ErrorOf([&] { RdmaPartition::RailByServer(rail, 5); })
-                                  .find("has 4 servers"),
-                              std::string::npos,
-                              "more ranks than servers");
-        NS_TEST_EXPECT_MSG_NE(ErrorOf([&] { RdmaPartition::RailByServer(FatTree(4), 2); })
-                                  .find("not a rail fabric"),
-                              std::string::npos,
-                              "a fat tree");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::RailByServer(rail, 5); }).find("has 4 servers"),
+            std::string::npos,
+            "more ranks than servers");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::RailByServer(FatTree(4), 2); }).find("not a rail fabric"),
+            std::string::npos,
+            "a fat tree");
     }
 };
 
