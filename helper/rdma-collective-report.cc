@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 namespace ns3
@@ -230,6 +231,28 @@ RdmaCollectiveSummaryText(const std::vector<RdmaCollectiveGroup>& groups,
         text.push_back(l.str());
     }
     return text;
+}
+
+uint64_t
+RdmaCountCompleted(const std::vector<RdmaCollectiveRecord>& records)
+{
+    return std::count_if(records.begin(), records.end(), [](const RdmaCollectiveRecord& r) {
+        return r.completed;
+    });
+}
+
+uint64_t
+RdmaCountFailedJobs(const std::vector<RdmaCollectiveRecord>& records)
+{
+    std::set<uint32_t> jobs;
+    for (const RdmaCollectiveRecord& r : records)
+    {
+        if (r.failed)
+        {
+            jobs.insert(r.job);
+        }
+    }
+    return jobs.size();
 }
 
 } // namespace ns3

@@ -94,6 +94,13 @@ struct RdmaJobFigures
 std::vector<RdmaJobFigures> RdmaSumJobs(const std::vector<RdmaIterationRecord>& iterations,
                                         const std::vector<RdmaJob>& jobs);
 
+/// \return the records every rank finished \param records collective records
+uint64_t RdmaCountCompleted(const std::vector<RdmaCollectiveRecord>& records);
+
+/// \return the jobs in which a WRITE failed (a record marked failed)
+/// \param records collective records
+uint64_t RdmaCountFailedJobs(const std::vector<RdmaCollectiveRecord>& records);
+
 /**
  * \return the printed summary's lines for the collectives and jobs
  * \param groups RdmaGroupCollectives \param jobs RdmaSumJobs

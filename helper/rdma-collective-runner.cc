@@ -6,6 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/qbb-net-device.h"
+#include "ns3/rdma-event-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -53,10 +56,44 @@ RdmaCollectiveRecord::GetBusBw() const
     return GetAlgBw() * RdmaBusBandwidthFactor(schedule->GetKind(), schedule->GetGroupRanks());
 }
 
+void
+RdmaCollectiveRecord::Merge(const RdmaCollectiveRecord& other)
+{
+    if (other.ranksEntered > 0)
+    {
+        start = ranksEntered > 0 ? std::min(start, other.start) : other.start;
+    }
+    ranksEntered += other.ranksEntered;
+    ranksDone += other.ranksDone;
+    end = std::max(end, other.end);
+    failed = failed || other.failed;
+    if (std::tie(other.lastLanded, other.lastKey) > std::tie(lastLanded, lastKey))
+    {
+        lastSrc = other.lastSrc;
+        lastDst = other.lastDst;
+        lastLanded = other.lastLanded;
+        lastKey = other.lastKey;
+    }
+    completed = schedule && ranksDone == schedule->GetRanks();
+}
+
 Time
 RdmaIterationRecord::GetTime() const
 {
     return completed ? end - start : Time(0);
+}
+
+void
+RdmaIterationRecord::Merge(const RdmaIterationRecord& other)
+{
+    if (other.started)
+    {
+        start = started ? std::min(start, other.start) : other.start;
+    }
+    started = started || other.started;
+    end = std::max(end, other.end);
+    ranksDone += other.ranksDone;
+    completed = ranksDone == ranks;
 }
 
 TypeId
@@ -121,6 +158,19 @@ RdmaCollectiveRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
     {
         m_hosts[h].nic = nics[h];
     }
+}
+
+void
+RdmaCollectiveRunner::SetLocalHosts(std::vector<bool> local)
+{
+    NS_ABORT_MSG_IF(!m_jobs.empty(), "RdmaCollectiveRunner::SetLocalHosts: after AddJob");
+    m_local = std::move(local);
+}
+
+bool
+RdmaCollectiveRunner::IsLocal(uint32_t host) const
+{
+    return m_local.empty() || (host < m_local.size() && m_local[host]);
 }
 
 void
@@ -258,12 +308,23 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
         m_hosts[job.hosts[r]].job = j;
         m_hosts[job.hosts[r]].rank = r;
         s.ranks[r].host = job.hosts[r];
+        s.localRanks += IsLocal(job.hosts[r]);
         if (!job.intraHosts.empty())
         {
             m_hosts[job.intraHosts[r]].job = j;
             m_hosts[job.intraHosts[r]].rank = r;
+            if (IsLocal(job.intraHosts[r]) != IsLocal(job.hosts[r]))
+            {
+                throw std::invalid_argument(
+                    where + "rank " + std::to_string(r) + ": host " + std::to_string(job.hosts[r]) +
+                    " and its intra-server host " + std::to_string(job.intraHosts[r]) +
+                    " are on different MPI ranks (a rank's dependencies are its own "
+                    "completions)");
+            }
         }
     }
+    // A job none of whose ranks run here is over for this MPI rank.
+    m_jobsOver += s.localRanks == 0;
     MakeRecords(s, j);
     m_collectives += s.records.size();
     m_totalBytes += bytesPerIteration * job.iterations;
@@ -340,7 +401,7 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
                         "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
                                                      << " -> " << dst << " (ibv_create_qp: the "
                                                      << "NIC's QP context memory is full)");
-        for (uint32_t k = 0; k < m_recvDepth; ++k)
+        for (uint32_t k = 0; IsLocal(hostB) && k < m_recvDepth; ++k)
         {
             RdmaRecvWr recv;
             recv.wrId = RECV_WR;
@@ -354,7 +415,19 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
     NS_LOG_INFO("job " << j << ": " << n << " ranks, " << pairs.size() << " QP pairs");
     for (uint32_t r = 0; r < n; ++r)
     {
-        EnterItem(j, r);
+        // In the rank's host's context, as everything its NICs then do: the
+        // context is whose events these are (RdmaEventScheduler's origin),
+        // the same on one process and on any partition across MPI ranks.
+        const uint32_t host = s.ranks[r].host;
+        if (IsLocal(host))
+        {
+            Simulator::ScheduleWithContext(m_hosts[host].nic->GetDevice()->GetNode()->GetId(),
+                                           Time(0),
+                                           &RdmaCollectiveRunner::EnterItem,
+                                           this,
+                                           j,
+                                           r);
+        }
     }
 }
 
@@ -388,7 +461,7 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
     const uint64_t nItems = s.job.items.size();
     if (rank.item >= nItems * s.job.iterations)
     {
-        if (++s.ranksFinished == s.ranks.size())
+        if (++s.ranksFinished == s.localRanks)
         {
             NS_LOG_INFO("job " << j << " finished");
             ++m_jobsOver;
@@ -506,6 +579,7 @@ RdmaCollectiveRunner::Landed(uint32_t j, uint32_t r, uint32_t opIndex)
         rec.lastSrc = op.src;
         rec.lastDst = op.dst;
         rec.lastLanded = Simulator::Now();
+        rec.lastKey = RdmaEventScheduler::GetRunningKey();
     }
     for (uint32_t d : c.GetDependents(opIndex))
     {
@@ -527,10 +601,10 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
         JobState& s = m_jobs[j];
         RdmaCollectiveRecord& rec = s.records[rank.seq];
         ++rank.seq;
+        rec.end = Simulator::Now(); // the last rank done so far
         if (++rec.ranksDone == s.ranks.size())
         {
             rec.completed = true;
-            rec.end = Simulator::Now();
             ++m_completed;
             NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "
                                << RdmaCollectiveName(rec.schedule->GetKind()) << ": CCT "
@@ -617,10 +691,16 @@ RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     }
 }
 
+bool
+RdmaCollectiveRunner::IsAllDone() const
+{
+    return m_jobsOver == m_jobs.size();
+}
+
 void
 RdmaCollectiveRunner::CheckAllDone()
 {
-    if (m_jobsOver == m_jobs.size() && !m_allDone.IsNull())
+    if (IsAllDone() && !m_allDone.IsNull())
     {
         m_allDone();
     }

@@ -79,6 +79,20 @@ struct RdmaCollectiveRecord
     uint32_t lastSrc{0};
     uint32_t lastDst{0}; //!< see lastSrc
     Time lastLanded;     //!< see lastSrc (valid if a WRITE landed)
+    /// The key of the event in which that WRITE landed
+    /// (RdmaEventScheduler::GetRunningKey): of landings at one time, a
+    /// sequential run keeps the last to run, the one with the largest key
+    uint64_t lastKey{0};
+
+    /**
+     * \brief Add another MPI rank's record of the same collective (its
+     * ranks' part; doc/mpi.rst): the earlier start, the later end, the
+     * ranks summed, failed if either failed, the later landing (at one
+     * time, the larger lastKey: the event a sequential run runs last);
+     * completed once every rank is done.
+     * \param other the other rank's record of (job, iteration, item)
+     */
+    void Merge(const RdmaCollectiveRecord& other);
 
     /// \return end - start (zero unless completed)
     Time GetCct() const;
@@ -109,6 +123,13 @@ struct RdmaIterationRecord
 
     /// \return end - start (zero unless completed)
     Time GetTime() const;
+    /**
+     * \brief Add another MPI rank's record of the same iteration (its
+     * ranks' part): the earlier start, the later end, the ranks done
+     * summed; completed once every rank is done.
+     * \param other the other rank's record of (job, iteration)
+     */
+    void Merge(const RdmaIterationRecord& other);
 };
 
 /**
@@ -175,11 +196,28 @@ class RdmaCollectiveRunner : public Object
      *        immediate's field), or there are no items or iterations
      */
     void AddJob(const RdmaJob& job);
+    /**
+     * \brief Run one MPI rank's share of a distributed simulation (before
+     * AddJob; doc/mpi.rst). Every rank keeps every job's bookkeeping and
+     * creates every QP pair (so QP numbers, hence UDP source ports and
+     * ECMP paths, are a sequential run's), but only the job ranks whose
+     * hosts are local run: they post their WRITEs and receives, take their
+     * completions and update the records, which then hold those ranks'
+     * part (RdmaCollectiveRecord::Merge adds the other MPI ranks'). A job
+     * rank's dependencies are completions at its own hosts, so they stay
+     * on its MPI rank; its NIC and intra-server host must be on one. The
+     * counts (GetCompletedCount, GetFailedCount, GetLandedBytes) are then
+     * this MPI rank's, and CollectiveComplete fires only for a collective
+     * all of whose ranks are local.
+     * \param local per host index: simulated by this MPI rank (empty: all)
+     */
+    void SetLocalHosts(std::vector<bool> local);
     /// Schedule the jobs' starts (call once, before or during Simulator::Run).
     void Start();
     /**
      * \brief Called once when every job has finished or failed (e.g. to
-     * stop the simulation).
+     * stop the simulation); with SetLocalHosts, when every local job rank
+     * has finished (or its job failed here).
      * \param cb the callback
      */
     void SetAllDoneCallback(Callback<void> cb);
@@ -191,6 +229,9 @@ class RdmaCollectiveRunner : public Object
     std::vector<RdmaCollectiveRecord> GetCollectiveRecords() const;
     /// \return every iteration a rank started, by job and iteration
     std::vector<RdmaIterationRecord> GetIterationRecords() const;
+    /// \return whether the all-done callback's condition holds (every job,
+    /// or with SetLocalHosts every local job rank, over; true without one)
+    bool IsAllDone() const;
     /// \return collectives (of every iteration of every job) the jobs will run
     uint64_t GetCollectiveCount() const;
     /// \return collectives every rank has finished
@@ -242,6 +283,7 @@ class RdmaCollectiveRunner : public Object
         std::vector<RdmaCollectiveRecord> records;    //!< by seq
         std::vector<RdmaIterationRecord> iterations;  //!< by iteration
         uint32_t ranksFinished{0};                    //!< ranks past the last item
+        uint32_t localRanks{0};                       //!< ranks this MPI rank runs
         bool failed{false};                           //!< a WRITE failed
     };
 
@@ -295,6 +337,8 @@ class RdmaCollectiveRunner : public Object
     const RdmaCollectiveSchedule& Current(uint32_t j, uint32_t r) const;
     /// Run the all-done callback if every job is over.
     void CheckAllDone();
+    /// \return whether this MPI rank simulates a host \param host host index
+    bool IsLocal(uint32_t host) const;
 
     DataRate m_reduceRate;              //!< the accelerator's reduction rate
     uint32_t m_recvDepth;               //!< receives kept posted per QP
@@ -307,7 +351,8 @@ class RdmaCollectiveRunner : public Object
     uint64_t m_failed{0};               //!< failed
     uint64_t m_landedBytes{0};          //!< landed so far
     uint64_t m_totalBytes{0};           //!< to land
-    uint32_t m_jobsOver{0};             //!< jobs finished or failed
+    uint32_t m_jobsOver{0};             //!< jobs finished or failed (their local ranks)
+    std::vector<bool> m_local;          //!< SetLocalHosts (empty: every host)
     Callback<void> m_allDone;           //!< every job over
     TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
 };

@@ -231,33 +231,14 @@ RdmaExperimentBuilder::StartFlows()
     m_runner = CreateObject<RdmaFlowRunner>();
     m_runner->SetHosts(m_topo.GetHosts());
     m_runner->SetConnectionConfig(m_spec.connection);
-    const bool distributed = m_spec.partition.ranks > 1;
-    if (distributed)
+    if (m_spec.partition.ranks > 1)
     {
-        std::vector<bool> local(m_topo.GetNHosts());
-        const uint32_t me = RdmaMpi::GetRank();
-        for (uint32_t h = 0; h < local.size(); ++h)
-        {
-            local[h] = m_spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
-        }
-        m_runner->SetLocalHosts(std::move(local));
+        m_runner->SetLocalHosts(LocalHosts());
     }
     try
     {
         m_runner->SetFlows(m_spec.flows);
-        if (distributed)
-        {
-            // This rank's flows are done; others may still need its nodes
-            // (their ACKs, their transit), so it runs on to sim.stopTime,
-            // and the run's end is the last rank's (RdmaMpi's report).
-            m_runner->SetAllDoneCallback(
-                Callback<void>([this]() { m_localDone = Simulator::Now(); }));
-        }
-        else
-        {
-            m_runner->SetAllDoneCallback(
-                MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
-        }
+        m_runner->SetAllDoneCallback(AllDoneCallback());
         m_runner->AssignStreams(2000);
         m_runner->Start();
     }
@@ -282,6 +263,10 @@ RdmaExperimentBuilder::StartJobs()
     }
     m_collectives->SetHosts(nics);
     m_collectives->SetConnectionConfig(m_spec.connection);
+    if (m_spec.partition.ranks > 1)
+    {
+        m_collectives->SetLocalHosts(LocalHosts());
+    }
     try
     {
         for (const RdmaJob& job : m_spec.jobs)
@@ -293,8 +278,33 @@ RdmaExperimentBuilder::StartJobs()
     {
         Abandon(std::string("traffic: ") + e.what());
     }
-    m_collectives->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    m_collectives->SetAllDoneCallback(AllDoneCallback());
     m_collectives->Start();
+}
+
+std::vector<bool>
+RdmaExperimentBuilder::LocalHosts() const
+{
+    std::vector<bool> local(m_topo.GetNHosts());
+    const uint32_t me = RdmaMpi::GetRank();
+    for (uint32_t h = 0; h < local.size(); ++h)
+    {
+        local[h] = m_spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
+    }
+    return local;
+}
+
+Callback<void>
+RdmaExperimentBuilder::AllDoneCallback()
+{
+    if (m_spec.partition.ranks > 1)
+    {
+        // This rank's work is done; others may still need its nodes (their
+        // ACKs, their transit), so it runs on to sim.stopTime, and the
+        // run's end is the last rank's (RdmaMpi's report).
+        return Callback<void>([this]() { m_localDone = Simulator::Now(); });
+    }
+    return MakeCallback(static_cast<void (*)()>(&Simulator::Stop));
 }
 
 RdmaExperimentBuilder::~RdmaExperimentBuilder() = default;

@@ -40,9 +40,10 @@ namespace ns3
  *
  * With several ranks (spec.partition, doc/mpi.rst) ns-3's parallel simulator
  * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
- * rank as system id (links between ranks: QbbRemoteChannel), the runner
- * posts this rank's ends only (RdmaFlowRunner::SetLocalHosts), and a rank
- * whose flows are done runs on to sim.stopTime, recording when
+ * rank as system id (links between ranks: QbbRemoteChannel), the runners
+ * post this rank's ends only (RdmaFlowRunner::SetLocalHosts) and run this
+ * rank's job ranks only (RdmaCollectiveRunner::SetLocalHosts), and a rank
+ * whose flows or job ranks are done runs on to sim.stopTime, recording when
  * (GetLocalDoneTime), since other ranks' frames may still cross its nodes.
  *
  * The ICRC setting is process-wide: the caller's comes back when this
@@ -84,8 +85,8 @@ class RdmaExperimentBuilder
      */
     Time Simulate(std::ostream* progress);
 
-    /// \return when this rank's flows were all done (several ranks; 0 if
-    /// it has none or they did not finish)
+    /// \return when this rank's flows, or its job ranks, were all done
+    /// (several ranks; 0 if it has none or they did not finish)
     Time GetLocalDoneTime() const;
     /// \return the fabric
     const RdmaTopologyHelper& GetTopology() const;
@@ -121,8 +122,14 @@ class RdmaExperimentBuilder
     void BuildHosts();
     /// Make the flow runner (this rank's hosts when distributed) and start it.
     void StartFlows();
-    /// Make the collective runner with spec.jobs and start it (none: nothing).
+    /// Make the collective runner with spec.jobs (this rank's job ranks when
+    /// distributed) and start it (none: nothing).
     void StartJobs();
+    /// \return per host index, whether this rank simulates it (several ranks)
+    std::vector<bool> LocalHosts() const;
+    /// \return what a runner calls when its work here is done: stop the
+    /// simulation, or with several ranks record when (GetLocalDoneTime)
+    Callback<void> AllDoneCallback();
     /// \return the NIC helper for this experiment \param baseRtt the NICs' base RTT
     RdmaHelper MakeNicHelper(Time baseRtt) const;
     /**
@@ -145,7 +152,7 @@ class RdmaExperimentBuilder
     Ptr<RdmaCollectiveRunner> m_collectives;  //!< the jobs, or null
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
     RdmaMemoryCensus* m_census;               //!< sim.census, or nullptr
-    Time m_localDone;                         //!< several ranks: local flows all done
+    Time m_localDone;                         //!< several ranks: local work all done
 };
 
 } // namespace ns3

@@ -455,9 +455,11 @@ AddSimKeys(RdmaConfig& c)
              "with several ranks and no sim.partition file, the rule placing nodes on ranks: "
              "metis (METIS's balanced min-cut, hosts with their ToR, balanced by hosts and "
              "port capacity), by-tor (ToR blocks balanced by hosts, other switches with their "
-             "neighbors), by-pod (fat-tree only: pods on ranks, cores spread), or auto "
-             "(by-pod for fat-tree, by-tor for leaf-spine, metis for the rest; doc/mpi.rst)",
-             MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod"));
+             "neighbors), by-pod (fat-tree only: pods on ranks, cores spread), by-server "
+             "(rail only: servers with their GPUs' NICs on ranks, rails and spines spread), or "
+             "auto (by-pod for fat-tree, by-tor for leaf-spine, by-server for rail, metis for "
+             "the rest; doc/mpi.rst)",
+             MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod", 4, "by-server"));
     c.AddKey("sim.mpiSync",
              "granted-time",
              "synchronization of several ranks: granted-time (ns-3's DistributedSimulatorImpl, "

@@ -507,7 +507,10 @@ MpiJson(const RdmaExperimentSpec& spec, const nlohmann::ordered_json& perRank)
  * \param results this rank's flow results; at rank 0, the run's
  * \param pfcCsv this rank's pfc.csv; at rank 0, the run's
  * \param qlenCsv this rank's qlen.csv; at rank 0, the run's
- * \return the run's end: the last rank's flows-done time (rank 0)
+ * \param collectives this rank's job ranks' part of the collective records;
+ *        at rank 0, the run's
+ * \param iterations the same for the iteration records
+ * \return the run's end: the last rank's done time (rank 0)
  */
 Time
 MergeRanks(const RdmaExperimentSpec& spec,
@@ -517,7 +520,9 @@ MergeRanks(const RdmaExperimentSpec& spec,
            Figures& f,
            std::vector<RdmaFlowResult>& results,
            std::string& pfcCsv,
-           std::string& qlenCsv)
+           std::string& qlenCsv,
+           std::vector<RdmaCollectiveRecord>& collectives,
+           std::vector<RdmaIterationRecord>& iterations)
 {
     const RdmaTopologyHelper& topo = sim.GetTopology();
     const std::vector<RdmaFlow>& flows = sim.GetRunner()->GetFlows();
@@ -534,7 +539,12 @@ MergeRanks(const RdmaExperimentSpec& spec,
             mine.results.push_back(results[i]);
         }
     }
-    mine.allDone = sim.GetLocalDoneTime().IsStrictlyPositive() || mine.flows.empty();
+    const Ptr<RdmaCollectiveRunner> jobs = sim.GetCollectiveRunner();
+    // Nothing left here: no flows or job ranks, or they are done.
+    mine.allDone = sim.GetLocalDoneTime().IsStrictlyPositive() ||
+                   (mine.flows.empty() && (!jobs || jobs->IsAllDone()));
+    mine.collectives = collectives;
+    mine.iterations = iterations;
     mine.localDone = sim.GetLocalDoneTime();
     mine.events = f.events;
     mine.totals = f.totals;
@@ -553,7 +563,12 @@ MergeRanks(const RdmaExperimentSpec& spec,
     }
     std::vector<RdmaRankShare> shares;
     const nlohmann::ordered_json perRank = UnpackShares(parts, part, shares);
-    const RdmaRankShare all = RdmaRankShare::Merge(shares, flows.size(), results);
+    const RdmaRankShare all = RdmaRankShare::Merge(shares,
+                                                   flows.size(),
+                                                   results,
+                                                   jobs ? jobs->GetJobs() : std::vector<RdmaJob>());
+    collectives = all.collectives;
+    iterations = all.iterations;
     // A sequential run stops when the last flow is done; the ranks ran on
     // to sim.stopTime (each serves the others' flows), so the run's end is
     // the last rank's done time and later rows are dropped.
@@ -656,9 +671,24 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     m_qlenCsv = sim.GetStats().FormatQlenCsv();
     m_nodesCsv = RdmaFormatNodesCsv(spec.topology);
     std::vector<RdmaFlowResult> results = runner->GetResults();
+    const Ptr<RdmaCollectiveRunner> jobs = sim.GetCollectiveRunner();
+    if (jobs)
+    {
+        m_collectives = jobs->GetCollectiveRecords();
+        m_iterations = jobs->GetIterationRecords();
+    }
     if (spec.partition.ranks > 1)
     {
-        simEnd = MergeRanks(spec, sim, wallStart, simEnd, f, results, m_pfcCsv, m_qlenCsv);
+        simEnd = MergeRanks(spec,
+                            sim,
+                            wallStart,
+                            simEnd,
+                            f,
+                            results,
+                            m_pfcCsv,
+                            m_qlenCsv,
+                            m_collectives,
+                            m_iterations);
     }
     m_records = FctRecords(spec, topo, runner->GetFlows(), results);
     f.buckets = RdmaSlowdownPercentiles(m_records);
@@ -669,19 +699,22 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.completed += r.Succeeded();
         f.failed += r.Failed();
     }
-    if (const Ptr<RdmaCollectiveRunner> jobs = sim.GetCollectiveRunner())
+    if (jobs)
     {
         f.jobs = true;
-        m_collectives = jobs->GetCollectiveRecords();
-        m_iterations = jobs->GetIterationRecords();
-        const std::vector<RdmaIterationRecord>& iterations = m_iterations;
         m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
-        m_jobsCsv = RdmaFormatJobsCsv(iterations, jobs->GetJobs());
+        m_jobsCsv = RdmaFormatJobsCsv(m_iterations, jobs->GetJobs());
         f.collectiveGroups = RdmaGroupCollectives(m_collectives);
-        f.jobFigures = RdmaSumJobs(iterations, jobs->GetJobs());
+        f.jobFigures = RdmaSumJobs(m_iterations, jobs->GetJobs());
         f.collectives = jobs->GetCollectiveCount();
         f.collectivesDone = jobs->GetCompletedCount();
         f.collectivesFailed = jobs->GetFailedCount();
+        if (spec.partition.ranks > 1)
+        {
+            // The runner's counts are this rank's; the merged records the run's.
+            f.collectivesDone = RdmaCountCompleted(m_collectives);
+            f.collectivesFailed = RdmaCountFailedJobs(m_collectives);
+        }
     }
     f.simSeconds = simEnd.GetSeconds();
     if (spec.partition.ranks <= 1 && f.simSeconds > 0)

@@ -949,11 +949,46 @@ RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
                               " ranks (sim.ranks) need ns3::RdmaEventScheduler, the default");
     }
     CheckConga(c);
-    if (!jobs.empty() && partition.ranks > 1)
+    CheckJobRanks(c);
+}
+
+void
+RdmaExperimentSpec::CheckJobRanks(const RdmaConfig& c) const
+{
+    if (jobs.empty() || partition.ranks <= 1)
     {
-        throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
-                              ": traffic.pattern = collective runs on one rank, not " +
-                              std::to_string(partition.ranks) + " (sim.ranks)");
+        return;
+    }
+    // A job rank's state (its place in the schedule, its dependencies) is
+    // updated by completions at both of its hosts: they must share an MPI rank.
+    std::vector<uint32_t> hostNode;
+    for (uint32_t u = 0; u < topology.GetNNodes(); ++u)
+    {
+        if (!topology.isSwitch[u])
+        {
+            hostNode.push_back(u);
+        }
+    }
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        for (uint32_t r = 0; r < jobs[j].intraHosts.size(); ++r)
+        {
+            const uint32_t nic = hostNode[jobs[j].hosts[r]];
+            const uint32_t intra = hostNode[jobs[j].intraHosts[r]];
+            if (partition.rankOf[nic] != partition.rankOf[intra])
+            {
+                const std::string key =
+                    c.Get("sim.partition").empty() ? "sim.partitionRule" : "sim.partition";
+                throw RdmaConfigError(
+                    c.GetOrigin(key) + ": " + key + " (" + partition.rule + ") puts job " +
+                    std::to_string(j) + " rank " + std::to_string(r) + "'s NIC (node " +
+                    std::to_string(nic) + ") on MPI rank " + std::to_string(partition.rankOf[nic]) +
+                    " and its intra-server port (node " + std::to_string(intra) + ") on " +
+                    std::to_string(partition.rankOf[intra]) +
+                    ": a GPU's two hosts must share a rank (sim.partitionRule = by-server keeps "
+                    "each server on one)");
+            }
+        }
     }
 }
 
@@ -1009,6 +1044,12 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
                               "not " +
                               type);
     }
+    if (rule == "by-server" && type != "rail")
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.partitionRule") +
+                              ": sim.partitionRule = by-server needs topology.type = rail, not " +
+                              type);
+    }
     if (rule != "auto" && !file.empty())
     {
         throw RdmaConfigError(c.GetOrigin("sim.partitionRule") + ": sim.partitionRule = " + rule +
@@ -1029,7 +1070,10 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
     }
     if (rule == "auto")
     {
-        rule = type == "fat-tree" ? "by-pod" : type == "leaf-spine" ? "by-tor" : "metis";
+        rule = type == "fat-tree"     ? "by-pod"
+               : type == "leaf-spine" ? "by-tor"
+               : type == "rail"       ? "by-server"
+                                      : "metis";
     }
     if (!file.empty())
     {
@@ -1042,6 +1086,10 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
     else if (rule == "by-tor")
     {
         partition = RdmaPartition::ByTor(topology, ranks);
+    }
+    else if (rule == "by-server")
+    {
+        partition = RdmaPartition::RailByServer(topology, ranks);
     }
     else
     {

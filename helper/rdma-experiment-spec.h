@@ -138,7 +138,8 @@ struct RdmaExperimentSpec
     void ReadEcn(const RdmaConfig& c);
     /**
      * \brief Check what several ranks refuse: a scheduler other than
-     * RdmaEventScheduler, CONGA (CheckConga), collective traffic.
+     * RdmaEventScheduler, CONGA (CheckConga), a GPU split across ranks
+     * (CheckJobRanks).
      * \param c the configuration
      */
     void CheckRanks(const RdmaConfig& c);
@@ -146,12 +147,14 @@ struct RdmaExperimentSpec
      * \brief Fill partition and mpiSync (sim.ranks, sim.partition,
      * sim.partitionRule, sim.mpiSync). The rule: a sim.partition file if
      * given, else sim.partitionRule; its auto is by-pod for fat-tree, by-tor
-     * for leaf-spine (by leaf), metis for HPCC topology files and the other
-     * generators. One rank: everything on it, whatever the rule.
+     * for leaf-spine (by leaf), by-server for rail, metis for HPCC topology
+     * files and the other generators. One rank: everything on it, whatever
+     * the rule.
      * \param c the configuration
      * \throws RdmaConfigError if sim.ranks is not the process count, with
-     *         nic.pipeline on several ranks, by-pod without a fat-tree, a rule
-     *         and a file both given, or as RdmaPartition's rules
+     *         nic.pipeline on several ranks, by-pod without a fat-tree,
+     *         by-server without a rail fabric, a rule and a file both given,
+     *         or as RdmaPartition's rules
      */
     void MakePartition(const RdmaConfig& c);
     /**
@@ -161,6 +164,13 @@ struct RdmaExperimentSpec
      * \throws RdmaConfigError naming switch.LoadBalancing otherwise
      */
     void CheckConga(const RdmaConfig& c);
+    /**
+     * \brief With several ranks, check that each job rank's NIC and
+     * intra-server host are on one MPI rank (RdmaCollectiveRunner::SetLocalHosts).
+     * \param c the config \throws RdmaConfigError naming sim.partition or
+     *        sim.partitionRule
+     */
+    void CheckJobRanks(const RdmaConfig& c) const;
 };
 
 } // namespace ns3

@@ -225,6 +225,56 @@ RdmaPartition::ByTor(const RdmaTopologySpec& spec, uint32_t ranks)
 }
 
 RdmaPartition
+RdmaPartition::RailByServer(const RdmaTopologySpec& spec, uint32_t ranks)
+{
+    const uint32_t servers = spec.servers.count;
+    const uint32_t gpus = spec.servers.GetGpus();
+    const uint32_t perServer = spec.servers.gpusPerServer;
+    if (servers == 0)
+    {
+        throw RdmaConfigError("sim.partitionRule = by-server: " + spec.name +
+                              " is not a rail fabric (topology.type = rail)");
+    }
+    if (ranks > servers)
+    {
+        throw RdmaConfigError("sim.ranks = " + std::to_string(ranks) + ": " + spec.name + " has " +
+                              std::to_string(servers) +
+                              " servers, the unit the partition rule places; give at most that "
+                              "many ranks or a sim.partition file");
+    }
+    RdmaPartition p;
+    p.ranks = ranks;
+    p.rule = "rail fabric by server, rails and spines round-robin";
+    p.rankOf.assign(spec.GetNNodes(), 0);
+    auto serverRank = [&](uint32_t server) { return uint32_t(uint64_t(server) * ranks / servers); };
+    // Node ids (RdmaTopologySpec::Rail): NICs, NVLink ports, rails, NVSwitches, spines.
+    const uint32_t rail0 = 2 * gpus;
+    const uint32_t nvswitch0 = rail0 + perServer;
+    const uint32_t spine0 = nvswitch0 + servers;
+    for (uint32_t u = 0; u < spec.GetNNodes(); ++u)
+    {
+        if (u < rail0)
+        {
+            p.rankOf[u] = serverRank((u % gpus) / perServer);
+        }
+        else if (u < nvswitch0)
+        {
+            p.rankOf[u] = (u - rail0) % ranks;
+        }
+        else if (u < spine0)
+        {
+            p.rankOf[u] = serverRank(u - nvswitch0);
+        }
+        else
+        {
+            p.rankOf[u] = (u - spine0) % ranks;
+        }
+    }
+    p.Check(spec);
+    return p;
+}
+
+RdmaPartition
 RdmaPartition::FromFile(const std::string& path, const RdmaTopologySpec& spec, uint32_t ranks)
 {
     std::ifstream in(path);

@@ -39,6 +39,12 @@ namespace ns3
  *   its pod's ToRs), and on a tie (a core switch) the rank with the fewest
  *   such switches so far. A simple greedy cut, balanced by hosts; it does
  *   not minimize the links cut (Metis does).
+ * - RailByServer, for rail-optimized fabrics (RdmaTopologySpec::Rail):
+ *   server s (its GPUs' NICs and NVLink ports and its NVSwitch) on rank
+ *   floor(s x ranks / servers); rail switch i on rank i mod ranks, spine p
+ *   on rank p mod ranks. A GPU's two hosts share a rank (a collective
+ *   rank's dependencies are completions at both), so links between ranks
+ *   are NIC-rail and rail-spine links, never NVLink.
  * - FromFile: a user's map, "node rank" per line.
  *
  * Every map is checked (Check): at most as many ranks as nodes, every
@@ -72,6 +78,14 @@ struct RdmaPartition
      * \throws RdmaConfigError as Check, or if there are fewer ToRs than ranks
      */
     static RdmaPartition ByTor(const RdmaTopologySpec& spec, uint32_t ranks);
+    /**
+     * \param spec a Rail() topology (node ids as it numbers them)
+     * \param ranks processes (>= 1)
+     * \return servers in contiguous blocks, rails and spines round-robin
+     * \throws RdmaConfigError if spec is not a rail fabric, with more ranks
+     *         than servers, and as Check
+     */
+    static RdmaPartition RailByServer(const RdmaTopologySpec& spec, uint32_t ranks);
     /**
      * \brief The topology's balanced minimum cut by METIS 5.1's
      * METIS_PartGraphKway (Karypis and Kumar, SIAM J. Sci. Comput. 20(1),

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -116,6 +117,156 @@ MergeRows(const std::vector<const std::string*>& parts, std::size_t n)
     return out;
 }
 
+/**
+ * \brief Visit the fields of a collective record that the ranks merge, in
+ * a fixed order (the schedule is the job's, not packed).
+ * \param r the record \param f called with each field
+ */
+template <typename Record, typename F>
+void
+CollectiveFields(Record& r, F f)
+{
+    f(r.job);
+    f(r.iteration);
+    f(r.item);
+    f(r.start);
+    f(r.end);
+    f(r.ranksEntered);
+    f(r.ranksDone);
+    f(r.completed);
+    f(r.failed);
+    f(r.lastSrc);
+    f(r.lastDst);
+    f(r.lastLanded);
+    f(r.lastKey);
+}
+
+/// The same for an iteration record. \param r the record \param f the visitor
+template <typename Record, typename F>
+void
+IterationFields(Record& r, F f)
+{
+    f(r.job);
+    f(r.iteration);
+    f(r.ranks);
+    f(r.start);
+    f(r.end);
+    f(r.compute);
+    f(r.ranksDone);
+    f(r.started);
+    f(r.completed);
+}
+
+/// Writes fields, each after a space (a Time as its time steps).
+struct FieldWriter
+{
+    std::ostream& os; //!< where
+
+    /// \param t a time
+    void operator()(const Time& t) const
+    {
+        os << ' ' << t.GetTimeStep();
+    }
+
+    /// \param v a number or flag
+    template <typename T>
+    void operator()(const T& v) const
+    {
+        os << ' ' << v;
+    }
+};
+
+/// Reads what FieldWriter wrote.
+struct FieldReader
+{
+    std::istream& in; //!< from where
+
+    /// \param t a time
+    void operator()(Time& t) const
+    {
+        int64_t steps = 0;
+        in >> steps;
+        t = TimeStep(steps);
+    }
+
+    /// \param v a number or flag
+    template <typename T>
+    void operator()(T& v) const
+    {
+        in >> v;
+    }
+};
+
+/**
+ * \brief Write records, one a line, after a "name count" line.
+ * \param os where \param name the section \param records them
+ * \param fields CollectiveFields or IterationFields
+ */
+template <typename Record, typename Fields>
+void
+PackRecords(std::ostream& os, const char* name, const std::vector<Record>& records, Fields fields)
+{
+    os << name << ' ' << records.size() << '\n';
+    for (const Record& r : records)
+    {
+        fields(r, FieldWriter{os});
+        os << '\n';
+    }
+}
+
+/**
+ * \brief Read what PackRecords wrote (after its name).
+ * \param in from where \param fields CollectiveFields or IterationFields
+ * \return the records
+ */
+template <typename Record, typename Fields>
+std::vector<Record>
+UnpackRecords(std::istream& in, Fields fields)
+{
+    std::size_t n = 0;
+    in >> n;
+    std::vector<Record> records(in ? n : 0);
+    for (Record& r : records)
+    {
+        fields(r, FieldReader{in});
+    }
+    return records;
+}
+
+/**
+ * \brief Merge the shares' records of one kind by key: each key's records
+ * added up (Record::Merge) onto a fresh record that `fresh` makes from the
+ * first, in key order (a sequential runner's: by job, iteration, item).
+ * \param shares by rank \param list a share's records
+ * \param key a record's key \param fresh the empty record of a key
+ * \return the merged records
+ */
+template <typename Record, typename List, typename Key, typename Fresh>
+std::vector<Record>
+MergeRecords(const std::vector<RdmaRankShare>& shares, List list, Key key, Fresh fresh)
+{
+    std::map<decltype(key(std::declval<const Record&>())), Record> merged;
+    for (const RdmaRankShare& s : shares)
+    {
+        for (const Record& r : list(s))
+        {
+            auto [it, added] = merged.try_emplace(key(r));
+            if (added)
+            {
+                it->second = fresh(r);
+            }
+            it->second.Merge(r);
+        }
+    }
+    std::vector<Record> out;
+    out.reserve(merged.size());
+    for (auto& kv : merged)
+    {
+        out.push_back(std::move(kv.second));
+    }
+    return out;
+}
+
 } // namespace
 
 std::string
@@ -148,6 +299,10 @@ RdmaRankShare::Pack() const
     }
     os << "pfc " << Lines(pfcRows).size() << '\n' << pfcRows;
     os << "qlen " << Lines(qlenRows).size() << '\n' << qlenRows;
+    PackRecords(os, "collectives", collectives, [](const auto& r, auto f) {
+        CollectiveFields(r, f);
+    });
+    PackRecords(os, "iterations", iterations, [](const auto& r, auto f) { IterationFields(r, f); });
     return os.str();
 }
 
@@ -209,6 +364,12 @@ RdmaRankShare::Unpack(const std::string& text)
             *rows += line + '\n';
         }
     }
+    expect("collectives");
+    s.collectives =
+        UnpackRecords<RdmaCollectiveRecord>(in, [](auto& r, auto f) { CollectiveFields(r, f); });
+    expect("iterations");
+    s.iterations =
+        UnpackRecords<RdmaIterationRecord>(in, [](auto& r, auto f) { IterationFields(r, f); });
     if (!in)
     {
         throw std::runtime_error("rank share: truncated");
@@ -219,7 +380,8 @@ RdmaRankShare::Unpack(const std::string& text)
 RdmaRankShare
 RdmaRankShare::Merge(const std::vector<RdmaRankShare>& shares,
                      uint32_t nFlows,
-                     std::vector<RdmaFlowResult>& results)
+                     std::vector<RdmaFlowResult>& results,
+                     const std::vector<RdmaJob>& jobs)
 {
     RdmaRankShare m;
     m.allDone = true;
@@ -252,6 +414,37 @@ RdmaRankShare::Merge(const std::vector<RdmaRankShare>& shares,
     }
     m.pfcRows = MergeRows(pfc, 1);
     m.qlenRows = MergeRows(qlen, 4);
+    m.collectives = MergeRecords<RdmaCollectiveRecord>(
+        shares,
+        [](const RdmaRankShare& s) -> const std::vector<RdmaCollectiveRecord>& {
+            return s.collectives;
+        },
+        [](const RdmaCollectiveRecord& r) { return std::make_tuple(r.job, r.iteration, r.item); },
+        [&jobs](const RdmaCollectiveRecord& r) {
+            RdmaCollectiveRecord fresh;
+            fresh.job = r.job;
+            fresh.iteration = r.iteration;
+            fresh.item = r.item;
+            if (r.job < jobs.size() && r.item < jobs[r.job].items.size())
+            {
+                fresh.schedule = jobs[r.job].items[r.item].collective;
+            }
+            return fresh;
+        });
+    m.iterations = MergeRecords<RdmaIterationRecord>(
+        shares,
+        [](const RdmaRankShare& s) -> const std::vector<RdmaIterationRecord>& {
+            return s.iterations;
+        },
+        [](const RdmaIterationRecord& r) { return std::make_pair(r.job, r.iteration); },
+        [](const RdmaIterationRecord& r) {
+            RdmaIterationRecord fresh;
+            fresh.job = r.job;
+            fresh.iteration = r.iteration;
+            fresh.ranks = r.ranks;
+            fresh.compute = r.compute;
+            return fresh;
+        });
     return m;
 }
 

@@ -5,6 +5,7 @@
 #ifndef RDMA_RANK_SHARE_H
 #define RDMA_RANK_SHARE_H
 
+#include "rdma-collective-runner.h"
 #include "rdma-stats-helper.h"
 
 #include "ns3/nstime.h"
@@ -27,7 +28,9 @@ namespace ns3
  * inert copies), so its counters are its nodes' and the sums over ranks are
  * the run's; its pfc.csv and qlen.csv rows are its nodes' (a remote port's
  * queue is always empty, so Sample() records none). A flow's result is the
- * requester's rank's (where its completion arrives).
+ * requester's rank's (where its completion arrives). A collective's and a
+ * training iteration's records are the rank's job ranks' part
+ * (RdmaCollectiveRunner::SetLocalHosts), merged record by record.
  */
 struct RdmaRankShare
 {
@@ -41,6 +44,11 @@ struct RdmaRankShare
     std::vector<RdmaFlowResult> results; //!< their results, same order
     std::string pfcRows;             //!< pfc.csv rows (no header)
     std::string qlenRows;            //!< qlen.csv rows (no header)
+    /// Its job ranks' part of every collective one of them entered
+    /// (RdmaCollectiveRunner::GetCollectiveRecords; schedules not packed)
+    std::vector<RdmaCollectiveRecord> collectives;
+    /// Its job ranks' part of every iteration one of them started
+    std::vector<RdmaIterationRecord> iterations;
 
     /// \return the share as text (Unpack reads it back)
     std::string Pack() const;
@@ -57,14 +65,20 @@ struct RdmaRankShare
      * \param nFlows flows in the workload
      * \param[out] results one per flow, from its owner's share (default for
      *             flows no share owns)
+     * \param jobs the training jobs (RdmaCollectiveRunner::GetJobs), whose
+     *             schedules the merged collective records point to
      * \return the sums (counters, QP stats, events), pfc and qlen rows
      *         merged in time order (qlen: by time, node, port, class, the
      *         order of a sequential run's sampler); localDone the latest;
-     *         allDone if every rank's is; wallSeconds the longest
+     *         allDone if every rank's is; wallSeconds the longest; the
+     *         collective and iteration records of every share merged
+     *         (RdmaCollectiveRecord::Merge, RdmaIterationRecord::Merge), by
+     *         job, iteration and item as a sequential runner lists them
      */
     static RdmaRankShare Merge(const std::vector<RdmaRankShare>& shares,
                                uint32_t nFlows,
-                               std::vector<RdmaFlowResult>& results);
+                               std::vector<RdmaFlowResult>& results,
+                               const std::vector<RdmaJob>& jobs = {});
 
     /**
      * \param rows CSV rows whose first field is a time in ns

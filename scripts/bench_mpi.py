@@ -8,7 +8,8 @@ the wall times, the speed-up and what synchronization cost (doc/mpi.rst).
 
 Per case it prints one line per run (wall seconds, events, M events/s) and
 whether the distributed run's answers are the sequential run's (fct.csv,
-pfc.csv, summary.json's counters: "answers identical"), and
+pfc.csv, a collective run's collectives.csv and jobs.csv, summary.json's
+counters and collectives block: "answers identical"), and
 a line of the distributed run's figures from its summary.json "mpi" block:
 frames sent between ranks, the granted-time windows (at most the active
 simulated time over the lookahead: every window advances by at least the
@@ -32,7 +33,13 @@ CASES = {
     'k16-permutation': ['-c', os.path.join(TOP, 'examples/configs/fat-tree-k8-permutation.ini'),
                         '--topology.k=16'],
     'hpcc-5ms': ['-c', os.path.join(TOP, 'examples/configs/hpcc-fat-ws-hpcc-5ms.ini')],
+    # A training job: the collective study's 128-rank ring all-reduce (k=8
+    # fat tree, 2:1 oversubscribed, DCQCN, ECMP, 4 channels), of 64 MiB.
+    'k8-allreduce': ['-c', os.path.join(TOP, 'examples/configs/collective-allreduce-2to1.ini'),
+                     '--collective.bytes=64MiB'],
 }
+# A collective run's outputs, compared whole.
+JOB_FILES = ('collectives.csv', 'jobs.csv')
 
 
 def run(sim, args, ranks, out):
@@ -54,20 +61,27 @@ def run(sim, args, ranks, out):
         fct = sorted(f.read().splitlines()[1:], key=lambda l: int(l.split(',')[0]))
     with open(os.path.join(out, 'pfc.csv')) as f:
         summary['pfc.csv'] = sorted(f.read().splitlines()[1:])
+    for name in JOB_FILES:
+        path = os.path.join(out, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                summary[name] = f.read()
     return wall, summary, fct
 
 
 # summary.json's counters a distributed run must share with the sequential
 # run (test_mpi.py checks the same); "events" is the ranks' sum, not one.
 COUNTERS = ('flows', 'fct_slowdown', 'sim_time_s', 'data_packets_delivered', 'pfc',
-            'ecn_marks', 'retransmissions', 'drops')
+            'ecn_marks', 'retransmissions', 'drops', 'collectives')
 
 
 def answers(seq, seq_fct, par, par_fct):
-    """'identical' if fct.csv, pfc.csv (rows sorted) and the summary counters
-    are the sequential run's, else what differs."""
+    """'identical' if fct.csv, pfc.csv (rows sorted), collectives.csv and
+    jobs.csv (when written) and the summary counters are the sequential
+    run's, else what differs."""
     differ = ([] if par_fct == seq_fct else ['fct.csv']) + \
         ([] if par['pfc.csv'] == seq['pfc.csv'] else ['pfc.csv']) + \
+        [f for f in JOB_FILES if par.get(f) != seq.get(f)] + \
         [k for k in COUNTERS if par.get(k) != seq.get(k)]
     return 'identical' if not differ else 'DIFFER (%s)' % ', '.join(differ)
 

@@ -8,6 +8,7 @@
 
 #include "rdma-test-data.h"
 
+#include "ns3/rdma-collective-schedule.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-hpcc-topology-reader.h"
 #include "ns3/rdma-partition.h"
@@ -16,6 +17,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -381,6 +383,157 @@ class RankShareTestCase : public TestCase
 
 /**
  * \ingroup rdma-tests
+ * \brief Collective and iteration records of two ranks (RdmaRankShare):
+ * packed and read back whole; merged per (job, iteration, item) with the
+ * earlier start, the later end, the ranks summed (done once all are), and
+ * of two last landings at one time the one with the larger event key (the
+ * one a sequential run runs last); a record one rank alone has stays as it
+ * is but not done.
+ */
+class RankShareCollectivesTestCase : public TestCase
+{
+  public:
+    RankShareCollectivesTestCase()
+        : TestCase("rank shares merge collective and iteration records")
+    {
+    }
+
+  private:
+    /// \return a record of job 0, iteration `it`, item 0, with 2 of 4 ranks
+    /// done \param it iteration \param start entered \param end last done
+    /// \param src sender of the last landing \param landed its time \param key its event key
+    static RdmaCollectiveRecord Half(uint32_t it,
+                                     Time start,
+                                     Time end,
+                                     uint32_t src,
+                                     Time landed,
+                                     uint64_t key)
+    {
+        RdmaCollectiveRecord r;
+        r.iteration = it;
+        r.start = start;
+        r.end = end;
+        r.ranksEntered = 2;
+        r.ranksDone = 2;
+        r.lastSrc = src;
+        r.lastDst = (src + 1) % 4;
+        r.lastLanded = landed;
+        r.lastKey = key;
+        return r;
+    }
+
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.hosts = {0, 1, 2, 3};
+        auto ring = std::make_shared<RdmaCollectiveSchedule>(
+            RdmaCollectiveSchedule::RingAllReduce(4, 4096, 1, 1024));
+        ring->Finish();
+        job.items.push_back({ring, Time(0)});
+        job.iterations = 3;
+        RdmaRankShare a;
+        RdmaRankShare b;
+        // Iteration 0: b's last landing is later; iteration 1: both at
+        // 1900 ns, a's event key larger.
+        a.collectives = {Half(0, NanoSeconds(10), NanoSeconds(1000), 0, NanoSeconds(800), 7),
+                         Half(1, NanoSeconds(1000), NanoSeconds(2000), 1, NanoSeconds(1900), 9),
+                         Half(2, NanoSeconds(2000), NanoSeconds(0), 0, NanoSeconds(0), 0)};
+        a.collectives[2].ranksDone = 0;
+        b.collectives = {Half(0, NanoSeconds(5), NanoSeconds(990), 2, NanoSeconds(850), 3),
+                         Half(1, NanoSeconds(1001), NanoSeconds(1950), 3, NanoSeconds(1900), 8)};
+        RdmaIterationRecord ia;
+        ia.ranks = 4;
+        ia.start = NanoSeconds(10);
+        ia.end = NanoSeconds(1000);
+        ia.ranksDone = 2;
+        ia.started = true;
+        ia.compute = NanoSeconds(77);
+        RdmaIterationRecord ib = ia;
+        ib.start = NanoSeconds(5);
+        ib.end = NanoSeconds(1010);
+        a.iterations = {ia};
+        b.iterations = {ib};
+        const RdmaRankShare a2 = RdmaRankShare::Unpack(a.Pack());
+        NS_TEST_EXPECT_MSG_EQ(a2.Pack(), a.Pack(), "pack, unpack, pack");
+        NS_TEST_EXPECT_MSG_EQ(a2.collectives[1].lastKey, 9u, "the event key travels");
+        std::vector<RdmaFlowResult> results;
+        const RdmaRankShare m =
+            RdmaRankShare::Merge({a2, RdmaRankShare::Unpack(b.Pack())}, 0, results, {job});
+        NS_TEST_ASSERT_MSG_EQ(m.collectives.size(), 3u, "one record per iteration");
+        const RdmaCollectiveRecord& c0 = m.collectives[0];
+        NS_TEST_EXPECT_MSG_EQ(c0.start, NanoSeconds(5), "the first entry");
+        NS_TEST_EXPECT_MSG_EQ(c0.end, NanoSeconds(1000), "the last rank done");
+        NS_TEST_EXPECT_MSG_EQ(c0.completed, true, "4 of 4 ranks done");
+        NS_TEST_EXPECT_MSG_EQ(c0.GetCct(), NanoSeconds(995), "CCT");
+        NS_TEST_EXPECT_MSG_EQ(c0.lastSrc, 2u, "the later landing");
+        NS_TEST_EXPECT_MSG_EQ(c0.schedule, ring, "the job's schedule");
+        NS_TEST_EXPECT_MSG_EQ(m.collectives[1].lastSrc, 1u, "a tie: the larger key");
+        NS_TEST_EXPECT_MSG_EQ(m.collectives[1].lastDst, 2u, "a tie: the larger key's pair");
+        NS_TEST_EXPECT_MSG_EQ(m.collectives[2].completed, false, "2 ranks entered, none done");
+        NS_TEST_EXPECT_MSG_EQ(m.collectives[2].start, NanoSeconds(2000), "one rank's start");
+        NS_TEST_ASSERT_MSG_EQ(m.iterations.size(), 1u, "one iteration");
+        NS_TEST_EXPECT_MSG_EQ(m.iterations[0].start, NanoSeconds(5), "the first start");
+        NS_TEST_EXPECT_MSG_EQ(m.iterations[0].end, NanoSeconds(1010), "the last end");
+        NS_TEST_EXPECT_MSG_EQ(m.iterations[0].completed, true, "4 of 4 ranks done");
+        NS_TEST_EXPECT_MSG_EQ(m.iterations[0].compute, NanoSeconds(77), "its compute");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
+ * \brief Rail fabric by server: 4 servers of 2 GPUs on 2 ranks put servers
+ * 0-1 (their NICs, NVLink ports and NVSwitches) on rank 0, servers 2-3 on
+ * rank 1, rails and spines alternately: every GPU's two hosts share a rank,
+ * no NVLink crosses; 4 NIC-rail links and 4 of the 8 rail-spine links do.
+ * Not a rail fabric, or more ranks than servers: refused.
+ */
+class RailByServerTestCase : public TestCase
+{
+  public:
+    RailByServerTestCase()
+        : TestCase("rail fabric by server")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaLinkParams l;
+        const RdmaTopologySpec rail = RdmaTopologySpec::Rail(4, 2, 4, l, l, l);
+        const RdmaPartition p = RdmaPartition::RailByServer(rail, 2);
+        const auto& servers = rail.servers;
+        for (uint32_t g = 0; g < servers.GetGpus(); ++g)
+        {
+            const uint32_t want = servers.GetServer(g) < 2 ? 0 : 1;
+            NS_TEST_EXPECT_MSG_EQ(p.rankOf[g], want, "NIC of GPU " << g);
+            NS_TEST_EXPECT_MSG_EQ(p.rankOf[servers.GetIntraHost(g)], want, "its NVLink port");
+        }
+        uint32_t nicLinks = 0;
+        uint32_t fabricLinks = 0;
+        for (const auto& link : rail.links)
+        {
+            if (p.rankOf[link.a] != p.rankOf[link.b])
+            {
+                NS_TEST_EXPECT_MSG_NE(link.tier, 2u, "no NVLink crosses");
+                (link.tier == 0 ? nicLinks : fabricLinks) += 1;
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(nicLinks, 4u, "NIC-rail links across");
+        NS_TEST_EXPECT_MSG_EQ(fabricLinks, 4u, "rail-spine links across");
+        NS_TEST_EXPECT_MSG_EQ(p.crossLinks, 8u, "links across");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::RailByServer(rail, 5); }).find("has 4 servers"),
+            std::string::npos,
+            "more ranks than servers");
+        NS_TEST_EXPECT_MSG_NE(
+            ErrorOf([&] { RdmaPartition::RailByServer(FatTree(4), 2); }).find("not a rail fabric"),
+            std::string::npos,
+            "a fat tree");
+    }
+};
+
+/**
+ * \ingroup rdma-tests
  * \brief The suite.
  */
 class PartitionTestSuite : public TestSuite
@@ -394,6 +547,8 @@ class PartitionTestSuite : public TestSuite
         AddTestCase(new MetisTestCase, TestCase::QUICK);
         AddTestCase(new BadPartitionTestCase, TestCase::QUICK);
         AddTestCase(new RankShareTestCase, TestCase::QUICK);
+        AddTestCase(new RankShareCollectivesTestCase, TestCase::QUICK);
+        AddTestCase(new RailByServerTestCase, TestCase::QUICK);
     }
 };
 

@@ -97,6 +97,12 @@ RdmaEventScheduler::SetNextKey(uint64_t key)
     }
 }
 
+uint64_t
+RdmaEventScheduler::GetRunningKey()
+{
+    return s_active ? s_active->m_runningKey : 0;
+}
+
 bool
 RdmaEventScheduler::DecidesExpiry(const EventId& id, uint64_t now)
 {
@@ -244,6 +250,7 @@ RdmaEventScheduler::RemoveNext()
     // The simulator runs it next, in its context: what it schedules is
     // that context's.
     m_origin = next.context;
+    m_runningKey = next.key;
     if (next.ts != m_nowTs)
     {
         m_nowTs = next.ts;

@@ -124,6 +124,16 @@ class RdmaEventScheduler : public Scheduler
      * \return its sequence number
      */
     static uint64_t GetSequence(uint64_t key);
+    /**
+     * \brief The key of the event running (or last run): of two events of
+     * one time, the one with the smaller key runs first, on one process as
+     * on any partition across MPI ranks, so the keys of events that ran on
+     * different ranks tell which a sequential run would have run last (the
+     * collectives' last landing, RdmaCollectiveRecord::Merge).
+     * \return the packed key (origin, sequence); 0 if the simulator's
+     * scheduler is not an RdmaEventScheduler or nothing has run
+     */
+    static uint64_t GetRunningKey();
 
   private:
     /// An event in the heap.
@@ -161,6 +171,7 @@ class RdmaEventScheduler : public Scheduler
     std::vector<uint64_t> m_next;  //!< next sequence number, by node id
     uint64_t m_nextGlobal{0};      //!< next sequence number of NO_CONTEXT
     uint32_t m_origin;             //!< context of the event running (or last run)
+    uint64_t m_runningKey{0};      //!< key of the event running (or last run)
     uint64_t m_nowTs{0};           //!< time of the event running (or last run)
     std::vector<uint32_t> m_ranNow; //!< uids of the events of time m_nowTs run so far
     uint64_t m_override{0};        //!< key for the next insertion

@@ -62,7 +62,7 @@ BAD = {
         ('topology.type', 'ring', 'expected one of fat-tree,leaf-spine,dumbbell,star,hpcc'),
         ('traffic.pattern', 'bursty', 'expected one of poisson,incast'),
         ('sim.icrc', 'maybe', 'expected one of auto,on,off'),
-        ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod'),
+        ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod,by-server'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
         ('nic.Entropy', 'spray', 'expected one of qp,packet,flowlet,reps'),
     ],
@@ -146,14 +146,17 @@ def test_switch_buffer_below_its_ports_reserve_and_headroom(run_example, tmp_pat
     (['--sim.partitionRule=by-pod'],
      'command line --sim.partitionRule: sim.partitionRule = by-pod needs topology.type = '
      'fat-tree, not star'),
+    (['--sim.partitionRule=by-server'],
+     'command line --sim.partitionRule: sim.partitionRule = by-server needs topology.type = '
+     'rail, not star'),
     (['--sim.partitionRule=metis', '--sim.partition=%s' % TINY],
      'command line --sim.partitionRule: sim.partitionRule = metis and a sim.partition file '
      '(command line --sim.partition): give one of them'),
 ])
 def test_partition_rule_that_cannot_apply_exits_2(run_example, tmp_path, args, expected):
     """sim.partitionRule (doc/mpi.rst, "Partitioning") is checked on one
-    rank too: by-pod on a topology without pods, or a rule beside a
-    sim.partition file, exits 2 naming the key."""
+    rank too: by-pod on a topology without pods, by-server on one without
+    servers, or a rule beside a sim.partition file, exits 2 naming the key."""
     out = tmp_path / 'out'
     r = run_example('rdma-sim', '-c', TINY, '-q', '--output.dir=%s' % out, *args)
     assert r.returncode == 2, (r.returncode, r.stderr)

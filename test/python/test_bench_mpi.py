@@ -36,3 +36,11 @@ def test_answers_identical_or_names_what_differs():
     par = dict(seq, ecn_marks=11, **{'pfc.csv': []})
     assert bench_mpi.answers(seq, fct, par, rows([1000, 2001])) == \
         'DIFFER (fct.csv, pfc.csv, ecn_marks)'
+
+
+def test_answers_compare_a_collective_runs_outputs():
+    seq = {'flows': {'total': 0}, 'pfc.csv': [], 'collectives.csv': 'job,...\n0,0,0,9\n',
+           'jobs.csv': 'job\n0\n', 'collectives': {'done': 1}}
+    assert bench_mpi.answers(seq, [], dict(seq), []) == 'identical'
+    par = dict(seq, **{'collectives.csv': 'job,...\n0,0,0,8\n', 'collectives': {'done': 0}})
+    assert bench_mpi.answers(seq, [], par, []) == 'DIFFER (collectives.csv, collectives)'

@@ -167,6 +167,8 @@ LONG['scripts/bench_mpi.py --sim $SIM --cases hpcc-5ms'] = (
     'needs make mpi\'s build: minutes', 'parse')
 LONG['scripts/bench_mpi.py --sim $SIM --ranks 2 --cases k16-permutation'] = (
     'needs make mpi\'s build: minutes', 'parse')
+LONG['scripts/bench_mpi.py --sim $SIM --ranks 2 --cases k8-allreduce'] = (
+    'needs make mpi\'s build: minutes', 'parse')
 LONG['scripts/memory_costs.py --sim build/examples/rdma-sim --fit --large'] = (
     'builds ten fabrics up to k=32 (about 3 GiB), minutes', 'parse')
 # out/dcqcn-deq is what a LONG run above would write; the stored hand-made
