@@ -95,6 +95,8 @@ LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/c
     'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')
 LONG['scripts/collective_study.py -o out/collective-study'] = (
     'the same study, README', 'parse')
+LONG['scripts/collective_study.py -o out/collective-study-256 --set collective.bytes=256MiB '
+     '--set sim.stopTime=2s'] = ('the same study at 256 MiB, hours here', 'parse')
 LONG['build/examples/rdma-sim --topology.type=fat-tree --topology.k=16 --traffic.pattern=collective '
      '--collective.bytes=2MiB --cc.algorithm=none --transport.pathMtu=4096 '
      '--output.qlenInterval=0s --output.dir=out/scale/allreduce-1024'] = (
