@@ -239,6 +239,32 @@ CensusJson(const RdmaMemoryCensus& census)
             {"peak_qps", census.GetPeakQps()}};
 }
 
+/**
+ * \return the warning a run earns when its retransmission timer fired though
+ * no frame was lost (the copies that reach a QP already gone are not losses:
+ * they are resends themselves), so the RTO is below the fabric's RTT, which
+ * PFC lets queues stretch; or "" \param spec the run \param f its figures.
+ * IRN's RTO_high is "an estimate of the maximum RTT" (SIGCOMM 2018, section
+ * 3.1); go-back-N's timer is the local ACK timeout (IBA 9.7.6.1.3).
+ */
+std::string
+SpuriousTimeoutWarning(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    if (f.qps.timeouts == 0 || f.totals.drops != f.totals.dropsToGoneQps)
+    {
+        return "";
+    }
+    const bool irn = spec.config.Get("transport.recovery") == "irn";
+    std::ostringstream w;
+    w << "warning: " << f.qps.timeouts << " retransmission timeouts though no frame was lost ("
+      << f.qps.retransmissions << " packets resent, " << f.qps.spuriousRetransmissions
+      << " of them to a responder that had them): the timer is shorter than this fabric's "
+      << "round trip; raise "
+      << (irn ? "transport.irn.RtoHigh (and RtoLow) above the largest RTT (IRN, SIGCOMM 2018 3.1)"
+              : "transport.timeout (local ACK timeout 4.096 us x 2^timeout, IBA 9.7.6.1.3)");
+    return w.str();
+}
+
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
 std::string
 SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
@@ -273,6 +299,10 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
                      {"sequence_naks", f.qps.nakSeqSent}};
+    if (std::string w = SpuriousTimeoutWarning(spec, f); !w.empty())
+    {
+        j["warnings"] = {w.substr(w.find(": ") + 2)};
+    }
     j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
     if (!f.tierLoads.empty())
@@ -394,6 +424,10 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
     {
         text.push_back(ReorderingLine(f.qps));
+    }
+    if (std::string w = SpuriousTimeoutWarning(spec, f); !w.empty())
+    {
+        text.push_back(w);
     }
     for (const auto& [table, k] : f.caches)
     {

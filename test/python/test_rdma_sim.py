@@ -459,6 +459,37 @@ def test_full_qp_memory_fails_flows_not_the_run(run_example, tmp_path):
     assert all(row['fct_ns'] == '' for row in rows if row['status'] == 'NO_QP')
 
 
+def test_timeouts_without_loss_are_named_and_the_key_to_raise(run_example, tmp_path):
+    """A retransmission timer shorter than the round trip fires though nothing
+    is lost: every resend is spurious. The run says so (screen and
+    summary.json's warnings) and names the key that sets the timer: IRN's
+    RTO_high ("an estimate of the maximum RTT", SIGCOMM 2018 3.1) or the
+    local ACK timeout (IBA 9.7.6.1.3). A run whose timer never fires says
+    nothing."""
+    cases = (
+        (['--transport.recovery=irn', '--transport.irn.RtoHigh=1us',
+          '--transport.irn.RtoLow=1us'], 'transport.irn.RtoHigh'),
+        (['--transport.timeout=1'], 'transport.timeout'),  # 8.192 us
+    )
+    for i, (args, key) in enumerate(cases):
+        out = tmp_path / ('short%d' % i)
+        r = run_tiny(run_example, out, *args)
+        assert r.returncode == 0, r.stderr
+        summary = json.loads(read(out / 'summary.json'))
+        d = summary['drops_where']
+        assert summary['recovery']['timeouts'] > 0
+        assert summary['drops'] == d['nics_to_gone_qps']  # nothing lost, only late copies
+        (w,) = summary['warnings']
+        assert ('%d retransmission timeouts though no frame was lost'
+                % summary['recovery']['timeouts']) in w and key in w
+        assert 'warning: ' + w in r.stdout
+    out = tmp_path / 'default'
+    r = run_tiny(run_example, out)
+    summary = json.loads(read(out / 'summary.json'))
+    assert summary['recovery']['timeouts'] == 0
+    assert 'warnings' not in summary and 'warning' not in r.stdout
+
+
 def test_bench_reports_medians_of_runs(build_dir):
     """scripts/bench.py --runs 2: one row per config with its simulated time
     and positive rates; --runs 0 is refused."""
