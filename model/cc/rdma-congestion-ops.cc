@@ -74,6 +74,12 @@ RdmaCongestionOps::~RdmaCongestionOps()
     NS_LOG_FUNCTION(this);
 }
 
+bool
+RdmaCongestionOps::NeedsSendRecords() const
+{
+    return true;
+}
+
 void
 RdmaCongestionOps::Init(Ptr<RdmaCcState> state)
 {
@@ -224,6 +230,12 @@ Ptr<RdmaCongestionOps>
 RdmaNoCc::Fork()
 {
     return CopyObject<RdmaNoCc>(this);
+}
+
+bool
+RdmaNoCc::NeedsSendRecords() const
+{
+    return false;
 }
 
 } // namespace ns3

@@ -147,6 +147,18 @@ class RdmaCongestionOps : public Object
     virtual Ptr<RdmaCongestionOps> Fork() = 0;
 
     /**
+     * \brief Whether the algorithm reads what a record per packet sent
+     * gives: RdmaAckInfo's ackedBytes and rtt, and the state's m_sndUna,
+     * m_bytesInFlight, m_lastRtt and m_minRtt (a window, an RTT or an ACKed
+     * byte count). The default, true, keeps them. An algorithm driven by
+     * CNPs, timers and bytes sent alone (DCQCN, no CC) returns false:
+     * RdmaQpCc then keeps no record per unacknowledged packet (24 bytes each,
+     * as many as the QP has queued in the fabric) and those fields stay 0.
+     * \return true if the per-packet records are needed
+     */
+    virtual bool NeedsSendRecords() const;
+
+    /**
      * \brief The QP starts sending: the counters of `state` are zeroed,
      * m_rate is set to the line rate, m_window to 0, then the algorithm sets
      * its starting point. Aborts if the line rate, MTU or base RTT is zero.
@@ -261,6 +273,7 @@ class RdmaNoCc : public RdmaCongestionOps
     RdmaNoCc(const RdmaNoCc& other);
     std::string GetName() const override;
     Ptr<RdmaCongestionOps> Fork() override;
+    bool NeedsSendRecords() const override;
 };
 
 } // namespace ns3

@@ -201,6 +201,12 @@ RdmaDcqcn::Fork()
     return CopyObject<RdmaDcqcn>(this);
 }
 
+bool
+RdmaDcqcn::NeedsSendRecords() const
+{
+    return false;
+}
+
 std::vector<std::pair<std::string, Ptr<AttributeValue>>>
 RdmaDcqcn::NvidiaFirmwareDefaults()
 {

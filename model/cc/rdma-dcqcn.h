@@ -105,6 +105,9 @@ class RdmaDcqcn : public RdmaCongestionOps
 
     std::string GetName() const override;
     Ptr<RdmaCongestionOps> Fork() override;
+    /// \return false: DCQCN reacts to CNPs, its timer and bytes sent (Zhu
+    /// et al., SIGCOMM 2015, section 5), never to ACKs
+    bool NeedsSendRecords() const override;
 
     /**
      * \brief NVIDIA ConnectX firmware defaults as attribute values: the

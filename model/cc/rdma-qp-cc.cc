@@ -80,6 +80,7 @@ RdmaQpCc::Setup(Ptr<RdmaCongestionOps> ops,
                 Time baseRtt)
 {
     m_ops = ops;
+    m_keepRecords = ops->NeedsSendRecords();
     m_np = np;
     m_state->m_lineRate = lineRate;
     m_state->m_rate = lineRate;
@@ -208,8 +209,12 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     EnsureInit(pathMtu);
     uint32_t frameBytes = FrameBytes(frame) + (intEnabled ? IntHeader::SIZE : 0);
     uint32_t psn = frame.bth.GetPsn();
-    Time now = Simulator::Now();
-    if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (!m_keepRecords)
+    {
+        // The algorithm reads no ACK clock: nothing to remember per packet.
+    }
+    else if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
     {
         // Sent again: refresh its record (Karn: no RTT sample from it).
         for (std::size_t i = 0; i < m_records.size(); ++i)
@@ -230,7 +235,8 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     }
     else
     {
-        m_records.push_back(Record{psn, frameBytes, now, false, true});
+        NS_ASSERT(frameBytes <= UINT16_MAX);
+        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true});
         m_inFlightBytes += frameBytes;
     }
     m_ops->OnSend(m_state, frameBytes);
@@ -259,7 +265,7 @@ RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
             break;
         }
         ack.ackedBytes += r.bytes;
-        ack.rtt = r.resent ? Time(0) : Simulator::Now() - r.sent;
+        ack.rtt = r.resent ? Time(0) : Simulator::Now() - TimeStep(r.sent);
         if (r.inFlight)
         {
             m_inFlightBytes -= r.bytes;

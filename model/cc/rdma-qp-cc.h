@@ -48,7 +48,9 @@ class Packet;
  * window (m_bytesInFlight >= m_window after it) is sent with AckReq set, so
  * the ACK that opens the window again comes without waiting for the QP's
  * AckReqInterval (window algorithms want AckReqInterval 1 anyway: HPCC and
- * Swift react per ACK).
+ * Swift react per ACK). An algorithm whose NeedsSendRecords() is false
+ * (DCQCN, no CC) gets no records kept: ackedBytes, the RTT sample and
+ * m_bytesInFlight stay 0, and a QP costs nothing per packet it has queued.
  *
  * Receiver side. A request packet that arrives CE-marked is counted; the
  * generator decides whether a CNP goes back now (at most one per QP per
@@ -156,14 +158,14 @@ class RdmaQpCc : public Object
     void DoDispose() override;
 
   private:
-    /// One request packet not yet acknowledged.
+    /// One request packet not yet acknowledged (16 bytes).
     struct Record
     {
-        uint32_t psn;   //!< its PSN
-        uint32_t bytes; //!< its frame bytes
-        Time sent;      //!< when it was (last) sent
-        bool resent;    //!< sent more than once
-        bool inFlight;  //!< counted in m_inFlightBytes (not lost, not timed out)
+        int64_t sent;     //!< when it was (last) sent, in time steps (Time::GetTimeStep)
+        uint32_t psn;     //!< its PSN
+        uint16_t bytes;   //!< its frame bytes (a RoCE frame is under 64 KiB)
+        bool resent;      //!< sent more than once
+        bool inFlight;    //!< counted in m_inFlightBytes (not lost, not timed out)
     };
 
     /// One egress's INT clock, to unwrap its modular timestamp and tx bytes.
@@ -199,6 +201,7 @@ class RdmaQpCc : public Object
     Ptr<RdmaCnpGenerator> m_np;        //!< the notification point
     Ptr<RdmaCcState> m_state;          //!< its state
     bool m_initialized{false};         //!< Init done
+    bool m_keepRecords{true};          //!< m_ops->NeedsSendRecords()
     RdmaFifo<Record> m_records;        //!< unacknowledged requests, oldest first
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight
     bool m_echoCe{false};              //!< a CE-marked request arrived since the last response
