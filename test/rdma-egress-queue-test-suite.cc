@@ -33,7 +33,6 @@ MakeItem(uint8_t ecn, uint32_t payload, uint8_t cls = LOSSLESS)
     f.payload = Create<Packet>(payload);
     QbbQueueItem item;
     item.frame = f.BuildFrame();
-    item.bytes = item.frame->GetSize();
     item.inPort = 0;
     item.cls = cls;
     item.ecn = ecn;
@@ -76,7 +75,7 @@ class QueueAccountingTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(q->CanBypass(), true, "no policy: a frame may skip the queue");
         q->SetAdmission(mmu);
         NS_TEST_EXPECT_MSG_EQ(q->CanBypass(), false, "admission to account");
-        const uint32_t frame = MakeItem(0, 1000).bytes;
+        const uint32_t frame = MakeItem(0, 1000).Bytes();
         q->SetAttribute("MaxBytes", UintegerValue(3 * frame));
         std::vector<RdmaDropReason> drops;
         q->TraceConnectWithoutContext(
@@ -182,7 +181,7 @@ class QueueEcnTestCase : public TestCase
         {
             q->Enqueue(MakeItem(i == 1 ? 0 : 2, 500)); // the second is not ECT
         }
-        const uint32_t frame = MakeItem(2, 500).bytes;
+        const uint32_t frame = MakeItem(2, 500).Bytes();
         std::vector<uint8_t> ecn;
         QbbQueueItem out;
         while (q->Dequeue(0, out))

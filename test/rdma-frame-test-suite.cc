@@ -267,7 +267,7 @@ class FrameRecordSizeTestCase : public TestCase
         Ptr<RdmaFrame> frame = data.BuildFrame();
         NS_TEST_ASSERT_MSG_EQ(frame->GetHeadLength(), 74, "a data frame's head");
         NS_TEST_ASSERT_MSG_EQ(frame->GetSize(), 74 + 1024 + 4, "the frame");
-        NS_TEST_ASSERT_MSG_EQ(frame->GetRecordBytes(), 24 + 80, "its record");
+        NS_TEST_ASSERT_MSG_EQ(frame->GetRecordBytes(), 16 + 80, "its record");
         // ACKNOWLEDGE: the same to the BTH, then an AETH (4).
         RoceFrame ack = WriteFirst(0, true);
         ack.bth.SetOpcode(RC_ACKNOWLEDGE);
@@ -275,13 +275,13 @@ class FrameRecordSizeTestCase : public TestCase
         Ptr<RdmaFrame> ackFrame = ack.BuildFrame();
         NS_TEST_ASSERT_MSG_EQ(ackFrame->IsCompact(), true, "an ACK is compact");
         NS_TEST_ASSERT_MSG_EQ(ackFrame->GetHeadLength(), 62, "an ACK's head");
-        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetRecordBytes(), 24 + 64, "an ACK's record");
+        NS_TEST_ASSERT_MSG_EQ(ackFrame->GetRecordBytes(), 16 + 64, "an ACK's record");
         // With an INT header (42 bytes) the record keeps its slots' egress IDs.
         RoceFrame withInt = WriteFirst(1024, true);
         Ptr<RdmaFrame> intFrame = withInt.BuildFrame(IntHeader(), IntHeader::UDP_PORT);
         NS_TEST_ASSERT_MSG_EQ(intFrame->GetHeadLength(), 74 + IntHeader::SIZE, "head with INT");
         NS_TEST_ASSERT_MSG_EQ(intFrame->GetRecordBytes(),
-                              24 + 120 + 8 * IntHeader::MAX_HOPS,
+                              16 + 120 + 8 * IntHeader::MAX_HOPS,
                               "record with INT slots");
         intFrame->GetIntEgress()[4] = 77;
         NS_TEST_ASSERT_MSG_EQ(intFrame->GetIntEgress()[4], 77, "slot 4 kept");

@@ -78,7 +78,6 @@ struct Ports
         {
             QbbQueueItem item;
             item.frame = RdmaFrame::Wrap(MakeFrame(1000));
-            item.bytes = item.frame->GetSize();
             item.cls = DATA_CLASS;
             ports[i]->GetTxQueue()->Enqueue(item);
         }

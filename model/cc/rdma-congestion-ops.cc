@@ -232,10 +232,4 @@ RdmaNoCc::Fork()
     return CopyObject<RdmaNoCc>(this);
 }
 
-bool
-RdmaNoCc::NeedsSendRecords() const
-{
-    return false;
-}
-
 } // namespace ns3

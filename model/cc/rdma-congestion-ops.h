@@ -150,10 +150,12 @@ class RdmaCongestionOps : public Object
      * \brief Whether the algorithm reads what a record per packet sent
      * gives: RdmaAckInfo's ackedBytes and rtt, and the state's m_sndUna,
      * m_bytesInFlight, m_lastRtt and m_minRtt (a window, an RTT or an ACKed
-     * byte count). The default, true, keeps them. An algorithm driven by
-     * CNPs, timers and bytes sent alone (DCQCN, no CC) returns false:
-     * RdmaQpCc then keeps no record per unacknowledged packet (24 bytes each,
-     * as many as the QP has queued in the fabric) and those fields stay 0.
+     * byte count). The default, true, keeps them (RdmaNoCc too: its state's
+     * RTTs and bytes in flight are what a fixed-rate run measures). An
+     * algorithm driven by CNPs, timers and bytes sent alone (DCQCN) returns
+     * false: RdmaQpCc then keeps no record per unacknowledged packet (16
+     * bytes each, as many as the QP has queued in the fabric) while
+     * m_window is 0, and those fields stay 0.
      * \return true if the per-packet records are needed
      */
     virtual bool NeedsSendRecords() const;
@@ -273,7 +275,6 @@ class RdmaNoCc : public RdmaCongestionOps
     RdmaNoCc(const RdmaNoCc& other);
     std::string GetName() const override;
     Ptr<RdmaCongestionOps> Fork() override;
-    bool NeedsSendRecords() const override;
 };
 
 } // namespace ns3

@@ -210,7 +210,7 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     uint32_t frameBytes = FrameBytes(frame) + (intEnabled ? IntHeader::SIZE : 0);
     uint32_t psn = frame.bth.GetPsn();
     const int64_t now = Simulator::Now().GetTimeStep();
-    if (!m_keepRecords)
+    if (!m_keepRecords && m_state->m_window.Get() == 0)
     {
         // The algorithm reads no ACK clock: nothing to remember per packet.
     }

@@ -48,9 +48,10 @@ class Packet;
  * window (m_bytesInFlight >= m_window after it) is sent with AckReq set, so
  * the ACK that opens the window again comes without waiting for the QP's
  * AckReqInterval (window algorithms want AckReqInterval 1 anyway: HPCC and
- * Swift react per ACK). An algorithm whose NeedsSendRecords() is false
- * (DCQCN, no CC) gets no records kept: ackedBytes, the RTT sample and
- * m_bytesInFlight stay 0, and a QP costs nothing per packet it has queued.
+ * Swift react per ACK). For an algorithm whose NeedsSendRecords() is false
+ * (DCQCN) no record is kept while m_window is 0: ackedBytes, the RTT sample
+ * and m_bytesInFlight stay 0, and a QP costs nothing per packet it has
+ * queued.
  *
  * Receiver side. A request packet that arrives CE-marked is counted; the
  * generator decides whether a CNP goes back now (at most one per QP per

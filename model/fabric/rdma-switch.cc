@@ -500,15 +500,14 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFra
         return;
     }
     item.frame = frame;
-    item.bytes = frame->GetSize();
     item.inPort = inPort;
     item.ecn = view.GetEcn();
     item.ipv6 = view.IsIpv6();
-    item.ipOffset = static_cast<uint16_t>(view.GetIpOffset());
+    item.ipOffset = static_cast<uint8_t>(view.GetIpOffset());
     if (m_intEnabled && IsIntFrame(view))
     {
         // The IntHeader follows the UDP header.
-        item.intOffset = static_cast<uint16_t>(view.GetL4Offset() + RdmaWire::UDP_HEADER_BYTES);
+        item.intOffset = static_cast<uint8_t>(view.GetL4Offset() + RdmaWire::UDP_HEADER_BYTES);
     }
     if (egress.device->Enqueue(std::move(item)))
     {

@@ -182,14 +182,14 @@ bool
 QbbEgressQueue::Enqueue(QbbQueueItem item)
 {
     // Per-frame path: no NS_LOG_FUNCTION (see QbbNetDevice's notes).
-    if (m_bytes + item.bytes > m_maxBytes)
+    if (m_bytes + item.Bytes() > m_maxBytes)
     {
         Drop(item, DROP_QUEUE_FULL);
         return false;
     }
     if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
     {
-        const RdmaDropReason refused = m_mmu->Admit(item.inPort, item.cls, item.bytes);
+        const RdmaDropReason refused = m_mmu->Admit(item.inPort, item.cls, item.Bytes());
         if (refused != DROP_NONE)
         {
             Drop(item, refused);
@@ -215,8 +215,8 @@ void
 QbbEgressQueue::DoEnqueue(QbbQueueItem&& item)
 {
     ClassQueue& q = m_classes[item.cls];
-    q.bytes += item.bytes;
-    m_bytes += item.bytes;
+    q.bytes += item.Bytes();
+    m_bytes += item.Bytes();
     m_backlogMask |= 1U << item.cls;
     q.items.push_back(std::move(item));
 }
@@ -232,7 +232,7 @@ QbbEgressQueue::Dequeue(uint8_t pausedMask, QbbQueueItem& item)
     item = DoDequeue(eligible);
     if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
     {
-        m_mmu->Release(item.inPort, item.cls, item.bytes);
+        m_mmu->Release(item.inPort, item.cls, item.Bytes());
         m_mmu->CheckXon(item.inPort, item.cls);
     }
     if (m_marker && m_markAtDequeue)
@@ -262,7 +262,7 @@ QbbEgressQueue::DoDequeue(uint8_t eligible)
     }
     const uint8_t c = DwrrSelect(eligible);
     QbbQueueItem item = Pop(c);
-    m_deficit[c] -= item.bytes;
+    m_deficit[c] -= item.Bytes();
     if (m_classes[c].items.empty())
     {
         // An idle class keeps no credit; the turn passes on.
@@ -289,7 +289,7 @@ QbbEgressQueue::DwrrSelect(uint8_t eligible)
                 m_deficit[c] += m_quanta.bytes[c];
                 m_dwrrCredited = true;
             }
-            if (m_classes[c].items.front().bytes <= m_deficit[c])
+            if (m_classes[c].items.front().Bytes() <= m_deficit[c])
             {
                 return c;
             }
@@ -305,8 +305,8 @@ QbbEgressQueue::Pop(uint8_t cls)
     ClassQueue& q = m_classes[cls];
     QbbQueueItem item = std::move(q.items.front());
     q.items.pop_front();
-    q.bytes -= item.bytes;
-    m_bytes -= item.bytes;
+    q.bytes -= item.Bytes();
+    m_bytes -= item.Bytes();
     if (q.items.empty())
     {
         m_backlogMask &= ~(1U << cls);
@@ -352,7 +352,7 @@ QbbEgressQueue::Flush(uint8_t cls)
         QbbQueueItem item = Pop(cls);
         if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
         {
-            m_mmu->Release(item.inPort, item.cls, item.bytes);
+            m_mmu->Release(item.inPort, item.cls, item.Bytes());
             m_mmu->CheckXon(item.inPort, item.cls);
         }
         Drop(item, DROP_PFC_STORM);
@@ -410,7 +410,7 @@ QbbEgressQueue::GetBytesByIngress(uint8_t cls, uint32_t nPorts) const
         const QbbQueueItem& item = items[i];
         if (item.inPort < nPorts)
         {
-            bytes[item.inPort] += item.bytes;
+            bytes[item.inPort] += item.Bytes();
         }
     }
     return bytes;

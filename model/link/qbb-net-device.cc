@@ -362,7 +362,6 @@ QbbNetDevice::SendFrame(Ptr<RdmaFrame> frame)
     }
     QbbQueueItem item;
     item.frame = frame;
-    item.bytes = frame->GetSize();
     item.cls = Classify(*frame);
     return Queue(std::move(item));
 }

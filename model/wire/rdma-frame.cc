@@ -40,7 +40,7 @@ constexpr uint32_t INT_SLOT_BYTES = sizeof(IntHeader::EgressIds);
 constexpr uint32_t MAX_RECORD =
     sizeof(RdmaFrame) + (RdmaFrame::HEAD_CAPACITY + GRAIN - 1) / GRAIN * GRAIN + INT_SLOT_BYTES;
 
-static_assert(sizeof(RdmaFrame) == 24, "the fixed part the class's docstring gives");
+static_assert(sizeof(RdmaFrame) == 16, "the fixed part the class's docstring gives");
 static_assert(sizeof(RdmaFrame) % GRAIN == 0, "the area after the fixed part is aligned");
 static_assert(alignof(IntHeader::EgressIds) <= GRAIN, "the INT slots are aligned");
 static_assert(MAX_RECORD <= 255, "a record's size fits m_recordBytes");
@@ -52,9 +52,40 @@ RoundUp(uint32_t n)
     return (n + GRAIN - 1) / GRAIN * GRAIN;
 }
 
+/// \return the bytes the head takes at the start of the area: the head
+/// rounded up to GRAIN, and at least room for a wrapped frame's Packet
+constexpr uint32_t
+HeadSlot(uint32_t headLen)
+{
+    return RoundUp(headLen) > sizeof(Ptr<Packet>) ? RoundUp(headLen) : sizeof(Ptr<Packet>);
+}
+
 /// Per record size / GRAIN, the records given back, each holding the next
 /// one's address in its first bytes.
 void* g_free[MAX_RECORD / GRAIN + 1] = {};
+
+/// Bytes of each block new records are cut from (one allocation for
+/// hundreds of records: no allocator header per record).
+constexpr std::size_t SLAB_BYTES = 64 * 1024;
+/// The block records are being cut from, and the bytes left in it.
+uint8_t* g_slab = nullptr;
+std::size_t g_slabLeft = 0;
+
+/// \return `bytes` (a multiple of GRAIN) of a block, a new block if the
+/// current one is used up (its tail, smaller than a record, stays unused)
+void*
+CutFromSlab(uint32_t bytes)
+{
+    if (g_slabLeft < bytes)
+    {
+        g_slab = static_cast<uint8_t*>(::operator new(SLAB_BYTES));
+        g_slabLeft = SLAB_BYTES;
+    }
+    void* p = g_slab;
+    g_slab += bytes;
+    g_slabLeft -= bytes;
+    return p;
+}
 
 /// CONGA's overlay fields of the frames that have them (RdmaFrame::m_conga);
 /// never destroyed, so a frame freed during the process's exit still finds it.
@@ -74,14 +105,18 @@ RdmaFrame::Allocate(uint32_t areaBytes)
     NS_ASSERT(bytes % GRAIN == 0 && bytes <= MAX_RECORD);
     void* p = nullptr;
     void*& list = g_free[bytes / GRAIN];
-    if (g_pooled && list)
+    if (!g_pooled)
+    {
+        p = ::operator new(bytes);
+    }
+    else if (list)
     {
         p = list;
         std::memcpy(&list, p, sizeof(void*));
     }
     else
     {
-        p = ::operator new(bytes);
+        p = CutFromSlab(bytes);
     }
     RdmaFrame* f = new (p) RdmaFrame();
     f->m_recordBytes = static_cast<uint8_t>(bytes);
@@ -90,6 +125,10 @@ RdmaFrame::Allocate(uint32_t areaBytes)
 
 RdmaFrame::~RdmaFrame()
 {
+    if (m_wrapped)
+    {
+        PacketSlot().~Ptr<Packet>();
+    }
     if (m_conga)
     {
         CongaOverlays().erase(this);
@@ -120,7 +159,7 @@ RdmaFrame::Compact(const uint8_t* head,
 {
     NS_ABORT_MSG_IF(headLen > HEAD_CAPACITY,
                     "RdmaFrame: a head of " << headLen << " bytes does not fit " << HEAD_CAPACITY);
-    RdmaFrame* f = Allocate(RoundUp(headLen) + (intSlots ? INT_SLOT_BYTES : 0));
+    RdmaFrame* f = Allocate(HeadSlot(headLen) + (intSlots ? INT_SLOT_BYTES : 0));
     std::memcpy(f->Area(), head, headLen);
     f->m_headLen = static_cast<uint8_t>(headLen);
     f->m_size = headLen + zeros + TRAILER_BYTES;
@@ -128,7 +167,7 @@ RdmaFrame::Compact(const uint8_t* head,
     if (intSlots)
     {
         f->m_intSlots = true;
-        new (f->Area() + RoundUp(headLen)) IntHeader::EgressIds{};
+        new (f->Area() + HeadSlot(headLen)) IntHeader::EgressIds{};
     }
     return Ptr<RdmaFrame>(f, false);
 }
@@ -137,11 +176,12 @@ Ptr<RdmaFrame>
 RdmaFrame::Wrap(Ptr<Packet> packet)
 {
     NS_ABORT_MSG_IF(!packet, "RdmaFrame: no packet to wrap");
-    RdmaFrame* f = Allocate(INT_SLOT_BYTES);
+    RdmaFrame* f = Allocate(HeadSlot(0) + INT_SLOT_BYTES);
     f->m_size = packet->GetSize();
-    f->m_packet = packet;
+    new (f->Area()) Ptr<Packet>(packet);
+    f->m_wrapped = true;
     f->m_intSlots = true;
-    new (f->Area()) IntHeader::EgressIds{};
+    new (f->Area() + HeadSlot(0)) IntHeader::EgressIds{};
     return Ptr<RdmaFrame>(f, false);
 }
 
@@ -158,15 +198,23 @@ RdmaFrame::GetIntEgress()
     NS_ABORT_MSG_UNLESS(m_intSlots,
                         "RdmaFrame: a frame built without an INT header has no INT slots");
     // std::launder: the array was placement-new'd at this address.
-    return *std::launder(reinterpret_cast<IntHeader::EgressIds*>(Area() + RoundUp(m_headLen)));
+    return *std::launder(reinterpret_cast<IntHeader::EgressIds*>(Area() + HeadSlot(m_headLen)));
+}
+
+Ptr<Packet>&
+RdmaFrame::PacketSlot() const
+{
+    NS_ASSERT(m_wrapped);
+    // std::launder: the Ptr was placement-new'd at this address.
+    return *std::launder(reinterpret_cast<Ptr<Packet>*>(const_cast<uint8_t*>(Area())));
 }
 
 uint32_t
 RdmaFrame::CopyData(uint8_t* buffer, uint32_t size) const
 {
-    if (m_packet)
+    if (m_wrapped)
     {
-        return m_packet->CopyData(buffer, size);
+        return PacketSlot()->CopyData(buffer, size);
     }
     const uint32_t n = std::min(size, m_size);
     const uint32_t fromHead = std::min<uint32_t>(n, m_headLen);
@@ -188,17 +236,22 @@ void
 RdmaFrame::RewriteHead(const uint8_t* head, uint32_t n)
 {
     NS_ABORT_MSG_IF(n > m_size, "RdmaFrame: " << n << " bytes rewritten of " << m_size);
-    if (m_packet || n > m_headLen)
+    if (m_wrapped || n > m_headLen)
     {
-        if (!m_packet)
+        if (!m_wrapped)
         {
-            m_packet = ToPacket(); // past the head: as a Packet from now on
+            // Past the head: as a Packet from now on, kept where the head's
+            // bytes were (the INT slots after them do not move).
+            Ptr<Packet> packet = ToPacket();
+            new (Area()) Ptr<Packet>(packet);
+            m_wrapped = true;
         }
         // The bytes taken off leave room in front of the buffer: putting n
         // bytes back writes into it without an allocation, unless the buffer
         // is shared with another Packet (then it is copied, copy-on-write).
-        m_packet->RemoveAtStart(n);
-        m_packet->AddHeader(RdmaRawHeader(head, n));
+        Ptr<Packet>& packet = PacketSlot();
+        packet->RemoveAtStart(n);
+        packet->AddHeader(RdmaRawHeader(head, n));
         return;
     }
     std::memcpy(Area(), head, n);
@@ -207,9 +260,9 @@ RdmaFrame::RewriteHead(const uint8_t* head, uint32_t n)
 Ptr<Packet>
 RdmaFrame::ToPacket() const
 {
-    if (m_packet)
+    if (m_wrapped)
     {
-        return m_packet;
+        return PacketSlot();
     }
     Ptr<Packet> p = Create<Packet>(m_size - m_headLen - TRAILER_BYTES);
     p->AddHeader(RdmaRawHeader(Area(), m_headLen));
@@ -222,7 +275,7 @@ RdmaFrame::ToPacket() const
 uint32_t
 RdmaFrame::ReadIcrc(uint32_t end) const
 {
-    if (!m_packet && end == m_size)
+    if (!m_wrapped && end == m_size)
     {
         return m_icrc;
     }
@@ -235,7 +288,7 @@ RdmaPayload
 RdmaFrame::GetPayload(uint32_t offset, uint32_t length) const
 {
     NS_ABORT_MSG_IF(offset + length > m_size, "RdmaFrame: fragment past the frame's end");
-    if (!m_packet && offset >= m_headLen && offset + length <= m_size - TRAILER_BYTES)
+    if (!m_wrapped && offset >= m_headLen && offset + length <= m_size - TRAILER_BYTES)
     {
         return RdmaPayload::Zeros(length);
     }

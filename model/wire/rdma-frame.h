@@ -73,14 +73,15 @@ struct RdmaFrameDeleter
  * and from verbs with real payload bytes) stay Packets: Wrap.
  *
  * The record is as long as what it holds: a fixed part (sizeof(RdmaFrame),
- * 24 bytes), then the head's bytes, then, for a frame with an INT header
- * and for a wrapped one, the INT slots' egress IDs (GetIntEgress,
- * MAX_HOPS x 8 bytes), each rounded up to 8 bytes (GetRecordBytes): with
- * an 802.1Q tag and IPv4, a data frame with a RETH (a head of 74 bytes)
- * takes a 104-byte record, one without (58 bytes) or an ACK (62) an 88-byte
- * one, a data frame with a RETH and an INT header (116) 184 bytes. Records
- * come from one free list per record size and go back to it (none under
- * ASan). CONGA's overlay fields, which only CONGA runs use, are kept beside
+ * 16 bytes), then the head's bytes (a wrapped frame's Packet pointer
+ * instead), then, for a frame with an INT header and for a wrapped one, the
+ * INT slots' egress IDs (GetIntEgress, MAX_HOPS x 8 bytes), each rounded up
+ * to 8 bytes (GetRecordBytes): with an 802.1Q tag and IPv4, a data frame
+ * with a RETH (a head of 74 bytes) takes a 96-byte record, one without (58
+ * bytes) or an ACK (62) an 80-byte one, a data frame with a RETH and an INT
+ * header (116) 176 bytes. Records are cut from 64 KiB blocks (no allocator
+ * header each) and go back to a free list per record size, which the next
+ * record of that size takes (under ASan each is its own allocation). CONGA's overlay fields, which only CONGA runs use, are kept beside
  * the records that have them (GetCongaOverlay).
  *
  * Byte for byte, a compact frame and ToPacket()'s Packet are the frame
@@ -130,13 +131,13 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
     /// \return true for the compact form, false for a wrapped Packet
     bool IsCompact() const
     {
-        return !m_packet;
+        return !m_wrapped;
     }
 
     /// \return the head bytes the record holds (compact; 0 when wrapped)
     uint32_t GetHeadLength() const
     {
-        return m_packet ? 0 : m_headLen;
+        return m_wrapped ? 0 : m_headLen;
     }
 
     /// \return the bytes of the record's allocation: the fixed part, the
@@ -208,7 +209,12 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
 
     /// A record of `areaBytes` after the fixed part, from its free list.
     static RdmaFrame* Allocate(uint32_t areaBytes);
-    RdmaFrame() = default;
+    RdmaFrame()
+        : m_wrapped(false),
+          m_intSlots(false),
+          m_conga(false)
+    {
+    }
     ~RdmaFrame();
 
     /// \return the record's bytes after the fixed part
@@ -223,14 +229,18 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
         return reinterpret_cast<const uint8_t*>(this + 1);
     }
 
-    uint32_t m_size{0};       //!< frame bytes
-    Ptr<Packet> m_packet;     //!< the wrapped Packet; null for a compact frame
-    uint32_t m_icrc{0};       //!< compact: the trailer
-    uint8_t m_headLen{0};     //!< compact: head bytes at Area()
-    uint8_t m_recordBytes{0}; //!< the record's allocation, bytes
-    bool m_intSlots{false};   //!< whether the INT egress IDs follow the head in Area()
-    bool m_conga{false};      //!< whether CONGA's overlay was made (GetCongaOverlay)
-    // Area(): the head's bytes, then the INT egress IDs
+    /// \return a wrapped frame's Packet, kept at the start of the area
+    Ptr<Packet>& PacketSlot() const;
+
+    uint32_t m_size{0};        //!< frame bytes
+    uint32_t m_icrc{0};        //!< compact: the trailer
+    uint8_t m_headLen{0};      //!< compact: head bytes at Area()
+    uint8_t m_recordBytes{0};  //!< the record's allocation, bytes
+    bool m_wrapped : 1;        //!< a Packet (at Area()) instead of head bytes
+    bool m_intSlots : 1;       //!< whether the INT egress IDs follow the head in Area()
+    bool m_conga : 1;          //!< whether CONGA's overlay was made (GetCongaOverlay)
+    // Area(): the head's bytes (a wrapped frame's Ptr<Packet> instead),
+    // rounded up to 8 and at least 8 bytes, then the INT egress IDs
 };
 
 /**
