@@ -204,6 +204,56 @@ class RttSampleTestCase : public TestCase
     }
 };
 
+/// DCQCN reads no ACK clock: its QPs keep no record per packet sent
+/// (RdmaCongestionOps::NeedsSendRecords), unless a window is set.
+class NoSendRecordsTestCase : public TestCase
+{
+  public:
+    NoSendRecordsTestCase()
+        : TestCase("DCQCN keeps no per-packet send record (no RTT sample, no bytes in "
+                   "flight) unless its QP is given a window")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.dataMode = false;
+        o.congestionControl.SetTypeId("ns3::RdmaDcqcn");
+        TwoHosts h(o);
+        Ptr<RdmaQpCc> cc = h.nicA->GetQpCc(h.qpA->GetQpn());
+        NS_TEST_ASSERT_MSG_EQ(cc->GetCongestionOps()->NeedsSendRecords(), false, "DCQCN");
+        // 64 packets of 1024 B at line rate: mid-transfer a window algorithm
+        // would count tens of KB in flight; DCQCN's state counts nothing.
+        uint64_t maxInFlight = 0;
+        Ptr<RdmaCcState> st = cc->GetState();
+        h.devices.Get(0)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(+[](Ptr<RdmaCcState> s, uint64_t* mx, Ptr<const Packet>) {
+                *mx = std::max(*mx, s->m_bytesInFlight);
+            }).Bind(st, &maxInFlight));
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 64 * 1024);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 1, "the WRITE completed");
+        NS_TEST_ASSERT_MSG_EQ(maxInFlight, 0, "no bytes in flight kept");
+        NS_TEST_ASSERT_MSG_EQ(cc->GetStats().rttSamples, 0, "no RTT sample");
+        NS_TEST_ASSERT_MSG_EQ(st->m_minRtt.IsZero(), true, "no minimum RTT");
+        // With a window the records are kept, so the window can close.
+        st->m_window = 8 * 1024;
+        w.wrId = 2;
+        h.qpA->PostSend(w);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "the second completed");
+        NS_TEST_ASSERT_MSG_GT(maxInFlight, 0, "bytes in flight counted under a window");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(maxInFlight, 8 * 1024 - 1 + 1200, "and the window holds");
+        NS_TEST_ASSERT_MSG_GT(cc->GetStats().rttSamples, 0, "RTT samples taken");
+        Simulator::Destroy();
+    }
+};
+
 /// Round robin shares packets, deficit round robin shares bytes.
 class ArbitrationTestCase : public TestCase
 {
@@ -474,6 +524,7 @@ class RdmaTxSchedulerTestSuite : public TestSuite
         AddTestCase(new PacingTestCase(), TestCase::QUICK);
         AddTestCase(new WindowTestCase(), TestCase::QUICK);
         AddTestCase(new RttSampleTestCase(), TestCase::QUICK);
+        AddTestCase(new NoSendRecordsTestCase(), TestCase::QUICK);
         AddTestCase(new ArbitrationTestCase(false), TestCase::QUICK);
         AddTestCase(new ArbitrationTestCase(true), TestCase::QUICK);
         AddTestCase(new CnpTestCase(), TestCase::QUICK);
