@@ -204,7 +204,7 @@ RdmaFrame::GetIntEgress()
 Ptr<Packet>&
 RdmaFrame::PacketSlot() const
 {
-    NS_ASSERT(m_wrapped);
+    NS_ASSERT(m_wrapped != 0); // not the bare bit-field: NS_ASSERT may take its sizeof
     // std::launder: the Ptr was placement-new'd at this address.
     return *std::launder(reinterpret_cast<Ptr<Packet>*>(const_cast<uint8_t*>(Area())));
 }
