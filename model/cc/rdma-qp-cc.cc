@@ -209,35 +209,9 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     EnsureInit(pathMtu);
     uint32_t frameBytes = FrameBytes(frame) + (intEnabled ? IntHeader::SIZE : 0);
     uint32_t psn = frame.bth.GetPsn();
-    const int64_t now = Simulator::Now().GetTimeStep();
-    if (!m_keepRecords && m_state->m_window.Get() == 0)
+    if (m_keepRecords || m_state->m_window.Get() > 0)
     {
-        // The algorithm reads no ACK clock: nothing to remember per packet.
-    }
-    else if (!m_records.empty() && PsnDiff(psn, m_records.back().psn) <= 0)
-    {
-        // Sent again: refresh its record (Karn: no RTT sample from it).
-        for (std::size_t i = 0; i < m_records.size(); ++i)
-        {
-            Record& r = m_records[i];
-            if (r.psn == psn)
-            {
-                r.sent = now;
-                r.resent = true;
-                if (!r.inFlight)
-                {
-                    r.inFlight = true;
-                    m_inFlightBytes += r.bytes;
-                }
-                break;
-            }
-        }
-    }
-    else
-    {
-        NS_ASSERT(frameBytes <= UINT16_MAX);
-        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true});
-        m_inFlightBytes += frameBytes;
+        Remember(psn, frameBytes);
     }
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
@@ -248,6 +222,36 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
         // that closes the window, or the QP would wait for its ACK timeout.
         frame.bth.SetAckReq(true);
         ++m_stats.ackReqForced;
+    }
+}
+
+void
+RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
+{
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (m_records.empty() || PsnDiff(psn, m_records.back().psn) > 0)
+    {
+        NS_ABORT_MSG_IF(frameBytes > UINT16_MAX,
+                        "RdmaQpCc: a frame of " << frameBytes << " bytes does not fit a record");
+        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true});
+        m_inFlightBytes += frameBytes;
+        return;
+    }
+    // Sent again: refresh its record (Karn: no RTT sample from it).
+    for (std::size_t i = 0; i < m_records.size(); ++i)
+    {
+        Record& r = m_records[i];
+        if (r.psn == psn)
+        {
+            r.sent = now;
+            r.resent = true;
+            if (!r.inFlight)
+            {
+                r.inFlight = true;
+                m_inFlightBytes += r.bytes;
+            }
+            return;
+        }
     }
 }
 

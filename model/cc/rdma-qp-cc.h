@@ -191,6 +191,14 @@ class RdmaQpCc : public Object
     /// Start the algorithm at the first packet (the path MTU is known then).
     void EnsureInit(uint32_t pathMtu);
     /**
+     * \brief Record a request packet sent, or refresh the record of one sent
+     * again (Karn's rule: no RTT sample from it).
+     * \param psn its PSN
+     * \param frameBytes its frame bytes (aborts above 65,535: a RoCE frame
+     *        with a 4096-byte MTU is under 4.3 KB)
+     */
+    void Remember(uint32_t psn, uint32_t frameBytes);
+    /**
      * \brief Acknowledge the records up to `psn` (inclusive or not).
      * \param psn the bound
      * \param inclusive whether the record with `psn` is acknowledged
