@@ -114,6 +114,10 @@ RdmaCongaFabric::Install(const RdmaTopologyHelper& topo) const
             continue;
         }
         Ptr<RdmaSwitch> sw = topo.GetNode(u)->GetObject<RdmaSwitch>();
+        if (!sw)
+        {
+            continue; // another MPI rank's
+        }
         Ptr<RdmaConga> conga = DynamicCast<RdmaConga>(sw->GetLoadBalancer());
         NS_ABORT_MSG_IF(!conga, "RdmaCongaFabric: switch " << u << " does not run CONGA");
         conga->SetLeaf(static_cast<uint16_t>(m_leafOf[u]),

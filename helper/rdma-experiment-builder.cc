@@ -18,6 +18,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <csignal>
 
 namespace ns3
@@ -136,7 +137,7 @@ RdmaExperimentBuilder::ChooseSimulator()
         // implementation (DistributedSimulatorImpl or
         // NullMessageSimulatorImpl) when it is first used.
         RdmaMpi::EnableSimulator(m_spec.mpiSync);
-        m_topo.SetSystemIds(m_spec.partition.rankOf);
+        m_topo.SetSystemIds(m_spec.partition.rankOf, RdmaMpi::GetRank());
     }
     else
     {
@@ -313,12 +314,20 @@ void
 RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
 {
     // Each part of RdmaTopologyHelper's construction, with what it is made of.
+    // Under MPI, what this rank builds (RdmaTopologyHelper).
     const RdmaTopologySpec& t = m_spec.topology;
     const uint64_t hosts = t.GetNHosts();
-    const uint64_t switches = t.GetNSwitches();
+    uint64_t switches = 0;
+    for (uint32_t u = 0; u < t.GetNNodes(); ++u)
+    {
+        switches += t.isSwitch[u] && m_topo.IsLocalNode(u);
+    }
     if (what == "links")
     {
-        m_census->Enter("links", 2 * t.links.size(), "port (device, egress queue, PFC, channel half)");
+        const auto built = std::count_if(t.links.begin(), t.links.end(), [&](const auto& l) {
+            return m_topo.BuildsLink(t, l);
+        });
+        m_census->Enter("links", 2 * built, "port (device, egress queue, PFC, channel half)");
     }
     else if (what == "switches")
     {

@@ -479,7 +479,8 @@ FramesToOtherRanks(const RdmaTopologyHelper& topo, const RdmaPartition& part, ui
     for (uint32_t l = 0; l < topo.GetNLinks(); ++l)
     {
         const auto& link = topo.GetLink(l);
-        if (part.rankOf[link.a] != part.rankOf[link.b])
+        if (part.rankOf[link.a] != part.rankOf[link.b] &&
+            (part.rankOf[link.a] == me || part.rankOf[link.b] == me))
         {
             sentAcross += (part.rankOf[link.a] == me ? link.deviceA : link.deviceB)
                               ->GetStats()
@@ -491,7 +492,8 @@ FramesToOtherRanks(const RdmaTopologyHelper& topo, const RdmaPartition& part, ui
 
 /**
  * \brief MergeRanks' step at rank 0: every rank's packed share (RdmaRankShare,
- * then "sent N", FramesToOtherRanks) unpacked into `shares`.
+ * then "sent N switches S ports P": FramesToOtherRanks, and the switches
+ * and ports the rank built) unpacked into `shares`.
  * \return the summary's mpi.per_rank rows, one per rank
  */
 nlohmann::ordered_json
@@ -505,14 +507,21 @@ UnpackShares(const std::vector<std::string>& parts,
         const std::size_t at = parts[r].rfind("sent ");
         shares.push_back(RdmaRankShare::Unpack(parts[r].substr(0, at)));
         const RdmaRankShare& s = shares.back();
+        std::istringstream tail(parts[r].substr(at));
+        std::string word;
+        uint64_t sent = 0;
+        uint64_t switches = 0;
+        uint64_t ports = 0;
+        tail >> word >> sent >> word >> switches >> word >> ports;
         perRank.push_back({{"rank", r},
                            {"nodes", part.GetNodesPerRank()[r]},
                            {"flows", s.flows.size()},
                            {"events", s.events},
                            {"wall_time_s", s.wallSeconds},
                            {"flows_done_s", s.localDone.GetSeconds()},
-                           {"frames_sent_to_other_ranks",
-                            std::stoull(parts[r].substr(at + 5))}});
+                           {"frames_sent_to_other_ranks", sent},
+                           {"switches_built", switches},
+                           {"ports_built", ports}});
     }
     return perRank;
 }
@@ -593,7 +602,9 @@ MergeRanks(const RdmaExperimentSpec& spec,
     mine.pfcRows = body(pfcCsv);
     mine.qlenRows = body(qlenCsv);
     std::string packed =
-        mine.Pack() + "sent " + std::to_string(FramesToOtherRanks(topo, part, me)) + "\n";
+        mine.Pack() + "sent " + std::to_string(FramesToOtherRanks(topo, part, me)) + " switches " +
+        std::to_string(topo.GetNSwitchesBuilt()) + " ports " +
+        std::to_string(topo.GetDevices().GetN()) + "\n";
     const std::vector<std::string> parts = RdmaMpi::Gather(packed);
     if (parts.empty())
     {

@@ -26,6 +26,10 @@ RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
     for (uint32_t i = 0; i < topo.GetNLinks(); ++i)
     {
         const auto& link = topo.GetLink(i);
+        if (!link.deviceA)
+        {
+            continue; // another rank's (RdmaTopologyHelper under MPI)
+        }
         for (Ptr<QbbNetDevice> dev : {link.deviceA, link.deviceB})
         {
             const uint32_t index = m_devices.size();
@@ -38,7 +42,7 @@ RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
     for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)
     {
         Ptr<RdmaSwitch> sw = topo.GetSwitch(s);
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        for (uint32_t p = 0; sw && p < sw->GetNPorts(); ++p)
         {
             m_switchPorts.push_back(sw->GetPort(p));
         }
@@ -106,6 +110,10 @@ RdmaStatsHelper::GetTotals() const
     }
     for (uint32_t s = 0; s < m_topo.GetNSwitches(); ++s)
     {
+        if (!m_topo.GetSwitch(s))
+        {
+            continue; // another rank's
+        }
         const auto& st = m_topo.GetSwitch(s)->GetStats();
         t.dropsInSwitches += std::accumulate(st.drops.begin(), st.drops.end(), uint64_t{0});
         t.ecnMarks += st.ecnMarked;
@@ -132,9 +140,9 @@ RdmaStatsHelper::GetTierLoads(const std::vector<uint32_t>& nodeTier, double seco
     {
         const auto& link = m_topo.GetLink(i);
         const uint32_t none = std::numeric_limits<uint32_t>::max();
-        if (nodeTier[link.a] == none || nodeTier[link.b] == none)
+        if (nodeTier[link.a] == none || nodeTier[link.b] == none || !link.deviceA)
         {
-            continue; // no host reaches it
+            continue; // no host reaches it, or another rank's
         }
         const uint32_t tier = std::min(nodeTier[link.a], nodeTier[link.b]);
         TierLoad& load = byTier[tier];

@@ -20,6 +20,8 @@
 #include "ns3/switch-mmu.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -107,10 +109,24 @@ RdmaTopologyHelper::SetBaseAddress(Ipv4Address base)
 }
 
 void
-RdmaTopologyHelper::SetSystemIds(std::vector<uint32_t> rankOf)
+RdmaTopologyHelper::SetSystemIds(std::vector<uint32_t> rankOf, uint32_t me)
 {
     NS_ABORT_MSG_IF(m_installed, "RdmaTopologyHelper::SetSystemIds: before InstallFabric");
     m_systemIds = std::move(rankOf);
+    m_rank = me;
+}
+
+bool
+RdmaTopologyHelper::IsLocalNode(uint32_t u) const
+{
+    return m_systemIds.empty() || m_systemIds.at(u) == m_rank;
+}
+
+bool
+RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec& spec, const RdmaTopologySpec::Link& l) const
+{
+    // Host links always (every rank's verbs bookkeeping has every NIC).
+    return IsLocalNode(l.a) || IsLocalNode(l.b) || !spec.isSwitch[l.a] || !spec.isSwitch[l.b];
 }
 
 Ipv4Address
@@ -235,9 +251,23 @@ std::vector<std::vector<Ptr<QbbNetDevice>>>
 RdmaTopologyHelper::InstallLinks()
 {
     std::vector<std::vector<Ptr<QbbNetDevice>>> ports(m_spec.GetNNodes());
+    // Each node's port count so far in link order: a node's interface
+    // index on the rank that builds it whole, which MPI messages name.
+    std::vector<uint32_t> ifIndex(m_spec.GetNNodes(), 0);
     Report("links", 0, m_spec.links.size());
     for (const RdmaTopologySpec::Link& l : m_spec.links)
     {
+        const uint32_t ifA = ifIndex[l.a]++;
+        const uint32_t ifB = ifIndex[l.b]++;
+        if (!BuildsLink(m_spec, l))
+        {
+            LinkInfo far; // two switches of other ranks: nothing here uses it
+            far.a = l.a;
+            far.b = l.b;
+            m_links.push_back(far);
+            Report("links", m_links.size(), m_spec.links.size());
+            continue;
+        }
         m_link.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
         m_link.SetChannelAttribute("Delay", TimeValue(l.delay));
         NetDeviceContainer d = m_link.Install(m_nodes.Get(l.a), m_nodes.Get(l.b));
@@ -247,6 +277,10 @@ RdmaTopologyHelper::InstallLinks()
         info.deviceA = DynamicCast<QbbNetDevice>(d.Get(0));
         info.deviceB = DynamicCast<QbbNetDevice>(d.Get(1));
         info.channel = info.deviceA->GetQbbChannel();
+        // Another rank's node has some of its ports here (a stub): number
+        // them as its own rank does, where frames sent to it arrive.
+        info.deviceA->SetIfIndex(ifA);
+        info.deviceB->SetIfIndex(ifB);
         if (l.errorRate > 0)
         {
             for (const Ptr<QbbNetDevice>& dev : {info.deviceA, info.deviceB})
@@ -279,6 +313,12 @@ RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevi
         }
         const uint32_t s = m_switchIds.size();
         m_switchIds.push_back(u);
+        if (!IsLocalNode(u))
+        {
+            m_switches.push_back(nullptr); // another rank's: its index kept
+            Report("switches", m_switches.size(), m_spec.GetNSwitches());
+            continue;
+        }
         Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
         if (!m_ecmpSeedSet)
         {
@@ -320,6 +360,10 @@ RdmaTopologyHelper::InstallRoutes()
         const Ipv4Address dst(m_base.Get() + d);
         for (uint32_t s = 0; s < m_switches.size(); ++s)
         {
+            if (!m_switches[s])
+            {
+                continue;
+            }
             m_routes->GetNextHops(m_switchIds[s], d, hops);
             if (!hops.empty())
             {
@@ -338,7 +382,10 @@ RdmaTopologyHelper::ScheduleLinkFailure(uint32_t link, Time at, Time convergence
     CheckInstalled();
     NS_ABORT_MSG_IF(link >= m_links.size(),
                     "RdmaTopologyHelper::ScheduleLinkFailure: no link " << link);
-    Simulator::Schedule(at, &QbbChannel::SetLinkDown, m_links[link].channel);
+    if (m_links[link].channel)
+    {
+        Simulator::Schedule(at, &QbbChannel::SetLinkDown, m_links[link].channel);
+    }
     Simulator::Schedule(at + convergence, &RdmaTopologyHelper::RerouteAround, this, link);
 }
 
@@ -468,6 +515,14 @@ RdmaTopologyHelper::GetNSwitches() const
     return m_switches.size();
 }
 
+uint32_t
+RdmaTopologyHelper::GetNSwitchesBuilt() const
+{
+    return std::count_if(m_switches.begin(), m_switches.end(), [](const auto& sw) {
+        return sw != nullptr;
+    });
+}
+
 const NodeContainer&
 RdmaTopologyHelper::GetSwitchNodes() const
 {
@@ -516,7 +571,14 @@ RdmaTopologyHelper::GetDevices() const
 Time
 RdmaTopologyHelper::WireTime(uint32_t link, uint32_t frameBytes) const
 {
-    return m_links[link].deviceA->GetWireTime(frameBytes);
+    if (m_links[link].deviceA)
+    {
+        return m_links[link].deviceA->GetWireTime(frameBytes);
+    }
+    // Not built on this rank: QbbNetDevice::GetWireTime's rule at this
+    // link's rate with a built device's framing (every device has the same).
+    const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
+    return QbbNetDevice::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
 }
 
 Time
@@ -575,9 +637,19 @@ RdmaTopologyHelper::GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) cons
 int64_t
 RdmaTopologyHelper::AssignStreams(int64_t stream)
 {
+    // Numbered as in a sequential build: what is not built here (another
+    // rank's) skips the streams it would have taken there.
     const int64_t first = stream;
-    for (const LinkInfo& l : m_links)
+    const int64_t perDevice = StaticCast<QbbNetDevice>(m_devices.Get(0))->AssignStreams(0);
+    const int64_t perErrorModel = CreateObject<RateErrorModel>()->AssignStreams(0);
+    for (uint32_t i = 0; i < m_links.size(); ++i)
     {
+        const LinkInfo& l = m_links[i];
+        if (!l.deviceA)
+        {
+            stream += 2 * perDevice + (m_spec.links[i].errorRate > 0 ? 2 * perErrorModel : 0);
+            continue;
+        }
         stream += l.deviceA->AssignStreams(stream);
         stream += l.deviceB->AssignStreams(stream);
         for (const Ptr<RateErrorModel>& em : l.errorModels)
@@ -585,9 +657,13 @@ RdmaTopologyHelper::AssignStreams(int64_t stream)
             stream += em->AssignStreams(stream);
         }
     }
+    auto built = std::find_if(m_switches.begin(), m_switches.end(), [](const auto& sw) {
+        return sw != nullptr;
+    });
+    const int64_t perSwitch = built == m_switches.end() ? 0 : (*built)->AssignStreams(0);
     for (const Ptr<RdmaSwitch>& sw : m_switches)
     {
-        stream += sw->AssignStreams(stream);
+        stream += sw ? sw->AssignStreams(stream) : perSwitch;
     }
     return stream - first;
 }

@@ -60,6 +60,17 @@ namespace ns3
  *   (SetRdmaHelper(), SetNicAttribute()), with address GetBaseAddress() +
  *   host index (10.0.0.1, 10.0.0.2, ... by default): the RoCEv2 GID.
  *
+ * Under MPI (SetSystemIds()) a rank builds its part only: every Node
+ * exists (node ids are the run's), but a switch of another rank gets no
+ * RdmaSwitch and no routes (GetSwitch() is null), and a link between two
+ * switches of other ranks no devices or channel (its LinkInfo's are
+ * null). A link with an end on this rank is built whole, the far end's
+ * device a stub on a QbbRemoteChannel; every host link and NIC is built
+ * (the verbs bookkeeping of RdmaFlowRunner and RdmaCollectiveRunner
+ * creates QPs on both ends on every rank). Random streams are numbered as
+ * in a sequential build (AssignStreams()), so the built objects draw what
+ * they would there.
+ *
  * InstallFabric() and InstallHosts() split Install() in two, for NIC
  * settings that depend on the fabric (a base RTT from GetBaseRtt(), which
  * works once the fabric is in).
@@ -81,9 +92,9 @@ class RdmaTopologyHelper
     {
         uint32_t a;                                   //!< node id of end a
         uint32_t b;                                   //!< node id of end b
-        Ptr<QbbNetDevice> deviceA;                    //!< a's device
-        Ptr<QbbNetDevice> deviceB;                    //!< b's device
-        Ptr<QbbChannel> channel;                      //!< the channel
+        Ptr<QbbNetDevice> deviceA;                    //!< a's device (null: not built here)
+        Ptr<QbbNetDevice> deviceB;                    //!< b's device (null: not built here)
+        Ptr<QbbChannel> channel;                      //!< the channel (null: not built here)
         std::vector<Ptr<RateErrorModel>> errorModels; //!< receive error models (error rate > 0)
     };
 
@@ -164,10 +175,20 @@ class RdmaTopologyHelper
      * \brief Place the nodes on ranks of a distributed simulation (before
      * InstallFabric): node u is made with system id rankOf[u], and a link
      * between two ranks gets a QbbRemoteChannel (QbbHelper). Empty (the
-     * default): every node on system id 0.
+     * default): every node on system id 0. Only the part of rank `me` is
+     * built (the class description).
      * \param rankOf the rank of each node id (RdmaPartition::rankOf)
+     * \param me this process's rank
      */
-    void SetSystemIds(std::vector<uint32_t> rankOf);
+    void SetSystemIds(std::vector<uint32_t> rankOf, uint32_t me);
+    /**
+     * \param spec a topology \param l a link of it
+     * \return whether this rank builds the link's devices and channel
+     * (the class description; every link without SetSystemIds())
+     */
+    bool BuildsLink(const RdmaTopologySpec& spec, const RdmaTopologySpec::Link& l) const;
+    /// \param u a node id \return whether it is this rank's (every node without SetSystemIds())
+    bool IsLocalNode(uint32_t u) const;
     /// \return the address of host 0
     Ipv4Address GetBaseAddress() const;
 
@@ -262,8 +283,10 @@ class RdmaTopologyHelper
     uint32_t GetNSwitches() const;
     /// \return the switch nodes, in switch order (node id order)
     const NodeContainer& GetSwitchNodes() const;
-    /// \param i switch index \return its RdmaSwitch
+    /// \param i switch index \return its RdmaSwitch (null: another rank's, not built here)
     Ptr<RdmaSwitch> GetSwitch(uint32_t i) const;
+    /// \return the switches built here (GetNSwitches() in a sequential run)
+    uint32_t GetNSwitchesBuilt() const;
 
     /// \return every node, in node id order
     const NodeContainer& GetNodes() const;
@@ -274,7 +297,7 @@ class RdmaTopologyHelper
     uint32_t GetNLinks() const;
     /// \param i link index (topology order) \return its objects
     const LinkInfo& GetLink(uint32_t i) const;
-    /// \return every device (two per link, in link order)
+    /// \return every device built here (two per built link, in link order)
     const NetDeviceContainer& GetDevices() const;
 
     /**
@@ -358,6 +381,7 @@ class RdmaTopologyHelper
     SwitchEcnParams m_ecnParams;                        //!< its marking
     Ipv4Address m_base;                                 //!< host 0's address
     std::vector<uint32_t> m_systemIds;                  //!< SetSystemIds (empty: all 0)
+    uint32_t m_rank{0};                                 //!< SetSystemIds: this rank
     bool m_installed;                                   //!< Install() ran
     RdmaTopologySpec m_spec;                            //!< what was installed
     std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes

@@ -264,13 +264,18 @@ QbbNetDevice::GetWireTime(uint32_t frameBytes) const
     }
     if (frameBytes != m_wireTimeBytes[1])
     {
-        m_wireTime[1] = m_rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) +
-                                                    m_wireOverhead);
+        m_wireTime[1] = WireTime(m_rate, frameBytes, m_wireOverhead);
         m_wireTimeBytes[1] = frameBytes;
     }
     std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first
     std::swap(m_wireTime[0], m_wireTime[1]);
     return m_wireTime[0];
+}
+
+Time
+QbbNetDevice::WireTime(DataRate rate, uint32_t frameBytes, uint32_t overheadBytes)
+{
+    return rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) + overheadBytes);
 }
 
 void

@@ -215,6 +215,15 @@ class QbbNetDevice : public NetDevice
      * \return the wire time
      */
     Time GetWireTime(uint32_t frameBytes) const;
+    /**
+     * \brief GetWireTime()'s rule for any rate and overhead (for a link
+     * whose device is not at hand, as on another MPI rank).
+     * \param rate the line rate
+     * \param frameBytes Ethernet frame bytes without FCS
+     * \param overheadBytes the WireOverhead
+     * \return the wire time
+     */
+    static Time WireTime(DataRate rate, uint32_t frameBytes, uint32_t overheadBytes);
 
     /**
      * \brief Queue a complete Ethernet frame for transmission.

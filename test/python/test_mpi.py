@@ -34,6 +34,11 @@ CONFIGS = {
                         '--topology.k=16', '--traffic.size=100000'],
 }
 
+# Switches and links of each config's fabric: fat tree k: 5k^2/4 switches,
+# k^3/4 hosts and 3k^3/4 links; fat.txt: its header (376 nodes, 56
+# switches, 480 links).
+FABRIC = {'k4-default': (20, 48), 'hpcc-1ms': (56, 480), 'k16-permutation': (320, 3072)}
+
 
 def mpi_sim():
     """The MPI build's rdma-sim, or None."""
@@ -125,6 +130,13 @@ def test_ranks_give_the_sequential_answers(sequential, tmp_path, name, ranks):
     assert len(mpi['per_rank']) == ranks
     assert sum(r['flows'] for r in mpi['per_rank']) == ref['flows']['total']
     assert 'mpi' not in ref
+    # Each rank builds its part only: every switch on exactly one rank, and
+    # no rank every port (a link between two other ranks' switches is not
+    # built there; RdmaTopologyHelper).
+    switches, links = FABRIC[name]
+    assert sum(r['switches_built'] for r in mpi['per_rank']) == switches
+    for row in mpi['per_rank']:
+        assert 0 < row['ports_built'] < 2 * links, row
 
 
 @needs_mpi
