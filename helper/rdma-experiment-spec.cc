@@ -497,6 +497,12 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::
     {
         limit = RdmaAvailableMemory();
         source = "the machine's available memory (MemAvailable, /proc/meminfo)";
+        const uint32_t here = RdmaLocalRanks();
+        if (here > 1)
+        {
+            limit /= here;
+            source += " shared by the " + std::to_string(here) + " ranks on this machine";
+        }
         if (c.GetOrigin("sim.maxMemory") != "default")
         {
             source += ", sim.maxMemory = available, " + c.GetOrigin("sim.maxMemory");
@@ -563,9 +569,19 @@ CheckFabricFits(const RdmaConfig& c)
         return;
     }
     counts.pipelines = c.GetBool("nic.pipeline") ? counts.hosts : 0;
-    CheckMemory(c,
-                RdmaMemoryEstimate(counts, RdmaMemoryEstimate::GetMeasuredCosts()),
-                "this fabric alone");
+    const uint64_t world = RdmaPartition::GetWorldSize();
+    std::string what = "this fabric alone";
+    if (world > 1)
+    {
+        // A rank builds every host link and at least its share of the rest,
+        // so the largest rank's part is at least the average (every
+        // generated fabric here has one link per host).
+        counts.switches = (counts.switches + world - 1) / world;
+        counts.links = counts.hosts + (counts.links - counts.hosts + world - 1) / world;
+        counts.routeHops = (counts.routeHops + world - 1) / world;
+        what = "a rank's part of this fabric alone (" + std::to_string(world) + " ranks)";
+    }
+    CheckMemory(c, RdmaMemoryEstimate(counts, RdmaMemoryEstimate::GetMeasuredCosts()), what);
 }
 
 /**
@@ -712,8 +728,12 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     ReadNic(c);
     ReadEcn(c);
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
-    CheckMemory(c, memory, "this run");
+    if (RdmaPartition::GetWorldSize() <= 1)
+    {
+        CheckMemory(c, memory, "this run");
+    }
     MakePartition(c);
+    CheckPartMemory(c);
     CheckRanks(c);
 }
 
@@ -1095,6 +1115,44 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
     {
         partition = RdmaPartition::Metis(topology, ranks);
     }
+}
+
+void
+RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
+{
+    if (partition.ranks <= 1)
+    {
+        return;
+    }
+    // Every rank finds the same largest part, so all refuse or none does.
+    uint32_t largestRank = 0;
+    RdmaMemoryEstimate largest;
+    for (uint32_t r = 0; r < partition.ranks; ++r)
+    {
+        std::vector<bool> builtNode(topology.GetNNodes());
+        for (uint32_t n = 0; n < builtNode.size(); ++n)
+        {
+            builtNode[n] = partition.rankOf[n] == r;
+        }
+        std::vector<bool> builtLink(topology.links.size());
+        for (uint32_t l = 0; l < builtLink.size(); ++l)
+        {
+            builtLink[l] =
+                RdmaPartition::BuildsLink(topology, partition.rankOf, r, topology.links[l]);
+        }
+        RdmaMemoryEstimate part(RdmaMemoryEstimate::CountPart(topology, flows, builtNode, builtLink),
+                                RdmaMemoryEstimate::GetMeasuredCosts());
+        if (part.GetTotalBytes() > largest.GetTotalBytes())
+        {
+            largest = part;
+            largestRank = r;
+        }
+    }
+    memory = largest;
+    CheckMemory(c,
+                memory,
+                "rank " + std::to_string(largestRank) + "'s part of this run (the largest of " +
+                    std::to_string(partition.ranks) + " ranks)");
 }
 
 uint32_t

@@ -35,7 +35,8 @@ namespace ns3
  * ICRC mode, the workload, sim.stopTime, the transport, the congestion
  * control, the loss recovery, cache.mtt.PageBytes, with nic.pipeline each
  * cache's geometry and backing store, ECN, the memory it will take
- * against sim.maxMemory: RdmaMemoryEstimate, last the ranks: RdmaPartition), so that of two bad
+ * against sim.maxMemory: RdmaMemoryEstimate, last the ranks: RdmaPartition; under mpirun the
+ * ranks first, then the largest rank's part against sim.maxMemory), so that of two bad
  * keys the same one is reported as before the split. Each error is an RdmaConfigError naming the
  * file and line or the key and where its value came from (rdma-sim prints it and exits 2); nothing
  * is built or written before it. One check needs the built link and comes from the builder: a NIC
@@ -97,7 +98,8 @@ struct RdmaExperimentSpec
     bool census{false};              //!< sim.census
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{1024};         //!< the path MTU, bytes
-    RdmaMemoryEstimate memory;       //!< what building it will take (within sim.maxMemory)
+    RdmaMemoryEstimate memory;       //!< what building it (on several ranks: the largest
+                                     //!< rank's part) will take, within sim.maxMemory
     RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])
     std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
     bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
@@ -157,6 +159,12 @@ struct RdmaExperimentSpec
      *         or as RdmaPartition's rules
      */
     void MakePartition(const RdmaConfig& c);
+    /**
+     * \brief On several ranks: `memory` becomes the largest rank's part
+     * (RdmaMemoryEstimate::CountPart), checked against sim.maxMemory.
+     * \param c the configuration \throws RdmaConfigError
+     */
+    void CheckPartMemory(const RdmaConfig& c);
     /**
      * \brief Set conga, and check that CONGA can run: a two-tier
      * leaf-spine (RdmaCongaFabric::Describe) on one rank.

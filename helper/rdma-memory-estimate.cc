@@ -7,6 +7,7 @@
 #include "rdma-byte-size.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <initializer_list>
 #include <fstream>
 #include <limits>
@@ -68,8 +69,26 @@ RdmaMemoryEstimate::Count(const RdmaTopologySpec& topology,
     return c;
 }
 
+RdmaMemoryEstimate::Counts
+RdmaMemoryEstimate::CountPart(const RdmaTopologySpec& topology,
+                              const std::vector<RdmaFlow>& flows,
+                              const std::vector<bool>& builtNode,
+                              const std::vector<bool>& builtLink)
+{
+    Counts c = Count(topology, flows, false);
+    c.switches = 0;
+    for (uint32_t n = 0; n < topology.GetNNodes(); ++n)
+    {
+        c.switches += topology.isSwitch[n] && builtNode[n];
+    }
+    c.links = std::count(builtLink.begin(), builtLink.end(), true);
+    c.routeHops = GetRouteHops(topology, builtNode);
+    return c;
+}
+
 uint64_t
-RdmaMemoryEstimate::GetRouteHops(const RdmaTopologySpec& topology)
+RdmaMemoryEstimate::GetRouteHops(const RdmaTopologySpec& topology,
+                                 const std::vector<bool>& builtNode)
 {
     std::vector<uint64_t> toSwitches(topology.GetNNodes(), 0);
     for (const auto& l : topology.links)
@@ -83,7 +102,8 @@ RdmaMemoryEstimate::GetRouteHops(const RdmaTopologySpec& topology)
     uint64_t perHost = 0;
     for (uint32_t n = 0; n < topology.GetNNodes(); ++n)
     {
-        perHost += topology.isSwitch[n] ? std::max<uint64_t>(1, toSwitches[n] / 2) : 0;
+        const bool counted = topology.isSwitch[n] && (builtNode.empty() || builtNode[n]);
+        perHost += counted ? std::max<uint64_t>(1, toSwitches[n] / 2) : 0;
     }
     return SaturatingProduct(perHost, topology.GetNHosts());
 }
@@ -266,6 +286,22 @@ RdmaAvailableMemory()
     const long pages = sysconf(_SC_AVPHYS_PAGES);
     const long pageBytes = sysconf(_SC_PAGESIZE);
     return pages > 0 && pageBytes > 0 ? uint64_t(pages) * uint64_t(pageBytes) : 0;
+}
+
+uint32_t
+RdmaLocalRanks()
+{
+    // Set by the launchers for each process they start: Open MPI's mpirun
+    // (OMPI_COMM_WORLD_LOCAL_SIZE) and MPICH's Hydra (MPI_LOCALNRANKS).
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    {
+        const char* value = std::getenv(name);
+        if (value && std::atoi(value) > 0)
+        {
+            return static_cast<uint32_t>(std::atoi(value));
+        }
+    }
+    return 1;
 }
 
 } // namespace ns3

@@ -105,6 +105,21 @@ class RdmaMemoryEstimate
                         bool pipeline);
 
     /**
+     * \brief Count one process's part of a distributed run: every host
+     * (each rank has every NIC) and flow, the switches it simulates and the
+     * links it builds (RdmaPartition::BuildsLink), with their routes.
+     * \param topology the validated topology
+     * \param flows the workload
+     * \param builtNode per node id, whether this part simulates it
+     * \param builtLink per link, whether this part builds it
+     * \return the counts (no NIC pipelines: refused on several ranks)
+     */
+    static Counts CountPart(const RdmaTopologySpec& topology,
+                            const std::vector<RdmaFlow>& flows,
+                            const std::vector<bool>& builtNode,
+                            const std::vector<bool>& builtLink);
+
+    /**
      * \brief The next hops of every switch's routes, counted without
      * computing a route: each switch holds one route per host with, taken
      * as, max(1, its links to other switches / 2) next hops. On a k-ary
@@ -113,9 +128,11 @@ class RdmaMemoryEstimate
      * pod, cores: 1); on a leaf-spine L x S it is L x S against L x S + S; a
      * star's or a dumbbell's, 1 per route, is exact.
      * \param topology the topology
+     * \param builtNode per node id, whether to count its routes (empty: every switch)
      * \return the count
      */
-    static uint64_t GetRouteHops(const RdmaTopologySpec& topology);
+    static uint64_t GetRouteHops(const RdmaTopologySpec& topology,
+                                 const std::vector<bool>& builtNode = {});
 
     /**
      * \name Counts of a generated fabric from its sizes alone
@@ -194,6 +211,15 @@ class RdmaMemoryEstimate
  * \return bytes (0 if neither is known)
  */
 uint64_t RdmaAvailableMemory();
+
+/**
+ * \ingroup rdma
+ * \brief The processes of this run on this machine, as the MPI launcher
+ * says (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS):
+ * they share RdmaAvailableMemory().
+ * \return the count (1 without a launcher)
+ */
+uint32_t RdmaLocalRanks();
 
 } // namespace ns3
 

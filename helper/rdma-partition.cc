@@ -400,6 +400,16 @@ RdmaPartition::Check(const RdmaTopologySpec& spec)
     }
 }
 
+bool
+RdmaPartition::BuildsLink(const RdmaTopologySpec& spec,
+                          const std::vector<uint32_t>& rankOf,
+                          uint32_t rank,
+                          const RdmaTopologySpec::Link& l)
+{
+    return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank || !spec.isSwitch[l.a] ||
+           !spec.isSwitch[l.b];
+}
+
 std::vector<uint32_t>
 RdmaPartition::GetNodesPerRank() const
 {

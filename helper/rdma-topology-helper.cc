@@ -5,6 +5,7 @@
 #include "rdma-topology-helper.h"
 
 #include "rdma-hpcc-topology-reader.h"
+#include "rdma-partition.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
@@ -125,8 +126,7 @@ RdmaTopologyHelper::IsLocalNode(uint32_t u) const
 bool
 RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec& spec, const RdmaTopologySpec::Link& l) const
 {
-    // Host links always (every rank's verbs bookkeeping has every NIC).
-    return IsLocalNode(l.a) || IsLocalNode(l.b) || !spec.isSwitch[l.a] || !spec.isSwitch[l.b];
+    return RdmaPartition::BuildsLink(spec, m_systemIds, m_rank, l);
 }
 
 Ipv4Address

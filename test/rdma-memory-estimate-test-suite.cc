@@ -16,6 +16,7 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 #include <tuple>
@@ -271,7 +272,7 @@ class RdmaAvailableMemoryTestCase : public TestCase
   public:
     RdmaAvailableMemoryTestCase()
         : TestCase("available memory: MemAvailable of the proc meminfo file, above 0 and at most the "
-                   "physical memory")
+                   "physical memory; the ranks on this machine that share it")
     {
     }
 
@@ -283,6 +284,25 @@ class RdmaAvailableMemoryTestCase : public TestCase
             uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
         NS_TEST_EXPECT_MSG_GT(available, 0, "known");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(available, physical, "at most MemTotal");
+        // The ranks sharing it, as the launcher says (Open MPI, then MPICH).
+        const char* saved = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        const std::string keep = saved ? saved : "";
+        unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        unsetenv("MPI_LOCALNRANKS");
+        NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 1u, "no launcher: one process");
+        setenv("MPI_LOCALNRANKS", "4", 1);
+        NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 4u, "MPICH's Hydra");
+        setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
+        NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 3u, "Open MPI's mpirun");
+        unsetenv("MPI_LOCALNRANKS");
+        if (saved)
+        {
+            setenv("OMPI_COMM_WORLD_LOCAL_SIZE", keep.c_str(), 1);
+        }
+        else
+        {
+            unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        }
     }
 };
 

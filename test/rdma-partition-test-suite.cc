@@ -11,6 +11,7 @@
 #include "ns3/rdma-collective-schedule.h"
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-hpcc-topology-reader.h"
+#include "ns3/rdma-memory-estimate.h"
 #include "ns3/rdma-partition.h"
 #include "ns3/rdma-rank-share.h"
 #include "ns3/test.h"
@@ -92,6 +93,65 @@ class FatTreeByPodTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_EQ(q.rankOf[h], h / 2, "host " << h << " with its edge");
         }
+    }
+};
+
+/**
+ * What one rank builds (RdmaPartition::BuildsLink, RdmaTopologyHelper under
+ * MPI) and the memory estimate of that part (RdmaMemoryEstimate::CountPart):
+ * k=4 fat tree by pod on 2 ranks.
+ */
+class RankPartTestCase : public TestCase
+{
+  public:
+    RankPartTestCase()
+        : TestCase("a rank builds its switches, every host link and the links with an end on it; "
+                   "its estimate counts those")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaTopologySpec t = FatTree(4);
+        const RdmaPartition p = RdmaPartition::FatTreeByPod(t, 4, 2);
+        std::vector<uint32_t> builtOn(t.links.size(), 0);
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            std::vector<bool> node(t.GetNNodes());
+            for (uint32_t n = 0; n < node.size(); ++n)
+            {
+                node[n] = p.rankOf[n] == r;
+            }
+            std::vector<bool> link(t.links.size());
+            for (uint32_t l = 0; l < link.size(); ++l)
+            {
+                link[l] = RdmaPartition::BuildsLink(t, p.rankOf, r, t.links[l]);
+                builtOn[l] += link[l];
+                const bool hostLink = !t.isSwitch[t.links[l].a] || !t.isSwitch[t.links[l].b];
+                NS_TEST_EXPECT_MSG_EQ(link[l],
+                                      hostLink || node[t.links[l].a] || node[t.links[l].b],
+                                      "rank " << r << ", link " << l);
+            }
+            const auto c = RdmaMemoryEstimate::CountPart(t, {}, node, link);
+            // 16 hosts (every NIC); 2 pods of 2 edge and 2 aggregation
+            // switches and 2 of the 4 cores; 16 host links, the 8 edge-
+            // aggregation links of its pods, the 8 aggregation-core links of
+            // its aggregation switches and 4 from the other pods' to its
+            // cores; route next hops per host: 1 per edge, 2 per aggregation
+            // and per core switch (GetRouteHops' rule), 16 hosts.
+            NS_TEST_EXPECT_MSG_EQ(c.hosts, 16u, "rank " << r << ": hosts");
+            NS_TEST_EXPECT_MSG_EQ(c.switches, 10u, "rank " << r << ": switches");
+            NS_TEST_EXPECT_MSG_EQ(c.links, 36u, "rank " << r << ": links");
+            NS_TEST_EXPECT_MSG_EQ(c.routeHops, (4u * 1 + 4 * 2 + 2 * 2) * 16, "route next hops");
+        }
+        for (uint32_t l = 0; l < t.links.size(); ++l)
+        {
+            NS_TEST_EXPECT_MSG_GT(builtOn[l], 0u, "link " << l << " built on some rank");
+        }
+        NS_TEST_EXPECT_MSG_EQ(RdmaPartition::BuildsLink(t, {}, 0, t.links.back()),
+                              true,
+                              "one rank builds every link");
     }
 };
 
@@ -543,6 +603,7 @@ class PartitionTestSuite : public TestSuite
         : TestSuite("rdma-partition", UNIT)
     {
         AddTestCase(new FatTreeByPodTestCase, TestCase::QUICK);
+        AddTestCase(new RankPartTestCase, TestCase::QUICK);
         AddTestCase(new ByTorTestCase, TestCase::QUICK);
         AddTestCase(new MetisTestCase, TestCase::QUICK);
         AddTestCase(new BadPartitionTestCase, TestCase::QUICK);
