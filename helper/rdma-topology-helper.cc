@@ -277,8 +277,9 @@ RdmaTopologyHelper::InstallLinks()
         info.deviceA = DynamicCast<QbbNetDevice>(d.Get(0));
         info.deviceB = DynamicCast<QbbNetDevice>(d.Get(1));
         info.channel = info.deviceA->GetQbbChannel();
-        // Another rank's node has some of its ports here (a stub): number
-        // them as its own rank does, where frames sent to it arrive.
+        // Another rank's node has some of its ports here (the far ends of
+        // cut links): number them as its own rank does, where frames sent
+        // to it arrive.
         info.deviceA->SetIfIndex(ifA);
         info.deviceB->SetIfIndex(ifB);
         if (l.errorRate > 0)

@@ -65,9 +65,9 @@ namespace ns3
  * RdmaSwitch and no routes (GetSwitch() is null), and a link between two
  * switches of other ranks no devices or channel (its LinkInfo's are
  * null). A link with an end on this rank is built whole, the far end's
- * device a stub on a QbbRemoteChannel; every host link and NIC is built
- * (the verbs bookkeeping of RdmaFlowRunner and RdmaCollectiveRunner
- * creates QPs on both ends on every rank). Random streams are numbered as
+ * device (another rank's, never used here) on a QbbRemoteChannel; every
+ * host link and NIC is built (the verbs bookkeeping of RdmaFlowRunner
+ * and RdmaCollectiveRunner creates QPs on both ends on every rank). Random streams are numbered as
  * in a sequential build (AssignStreams()), so the built objects draw what
  * they would there.
  *
