@@ -1125,6 +1125,7 @@ RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
         return;
     }
     // Every rank finds the same largest part, so all refuse or none does.
+    const RdmaMemoryEstimate::Counts whole = RdmaMemoryEstimate::Count(topology, flows, pipeline);
     uint32_t largestRank = 0;
     RdmaMemoryEstimate largest;
     for (uint32_t r = 0; r < partition.ranks; ++r)
@@ -1140,7 +1141,7 @@ RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
             builtLink[l] =
                 RdmaPartition::BuildsLink(topology, partition.rankOf, r, topology.links[l]);
         }
-        RdmaMemoryEstimate part(RdmaMemoryEstimate::CountPart(topology, flows, builtNode, builtLink),
+        RdmaMemoryEstimate part(RdmaMemoryEstimate::CountPart(whole, topology, builtNode, builtLink),
                                 RdmaMemoryEstimate::GetMeasuredCosts());
         if (part.GetTotalBytes() > largest.GetTotalBytes())
         {

@@ -70,12 +70,13 @@ RdmaMemoryEstimate::Count(const RdmaTopologySpec& topology,
 }
 
 RdmaMemoryEstimate::Counts
-RdmaMemoryEstimate::CountPart(const RdmaTopologySpec& topology,
-                              const std::vector<RdmaFlow>& flows,
+RdmaMemoryEstimate::CountPart(const Counts& whole,
+                              const RdmaTopologySpec& topology,
                               const std::vector<bool>& builtNode,
                               const std::vector<bool>& builtLink)
 {
-    Counts c = Count(topology, flows, false);
+    Counts c = whole;
+    c.pipelines = 0;
     c.switches = 0;
     for (uint32_t n = 0; n < topology.GetNNodes(); ++n)
     {

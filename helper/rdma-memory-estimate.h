@@ -108,14 +108,14 @@ class RdmaMemoryEstimate
      * \brief Count one process's part of a distributed run: every host
      * (each rank has every NIC) and flow, the switches it simulates and the
      * links it builds (RdmaPartition::BuildsLink), with their routes.
+     * \param whole the whole run's counts (Count)
      * \param topology the validated topology
-     * \param flows the workload
      * \param builtNode per node id, whether this part simulates it
      * \param builtLink per link, whether this part builds it
      * \return the counts (no NIC pipelines: refused on several ranks)
      */
-    static Counts CountPart(const RdmaTopologySpec& topology,
-                            const std::vector<RdmaFlow>& flows,
+    static Counts CountPart(const Counts& whole,
+                            const RdmaTopologySpec& topology,
                             const std::vector<bool>& builtNode,
                             const std::vector<bool>& builtLink);
 

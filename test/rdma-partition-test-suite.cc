@@ -133,7 +133,8 @@ class RankPartTestCase : public TestCase
                                       hostLink || node[t.links[l].a] || node[t.links[l].b],
                                       "rank " << r << ", link " << l);
             }
-            const auto c = RdmaMemoryEstimate::CountPart(t, {}, node, link);
+            const auto c =
+                RdmaMemoryEstimate::CountPart(RdmaMemoryEstimate::Count(t, {}, false), t, node, link);
             // 16 hosts (every NIC); 2 pods of 2 edge and 2 aggregation
             // switches and 2 of the 4 cores; 16 host links, the 8 edge-
             // aggregation links of its pods, the 8 aggregation-core links of
