@@ -288,27 +288,30 @@ class QbbEgressQueue : public Object
         uint64_t bytes{0};              //!< their bytes
     };
 
-    std::array<ClassQueue, NUM_CLASSES> m_classes; //!< by class
+    // What every frame reads first and together (after the reference count),
+    // ahead of the eight class FIFOs: order only, no behaviour.
     uint64_t m_bytes{0};                           //!< bytes in all classes
-    uint8_t m_backlogMask{0};                      //!< bit c: class c not empty
     uint64_t m_maxBytes;                           //!< MaxBytes attribute
+    uint8_t m_backlogMask{0};                      //!< bit c: class c not empty
+    bool m_bypass{true};                           //!< CanBypass()
+    bool m_markAtDequeue{true};                    //!< where the marker looks
     Scheduler m_scheduler{STRICT_PRIORITY};        //!< Scheduler attribute
+    IntStamping m_int{INT_OFF};                    //!< where INT records are stamped
+    Ptr<QbbAdmission> m_mmu;                       //!< admission, or null
+    Ptr<RdmaEcnMarker> m_marker;                   //!< ECN marker, or null
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;               //!< Enqueue
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;               //!< Dequeue
+    Stats m_stats;                                 //!< counters
+    std::array<ClassQueue, NUM_CLASSES> m_classes; //!< by class
+
     QbbDwrrQuanta m_quanta;                        //!< DwrrQuanta attribute
     std::array<uint64_t, NUM_CLASSES> m_deficit{}; //!< DWRR credit, bytes
     uint8_t m_dwrrClass{0};                        //!< class whose DWRR turn it is
     bool m_dwrrCredited{false};                    //!< it had its quantum this turn
-    Ptr<QbbAdmission> m_mmu;                       //!< admission, or null
-    Ptr<RdmaEcnMarker> m_marker;                   //!< ECN marker, or null
-    bool m_markAtDequeue{true};                    //!< where the marker looks
-    IntStamping m_int{INT_OFF};                    //!< where INT records are stamped
     IntRecordCallback m_intRecord;                 //!< the port's INT record
     IntEgressCallback m_intEgress;                 //!< the port's INT identity
     DropCallback m_dropCallback;                   //!< the owner's drop callback, or null
-    bool m_bypass{true};                           //!< CanBypass()
-    Stats m_stats;                                 //!< counters
 
-    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;               //!< Enqueue
-    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;               //!< Dequeue
     TracedCallback<Ptr<const Packet>, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
     TracedCallback<uint8_t, uint64_t, RdmaEcnMarker::MarkReason> m_markTrace; //!< Mark
 };

@@ -169,10 +169,10 @@ QbbNetDevice::DropReasonName(DropReason reason)
 
 QbbNetDevice::QbbNetDevice()
     : m_mtu(9000),
+      m_wireTimeBytes{g_noCachedSize, g_noCachedSize},
       m_rate(DataRate("100Gbps")),
       m_wireOverhead(WIRE_OVERHEAD_BYTES),
-      m_corruptTailBytes(4),
-      m_wireTimeBytes{g_noCachedSize, g_noCachedSize}
+      m_corruptTailBytes(4)
 {
     NS_LOG_FUNCTION(this);
     m_corruptRng = CreateObject<UniformRandomVariable>();
@@ -191,7 +191,11 @@ void
 QbbNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    Simulator::Cancel(m_txCompleteEvent);
+    if (m_txCompletePending)
+    {
+        m_txCompleteImpl->Cancel(); // the scheduler keeps its own reference
+        m_txCompletePending = false;
+    }
     m_txCompleteImpl = nullptr;
     m_queue->Dispose();
     m_queue = nullptr;
@@ -494,9 +498,9 @@ QbbNetDevice::TransmitStart(Ptr<RdmaFrame> frame)
     FireFrameTrace(m_phyTxBeginTrace, *frame); // may queue a PFC frame here (NeedTxComplete)
     if ((!m_queue->IsEmpty() || m_pfc->HasPendingFrame() || !m_txReadyCallback.IsNull() ||
          !m_phyTxEndTrace.IsEmpty()) &&
-        !m_txCompleteEvent.IsRunning())
+        !m_txCompletePending)
     {
-        m_txCompleteEvent = Simulator::Schedule(wireTime, m_txCompleteImpl);
+        ScheduleTxComplete(wireTime);
     }
     if (!m_channel->TransmitStart(frame, this, wireTime))
     {
@@ -518,7 +522,7 @@ QbbNetDevice::EndTx() const
 bool
 QbbNetDevice::SettleTx() const
 {
-    if (m_txFrame && Simulator::Now() >= m_txEnd && !m_txCompleteEvent.IsRunning())
+    if (m_txFrame && !m_txCompletePending && Simulator::Now() >= m_txEnd)
     {
         EndTx();
     }
@@ -528,15 +532,23 @@ QbbNetDevice::SettleTx() const
 void
 QbbNetDevice::NeedTxComplete()
 {
-    if (m_txFrame && !m_txCompleteEvent.IsRunning())
+    if (m_txFrame && !m_txCompletePending)
     {
-        m_txCompleteEvent = Simulator::Schedule(m_txEnd - Simulator::Now(), m_txCompleteImpl);
+        ScheduleTxComplete(m_txEnd - Simulator::Now());
     }
+}
+
+void
+QbbNetDevice::ScheduleTxComplete(Time delay)
+{
+    Simulator::Schedule(delay, m_txCompleteImpl);
+    m_txCompletePending = true;
 }
 
 void
 QbbNetDevice::TransmitComplete()
 {
+    m_txCompletePending = false;
     EndTx();
     if (!StartNextFrame() && m_queue->IsEmpty() && !m_txReadyCallback.IsNull())
     {

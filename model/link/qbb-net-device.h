@@ -503,6 +503,12 @@ class QbbNetDevice : public NetDevice
     /// Something now waits for the current transmission: make its end an event.
     void NeedTxComplete();
     /**
+     * \brief Schedule TransmitComplete (the one reusable event object; a
+     * flag instead of an EventId, so that no check asks the simulator).
+     * \param delay time until the transmission ends
+     */
+    void ScheduleTxComplete(Time delay);
+    /**
      * \brief Called by the channel when a frame's last bit arrives.
      * \param frame the frame the peer transmitted
      */
@@ -533,43 +539,45 @@ class QbbNetDevice : public NetDevice
      */
     void Drop(const RdmaFrame& frame, DropReason reason);
 
+    // The members a frame's pass through the port reads, first and together
+    // (after the object's reference count, which every Ptr copy of the
+    // device touches): a frame costs one or two cache lines of the device,
+    // not one per member. Changing this order changes no behaviour.
+    mutable Ptr<RdmaFrame> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
+    Time m_txEnd;                  //!< when the current transmission ends
+    Ptr<QbbChannel> m_channel;     //!< the channel
+    Ptr<QbbEgressQueue> m_queue;   //!< the egress queue (TxQueue attribute)
+    Ptr<QbbPfcController> m_pfc;   //!< PFC decisions (PfcController attribute)
+    Ptr<ErrorModel> m_receiveErrorModel; //!< receive errors, or null
+    uint16_t m_mtu;                //!< Ethernet payload bytes
+    bool m_dequeuing{false};       //!< inside StartNextFrame (the queue's policies may call back)
+    bool m_txCompletePending{false}; //!< m_txCompleteImpl is scheduled (only DoDispose cancels it)
+    mutable std::array<uint32_t, 2> m_wireTimeBytes; //!< frame sizes of the cached wire times
+    mutable std::array<Time, 2> m_wireTime;          //!< GetWireTime of each, latest first
+    Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
+    Callback<void> m_txReadyCallback;                      //!< pull hook
+    FrameHandler m_frameHandler;                           //!< raw-frame receive, as carried
+    mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< MacTx: frame accepted for sending
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< PhyTxBegin: first bit sent
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;   //!< PhyTxEnd: last bit sent
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;   //!< PhyRxEnd: last bit received
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< MacRx: frame passed up
+
     Ptr<Node> m_node;                        //!< the node
-    Ptr<QbbChannel> m_channel;               //!< the channel
     uint32_t m_ifIndex{0};                   //!< interface index
     Mac48Address m_address;                  //!< MAC address
-    uint16_t m_mtu;                          //!< Ethernet payload bytes
     DataRate m_rate;                         //!< line rate
     uint32_t m_wireOverhead;                 //!< WireOverhead attribute, bytes
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
-    Ptr<ErrorModel> m_receiveErrorModel;     //!< receive errors, or null
     Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
-
-    Ptr<QbbEgressQueue> m_queue;   //!< the egress queue (TxQueue attribute)
-    Ptr<QbbPfcController> m_pfc;   //!< PFC decisions (PfcController attribute)
     QbbDscpClassMap m_dscpMap;     //!< DSCP to class
-    bool m_dequeuing{false};       //!< inside StartNextFrame (the queue's policies may call back)
-    mutable Ptr<RdmaFrame> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
-    Time m_txEnd;                  //!< when the current transmission ends
-    Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
-    EventId m_txCompleteEvent;       //!< end of the current transmission
 
-    mutable std::array<uint32_t, 2> m_wireTimeBytes; //!< frame sizes of the cached wire times
-    mutable std::array<Time, 2> m_wireTime;          //!< GetWireTime of each, latest first
-
-    mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
-
-    Callback<void> m_txReadyCallback;                      //!< pull hook
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
-    FrameHandler m_frameHandler;                           //!< raw-frame receive, as carried
     NetDevice::ReceiveCallback m_rxCallback;               //!< standard receive
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous receive
     TracedCallback<> m_linkChangeCallbacks;                //!< link up/down listeners
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< MacTx: frame accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;      //!< MacRx: frame passed up
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< PhyTxBegin: first bit sent
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;   //!< PhyTxEnd: last bit sent
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;   //!< PhyRxEnd: last bit received
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< PhyRxDrop: corrupt, dropped
     TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace; //!< Drop: any drop, with reason
 };

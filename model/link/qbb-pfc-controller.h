@@ -240,13 +240,15 @@ class QbbPfcController : public Object
      */
     static void CheckClass(uint8_t cls, const char* caller);
 
+    // The two masks every frame through the port reads come first (beside
+    // the reference count): order only, no behaviour.
+    uint8_t m_pausedMask{0};                       //!< bit c: the peer paused class c
+    uint8_t m_pendingMask{0};                      //!< classes of the frame to send
     DataRate m_rate{"100Gbps"};                    //!< the port's line rate
     Callback<void> m_transmit;                     //!< asks the port to transmit
     uint8_t m_rxEnable{0xFF};                      //!< RxEnable attribute
     uint16_t m_holdQuanta{0xFFFF};                 //!< PauseQuanta attribute
     Time m_refreshMargin;                          //!< RefreshMargin attribute
-    uint8_t m_pausedMask{0};                       //!< bit c: the peer paused class c
-    uint8_t m_pendingMask{0};                      //!< classes of the frame to send
     uint8_t m_holdMask{0};                         //!< classes held paused at the peer
     std::unique_ptr<ClassState> m_state;           //!< null until PFC is used (State)
 
