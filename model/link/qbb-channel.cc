@@ -7,7 +7,6 @@
 #include "qbb-net-device.h"
 
 #include "ns3/log.h"
-#include "ns3/make-event.h"
 #include "ns3/node.h"
 #include "ns3/rdma-event-scheduler.h"
 #include "ns3/simulator.h"
@@ -45,10 +44,9 @@ QbbChannel::GetTypeId()
 QbbChannel::QbbChannel()
 {
     NS_LOG_FUNCTION(this);
-    for (uint32_t dst = 0; dst < m_wires.size(); ++dst)
+    for (auto& w : m_wires)
     {
-        // MakeEvent returns the event with one reference: adopt it.
-        m_wires[dst].arrival = Ptr<EventImpl>(MakeEvent(&QbbChannel::Deliver, this, dst), false);
+        w = Create<QbbWire>();
     }
 }
 
@@ -63,9 +61,7 @@ QbbChannel::DoDispose()
     NS_LOG_FUNCTION(this);
     for (auto& w : m_wires)
     {
-        // A pending arrival keeps its own reference: make it a no-op.
-        w.arrival->Cancel();
-        w.frames.clear();
+        w->Clear();
     }
     for (auto& d : m_devices)
     {
@@ -86,6 +82,13 @@ QbbChannel::Attach(Ptr<QbbNetDevice> device)
         return false;
     }
     m_devices[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        for (uint32_t dst = 0; dst < m_wires.size(); ++dst)
+        {
+            m_wires[dst]->SetEnds(PeekPointer(m_devices[1 - dst]), PeekPointer(m_devices[dst]));
+        }
+    }
     return true;
 }
 
@@ -98,54 +101,9 @@ QbbChannel::TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wi
     }
     const uint32_t dst = (PeekPointer(m_devices[0]) == src) ? 1 : 0;
     NS_ASSERT_MSG(PeekPointer(m_devices[1 - dst]) == src, "sender is not attached here");
-    Wire& w = m_wires[dst];
-    const Time arrival = Simulator::Now() + wireTime + m_delay;
-    // One transmitter per direction, one frame at a time: arrivals are in order.
-    NS_ASSERT(w.frames.empty() || w.frames.back().arrival <= arrival);
-    w.frames.push_back(InFlight{frame, arrival, m_downCount, RdmaEventScheduler::TakeKey()});
-    if (w.frames.size() == 1)
-    {
-        ScheduleArrival(dst, wireTime + m_delay, w.frames.back().order);
-    }
+    QbbWire& w = *m_wires[dst];
+    w.Push(frame, wireTime + m_delay, w.GetDownCount(), RdmaEventScheduler::TakeKey());
     return true;
-}
-
-void
-QbbChannel::ScheduleArrival(uint32_t dst, Time delay, uint64_t order)
-{
-    Wire& w = m_wires[dst];
-    const Ptr<Node> node = m_devices[dst]->GetNode();
-    const uint32_t context = node ? node->GetId() : Simulator::GetContext();
-    // The simulator takes over one reference per scheduling and drops it
-    // after the event has run.
-    w.arrival->Ref();
-    RdmaEventScheduler::SetNextKey(order);
-    Simulator::ScheduleWithContext(context, delay, PeekPointer(w.arrival));
-}
-
-void
-QbbChannel::Deliver(uint32_t dst)
-{
-    Wire& w = m_wires[dst];
-    if (w.frames.empty())
-    {
-        return; // disposed
-    }
-    InFlight f = std::move(w.frames.front());
-    w.frames.pop_front();
-    // Schedule the next arrival before passing the frame up: the receiver
-    // may cause new transmissions on this link.
-    if (!w.frames.empty())
-    {
-        ScheduleArrival(dst, w.frames.front().arrival - Simulator::Now(), w.frames.front().order);
-    }
-    if (f.downCount != m_downCount)
-    {
-        // The link went down while some of the frame was on the wire.
-        m_devices[1 - dst]->LostOnLink(f.frame);
-        return;
-    }
-    m_devices[dst]->Receive(f.frame);
 }
 
 void
@@ -163,7 +121,10 @@ QbbChannel::SetLinkDown()
         return;
     }
     m_linkUp = false;
-    ++m_downCount;
+    for (auto& w : m_wires)
+    {
+        w->LinkDown();
+    }
     m_linkStateTrace(false);
     for (std::size_t i = 0; i < m_nDevices; ++i)
     {

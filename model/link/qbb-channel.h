@@ -6,10 +6,9 @@
 #define QBB_CHANNEL_H
 
 #include "ns3/channel.h"
-#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/rdma-fifo.h"
+#include "ns3/qbb-wire.h"
 #include "ns3/rdma-frame.h"
 #include "ns3/traced-callback.h"
 
@@ -28,10 +27,10 @@ class QbbNetDevice;
  * A frame whose transmission starts at time t with wire time w (see
  * QbbNetDevice::GetWireTime()) arrives whole at the peer at t + w + Delay:
  * the peer gets the transmitted frame object itself (no copy), from one
- * event per frame in the receiving node's context. Each direction keeps its
- * frames in flight in a FIFO and has at most one arrival event pending,
- * a reused EventImpl, so the scheduler holds two events per link at most
- * and nothing is allocated per frame.
+ * event per frame in the receiving node's context. Each direction (QbbWire)
+ * keeps its frames in flight and is itself their arrival event, at most one
+ * pending, so the scheduler holds two events per link at most and nothing
+ * is allocated per frame.
  *
  * Event order (RdmaEventScheduler): a frame takes the key of its arrival
  * event when its transmission starts (one sequence number of the sender's
@@ -115,7 +114,7 @@ class QbbChannel : public Channel
 
     /**
      * \brief Hand a frame whose last bit has arrived to a device, as
-     * Deliver() does (for channels whose frames arrive by other means:
+     * QbbWire does (for channels whose frames arrive by other means:
      * QbbRemoteChannel).
      * \param device the receiving device
      * \param frame the frame
@@ -123,48 +122,11 @@ class QbbChannel : public Channel
     static void PassUp(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
 
   private:
-    /// A frame on the wire.
-    struct InFlight
-    {
-        Ptr<RdmaFrame> frame;  //!< the frame
-        Time arrival;       //!< when its last bit reaches the far end
-        uint32_t downCount{0}; //!< m_downCount when it was sent
-        uint64_t order{0};     //!< its arrival's event key (RdmaEventScheduler::TakeKey)
-    };
-
-    /**
-     * One direction of the cable: the frames on it, oldest first, and one
-     * reusable event for the arrival of the oldest (one pending event per
-     * direction, no allocation per frame).
-     */
-    struct Wire
-    {
-        RdmaFifo<InFlight> frames;   //!< frames on the wire
-        Ptr<EventImpl> arrival;      //!< the arrival event (reused)
-    };
-
-    /**
-     * \brief Schedule the arrival event of a direction, ordered by the key
-     * its frame took when it started.
-     * \param dst index of the receiving device
-     * \param delay time until the arrival
-     * \param order the frame's event key (RdmaEventScheduler::TakeKey)
-     */
-    void ScheduleArrival(uint32_t dst, Time delay, uint64_t order);
-
-    /**
-     * \brief The last bit of the oldest frame toward device dst arrives:
-     * deliver it, or report it lost if the link went down since it was sent.
-     * \param dst index of the receiving device
-     */
-    void Deliver(uint32_t dst);
-
     std::array<Ptr<QbbNetDevice>, 2> m_devices; //!< the two ends
-    std::array<Wire, 2> m_wires;                //!< the two directions, by receiving device
+    std::array<Ptr<QbbWire>, 2> m_wires;        //!< the two directions, by receiving device
     std::size_t m_nDevices{0};                  //!< devices attached
     Time m_delay;                               //!< propagation delay
     bool m_linkUp{true};                        //!< link state
-    uint32_t m_downCount{0};                    //!< times the link went down
     TracedCallback<bool> m_linkStateTrace;      //!< LinkState trace
 };
 

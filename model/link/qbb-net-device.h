@@ -446,6 +446,7 @@ class QbbNetDevice : public NetDevice
      */
     uint64_t IntEgressId() const;
     friend class QbbChannel;
+    friend class QbbWire;
 
     /**
      * \brief Build an Ethernet frame around a payload and queue it.
