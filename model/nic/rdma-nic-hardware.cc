@@ -20,7 +20,7 @@ namespace ns3
 void
 RdmaNic::SetPipeline(Ptr<RdmaNicPipeline> pipeline)
 {
-    NS_ABORT_MSG_IF(pipeline && (!m_qps.empty() || !m_mrs.empty()),
+    NS_ABORT_MSG_IF(pipeline && (!m_qps.Empty() || !m_mrs.empty()),
                     "RdmaNic: attribute Pipeline set after QPs or MRs were made");
     m_pipeline = pipeline;
     if (m_pipeline)

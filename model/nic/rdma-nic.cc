@@ -236,15 +236,8 @@ RdmaNic::~RdmaNic() = default;
 void
 RdmaNic::DoDispose()
 {
-    for (auto& kv : m_qps)
-    {
-        kv.second->Dispose();
-    }
-    for (auto& kv : m_qpCc)
-    {
-        kv.second->Dispose();
-    }
-    m_qpCc.clear();
+    m_qps.ForEach([](uint32_t, QpEntry& e) { e.qp->Dispose(); });
+    m_qps.ForEach([](uint32_t, QpEntry& e) { e.cc->Dispose(); });
     m_cnpQueue.clear();
     if (m_scheduler)
     {
@@ -253,7 +246,7 @@ RdmaNic::DoDispose()
     m_scheduler = nullptr;
     m_ccPrototype = nullptr;
     m_cnpPrototype = nullptr;
-    m_qps.clear();
+    m_qps.Clear();
     m_mrs.clear();
     m_flowlets.clear();
     m_reps.clear();
@@ -392,7 +385,8 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     {
         qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));
     }
-    m_qps[qpn] = qp;
+    QpEntry& entry = m_qps[qpn];
+    entry.qp = qp;
     if (!m_ccPrototype)
     {
         m_ccPrototype = m_ccFactory.Create<RdmaCongestionOps>();
@@ -403,7 +397,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
               m_device ? m_device->GetDataRate() : DataRate("100Gbps"),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
-    m_qpCc[qpn] = cc;
+    entry.cc = cc;
     m_scheduler->AddQp(qp, cc->GetState());
     return qp;
 }
@@ -427,15 +421,18 @@ RdmaNic::GetTxScheduler() const
 Ptr<RdmaQpCc>
 RdmaNic::GetQpCc(uint32_t qpn) const
 {
-    auto it = m_qpCc.find(qpn);
-    return it == m_qpCc.end() ? nullptr : it->second;
+    const QpEntry* e = m_qps.Find(qpn);
+    return e ? e->cc : nullptr;
 }
 
 void
 RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
 {
-    if (qp && m_qps.erase(qp->GetQpn()) > 0)
+    const QpEntry* entry = qp ? m_qps.Find(qp->GetQpn()) : nullptr;
+    if (entry)
     {
+        const Ptr<RdmaQpCc> cc = entry->cc;
+        m_qps.Erase(qp->GetQpn());
         m_destroyedQpStats += qp->GetStats();
         if (m_pipeline)
         {
@@ -444,12 +441,7 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
         m_scheduler->RemoveQp(qp->GetQpn());
         m_flowlets.erase(qp->GetQpn());
         m_reps.erase(qp->GetQpn());
-        auto it = m_qpCc.find(qp->GetQpn());
-        if (it != m_qpCc.end())
-        {
-            it->second->Dispose();
-            m_qpCc.erase(it);
-        }
+        cc->Dispose();
         qp->Dispose();
     }
 }
@@ -458,24 +450,21 @@ RdmaQueuePair::Stats
 RdmaNic::GetQpStatsTotal() const
 {
     RdmaQueuePair::Stats sum = m_destroyedQpStats;
-    for (const auto& [qpn, qp] : m_qps)
-    {
-        sum += qp->GetStats();
-    }
+    m_qps.ForEach([&sum](uint32_t, const QpEntry& e) { sum += e.qp->GetStats(); });
     return sum;
 }
 
 uint32_t
 RdmaNic::GetNQps() const
 {
-    return static_cast<uint32_t>(m_qps.size());
+    return static_cast<uint32_t>(m_qps.Size());
 }
 
 Ptr<RdmaQueuePair>
 RdmaNic::GetQp(uint32_t qpn) const
 {
-    auto it = m_qps.find(qpn);
-    return it == m_qps.end() ? nullptr : it->second;
+    const QpEntry* e = m_qps.Find(qpn);
+    return e ? e->qp : nullptr;
 }
 
 void
@@ -542,7 +531,7 @@ RdmaNic::TrySend()
         {
             RepsSent(qpn, f);
         }
-        Ptr<RdmaQpCc> cc = m_qpCc[qpn];
+        Ptr<RdmaQpCc> cc = m_qps.Find(qpn)->cc;
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
@@ -732,24 +721,26 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
         Drop(*frame, DROP_NOT_FOR_US);
         return;
     }
-    auto cc = m_qpCc.find(f.bth.GetDestQp());
+    const QpEntry* entry = m_qps.Find(f.bth.GetDestQp());
     if (f.bth.GetOpcode() == ROCE_CNP)
     {
-        if (cc == m_qpCc.end())
+        if (!entry)
         {
             Drop(*frame, DROP_UNKNOWN_QP);
             return;
         }
         ++m_stats.cnpsReceived;
-        cc->second->OnCnp();
+        entry->cc->OnCnp();
         return;
     }
-    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
-    if (!qp)
+    if (!entry)
     {
         Drop(*frame, DROP_UNKNOWN_QP);
         return;
     }
+    // Copies: what runs below may create QPs (the table may move).
+    const Ptr<RdmaQueuePair> qp = entry->qp;
+    const Ptr<RdmaQpCc> cc = entry->cc;
     if (m_pipeline && !AdmitRx(*frame, m_device->GetDscpClass(f.dscp)))
     {
         return;
@@ -767,7 +758,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     {
         intHeader.SetEgressIds(frame->GetIntEgress());
     }
-    if (cc->second->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
+    if (cc->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
     {
         SendCnp(qp, f);
     }
@@ -790,8 +781,8 @@ RdmaNic::DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
     {
         return;
     }
-    auto cc = m_qpCc.find(qp->GetQpn());
-    if (cc != m_qpCc.end() && cc->second->OnSequenceNakSent())
+    const QpEntry* entry = m_qps.Find(qp->GetQpn());
+    if (entry && entry->cc->OnSequenceNakSent())
     {
         SendCnp(qp, f);
     }

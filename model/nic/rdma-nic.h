@@ -25,6 +25,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 #include "ns3/rdma-fifo.h"
+#include "ns3/rdma-qpn-table.h"
 
 #include <unordered_map>
 
@@ -351,7 +352,14 @@ class RdmaNic : public Object
     uint16_t m_ipId;                                           //!< IPv4 identification
     ObjectFactory m_qpFactory;                                 //!< QP attributes
     std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
-    std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> m_qps;    //!< by QPN
+    /// A QP and its congestion control, made and destroyed together.
+    struct QpEntry
+    {
+        Ptr<RdmaQueuePair> qp; //!< the QP
+        Ptr<RdmaQpCc> cc;      //!< its congestion control
+    };
+
+    RdmaQpnTable<QpEntry> m_qps;                               //!< by QPN
     RdmaQueuePair::Stats m_destroyedQpStats;                   //!< sums of destroyed QPs
     Ptr<RdmaTxScheduler> m_scheduler;                          //!< TX choice across QPs
     ObjectFactory m_ccFactory;                                 //!< congestion control
@@ -375,7 +383,6 @@ class RdmaNic : public Object
     std::unordered_map<uint32_t, Flowlet> m_flowlets;          //!< by QPN
     uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
     std::unordered_map<uint32_t, RdmaReps> m_reps;             //!< by QPN (Entropy = reps)
-    std::unordered_map<uint32_t, Ptr<RdmaQpCc>> m_qpCc;        //!< by QPN
     RdmaFifo<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace

@@ -69,7 +69,7 @@ void
 RdmaTxScheduler::DoDispose()
 {
     m_timer.Cancel();
-    m_flows.clear();
+    m_flows.Clear();
     m_round.clear();
     m_paced = decltype(m_paced)();
     m_txReady = Callback<void>();
@@ -98,7 +98,7 @@ void
 RdmaTxScheduler::RemoveQp(uint32_t qpn)
 {
     // Stale entries in the round or the heap are skipped when met.
-    m_flows.erase(qpn);
+    m_flows.Erase(qpn);
 }
 
 bool
@@ -115,10 +115,10 @@ RdmaTxScheduler::CanSend(const Flow& f)
 void
 RdmaTxScheduler::Notify(uint32_t qpn)
 {
-    auto it = m_flows.find(qpn);
-    if (it != m_flows.end() && it->second.where == IDLE)
+    Flow* f = m_flows.Find(qpn);
+    if (f && f->where == IDLE)
     {
-        it->second.where = READY;
+        f->where = READY;
         m_round.push_back(qpn);
     }
 }
@@ -131,10 +131,10 @@ RdmaTxScheduler::ReleaseDue()
     {
         uint32_t qpn = m_paced.top().second;
         m_paced.pop();
-        auto it = m_flows.find(qpn);
-        if (it != m_flows.end() && it->second.where == PACED)
+        Flow* f = m_flows.Find(qpn);
+        if (f && f->where == PACED)
         {
-            it->second.where = READY;
+            f->where = READY;
             m_round.push_back(qpn);
         }
     }
@@ -152,13 +152,13 @@ RdmaTxScheduler::Next()
     while (!m_round.empty())
     {
         uint32_t qpn = m_round.front();
-        auto it = m_flows.find(qpn);
-        if (it == m_flows.end() || it->second.where != READY)
+        Flow* found = m_flows.Find(qpn);
+        if (!found || found->where != READY)
         {
             m_round.pop_front(); // destroyed
             continue;
         }
-        Flow& f = it->second;
+        Flow& f = *found;
         if (!CanSend(f))
         {
             m_round.pop_front();
@@ -190,9 +190,8 @@ RdmaTxScheduler::PromoteResponse(Time now)
 {
     for (auto it = m_round.begin(); it != m_round.end(); ++it)
     {
-        auto f = m_flows.find(*it);
-        if (f != m_flows.end() && f->second.where == READY && f->second.nextTx <= now &&
-            f->second.qp->HasResponse())
+        const Flow* f = m_flows.Find(*it);
+        if (f && f->where == READY && f->nextTx <= now && f->qp->HasResponse())
         {
             if (it != m_round.begin())
             {
@@ -208,12 +207,12 @@ RdmaTxScheduler::PromoteResponse(Time now)
 void
 RdmaTxScheduler::Sent(uint32_t qpn, uint32_t bytes)
 {
-    auto it = m_flows.find(qpn);
-    if (it == m_flows.end())
+    Flow* found = m_flows.Find(qpn);
+    if (!found)
     {
         return;
     }
-    Flow& f = it->second;
+    Flow& f = *found;
     if (bytes > 0)
     {
         double bps = static_cast<double>(f.cc->m_rate.Get().GetBitRate());
@@ -243,8 +242,8 @@ RdmaTxScheduler::ArmTimer()
 {
     while (!m_paced.empty())
     {
-        auto it = m_flows.find(m_paced.top().second);
-        if (it != m_flows.end() && it->second.where == PACED)
+        const Flow* f = m_flows.Find(m_paced.top().second);
+        if (f && f->where == PACED)
         {
             break;
         }
@@ -279,8 +278,8 @@ RdmaTxScheduler::TimerExpired()
 Time
 RdmaTxScheduler::GetNextTxTime(uint32_t qpn) const
 {
-    auto it = m_flows.find(qpn);
-    return it == m_flows.end() ? Time(0) : it->second.nextTx;
+    const Flow* f = m_flows.Find(qpn);
+    return f ? f->nextTx : Time(0);
 }
 
 uint64_t

@@ -10,11 +10,11 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-qpn-table.h"
 
 #include <cstdint>
 #include <deque>
 #include <queue>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -153,7 +153,7 @@ class RdmaTxScheduler : public Object
     Mode m_mode;                                //!< arbitration
     uint32_t m_quantum;                         //!< DRR quantum, bytes
     bool m_responsesFirst;                      //!< responses ahead of the round
-    std::unordered_map<uint32_t, Flow> m_flows; //!< by QPN
+    RdmaQpnTable<Flow> m_flows; //!< by QPN
     std::deque<uint32_t> m_round;               //!< QPs in the round, next first
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>>
         m_paced;                 //!< QPs waiting for pacing
