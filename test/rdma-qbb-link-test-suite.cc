@@ -1096,6 +1096,11 @@ class RdmaQbbLinkTestSuite : public TestSuite
         AddTestCase(
             new BackToBackTimingTestCase("100Gbps", 1226, MicroSeconds(1), NanoSeconds(100)),
             TestCase::QUICK);
+        // Six frames on a 10 us cable at once: more than a wire holds inside
+        // itself (QbbWire's four), the rest in its FIFO, arrivals unchanged.
+        AddTestCase(
+            new BackToBackTimingTestCase("100Gbps", 1226, MicroSeconds(10), NanoSeconds(100)),
+            TestCase::QUICK);
         AddTestCase(new BackToBackTimingTestCase("1Gbps", 40, NanoSeconds(250), NanoSeconds(672)),
                     TestCase::QUICK);
         AddTestCase(new SaturatedThroughputTestCase("100Gbps", 1000), TestCase::QUICK);
