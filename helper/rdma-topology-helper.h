@@ -367,6 +367,8 @@ class RdmaTopologyHelper
     void InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports);
     /// \return the route entries installed
     uint64_t InstallRoutes();
+    /// Let switches with equal route tables share one (RdmaSwitch::ShareRoutes).
+    void ShareAlikeRoutes();
     /// The routes follow a failed link. \param link its index
     void RerouteAround(uint32_t link);
 

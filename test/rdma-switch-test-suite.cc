@@ -150,6 +150,55 @@ class MmuRulesTestCase : public TestCase
 };
 
 /// ECMP: flows spread evenly, each flow on one path, seeds differ.
+/**
+ * Switches with equal route tables share one (RdmaSwitch::ShareRoutes, what
+ * the topology helper does for a fat tree's cores): the same lookups; a
+ * route changed on one is copied first (copy on write), so the other keeps
+ * its routes; unequal tables are not shared.
+ */
+class SharedRoutesTestCase : public TestCase
+{
+  public:
+    SharedRoutesTestCase()
+        : TestCase("equal route tables are shared, a change copies first, unequal ones are not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RawFabric a(3, 1);
+        RawFabric b(3, 1);
+        RawFabric c(3, 1);
+        for (RawFabric* f : {&a, &b, &c})
+        {
+            f->sw->SetRoute(Ipv4Address("10.0.0.2"), {1, 2});
+            f->sw->SetRoute(Ipv4Address("10.0.0.3"), {3});
+        }
+        c.sw->SetRoute(Ipv4Address("10.0.0.4"), {2});
+        NS_TEST_EXPECT_MSG_EQ(b.sw->ShareRoutes(*a.sw), true, "equal tables shared");
+        NS_TEST_EXPECT_MSG_EQ((&b.sw->GetRoutes() == &a.sw->GetRoutes()), true, "one table");
+        NS_TEST_EXPECT_MSG_EQ(c.sw->ShareRoutes(*a.sw), false, "a table with one more route");
+        NS_TEST_EXPECT_MSG_EQ(c.sw->GetRoutes().GetNRoutes(), 3, "c keeps its own");
+
+        // A change on b copies the table: a's routes stay as they were.
+        b.sw->AddRoute(Ipv4Address("10.0.0.2"), 3);
+        NS_TEST_EXPECT_MSG_EQ((&b.sw->GetRoutes() == &a.sw->GetRoutes()), false, "copied on write");
+        const auto* ga = a.sw->GetRoutes().Lookup(Ipv4Address("10.0.0.2").Get());
+        const auto* gb = b.sw->GetRoutes().Lookup(Ipv4Address("10.0.0.2").Get());
+        NS_TEST_ASSERT_MSG_EQ((ga && gb), true, "both route 10.0.0.2");
+        NS_TEST_EXPECT_MSG_EQ(ga->size(), 2, "a: ports 1 and 2");
+        NS_TEST_EXPECT_MSG_EQ(gb->size(), 3, "b: ports 1, 2 and 3");
+
+        // Sharing with itself is a no-op; clearing one leaves the other whole.
+        NS_TEST_EXPECT_MSG_EQ(c.sw->ShareRoutes(*c.sw), true, "a switch shares with itself");
+        b.sw->ClearRoutes();
+        NS_TEST_EXPECT_MSG_EQ(b.sw->GetRoutes().GetNRoutes(), 0, "b cleared");
+        NS_TEST_EXPECT_MSG_EQ(a.sw->GetRoutes().GetNRoutes(), 2, "a untouched");
+        Simulator::Destroy();
+    }
+};
+
 class EcmpTestCase : public TestCase
 {
   public:
@@ -743,6 +792,7 @@ class RdmaSwitchTestSuite : public TestSuite
     {
         AddTestCase(new MmuRulesTestCase, TestCase::QUICK);
         AddTestCase(new EcmpTestCase, TestCase::QUICK);
+        AddTestCase(new SharedRoutesTestCase, TestCase::QUICK);
         AddTestCase(new EcnTestCase(false), TestCase::QUICK);
         AddTestCase(new EcnTestCase(true), TestCase::QUICK);
         AddTestCase(new TtlLoopTestCase(true), TestCase::QUICK);

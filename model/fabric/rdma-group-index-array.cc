@@ -73,4 +73,16 @@ RdmaGroupIndexArray::Release()
     m_width = 1;
 }
 
+std::size_t
+RdmaGroupIndexArray::Hash() const
+{
+    // FNV-1a over the entries' bytes.
+    uint64_t h = 1469598103934665603ULL ^ m_width;
+    for (uint8_t b : m_bytes)
+    {
+        h = (h ^ b) * 1099511628211ULL;
+    }
+    return static_cast<std::size_t>(h);
+}
+
 } // namespace ns3

@@ -45,6 +45,15 @@ class RdmaGroupIndexArray
         return m_bytes.empty();
     }
 
+    /// \param o another array \return whether both hold the same entries at the same width
+    bool operator==(const RdmaGroupIndexArray& o) const
+    {
+        return m_width == o.m_width && m_bytes == o.m_bytes;
+    }
+
+    /// \return a hash of the entries (equal arrays hash equal)
+    std::size_t Hash() const;
+
     /// \return bytes per entry: 1, 2 or 4
     uint32_t GetWidth() const
     {

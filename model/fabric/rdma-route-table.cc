@@ -166,6 +166,29 @@ RdmaRouteTable::Select(const Group& group, uint64_t hash)
     return group.size() == 1 ? group[0] : group[hash % group.size()];
 }
 
+bool
+RdmaRouteTable::operator==(const RdmaRouteTable& o) const
+{
+    return m_nV4 == o.m_nV4 && m_v4IsDense == o.m_v4IsDense && m_v4Base == o.m_v4Base &&
+           m_groups == o.m_groups && m_v4Dense == o.m_v4Dense && m_v4Sparse == o.m_v4Sparse &&
+           m_v6 == o.m_v6;
+}
+
+std::size_t
+RdmaRouteTable::Hash() const
+{
+    std::size_t h = m_v4Dense.Hash() ^ (m_nV4 * 0x9E3779B97F4A7C15ULL) ^ m_v4Base;
+    for (const Group& g : m_groups)
+    {
+        for (uint32_t port : g)
+        {
+            h = h * 31 + port;
+        }
+        h = h * 31 + 0xFFFF;
+    }
+    return h;
+}
+
 std::size_t
 RdmaRouteTable::GetNRoutes() const
 {

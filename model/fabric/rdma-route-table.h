@@ -84,6 +84,16 @@ class RdmaRouteTable
      */
     static uint32_t Select(const Group& group, uint64_t hash);
 
+    /**
+     * \param o another table
+     * \return whether both give every destination the same ports, stored
+     *         alike (tables filled by the same calls in the same order are
+     *         equal: what RdmaSwitch::ShareRoutes looks for)
+     */
+    bool operator==(const RdmaRouteTable& o) const;
+    /// \return a hash of the IPv4 routes (equal tables hash equal)
+    std::size_t Hash() const;
+
     /// \return the number of destinations with a route
     std::size_t GetNRoutes() const;
     /// \return the number of groups stored (each distinct group once,

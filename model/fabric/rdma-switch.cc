@@ -339,7 +339,7 @@ RdmaSwitch::AddRoute(Ipv4Address dst, uint32_t port)
     NS_ABORT_MSG_IF(port >= m_ports.size(),
                     "RdmaSwitch::AddRoute: no port " << port << " (the switch has "
                                                      << m_ports.size() << ")");
-    m_routes.Add(dst, port);
+    OwnRoutes().Add(dst, port);
 }
 
 void
@@ -348,7 +348,7 @@ RdmaSwitch::AddRoute(Ipv6Address dst, uint32_t port)
     NS_ABORT_MSG_IF(port >= m_ports.size(),
                     "RdmaSwitch::AddRoute: no port " << port << " (the switch has "
                                                      << m_ports.size() << ")");
-    m_routes.Add(dst, port);
+    OwnRoutes().Add(dst, port);
 }
 
 void
@@ -360,19 +360,40 @@ RdmaSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
                         "RdmaSwitch::SetRoute: no port " << port << " (the switch has "
                                                          << m_ports.size() << ")");
     }
-    m_routes.Set(dst, ports);
+    OwnRoutes().Set(dst, ports);
 }
 
 void
 RdmaSwitch::ClearRoutes()
 {
-    m_routes.Clear();
+    m_routes = std::make_shared<RdmaRouteTable>();
+}
+
+RdmaRouteTable&
+RdmaSwitch::OwnRoutes()
+{
+    if (m_routes.use_count() > 1)
+    {
+        m_routes = std::make_shared<RdmaRouteTable>(*m_routes);
+    }
+    return *m_routes;
+}
+
+bool
+RdmaSwitch::ShareRoutes(const RdmaSwitch& other)
+{
+    if (m_routes == other.m_routes || !(*m_routes == *other.m_routes))
+    {
+        return m_routes == other.m_routes;
+    }
+    m_routes = other.m_routes;
+    return true;
 }
 
 const RdmaRouteTable&
 RdmaSwitch::GetRoutes() const
 {
-    return m_routes;
+    return *m_routes;
 }
 
 int32_t
@@ -384,7 +405,7 @@ RdmaSwitch::SelectEgress(Ptr<const Packet> frame) const
         return -1;
     }
     const RdmaRouteTable::Group* group =
-        view.IsIpv6() ? m_routes.Lookup(view.GetDstIpv6()) : m_routes.Lookup(view.GetDstIpv4());
+        view.IsIpv6() ? m_routes->Lookup(view.GetDstIpv6()) : m_routes->Lookup(view.GetDstIpv4());
     if (!group)
     {
         return -1;
@@ -474,7 +495,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFra
         return;
     }
     const RdmaRouteTable::Group* group =
-        view.IsIpv6() ? m_routes.Lookup(view.GetDstIpv6()) : m_routes.Lookup(view.GetDstIpv4());
+        view.IsIpv6() ? m_routes->Lookup(view.GetDstIpv6()) : m_routes->Lookup(view.GetDstIpv4());
     if (!group)
     {
         Drop(*frame, inPort, DROP_NO_ROUTE);

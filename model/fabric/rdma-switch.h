@@ -20,6 +20,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -163,6 +164,16 @@ class RdmaSwitch : public Object
     void ClearRoutes();
     /// \return the route table
     const RdmaRouteTable& GetRoutes() const;
+    /**
+     * \brief Use another switch's route table if it equals this one's
+     * (RdmaRouteTable::operator==): switches alike in a fabric (a fat tree's
+     * cores, the aggregation switches of a pod) then keep one table between
+     * them. A later route change copies the table first (copy on write), so
+     * sharing changes no lookup.
+     * \param other a switch
+     * \return whether the table is now shared
+     */
+    bool ShareRoutes(const RdmaSwitch& other);
     /// The equal-cost port policies (the LoadBalancing attribute).
     enum LoadBalancing
     {
@@ -297,7 +308,10 @@ class RdmaSwitch : public Object
     std::vector<Port> m_ports;           //!< ports, by index
     LoadBalancing m_lbMode{LB_ECMP};     //!< LoadBalancing attribute
     Ptr<RdmaLoadBalancer> m_lb;          //!< the equal-cost port policy
-    RdmaRouteTable m_routes;             //!< host routes
+    /// \return the route table, this switch's own (copied first if shared)
+    RdmaRouteTable& OwnRoutes();
+
+    std::shared_ptr<RdmaRouteTable> m_routes{std::make_shared<RdmaRouteTable>()}; //!< host routes (shared: ShareRoutes)
     uint32_t m_ecmpSeed;                 //!< EcmpSeed attribute
     bool m_ecnEnabled{true};             //!< EcnEnabled attribute
     bool m_ecnAtDequeue{true};           //!< EcnAtDequeue attribute
