@@ -382,11 +382,14 @@ RdmaSwitch::OwnRoutes()
 bool
 RdmaSwitch::ShareRoutes(const RdmaSwitch& other)
 {
-    if (m_routes == other.m_routes || !(*m_routes == *other.m_routes))
+    if (m_routes != other.m_routes)
     {
-        return m_routes == other.m_routes;
+        if (!(*m_routes == *other.m_routes))
+        {
+            return false;
+        }
+        m_routes = other.m_routes;
     }
-    m_routes = other.m_routes;
     return true;
 }
 

@@ -22,20 +22,24 @@ QbbWire::SetEnds(QbbNetDevice* tx, QbbNetDevice* rx)
 }
 
 void
-QbbWire::Push(Ptr<RdmaFrame> frame, Time delay, uint32_t downCount, uint64_t order)
+QbbWire::Push(const Ptr<RdmaFrame>& frame, Time delay, uint32_t downCount, uint64_t order)
 {
-    InFlight f{std::move(frame), Simulator::Now() + delay, downCount, order};
+    const Time arrival = Simulator::Now() + delay;
     if (m_inline < INLINE_SLOTS && m_overflow.empty())
     {
         // One transmitter per direction, one frame at a time: arrivals are in order.
         NS_ASSERT(m_inline == 0 ||
-                  m_slots[(m_head + m_inline - 1) % INLINE_SLOTS].arrival <= f.arrival);
-        m_slots[(m_head + m_inline) % INLINE_SLOTS] = std::move(f);
+                  m_slots[(m_head + m_inline - 1) % INLINE_SLOTS].arrival <= arrival);
+        InFlight& slot = m_slots[(m_head + m_inline) % INLINE_SLOTS];
+        slot.frame = frame;
+        slot.arrival = arrival;
+        slot.downCount = downCount;
+        slot.order = order;
         ++m_inline;
     }
     else
     {
-        m_overflow.push_back(std::move(f));
+        m_overflow.push_back(InFlight{frame, arrival, downCount, order});
     }
     if (m_inline == 1 && m_overflow.empty())
     {

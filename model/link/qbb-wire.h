@@ -60,7 +60,7 @@ class QbbWire : public EventImpl
      * \param downCount the link's down count now
      * \param order its arrival's event key
      */
-    void Push(Ptr<RdmaFrame> frame, Time delay, uint32_t downCount, uint64_t order);
+    void Push(const Ptr<RdmaFrame>& frame, Time delay, uint32_t downCount, uint64_t order);
 
     /// The link went down: frames on the wire now are lost when they arrive.
     void LinkDown();
