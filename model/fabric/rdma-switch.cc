@@ -222,10 +222,14 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     m_lb->AddPort(device);
     Ptr<QbbEgressQueue> queue = device->GetTxQueue();
     queue->SetAdmission(m_mmu);
-    queue->SetDropCallback(MakeCallback(&RdmaSwitch::Drop, this));
+    queue->SetDropCallback([this](const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason) {
+        Drop(frame, inPort, reason);
+    });
     queue->TraceConnectWithoutContext("Mark", MakeCallback(&RdmaSwitch::QueueMark, this, index));
     ApplyPolicies(index);
-    device->SetFrameHandler(MakeCallback(&RdmaSwitch::Receive, this, index));
+    device->SetFrameHandler([this, index](Ptr<QbbNetDevice> dev, Ptr<RdmaFrame> frame) {
+        Receive(index, std::move(dev), std::move(frame));
+    });
     return index;
 }
 

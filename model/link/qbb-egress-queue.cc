@@ -114,9 +114,9 @@ QbbEgressQueue::DoDispose()
     m_backlogMask = 0;
     m_mmu = nullptr;
     m_marker = nullptr;
-    m_intRecord.Nullify();
-    m_intEgress.Nullify();
-    m_dropCallback.Nullify();
+    m_intRecord = nullptr;
+    m_intEgress = nullptr;
+    m_dropCallback = nullptr;
     Object::DoDispose();
 }
 
@@ -156,7 +156,7 @@ QbbEgressQueue::GetEcnMarker() const
 void
 QbbEgressQueue::SetIntStamping(IntStamping mode)
 {
-    NS_ABORT_MSG_IF(mode != INT_OFF && m_intRecord.IsNull(),
+    NS_ABORT_MSG_IF(mode != INT_OFF && !m_intRecord,
                     "QbbEgressQueue::SetIntStamping: INT needs the port's record "
                     "(SetIntRecordCallback; a QbbNetDevice sets it on its queue)");
     m_int = mode;
@@ -335,7 +335,7 @@ QbbEgressQueue::MaybeMark(QbbQueueItem& item, uint64_t queueBytes)
 void
 QbbEgressQueue::Stamp(QbbQueueItem& item)
 {
-    const uint64_t egress = m_intEgress.IsNull() ? 0 : m_intEgress();
+    const uint64_t egress = m_intEgress ? m_intEgress() : 0;
     if (RdmaFrameEditor::StampInt(*item.frame, item.intOffset, m_intRecord(m_bytes), egress))
     {
         ++m_stats.intStamped;
@@ -367,7 +367,7 @@ QbbEgressQueue::Drop(const QbbQueueItem& item, RdmaDropReason reason)
     NS_LOG_LOGIC("drop " << RdmaDropReasonName(reason) << " " << item.frame->GetSize()
                          << " bytes");
     ++m_stats.drops[reason];
-    if (!m_dropCallback.IsNull())
+    if (m_dropCallback)
     {
         m_dropCallback(*item.frame, item.inPort, reason);
     }

@@ -18,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -88,12 +89,17 @@ class QbbEgressQueue : public Object
         uint64_t intStamped{0};                          //!< INT records written
     };
 
+    // The owner's hooks are std::function, as QueueDisc's send callback is:
+    // a lambda that captures its owner is kept inline (an ns-3 Callback
+    // costs ~200 bytes of heap each, six per switch port), and an ns-3
+    // Callback still converts to one.
+
     /// Computes the INT hop record of this port: (bytes in the queue) -> IntHeader::EncodeHop.
-    typedef Callback<uint64_t, uint64_t> IntRecordCallback;
+    typedef std::function<uint64_t(uint64_t)> IntRecordCallback;
     /// The owning port's identity for INT records (IntHeader::EgressIds).
-    typedef Callback<uint64_t> IntEgressCallback;
+    typedef std::function<uint64_t()> IntEgressCallback;
     /// Tells the queue's owner of a drop: the frame, its ingress port, why.
-    typedef Callback<void, const RdmaFrame&, uint32_t, RdmaDropReason> DropCallback;
+    typedef std::function<void(const RdmaFrame&, uint32_t, RdmaDropReason)> DropCallback;
 
     /**
      * \brief TracedCallback signature of Enqueue and Dequeue.

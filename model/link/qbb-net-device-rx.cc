@@ -40,7 +40,7 @@ QbbNetDevice::Receive(Ptr<RdmaFrame> frame)
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame->ToPacket()))
     {
         ++m_stats.rxCorrupt;
-        if (macControl || (m_frameRxCallback.IsNull() && m_frameHandler.IsNull()))
+        if (macControl || (m_frameRxCallback.IsNull() && !m_frameHandler))
         {
             // The MAC's FCS check drops MAC Control frames on either path.
             NS_LOG_LOGIC("corrupt frame dropped");
@@ -62,7 +62,7 @@ QbbNetDevice::Receive(Ptr<RdmaFrame> frame)
     ++m_stats.rxFrames;
     m_stats.rxBytes += rx->GetSize();
     FireFrameTrace(m_phyRxEndTrace, *rx);
-    if (!m_frameHandler.IsNull())
+    if (m_frameHandler)
     {
         FireFrameTrace(m_macRxTrace, *rx);
         m_frameHandler(this, rx);

@@ -289,8 +289,8 @@ QbbNetDevice::SetTxQueue(Ptr<QbbEgressQueue> queue)
     NS_ABORT_MSG_IF(m_queue && !m_queue->IsEmpty(),
                     "QbbNetDevice: TxQueue replaced while it holds frames");
     m_queue = queue;
-    m_queue->SetIntRecordCallback(MakeCallback(&QbbNetDevice::IntRecord, this),
-                                  MakeCallback(&QbbNetDevice::IntEgressId, this));
+    m_queue->SetIntRecordCallback([this](uint64_t qlen) { return IntRecord(qlen); },
+                                  [this]() { return IntEgressId(); });
 }
 
 uint64_t
@@ -319,7 +319,7 @@ QbbNetDevice::SetPfcController(Ptr<QbbPfcController> pfc)
     NS_ABORT_MSG_IF(!pfc, "QbbNetDevice: PfcController cannot be null");
     m_pfc = pfc;
     m_pfc->SetDataRate(m_rate);
-    m_pfc->SetTransmitCallback(MakeCallback(&QbbNetDevice::Kick, this));
+    m_pfc->SetTransmitCallback([this]() { Kick(); });
 }
 
 Ptr<QbbPfcController>

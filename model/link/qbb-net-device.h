@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 namespace ns3
 {
@@ -161,7 +162,7 @@ class QbbNetDevice : public NetDevice
      * (the object the sender transmitted, shared: RdmaFrame::RewriteHead
      * changes it for every holder).
      */
-    typedef Callback<void, Ptr<QbbNetDevice>, Ptr<RdmaFrame>> FrameHandler;
+    typedef std::function<void(Ptr<QbbNetDevice>, Ptr<RdmaFrame>)> FrameHandler;
 
     /**
      * \brief TracedCallback signature of the Drop trace.

@@ -97,7 +97,8 @@ QbbPfcController::DoDispose()
     m_pausedMask = 0;
     m_pendingMask = 0;
     m_holdMask = 0;
-    m_transmit.Nullify();
+    m_transmit = nullptr;
+    m_pauseWatch = nullptr;
     Object::DoDispose();
 }
 
@@ -115,9 +116,15 @@ QbbPfcController::SetDataRate(DataRate rate)
 }
 
 void
-QbbPfcController::SetTransmitCallback(Callback<void> transmit)
+QbbPfcController::SetTransmitCallback(std::function<void()> transmit)
 {
     m_transmit = transmit;
+}
+
+void
+QbbPfcController::SetPauseStateWatch(std::function<void(uint8_t, bool)> watch)
+{
+    m_pauseWatch = std::move(watch);
 }
 
 void
@@ -195,6 +202,10 @@ QbbPfcController::Pause(uint8_t cls, uint16_t quanta)
         m_pausedMask |= bit;
         p.since = Simulator::Now();
         NS_LOG_LOGIC("class " << +cls << " paused for " << duration);
+        if (m_pauseWatch)
+        {
+            m_pauseWatch(cls, true);
+        }
         m_pauseStateTrace(cls, true);
     }
     // A new time replaces the running one (802.1Q-2018 36.1.3.3).
@@ -216,7 +227,7 @@ QbbPfcController::PauseExpired()
             Resume(c);
         }
     }
-    if (!m_transmit.IsNull())
+    if (m_transmit)
     {
         m_transmit();
     }
@@ -230,6 +241,10 @@ QbbPfcController::Resume(uint8_t cls)
     m_pausedMask &= ~(1U << cls);
     m_state->stats.pausedTime[cls] += Simulator::Now() - p.since;
     NS_LOG_LOGIC("class " << +cls << " resumed");
+    if (m_pauseWatch)
+    {
+        m_pauseWatch(cls, false);
+    }
     m_pauseStateTrace(cls, false);
 }
 
@@ -315,7 +330,7 @@ QbbPfcController::SendPause(uint8_t cls, uint16_t quanta)
     CheckClass(cls, "SendPause");
     m_pendingMask |= 1U << cls;
     State().pending[cls] = quanta;
-    if (!m_transmit.IsNull())
+    if (m_transmit)
     {
         m_transmit();
     }
@@ -379,13 +394,10 @@ QbbPfcController::SetRxEnabled(uint8_t cls, bool enabled)
     if (m_pausedMask & bit)
     {
         Resume(cls);
-        if (!m_transmit.IsNull())
-    {
-        if (!m_transmit.IsNull())
+        if (m_transmit)
         {
             m_transmit();
         }
-    }
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace ns3
@@ -105,7 +106,13 @@ class QbbPfcController : public Object
      * frame is pending, or a pause ended. The port sets it.
      * \param transmit the callback
      */
-    void SetTransmitCallback(Callback<void> transmit);
+    void SetTransmitCallback(std::function<void()> transmit);
+    /**
+     * \brief Set the port owner's watch on the pause state (a switch's
+     * PFC watchdog): called as PauseState fires, before its sinks.
+     * \param watch called with (class, paused); an empty one removes it
+     */
+    void SetPauseStateWatch(std::function<void(uint8_t, bool)> watch);
 
     /**
      * \brief Ask the peer to pause one class for quanta x 512 bit times at
@@ -245,12 +252,13 @@ class QbbPfcController : public Object
     uint8_t m_pausedMask{0};                       //!< bit c: the peer paused class c
     uint8_t m_pendingMask{0};                      //!< classes of the frame to send
     DataRate m_rate{"100Gbps"};                    //!< the port's line rate
-    Callback<void> m_transmit;                     //!< asks the port to transmit
+    std::function<void()> m_transmit;              //!< asks the port to transmit
     uint8_t m_rxEnable{0xFF};                      //!< RxEnable attribute
     uint16_t m_holdQuanta{0xFFFF};                 //!< PauseQuanta attribute
     Time m_refreshMargin;                          //!< RefreshMargin attribute
     uint8_t m_holdMask{0};                         //!< classes held paused at the peer
     std::unique_ptr<ClassState> m_state;           //!< null until PFC is used (State)
+    std::function<void(uint8_t, bool)> m_pauseWatch; //!< the owner's watchdog, or empty
 
     TracedCallback<uint8_t, uint16_t> m_pauseTxTrace;  //!< PauseTx
     TracedCallback<uint8_t, uint16_t> m_pauseRxTrace;  //!< PauseRx

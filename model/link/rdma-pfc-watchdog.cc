@@ -74,6 +74,10 @@ RdmaPfcWatchdog::DoDispose()
         {
             Simulator::Cancel((*p.cls)[c].check);
         }
+        if (Ptr<QbbPfcController> pfc = p.device->GetPfcController())
+        {
+            pfc->SetPauseStateWatch(nullptr);
+        }
         p.device = nullptr;
     }
     m_ports.clear();
@@ -87,9 +91,8 @@ RdmaPfcWatchdog::AddPort(Ptr<QbbNetDevice> device)
 {
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.push_back(Port{device, nullptr});
-    device->GetPfcController()->TraceConnectWithoutContext(
-        "PauseState",
-        MakeCallback(&RdmaPfcWatchdog::PauseStateChanged, this, index));
+    device->GetPfcController()->SetPauseStateWatch(
+        [this, index](uint8_t cls, bool paused) { PauseStateChanged(index, cls, paused); });
     return index;
 }
 

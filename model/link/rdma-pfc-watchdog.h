@@ -72,7 +72,8 @@ class RdmaPfcWatchdog : public Object
     RdmaPfcWatchdog();
 
     /**
-     * \brief Watch a port (listens to its PfcPauseState trace).
+     * \brief Watch a port (its PFC controller's pause-state watch,
+     * QbbPfcController::SetPauseStateWatch).
      * \param device the port
      * \return its index in the watchdog (the owner's port index when added in order)
      */

@@ -277,7 +277,8 @@ RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
         }
     }
     device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this));
-    device->SetFrameHandler(MakeCallback(&RdmaNic::OnFrameReceived, this));
+    device->SetFrameHandler(
+        [this](Ptr<QbbNetDevice> dev, Ptr<RdmaFrame> frame) { OnFrameReceived(std::move(dev), std::move(frame)); });
 }
 
 Ipv4Address
