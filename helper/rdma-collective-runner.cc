@@ -390,18 +390,24 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         const auto [hostA, hostB] = Endpoints(s, src, dst);
         Host& a = m_hosts[hostA];
         Host& b = m_hosts[hostB];
+        // A QP is made only where its host is simulated (on a rank of a
+        // distributed run); the other's number is what its own rank gives it.
+        const bool localA = IsLocal(hostA);
+        const bool localB = IsLocal(hostB);
         const auto [req, resp] =
             RdmaHelper::CreateConnectedQps(a.nic,
                                            a.QpInit(sendDepth, m_recvDepth),
+                                           localA,
                                            b.nic,
                                            b.QpInit(sendDepth, m_recvDepth),
+                                           localB,
                                            m_config,
                                            s.job.priority);
-        NS_ABORT_MSG_IF(!req,
+        NS_ABORT_MSG_IF((localA && !req) || (localB && !resp),
                         "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
                                                      << " -> " << dst << " (ibv_create_qp: the "
                                                      << "NIC's QP context memory is full)");
-        for (uint32_t k = 0; IsLocal(hostB) && k < m_recvDepth; ++k)
+        for (uint32_t k = 0; localB && k < m_recvDepth; ++k)
         {
             RdmaRecvWr recv;
             recv.wrId = RECV_WR;
@@ -409,8 +415,14 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
             NS_ABORT_MSG_IF(posted != 0,
                             "RdmaCollectiveRunner: PostRecv failed (errno " << posted << ")");
         }
-        b.receivers[resp->GetQpn()] = resp;
-        s.senders[QpKey(src, dst, channel)] = req;
+        if (resp)
+        {
+            b.receivers[resp->GetQpn()] = resp;
+        }
+        if (req)
+        {
+            s.senders[QpKey(src, dst, channel)] = req;
+        }
     }
     NS_LOG_INFO("job " << j << ": " << n << " ranks, " << pairs.size() << " QP pairs");
     for (uint32_t r = 0; r < n; ++r)

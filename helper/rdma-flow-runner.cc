@@ -351,19 +351,28 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
     Slot& slot = m_slots[s];
     Host& a = m_hosts[slot.requester];
     Host& b = m_hosts[slot.responder];
-    std::tie(slot.req, slot.resp) = RdmaHelper::CreateConnectedQps(a.nic,
-                                                                   a.QpInit(m_maxSendWr, m_maxSendWr),
-                                                                   b.nic,
-                                                                   b.QpInit(m_maxSendWr, m_maxSendWr),
-                                                                   m_config,
-                                                                   slot.priority);
-    if (!slot.req)
+    // On a rank of a distributed run a QP is made only where its host is;
+    // the other's number is what its own rank gives it.
+    const bool localA = IsLocal(slot.requester);
+    const bool localB = IsLocal(slot.responder);
+    std::tie(slot.req, slot.resp) =
+        RdmaHelper::CreateConnectedQps(a.nic,
+                                       a.QpInit(m_maxSendWr, m_maxSendWr),
+                                       localA,
+                                       b.nic,
+                                       b.QpInit(m_maxSendWr, m_maxSendWr),
+                                       localB,
+                                       m_config,
+                                       slot.priority);
+    if ((localA && !slot.req) || (localB && !slot.resp))
     {
         // ibv_create_qp's ENOMEM: a NIC's QP context memory is full.
         NS_LOG_WARN("no QP for " << slot.requester << " -> " << slot.responder
                                  << ": CreateQp returned null");
         return false;
     }
+    slot.open = true;
+    slot.reqQpn = slot.req ? slot.req->GetQpn() : 0;
     ++m_qpPairs;
     return true;
 }
@@ -372,8 +381,15 @@ void
 RdmaFlowRunner::CloseSlot(uint32_t s)
 {
     Slot& slot = m_slots[s];
-    m_hosts[slot.requester].nic->DestroyQp(slot.req);
-    m_hosts[slot.responder].nic->DestroyQp(slot.resp);
+    if (slot.req)
+    {
+        m_hosts[slot.requester].nic->DestroyQp(slot.req);
+    }
+    if (slot.resp)
+    {
+        m_hosts[slot.responder].nic->DestroyQp(slot.resp);
+    }
+    slot.open = false;
     slot.req = nullptr;
     slot.resp = nullptr;
     m_freeSlots.push_back(s);
@@ -385,7 +401,7 @@ RdmaFlowRunner::StartFlow(uint32_t i)
     const RdmaFlow& f = m_flows[i];
     bool read = f.op == RdmaFlowOp::READ;
     uint32_t s = PickSlot(read ? f.dst : f.src, read ? f.src : f.dst, f.priority);
-    if (!m_slots[s].req && !OpenSlot(s))
+    if (!m_slots[s].open && !OpenSlot(s))
     {
         m_results[i].noQp = true;
         ++m_noQp;
@@ -400,7 +416,7 @@ RdmaFlowRunner::StartFlow(uint32_t i)
     }
     m_slotOf[i] = s;
     m_results[i].started = true;
-    m_results[i].qpn = m_slots[s].req->GetQpn();
+    m_results[i].qpn = m_slots[s].reqQpn;
     NS_LOG_INFO("flow " << f.id << " " << RdmaFlowOpName(f.op) << " " << f.size << " B on QP "
                         << m_results[i].qpn);
     if (m_slots[s].outstanding < m_maxSendWr)

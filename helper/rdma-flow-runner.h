@@ -162,8 +162,11 @@ class RdmaFlowRunner : public Object
         uint32_t requester{0};        //!< requester host id
         uint32_t responder{0};        //!< responder host id
         uint8_t priority{0};          //!< priority of its packets
-        Ptr<RdmaQueuePair> req;       //!< requester's QP (null until used)
-        Ptr<RdmaQueuePair> resp;      //!< responder's QP
+        bool open{false};             //!< its QP pair is made (OpenSlot)
+        uint32_t reqQpn{0};           //!< the requester's QP number
+        Ptr<RdmaQueuePair> req;       //!< requester's QP (null until open; on a
+                                      //!< rank of a distributed run, where its host is)
+        Ptr<RdmaQueuePair> resp;      //!< responder's QP (the same)
         uint32_t outstanding{0};      //!< posted, not completed
         RdmaFifo<uint32_t> backlog; //!< flows waiting for the send queue
     };

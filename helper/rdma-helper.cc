@@ -142,7 +142,7 @@ namespace
 int
 Bring(Ptr<RdmaQueuePair> qp,
       Ptr<RdmaNic> peerNic,
-      Ptr<RdmaQueuePair> peer,
+      uint32_t peerQpn,
       uint32_t sqPsn,
       uint32_t rqPsn,
       const RdmaConnectionConfig& c)
@@ -161,7 +161,7 @@ Bring(Ptr<RdmaQueuePair> qp,
     attr.ahAttr.destGid = peerNic->GetAddress();
     attr.ahAttr.trafficClass = c.trafficClass;
     attr.pathMtu = c.pathMtu;
-    attr.destQpNum = peer->GetQpn();
+    attr.destQpNum = peerQpn;
     attr.rqPsn = rqPsn;
     attr.maxDestRdAtomic = c.maxDestRdAtomic;
     attr.minRnrTimer = c.minRnrTimer;
@@ -191,8 +191,8 @@ RdmaHelper::Connect(Ptr<RdmaQueuePair> a,
                     Ptr<RdmaNic> nicB,
                     const RdmaConnectionConfig& config)
 {
-    int rc = Bring(a, nicB, b, config.psnA, config.psnB, config);
-    return rc != 0 ? rc : Bring(b, nicA, a, config.psnB, config.psnA, config);
+    int rc = Bring(a, nicB, b->GetQpn(), config.psnA, config.psnB, config);
+    return rc != 0 ? rc : Bring(b, nicA, a->GetQpn(), config.psnB, config.psnA, config);
 }
 
 void
@@ -232,9 +232,24 @@ RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
                                const RdmaConnectionConfig& config,
                                uint8_t priority)
 {
-    Ptr<RdmaQueuePair> qa = a->CreateQp(initA);
-    Ptr<RdmaQueuePair> qb = b->CreateQp(initB);
-    if (!qa || !qb)
+    return CreateConnectedQps(a, initA, true, b, initB, true, config, priority);
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
+                               const RdmaQueuePair::InitAttr& initA,
+                               bool localA,
+                               Ptr<RdmaNic> b,
+                               const RdmaQueuePair::InitAttr& initB,
+                               bool localB,
+                               const RdmaConnectionConfig& config,
+                               uint8_t priority)
+{
+    Ptr<RdmaQueuePair> qa = localA ? a->CreateQp(initA) : nullptr;
+    const uint32_t qpnA = localA ? (qa ? qa->GetQpn() : 0) : a->ReserveQpn();
+    Ptr<RdmaQueuePair> qb = localB ? b->CreateQp(initB) : nullptr;
+    const uint32_t qpnB = localB ? (qb ? qb->GetQpn() : 0) : b->ReserveQpn();
+    if ((localA && !qa) || (localB && !qb))
     {
         if (qa)
         {
@@ -249,7 +264,8 @@ RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
     RdmaConnectionConfig c = config;
     const auto dscp = static_cast<uint8_t>((priority << 3) | ((c.trafficClass >> 2) & 7));
     c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
-    const int rc = Connect(qa, a, qb, b, c);
+    int rc = qa ? Bring(qa, b, qpnB, c.psnA, c.psnB, c) : 0;
+    rc = (rc == 0 && qb) ? Bring(qb, a, qpnA, c.psnB, c.psnA, c) : rc;
     NS_ABORT_MSG_IF(rc != 0,
                     "RdmaHelper::CreateConnectedQps: connecting a QP pair failed (errno "
                         << rc << "): check the connection config");

@@ -216,6 +216,33 @@ class RdmaHelper
         const RdmaConnectionConfig& config,
         uint8_t priority);
 
+    /**
+     * \brief CreateConnectedQps where another MPI rank may simulate either
+     * NIC's host: a QP is created only on a NIC whose side is local; the
+     * other side's number is the one its NIC gives it on its own rank
+     * (RdmaNic::ReserveQpn, taken in the same order), and the local QP is
+     * connected to it as Connect would (the GID is the NIC's address).
+     * \param a the requester's NIC
+     * \param initA its QP's resources
+     * \param localA whether a's host is simulated here
+     * \param b the responder's NIC
+     * \param initB its QP's resources
+     * \param localB whether b's host is simulated here
+     * \param config the connection settings
+     * \param priority the traffic class (0-7)
+     * \return a's and b's QPs, null where not local; both null if a local
+     *         NIC could not create one (as CreateConnectedQps)
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> CreateConnectedQps(
+        Ptr<RdmaNic> a,
+        const RdmaQueuePair::InitAttr& initA,
+        bool localA,
+        Ptr<RdmaNic> b,
+        const RdmaQueuePair::InitAttr& initB,
+        bool localB,
+        const RdmaConnectionConfig& config,
+        uint8_t priority);
+
   private:
     ObjectFactory m_nicFactory;      //!< NIC attributes
     ObjectFactory m_pipelineFactory; //!< pipeline attributes

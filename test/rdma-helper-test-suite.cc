@@ -150,6 +150,106 @@ class HelperRxBufferTestCase : public TestCase
     }
 };
 
+/// A QP pair made on one side only (an MPI rank simulating one of the two
+/// hosts) numbers and connects its QP as the whole pair does.
+class HelperHalfPairTestCase : public TestCase
+{
+  public:
+    HelperHalfPairTestCase()
+        : TestCase("CreateConnectedQps with one side local: its QP has the whole pair's numbers, "
+                   "the other NIC makes none and numbers on alike (RdmaNic::ReserveQpn)")
+    {
+    }
+
+  private:
+    /// Two hosts on one link, as one process (or one rank) sees them.
+    struct Copy
+    {
+        Ptr<RdmaNic> nic[2];              //!< the hosts' NICs
+        RdmaQueuePair::InitAttr init[2];  //!< a PD and CQ of each
+        bool local[2];                    //!< whose QPs are made here
+    };
+
+    static Copy Make(bool local0, bool local1)
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        NetDeviceContainer devices = QbbHelper().Install(nodes);
+        RdmaHelper rdma;
+        Copy c;
+        for (uint32_t h = 0; h < 2; ++h)
+        {
+            c.nic[h] = rdma.Install(nodes.Get(h),
+                                    devices.Get(h),
+                                    Ipv4Address(h == 0 ? "10.0.0.1" : "10.0.0.2"));
+            c.init[h].pd = c.nic[h]->AllocPd();
+            c.init[h].sendCq = c.nic[h]->CreateCq(16);
+            c.init[h].recvCq = c.init[h].sendCq;
+        }
+        c.local[0] = local0;
+        c.local[1] = local1;
+        return c;
+    }
+
+    void DoRun() override
+    {
+        Copy whole = Make(true, true);
+        Copy rank0 = Make(true, false);
+        Copy rank1 = Make(false, true);
+        // Three pairs: 0 -> 1, 1 -> 0, 0 -> 1 (requester first), priority 3.
+        const uint32_t req[3] = {0, 1, 0};
+        for (uint32_t k = 0; k < 3; ++k)
+        {
+            const uint32_t a = req[k];
+            const uint32_t b = 1 - a;
+            std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> qps[3];
+            Copy* copies[3] = {&whole, &rank0, &rank1};
+            for (uint32_t i = 0; i < 3; ++i)
+            {
+                Copy& c = *copies[i];
+                qps[i] = RdmaHelper::CreateConnectedQps(c.nic[a],
+                                                        c.init[a],
+                                                        c.local[a],
+                                                        c.nic[b],
+                                                        c.init[b],
+                                                        c.local[b],
+                                                        RdmaConnectionConfig(),
+                                                        3);
+            }
+            const Ptr<RdmaQueuePair> wholeQp[2] = {qps[0].first, qps[0].second};
+            NS_TEST_ASSERT_MSG_EQ(bool(wholeQp[0] && wholeQp[1]), true, "the whole pair");
+            // rank0 holds host 0's QP, rank1 host 1's.
+            const Ptr<RdmaQueuePair> half[2] = {a == 0 ? qps[1].first : qps[1].second,
+                                                a == 1 ? qps[2].first : qps[2].second};
+            const Ptr<RdmaQueuePair> none[2] = {a == 0 ? qps[1].second : qps[1].first,
+                                                a == 1 ? qps[2].second : qps[2].first};
+            for (uint32_t h = 0; h < 2; ++h)
+            {
+                const Ptr<RdmaQueuePair> w = h == a ? wholeQp[0] : wholeQp[1];
+                const Ptr<RdmaQueuePair> peer = h == a ? wholeQp[1] : wholeQp[0];
+                NS_TEST_ASSERT_MSG_EQ(bool(half[h]), true, "a QP where its host is local");
+                NS_TEST_EXPECT_MSG_EQ(bool(none[h]), false, "none where it is not");
+                NS_TEST_EXPECT_MSG_EQ(half[h]->GetQpn(), w->GetQpn(), "the whole pair's QPN");
+                NS_TEST_EXPECT_MSG_EQ(half[h]->Query().destQpNum,
+                                      peer->GetQpn(),
+                                      "connected to the peer's QPN");
+                NS_TEST_EXPECT_MSG_EQ(half[h]->Query().ahAttr.destGid,
+                                      w->Query().ahAttr.destGid,
+                                      "and its address");
+                NS_TEST_EXPECT_MSG_EQ(half[h]->Query().ahAttr.trafficClass,
+                                      w->Query().ahAttr.trafficClass,
+                                      "in the same traffic class");
+                NS_TEST_EXPECT_MSG_EQ(half[h]->Query().qpState, IBV_QPS_RTS, "ready to send");
+                Copy& other = h == 0 ? rank0 : rank1;
+                NS_TEST_EXPECT_MSG_EQ(bool(other.nic[1 - h]->GetQp(peer->GetQpn())),
+                                      false,
+                                      "the remote NIC keeps no QP for the number it gave");
+            }
+        }
+        Simulator::Destroy();
+    }
+};
+
 /// RdmaTopologyHelper: switch ECN, the fabric before the hosts, the host's index in errors.
 class TopologyHelperSettingsTestCase : public TestCase
 {
@@ -245,6 +345,7 @@ class RdmaHelperTestSuite : public TestSuite
     {
         AddTestCase(new HelperNicSettingsTestCase, TestCase::QUICK);
         AddTestCase(new HelperRxBufferTestCase, TestCase::QUICK);
+        AddTestCase(new HelperHalfPairTestCase, TestCase::QUICK);
         AddTestCase(new TopologyHelperSettingsTestCase, TestCase::QUICK);
     }
 };

@@ -363,6 +363,15 @@ RdmaNic::SetQpAttribute(const std::string& name, const AttributeValue& value)
     m_qpFactory.Set(name, value);
 }
 
+uint32_t
+RdmaNic::ReserveQpn()
+{
+    NS_ABORT_MSG_IF(m_pipeline, "RdmaNic::ReserveQpn: not with a pipeline (its QPC store decides)");
+    const uint32_t qpn = m_nextQpn & 0xFFFFFF;
+    ++m_nextQpn;
+    return qpn;
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
 {

@@ -162,6 +162,16 @@ class RdmaNic : public Object
      */
     Ptr<RdmaQueuePair> CreateQp(const RdmaQueuePair::InitAttr& init);
     /**
+     * \brief Take the QP number CreateQp would give next without making a
+     * QP: the number of this NIC's QP that another MPI rank simulates, for
+     * its peer here (QP numbers count up from 0x100, so ranks that take
+     * them in the same order agree on every one).
+     * \return the number
+     * Aborts with a Pipeline (its QPC store could refuse the QP there;
+     * distributed runs refuse the pipeline).
+     */
+    uint32_t ReserveQpn();
+    /**
      * \brief Destroy a QP (ibv_destroy_qp): later packets to it are dropped.
      * \param qp the QP
      */
