@@ -389,8 +389,8 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
     qp->Initialize(qpn,
                    init,
-                   MakeCallback(&RdmaNic::LookupMr, this),
-                   MakeCallback(&RdmaNic::OnQpTxReady, this));
+                   [this](uint32_t key) { return LookupMr(key); },
+                   [this](Ptr<RdmaQueuePair> ready) { OnQpTxReady(ready); });
     if (m_pipeline)
     {
         qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));

@@ -331,7 +331,7 @@ RdmaSelectiveRepeat::AddSack(RdmaRecoveryState& state, uint32_t sackPsn, Time no
         // the one before it (the reorder time's clock starts here).
         if (state.sackRecords.empty() || PsnDiff(sackPsn, state.sackRecords.back().first) > 0)
         {
-            state.sackRecords.emplace_back(sackPsn, now);
+            state.sackRecords.push_back({sackPsn, now});
         }
     }
 }
@@ -434,8 +434,10 @@ RdmaSelectiveRepeat::DetectLosses(RdmaRecoveryState& state, Time now) const
                 bound = psn;
                 found = true;
             }
-            state.sackRecords.erase(state.sackRecords.begin(),
-                                    state.sackRecords.begin() + (expired - 1));
+            for (std::size_t k = 1; k < expired; ++k)
+            {
+                state.sackRecords.pop_front();
+            }
         }
     }
     if (!found)

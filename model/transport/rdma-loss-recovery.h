@@ -7,9 +7,9 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-fifo.h"
 #include "ns3/rdma-wire.h"
 
-#include <deque>
 #include <map>
 #include <set>
 #include <utility>
@@ -45,7 +45,7 @@ struct RdmaRecoveryState
      * arrival times, oldest first: the first SACK at or past any PSN is one
      * of them (the clock of the reorder time, RFC 8985 section 6.2).
      */
-    std::deque<std::pair<uint32_t, Time>> sackRecords;
+    RdmaFifo<std::pair<uint32_t, Time>> sackRecords;
     /// One past the highest PSN below which loss detection has declared
     /// every PSN not SACKed lost (meaningful while it is past una).
     uint32_t scannedTo{0};

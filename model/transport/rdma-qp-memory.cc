@@ -9,7 +9,7 @@ namespace ns3
 
 void
 RdmaQpMemory::Initialize(Ptr<RdmaProtectionDomain> pd,
-                         Callback<Ptr<RdmaMemoryRegion>, uint32_t> lookupMr)
+                         std::function<Ptr<RdmaMemoryRegion>(uint32_t)> lookupMr)
 {
     m_pd = pd;
     m_lookupMr = lookupMr;
@@ -25,14 +25,14 @@ void
 RdmaQpMemory::Dispose()
 {
     m_pd = nullptr;
-    m_lookupMr = MakeNullCallback<Ptr<RdmaMemoryRegion>, uint32_t>();
+    m_lookupMr = nullptr;
     m_memoryRead = MakeNullCallback<void, uint32_t, uint64_t, uint32_t>();
 }
 
 Ptr<RdmaMemoryRegion>
 RdmaQpMemory::LookupMr(uint32_t key) const
 {
-    return m_lookupMr.IsNull() ? nullptr : m_lookupMr(key);
+    return m_lookupMr ? m_lookupMr(key) : nullptr;
 }
 
 bool

@@ -43,7 +43,7 @@ class RdmaQpMemory
      * \param lookupMr finds a memory region by L_Key or R_Key (null if none)
      */
     void Initialize(Ptr<RdmaProtectionDomain> pd,
-                    Callback<Ptr<RdmaMemoryRegion>, uint32_t> lookupMr);
+                    std::function<Ptr<RdmaMemoryRegion>(uint32_t)> lookupMr);
     /**
      * \brief Report every local memory read made to build a packet: called
      * with the region's key, the first virtual address and the bytes, once
@@ -117,7 +117,7 @@ class RdmaQpMemory
         const std::function<void(const RdmaSge&, uint64_t, uint32_t, uint32_t)>& fn) const;
 
     Ptr<RdmaProtectionDomain> m_pd;                            //!< the QP's protection domain
-    Callback<Ptr<RdmaMemoryRegion>, uint32_t> m_lookupMr;      //!< key lookup
+    std::function<Ptr<RdmaMemoryRegion>(uint32_t)> m_lookupMr; //!< key lookup
     Callback<void, uint32_t, uint64_t, uint32_t> m_memoryRead; //!< local reads, for the NIC
 };
 

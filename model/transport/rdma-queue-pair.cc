@@ -161,15 +161,15 @@ RdmaQueuePair::DoDispose()
     m_init = InitAttr();
     m_recovery = nullptr;
     m_memory.Dispose();
-    m_txReady = MakeNullCallback<void, Ptr<RdmaQueuePair>>();
+    m_txReady = nullptr;
     Object::DoDispose();
 }
 
 void
 RdmaQueuePair::Initialize(uint32_t qpn,
                           const InitAttr& init,
-                          Callback<Ptr<RdmaMemoryRegion>, uint32_t> lookupMr,
-                          Callback<void, Ptr<RdmaQueuePair>> txReady)
+                          std::function<Ptr<RdmaMemoryRegion>(uint32_t)> lookupMr,
+                          std::function<void(Ptr<RdmaQueuePair>)> txReady)
 {
     m_qpn = qpn & 0xFFFFFF;
     m_init = init;
@@ -533,7 +533,7 @@ RdmaQueuePair::FailWorkRequest(bool send,
 void
 RdmaQueuePair::NotifyTx()
 {
-    if (!m_txReady.IsNull() && HasPacket())
+    if (m_txReady && HasPacket())
     {
         m_txReady(this);
     }

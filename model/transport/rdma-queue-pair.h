@@ -77,8 +77,8 @@ class RdmaQueuePair : public Object
      */
     void Initialize(uint32_t qpn,
                     const InitAttr& init,
-                    Callback<Ptr<RdmaMemoryRegion>, uint32_t> lookupMr,
-                    Callback<void, Ptr<RdmaQueuePair>> txReady);
+                    std::function<Ptr<RdmaMemoryRegion>(uint32_t)> lookupMr,
+                    std::function<void(Ptr<RdmaQueuePair>)> txReady);
 
     /**
      * \brief ibv_modify_qp.
@@ -280,7 +280,7 @@ class RdmaQueuePair : public Object
     uint32_t m_qpn;                                     //!< QP number
     InitAttr m_init;                                    //!< creation resources
     RdmaQpAttr m_attr;                                  //!< current attributes
-    Callback<void, Ptr<RdmaQueuePair>> m_txReady;       //!< NIC notification
+    std::function<void(Ptr<RdmaQueuePair>)> m_txReady; //!< NIC notification
     RdmaQpMemory m_memory;                              //!< local memory access
     RdmaQpRequester m_requester;                        //!< send side
     RdmaQpResponder m_responder;                        //!< receive side
