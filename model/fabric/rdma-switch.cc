@@ -225,7 +225,8 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     queue->SetDropCallback([this](const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason) {
         Drop(frame, inPort, reason);
     });
-    queue->TraceConnectWithoutContext("Mark", MakeCallback(&RdmaSwitch::QueueMark, this, index));
+    queue->SetMarkCallback(
+        [this, index](uint8_t cls, uint64_t queueBytes) { m_ecnMarkTrace(index, cls, queueBytes); });
     ApplyPolicies(index);
     device->SetFrameHandler([this, index](Ptr<QbbNetDevice> dev, Ptr<RdmaFrame> frame) {
         Receive(index, std::move(dev), std::move(frame));
@@ -480,15 +481,6 @@ RdmaSwitch::Drop(const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason)
 {
     ++m_stats.drops[reason];
     FireFrameTrace(m_dropTrace, frame, inPort, reason);
-}
-
-void
-RdmaSwitch::QueueMark(uint32_t port,
-                      uint8_t cls,
-                      uint64_t queueBytes,
-                      RdmaEcnMarker::MarkReason /* reason */)
-{
-    m_ecnMarkTrace(port, cls, queueBytes);
 }
 
 void

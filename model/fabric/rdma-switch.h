@@ -281,17 +281,6 @@ class RdmaSwitch : public Object
      */
     void FlushStormed(uint32_t port, uint8_t cls);
     /**
-     * \brief A port's queue marked a frame: the EcnMark trace.
-     * \param port the egress port
-     * \param cls the class
-     * \param queueBytes the class queue's bytes
-     * \param reason forced or not
-     */
-    void QueueMark(uint32_t port,
-                   uint8_t cls,
-                   uint64_t queueBytes,
-                   RdmaEcnMarker::MarkReason reason);
-    /**
      * \brief Count and trace a drop: the switch's own, and its queues'
      * (their drop callback), under one vocabulary.
      * \param frame the frame

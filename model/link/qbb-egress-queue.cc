@@ -117,6 +117,7 @@ QbbEgressQueue::DoDispose()
     m_intRecord = nullptr;
     m_intEgress = nullptr;
     m_dropCallback = nullptr;
+    m_markCallback = nullptr;
     Object::DoDispose();
 }
 
@@ -137,6 +138,12 @@ void
 QbbEgressQueue::SetDropCallback(DropCallback drop)
 {
     m_dropCallback = drop;
+}
+
+void
+QbbEgressQueue::SetMarkCallback(MarkCallback mark)
+{
+    m_markCallback = mark;
 }
 
 void
@@ -329,6 +336,10 @@ QbbEgressQueue::MaybeMark(QbbQueueItem& item, uint64_t queueBytes)
     RdmaFrameEditor::MarkCe(*item.frame, item.ipOffset, item.ipv6);
     item.ecn = 3;
     ++m_stats.marks;
+    if (m_markCallback)
+    {
+        m_markCallback(item.cls, queueBytes);
+    }
     m_markTrace(item.cls, queueBytes, reason);
 }
 

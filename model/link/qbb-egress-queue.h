@@ -100,6 +100,8 @@ class QbbEgressQueue : public Object
     typedef std::function<uint64_t()> IntEgressCallback;
     /// Tells the queue's owner of a drop: the frame, its ingress port, why.
     typedef std::function<void(const RdmaFrame&, uint32_t, RdmaDropReason)> DropCallback;
+    /// Tells the queue's owner of a CE mark: the class, the bytes the class had queued.
+    typedef std::function<void(uint8_t, uint64_t)> MarkCallback;
 
     /**
      * \brief TracedCallback signature of Enqueue and Dequeue.
@@ -169,6 +171,11 @@ class QbbEgressQueue : public Object
      * \param drop the callback (null: none)
      */
     void SetDropCallback(DropCallback drop);
+    /**
+     * \brief Tell the owner of every CE mark, before the Mark trace's sinks.
+     * \param mark the callback (null: none)
+     */
+    void SetMarkCallback(MarkCallback mark);
     /**
      * \brief Plug in ECN marking.
      * \param marker the marker (null: none)
@@ -317,6 +324,7 @@ class QbbEgressQueue : public Object
     IntRecordCallback m_intRecord;                 //!< the port's INT record
     IntEgressCallback m_intEgress;                 //!< the port's INT identity
     DropCallback m_dropCallback;                   //!< the owner's drop callback, or null
+    MarkCallback m_markCallback;                   //!< the owner's mark callback, or null
 
     TracedCallback<Ptr<const Packet>, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
     TracedCallback<uint8_t, uint64_t, RdmaEcnMarker::MarkReason> m_markTrace; //!< Mark
