@@ -163,7 +163,7 @@ class RdmaFlowRunner : public Object
         uint32_t responder{0};        //!< responder host id
         uint8_t priority{0};          //!< priority of its packets
         bool open{false};             //!< its QP pair is made (OpenSlot)
-        uint32_t reqQpn{0};           //!< the requester's QP number
+        uint32_t reqQpn{0};           //!< the requester's QP number (0 on a rank without its host)
         Ptr<RdmaQueuePair> req;       //!< requester's QP (null until open; on a
                                       //!< rank of a distributed run, where its host is)
         Ptr<RdmaQueuePair> resp;      //!< responder's QP (the same)
