@@ -157,20 +157,29 @@ RdmaCollectiveRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
     for (std::size_t h = 0; h < nics.size(); ++h)
     {
         m_hosts[h].nic = nics[h];
+        m_hosts[h].ids = nics[h] ? nics[h]->GetIds() : nullptr;
     }
 }
 
 void
-RdmaCollectiveRunner::SetLocalHosts(std::vector<bool> local)
+RdmaCollectiveRunner::SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far)
 {
-    NS_ABORT_MSG_IF(!m_jobs.empty(), "RdmaCollectiveRunner::SetLocalHosts: after AddJob");
-    m_local = std::move(local);
+    NS_ABORT_MSG_IF(!m_jobs.empty(), "RdmaCollectiveRunner::SetFarHosts: after AddJob");
+    NS_ABORT_MSG_IF(far.size() > m_hosts.size(), "RdmaCollectiveRunner::SetFarHosts: after SetHosts");
+    for (std::size_t h = 0; h < far.size(); ++h)
+    {
+        if (far[h])
+        {
+            m_hosts[h].nic = nullptr;
+            m_hosts[h].ids = far[h];
+        }
+    }
 }
 
 bool
 RdmaCollectiveRunner::IsLocal(uint32_t host) const
 {
-    return m_local.empty() || (host < m_local.size() && m_local[host]);
+    return m_hosts[host].nic != nullptr;
 }
 
 void
@@ -200,7 +209,7 @@ RdmaCollectiveRunner::CheckJobHosts(const RdmaJob& job, const std::string& where
         for (uint32_t r = 0; r < list->size(); ++r)
         {
             const uint32_t h = (*list)[r];
-            if (h >= m_hosts.size() || !m_hosts[h].nic)
+            if (h >= m_hosts.size() || !m_hosts[h].ids)
             {
                 throw std::invalid_argument(where + "rank " + std::to_string(r) + ": host " +
                                             std::to_string(h) + " is not a host");
@@ -349,6 +358,11 @@ void
 RdmaCollectiveRunner::PrepareHost(uint32_t id, uint64_t bytes)
 {
     Host& h = m_hosts[id];
+    if (!h.nic)
+    {
+        h.rkey = h.ids->TakeKey(); // another rank's host: the key its NIC gives there
+        return;
+    }
     h.Open(Callback<void, const RdmaWorkCompletion&>(
         [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
     h.mr = h.nic->RegMr(h.pd, REGION_VA, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
@@ -356,6 +370,7 @@ RdmaCollectiveRunner::PrepareHost(uint32_t id, uint64_t bytes)
                     "RdmaCollectiveRunner: host " << id << ": ibv_reg_mr of " << bytes
                                                   << " bytes failed: the NIC's MPT or MTT store "
                                                      "is full");
+    h.rkey = h.mr->GetRkey();
 }
 
 void
@@ -394,15 +409,12 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         // distributed run); the other's number is what its own rank gives it.
         const bool localA = IsLocal(hostA);
         const bool localB = IsLocal(hostB);
-        const auto [req, resp] =
-            RdmaHelper::CreateConnectedQps(a.nic,
-                                           a.QpInit(sendDepth, m_recvDepth),
-                                           localA,
-                                           b.nic,
-                                           b.QpInit(sendDepth, m_recvDepth),
-                                           localB,
-                                           m_config,
-                                           s.job.priority);
+        const auto [req, resp] = RdmaHelper::CreateConnectedQps(a,
+                                                                a.QpInit(sendDepth, m_recvDepth),
+                                                                b,
+                                                                b.QpInit(sendDepth, m_recvDepth),
+                                                                m_config,
+                                                                s.job.priority);
         NS_ABORT_MSG_IF((localA && !req) || (localB && !resp),
                         "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
                                                      << " -> " << dst << " (ibv_create_qp: the "
@@ -433,7 +445,7 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         const uint32_t host = s.ranks[r].host;
         if (IsLocal(host))
         {
-            Simulator::ScheduleWithContext(m_hosts[host].nic->GetDevice()->GetNode()->GetId(),
+            Simulator::ScheduleWithContext(m_hosts[host].ids->GetNode(),
                                            Time(0),
                                            &RdmaCollectiveRunner::EnterItem,
                                            this,
@@ -543,7 +555,7 @@ RdmaCollectiveRunner::Post(uint32_t j, uint32_t r, uint32_t opIndex)
     wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
     wr.sgList.push_back({REGION_VA, static_cast<uint32_t>(op.bytes), src.mr->GetLkey()});
     wr.remoteAddr = REGION_VA;
-    wr.rkey = dst.mr->GetRkey();
+    wr.rkey = dst.rkey;
     wr.immData = ((s.ranks[r].seq % SEQ_MODULO) << RECV_BITS) | c.GetRecvIndex(opIndex);
     const int rc = s.senders.at(QpKey(op.src, op.dst, op.channel))->PostSend(wr);
     NS_ABORT_MSG_IF(rc != 0, "RdmaCollectiveRunner: PostSend failed (errno " << rc << ")");

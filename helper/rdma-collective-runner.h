@@ -177,7 +177,8 @@ class RdmaCollectiveRunner : public Object
     ~RdmaCollectiveRunner() override;
 
     /**
-     * \brief The hosts: host h is nics[h] (a null entry is not a host).
+     * \brief The hosts: host h is nics[h] (a null entry is not a host
+     * unless SetFarHosts names it).
      * \param nics the NICs by host index
      */
     void SetHosts(const std::vector<Ptr<RdmaNic>>& nics);
@@ -199,8 +200,10 @@ class RdmaCollectiveRunner : public Object
     /**
      * \brief Run one MPI rank's share of a distributed simulation (before
      * AddJob; doc/mpi.rst). Every rank keeps every job's bookkeeping and
-     * creates every QP pair (so QP numbers, hence UDP source ports and
-     * ECMP paths, are a sequential run's), but only the job ranks whose
+     * takes every QP pair's numbers in a sequential run's order (so QP
+     * numbers, hence UDP source ports and ECMP paths, are a sequential
+     * run's): a QP is created on a local host's NIC, and a far host's QP
+     * numbers and memory key come from its ids (RdmaNicIds); only the job ranks whose
      * hosts are local run: they post their WRITEs and receives, take their
      * completions and update the records, which then hold those ranks'
      * part (RdmaCollectiveRecord::Merge adds the other MPI ranks'). A job
@@ -209,14 +212,16 @@ class RdmaCollectiveRunner : public Object
      * counts (GetCompletedCount, GetFailedCount, GetLandedBytes) are then
      * this MPI rank's, and CollectiveComplete fires only for a collective
      * all of whose ranks are local.
-     * \param local per host index: simulated by this MPI rank (empty: all)
+     * \param far per host index: null where this MPI rank simulates the
+     *        host (its NIC from SetHosts), else the ids of a host another
+     *        rank simulates (no NIC here: its SetHosts entry is dropped)
      */
-    void SetLocalHosts(std::vector<bool> local);
+    void SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far);
     /// Schedule the jobs' starts (call once, before or during Simulator::Run).
     void Start();
     /**
      * \brief Called once when every job has finished or failed (e.g. to
-     * stop the simulation); with SetLocalHosts, when every local job rank
+     * stop the simulation); with SetFarHosts, when every local job rank
      * has finished (or its job failed here).
      * \param cb the callback
      */
@@ -230,7 +235,7 @@ class RdmaCollectiveRunner : public Object
     /// \return every iteration a rank started, by job and iteration
     std::vector<RdmaIterationRecord> GetIterationRecords() const;
     /// \return whether the all-done callback's condition holds (every job,
-    /// or with SetLocalHosts every local job rank, over; true without one)
+    /// or with SetFarHosts every local job rank, over; true without one)
     bool IsAllDone() const;
     /// \return collectives (of every iteration of every job) the jobs will run
     uint64_t GetCollectiveCount() const;
@@ -253,7 +258,8 @@ class RdmaCollectiveRunner : public Object
     /// A host's verbs resources.
     struct Host : RdmaHostVerbs
     {
-        Ptr<RdmaMemoryRegion> mr;     //!< its region
+        Ptr<RdmaMemoryRegion> mr;     //!< its region (with a NIC)
+        uint32_t rkey{0};             //!< its key (a far host's from its ids)
         uint32_t job{UINT32_MAX};     //!< the job using it
         uint32_t rank{0};             //!< its rank there
         std::unordered_map<uint32_t, Ptr<RdmaQueuePair>> receivers; //!< by QPN
@@ -352,7 +358,6 @@ class RdmaCollectiveRunner : public Object
     uint64_t m_landedBytes{0};          //!< landed so far
     uint64_t m_totalBytes{0};           //!< to land
     uint32_t m_jobsOver{0};             //!< jobs finished or failed (their local ranks)
-    std::vector<bool> m_local;          //!< SetLocalHosts (empty: every host)
     Callback<void> m_allDone;           //!< every job over
     TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
 };

@@ -218,7 +218,10 @@ RdmaExperimentBuilder::BuildHosts()
     // of its own, by host index: far above the topology's and the traffic's.
     for (uint32_t h = 0; h < nHosts; ++h)
     {
-        m_topo.GetNic(h)->AssignStreams(NIC_STREAMS + h);
+        if (m_topo.GetNic(h))
+        {
+            m_topo.GetNic(h)->AssignStreams(NIC_STREAMS + h);
+        }
     }
 }
 
@@ -230,11 +233,11 @@ RdmaExperimentBuilder::StartFlows()
         m_census->Enter("flow runner", m_spec.flows.size(), "flow");
     }
     m_runner = CreateObject<RdmaFlowRunner>();
-    m_runner->SetHosts(m_topo.GetHosts());
+    m_runner->SetHosts(Nics());
     m_runner->SetConnectionConfig(m_spec.connection);
     if (m_spec.partition.ranks > 1)
     {
-        m_runner->SetLocalHosts(LocalHosts());
+        m_runner->SetFarHosts(FarHosts());
     }
     try
     {
@@ -257,16 +260,11 @@ RdmaExperimentBuilder::StartJobs()
         return;
     }
     m_collectives = CreateObject<RdmaCollectiveRunner>();
-    std::vector<Ptr<RdmaNic>> nics;
-    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
-    {
-        nics.push_back(m_topo.GetNic(h));
-    }
-    m_collectives->SetHosts(nics);
+    m_collectives->SetHosts(Nics());
     m_collectives->SetConnectionConfig(m_spec.connection);
     if (m_spec.partition.ranks > 1)
     {
-        m_collectives->SetLocalHosts(LocalHosts());
+        m_collectives->SetFarHosts(FarHosts());
     }
     try
     {
@@ -283,16 +281,26 @@ RdmaExperimentBuilder::StartJobs()
     m_collectives->Start();
 }
 
-std::vector<bool>
-RdmaExperimentBuilder::LocalHosts() const
+std::vector<Ptr<RdmaNic>>
+RdmaExperimentBuilder::Nics() const
 {
-    std::vector<bool> local(m_topo.GetNHosts());
-    const uint32_t me = RdmaMpi::GetRank();
-    for (uint32_t h = 0; h < local.size(); ++h)
+    std::vector<Ptr<RdmaNic>> nics(m_topo.GetNHosts());
+    for (uint32_t h = 0; h < nics.size(); ++h)
     {
-        local[h] = m_spec.partition.rankOf[m_topo.GetHost(h)->GetId()] == me;
+        nics[h] = m_topo.GetNic(h);
     }
-    return local;
+    return nics;
+}
+
+std::vector<Ptr<RdmaNicIds>>
+RdmaExperimentBuilder::FarHosts() const
+{
+    std::vector<Ptr<RdmaNicIds>> far(m_topo.GetNHosts());
+    for (uint32_t h = 0; h < far.size(); ++h)
+    {
+        far[h] = m_topo.GetNic(h) ? nullptr : m_topo.GetHostIds(h);
+    }
+    return far;
 }
 
 Callback<void>
@@ -318,14 +326,16 @@ RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
     const RdmaTopologySpec& t = m_spec.topology;
     const uint64_t hosts = t.GetNHosts();
     uint64_t switches = 0;
+    uint64_t hostsHere = 0;
     for (uint32_t u = 0; u < t.GetNNodes(); ++u)
     {
         switches += t.isSwitch[u] && m_topo.IsLocalNode(u);
+        hostsHere += !t.isSwitch[u] && m_topo.IsLocalNode(u);
     }
     if (what == "links")
     {
         const auto built = std::count_if(t.links.begin(), t.links.end(), [&](const auto& l) {
-            return m_topo.BuildsLink(t, l);
+            return m_topo.BuildsLink(l);
         });
         m_census->Enter("links", 2 * built, "port (device, egress queue, PFC, channel half)");
     }
@@ -339,7 +349,7 @@ RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
     }
     else if (what == "hosts")
     {
-        m_census->Enter("hosts", hosts, "host (NIC, receive buffer, verbs, CC factories)");
+        m_census->Enter("hosts", hostsHere, "host (NIC, receive buffer, verbs, CC factories)");
     }
     else
     {
@@ -364,7 +374,7 @@ RdmaExperimentBuilder::SampleCensus(Time interval)
     uint64_t qps = 0;
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
-        qps += m_topo.GetNic(h)->GetNQps();
+        qps += m_topo.GetNic(h) ? m_topo.GetNic(h)->GetNQps() : 0;
     }
     m_census->Sample(frames, qps);
 }
@@ -437,7 +447,7 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
         uint64_t delivered = 0;
         for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
         {
-            delivered += m_topo.GetNic(h)->GetStats().rxPayloadPackets;
+            delivered += m_topo.GetNic(h) ? m_topo.GetNic(h)->GetStats().rxPayloadPackets : 0;
         }
         w.delivered = packetsExpected ? double(delivered) / packetsExpected : 1.0;
         return w;

@@ -40,9 +40,10 @@ namespace ns3
  *
  * With several ranks (spec.partition, doc/mpi.rst) ns-3's parallel simulator
  * is enabled first (RdmaMpi::EnableSimulator), every node is made with its
- * rank as system id (links between ranks: QbbRemoteChannel), the runners
- * post this rank's ends only (RdmaFlowRunner::SetLocalHosts) and run this
- * rank's job ranks only (RdmaCollectiveRunner::SetLocalHosts), and a rank
+ * rank as system id (links between ranks: QbbRemoteChannel), another
+ * rank's hosts get no NIC here (RdmaTopologyHelper::GetHostIds), the
+ * runners post this rank's ends only (RdmaFlowRunner::SetFarHosts) and run
+ * this rank's job ranks only (RdmaCollectiveRunner::SetFarHosts), and a rank
  * whose flows or job ranks are done runs on to sim.stopTime, recording when
  * (GetLocalDoneTime), since other ranks' frames may still cross its nodes.
  *
@@ -125,8 +126,11 @@ class RdmaExperimentBuilder
     /// Make the collective runner with spec.jobs (this rank's job ranks when
     /// distributed) and start it (none: nothing).
     void StartJobs();
-    /// \return per host index, whether this rank simulates it (several ranks)
-    std::vector<bool> LocalHosts() const;
+    /// \return per host index, its NIC (null: another rank's host)
+    std::vector<Ptr<RdmaNic>> Nics() const;
+    /// \return per host index, null where this rank simulates the host, else
+    /// its ids (RdmaTopologyHelper::GetHostIds; several ranks)
+    std::vector<Ptr<RdmaNicIds>> FarHosts() const;
     /// \return what a runner calls when its work here is done: stop the
     /// simulation, or with several ranks record when (GetLocalDoneTime)
     Callback<void> AllDoneCallback();

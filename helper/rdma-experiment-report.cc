@@ -712,7 +712,10 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     f.totals = sim.GetStats().GetTotals();
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
     {
-        f.qps += topo.GetNic(h)->GetQpStatsTotal();
+        if (topo.GetNic(h)) // null: another rank's host
+        {
+            f.qps += topo.GetNic(h)->GetQpStatsTotal();
+        }
     }
     f.events = Simulator::GetEventCount();
     f.census = sim.GetCensus();

@@ -1139,7 +1139,7 @@ RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
         for (uint32_t l = 0; l < builtLink.size(); ++l)
         {
             builtLink[l] =
-                RdmaPartition::BuildsLink(topology, partition.rankOf, r, topology.links[l]);
+                RdmaPartition::BuildsLink(partition.rankOf, r, topology.links[l]);
         }
         RdmaMemoryEstimate part(RdmaMemoryEstimate::CountPart(whole, topology, builtNode, builtLink),
                                 RdmaMemoryEstimate::GetMeasuredCosts());

@@ -174,7 +174,7 @@ struct RdmaExperimentSpec
     void CheckConga(const RdmaConfig& c);
     /**
      * \brief With several ranks, check that each job rank's NIC and
-     * intra-server host are on one MPI rank (RdmaCollectiveRunner::SetLocalHosts).
+     * intra-server host are on one MPI rank (RdmaCollectiveRunner::SetFarHosts).
      * \param c the config \throws RdmaConfigError naming sim.partition or
      *        sim.partitionRule
      */

@@ -119,6 +119,7 @@ RdmaFlowRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
     for (std::size_t h = 0; h < nics.size(); ++h)
     {
         m_hosts[h].nic = nics[h];
+        m_hosts[h].ids = nics[h] ? nics[h]->GetIds() : nullptr;
     }
 }
 
@@ -148,7 +149,7 @@ RdmaFlowRunner::SetConnectionConfig(const RdmaConnectionConfig& config)
 void
 RdmaFlowRunner::SetFlows(std::vector<RdmaFlow> flows)
 {
-    auto isHost = [this](uint32_t h) { return h < m_hosts.size() && m_hosts[h].nic; };
+    auto isHost = [this](uint32_t h) { return h < m_hosts.size() && m_hosts[h].ids; };
     for (const RdmaFlow& f : flows)
     {
         std::string where = "flow " + std::to_string(f.id) + ": ";
@@ -211,17 +212,24 @@ RdmaFlowRunner::AssignStreams(int64_t stream)
 }
 
 void
-RdmaFlowRunner::SetLocalHosts(std::vector<bool> local)
+RdmaFlowRunner::SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far)
 {
-    NS_ABORT_MSG_IF(!local.empty() && m_qpReuse,
-                    "RdmaFlowRunner: QpReuse must be false on a rank of a distributed run");
-    m_local = std::move(local);
+    NS_ABORT_MSG_IF(m_qpReuse, "RdmaFlowRunner: QpReuse must be false on a rank of a distributed run");
+    NS_ABORT_MSG_IF(far.size() > m_hosts.size(), "RdmaFlowRunner::SetFarHosts: after SetHosts");
+    for (std::size_t h = 0; h < far.size(); ++h)
+    {
+        if (far[h])
+        {
+            m_hosts[h].nic = nullptr;
+            m_hosts[h].ids = far[h];
+        }
+    }
 }
 
 bool
 RdmaFlowRunner::IsLocal(uint32_t host) const
 {
-    return m_local.empty() || (host < m_local.size() && m_local[host]);
+    return m_hosts[host].nic != nullptr;
 }
 
 uint32_t
@@ -259,13 +267,22 @@ void
 RdmaFlowRunner::PrepareHost(uint32_t id)
 {
     Host& h = m_hosts[id];
-    if (h.cq)
+    if (!h.rkeys.empty())
     {
+        return;
+    }
+    h.regionBytes = m_target->GetRegionBytes(h.bytes);
+    if (!h.nic)
+    {
+        // Another rank's host: the keys its NIC gives its regions there.
+        for (uint32_t r = 0; r < m_target->GetRegions(); ++r)
+        {
+            h.rkeys.push_back(h.ids->TakeKey());
+        }
         return;
     }
     h.Open(Callback<void, const RdmaWorkCompletion&>(
         [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
-    h.regionBytes = m_target->GetRegionBytes(h.bytes);
     for (uint32_t r = 0; r < m_target->GetRegions(); ++r)
     {
         Ptr<RdmaMemoryRegion> mr =
@@ -280,6 +297,7 @@ RdmaFlowRunner::PrepareHost(uint32_t id)
                                      " bytes) failed: the NIC's MPT or MTT store is full");
         }
         h.mrs.push_back(mr);
+        h.rkeys.push_back(mr->GetRkey());
     }
 }
 
@@ -291,7 +309,7 @@ RdmaFlowRunner::StartDue()
         // In the requester's context, as everything its NIC then does: the
         // context is whose events these are (RdmaEventScheduler's origin).
         const uint32_t i = m_order[m_cursor++];
-        Simulator::ScheduleWithContext(m_hosts[RequesterOf(i)].nic->GetDevice()->GetNode()->GetId(),
+        Simulator::ScheduleWithContext(m_hosts[RequesterOf(i)].ids->GetNode(),
                                        Time(0),
                                        &RdmaFlowRunner::StartFlow,
                                        this,
@@ -355,15 +373,12 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
     // the other's number is what its own rank gives it.
     const bool localA = IsLocal(slot.requester);
     const bool localB = IsLocal(slot.responder);
-    std::tie(slot.req, slot.resp) =
-        RdmaHelper::CreateConnectedQps(a.nic,
-                                       a.QpInit(m_maxSendWr, m_maxSendWr),
-                                       localA,
-                                       b.nic,
-                                       b.QpInit(m_maxSendWr, m_maxSendWr),
-                                       localB,
-                                       m_config,
-                                       slot.priority);
+    std::tie(slot.req, slot.resp) = RdmaHelper::CreateConnectedQps(a,
+                                                                   a.QpInit(m_maxSendWr, m_maxSendWr),
+                                                                   b,
+                                                                   b.QpInit(m_maxSendWr, m_maxSendWr),
+                                                                   m_config,
+                                                                   slot.priority);
     if ((localA && !slot.req) || (localB && !slot.resp))
     {
         // ibv_create_qp's ENOMEM: a NIC's QP context memory is full.
@@ -447,6 +462,10 @@ RdmaFlowRunner::Post(uint32_t i)
         int rc = slot.resp->PostRecv(recv);
         NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostRecv failed (errno " << rc << ")");
     }
+    if (!IsLocal(slot.requester))
+    {
+        return; // another rank's
+    }
     RdmaSendWr wr;
     wr.wrId = i;
     wr.opcode = f.op == RdmaFlowOp::WRITE
@@ -454,11 +473,7 @@ RdmaFlowRunner::Post(uint32_t i)
                     : (f.op == RdmaFlowOp::READ ? IBV_WR_RDMA_READ : IBV_WR_SEND);
     wr.sgList.push_back({REGION_VA, length, req.mrs[0]->GetLkey()});
     wr.remoteAddr = TargetVa(resp, target);
-    wr.rkey = resp.mrs[target.region]->GetRkey();
-    if (!IsLocal(slot.requester))
-    {
-        return; // another rank's
-    }
+    wr.rkey = resp.rkeys[target.region];
     int rc = slot.req->PostSend(wr);
     NS_ABORT_MSG_IF(rc != 0, "RdmaFlowRunner: PostSend failed (errno " << rc << ")");
 }

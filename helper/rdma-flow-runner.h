@@ -68,7 +68,8 @@ class RdmaFlowRunner : public Object
 
     /**
      * \brief The hosts: host id h is nics[h]; a null entry is not a host
-     * (e.g. a switch's node id in an HPCC topology).
+     * (e.g. a switch's node id in an HPCC topology) unless SetFarHosts
+     * names it.
      * \param nics the NICs by host id
      */
     void SetHosts(const std::vector<Ptr<RdmaNic>>& nics);
@@ -121,21 +122,24 @@ class RdmaFlowRunner : public Object
     /// \return flows never posted because no QP could be created (RdmaFlowResult::noQp)
     uint32_t GetNoQpCount() const;
     /**
-     * \brief Run one rank's share of a distributed simulation (before
-     * Start). Every rank keeps the whole workload's bookkeeping, so QP
-     * numbers (which pick ECMP paths through the UDP source port) are those
-     * of a sequential run: each flow's QP pair is created on both NICs at its
-     * start, as always, but only a local requester posts its send and only a
-     * local responder its receive; completions arrive where the requester
-     * is, and the all-done callback follows the local requesters' flows.
-     * Needs QpReuse false (a backlog drains on completions only the
-     * requester's rank sees).
-     * \param local per host id: simulated by this rank (empty: all)
+     * \brief Run one rank's share of a distributed simulation (after
+     * SetHosts, before SetFlows). Every rank keeps the whole workload's
+     * bookkeeping, so QP numbers (which pick ECMP paths through the UDP
+     * source port) are those of a sequential run: at each flow's start a QP
+     * is created on the NIC of each local end, and a far end's QP number is
+     * taken from its ids, as its own rank's NIC gives it (RdmaNicIds); only
+     * a local requester posts its send and only a local responder its
+     * receive; completions arrive where the requester is, and the all-done
+     * callback follows the local requesters' flows. Needs QpReuse false (a
+     * backlog drains on completions only the requester's rank sees).
+     * \param far per host id: null where this rank simulates the host (it
+     *        has its NIC from SetHosts), else the ids of a host another rank
+     *        simulates (it has no NIC here: its SetHosts entry is dropped)
      */
-    void SetLocalHosts(std::vector<bool> local);
+    void SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far);
     /**
      * \brief Called once when every flow has completed or failed to start
-     * (e.g. to stop the simulation); with SetLocalHosts, every flow whose
+     * (e.g. to stop the simulation); with SetFarHosts, every flow whose
      * requester is local.
      * \param cb the callback
      */
@@ -151,7 +155,8 @@ class RdmaFlowRunner : public Object
     /// A host's verbs resources.
     struct Host : RdmaHostVerbs
     {
-        std::vector<Ptr<RdmaMemoryRegion>> mrs; //!< its regions (RdmaTargetPattern)
+        std::vector<Ptr<RdmaMemoryRegion>> mrs; //!< its regions (RdmaTargetPattern; with a NIC)
+        std::vector<uint32_t> rkeys;            //!< their keys (a far host's from its ids)
         uint64_t bytes{0};                      //!< largest message it takes part in
         uint64_t regionBytes{0};                //!< length of each region
     };
@@ -221,7 +226,6 @@ class RdmaFlowRunner : public Object
     uint32_t m_completed{0};         //!< completions
     uint32_t m_failed{0};            //!< error completions
     uint32_t m_noQp{0};              //!< flows without a QP
-    std::vector<bool> m_local;       //!< SetLocalHosts (empty: every host)
     uint32_t m_localFlows{0};        //!< flows whose requester is local (Start)
     uint32_t m_localDone{0};         //!< of those, completed or without a QP
     uint32_t m_qpPairs{0};           //!< QP pairs created

@@ -141,7 +141,7 @@ namespace
 {
 int
 Bring(Ptr<RdmaQueuePair> qp,
-      Ptr<RdmaNic> peerNic,
+      Ipv4Address peerGid,
       uint32_t peerQpn,
       uint32_t sqPsn,
       uint32_t rqPsn,
@@ -158,7 +158,7 @@ Bring(Ptr<RdmaQueuePair> qp,
         return rc;
     }
     attr.qpState = IBV_QPS_RTR;
-    attr.ahAttr.destGid = peerNic->GetAddress();
+    attr.ahAttr.destGid = peerGid;
     attr.ahAttr.trafficClass = c.trafficClass;
     attr.pathMtu = c.pathMtu;
     attr.destQpNum = peerQpn;
@@ -191,8 +191,9 @@ RdmaHelper::Connect(Ptr<RdmaQueuePair> a,
                     Ptr<RdmaNic> nicB,
                     const RdmaConnectionConfig& config)
 {
-    int rc = Bring(a, nicB, b->GetQpn(), config.psnA, config.psnB, config);
-    return rc != 0 ? rc : Bring(b, nicA, a->GetQpn(), config.psnB, config.psnA, config);
+    int rc = Bring(a, nicB->GetAddress(), b->GetQpn(), config.psnA, config.psnB, config);
+    return rc != 0 ? rc
+                   : Bring(b, nicA->GetAddress(), a->GetQpn(), config.psnB, config.psnA, config);
 }
 
 void
@@ -232,40 +233,44 @@ RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
                                const RdmaConnectionConfig& config,
                                uint8_t priority)
 {
-    return CreateConnectedQps(a, initA, true, b, initB, true, config, priority);
+    RdmaHostVerbs hostA;
+    hostA.nic = a;
+    hostA.ids = a->GetIds();
+    RdmaHostVerbs hostB;
+    hostB.nic = b;
+    hostB.ids = b->GetIds();
+    return CreateConnectedQps(hostA, initA, hostB, initB, config, priority);
 }
 
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
-RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
+RdmaHelper::CreateConnectedQps(const RdmaHostVerbs& a,
                                const RdmaQueuePair::InitAttr& initA,
-                               bool localA,
-                               Ptr<RdmaNic> b,
+                               const RdmaHostVerbs& b,
                                const RdmaQueuePair::InitAttr& initB,
-                               bool localB,
                                const RdmaConnectionConfig& config,
                                uint8_t priority)
 {
-    Ptr<RdmaQueuePair> qa = localA ? a->CreateQp(initA) : nullptr;
-    const uint32_t qpnA = localA ? (qa ? qa->GetQpn() : 0) : a->ReserveQpn();
-    Ptr<RdmaQueuePair> qb = localB ? b->CreateQp(initB) : nullptr;
-    const uint32_t qpnB = localB ? (qb ? qb->GetQpn() : 0) : b->ReserveQpn();
-    if ((localA && !qa) || (localB && !qb))
+    Ptr<RdmaQueuePair> qa = a.nic ? a.nic->CreateQp(initA) : nullptr;
+    const uint32_t qpnA = a.nic ? (qa ? qa->GetQpn() : 0) : a.ids->TakeQpn();
+    Ptr<RdmaQueuePair> qb = b.nic ? b.nic->CreateQp(initB) : nullptr;
+    const uint32_t qpnB = b.nic ? (qb ? qb->GetQpn() : 0) : b.ids->TakeQpn();
+    if ((a.nic && !qa) || (b.nic && !qb))
     {
         if (qa)
         {
-            a->DestroyQp(qa);
+            a.nic->DestroyQp(qa);
         }
         if (qb)
         {
-            b->DestroyQp(qb);
+            b.nic->DestroyQp(qb);
         }
         return {nullptr, nullptr};
     }
     RdmaConnectionConfig c = config;
     const auto dscp = static_cast<uint8_t>((priority << 3) | ((c.trafficClass >> 2) & 7));
     c.trafficClass = static_cast<uint8_t>((dscp << 2) | (c.trafficClass & 3));
-    int rc = qa ? Bring(qa, b, qpnB, c.psnA, c.psnB, c) : 0;
-    rc = (rc == 0 && qb) ? Bring(qb, a, qpnA, c.psnB, c.psnA, c) : rc;
+    int rc = qa ? Bring(qa, b.ids->GetAddress(), qpnB, c.psnA, c.psnB, c) : 0;
+    rc = (rc == 0 && qb) ? Bring(qb, a.ids->GetAddress(), qpnA, c.psnB, c.psnA, c) : rc;
     NS_ABORT_MSG_IF(rc != 0,
                     "RdmaHelper::CreateConnectedQps: connecting a QP pair failed (errno "
                         << rc << "): check the connection config");

@@ -45,10 +45,15 @@ struct RdmaConnectionConfig
  * \brief One host's verbs resources as a workload runner holds them
  * (RdmaFlowRunner, RdmaCollectiveRunner): its NIC, a protection domain and
  * a completion queue whose completions go to a callback (no overrun).
+ *
+ * On an MPI rank that does not simulate the host, it has no NIC here, only
+ * its ids: the QP numbers and memory keys its NIC hands out on its own rank
+ * (RdmaNicIds), taken here in the same order.
  */
 struct RdmaHostVerbs
 {
-    Ptr<RdmaNic> nic;             //!< the NIC
+    Ptr<RdmaNic> nic;             //!< the NIC (null: another rank simulates the host)
+    Ptr<RdmaNicIds> ids;          //!< its ids (the NIC's, where there is one)
     Ptr<RdmaProtectionDomain> pd; //!< its PD (after Open)
     Ptr<RdmaCompletionQueue> cq;  //!< its CQ (after Open)
 
@@ -217,29 +222,26 @@ class RdmaHelper
         uint8_t priority);
 
     /**
-     * \brief CreateConnectedQps where another MPI rank may simulate either
-     * NIC's host: a QP is created only on a NIC whose side is local; the
-     * other side's number is the one its NIC gives it on its own rank
-     * (RdmaNic::ReserveQpn, taken in the same order), and the local QP is
-     * connected to it as Connect would (the GID is the NIC's address).
-     * \param a the requester's NIC
-     * \param initA its QP's resources
-     * \param localA whether a's host is simulated here
-     * \param b the responder's NIC
-     * \param initB its QP's resources
-     * \param localB whether b's host is simulated here
+     * \brief CreateConnectedQps between two hosts either of which another MPI
+     * rank may simulate (a host without a NIC here): a QP is created only on
+     * a host with a NIC; the other side's QP number is the one its NIC gives
+     * on its own rank (RdmaNicIds::TakeQpn: the ranks take them in the same
+     * order), and the local QP is connected to it as Connect would (the GID
+     * is the peer's address). With both NICs here, as the NIC overload.
+     * \param a the requester's host
+     * \param initA its QP's resources (unused without a NIC)
+     * \param b the responder's host
+     * \param initB its QP's resources (the same)
      * \param config the connection settings
      * \param priority the traffic class (0-7)
-     * \return a's and b's QPs, null where not local; both null if a local
-     *         NIC could not create one (as CreateConnectedQps)
+     * \return a's and b's QPs, null for a host without a NIC; both null if
+     *         a NIC could not create one (as the NIC overload)
      */
     static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> CreateConnectedQps(
-        Ptr<RdmaNic> a,
+        const RdmaHostVerbs& a,
         const RdmaQueuePair::InitAttr& initA,
-        bool localA,
-        Ptr<RdmaNic> b,
+        const RdmaHostVerbs& b,
         const RdmaQueuePair::InitAttr& initB,
-        bool localB,
         const RdmaConnectionConfig& config,
         uint8_t priority);
 

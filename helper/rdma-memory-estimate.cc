@@ -78,9 +78,11 @@ RdmaMemoryEstimate::CountPart(const Counts& whole,
     Counts c = whole;
     c.pipelines = 0;
     c.switches = 0;
+    c.hosts = 0;
     for (uint32_t n = 0; n < topology.GetNNodes(); ++n)
     {
         c.switches += topology.isSwitch[n] && builtNode[n];
+        c.hosts += !topology.isSwitch[n] && builtNode[n];
     }
     c.links = std::count(builtLink.begin(), builtLink.end(), true);
     c.routeHops = GetRouteHops(topology, builtNode);

@@ -105,9 +105,10 @@ class RdmaMemoryEstimate
                         bool pipeline);
 
     /**
-     * \brief Count one process's part of a distributed run: every host
-     * (each rank has every NIC) and flow, the switches it simulates and the
-     * links it builds (RdmaPartition::BuildsLink), with their routes.
+     * \brief Count one process's part of a distributed run: the hosts and
+     * switches it simulates, the links it builds (RdmaPartition::BuildsLink)
+     * with their routes, and every flow (each rank keeps the whole
+     * workload's bookkeeping).
      * \param whole the whole run's counts (Count)
      * \param topology the validated topology
      * \param builtNode per node id, whether this part simulates it

@@ -401,13 +401,11 @@ RdmaPartition::Check(const RdmaTopologySpec& spec)
 }
 
 bool
-RdmaPartition::BuildsLink(const RdmaTopologySpec& spec,
-                          const std::vector<uint32_t>& rankOf,
+RdmaPartition::BuildsLink(const std::vector<uint32_t>& rankOf,
                           uint32_t rank,
                           const RdmaTopologySpec::Link& l)
 {
-    return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank || !spec.isSwitch[l.a] ||
-           !spec.isSwitch[l.b];
+    return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank;
 }
 
 std::vector<uint32_t>

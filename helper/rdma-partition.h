@@ -147,15 +147,13 @@ struct RdmaPartition
     /**
      * \brief Whether a rank builds a link's devices and channel
      * (RdmaTopologyHelper, doc/mpi.rst "How it works"): when an end is on
-     * the rank, or an end is a host (every rank has every host's NIC).
-     * \param spec the topology
+     * the rank.
      * \param rankOf the rank of each node id (empty: one rank, every link)
      * \param rank the rank
      * \param l a link of spec
      * \return true if so
      */
-    static bool BuildsLink(const RdmaTopologySpec& spec,
-                           const std::vector<uint32_t>& rankOf,
+    static bool BuildsLink(const std::vector<uint32_t>& rankOf,
                            uint32_t rank,
                            const RdmaTopologySpec::Link& l);
 

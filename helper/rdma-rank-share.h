@@ -30,7 +30,7 @@ namespace ns3
  * queue is always empty, so Sample() records none). A flow's result is the
  * requester's rank's (where its completion arrives). A collective's and a
  * training iteration's records are the rank's job ranks' part
- * (RdmaCollectiveRunner::SetLocalHosts), merged record by record.
+ * (RdmaCollectiveRunner::SetFarHosts), merged record by record.
  */
 struct RdmaRankShare
 {

@@ -121,6 +121,10 @@ RdmaStatsHelper::GetTotals() const
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
         Ptr<RdmaNic> nic = m_topo.GetNic(h);
+        if (!nic)
+        {
+            continue; // another rank's
+        }
         const auto& st = nic->GetStats();
         t.dataPacketsDelivered += st.rxPayloadPackets;
         t.dropsAtNics += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});

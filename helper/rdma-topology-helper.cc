@@ -125,9 +125,9 @@ RdmaTopologyHelper::IsLocalNode(uint32_t u) const
 }
 
 bool
-RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec& spec, const RdmaTopologySpec::Link& l) const
+RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec::Link& l) const
 {
-    return RdmaPartition::BuildsLink(spec, m_systemIds, m_rank, l);
+    return RdmaPartition::BuildsLink(m_systemIds, m_rank, l);
 }
 
 Ipv4Address
@@ -222,7 +222,9 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     InstallSwitches(ports);
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {
-        m_hostPorts.push_back(ports[m_routes->GetHostNode(h)][0]);
+        // Null for another rank's host whose link has no end here.
+        const auto& hostPorts = ports[m_routes->GetHostNode(h)];
+        m_hostPorts.push_back(hostPorts.empty() ? nullptr : hostPorts[0]);
     }
 
     const uint64_t entries = InstallRoutes();
@@ -260,9 +262,9 @@ RdmaTopologyHelper::InstallLinks()
     {
         const uint32_t ifA = ifIndex[l.a]++;
         const uint32_t ifB = ifIndex[l.b]++;
-        if (!BuildsLink(m_spec, l))
+        if (!BuildsLink(l))
         {
-            LinkInfo far; // two switches of other ranks: nothing here uses it
+            LinkInfo far; // both ends another rank's: nothing here uses it
             far.a = l.a;
             far.b = l.b;
             m_links.push_back(far);
@@ -445,16 +447,26 @@ RdmaTopologyHelper::InstallHosts()
     for (uint32_t h = 0; h < m_hosts.GetN(); ++h)
     {
         const Ipv4Address address(m_base.Get() + h);
+        const uint32_t node = m_hosts.Get(h)->GetId();
+        m_byAddress[address.Get()] = h;
+        if (!IsLocalNode(node))
+        {
+            // Another rank's: what its peers here need of its NIC.
+            m_nics.push_back(nullptr);
+            m_hostIds.push_back(Create<RdmaNicIds>(address, node));
+            Report("hosts", h + 1, m_hosts.GetN());
+            continue;
+        }
         try
         {
             m_nics.push_back(m_rdma.Install(m_hosts.Get(h), m_hostPorts[h], address));
+            m_hostIds.push_back(m_nics.back()->GetIds());
         }
         catch (const std::invalid_argument& e)
         {
             throw std::invalid_argument(std::string(e.what()) + " of host " + std::to_string(h) +
                                         "'s link");
         }
-        m_byAddress[address.Get()] = h;
         Report("hosts", h + 1, m_hosts.GetN());
     }
 }
@@ -514,10 +526,18 @@ RdmaTopologyHelper::GetNic(uint32_t i) const
     return m_nics[i];
 }
 
+Ptr<RdmaNicIds>
+RdmaTopologyHelper::GetHostIds(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_hostIds.size(), "no host " << i);
+    return m_hostIds[i];
+}
+
 Ptr<QbbNetDevice>
 RdmaTopologyHelper::GetHostDevice(uint32_t i) const
 {
-    return GetNic(i)->GetDevice();
+    const Ptr<RdmaNic> nic = GetNic(i);
+    return nic ? nic->GetDevice() : nullptr;
 }
 
 Ipv4Address

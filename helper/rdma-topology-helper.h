@@ -62,12 +62,13 @@ namespace ns3
  *
  * Under MPI (SetSystemIds()) a rank builds its part only: every Node
  * exists (node ids are the run's), but a switch of another rank gets no
- * RdmaSwitch and no routes (GetSwitch() is null), and a link between two
- * switches of other ranks no devices or channel (its LinkInfo's are
- * null). A link with an end on this rank is built whole, the far end's
- * device (another rank's, never used here) on a QbbRemoteChannel; every
- * host link and NIC is built (the verbs bookkeeping of RdmaFlowRunner
- * and RdmaCollectiveRunner creates QPs on both ends on every rank). Random streams are numbered as
+ * RdmaSwitch and no routes (GetSwitch() is null), a host of another rank
+ * no NIC (GetNic() and GetHostDevice() are null) but its ids
+ * (GetHostIds(): the QP numbers and memory keys its NIC hands out there,
+ * which the runners' peers here need), and a link with no end on this
+ * rank no devices or channel (its LinkInfo's are null). A link with an
+ * end on this rank is built whole, the far end's device (another rank's,
+ * never used here) on a QbbRemoteChannel. Random streams are numbered as
  * in a sequential build (AssignStreams()), so the built objects draw what
  * they would there.
  *
@@ -182,11 +183,11 @@ class RdmaTopologyHelper
      */
     void SetSystemIds(std::vector<uint32_t> rankOf, uint32_t me);
     /**
-     * \param spec a topology \param l a link of it
+     * \param l a link of the topology
      * \return whether this rank builds the link's devices and channel
      * (the class description; every link without SetSystemIds())
      */
-    bool BuildsLink(const RdmaTopologySpec& spec, const RdmaTopologySpec::Link& l) const;
+    bool BuildsLink(const RdmaTopologySpec::Link& l) const;
     /// \param u a node id \return whether it is this rank's (every node without SetSystemIds())
     bool IsLocalNode(uint32_t u) const;
     /// \return the address of host 0
@@ -204,8 +205,8 @@ class RdmaTopologyHelper
      */
     void InstallFabric(const RdmaTopologySpec& spec);
     /**
-     * \brief The second half of Install(): an RdmaNic on every host, by
-     * the RdmaHelper.
+     * \brief The second half of Install(): an RdmaNic on every host (of
+     * this rank), by the RdmaHelper.
      * \throws std::invalid_argument if RdmaHelper::Install refuses a host's
      * link; the message ends with "of host <index>'s link"
      */
@@ -268,9 +269,15 @@ class RdmaTopologyHelper
     const NodeContainer& GetHosts() const;
     /// \param i host index \return its node
     Ptr<Node> GetHost(uint32_t i) const;
-    /// \param i host index \return its NIC
+    /// \param i host index \return its NIC (null: another rank's host, not built here)
     Ptr<RdmaNic> GetNic(uint32_t i) const;
-    /// \param i host index \return its device
+    /**
+     * \param i host index
+     * \return its ids: its NIC's, or for another rank's host those its NIC
+     *         hands out there (RdmaNicIds)
+     */
+    Ptr<RdmaNicIds> GetHostIds(uint32_t i) const;
+    /// \param i host index \return its device (null: another rank's host)
     Ptr<QbbNetDevice> GetHostDevice(uint32_t i) const;
     /// \param i host index \return its address (GID)
     Ipv4Address GetHostAddress(uint32_t i) const;
@@ -390,7 +397,8 @@ class RdmaTopologyHelper
     NodeContainer m_nodes;                              //!< all, by node id
     NodeContainer m_hosts;                              //!< hosts, by index
     NodeContainer m_switchNodes;                        //!< switches, by index
-    std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index
+    std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index (null: another rank's)
+    std::vector<Ptr<RdmaNicIds>> m_hostIds;             //!< by host index
     std::vector<Ptr<QbbNetDevice>> m_hostPorts;         //!< by host index
     std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
     std::vector<uint32_t> m_switchIds;                  //!< switch index -> node id

@@ -151,13 +151,14 @@ class HelperRxBufferTestCase : public TestCase
 };
 
 /// A QP pair made on one side only (an MPI rank simulating one of the two
-/// hosts) numbers and connects its QP as the whole pair does.
+/// hosts; the other has no NIC there, only its ids) numbers and connects
+/// its QP as the whole pair does.
 class HelperHalfPairTestCase : public TestCase
 {
   public:
     HelperHalfPairTestCase()
-        : TestCase("CreateConnectedQps with one side local: its QP has the whole pair's numbers, "
-                   "the other NIC makes none and numbers on alike (RdmaNic::ReserveQpn)")
+        : TestCase("CreateConnectedQps with one host far (no NIC, its RdmaNicIds): the local QP has "
+                   "the whole pair's numbers, the far host's ids number on alike")
     {
     }
 
@@ -165,9 +166,8 @@ class HelperHalfPairTestCase : public TestCase
     /// Two hosts on one link, as one process (or one rank) sees them.
     struct Copy
     {
-        Ptr<RdmaNic> nic[2];              //!< the hosts' NICs
-        RdmaQueuePair::InitAttr init[2];  //!< a PD and CQ of each
-        bool local[2];                    //!< whose QPs are made here
+        RdmaHostVerbs host[2];           //!< the hosts (nic null where far)
+        RdmaQueuePair::InitAttr init[2]; //!< a PD and CQ of each local one
     };
 
     static Copy Make(bool local0, bool local1)
@@ -177,17 +177,21 @@ class HelperHalfPairTestCase : public TestCase
         NetDeviceContainer devices = QbbHelper().Install(nodes);
         RdmaHelper rdma;
         Copy c;
+        const bool local[2] = {local0, local1};
         for (uint32_t h = 0; h < 2; ++h)
         {
-            c.nic[h] = rdma.Install(nodes.Get(h),
-                                    devices.Get(h),
-                                    Ipv4Address(h == 0 ? "10.0.0.1" : "10.0.0.2"));
-            c.init[h].pd = c.nic[h]->AllocPd();
-            c.init[h].sendCq = c.nic[h]->CreateCq(16);
+            const Ipv4Address address(h == 0 ? "10.0.0.1" : "10.0.0.2");
+            if (!local[h])
+            {
+                c.host[h].ids = Create<RdmaNicIds>(address, nodes.Get(h)->GetId());
+                continue;
+            }
+            c.host[h].nic = rdma.Install(nodes.Get(h), devices.Get(h), address);
+            c.host[h].ids = c.host[h].nic->GetIds();
+            c.init[h].pd = c.host[h].nic->AllocPd();
+            c.init[h].sendCq = c.host[h].nic->CreateCq(16);
             c.init[h].recvCq = c.init[h].sendCq;
         }
-        c.local[0] = local0;
-        c.local[1] = local1;
         return c;
     }
 
@@ -207,12 +211,10 @@ class HelperHalfPairTestCase : public TestCase
             for (uint32_t i = 0; i < 3; ++i)
             {
                 Copy& c = *copies[i];
-                qps[i] = RdmaHelper::CreateConnectedQps(c.nic[a],
+                qps[i] = RdmaHelper::CreateConnectedQps(c.host[a],
                                                         c.init[a],
-                                                        c.local[a],
-                                                        c.nic[b],
+                                                        c.host[b],
                                                         c.init[b],
-                                                        c.local[b],
                                                         RdmaConnectionConfig(),
                                                         3);
             }
@@ -228,7 +230,7 @@ class HelperHalfPairTestCase : public TestCase
                 const Ptr<RdmaQueuePair> w = h == a ? wholeQp[0] : wholeQp[1];
                 const Ptr<RdmaQueuePair> peer = h == a ? wholeQp[1] : wholeQp[0];
                 NS_TEST_ASSERT_MSG_EQ(bool(half[h]), true, "a QP where its host is local");
-                NS_TEST_EXPECT_MSG_EQ(bool(none[h]), false, "none where it is not");
+                NS_TEST_EXPECT_MSG_EQ(bool(none[h]), false, "none where it is far");
                 NS_TEST_EXPECT_MSG_EQ(half[h]->GetQpn(), w->GetQpn(), "the whole pair's QPN");
                 NS_TEST_EXPECT_MSG_EQ(half[h]->Query().destQpNum,
                                       peer->GetQpn(),
@@ -240,12 +242,21 @@ class HelperHalfPairTestCase : public TestCase
                                       w->Query().ahAttr.trafficClass,
                                       "in the same traffic class");
                 NS_TEST_EXPECT_MSG_EQ(half[h]->Query().qpState, IBV_QPS_RTS, "ready to send");
-                Copy& other = h == 0 ? rank0 : rank1;
-                NS_TEST_EXPECT_MSG_EQ(bool(other.nic[1 - h]->GetQp(peer->GetQpn())),
-                                      false,
-                                      "the remote NIC keeps no QP for the number it gave");
+                const Copy& other = h == 0 ? rank0 : rank1;
+                NS_TEST_EXPECT_MSG_EQ(other.host[1 - h].ids->PeekQpn(),
+                                      whole.host[1 - h].ids->PeekQpn(),
+                                      "the far host's ids number on as its NIC does");
             }
         }
+        // Memory keys: a far host's ids give the keys its NIC's RegMr gives.
+        Ptr<RdmaMemoryRegion> mr = whole.host[1].nic->RegMr(whole.init[1].pd,
+                                                            0x1000,
+                                                            4096,
+                                                            IBV_ACCESS_LOCAL_WRITE |
+                                                                IBV_ACCESS_REMOTE_WRITE);
+        NS_TEST_ASSERT_MSG_EQ(bool(mr), true, "a region");
+        NS_TEST_EXPECT_MSG_EQ(rank0.host[1].ids->TakeKey(), mr->GetRkey(), "the same rkey");
+        NS_TEST_EXPECT_MSG_EQ(mr->GetRkey(), 0x15Au, "index 1 << 8, variant 0x5A");
         Simulator::Destroy();
     }
 };

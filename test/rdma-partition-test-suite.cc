@@ -105,7 +105,7 @@ class RankPartTestCase : public TestCase
 {
   public:
     RankPartTestCase()
-        : TestCase("a rank builds its switches, every host link and the links with an end on it; "
+        : TestCase("a rank builds its hosts, its switches and the links with an end on it; "
                    "its estimate counts those")
     {
     }
@@ -126,31 +126,30 @@ class RankPartTestCase : public TestCase
             std::vector<bool> link(t.links.size());
             for (uint32_t l = 0; l < link.size(); ++l)
             {
-                link[l] = RdmaPartition::BuildsLink(t, p.rankOf, r, t.links[l]);
+                link[l] = RdmaPartition::BuildsLink(p.rankOf, r, t.links[l]);
                 builtOn[l] += link[l];
-                const bool hostLink = !t.isSwitch[t.links[l].a] || !t.isSwitch[t.links[l].b];
                 NS_TEST_EXPECT_MSG_EQ(link[l],
-                                      hostLink || node[t.links[l].a] || node[t.links[l].b],
+                                      node[t.links[l].a] || node[t.links[l].b],
                                       "rank " << r << ", link " << l);
             }
             const auto c =
                 RdmaMemoryEstimate::CountPart(RdmaMemoryEstimate::Count(t, {}, false), t, node, link);
-            // 16 hosts (every NIC); 2 pods of 2 edge and 2 aggregation
-            // switches and 2 of the 4 cores; 16 host links, the 8 edge-
-            // aggregation links of its pods, the 8 aggregation-core links of
-            // its aggregation switches and 4 from the other pods' to its
-            // cores; route next hops per host: 1 per edge, 2 per aggregation
-            // and per core switch (GetRouteHops' rule), 16 hosts.
-            NS_TEST_EXPECT_MSG_EQ(c.hosts, 16u, "rank " << r << ": hosts");
+            // 2 pods: their 8 hosts, 2 edge and 2 aggregation switches
+            // each, and 2 of the 4 cores; the 8 host links of its pods, their
+            // 8 edge-aggregation links, the 8 aggregation-core links of its
+            // aggregation switches and 4 from the other pods' to its cores;
+            // route next hops per host: 1 per edge, 2 per aggregation and per
+            // core switch (GetRouteHops' rule), 16 hosts.
+            NS_TEST_EXPECT_MSG_EQ(c.hosts, 8u, "rank " << r << ": hosts");
             NS_TEST_EXPECT_MSG_EQ(c.switches, 10u, "rank " << r << ": switches");
-            NS_TEST_EXPECT_MSG_EQ(c.links, 36u, "rank " << r << ": links");
+            NS_TEST_EXPECT_MSG_EQ(c.links, 28u, "rank " << r << ": links");
             NS_TEST_EXPECT_MSG_EQ(c.routeHops, (4u * 1 + 4 * 2 + 2 * 2) * 16, "route next hops");
         }
         for (uint32_t l = 0; l < t.links.size(); ++l)
         {
             NS_TEST_EXPECT_MSG_GT(builtOn[l], 0u, "link " << l << " built on some rank");
         }
-        NS_TEST_EXPECT_MSG_EQ(RdmaPartition::BuildsLink(t, {}, 0, t.links.back()),
+        NS_TEST_EXPECT_MSG_EQ(RdmaPartition::BuildsLink({}, 0, t.links.back()),
                               true,
                               "one rank builds every link");
     }

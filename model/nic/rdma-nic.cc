@@ -13,6 +13,7 @@
 #include "ns3/enum.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/random-variable-stream.h"
@@ -212,8 +213,7 @@ RdmaNic::RdmaNic()
       m_verifyIcrc(true),
       m_ecn(2),
       m_nextPd(1),
-      m_nextKey(1),
-      m_nextQpn(0x100),
+      m_ids(Create<RdmaNicIds>(Ipv4Address(), UINT32_MAX)),
       m_ipId(0),
       m_scheduler(CreateObject<RdmaTxScheduler>()),
       m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
@@ -268,6 +268,7 @@ RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
 {
     m_device = device;
     m_address = address;
+    m_ids->Place(address, device->GetNode() ? device->GetNode()->GetId() : UINT32_MAX);
     Ptr<Channel> ch = device->GetChannel();
     for (std::size_t i = 0; ch && i < ch->GetNDevices(); ++i)
     {
@@ -285,6 +286,12 @@ Ipv4Address
 RdmaNic::GetAddress() const
 {
     return m_address;
+}
+
+Ptr<RdmaNicIds>
+RdmaNic::GetIds() const
+{
+    return m_ids;
 }
 
 Ptr<QbbNetDevice>
@@ -321,7 +328,7 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
         return nullptr;
     }
     // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
-    uint32_t key = (m_nextKey++ << 8) | 0x5A;
+    const uint32_t key = m_ids->TakeKey();
     if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length, pageBytes))
     {
         NS_LOG_INFO("RegMr: MPT/MTT table full (ENOMEM)");
@@ -363,15 +370,6 @@ RdmaNic::SetQpAttribute(const std::string& name, const AttributeValue& value)
     m_qpFactory.Set(name, value);
 }
 
-uint32_t
-RdmaNic::ReserveQpn()
-{
-    NS_ABORT_MSG_IF(m_pipeline, "RdmaNic::ReserveQpn: not with a pipeline (its QPC store decides)");
-    const uint32_t qpn = m_nextQpn & 0xFFFFFF;
-    ++m_nextQpn;
-    return qpn;
-}
-
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
 {
@@ -379,13 +377,13 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     {
         return nullptr;
     }
-    uint32_t qpn = m_nextQpn & 0xFFFFFF;
+    const uint32_t qpn = m_ids->PeekQpn();
     if (m_pipeline && !m_pipeline->GetTables()->AllocateQp(qpn))
     {
         NS_LOG_INFO("CreateQp: QPC table full (ENOMEM)");
         return nullptr;
     }
-    ++m_nextQpn;
+    m_ids->TakeQpn();
     Ptr<RdmaQueuePair> qp = m_qpFactory.Create<RdmaQueuePair>();
     qp->Initialize(qpn,
                    init,

@@ -6,6 +6,7 @@
 #define RDMA_NIC_H
 
 #include "rdma-nic-pipeline.h"
+#include "rdma-nic-ids.h"
 #include "rdma-nic-rx-buffer.h"
 #include "rdma-nic-rx-placement.h"
 #include "rdma-reps.h"
@@ -162,15 +163,10 @@ class RdmaNic : public Object
      */
     Ptr<RdmaQueuePair> CreateQp(const RdmaQueuePair::InitAttr& init);
     /**
-     * \brief Take the QP number CreateQp would give next without making a
-     * QP: the number of this NIC's QP that another MPI rank simulates, for
-     * its peer here (QP numbers count up from 0x100, so ranks that take
-     * them in the same order agree on every one).
-     * \return the number
-     * Aborts with a Pipeline (its QPC store could refuse the QP there;
-     * distributed runs refuse the pipeline).
+     * \return what a peer knows of this NIC and the numbers it hands out
+     * (its address, node, QP numbers and memory keys; RdmaNicIds)
      */
-    uint32_t ReserveQpn();
+    Ptr<RdmaNicIds> GetIds() const;
     /**
      * \brief Destroy a QP (ibv_destroy_qp): later packets to it are dropped.
      * \param qp the QP
@@ -351,14 +347,13 @@ class RdmaNic : public Object
     };
 
     Ptr<QbbNetDevice> m_device;                                //!< the port
-    Ipv4Address m_address;                                     //!< GID
     Mac48Address m_peerMac;                                    //!< next hop's MAC
     bool m_dataMode;                                           //!< MRs hold real bytes
     bool m_verifyIcrc;                                         //!< check ICRC on receive
     uint8_t m_ecn;                                             //!< ECN codepoint sent
     uint32_t m_nextPd;                                         //!< PD numbers
-    uint32_t m_nextKey;                                        //!< key index
-    uint32_t m_nextQpn;                                        //!< QP numbers
+    Ipv4Address m_address;                                     //!< GID (m_ids's, read per frame)
+    Ptr<RdmaNicIds> m_ids;                                     //!< GID, node, QP numbers, keys
     uint16_t m_ipId;                                           //!< IPv4 identification
     ObjectFactory m_qpFactory;                                 //!< QP attributes
     std::unordered_map<uint32_t, Ptr<RdmaMemoryRegion>> m_mrs; //!< by key
