@@ -4,6 +4,8 @@
 
 #include "rdma-value-check.h"
 
+#include "rdma-value-text.h"
+
 #include "ns3/nstime.h"
 
 #include <cerrno>
@@ -103,9 +105,15 @@ Expected(const AttributeChecker& checker)
         // Bounds as Time prints them ("+0ps", "+9.22337e+18ps"); durations are >= 0 anyway.
         const bool loOpen = lo.empty() || lo.front() == '-' || std::strtod(lo.c_str(), nullptr) == 0;
         const bool hiOpen = hi.empty() || std::strtod(hi.c_str(), nullptr) >= 9.2e18;
+        // A bound that applies in the units a user types ("1ns", not
+        // "+1000ps"; it passes the checker, so this does not come back here).
+        const Ptr<const AttributeChecker> self(&checker);
         return "a duration with its unit (for example 10us, 2ms; units y d h min s ms us ns ps "
                "fs)" +
-               Bounds(lo, hi, loOpen, hiOpen);
+               Bounds(loOpen ? lo : RdmaValueText(self, lo),
+                      hiOpen ? hi : RdmaValueText(self, hi),
+                      loOpen,
+                      hiOpen);
     }
     if (type.find("DataRateValue") != std::string::npos)
     {

@@ -34,7 +34,7 @@ RdmaConga::GetTypeId()
                           "section 3.6: Tfl = 500 us in its implementation). Must be positive.",
                           TimeValue(MicroSeconds(500)),
                           MakeTimeAccessor(&RdmaConga::m_timeout),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("FlowletTableSize",
                           "Entries of the flowlet table, indexed by the flow hash, entries "
                           "(CONGA's ASIC has 64K, section 5).",
@@ -48,7 +48,7 @@ RdmaConga::GetTypeId()
                           "160 us (section 3.6; the paper gives tau, not Tdre and Alpha apart).",
                           TimeValue(MicroSeconds(32)),
                           MakeTimeAccessor(&RdmaConga::m_tdre),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("Alpha",
                           "The DRE's decrement factor per Tdre, in (0, 1] (section 3.3).",
                           DoubleValue(0.2),

@@ -35,13 +35,13 @@ RdmaPfcWatchdog::GetTypeId()
                           "stormed. Default 200 ms, SONiC pfcwd's detection_time.",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&RdmaPfcWatchdog::m_detectionTime),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RestorationTime",
                           "A stormed class is restored after this long without receiving a "
                           "pause. Default 200 ms, SONiC pfcwd's restoration_time.",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&RdmaPfcWatchdog::m_restorationTime),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute(
                 "Action",
                 "What a stormed class does: Drop (ignore pauses, discard its frames; "

@@ -165,7 +165,7 @@ RdmaNic::GetTypeId()
                           "default.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&RdmaNic::m_baseRtt),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("Entropy",
                           "How the RoCEv2 UDP source port, the path entropy ECMP switches "
                           "hash (IBA Vol. 1 Annex A17.4.5.1), is chosen for a QP's frames: "
@@ -200,7 +200,7 @@ RdmaNic::GetTypeId()
                           "it. Must be positive.",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&RdmaNic::m_flowletTimeout),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddTraceSource("RxDrop",
                             "A received frame was dropped: the frame and the reason.",
                             MakeTraceSourceAccessor(&RdmaNic::m_rxDrop),

@@ -165,14 +165,14 @@ RdmaSelectiveRepeat::GetTypeId()
                           "40 Gb/s). Must be positive.",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_rtoLow),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoHigh",
                           "RTO_high: retransmission timeout with more packets in flight, an "
                           "estimate of the largest RTT (IRN, SIGCOMM 2018 section 3.1: 320 us "
                           "at 40 Gb/s). Must be positive.",
                           TimeValue(MicroSeconds(320)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_rtoHigh),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RtoLowThreshold",
                           "N: RTO_low applies while at most this many packets are sent, not "
                           "acknowledged and not SACKed (IRN, SIGCOMM 2018 section 3.1: N = 3).",
@@ -214,7 +214,7 @@ RdmaSelectiveRepeat::GetTypeId()
                           "timed from the first one not yet reported. Must be positive.",
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_sackDelay),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RecoverAll",
                           "false (the default): the requester resends what the reorder rule "
                           "declares lost (IRN, SIGCOMM 2018 section 3.1). true: on the NAK that "

@@ -147,6 +147,12 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--traffic.duration=30ms',),
      "sim.stopTime = '20ms': expected a time after the traffic's last arrival, at 29."),
     (('--traffic.duration=30ms',), " ms; from traffic.duration = 30ms (command line --traffic.duration)"),
+    # Regressions: these 1 ps floors were read at ns-3's nanosecond resolution
+    # as 0, so 0 passed and nic.BaseRtt = 0s aborted in DCQCN (exit 134).
+    (('--nic.BaseRtt=0s',), "nic.BaseRtt = '0s': expected a duration with its unit "
+     "(for example 10us, 2ms; units y d h min s ms us ns ps fs) >= 1ns"),
+    (('--transport.irn.RtoLow=0s',), "transport.irn.RtoLow = '0s': expected a duration"),
+    (('--nic.FlowletTimeout=0s',), "nic.FlowletTimeout = '0s': expected a duration"),
     # Found while building (RdmaHelper::Install sizes each NIC's receive buffer).
     (('--nic.pipeline=true', '--nic.rx.BufferBytes=100'),
      "command line --nic.rx.BufferBytes: nic.rx.BufferBytes (100) is below one largest frame"),
