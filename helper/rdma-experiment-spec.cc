@@ -573,11 +573,12 @@ CheckFabricFits(const RdmaConfig& c)
     std::string what = "this fabric alone";
     if (world > 1)
     {
-        // A rank builds every host link and at least its share of the rest,
-        // so the largest rank's part is at least the average (every
-        // generated fabric here has one link per host).
+        // A rank builds its hosts, switches and links (a link between two
+        // ranks on both), so the largest rank's part is at least the
+        // average.
+        counts.hosts = (counts.hosts + world - 1) / world;
         counts.switches = (counts.switches + world - 1) / world;
-        counts.links = counts.hosts + (counts.links - counts.hosts + world - 1) / world;
+        counts.links = (counts.links + world - 1) / world;
         counts.routeHops = (counts.routeHops + world - 1) / world;
         what = "a rank's part of this fabric alone (" + std::to_string(world) + " ranks)";
     }

@@ -182,9 +182,9 @@ def test_bad_rank_input_exits_2(tmp_path, args, ranks, reason):
 def test_memory_check_takes_a_ranks_part(tmp_path):
     """sim.maxMemory is checked against what a process builds: the whole
     fabric sequentially (75.5 MiB estimated for the k=16 permutation), the
-    largest rank's part on 2 ranks (every host, half the switches, the
-    links with an end on the rank), so 70 MiB refuses the one and runs the
-    other, and 60 MiB refuses both, naming the part."""
+    largest rank's part on 2 ranks (56.4 MiB: its hosts and switches, the
+    links with an end on the rank, every flow), so 70 MiB refuses the one
+    and runs the other, and 50 MiB refuses both, naming the part."""
     args = CONFIGS['k16-permutation'] + ['--sim.stopTime=1ns']
     r = run(1, args + ['--sim.maxMemory=70MiB'], tmp_path / 'seq', timeout=300)
     assert r.returncode == 2, r.stdout + r.stderr
@@ -192,7 +192,7 @@ def test_memory_check_takes_a_ranks_part(tmp_path):
     assert not (tmp_path / 'seq').exists()
     r = run(2, args + ['--sim.maxMemory=70MiB'], tmp_path / 'two', timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
-    r = run(2, args + ['--sim.maxMemory=60MiB'], tmp_path / 'small', timeout=300)
+    r = run(2, args + ['--sim.maxMemory=50MiB'], tmp_path / 'small', timeout=300)
     assert r.returncode == 2, r.stdout + r.stderr
     assert "s part of this run (the largest of 2 ranks) needs about" in r.stderr
     assert not (tmp_path / 'small').exists()
