@@ -34,9 +34,8 @@ RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
         {
             const uint32_t index = m_devices.size();
             m_devices.push_back(dev);
-            dev->GetPfcController()->TraceConnectWithoutContext(
-                "PauseTx",
-                MakeCallback(&RdmaStatsHelper::OnPfcTx, this).Bind(index));
+            dev->GetPfcController()->SetPauseTxWatch(
+                [this, index](uint8_t cls, uint16_t quanta) { OnPfcTx(index, cls, quanta); });
         }
     }
     for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)

@@ -99,6 +99,7 @@ QbbPfcController::DoDispose()
     m_holdMask = 0;
     m_transmit = nullptr;
     m_pauseWatch = nullptr;
+    m_pauseTxWatch = nullptr;
     Object::DoDispose();
 }
 
@@ -125,6 +126,12 @@ void
 QbbPfcController::SetPauseStateWatch(std::function<void(uint8_t, bool)> watch)
 {
     m_pauseWatch = std::move(watch);
+}
+
+void
+QbbPfcController::SetPauseTxWatch(std::function<void(uint8_t, uint16_t)> watch)
+{
+    m_pauseTxWatch = std::move(watch);
 }
 
 void
@@ -287,6 +294,10 @@ QbbPfcController::BuildFrame(Mac48Address source)
         else
         {
             ++state.stats.resumeTx[c];
+        }
+        if (m_pauseTxWatch)
+        {
+            m_pauseTxWatch(c, quanta);
         }
         m_pauseTxTrace(c, quanta);
         if ((m_holdMask & bit) && quanta == m_holdQuanta)

@@ -113,6 +113,15 @@ class QbbPfcController : public Object
      * \param watch called with (class, paused); an empty one removes it
      */
     void SetPauseStateWatch(std::function<void(uint8_t, bool)> watch);
+    /**
+     * \brief Set a watch on the PFC frames this port sends (a run's
+     * statistics, RdmaStatsHelper): called as PauseTx fires, before its
+     * sinks, as a plain function where a trace sink per port would cost an
+     * ns-3 Callback chain each (hundreds of bytes at every port of a large
+     * fabric).
+     * \param watch called with (class, quanta; 0 is XON); an empty one removes it
+     */
+    void SetPauseTxWatch(std::function<void(uint8_t, uint16_t)> watch);
 
     /**
      * \brief Ask the peer to pause one class for quanta x 512 bit times at
@@ -259,6 +268,7 @@ class QbbPfcController : public Object
     uint8_t m_holdMask{0};                         //!< classes held paused at the peer
     std::unique_ptr<ClassState> m_state;           //!< null until PFC is used (State)
     std::function<void(uint8_t, bool)> m_pauseWatch; //!< the owner's watchdog, or empty
+    std::function<void(uint8_t, uint16_t)> m_pauseTxWatch; //!< SetPauseTxWatch, or empty
 
     TracedCallback<uint8_t, uint16_t> m_pauseTxTrace;  //!< PauseTx
     TracedCallback<uint8_t, uint16_t> m_pauseRxTrace;  //!< PauseRx
