@@ -367,28 +367,6 @@ MakeConnection(const RdmaConfig& c)
 }
 
 /**
- * \brief Refuse a time key that is not positive. The models' attributes
- * say so with a 1 ps floor, but their checkers are made when the TypeIds
- * register, before the run's picosecond resolution is set, and at ns-3's
- * default nanosecond resolution that floor reads 0.
- * \param c the configuration
- * \param keys the keys
- * \throws RdmaConfigError naming the first key that is 0
- */
-void
-RequirePositiveTimes(const RdmaConfig& c, std::initializer_list<const char*> keys)
-{
-    for (const char* key : keys)
-    {
-        if (!c.GetTime(key).IsStrictlyPositive())
-        {
-            throw RdmaConfigError(c.GetOrigin(key) + ": " + key + " = '" + c.Get(key) +
-                                  "': expected a positive time");
-        }
-    }
-}
-
-/**
  * \param c the configuration
  * \param mtuBytes the path MTU, bytes
  * \return the loss-recovery TypeId transport.recovery names (its attributes
@@ -409,9 +387,6 @@ MakeLossRecovery(const RdmaConfig& c, uint64_t mtuBytes)
                               ": transport.irn.BdpBytes = " + c.Get("transport.irn.BdpBytes") +
                               ": below one path MTU (" + std::to_string(mtuBytes) + " bytes)");
     }
-    RequirePositiveTimes(
-        c,
-        {"transport.irn.RtoLow", "transport.irn.RtoHigh", "transport.irn.SackDelay"});
     return name == "irn" ? "ns3::RdmaSelectiveRepeat" : "ns3::RdmaGoBackN";
 }
 
@@ -905,8 +880,6 @@ RdmaExperimentSpec::ReadTransport(const RdmaConfig& c)
     mtuBytes = 128u << connection.pathMtu;
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
-    RequirePositiveTimes(c,
-                         {"nic.FlowletTimeout", "switch.conga.FlowletTimeout", "switch.conga.Tdre"});
     irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
 }
 

@@ -25,10 +25,10 @@ BAD = {
         ('topology.linkDelay', '-1us', 'not negative'),
         ('output.qlenInterval', '-10us', 'not negative'),
         ('link.pfc.RefreshMargin', 'soon', 'expected a duration'),
-        ('nic.FlowletTimeout', '0s', 'expected a positive time'),
+        ('nic.FlowletTimeout', '0s', '>= 1ns'),
         ('nic.FlowletTimeout', '-20us', 'not negative'),
         ('transport.irn.ReorderTime', '-1us', 'not negative'),
-        ('transport.irn.SackDelay', '0us', 'expected a positive time'),
+        ('transport.irn.SackDelay', '0us', '>= 1ns'),
     ],
     'rate': [
         ('topology.hostRate', '0Gbps', 'expected a rate with its unit'),
