@@ -103,15 +103,15 @@ Expected(const AttributeChecker& checker)
     if (type.find("TimeValue") != std::string::npos)
     {
         // Bounds as Time prints them ("+0ps", "+9.22337e+18ps"); durations are >= 0 anyway.
-        const bool loOpen = lo.empty() || lo.front() == '-' || std::strtod(lo.c_str(), nullptr) == 0;
+        // ns-3 prints Time::Min() as "+9.22337e+18ps": the type's limit too.
+        const double loValue = std::strtod(lo.c_str(), nullptr);
+        const bool loOpen = lo.empty() || lo.front() == '-' || loValue == 0 || loValue >= 9.2e18;
         const bool hiOpen = hi.empty() || std::strtod(hi.c_str(), nullptr) >= 9.2e18;
-        // A bound that applies in the units a user types ("1ns", not
-        // "+1000ps"; it passes the checker, so this does not come back here).
-        const Ptr<const AttributeChecker> self(&checker);
+        // A bound that applies in the units a user types ("1ns", not "+1000ps").
         return "a duration with its unit (for example 10us, 2ms; units y d h min s ms us ns ps "
                "fs)" +
-               Bounds(loOpen ? lo : RdmaValueText(self, lo),
-                      hiOpen ? hi : RdmaValueText(self, hi),
+               Bounds(loOpen ? lo : RdmaTimeText(Time(lo)),
+                      hiOpen ? hi : RdmaTimeText(Time(hi)),
                       loOpen,
                       hiOpen);
     }

@@ -51,6 +51,13 @@ InLargestUnit(long double count, const std::vector<std::pair<const char*, long d
     return "";
 }
 
+/// Time units, largest first, in picoseconds.
+const std::vector<std::pair<const char*, long double>> TIME_UNITS{{"s", 1e12L},
+                                                                 {"ms", 1e9L},
+                                                                 {"us", 1e6L},
+                                                                 {"ns", 1e3L},
+                                                                 {"ps", 1.0L}};
+
 } // namespace
 
 std::string
@@ -85,12 +92,28 @@ RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
         return isTime ? "0s" : "0bps";
     }
     const std::string t =
-        isTime ? InLargestUnit(count,
-                               {{"s", 1e12L}, {"ms", 1e9L}, {"us", 1e6L}, {"ns", 1e3L}, {"ps", 1.0L}})
+        isTime ? InLargestUnit(count, TIME_UNITS)
                : InLargestUnit(
                      count,
                      {{"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
     return t.empty() ? text : t;
+}
+
+std::string
+RdmaTimeText(Time t)
+{
+    if (t.IsZero())
+    {
+        return "0s";
+    }
+    const std::string text = InLargestUnit(t.GetPicoSeconds(), TIME_UNITS);
+    if (!text.empty())
+    {
+        return text;
+    }
+    std::ostringstream s;
+    s << t;
+    return s.str();
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define RDMA_VALUE_TEXT_H
 
 #include "ns3/attribute.h"
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <string>
@@ -25,6 +26,15 @@ namespace ns3
  * \return the text to show
  */
 std::string RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text);
+
+/**
+ * \ingroup rdma
+ * \brief A time in the largest unit that holds it in at most three
+ * decimals ("200ms", "1.5us", "0s"), as RdmaValueText shows a time key.
+ * \param t the time
+ * \return its text (ns-3's own, "+1.25e+03ps" style, where no unit holds it)
+ */
+std::string RdmaTimeText(Time t);
 
 } // namespace ns3
 

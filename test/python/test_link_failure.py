@@ -51,6 +51,11 @@ def test_the_node_ids_are_the_links_ends_in_either_order(run_example, tmp_path):
     ('16-99@1ms', "'16-99@1ms': no link joins nodes 16 and 99"),
     ('16-24@1', "'16-24@1': the time '1': expected a duration with its unit"),
     ('16-24', "'16-24' is not A-B@time"),
+    # Regression: the bound of an unbounded time was read from ns-3's
+    # "+9.22337e+18ps" for Time::Min() as ">= +9.22337e+18ps" (and once as a
+    # recursion, found by the fuzz harness).
+    ('16-24@-1us', "the time '-1us': expected a duration with its unit (for example 10us, 2ms; "
+     "units y d h min s ms us ns ps fs), not negative"),
     ('16-24@1ms,16-24@2ms', "'16-24@2ms': no link joins nodes 16 and 24 (that is not already named)"),
 ])
 def test_bad_failed_link_exits_2_naming_the_key(run_example, tmp_path, value, message):
