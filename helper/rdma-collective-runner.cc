@@ -156,8 +156,7 @@ RdmaCollectiveRunner::SetHosts(const std::vector<Ptr<RdmaNic>>& nics)
     m_hosts.assign(nics.size(), Host());
     for (std::size_t h = 0; h < nics.size(); ++h)
     {
-        m_hosts[h].nic = nics[h];
-        m_hosts[h].ids = nics[h] ? nics[h]->GetIds() : nullptr;
+        m_hosts[h].SetNic(nics[h]);
     }
 }
 
@@ -170,8 +169,7 @@ RdmaCollectiveRunner::SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far)
     {
         if (far[h])
         {
-            m_hosts[h].nic = nullptr;
-            m_hosts[h].ids = far[h];
+            m_hosts[h].SetFar(far[h]);
         }
     }
 }

@@ -197,6 +197,20 @@ RdmaHelper::Connect(Ptr<RdmaQueuePair> a,
 }
 
 void
+RdmaHostVerbs::SetNic(Ptr<RdmaNic> n)
+{
+    nic = n;
+    ids = n ? n->GetIds() : nullptr;
+}
+
+void
+RdmaHostVerbs::SetFar(Ptr<RdmaNicIds> far)
+{
+    nic = nullptr;
+    ids = far;
+}
+
+void
 RdmaHostVerbs::Open(Callback<void, const RdmaWorkCompletion&> onCompletion)
 {
     pd = nic->AllocPd();
@@ -234,11 +248,9 @@ RdmaHelper::CreateConnectedQps(Ptr<RdmaNic> a,
                                uint8_t priority)
 {
     RdmaHostVerbs hostA;
-    hostA.nic = a;
-    hostA.ids = a->GetIds();
+    hostA.SetNic(a);
     RdmaHostVerbs hostB;
-    hostB.nic = b;
-    hostB.ids = b->GetIds();
+    hostB.SetNic(b);
     return CreateConnectedQps(hostA, initA, hostB, initB, config, priority);
 }
 

@@ -57,6 +57,10 @@ struct RdmaHostVerbs
     Ptr<RdmaProtectionDomain> pd; //!< its PD (after Open)
     Ptr<RdmaCompletionQueue> cq;  //!< its CQ (after Open)
 
+    /// Make it a host with this NIC (its ids the NIC's) \param n the NIC (null: not a host)
+    void SetNic(Ptr<RdmaNic> n);
+    /// Make it another rank's host: no NIC here, these ids \param far its ids
+    void SetFar(Ptr<RdmaNicIds> far);
     /**
      * \brief Allocate the PD and a CQ of 2^16 entries that delivers every
      * completion to a callback.
