@@ -432,6 +432,10 @@ RdmaTopologyHelper::RerouteAround(uint32_t link)
         m_down.assign(m_links.size(), false);
     }
     m_down[link] = true;
+    if (!m_builtRoutes)
+    {
+        m_builtRoutes = std::move(m_routes);
+    }
     m_routes = std::make_unique<RdmaRouteComputer>(m_spec, m_down);
     const uint64_t entries = InstallRoutes();
     NS_LOG_INFO("routes around link " << link << " (" << m_links[link].a << "-"
@@ -498,6 +502,13 @@ RdmaTopologyHelper::GetRoutes() const
 {
     CheckInstalled();
     return *m_routes;
+}
+
+const RdmaRouteComputer&
+RdmaTopologyHelper::GetBuiltRoutes() const
+{
+    CheckInstalled();
+    return m_builtRoutes ? *m_builtRoutes : *m_routes;
 }
 
 uint32_t
@@ -638,7 +649,7 @@ Time
 RdmaTopologyHelper::GetPropagationDelay(uint32_t src, uint32_t dst) const
 {
     Time t;
-    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
     {
         t += m_spec.links[l].delay;
     }
@@ -649,7 +660,7 @@ DataRate
 RdmaTopologyHelper::GetBottleneckRate(uint32_t src, uint32_t dst) const
 {
     uint64_t bps = 0;
-    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
     {
         const uint64_t r = m_spec.links[l].rate.GetBitRate();
         bps = (bps == 0 || r < bps) ? r : bps;
@@ -664,11 +675,11 @@ RdmaTopologyHelper::GetBaseRtt(uint32_t src,
                                uint32_t ackBytes) const
 {
     Time t;
-    for (uint32_t l : GetRoutes().GetPath(src, dst))
+    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
     {
         t += m_spec.links[l].delay + WireTime(l, frameBytes);
     }
-    for (uint32_t l : GetRoutes().GetPath(dst, src))
+    for (uint32_t l : GetBuiltRoutes().GetPath(dst, src))
     {
         t += m_spec.links[l].delay + WireTime(l, ackBytes);
     }

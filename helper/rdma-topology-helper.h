@@ -260,7 +260,7 @@ class RdmaTopologyHelper
 
     /// \return the topology installed
     const RdmaTopologySpec& GetSpec() const;
-    /// \return its routes
+    /// \return its routes now (after RerouteAround: around the failed links)
     const RdmaRouteComputer& GetRoutes() const;
 
     /// \return number of hosts
@@ -307,6 +307,14 @@ class RdmaTopologyHelper
     /// \return every device built here (two per built link, in link order)
     const NetDeviceContainer& GetDevices() const;
 
+    /*
+     * The path queries below (GetPropagationDelay, GetBottleneckRate,
+     * GetBaseRtt, GetPathFunction) walk the fabric as built: a link that
+     * fails during the run (ScheduleLinkFailure) is not taken away, so a
+     * flow's ideal FCT is the intact fabric's whatever failed (its slowdown
+     * shows what the failure cost), and a host cut off by a failed link
+     * still has a path to compare against.
+     */
     /**
      * \brief One-way propagation delay from one host to another: the sum
      * of the link delays on RdmaRouteComputer::GetPath().
@@ -363,6 +371,8 @@ class RdmaTopologyHelper
     void Report(const std::string& what, uint64_t done, uint64_t total) const;
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
+    /// \return the routes of the fabric as built (no link failed)
+    const RdmaRouteComputer& GetBuiltRoutes() const;
     /// Put m_routes' next hops toward every host in every switch's table.
     /// Make the nodes (with their system ids), sorted into switches and hosts.
     void MakeNodes();
@@ -393,7 +403,9 @@ class RdmaTopologyHelper
     uint32_t m_rank{0};                                 //!< SetSystemIds: this rank
     bool m_installed;                                   //!< Install() ran
     RdmaTopologySpec m_spec;                            //!< what was installed
-    std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes
+    std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes now
+    std::unique_ptr<RdmaRouteComputer> m_builtRoutes;   //!< those of the intact fabric, once a
+                                                        //!< link failed (else m_routes)
     NodeContainer m_nodes;                              //!< all, by node id
     NodeContainer m_hosts;                              //!< hosts, by index
     NodeContainer m_switchNodes;                        //!< switches, by index

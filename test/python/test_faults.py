@@ -6,6 +6,7 @@ while the outputs are written (a file size limit, RLIMIT_FSIZE: exit 2,
 
 import os
 import resource
+import select
 import signal
 import subprocess
 import time
@@ -27,22 +28,47 @@ def snapshot(folder):
 
 
 def long_run(build_dir, out, *extra):
-    """rdma-sim on tiny.ini with 200 times its arrivals: tens of seconds."""
+    """rdma-sim on tiny.ini with WebSearch flows arriving for 50 s: hours of
+    work on any machine, so a signal always finds it simulating."""
     exe = os.path.join(build_dir, 'examples', 'rdma-sim')
-    return subprocess.Popen([exe, '-c', TINY, '--traffic.duration=40ms', '--sim.stopTime=1s',
+    return subprocess.Popen([exe, '-c', TINY, '--traffic.cdf=websearch',
+                             '--traffic.duration=50s', '--sim.stopTime=60s',
                              '--output.dir=%s' % out] + list(extra),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def wait_until_simulating(p, timeout=120):
+    """Read p's stderr until its progress line says it is simulating ("ms
+    simulated"; rdma-sim prints it once a run has taken a few seconds), so
+    that the signal that follows lands in the simulation whatever the
+    machine's speed. Returns what was read."""
+    seen = b''
+    deadline = time.monotonic() + timeout
+    fd = p.stderr.fileno()
+    while b'ms simulated' not in seen:
+        assert p.poll() is None, 'the run ended before it said it was simulating: %r' % seen
+        left = deadline - time.monotonic()
+        assert left > 0, 'no progress line in %d s: %r' % (timeout, seen)
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            seen += os.read(fd, 65536)
+    return seen
+
+
+def stop_with(p, sig):
+    """Send sig once p is simulating; return (exit status, all of stderr)."""
+    before = wait_until_simulating(p)
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    return p.returncode, (before + err).decode()
 
 
 @pytest.mark.parametrize('sig, name', [(signal.SIGINT, 'SIGINT'), (signal.SIGTERM, 'SIGTERM')])
 def test_signal_stops_cleanly_and_writes_nothing(build_dir, tmp_path, sig, name):
     out = tmp_path / 'new' / 'out'
     p = long_run(build_dir, out)
-    time.sleep(1.5)
-    assert p.poll() is None, 'the run ended before the signal: make it longer'
-    p.send_signal(sig)
-    _, err = p.communicate(timeout=60)
-    assert p.returncode == 128 + sig, err
+    rc, err = stop_with(p, sig)
+    assert rc == 128 + sig, err
     assert '%s: stopped at' % name in err and 'nothing was written to %s' % out in err, err
     assert not (tmp_path / 'new').exists()
 
@@ -54,10 +80,8 @@ def test_signal_leaves_an_existing_folder_as_it_was(build_dir, tmp_path):
     (out / 'notes.txt').write_text('mine\n')
     before = snapshot(out)
     p = long_run(build_dir, out, '--force', '--output.pcapNodes=0')
-    time.sleep(1.5)
-    p.send_signal(signal.SIGINT)
-    _, err = p.communicate(timeout=60)
-    assert p.returncode == 130, err
+    rc, err = stop_with(p, signal.SIGINT)
+    assert rc == 130, err
     assert snapshot(out) == before
     assert sorted(os.listdir(out)) == ['fct.csv', 'notes.txt']
 

@@ -65,3 +65,29 @@ def test_bad_failed_link_exits_2_naming_the_key(run_example, tmp_path, value, me
     assert r.returncode == 2
     assert 'topology.failLinks = ' in r.stderr and message in r.stderr
     assert not out.exists()
+
+
+def test_a_failed_host_link_is_a_result(run_example, tmp_path):
+    """Regression: a host's only link failing aborted the run (no path, so an
+    ideal FCT over a bottleneck of 0 bit/s: exit 134, no outputs). Its flows
+    end with IBV_WC_RETRY_EXC_ERR after retry_cnt + 1 = 8 local ACK timeouts
+    of 4.096 us x 2^14 (IBA 9.7.6.1.3: about 0.54 s), the others complete,
+    and every ideal FCT is the intact fabric's."""
+    out = tmp_path / 'out'
+    s = run_summary(run_example, out, '--topology.k=4', '--traffic.pattern=permutation',
+                    '--traffic.size=200000', '--topology.failLinks=0-16@10us',
+                    '--sim.stopTime=1s', '--quiet')
+    with open(os.path.join(str(out), 'fct.csv')) as f:
+        rows = list(csv.DictReader(f))
+    cut = [r for r in rows if r['src'] == '0' or r['dst'] == '0']
+    assert len(cut) == 2  # host 0 sends to one host and receives from another
+    assert all(r['status'] == 'IBV_WC_RETRY_EXC_ERR' for r in cut), cut
+    assert all(r['status'] == 'IBV_WC_SUCCESS' for r in rows if r not in cut)
+    assert s['flows'] == {'total': 16, 'completed': 14, 'failed': 2, 'incomplete': 0}
+    assert all(int(r['ideal_fct_ns']) > 0 for r in rows)
+    # Before the retries run out the flows are unfinished, and said to be.
+    early = run_summary(run_example, tmp_path / 'early', '--topology.k=4',
+                        '--traffic.pattern=permutation', '--traffic.size=200000',
+                        '--topology.failLinks=0-16@10us', '--quiet')
+    assert early['flows']['incomplete'] == 2
+    assert any('were still running when the run ended' in w for w in early['warnings'])
