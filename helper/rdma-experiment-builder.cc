@@ -444,10 +444,12 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
         RdmaProgress::Work w;
         w.flowsDone = m_runner->GetCompletedCount() + m_runner->GetFailedCount();
         w.flowsTotal = flows.size();
+        // Each PSN's payload once: resent copies are not more data delivered.
         uint64_t delivered = 0;
         for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
         {
-            delivered += m_topo.GetNic(h) ? m_topo.GetNic(h)->GetStats().rxPayloadPackets : 0;
+            delivered +=
+                m_topo.GetNic(h) ? m_topo.GetNic(h)->GetQpStatsTotal().payloadPacketsPlaced : 0;
         }
         w.delivered = packetsExpected ? double(delivered) / packetsExpected : 1.0;
         return w;

@@ -45,6 +45,12 @@ RdmaFctRecord::Failed() const
     return (completed && !Succeeded()) || noQp;
 }
 
+bool
+RdmaFctRecord::Unfinished() const
+{
+    return !completed && !noQp;
+}
+
 std::string
 RdmaFctRecord::StatusName() const
 {
@@ -66,7 +72,8 @@ std::vector<RdmaFctRecord>
 RdmaMakeFctRecords(const std::vector<RdmaFlow>& flows,
                    const std::vector<RdmaFlowResult>& results,
                    const RdmaPathFunction& path,
-                   const RdmaIdealFct& model)
+                   const RdmaIdealFct& model,
+                   Time end)
 {
     NS_ABORT_MSG_IF(flows.size() != results.size(),
                     "RdmaMakeFctRecords: " << flows.size() << " flows but " << results.size()
@@ -89,6 +96,10 @@ RdmaMakeFctRecords(const std::vector<RdmaFlow>& flows,
         if (r.Succeeded())
         {
             r.slowdown = RdmaSlowdown(r.fct, r.ideal);
+        }
+        else if (r.Unfinished())
+        {
+            r.slowdownAtLeast = RdmaSlowdown(std::max(Time(0), end - flows[i].start), r.ideal);
         }
     }
     return records;
@@ -115,12 +126,14 @@ RdmaSlowdownPercentiles(const std::vector<RdmaFctRecord>& records,
     NS_ABORT_MSG_IF(edges.empty() || !std::is_sorted(edges.begin(), edges.end()),
                     "RdmaSlowdownPercentiles: bucket edges must be increasing");
     std::vector<std::vector<double>> values(edges.size());
+    std::vector<std::vector<double>> atLeast(edges.size()); // the unfinished' lower bounds
     for (const RdmaFctRecord& r : records)
     {
-        if (r.Succeeded() && r.flow.size >= edges.front())
+        if ((r.Succeeded() || r.Unfinished()) && r.flow.size >= edges.front())
         {
             auto k = std::upper_bound(edges.begin(), edges.end(), r.flow.size) - edges.begin() - 1;
-            values[k].push_back(r.slowdown);
+            (r.Succeeded() ? values[k] : atLeast[k])
+                .push_back(r.Succeeded() ? r.slowdown : r.slowdownAtLeast);
         }
     }
     std::vector<RdmaSlowdownBucket> buckets(edges.size());
@@ -136,6 +149,17 @@ RdmaSlowdownPercentiles(const std::vector<RdmaFctRecord>& records,
             b.p50 = RdmaPercentile(values[k], 0.50);
             b.p95 = RdmaPercentile(values[k], 0.95);
             b.p99 = RdmaPercentile(values[k], 0.99);
+        }
+        b.unfinished = static_cast<uint32_t>(atLeast[k].size());
+        if (!atLeast[k].empty())
+        {
+            b.unfinishedAtLeast = *std::min_element(atLeast[k].begin(), atLeast[k].end());
+            std::vector<double> all = values[k];
+            all.insert(all.end(), atLeast[k].begin(), atLeast[k].end());
+            std::sort(all.begin(), all.end());
+            b.p50AtLeast = RdmaPercentile(all, 0.50);
+            b.p95AtLeast = RdmaPercentile(all, 0.95);
+            b.p99AtLeast = RdmaPercentile(all, 0.99);
         }
     }
     return buckets;

@@ -82,6 +82,9 @@ struct RdmaFctRecord
     Time ideal;                          //!< ideal FCT
     double slowdown{0};                  //!< RdmaSlowdown(fct, ideal) (if successful)
     bool noQp{false};                    //!< never posted: no QP (RdmaFlowResult::noQp)
+    /// Unfinished (no completion by the run's end, not failed): its slowdown
+    /// is at least (end - start) / ideal, floored at 1; else 0.
+    double slowdownAtLeast{0};
 
     /// \return completed with IBV_WC_SUCCESS
     bool Succeeded() const;
@@ -92,6 +95,9 @@ struct RdmaFctRecord
      * "IBV_WC_SUCCESS"), "NO_QP" (CreateQp failed: ENOMEM) or "INCOMPLETE"
      */
     std::string StatusName() const;
+    /// \return no completion arrived and none can be missing for want of a QP:
+    /// the flow was still running when the run ended
+    bool Unfinished() const;
 };
 
 /**
@@ -107,12 +113,15 @@ double RdmaSlowdown(Time fct, Time ideal);
  * \param results their results, same order and length
  * \param path the path of each (src, dst)
  * \param model the ideal-FCT constants
+ * \param end when the run ended: an unfinished flow's slowdown is at least
+ *        (end - start) / ideal (RdmaFctRecord::slowdownAtLeast)
  * \return one record per flow, in the flows' order
  */
 std::vector<RdmaFctRecord> RdmaMakeFctRecords(const std::vector<RdmaFlow>& flows,
                                               const std::vector<RdmaFlowResult>& results,
                                               const RdmaPathFunction& path,
-                                              const RdmaIdealFct& model);
+                                              const RdmaIdealFct& model,
+                                              Time end = Time(0));
 
 /**
  * \brief The p-th percentile by nearest rank: the ceil(p x n)-th smallest
@@ -133,6 +142,17 @@ struct RdmaSlowdownBucket
     double p50{std::numeric_limits<double>::quiet_NaN()};
     double p95{std::numeric_limits<double>::quiet_NaN()}; //!< 95th percentile (NaN: no flows)
     double p99{std::numeric_limits<double>::quiet_NaN()}; //!< 99th percentile (NaN: no flows)
+    /// flows in it still running when the run ended (left out of the percentiles above)
+    uint32_t unfinished{0};
+    /// the smallest of their slowdown lower bounds: each is at least this (NaN: none)
+    double unfinishedAtLeast{std::numeric_limits<double>::quiet_NaN()};
+    /// Lower bounds on the percentiles of every flow that did not fail, the
+    /// unfinished at their lower bounds (NaN without unfinished flows): the
+    /// percentiles the run would show had it run until they finished are at
+    /// least these.
+    double p50AtLeast{std::numeric_limits<double>::quiet_NaN()};
+    double p95AtLeast{std::numeric_limits<double>::quiet_NaN()}; //!< as p50AtLeast
+    double p99AtLeast{std::numeric_limits<double>::quiet_NaN()}; //!< as p50AtLeast
 
     /// \return whether any flow was measured (else the percentiles are NaN)
     bool HasFlows() const
@@ -146,7 +166,8 @@ std::vector<uint64_t> RdmaDefaultSizeBuckets();
 
 /**
  * \brief Slowdown percentiles (nearest rank) per flow-size bucket, over the
- * flows that completed successfully.
+ * flows that completed successfully; with the unfinished flows counted and
+ * their lower bounds (RdmaSlowdownBucket::unfinished, p99AtLeast).
  * \param records the records
  * \param edges increasing bucket boundaries: bucket k holds sizes in
  *        [edges[k], edges[k+1]); the last bucket is [edges.back(), inf)

@@ -48,6 +48,7 @@ Fields(RdmaQueuePair::Stats& s)
                              &s.rnrNakReceived,
                              &s.duplicates,
                              &s.outOfSequence,
+                             &s.payloadPacketsPlaced,
                              &s.spuriousRetransmissions,
                              &s.latePackets,
                              &s.lateDepthPackets,

@@ -144,6 +144,63 @@ class HpccFctFormatTestCase : public TestCase
     }
 };
 
+/// Flows still running at the run's end: counted, with lower bounds.
+class UnfinishedFlowsTestCase : public TestCase
+{
+  public:
+    UnfinishedFlowsTestCase()
+        : TestCase("unfinished flows: slowdown >= (end - start) over ideal, counted per bucket, "
+                   "and lower bounds on the percentiles with them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Four 1 MB flows from t = 0 on a path of base RTT 2 us at 100 Gb/s:
+        // ideal 88,409 ns each (IdealFctTestCase). Two finish (slowdown 1 and
+        // 2), one is still running at the end (2 ms), one fails.
+        std::vector<RdmaFlow> flows(4);
+        std::vector<RdmaFlowResult> results(4);
+        for (uint32_t i = 0; i < 4; ++i)
+        {
+            flows[i].id = i;
+            flows[i].src = 0;
+            flows[i].dst = 1;
+            flows[i].size = 1000000;
+            flows[i].start = Time(0);
+        }
+        results[0].completed = true;
+        results[0].completion = NanoSeconds(88409);
+        results[1].completed = true;
+        results[1].completion = NanoSeconds(2 * 88409);
+        results[3].completed = true;
+        results[3].status = IBV_WC_RETRY_EXC_ERR;
+        results[3].completion = MicroSeconds(500);
+        const auto path = [](uint32_t, uint32_t) {
+            return RdmaPathInfo{NanoSeconds(2000), DataRate("100Gbps")};
+        };
+        const auto records =
+            RdmaMakeFctRecords(flows, results, path, RdmaIdealFct(), MilliSeconds(2));
+        NS_TEST_EXPECT_MSG_EQ(records[2].Unfinished(), true, "no completion, a QP: unfinished");
+        NS_TEST_EXPECT_MSG_EQ(records[2].StatusName(), "INCOMPLETE", "fct.csv's status");
+        NS_TEST_EXPECT_MSG_EQ(records[3].Unfinished(), false, "a failed flow is not unfinished");
+        NS_TEST_EXPECT_MSG_EQ_TOL(records[2].slowdownAtLeast,
+                                  2e6 / 88409,
+                                  1e-9,
+                                  "2 ms so far over the ideal 88,409 ns");
+        const auto b = RdmaSlowdownPercentiles(records);
+        NS_TEST_EXPECT_MSG_EQ(b[3].flows, 2u, "the percentiles rest on the two done");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p99, 2.0, "p99 of {1, 2}");
+        NS_TEST_EXPECT_MSG_EQ(b[3].unfinished, 1u, "one unfinished in 1-10 MB");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b[3].unfinishedAtLeast, 2e6 / 88409, 1e-9, "its bound");
+        NS_TEST_EXPECT_MSG_EQ(b[3].p50AtLeast, 2.0, "{1, 2, 22.6}: ceil(1.5) = 2nd");
+        NS_TEST_EXPECT_MSG_EQ_TOL(b[3].p99AtLeast, 2e6 / 88409, 1e-9, "p99 is the unfinished flow");
+        NS_TEST_EXPECT_MSG_EQ(b[0].unfinished, 0u, "none elsewhere");
+        NS_TEST_EXPECT_MSG_EQ(std::isnan(b[0].p99AtLeast), true, "no bound without unfinished flows");
+    }
+};
+
 /// Percentiles by size bucket.
 class PercentileTestCase : public TestCase
 {
@@ -253,6 +310,7 @@ class RdmaFctStatsTestSuite : public TestSuite
         AddTestCase(new IdealFctTestCase, TestCase::QUICK);
         AddTestCase(new HpccFctFormatTestCase, TestCase::QUICK);
         AddTestCase(new PercentileTestCase, TestCase::QUICK);
+        AddTestCase(new UnfinishedFlowsTestCase, TestCase::QUICK);
         AddTestCase(new AtomicWriteTestCase, TestCase::QUICK);
     }
 };

@@ -129,6 +129,7 @@ RdmaQpRequester::PlaceReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame)
     if (frame.payload)
     {
         m_qp->GetMemory().Scatter(w.wr.sgList, offset, frame.payload);
+        m_qp->MutableStats().payloadPacketsPlaced += frame.payload->GetSize() > 0;
     }
     w.nextRespPsn = PsnAdd(psn, 1);
     // Responses kept past a gap now follow in order.

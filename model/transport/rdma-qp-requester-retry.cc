@@ -334,6 +334,7 @@ RdmaQpRequester::KeepReadResponse(Wqe& w, uint32_t psn, const RoceFrame& frame)
     if (frame.payload)
     {
         m_qp->GetMemory().Scatter(w.wr.sgList, offset, frame.payload);
+        m_qp->MutableStats().payloadPacketsPlaced += frame.payload->GetSize() > 0;
     }
     AcknowledgeBefore(w.nextRespPsn);
     StartRetry(w.nextRespPsn);

@@ -489,13 +489,12 @@ RdmaQpResponder::Result
 RdmaQpResponder::Execute(const RoceFrame& frame)
 {
     uint8_t op = frame.bth.GetOpcode();
-    if (IsSend(op))
+    if (IsSend(op) || IsWrite(op))
     {
-        return ExecuteSend(frame);
-    }
-    if (IsWrite(op))
-    {
-        return ExecuteWrite(frame);
+        const Result r = IsSend(op) ? ExecuteSend(frame) : ExecuteWrite(frame);
+        m_qp->MutableStats().payloadPacketsPlaced +=
+            r == DONE && frame.payload && frame.payload->GetSize() > 0;
+        return r;
     }
     if (op == RC_RDMA_READ_REQUEST)
     {

@@ -229,6 +229,7 @@ RdmaQueuePair::Stats::operator+=(const Stats& o)
     rnrNakReceived += o.rnrNakReceived;
     duplicates += o.duplicates;
     outOfSequence += o.outOfSequence;
+    payloadPacketsPlaced += o.payloadPacketsPlaced;
     spuriousRetransmissions += o.spuriousRetransmissions;
     latePackets += o.latePackets;
     lateDepthPackets += o.lateDepthPackets;

@@ -165,6 +165,10 @@ class RdmaQueuePair : public Object
         uint64_t rnrNakReceived{0};  //!< RNR NAKs received
         uint64_t duplicates{0};      //!< duplicate requests received
         uint64_t outOfSequence{0};   //!< out-of-sequence requests received
+        /// packets whose payload was placed the first time (requests with a
+        /// payload executed at the responder, READ responses taken at the
+        /// requester): the data delivered, each PSN once, without resent copies
+        uint64_t payloadPacketsPlaced{0};
         /// requests received again: a copy of their PSN had arrived before
         uint64_t spuriousRetransmissions{0};
         uint64_t latePackets{0};      //!< requests that arrived after higher PSNs (reordered)
