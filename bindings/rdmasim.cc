@@ -275,11 +275,11 @@ PYBIND11_MODULE(rdmasim, m)
             RdmaConfig c = RdmaExperiment::MakeConfig();
             if (config.is_none())
             {
-                c.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
+                c.ReadIniText(RdmaExperiment::DefaultConfigText(), RdmaExperiment::DefaultConfigName());
             }
             else if (py::isinstance<py::dict>(config))
             {
-                c.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
+                c.ReadIniText(RdmaExperiment::DefaultConfigText(), RdmaExperiment::DefaultConfigName());
                 for (auto item : config.cast<py::dict>())
                 {
                     const std::string k = KeyOf(py::str(item.first));

@@ -126,6 +126,9 @@ Main(int argc, char* argv[])
             "--hpcc.config)")("print-config",
                               "print the configuration a run would use (keys merged, "
                               "hpcc.config and cc.preset applied, each with its origin) and exit")(
+            "changed",
+            "with --print-config: only the keys whose value is not their default and that the "
+            "run uses (what it prints runs the same experiment again with -c)")(
             "check",
             "check every key and input as a run does (files, workload, output folder), "
             "run nothing, exit 0")("force", "write into a non-empty output folder")(
@@ -176,7 +179,8 @@ Main(int argc, char* argv[])
         else if (!vm.count("hpcc.config"))
         {
             // (An HPCC simulator config.txt is the whole experiment by itself.)
-            config.ReadIniText(RdmaExperiment::DefaultConfigText(), "(embedded default)");
+            config.ReadIniText(RdmaExperiment::DefaultConfigText(),
+                              RdmaExperiment::DefaultConfigName());
         }
         for (const auto& opt : parsed.options)
         {
@@ -188,11 +192,18 @@ Main(int argc, char* argv[])
                            "command line --" + opt.string_key);
             }
         }
+        if (vm.count("changed") && !vm.count("print-config"))
+        {
+            throw RdmaConfigError("command line: --changed is an option of --print-config "
+                                  "(rdma-sim --print-config --changed)");
+        }
         RdmaExperiment experiment(config);
         if (vm.count("print-config"))
         {
             // With hpcc.config and cc.preset applied, as the run would use it.
-            experiment.GetResolvedConfig().Print(std::cout);
+            const std::vector<std::string> changed =
+                vm.count("changed") ? experiment.GetChangedKeys() : std::vector<std::string>();
+            experiment.GetResolvedConfig().Print(std::cout, vm.count("changed") ? &changed : nullptr);
             return 0;
         }
         experiment.SetForce(vm.count("force") != 0);

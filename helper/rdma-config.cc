@@ -275,6 +275,24 @@ RdmaConfig::Resolve(const std::string& name, const std::string& origin) const
                           " (rdma-sim --help lists every key)");
 }
 
+std::vector<std::string>
+RdmaConfig::EnumNames(const Key& key)
+{
+    std::vector<std::string> names;
+    if (!key.checker || key.checker->GetValueTypeName().find("EnumValue") == std::string::npos ||
+        !key.checker->HasUnderlyingTypeInformation())
+    {
+        return names;
+    }
+    // EnumChecker::GetUnderlyingTypeInformation: the names joined by '|'.
+    std::istringstream in(key.checker->GetUnderlyingTypeInformation());
+    for (std::string name; std::getline(in, name, '|');)
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
 bool
 RdmaConfig::IsByteKey(const Key& key)
 {
@@ -299,6 +317,21 @@ RdmaConfig::Set(const std::string& nameIn, const std::string& valueIn, const std
     if (IsByteKey(key) && hasUnit && RdmaParseByteSize(value, &bytes))
     {
         value = std::to_string(bytes); // "12MiB": the attribute takes a count of bytes
+    }
+    const std::vector<std::string> names = EnumNames(key);
+    if (!names.empty() && std::find(names.begin(), names.end(), value) == names.end())
+    {
+        // A name in another case is that name ("spray" for Spray, "IRN" for irn).
+        const auto same = std::find_if(names.begin(), names.end(), [&value](const std::string& n) {
+            return n.size() == value.size() && RdmaKeyDistance(n, value) == 0;
+        });
+        if (same == names.end())
+        {
+            throw RdmaConfigError(origin + ": " + name + " = '" + valueIn + "': expected " +
+                                  RdmaCheckValue(key.checker, value) +
+                                  RdmaDidYouMean(value, names) + " (" + key.help + ")");
+        }
+        value = *same;
     }
     if (key.checker)
     {
@@ -579,11 +612,15 @@ GroupOf(const std::string& key)
 } // namespace
 
 void
-RdmaConfig::Print(std::ostream& os) const
+RdmaConfig::Print(std::ostream& os, const std::vector<std::string>* only) const
 {
     std::string group = "\x01";
     for (const auto& k : m_keys)
     {
+        if (only && std::find(only->begin(), only->end(), k.name) == only->end())
+        {
+            continue;
+        }
         const std::string g = GroupOf(k.name);
         if (g != group)
         {

@@ -149,8 +149,11 @@ class RdmaConfig
      * "Bytes" or whose help gives the unit as bytes) also takes a size with
      * its unit (RdmaParseByteSize: "12MiB", "500KB"), stored as the count of
      * bytes, the text as typed kept in its origin.
+     * An enum key's value may be typed in any case ("spray" is Spray, "IRN"
+     * is irn): the stored value is the declared name.
      * \throws RdmaConfigError if the key is unknown (Resolve) or its checker (the
-     * attribute's, or the one AddKey was given) refuses the value
+     * attribute's, or the one AddKey was given) refuses the value (an enum's:
+     * with the nearest names, "did you mean")
      */
     void Set(const std::string& name, const std::string& value, const std::string& origin);
 
@@ -210,9 +213,14 @@ class RdmaConfig
      */
     void Apply(const std::string& groupPrefix = "") const;
 
-    /// \brief Write the merged configuration as INI, each set value's origin
-    /// in a comment. \param os the stream
-    void Print(std::ostream& os) const;
+    /**
+     * \brief Write the merged configuration as INI, each set value's origin
+     * in a comment.
+     * \param os the stream
+     * \param only if not null, only these keys (and only the groups that
+     *        hold one)
+     */
+    void Print(std::ostream& os, const std::vector<std::string>* only = nullptr) const;
 
     /// \brief Write every key with its default and help, grouped, as --help
     /// shows it. \param os the stream
@@ -224,6 +232,9 @@ class RdmaConfig
   private:
     /// \return whether the key counts bytes (Set takes units for it) \param key the key
     static bool IsByteKey(const Key& key);
+    /// \return the names an enum key takes (its EnumChecker's), or none if it
+    /// is not an enum \param key the key
+    static std::vector<std::string> EnumNames(const Key& key);
     /// \return the key's index \throws RdmaConfigError if unknown
     std::size_t Index(const std::string& name) const;
     /// Read one INI stream. \param in the stream \param name its name

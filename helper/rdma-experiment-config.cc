@@ -211,7 +211,8 @@ AddTrafficKeys(RdmaConfig& c)
              "none",
              "incast: none, or poisson (flows among every host but the receiver, sizes from "
              "traffic.cdf at traffic.backgroundLoad over traffic.duration from traffic.start: "
-             "the victims of what the incast does to the fabric)");
+             "the victims of what the incast does to the fabric)",
+             MakeEnumChecker(0, "none", 1, "poisson"));
     c.AddKey("traffic.backgroundLoad",
              "0.3",
              "incast with traffic.background = poisson: offered load per host, fraction of its "
@@ -332,7 +333,8 @@ AddTransportKeys(RdmaConfig& c)
              "transport.timeout) or irn (selective repeat of IRN, SIGCOMM 2018: SACK NAKs, "
              "RTO_low/RTO_high, BDP-FC; its settings are the transport.irn keys; rdma-sim sets "
              "transport.irn.BdpBytes, unless given, to the host rate x the longest path's base "
-             "RTT)");
+             "RTT)",
+             MakeEnumChecker(0, "go-back-n", 1, "irn"));
     c.AddAttributeGroup("transport.irn", "ns3::RdmaSelectiveRepeat");
     c.AddAttributeGroup("transport.gbn", "ns3::RdmaGoBackN");
 }
@@ -396,7 +398,8 @@ AddCcKeys(RdmaConfig& c)
     // Congestion control: the algorithm, and each algorithm's attributes.
     c.AddKey("cc.algorithm",
              "dcqcn",
-             "dcqcn, hpcc, timely, dctcp, swift or none (line rate, for PFC-only studies)");
+             "dcqcn, hpcc, timely, dctcp, swift or none (line rate, for PFC-only studies)",
+             MakeEnumChecker(0, "dcqcn", 1, "hpcc", 2, "timely", 3, "dctcp", 4, "swift", 5, "none"));
     c.AddKey("cc.preset",
              "paper",
              "paper (the attribute defaults: DCQCN SIGCOMM 2015), nvidia (ConnectX firmware "
@@ -516,6 +519,12 @@ RdmaExperiment::MakeConfig()
     AddSimKeys(c);
     AddOutputKeys(c);
     return c;
+}
+
+const char*
+RdmaExperiment::DefaultConfigName()
+{
+    return "(embedded default)";
 }
 
 const char*

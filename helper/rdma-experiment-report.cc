@@ -11,6 +11,7 @@
 #include "rdma-mpi.h"
 #include "rdma-output-stage.h"
 #include "rdma-rank-share.h"
+#include "rdma-value-text.h"
 #include "rdma-version.h"
 
 #include "ns3/simulator.h"
@@ -184,7 +185,16 @@ SlowdownJson(const Figures& f)
             {"count", b.flows},
             {"p50", Percentile(b, b.p50)},
             {"p95", Percentile(b, b.p95)},
-            {"p99", Percentile(b, b.p99)}};
+            {"p99", Percentile(b, b.p99)},
+            {"unfinished", b.unfinished}};
+        if (b.unfinished > 0)
+        {
+            auto& o = fs[std::to_string(b.minSize) + "-" + UpperBound(b)];
+            o["unfinished_slowdown_at_least"] = b.unfinishedAtLeast;
+            o["with_unfinished_at_least"] = {{"p50", b.p50AtLeast},
+                                             {"p95", b.p95AtLeast},
+                                             {"p99", b.p99AtLeast}};
+        }
     }
     return fs;
 }
@@ -260,7 +270,7 @@ SpuriousTimeoutWarning(const RdmaExperimentSpec& spec, const Figures& f)
         return "";
     }
     std::ostringstream w;
-    w << "warning: " << f.qps.timeouts << " retransmission timeouts though no frame was lost ("
+    w << f.qps.timeouts << " retransmission timeouts though no frame was lost ("
       << f.qps.retransmissions << " packets resent, " << f.qps.spuriousRetransmissions
       << " of them to a responder that had them): the timer is shorter than this fabric's "
       << "round trip; raise "
@@ -269,13 +279,71 @@ SpuriousTimeoutWarning(const RdmaExperimentSpec& spec, const Figures& f)
     return w.str();
 }
 
+/**
+ * \return the warning a run earns when flows or collectives were still
+ * running at its end (sim.stopTime): the percentiles leave them out, and
+ * they are the tail; or "" \param spec the run \param f its figures
+ */
+std::string
+UnfinishedWarning(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    const uint64_t flows = f.flows - f.completed - f.failed;
+    const uint64_t collectives = f.collectives - f.collectivesDone - f.collectivesFailed;
+    if ((f.jobs ? collectives : flows) == 0)
+    {
+        return "";
+    }
+    std::ostringstream w;
+    w.setf(std::ios::fixed);
+    w.precision(3);
+    w << (f.jobs ? collectives : flows) << " of " << (f.jobs ? f.collectives : f.flows)
+      << (f.jobs ? " collectives" : " flows") << " were still running when the run ended at "
+      << f.simSeconds * 1e3 << " ms (" << spec.config.GetOrigin("sim.stopTime")
+      << ": sim.stopTime = " << spec.config.Get("sim.stopTime") << "): ";
+    if (f.jobs)
+    {
+        w << "their completion times are not in the figures above";
+    }
+    else
+    {
+        w << "the slowdown percentiles leave them out and they are the tail; each size bucket "
+             "counts them, with the lower bound of their slowdowns (time so far over the "
+             "ideal) and of the percentiles with them (summary.json fct_slowdown: unfinished, "
+             "unfinished_slowdown_at_least, with_unfinished_at_least)";
+    }
+    w << "; a later sim.stopTime measures them";
+    return w.str();
+}
+
+/// \return every warning the run's results earn, without the "warning: "
+/// prefix \param spec the run \param f its figures
+std::vector<std::string>
+RunWarnings(const RdmaExperimentSpec& spec, const Figures& f)
+{
+    std::vector<std::string> warnings;
+    for (const std::string& w : {UnfinishedWarning(spec, f), SpuriousTimeoutWarning(spec, f)})
+    {
+        if (!w.empty())
+        {
+            warnings.push_back(w);
+        }
+    }
+    return warnings;
+}
+
 /// \return summary.json's content (doc/rdma.rst, "Outputs")
 std::string
 SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
 {
     const RdmaConfig& c = spec.config;
     nlohmann::ordered_json j;
-    j["config"] = c.GetValues();
+    // Times and rates in the units a reader reads ("500us", not "+5e+08ps").
+    std::map<std::string, std::string> values;
+    for (const auto& k : c.GetKeys())
+    {
+        values[k.name] = RdmaValueText(k.checker, c.Get(k.name));
+    }
+    j["config"] = values;
     j["seed"] = spec.seed;
     j["icrc_computed"] = spec.icrc;
     j["versions"] = {{"rdma", RdmaModuleVersion()}, {"ns3", RdmaNs3Version()}};
@@ -284,6 +352,7 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
     j["events"] = f.events;
     j["link_transmissions"] = f.totals.linkTransmissions;
     j["data_packets_delivered"] = f.totals.dataPacketsDelivered;
+    j["data_packets_placed"] = f.qps.payloadPacketsPlaced; // each PSN once: no resent copies
     j["peak_rss_mb"] = PeakRssMb();
     j["flows"] = {{"total", f.flows},
                   {"completed", f.completed},
@@ -303,9 +372,14 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
                      {"sequence_naks", f.qps.nakSeqSent}};
-    if (std::string w = SpuriousTimeoutWarning(spec, f); !w.empty())
+    nlohmann::ordered_json warnings = spec.warnings;
+    for (const std::string& w : RunWarnings(spec, f))
     {
-        j["warnings"] = {w.substr(w.find(": ") + 2)};
+        warnings.push_back(w);
+    }
+    if (!warnings.empty())
+    {
+        j["warnings"] = warnings;
     }
     j["reordering"] = ReorderingJson(spec, f);
     j["ecn_marks"] = f.totals.ecnMarks;
@@ -346,6 +420,12 @@ BucketLine(const RdmaSlowdownBucket& b)
         l << "n/a / n/a / n/a";
     }
     l << " (" << b.flows << ")";
+    if (b.unfinished > 0)
+    {
+        l << "; " << b.unfinished << " unfinished, slowdown >= " << b.unfinishedAtLeast
+          << " each; with them p50 / p95 / p99 >= " << b.p50AtLeast << " / " << b.p95AtLeast
+          << " / " << b.p99AtLeast;
+    }
     return l.str();
 }
 
@@ -429,9 +509,9 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     {
         text.push_back(ReorderingLine(f.qps));
     }
-    if (std::string w = SpuriousTimeoutWarning(spec, f); !w.empty())
+    for (const std::string& w : RunWarnings(spec, f))
     {
-        text.push_back(w);
+        text.push_back("warning: " + w);
     }
     for (const auto& [table, k] : f.caches)
     {
@@ -645,13 +725,15 @@ namespace
  * \return each flow's FCT record, against its path's ideal FCT (each host
  * pair's path walked once: RdmaTopologyHelper::GetPathFunction)
  * \param spec the experiment \param topo the fabric \param flows the flows
- * \param results their results
+ * \param results their results \param end the run's end (the unfinished
+ * flows' lower bounds)
  */
 std::vector<RdmaFctRecord>
 FctRecords(const RdmaExperimentSpec& spec,
            const RdmaTopologyHelper& topo,
            const std::vector<RdmaFlow>& flows,
-           const std::vector<RdmaFlowResult>& results)
+           const std::vector<RdmaFlowResult>& results,
+           Time end)
 {
     const RdmaPathFunction pathOf =
         topo.GetPathFunction(spec.GetFrameBytes(), RdmaExperimentSpec::GetAckBytes());
@@ -666,7 +748,7 @@ FctRecords(const RdmaExperimentSpec& spec,
     };
     RdmaIdealFct model;
     model.payloadBytes = spec.mtuBytes;
-    return RdmaMakeFctRecords(flows, results, path, model);
+    return RdmaMakeFctRecords(flows, results, path, model, end);
 }
 
 /**
@@ -742,7 +824,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
                             m_collectives,
                             m_iterations);
     }
-    m_records = FctRecords(spec, topo, runner->GetFlows(), results);
+    m_records = FctRecords(spec, topo, runner->GetFlows(), results, simEnd);
     f.buckets = RdmaSlowdownPercentiles(m_records);
     m_cacheCsv = CacheCounters(spec, topo, f);
     f.flows = m_records.size();
@@ -754,7 +836,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
     if (jobs)
     {
         f.jobs = true;
-        m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives);
+        m_collectivesCsv = RdmaFormatCollectivesCsv(m_collectives, jobs->GetJobs());
         m_jobsCsv = RdmaFormatJobsCsv(m_iterations, jobs->GetJobs());
         f.collectiveGroups = RdmaGroupCollectives(m_collectives);
         f.jobFigures = RdmaSumJobs(m_iterations, jobs->GetJobs());
@@ -836,7 +918,18 @@ RdmaExperimentReport::Write(const std::string& outDir, RdmaExperimentBuilder& si
                                       outDir,
                                   signal);
         }
-        stage.Commit();
+        // A run replaces an earlier run's outputs as a set: collectives.csv
+        // of a collective run does not stay beside a flow run's summary.json.
+        stage.Commit({"fct.csv",
+                      "fct.txt",
+                      "pfc.csv",
+                      "qlen.csv",
+                      "cache.csv",
+                      "nodes.csv",
+                      "collectives.csv",
+                      "jobs.csv",
+                      "summary.json",
+                      "pcap/*.pcap"});
     }
     catch (const RdmaInterrupted&)
     {

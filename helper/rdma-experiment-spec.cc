@@ -4,6 +4,8 @@
 
 #include "rdma-experiment-spec.h"
 
+#include "rdma-unused-keys.h"
+
 #include "rdma-byte-size.h"
 #include "rdma-conga-fabric.h"
 #include "rdma-cc-preset.h"
@@ -24,6 +26,7 @@
 #include "ns3/string.h"
 #include "ns3/switch-mmu.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <dirent.h>
 #include <iostream>
@@ -685,6 +688,17 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     : config(configIn)
 {
     RdmaConfig& c = config;
+    // The keys the user set, before hpcc.config, cc.preset and the implied
+    // settings fill others: only these can be "not used" (the embedded
+    // default experiment's are rdma-sim's, not the user's).
+    std::vector<std::string> userKeys = RdmaSetKeys(c);
+    userKeys.erase(std::remove_if(userKeys.begin(),
+                                  userKeys.end(),
+                                  [&c](const std::string& k) {
+                                      return c.GetOrigin(k).rfind(
+                                                 RdmaExperiment::DefaultConfigName(), 0) == 0;
+                                  }),
+                   userKeys.end());
     ApplyHpccConfig(c);
     CheckOutputDir(c, write, force);
     ReadRun(c);
@@ -711,6 +725,17 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     MakePartition(c);
     CheckPartMemory(c);
     CheckRanks(c);
+    for (const RdmaUnusedKey& u : RdmaUnusedKeys(c, userKeys, partition.ranks))
+    {
+        Warn(u.warning);
+    }
+}
+
+void
+RdmaExperimentSpec::Warn(const std::string& w)
+{
+    warnings.push_back(w);
+    std::cerr << "rdma-sim: warning: " << w << "\n";
 }
 
 void
@@ -721,7 +746,7 @@ RdmaExperimentSpec::ApplyHpccConfig(RdmaConfig& c)
         // An HPCC simulator config.txt under the INI file and command line.
         for (const auto& w : RdmaApplyHpccConfig(c, c.GetPath("hpcc.config")))
         {
-            std::cerr << "rdma-sim: warning: " << w << "\n";
+            Warn(w);
         }
     }
 }
@@ -836,11 +861,11 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
     Time trafficEnd(0);
     if (c.Get("traffic.pattern") == "collective")
     {
-        std::vector<std::string> warnings;
-        jobs = RdmaMakeJobs(c, topology, &warnings);
-        for (const auto& w : warnings)
+        std::vector<std::string> jobWarnings;
+        jobs = RdmaMakeJobs(c, topology, &jobWarnings);
+        for (const auto& w : jobWarnings)
         {
-            std::cerr << "rdma-sim: warning: " << w << "\n";
+            Warn(w);
         }
         for (const auto& j : jobs)
         {

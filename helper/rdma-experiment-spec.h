@@ -103,8 +103,16 @@ struct RdmaExperimentSpec
     RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])
     std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
     bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
+    /// What the configuration earned short of an error, each printed to
+    /// stderr ("rdma-sim: warning: ...") as it is found and listed in
+    /// summary.json's warnings: keys set but not used (RdmaUnusedKeys, the
+    /// job keys' own), hpcc.config's keys that are not modelled, a workload's notes.
+    std::vector<std::string> warnings;
 
   private:
+    /// \brief Record a warning and print it. \param w the warning
+    void Warn(const std::string& w);
+
     // The constructor's steps, in the order it takes them; each
     // \throws RdmaConfigError on the first bad key it reads.
 

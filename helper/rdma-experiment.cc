@@ -7,13 +7,18 @@
 #include "rdma-experiment-builder.h"
 #include "rdma-experiment-report.h"
 #include "rdma-experiment-spec.h"
+#include "rdma-unused-keys.h"
+#include "rdma-value-text.h"
 #include "rdma-memory-census.h"
 #include "rdma-mpi.h"
 
 #include "ns3/config.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <set>
 #include <filesystem>
 #include <ostream>
 
@@ -136,6 +141,32 @@ RdmaConfig
 RdmaExperiment::GetResolvedConfig() const
 {
     return RdmaExperimentSpec(m_impl->config, false, m_impl->force).config;
+}
+
+std::vector<std::string>
+RdmaExperiment::GetChangedKeys() const
+{
+    const RdmaExperimentSpec spec(m_impl->config, false, m_impl->force);
+    const RdmaConfig& c = spec.config;
+    std::vector<std::string> changed;
+    for (const auto& k : c.GetKeys())
+    {
+        if (RdmaValueText(k.checker, c.Get(k.name)) != RdmaValueText(k.checker, k.defaultValue))
+        {
+            changed.push_back(k.name);
+        }
+    }
+    std::set<std::string> unused;
+    for (const RdmaUnusedKey& u : RdmaUnusedKeys(c, changed, spec.partition.ranks))
+    {
+        unused.insert(u.key);
+    }
+    std::vector<std::string> used;
+    std::copy_if(changed.begin(),
+                 changed.end(),
+                 std::back_inserter(used),
+                 [&unused](const std::string& k) { return !unused.count(k); });
+    return used;
 }
 
 void

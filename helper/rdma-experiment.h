@@ -53,6 +53,9 @@ class RdmaExperiment
     /// \return the embedded default experiment (INI text): a k=4 fat-tree
     /// at 100 Gb/s, WebSearch sizes at 30 % load, DCQCN, PFC on, a few ms
     static const char* DefaultConfigText();
+    /// \return the name the front ends read DefaultConfigText() under (the
+    /// origin of its keys: "(embedded default)"), which are not the user's
+    static const char* DefaultConfigName();
 
     /// \return the folder of the shipped data (flow-size CDFs, the HPCC
     /// topology and flow files): $RDMA_DATA_DIR if set, else the source
@@ -101,6 +104,17 @@ class RdmaExperiment
      * \throws RdmaConfigError as Check()
      */
     RdmaConfig GetResolvedConfig() const;
+
+    /**
+     * \brief The keys of the resolved configuration that matter: those whose
+     * value differs from their default and that the run uses (RdmaUnusedKeys
+     * finds nothing to say of them), so that they, written as an INI file
+     * (RdmaConfig::Print), run the same experiment again without warnings;
+     * rdma-sim --print-config --changed.
+     * \return the keys, in declaration order
+     * \throws RdmaConfigError as Check()
+     */
+    std::vector<std::string> GetChangedKeys() const;
 
     /// \return summary.json's content (after Run)
     const std::string& GetSummaryJson() const;

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <sys/stat.h>
 
@@ -97,7 +98,7 @@ RdmaOutputStage::Write(const std::string& name, const std::string& content)
 }
 
 void
-RdmaOutputStage::Commit()
+RdmaOutputStage::Commit(const std::vector<std::string>& replaces)
 {
     sigset_t held;
     sigset_t previous;
@@ -116,6 +117,44 @@ RdmaOutputStage::Commit()
         {
             files.push_back(it->path());
         }
+    }
+    std::set<fs::path> staged;
+    for (const auto& from : files)
+    {
+        staged.insert(fs::relative(from, m_stage));
+    }
+    for (const std::string& r : replaces)
+    {
+        const auto star = r.find("/*");
+        if (star == std::string::npos)
+        {
+            if (!staged.count(r))
+            {
+                fs::remove(fs::path(m_dir) / r, ec);
+            }
+            continue;
+        }
+        const fs::path folder = fs::path(m_dir) / r.substr(0, star);
+        const std::string suffix = r.substr(star + 2);
+        std::vector<fs::path> old;
+        for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator();
+             it.increment(ec))
+        {
+            const std::string name = it->path().filename().string();
+            if (it->is_regular_file() && name.size() >= suffix.size() &&
+                name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+                !staged.count(fs::path(r.substr(0, star)) / name))
+            {
+                old.push_back(it->path());
+            }
+        }
+        ec.clear();
+        for (const auto& p : old)
+        {
+            fs::remove(p, ec);
+        }
+        fs::remove(folder, ec); // only if now empty
+        ec.clear();
     }
     for (const auto& from : files)
     {

@@ -52,10 +52,20 @@ class RdmaOutputStage
      */
     void Write(const std::string& name, const std::string& content);
 
-    /// \brief Move every staged file into the output folder (SIGINT and
-    /// SIGTERM held meanwhile) and remove the stage.
-    /// \throws std::runtime_error if a rename fails
-    void Commit();
+    /**
+     * \brief Move every staged file into the output folder (SIGINT and
+     * SIGTERM held meanwhile), remove what an earlier run left of the set
+     * this one replaces, and remove the stage.
+     * \param replaces the outputs a run may write, relative to the folder:
+     *        a file name ("collectives.csv"), or a folder's files with a
+     *        suffix (the folder, a slash, a star and the suffix: for pcap,
+     *        its .pcap files); each one the stage
+     *        does not hold is removed (a folder emptied so is removed too),
+     *        so no file of an older run stays beside a newer summary.json.
+     *        Files not named here are left alone.
+     * \throws std::runtime_error if a rename fails
+     */
+    void Commit(const std::vector<std::string>& replaces = {});
 
   private:
     std::string m_dir;                  //!< the output folder

@@ -17,7 +17,10 @@ run), its error is printed in full, nothing is run or written (no folder, no
 results.csv) and the exit status is 2. Points run in parallel: on local
 cores by default (-j), on a Dask cluster with --scheduler ADDRESS, or on a
 Dask LocalCluster started here with --local-cluster N (the checks run there
-too). A point whose folder already holds a complete run of the same point
+too). A --grid key that rdma-sim says it does not use (its "is not used"
+warning: a key of IRN under go-back-N, of a traffic pattern under another)
+in every configuration is refused the same way, for its points would all be
+the same run; one unused in some configurations only is noted. A point whose folder already holds a complete run of the same point
 (the same rdma-sim build, base config contents and keys: its point.json) is
 not run again, so an interrupted sweep is resumed by running the same
 command; a folder from another build or configuration is run again. A
@@ -185,6 +188,22 @@ def reusable(out_dir, identity):
         return False
 
 
+#: a key rdma-sim says it does not use: "<origin>: <key> = <value> is not used: <why>"
+_UNUSED = re.compile(r'(?:^|: )([A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+) = .*? is not used: ')
+
+
+def unused_keys(warnings):
+    """{key (lower case): the warning} of the keys rdma-sim's warnings say it
+    does not use (RdmaUnusedKeys: printed as 'rdma-sim: warning: ...' and
+    listed in summary.json's warnings)."""
+    found = {}
+    for w in warnings:
+        m = _UNUSED.search(w)
+        if m:
+            found.setdefault(m.group(1).lower(), w.strip())
+    return found
+
+
 def check_config(sim, base_config, points, timeout_s):
     """rdma-sim --check of one configuration (in a worker, as run_point).
 
@@ -192,17 +211,25 @@ def check_config(sim, base_config, points, timeout_s):
     configuration (they differ in seed only). The first whose folder is not
     reusable is checked with its own command line (point_command) plus
     --check, which runs every check of a run and writes nothing; when every
-    folder is, nothing is run. Returns '' if the check passed or
-    was not needed, else the error: 'exit N: ' and rdma-sim's whole stderr,
-    or the timeout, or why rdma-sim could not be run.
+    folder is, the first folder's summary.json stands for the check. Returns
+    (error, unused): error '' if the check passed or was not needed, else
+    'exit N: ' and rdma-sim's whole stderr, or the timeout, or why rdma-sim
+    could not be run; unused the keys the configuration sets and rdma-sim
+    does not use (unused_keys).
     """
     unrun = [(overrides, d) for overrides, d, identity in points if not reusable(d, identity)]
     if not unrun:
-        return ''
+        try:
+            with open(os.path.join(points[0][1], 'summary.json')) as f:
+                return '', unused_keys(json.load(f).get('warnings', []))
+        except (OSError, ValueError):
+            return '', {}
     rc, _, stderr, error, _ = execute(point_command(sim, base_config, *unrun[0]) + ['--check'], timeout_s)
     if rc is None:
-        return error
-    return 'exit %d: %s' % (rc, stderr.strip() or '(no stderr)') if rc else ''
+        return error, {}
+    if rc:
+        return 'exit %d: %s' % (rc, stderr.strip() or '(no stderr)'), {}
+    return '', unused_keys(stderr.splitlines())
 
 
 def run_point(sim, base_config, overrides, out_dir, timeout_s, identity):
@@ -385,7 +412,8 @@ def refused_configs(submit, as_completed, sim, base, runs, timeout_s):
     """Check each distinct configuration of runs ([(overrides, out_dir)] in
     point order; seeds aside) with check_config, in parallel. Returns
     ({index of the configuration's first point: error} for those that did
-    not pass, the number of configurations)."""
+    not pass, the number of configurations, {index of the configuration's
+    first point: its unused keys})."""
     groups = {}
     for i, (overrides, _, _) in enumerate(runs):
         key = tuple(sorted((k, v) for k, v in overrides.items() if k != SEED_KEY))
@@ -393,11 +421,36 @@ def refused_configs(submit, as_completed, sim, base, runs, timeout_s):
     futures = {submit(check_config, sim, base, [runs[i] for i in idx], timeout_s): idx[0]
                for idx in groups.values()}
     refused = {}
+    unused = {}
     for fut in as_completed(list(futures)):
-        error, lost = worker_result(fut)
+        result, lost = worker_result(fut)
+        error, unused[futures[fut]] = result if result else ('', {})
         if error or lost:
             refused[futures[fut]] = error or lost
-    return refused, len(groups)
+    return refused, len(groups), unused
+
+
+def unused_grid_keys(grid_keys, unused, names):
+    """The sweep's verdict on grid keys that rdma-sim does not use.
+
+    grid_keys: the --grid keys; unused: {first point index: {key: warning}}
+    per configuration (refused_configs); names: the points' names. Returns
+    (errors, notes): an error for each grid key no configuration uses (its
+    points would all be the same run), a note for each that some do not
+    use (say which point first)."""
+    errors, notes = [], []
+    for key in grid_keys:
+        where = {i: u[key.lower()] for i, u in unused.items() if key.lower() in u}
+        if not where:
+            continue
+        first = min(where)
+        if len(where) == len(unused):
+            errors.append('--grid %s: rdma-sim does not use %s in any point of this sweep, so its '
+                          'points would be the same run: %s' % (key, key, where[first]))
+        else:
+            notes.append('sweep: note: %s is not used in %d of %d configurations (first: point '
+                         '%s: %s)' % (key, len(where), len(unused), names[first], where[first]))
+    return errors, notes
 
 
 def main(argv=None):
@@ -425,7 +478,14 @@ def main(argv=None):
     submit, as_completed, close = make_executor(args)
     records = [None] * len(points)
     try:
-        refused, configs = refused_configs(submit, as_completed, sim, base, runs, args.timeout)
+        refused, configs, unused = refused_configs(submit, as_completed, sim, base, runs,
+                                                   args.timeout)
+        errors, notes = unused_grid_keys(list(args.grid_keys), unused, names)
+        for note in notes:
+            print(note, file=sys.stderr)
+        if errors:
+            print('sweep: nothing run, nothing written:\n' + '\n'.join(errors), file=sys.stderr)
+            return 2
         if refused:
             first = min(refused)
             print('sweep: %d of %d configurations did not pass rdma-sim --check; nothing run, '

@@ -13,6 +13,7 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment.h"
 #include "ns3/rdma-key-names.h"
+#include "ns3/rdma-unused-keys.h"
 #include "ns3/rdma-value-check.h"
 #include "ns3/rdma-value-text.h"
 #include "ns3/string.h"
@@ -206,6 +207,97 @@ class RdmaConfigApplyTestCase : public TestCase
     }
 };
 
+
+/// Keys set that the run does not use: each named with its reason.
+class RdmaUnusedKeysTestCase : public TestCase
+{
+  public:
+    RdmaUnusedKeysTestCase()
+        : TestCase("RdmaUnusedKeys: a key the run does not read is named with why; one it "
+                   "reads is not")
+    {
+    }
+
+  private:
+    /// \return the warnings of the default experiment with these keys set on the command line
+    static std::vector<std::string> Unused(const std::vector<std::pair<std::string, std::string>>& set,
+                                           uint32_t ranks = 1)
+    {
+        std::vector<std::string> warnings;
+        RdmaConfig c = RdmaExperiment::MakeConfig();
+        c.ReadIniText(RdmaExperiment::DefaultConfigText(), "default");
+        for (const auto& [k, v] : set)
+        {
+            c.Set(k, v, "command line");
+        }
+        std::vector<std::string> user;
+        for (const std::string& k : RdmaSetKeys(c))
+        {
+            if (c.GetOrigin(k) == "command line")
+            {
+                user.push_back(k);
+            }
+        }
+        for (const RdmaUnusedKey& u : RdmaUnusedKeys(c, user, ranks))
+        {
+            warnings.push_back(u.warning);
+        }
+        return warnings;
+    }
+
+    void DoRun() override
+    {
+        // The three: a go-back-N run, ECMP, a collective run.
+        auto w = Unused({{"transport.irn.ReorderWindow", "64"}});
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 1u, "one warning");
+        NS_TEST_EXPECT_MSG_EQ(w[0],
+                              "command line: transport.irn.ReorderWindow = 64 is not used: "
+                              "transport.recovery = go-back-n (it takes effect with irn)",
+                              "IRN's window under go-back-N");
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"transport.recovery", "irn"},
+                                      {"transport.irn.ReorderWindow", "64"}})
+                                  .size(),
+                              0u,
+                              "under IRN it is used");
+        w = Unused({{"switch.drill.Samples", "4"}});
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 1u, "DRILL's samples under ECMP");
+        NS_TEST_EXPECT_MSG_EQ((w[0].find("switch.drill.Samples = 4 is not used: "
+                                         "switch.LoadBalancing = Ecmp") != std::string::npos),
+                              true,
+                              w[0]);
+        w = Unused({{"traffic.pattern", "collective"},
+                    {"traffic.load", "0.5"},
+                    {"traffic.cdf", "fbhdp"},
+                    {"traffic.duration", "1ms"}});
+        NS_TEST_EXPECT_MSG_EQ(w.size(), 3u, "load, cdf and duration under collective");
+        // Keys each pattern, generator and mode reads are not named.
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"traffic.load", "0.5"},
+                                      {"cc.dcqcn.AiRate", "10Mbps"},
+                                      {"topology.k", "8"},
+                                      {"sim.seed", "3"}})
+                                  .size(),
+                              0u,
+                              "the default run reads them all");
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"traffic.pattern", "incast"},
+                                      {"traffic.background", "poisson"},
+                                      {"traffic.cdf", "fbhdp"},
+                                      {"traffic.backgroundLoad", "0.2"}})
+                                  .size(),
+                              0u,
+                              "incast with Poisson background reads the CDF and its load");
+        w = Unused({{"cc.algorithm", "hpcc"}, {"cc.dcqcn.AiRate", "10Mbps"}, {"topology.leaves", "3"}});
+        NS_TEST_EXPECT_MSG_EQ(w.size(), 2u, "DCQCN's rate under HPCC, leaves on a fat tree");
+        w = Unused({{"cache.qpc.Entries", "64"}});
+        NS_TEST_ASSERT_MSG_EQ(w.size(), 1u, "a cache without the pipeline");
+        NS_TEST_EXPECT_MSG_EQ((w[0].find("nic.pipeline = false") != std::string::npos), true, w[0]);
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"nic.pipeline", "true"}, {"cache.qpc.Entries", "64"}}).size(),
+                              0u,
+                              "with the pipeline");
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"sim.partitionRule", "metis"}}).size(), 1u, "one rank");
+        NS_TEST_EXPECT_MSG_EQ(Unused({{"sim.partitionRule", "metis"}}, 2).size(), 0u, "two ranks");
+    }
+};
+
 /**
  * Every key of rdma-sim's schema against texts that made ns-3 abort or
  * silently change the value (DeserializeFromString on "abc", "1 2", "nan",
@@ -296,6 +388,7 @@ class RdmaConfigTestSuite : public TestSuite
         AddTestCase(new RdmaConfigApplyTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigUserInputTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigHostileValuesTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaUnusedKeysTestCase, TestCase::QUICK);
     }
 };
 

@@ -411,3 +411,22 @@ def test_default_binary_passes_over_a_stale_path_file(tmp_path):
         assert path == '/tree/build/examples/rdma-sim'
         assert why == "make build's; no make run's build: %s names %r, not an executable file" % (
             tmp_path / 'rdma-sim.path', str(named))
+
+
+def test_real_rdma_sim_grid_over_an_unused_key_is_refused(tmp_path):
+    """A grid over a key the run does not read (IRN's reorder window under
+    go-back-N) would give identical points: refused before any run, exit 2,
+    naming the key and rdma-sim's reason; one some points use is noted."""
+    sim, config = real_sim_and_config()
+    root = tmp_path / 'sweep'
+    r = run_sweep('-o', root, '--sim', sim, '-c', config,
+                  '--grid', 'transport.irn.ReorderWindow=8,64', '--seeds', '1')
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert '--grid transport.irn.ReorderWindow: rdma-sim does not use' in r.stderr
+    assert 'is not used: transport.recovery = go-back-n' in r.stderr
+    assert not root.exists()
+    # Used by some configurations only (under IRN, not go-back-N): noted, run.
+    notes = sweep.unused_grid_keys(
+        ['transport.irn.ReorderWindow', 'transport.recovery'],
+        {0: {'transport.irn.reorderwindow': 'w'}, 1: {}}, ['a', 'b'])
+    assert notes[0] == [] and 'not used in 1 of 2 configurations (first: point a: w)' in notes[1][0]
