@@ -37,15 +37,21 @@ Number(double x)
 } // namespace
 
 std::string
-RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
+RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records,
+                         const std::vector<RdmaJob>& jobs)
 {
     std::ostringstream out;
-    out << "job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,start_ns,"
-           "end_ns,cct_ns,algbw_gbps,busbw_gbps,slowest_src,slowest_dst,slowest_pair_ns,status\n";
+    out << "job,iteration,item,group,layer,collective,algorithm,bytes,ranks,channels,chunk_bytes,"
+           "start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,busbw_GBps,slowest_src,slowest_dst,"
+           "slowest_pair_ns,status\n";
     for (const auto& r : records)
     {
         const RdmaCollectiveSchedule& s = *r.schedule;
-        out << r.job << ',' << r.iteration << ',' << r.item << ','
+        const RdmaJobItem& item = jobs[r.job].items[r.item];
+        std::string layer = item.layer;
+        std::replace(layer.begin(), layer.end(), ',', ';'); // a CSV field
+        out << r.job << ',' << r.iteration << ',' << r.item << ',' << item.group << ',' << layer
+            << ','
             << RdmaCollectiveName(s.GetKind()) << ',' << RdmaCollectiveAlgorithmName(s.GetAlgorithm())
             << ',' << s.GetBytes() << ',' << s.GetGroupRanks() << ',' << s.GetChannels() << ','
             << s.GetChunkBytes() << ',' << r.start.GetNanoSeconds() << ',';
@@ -53,12 +59,13 @@ RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records)
         {
             out << r.end.GetNanoSeconds() << ',' << r.GetCct().GetNanoSeconds() << ','
                 << Number(r.GetAlgBw() / 1e9) << ',' << Number(r.GetBusBw() / 1e9) << ','
+                << Number(r.GetBusBw() / 8e9) << ','
                 << r.lastSrc << ',' << r.lastDst << ',' << (r.lastLanded - r.start).GetNanoSeconds()
                 << ",done\n";
         }
         else
         {
-            out << ",,,,,,," << (r.failed ? "failed" : "incomplete") << '\n';
+            out << ",,,,,,,," << (r.failed ? "failed" : "incomplete") << '\n';
         }
     }
     return out.str();

@@ -17,18 +17,23 @@ namespace ns3
  * \ingroup rdma
  * \return collectives.csv: one row per collective of each iteration of
  * each job that a rank entered, in job, iteration and item order:
- * job,iteration,item,collective,algorithm,bytes,ranks,channels,chunk_bytes,
- * start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,slowest_src,slowest_dst,
- * slowest_pair_ns,status. bytes is nccl-tests' size; algbw = bytes x 8 /
+ * job,iteration,item,group,layer,collective,algorithm,bytes,ranks,channels,
+ * chunk_bytes,start_ns,end_ns,cct_ns,algbw_gbps,busbw_gbps,busbw_GBps,
+ * slowest_src,slowest_dst,slowest_pair_ns,status. group and layer are a
+ * workload file's (RdmaJobItem: TP, DP, EP or DP_EP, and "<layer> fwd|ig|wg";
+ * empty for job.sequence); bytes is nccl-tests' size; algbw = bytes x 8 /
  * CCT and busbw = algbw x RdmaBusBandwidthFactor (nccl-tests'
- * definitions), in Gbit/s so that they compare with link rates; the
+ * definitions), in Gbit/s so that they compare with link rates, and busbw
+ * also in GB/s as nccl-tests prints it (busbw_GBps = busbw_gbps / 8); the
  * slowest pair is the sender and receiver rank of the WRITE that landed
  * last (RdmaCollectiveRecord::lastSrc) and when, from start; status is
  * done, failed or incomplete (then end, CCT, the bandwidths and the pair
  * are empty).
  * \param records the runner's records (RdmaCollectiveRunner::GetCollectiveRecords)
+ * \param jobs the jobs they ran (each record's item's group and layer)
  */
-std::string RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records);
+std::string RdmaFormatCollectivesCsv(const std::vector<RdmaCollectiveRecord>& records,
+                                     const std::vector<RdmaJob>& jobs);
 
 /**
  * \ingroup rdma

@@ -31,6 +31,11 @@ struct RdmaJobItem
     /// The collective's schedule; null for a compute gap.
     std::shared_ptr<const RdmaCollectiveSchedule> collective;
     Time compute; //!< a compute gap: how long each rank computes
+    /// The parallelism group a workload file runs the collective in ("TP",
+    /// "DP", "EP", "DP_EP": RdmaSimaiGroupName), empty for job.sequence's
+    /// collectives (the whole job)
+    std::string group;
+    std::string layer; //!< a workload file's layer and phase ("attention fwd"), else empty
 };
 
 /**

@@ -4,6 +4,7 @@
 
 #include "rdma-conga-fabric.h"
 
+#include "rdma-nodes-csv.h"
 #include "rdma-topology-helper.h"
 
 #include "ns3/abort.h"
@@ -58,9 +59,11 @@ RdmaCongaFabric::Describe(const RdmaTopologySpec& spec)
         if (leafA == leafB)
         {
             const std::string where = l.where.empty() ? "" : l.where + ": ";
+            const std::vector<std::string> names = RdmaNodeNames(spec);
             throw RdmaTopologyError(
-                where + spec.name + ": the link between nodes " + std::to_string(l.a) +
-                " and " + std::to_string(l.b) + " joins two " + (leafA ? "leaves" : "spines") +
+                where + spec.name + ": the link between " + names[l.a] + " (node " +
+                std::to_string(l.a) + ") and " + names[l.b] + " (node " + std::to_string(l.b) +
+                ") joins two " + (leafA ? "leaves" : "spines") +
                 " (switches " + (leafA ? "with" : "without") +
                 " hosts): CONGA needs a two-tier leaf-spine, where every switch link joins a "
                 "leaf to a spine");
@@ -71,7 +74,8 @@ RdmaCongaFabric::Describe(const RdmaTopologySpec& spec)
     {
         if (f.m_leafOf[u] >= 0 && uplinks[u] == 0)
         {
-            throw RdmaTopologyError(spec.name + ": leaf switch (node " + std::to_string(u) +
+            throw RdmaTopologyError(spec.name + ": leaf switch " + RdmaNodeNames(spec)[u] +
+                                    " (node " + std::to_string(u) +
                                     ") has no link to a spine: CONGA needs a two-tier "
                                     "leaf-spine");
         }

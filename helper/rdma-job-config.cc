@@ -343,7 +343,10 @@ ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
     {
         throw RdmaConfigError(header + "all_gpus " + std::to_string(w.allGpus) +
                               ", but the job has " + std::to_string(ranks) + " ranks (" +
-                              KeyText(c, "job.ranks") + ")");
+                              KeyText(c, "job.ranks") + "): run it on " +
+                              std::to_string(w.allGpus) + " with --job.ranks=" +
+                              std::to_string(w.allGpus) + " (on a fabric of at least as many "
+                              "GPUs), or give the file of " + std::to_string(ranks) + " GPUs");
     }
     if (rail && gpus % w.tp != 0)
     {
@@ -461,6 +464,8 @@ MakeWorkloadItems(const RdmaConfig& c,
             s = BuildWorkloadCollective(c, w, comm, bytes, ranks, at);
         }
         item.collective = s;
+        item.group = RdmaSimaiGroupName(comm.group);
+        item.layer = it.layer;
         items.push_back(item);
     }
     if (raised)

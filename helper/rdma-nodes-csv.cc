@@ -108,6 +108,42 @@ Adjacency(const RdmaTopologySpec& topo)
     return adj;
 }
 
+/// \return the fabric's depth: its highest tier \param tier each node's tier
+uint32_t
+Depth(const std::vector<uint32_t>& tier)
+{
+    uint32_t depth = 0;
+    for (uint32_t t : tier)
+    {
+        depth = t == NONE ? depth : std::max(depth, t);
+    }
+    return depth;
+}
+
+/// \return each node's name (RdmaFormatNodesCsv's rule) \param topo the
+/// topology \param tier each node's tier \param depth the highest tier
+std::vector<std::string>
+Names(const RdmaTopologySpec& topo, const std::vector<uint32_t>& tier, uint32_t depth)
+{
+    std::vector<uint32_t> counter(depth + 2, 0); // per tier (NONE counted last)
+    std::vector<std::string> names(topo.GetNNodes());
+    for (uint32_t id = 0; id < names.size(); ++id)
+    {
+        const uint32_t t = tier[id];
+        const uint32_t slot = t == NONE ? depth + 1 : t;
+        if (id < topo.nodeNames.size() && !topo.nodeNames[id].empty())
+        {
+            names[id] = topo.nodeNames[id];
+        }
+        else
+        {
+            names[id] = (topo.isSwitch[id] ? SwitchName(t, depth) : std::string("host")) +
+                        std::to_string(counter[slot]++);
+        }
+    }
+    return names;
+}
+
 } // namespace
 
 std::vector<uint32_t>
@@ -116,35 +152,29 @@ RdmaNodeTiers(const RdmaTopologySpec& topo)
     return Tiers(topo, Adjacency(topo));
 }
 
+std::vector<std::string>
+RdmaNodeNames(const RdmaTopologySpec& topo)
+{
+    const std::vector<uint32_t> tier = RdmaNodeTiers(topo);
+    return Names(topo, tier, Depth(tier));
+}
+
 std::string
 RdmaFormatNodesCsv(const RdmaTopologySpec& topo)
 {
     const uint32_t n = topo.GetNNodes();
     const std::vector<std::vector<uint32_t>> adj = Adjacency(topo);
     const std::vector<uint32_t> tier = Tiers(topo, adj);
-    uint32_t depth = 0;
-    for (uint32_t t : tier)
-    {
-        depth = t == NONE ? depth : std::max(depth, t);
-    }
+    const uint32_t depth = Depth(tier);
     const std::vector<uint32_t> pod = depth == 3 ? Pods(adj, tier, depth)
                                                  : std::vector<uint32_t>(n, NONE);
-    std::vector<uint32_t> counter(depth + 2, 0); // per tier (NONE counted last)
+    const std::vector<std::string> names = Names(topo, tier, depth);
     std::ostringstream os;
     os << "id,kind,name,pod,tier\n";
     for (uint32_t id = 0; id < n; ++id)
     {
         const uint32_t t = tier[id];
-        const uint32_t slot = t == NONE ? depth + 1 : t;
-        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',';
-        if (id < topo.nodeNames.size() && !topo.nodeNames[id].empty())
-        {
-            os << topo.nodeNames[id] << ',';
-        }
-        else
-        {
-            os << (topo.isSwitch[id] ? SwitchName(t, depth) : "host") << counter[slot]++ << ',';
-        }
+        os << id << ',' << (topo.isSwitch[id] ? "switch" : "host") << ',' << names[id] << ',';
         if (pod[id] != NONE)
         {
             os << pod[id];

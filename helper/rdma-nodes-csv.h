@@ -44,6 +44,15 @@ std::string RdmaFormatNodesCsv(const RdmaTopologySpec& topo);
  */
 std::vector<uint32_t> RdmaNodeTiers(const RdmaTopologySpec& topo);
 
+/**
+ * \ingroup rdma
+ * \brief Each node's name, as nodes.csv gives it ("host12", "edge3",
+ * "core0", or the topology's own names), for messages that name nodes.
+ * \param topo the topology
+ * \return per node id its name
+ */
+std::vector<std::string> RdmaNodeNames(const RdmaTopologySpec& topo);
+
 } // namespace ns3
 
 #endif /* RDMA_NODES_CSV_H */

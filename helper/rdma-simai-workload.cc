@@ -412,27 +412,30 @@ RdmaSimaiWorkload::GetIteration() const
         i.line = line;
         items.push_back(i);
     };
-    const auto collective = [this, &items](const Comm& c, uint32_t line) {
+    const auto collective = [this, &items](const Layer& l, int phase) {
+        const Comm& c = l.comm[phase];
         if (c.none || !c.modelled || c.bytes == 0 || GetGroupSize(c.group) < 2)
         {
             return;
         }
+        static const char* const phases[] = {" fwd", " ig", " wg"};
         Item i;
         i.comm = &c;
-        i.line = line;
+        i.line = l.line;
+        i.layer = l.name + phases[phase];
         items.push_back(i);
     };
     for (const Layer& l : layers)
     {
         compute(l.compute[0], l.line);
-        collective(l.comm[0], l.line);
+        collective(l, 0);
     }
     for (auto l = layers.rbegin(); l != layers.rend(); ++l)
     {
         for (int phase = 1; phase < 3; ++phase)
         {
             compute(l->compute[phase], l->line);
-            collective(l->comm[phase], l->line);
+            collective(*l, phase);
         }
     }
     return items;

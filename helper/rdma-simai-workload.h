@@ -80,6 +80,9 @@ struct RdmaSimaiWorkload
         uint64_t computeNs{0}; //!< its length (consecutive gaps merged)
         const Comm* comm{nullptr}; //!< the collective
         uint32_t line{0};     //!< the layer line it comes from
+        std::string layer;    //!< the collective's layer id and phase ("attention fwd",
+                              //!< "attention ig": input gradient, "attention wg": weight
+                              //!< gradient); empty for a compute gap
     };
 
     std::string path;     //!< the file, as errors name it

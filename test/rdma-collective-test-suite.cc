@@ -567,10 +567,10 @@ class RunnerCompletesTestCase : public TestCase
     {
         RdmaJob job;
         job.iterations = 3;
-        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, 6, 600000, 2, 65536), {}});
-        job.items.push_back({nullptr, MicroSeconds(20)});
-        job.items.push_back({Schedule(Kind::ALL_TO_ALL, Algorithm::PAIRWISE, 6, 60000, 1, 4096), {}});
-        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::TREE, 6, 300000, 1, 32768), {}});
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, 6, 600000, 2, 65536), {}, {}, {}});
+        job.items.push_back({nullptr, MicroSeconds(20), {}, {}});
+        job.items.push_back({Schedule(Kind::ALL_TO_ALL, Algorithm::PAIRWISE, 6, 60000, 1, 4096), {}, {}, {}});
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::TREE, 6, 300000, 1, 32768), {}, {}, {}});
         StarJob run(6, job);
         NS_TEST_ASSERT_MSG_EQ(run.records.size(), 9, "3 collectives x 3 iterations");
         NS_TEST_ASSERT_MSG_EQ(run.runner->GetCompletedCount(), 9, "all done");
@@ -618,7 +618,7 @@ class RunnerEarlyArrivalTestCase : public TestCase
     {
         RdmaJob job;
         job.iterations = 20;
-        job.items.push_back({Schedule(Kind::BROADCAST, Algorithm::RING, 5, 200000, 1, 8192), {}});
+        job.items.push_back({Schedule(Kind::BROADCAST, Algorithm::RING, 5, 200000, 1, 8192), {}, {}, {}});
         StarJob run(5, job);
         NS_TEST_ASSERT_MSG_EQ(run.runner->GetCompletedCount(), 20, "all done");
         NS_TEST_ASSERT_MSG_EQ(run.runner->GetLandedBytes(), run.runner->GetTotalBytes(), "landed");
@@ -652,7 +652,7 @@ class RunnerReductionTestCase : public TestCase
         const uint32_t n = 4;
         const uint64_t s = 4 * 100000;
         RdmaJob job;
-        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, n, s, 1, s / n), {}});
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, n, s, 1, s / n), {}, {}, {}});
         Time fast;
         Time slow;
         {

@@ -489,7 +489,7 @@ class RankShareCollectivesTestCase : public TestCase
         auto ring = std::make_shared<RdmaCollectiveSchedule>(
             RdmaCollectiveSchedule::RingAllReduce(4, 4096, 1, 1024));
         ring->Finish();
-        job.items.push_back({ring, Time(0)});
+        job.items.push_back({ring, Time(0), {}, {}});
         job.iterations = 3;
         RdmaRankShare a;
         RdmaRankShare b;

@@ -81,7 +81,7 @@ def test_dict_config_and_keyword_overrides(rdmasim):
 def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path, quiet_tiny):
     with pytest.raises(rdmasim.ConfigError) as err:
         rdmasim.run(quiet_tiny, **{'cc.algorithm': 'bbr'})
-    assert "cc.algorithm = 'bbr': expected dcqcn, hpcc" in str(err.value)
+    assert "cc.algorithm = 'bbr': expected one of dcqcn,hpcc" in str(err.value)
     assert isinstance(err.value, ValueError)
     bad = tmp_path / 'bad.ini'
     bad.write_text('[traffic]\nlaod = 1\n')

@@ -79,7 +79,10 @@ def test_conga_moves_new_flowlets_off_the_congested_spine(run_example, tmp_path)
 
 @pytest.mark.parametrize('args, message', [
     (('--topology.type=fat-tree', '--topology.k=4'), 'joins two spines'),
+    # Nodes named as nodes.csv names them (regression: "nodes 24 and 28").
+    (('--topology.type=fat-tree', '--topology.k=4'), 'between agg0 (node 24) and core0 (node 32)'),
     (('--topology.type=star', '--topology.hosts=4'), 'has no link to a spine'),
+    (('--topology.type=star', '--topology.hosts=4'), 'leaf switch switch0 (node 4)'),
     (('--topology.type=leaf-spine', '--switch.conga.FlowletTimeout=0s'),
      'switch.conga.FlowletTimeout'),
 ])

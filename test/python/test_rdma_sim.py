@@ -102,6 +102,15 @@ def test_ns3_schedulers_agree_with_one_another(run_example, tmp_path):
     assert r.returncode == 2 and 'expected an ns-3 Scheduler TypeId' in r.stderr
 
 
+def test_enum_values_in_any_case(run_example):
+    """Enum values typed in another case are the declared name (as keys are)."""
+    r = run_example('rdma-sim', '--switch.LoadBalancing=spray', '--cc.algorithm=DCQCN',
+                    '--transport.recovery=IRN', '--print-config')
+    assert r.returncode == 0, r.stderr
+    for line in ('LoadBalancing = Spray', 'algorithm = dcqcn', 'recovery = irn'):
+        assert re.search(r'^%s  # command line' % line, r.stdout, re.M), r.stdout
+
+
 def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_path):
     cfg = tmp_path / 'bad.ini'
     cfg.write_text('[traffic]\nload = 0.3\nlaod = 0.4\n')
@@ -114,7 +123,12 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
 
 @pytest.mark.parametrize('args, message', [
     (('--link.DataRate=fast',), "link.DataRate = 'fast': expected a rate with its unit"),
-    (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected dcqcn, hpcc"),
+    (('--cc.algorithm=bbr',), "cc.algorithm = 'bbr': expected one of dcqcn,hpcc"),
+    # Enum values: a misspelled one gets the nearest names too.
+    (('--switch.LoadBalancing=Spary',),
+     "switch.LoadBalancing = 'Spary': expected one of Ecmp,Spray"),
+    (('--switch.LoadBalancing=Spary',), "(did you mean 'Spray'"),
+    (('--transport.recovery=irm',), "(did you mean 'irn'"),
     (('--traffic.load=half',), "traffic.load = 'half': expected a finite number"),
     (('--no.such=1',), "command line --no.such: unknown key 'no.such'"),
     # Regression: a key's unambiguous prefix ran as the key (Boost's allow_guessing).
@@ -556,3 +570,111 @@ def test_hpcc_sim_preset_times_frames_without_wire_overhead(run_example, tmp_pat
         assert int(first['size']) <= 1024
         ideal[name] = int(first['ideal_fct_ns'])
     assert abs(ideal['ethernet'] - ideal['preset'] - 30.72) <= 1, ideal
+
+
+COLLECTIVE_RING = os.path.join(TOP, 'examples', 'configs', 'collective-ring.ini')
+
+
+@pytest.mark.parametrize('args, key', [
+    (('--transport.irn.ReorderWindow=64',), 'transport.irn.ReorderWindow'),
+    (('--switch.drill.Samples=4',), 'switch.drill.Samples'),
+    (('--traffic.size=5000',), 'traffic.size'),
+])
+def test_a_key_the_run_does_not_use_is_said(run_example, tmp_path, args, key):
+    """Regression: keys of another recovery, balancer or pattern ran silently
+    (a sweep over them gave identical points)."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', TINY, '-q', '--output.dir=%s' % out, *args)
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if '%s = ' % key in line]
+    assert said and 'is not used: ' in said[0] and said[0].startswith('rdma-sim: warning: '), r.stderr
+    warnings = json.load(open(os.path.join(str(out), 'summary.json')))['warnings']
+    assert [w for w in warnings if ('%s = ' % key) in w and 'is not used' in w], warnings
+
+
+def test_traffic_keys_under_a_collective_run_are_said(run_example, tmp_path):
+    r = run_example('rdma-sim', '-c', COLLECTIVE_RING, '--check', '--traffic.load=0.5',
+                    '--traffic.cdf=fbhdp', '--traffic.duration=1ms')
+    assert r.returncode == 0, r.stderr
+    for key in ('traffic.load', 'traffic.cdf', 'traffic.duration'):
+        assert re.search(r'%s = \S+ is not used: ' % re.escape(key), r.stderr), r.stderr
+
+
+def test_unfinished_flows_are_counted_and_bounded(run_example, tmp_path):
+    """Regression: with sim.stopTime before the flows end, '1 of 16 done' and a
+    bucket of one flow at 1.01 were the whole story, exit 0."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '--output.dir=%s' % out, '-q', '--topology.k=4',
+                    '--traffic.pattern=permutation', '--traffic.size=2000000',
+                    '--sim.stopTime=100us')
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(os.path.join(str(out), 'summary.json')))
+    assert s['flows']['incomplete'] == 16 and s['flows']['completed'] == 0
+    bucket = s['fct_slowdown']['1000000-10000000']
+    assert bucket['count'] == 0 and bucket['unfinished'] == 16
+    # Each has run 100 us of an ideal of about 170 us at 100 Gb/s: >= 1 so far,
+    # the floor; the bound is what the time so far says, no more.
+    assert bucket['unfinished_slowdown_at_least'] >= 1
+    assert bucket['with_unfinished_at_least']['p99'] >= bucket['unfinished_slowdown_at_least']
+    assert 'were still running when the run ended' in r.stdout
+    assert '16 unfinished, slowdown >= ' in r.stdout
+    assert any('were still running' in w for w in s['warnings'])
+
+
+def test_force_replaces_an_earlier_runs_files_as_a_set(run_example, tmp_path):
+    """Regression: a flow run written over a collective run's folder left its
+    collectives.csv and jobs.csv beside the new summary.json."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', COLLECTIVE_RING, '-q', '--job.iterations=1',
+                    '--collective.bytes=256KiB', '--collective.chunkBytes=64KiB',
+                    '--output.pcapNodes=0',
+                    '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    assert (out / 'collectives.csv').exists() and (out / 'pcap').is_dir()
+    (out / 'notes.txt').write_text('mine\n')
+    r = run_example('rdma-sim', '-c', TINY, '-q', '--force', '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(out)) == ['cache.csv', 'fct.csv', 'fct.txt', 'nodes.csv',
+                                       'notes.txt', 'pfc.csv', 'qlen.csv', 'summary.json']
+
+
+def printed_values(text):
+    """{group.key: value} of --print-config's INI (origins dropped)."""
+    values, group = {}, ''
+    for line in text.splitlines():
+        line = line.split('  # ')[0]
+        if line.startswith('['):
+            group = line.strip('[]')
+        elif ' = ' in line or line.endswith(' ='):
+            key, _, value = line.partition(' =')
+            values[group + '.' + key] = value.strip()
+    return values
+
+
+def test_print_config_changed_runs_again_without_warnings(run_example, tmp_path):
+    r = run_example('rdma-sim', '-c', TINY, '--print-config', '--changed',
+                    '--transport.irn.ReorderWindow=64', '--cc.algorithm=hpcc')
+    assert r.returncode == 0, r.stderr
+    text = r.stdout
+    assert '[topology]' in text and 'type = star' in text and 'algorithm = hpcc' in text
+    assert 'ReorderWindow' not in text           # not used under go-back-N
+    assert 'k = 4' not in text and 'DataRate' not in text  # defaults left out
+    cfg = tmp_path / 'changed.ini'
+    cfg.write_text(text)
+    again = run_example('rdma-sim', '-c', str(cfg), '--check')
+    assert again.returncode == 0, again.stderr
+    assert 'warning' not in again.stderr, again.stderr
+    same = run_example('rdma-sim', '-c', TINY, '--cc.algorithm=hpcc', '--print-config')
+    assert printed_values(run_example('rdma-sim', '-c', str(cfg), '--print-config').stdout) == \
+        printed_values(same.stdout)
+    r = run_example('rdma-sim', '--changed')
+    assert r.returncode == 2 and '--changed is an option of --print-config' in r.stderr
+
+
+def test_summary_times_are_in_units_a_reader_reads(run_example, tmp_path):
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', TINY, '-q', '--output.dir=%s' % out)
+    assert r.returncode == 0, r.stderr
+    config = json.load(open(os.path.join(str(out), 'summary.json')))['config']
+    assert not [k for k, v in config.items() if re.fullmatch(r'[+-]?[0-9.e+]+ps', v)], config
+    assert config['sim.stopTime'] == '20ms'

@@ -57,7 +57,7 @@ def test_sweep_4k_pages_pause_2m_pages_do_not(build_dir, tmp_path):
                                      ">= 4096"),
     (['--nic.rx.BufferBytes=20000'], 'nic.rx.BufferBytes (20000) is below one largest frame'),
     (['--traffic.target.FootprintBytes=524288'], 'FootprintBytes (524288)'),
-    (['--traffic.background=bursty'], "traffic.background = 'bursty': expected none or poisson"),
+    (['--traffic.background=bursty'], "traffic.background = 'bursty': expected one of none,poisson"),
 ])
 def test_bad_study_values_exit_2(run_example, tmp_path, args, message):
     """A page size that is not a power of two of at least 4 KiB, a receive buffer below
