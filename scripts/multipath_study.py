@@ -12,9 +12,13 @@ and one figure:
   switch.LoadBalancing (Ecmp, Spray, Drill, LetFlow, Adaptive) with
   go-back-N and PFC, and with IRN and no PFC: FCT slowdown p50 / p99 per
   size bucket, mean and p99 FCT, retransmissions.
-* failure: the same with a leaf-spine link failing at --fail-at (1 ms;
-  topology.failLinks = LEAF-SPINE@1ms, leaf 0 to spine 0; routes converge
-  topology.routeConvergence later, 1 ms by default).
+* failure: the same with a leaf-spine link failing at --fail-at (1 ms; with
+  --quick 250 us): topology.failLinks = A-B@1ms, --fail A-B, by default
+  leaf 0 to spine 0 of the fabric the configs and --set/--quick give (node
+  ids are the hosts first, then the leaves, then the spines, as nodes.csv
+  lists them, so A = leaves x hostsPerLeaf and B = A + leaves: 128-136 on
+  the 128-host fabric, 16-20 on --quick's); routes converge
+  topology.routeConvergence later, 1 ms by default.
 * permutation (htsim's case): examples/configs/multipath-permutation.ini, a
   k = --k fat tree (8: 128 hosts) where every host WRITEs 2 MB to another
   at once, PFC, no CC, under Ecmp, Spray and Adaptive with go-back-N, IRN
@@ -28,12 +32,20 @@ and one figure:
     scripts/multipath_study.py --out out/multipath-quick --quick   # small and fast
 
 Points already done (a complete summary.json) are not run again (sweep.py's
-rule), so an interrupted study resumes. --jobs: points at once (2).
---quick runs a 16-host leaf-spine for 0.5 ms and a k = 4 fat tree with
-200 kB flows. Exit 1 if a point failed, 2 on bad arguments.
+rule), so an interrupted study resumes. --jobs: points at once (2);
+--balancers and --fail-balancers: the AliStorage and failure parts' subsets.
+--quick runs a 16-host leaf-spine (4 leaves of 4 hosts, 4 spines) for
+0.5 ms and a k = 4 fat tree with 200 kB flows. The tables and the figure's
+titles name the fabric, the duration and the flow size each part ran
+(from the runs' summary.json and nodes.csv). The figure: mean and p99 FCT
+of each balancer and recovery on the AliStorage leaf-spine (points on a
+log axis; open markers: with the link failing), the permutation's largest
+FCT (points, log axis) and its aggregation-core utilisation (bars from 0).
+Exit 1 if a point failed, 2 on bad arguments.
 """
 
 import argparse
+import configparser
 import csv
 import os
 import sys
@@ -42,6 +54,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
+import rdmasim_plotting as rp  # noqa: E402
 import sweep  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -53,13 +66,16 @@ WINDOW_KEY = 'transport.irn.ReorderWindow'
 #: (balancer, recovery) at k = 16: the per-packet balancers with what they
 #: need (IRN with the reorder window) and per-flow ECMP with the same
 KEY_POINTS = [('Ecmp', 'irn-window'), ('Spray', 'irn-window'), ('Adaptive', 'irn-window')]
+ALISTORAGE_CONFIGS = (('gbn+PFC', 'multipath-alistorage-pfc.ini'), ('IRN', 'multipath-alistorage-irn.ini'))
+PERMUTATION_CONFIG = 'multipath-permutation.ini'
 QUICK = {'alistorage': ['--set', 'topology.leaves=4', '--set', 'topology.spines=4',
                         '--set', 'topology.hostsPerLeaf=4', '--set', 'traffic.duration=500us'],
          'permutation': ['--set', 'topology.k=4', '--set', 'traffic.size=200000']}
 
 
 def run_sweep(out, name, config, grid, sets, jobs):
-    """One sweep.py run into OUT/name; returns {grid values tuple: run folder}."""
+    """One sweep.py run into OUT/name; returns ({grid values tuple: run
+    folder} of the points that succeeded, sweep.py's exit status)."""
     root = os.path.join(out, name)
     argv = ['-c', os.path.join(CONFIGS, config), '-o', root, '-j', str(jobs), '--no-progress']
     for key, values in grid:
@@ -78,11 +94,17 @@ def run_sweep(out, name, config, grid, sets, jobs):
 
 
 def figures(folder):
-    """The figures of one point: from summary.json and fct.csv."""
+    """The figures of one point, from its summary.json, fct.csv and
+    nodes.csv: flows, done, mean_us, p99_us, max_us (FCT of the flows done,
+    us), resent, timeouts, spurious, lost, pauses, wall_s, buckets
+    (slowdown percentiles per size bucket), util_<tier> (link_load),
+    config (the run's merged configuration) and hosts (nodes.csv's hosts,
+    None without the file)."""
     s = ra.read_summary(folder)
     fct = ra.read_fct(folder)
     done = ra.completed(fct)
     us = done['fct_ns'] / 1e3
+    nodes = ra.read_nodes(folder)
     row = {'flows': len(fct['size']), 'done': len(us),
            'mean_us': float(np.mean(us)) if len(us) else float('nan'),
            'p99_us': float(np.percentile(us, 99, method='inverted_cdf')) if len(us) else float('nan'),
@@ -92,10 +114,113 @@ def figures(folder):
            # frames lost: drops but the late copies a NIC got after their QP was gone
            'lost': s['drops'] - s.get('drops_where', {}).get('nics_to_gone_qps', 0),
            'pauses': s['pfc']['pause_frames'],
-           'wall_s': s['wall_time_s'], 'buckets': ra.summary_buckets(s)}
+           'wall_s': s['wall_time_s'], 'buckets': ra.summary_buckets(s),
+           'config': s.get('config', {}), 'nodes': nodes,
+           'hosts': sum(1 for n in nodes.values() if n['kind'] == 'host') if nodes else None}
     for tier, load in s.get('link_load', {}).items():
         row['util_' + tier] = load['utilisation']
     return row
+
+
+# --------------------------------------------------------------------------- what was run
+
+
+def config_values(config, sets):
+    """The keys of an rdma-sim INI file (a name in examples/configs) with
+    sweep.py's --set KEY=VALUE arguments (a flat list, ['--set', 'k=v', ...])
+    over them: {lower-case key: value text}."""
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str
+    parser.read(os.path.join(CONFIGS, config))
+    values = {('%s.%s' % (section, key)).lower(): value
+              for section in parser.sections() for key, value in parser[section].items()}
+    for flag, kv in zip(sets[::2], sets[1::2]):
+        key, _, value = kv.partition('=')
+        values[key.strip().lower()] = value.strip()
+    return values
+
+
+def leaf_spine_link(values):
+    """(leaf 0, spine 0): the node ids of leaf 0 and spine 0 of the leaf-spine
+    the keys values (config_values) give. rdma-sim numbers the hosts first
+    (leaves x hostsPerLeaf), then the leaves, then the spines
+    (RdmaTopologySpec::LeafSpine; nodes.csv lists them). Raises ValueError
+    when the fabric is not a leaf-spine or a key is missing."""
+    if values.get('topology.type') != 'leaf-spine':
+        raise ValueError('the fabric is %s, not a leaf-spine' % values.get('topology.type', 'unset'))
+    try:
+        leaves, per_leaf = int(values['topology.leaves']), int(values['topology.hostsperleaf'])
+    except (KeyError, ValueError) as e:
+        raise ValueError('topology.leaves and topology.hostsPerLeaf must be set (%s)' % e) from None
+    return leaves * per_leaf, leaves * per_leaf + leaves
+
+
+def link_words(link, nodes=None):
+    """'leaf0-spine0 (nodes 16-20)' for a link (a, b) given nodes.csv's rows
+    (rdmasim_analysis.read_nodes), else 'nodes 16-20'."""
+    a, b = link
+    if nodes and a in nodes and b in nodes:
+        return '%s-%s (nodes %d-%d)' % (ra.node_name(nodes, a), ra.node_name(nodes, b), a, b)
+    return 'nodes %d-%d' % (a, b)
+
+
+def check_link(link, rows):
+    """Whether the failed link (a, b) joins a leaf (tier 1) and a spine (tier
+    2) in the nodes.csv of the runs (figures' rows); a message if not, else ''."""
+    for r in rows.values():
+        nodes = r.get('nodes')
+        if nodes:
+            tiers = [nodes.get(n, {}).get('tier') for n in link]
+            if tiers != ['1', '2']:
+                return ('the failed link %d-%d joins tiers %s in nodes.csv, not a leaf and a spine'
+                        % (link[0], link[1], tiers))
+            return ''
+    return ''
+
+
+def fabric_words(config, hosts=None):
+    """The fabric a run's configuration (summary.json's config) gives:
+    '16-host leaf-spine (4 leaves, 4 spines)', 'k=4 fat tree (16 hosts)';
+    hosts: nodes.csv's host count, else computed from the keys."""
+    kind = config.get('topology.type')
+    if kind == 'leaf-spine':
+        leaves, spines = int(config['topology.leaves']), int(config['topology.spines'])
+        hosts = hosts or leaves * int(config['topology.hostsPerLeaf'])
+        return '%d-host leaf-spine (%d leaves, %d spines)' % (hosts, leaves, spines)
+    if kind == 'fat-tree':
+        k = int(config['topology.k'])
+        return 'k=%d fat tree (%d hosts)' % (k, hosts or k ** 3 // 4)
+    return '%s%s' % (kind, ' (%d hosts)' % hosts if hosts else '')
+
+
+def alistorage_words(rows, short=False):
+    """What an AliStorage part ran, from one of its points (figures' rows):
+    'AliStorage2019 at 50 % of the core, 16-host leaf-spine (4 leaves, 4
+    spines), 0.5 ms of arrivals' (short: 'AliStorage, 16-host leaf-spine,
+    0.5 ms')."""
+    r = next(iter(rows.values()))
+    c = r['config']
+    duration = ra.format_time(ra.time_ns(c['traffic.duration']))
+    fabric = fabric_words(c, r['hosts'])
+    if short:
+        return 'AliStorage, %s, %s' % (fabric.split(' (')[0], duration)
+    load, over = float(c['traffic.load']), float(c.get('topology.oversubscription') or 0)
+    where = ('%g %% of the core' % (100 * load * over) if over > 0
+             else '%g %% of the hosts\' line rate' % (100 * load))
+    return 'AliStorage2019 at %s, %s, %s of arrivals' % (where, fabric, duration)
+
+
+def permutation_words(rows, short=False):
+    """What a permutation part ran: '200 kB permutation, k=4 fat tree (16
+    hosts)' (short: without the hosts)."""
+    r = next(iter(rows.values()))
+    c = r['config']
+    fabric = fabric_words(c, r['hosts'])
+    return '%s permutation, %s' % (ra.format_size(ra.size_bytes(c['traffic.size'])),
+                                   fabric.split(' (')[0] if short else fabric)
+
+
+# --------------------------------------------------------------------------- tables
 
 
 def fmt(x, digits=2):
@@ -105,11 +230,13 @@ def fmt(x, digits=2):
 def print_alistorage(title, rows):
     """rows: {(balancer, recovery): figures}."""
     print('\n== %s: FCT slowdown p50 / p99 per size bucket, mean and p99 FCT (us)' % title)
-    labels = [b['label'] for b in next(iter(rows.values()))['buckets'] if b['count']]
+    buckets = [b for b in next(iter(rows.values()))['buckets'] if b['count']]
+    labels = [b['label'] for b in buckets]
     print('(FCT of the flows done by sim.stopTime; lost: frames dropped, late copies to '
           'finished QPs aside)')
     print('%-10s %-9s %s  %9s %9s %8s %7s %7s' % (
-        'balancer', 'recovery', ' '.join('%-14s' % lab for lab in labels),
+        'balancer', 'recovery',
+        ' '.join('%-14s' % ra.bucket_range_label(b['lo'], b['hi']) for b in buckets),
         'mean FCT', 'p99 FCT', 'resent', 'lost', 'done'))
     for (lb, rec), r in rows.items():
         cells = []
@@ -134,10 +261,12 @@ def print_permutation(title, rows):
             r['resent'], r['spurious'], '%d/%d' % (r['done'], r['flows']), fmt(r['wall_s'], 1)))
 
 
+# --------------------------------------------------------------------------- runs
+
+
 def alistorage(out, name, balancers, sets, jobs):
     rows, worst = {}, 0
-    for rec, config in (('gbn+PFC', 'multipath-alistorage-pfc.ini'),
-                        ('IRN', 'multipath-alistorage-irn.ini')):
+    for rec, config in ALISTORAGE_CONFIGS:
         points, status = run_sweep(out, '%s-%s' % (name, rec.split('+')[0].lower()), config,
                                    [(LB_KEY, balancers)], sets, jobs)
         worst = max(worst, status)
@@ -159,7 +288,7 @@ def permutation(out, name, balancers, sets, window, jobs, only=None):
             continue
         if rec == 'irn-window':
             extra += ['--set', '%s=%d' % (WINDOW_KEY, window)]
-        points, status = run_sweep(out, '%s-%s' % (name, rec), 'multipath-permutation.ini',
+        points, status = run_sweep(out, '%s-%s' % (name, rec), PERMUTATION_CONFIG,
                                    [(LB_KEY, lbs)], sets + extra, jobs)
         worst = max(worst, status)
         for lb in lbs:
@@ -168,56 +297,89 @@ def permutation(out, name, balancers, sets, window, jobs, only=None):
     return rows, worst
 
 
-def draw(parts, path, fail_label='a spine link fails'):
-    import matplotlib
-    matplotlib.use('Agg')
-    import rdmasim_plotting as rp
+# --------------------------------------------------------------------------- the figure
 
-    fig, axes = rp.figure(ncols=3, width=4.4, height=3.4)
-    ali, fail, perm = parts.get('alistorage', {}), parts.get('failure', {}), \
-        parts.get('permutation', {})
-    recs = ['gbn+PFC', 'IRN']
-    lbs = [lb for lb in BALANCERS if any((lb, r) in ali for r in recs)]
-    x = np.arange(len(lbs))
-    for i, rec in enumerate(recs):
-        for ax, key in ((axes[0], 'mean_us'), (axes[1], 'p99_us')):
-            ys = [ali.get((lb, rec), {}).get(key, np.nan) for lb in lbs]
-            ax.bar(x + (i - 0.5) * 0.38, ys, 0.36, label=rec, color='C%d' % i)
-            if fail:
-                yf = [fail.get((lb, rec), {}).get(key, np.nan) for lb in lbs]
-                ax.scatter(x + (i - 0.5) * 0.38, yf, marker='v', color='k', zorder=3,
-                           label=fail_label if i == 0 else None)
-    for ax, what in ((axes[0], 'mean FCT (us)'), (axes[1], 'p99 FCT (us)')):
-        rp.log_y_if_wide([ax], [v for p in (ali, fail) for r in p.values()
-                                for v in (r['mean_us'], r['p99_us'])])
-        ax.set_xticks(x, lbs, rotation=20)
-        ax.set_ylabel(what)
-        ax.set_title('AliStorage, 128-host leaf-spine', fontsize=9)
-        ax.grid(True, axis='y', alpha=0.3)
-    axes[0].legend(fontsize=7)
-    recs_p = ['go-back-n', 'irn', 'irn-window']
-    names_p = {'go-back-n': 'go-back-N', 'irn': 'IRN', 'irn-window': 'IRN, reorder window'}
-    lbs_p = [lb for lb in FABRIC_BALANCERS if any((lb, r) in perm for r in recs_p)]
-    xp = np.arange(len(lbs_p))
-    for i, rec in enumerate(recs_p):
-        ys = [perm.get((lb, rec), {}).get('max_us', np.nan) / 1e3 for lb in lbs_p]
-        bars = axes[2].bar(xp + (i - 1) * 0.27, ys, 0.25, label=names_p[rec], color='C%d' % i)
-        for b, lb in zip(bars, lbs_p):
-            u = perm.get((lb, rec), {}).get('util_tier2')
-            if u is not None and b.get_height() == b.get_height():
-                axes[2].annotate('%.0f%%' % (100 * u), (b.get_x() + b.get_width() / 2,
-                                                        b.get_height()),
-                                 ha='center', va='bottom', fontsize=6)
-    axes[2].set_xticks(xp, lbs_p)
-    axes[2].set_ylabel('largest FCT (ms)')
-    axes[2].set_yscale('log')
-    axes[2].set_title('2 MB permutation, fat tree (core utilisation)', fontsize=9)
-    axes[2].legend(fontsize=7)
-    axes[2].grid(True, axis='y', alpha=0.3)
-    return rp.save(fig, path)
+ALI_RECOVERIES = (('gbn+PFC', 'go-back-N, PFC'), ('IRN', 'IRN, no PFC'))
+PERM_RECOVERIES = (('go-back-n', 'go-back-N'), ('irn', 'IRN'), ('irn-window', 'IRN, reorder window'))
 
 
-def main(argv=None):
+def make_figure(study):
+    """The study's figure (not saved) from study() results: up to four
+    panels, (a) mean and (b) p99 FCT (us) of each balancer (categories) and
+    recovery (side by side, a colour each) on the AliStorage leaf-spine, as
+    points on a log axis, open where the link fails; (c) the permutation's
+    largest FCT (us or ms, points, log axis) and (d) its aggregation-core
+    utilisation (%, bars from 0). Each scatter's and bar set's label names
+    its recovery (and ', link fails'); titles name what was run. Parts not
+    run are left out."""
+    parts = study['results']
+    ali, fail, perm = (parts.get(k, {}) for k in ('alistorage', 'failure', 'permutation'))
+    panels = (['mean', 'p99'] if ali or fail else []) + (['max', 'util'] if perm else [])
+    fig, axes = rp.figure(ncols=max(1, len(panels)), width=3.3, height=3.6)
+    ax = dict(zip(panels, axes))
+    if ali or fail:
+        lbs = [lb for lb in BALANCERS if any((lb, r) in p for p in (ali, fail) for r, _ in ALI_RECOVERIES)]
+        title = alistorage_words(ali or fail, short=True)
+        for key, panel, what in (('mean_us', 'mean', 'Mean FCT (\u00b5s)'),
+                                 ('p99_us', 'p99', 'p99 FCT (\u00b5s)')):
+            a = ax[panel]
+            values = []
+            for i, (rec, words) in enumerate(ALI_RECOVERIES):
+                x = np.arange(len(lbs)) + rp.dodge(i, len(ALI_RECOVERIES), 0.5)
+                for rows, filled, tail in ((ali, True, ''), (fail, False, ', link fails')):
+                    ys = np.array([rows.get((lb, rec), {}).get(key, np.nan) for lb in lbs])
+                    keep = np.isfinite(ys)
+                    if keep.any():
+                        a.scatter(x[keep], ys[keep], marker='o', s=26, zorder=3, linewidths=1.2,
+                                  edgecolors='C%d' % i, facecolors='C%d' % i if filled else 'white',
+                                  label=words + tail)
+                        values.extend(ys[keep])
+            balancer_ticks(a, lbs)
+            rp.readable_log(a, values, 'y')
+            a.set_ylabel(what)
+            a.set_title(title, fontsize=8)
+        ax['mean'].legend(fontsize=7, loc='upper left', bbox_to_anchor=(0.0, -0.28), ncol=2,
+                          title=('open: ' + study['fail_words'].replace(' fails', '\nfails', 1)
+                                 if fail else None), title_fontsize=7)
+    if perm:
+        lbs = [lb for lb in FABRIC_BALANCERS if any((lb, r) in perm for r, _ in PERM_RECOVERIES)]
+        title = permutation_words(perm, short=True)
+        largest = [r['max_us'] for r in perm.values() if np.isfinite(r['max_us'])]
+        unit, scale = ('ms', 1e3) if largest and max(largest) >= 1e3 else ('\u00b5s', 1.0)
+        values = []
+        for i, (rec, words) in enumerate(PERM_RECOVERIES):
+            x = np.arange(len(lbs)) + rp.dodge(i, len(PERM_RECOVERIES), 0.66)
+            ys = np.array([perm.get((lb, rec), {}).get('max_us', np.nan) for lb in lbs]) / scale
+            util = np.array([perm.get((lb, rec), {}).get('util_tier2', np.nan) for lb in lbs]) * 100
+            keep = np.isfinite(ys)
+            if keep.any():
+                ax['max'].scatter(x[keep], ys[keep], s=26, zorder=3, color='C%d' % i, label=words)
+                values.extend(ys[keep])
+            ax['util'].bar(x, np.nan_to_num(util), width=0.2, color='C%d' % i, label=words)
+        for panel in ('max', 'util'):
+            balancer_ticks(ax[panel], lbs)
+            ax[panel].set_title(title, fontsize=8)
+        rp.readable_log(ax['max'], values, 'y')
+        ax['max'].set_ylabel('Largest FCT (%s)' % unit)
+        ax['util'].set_ylabel('Aggregation-core utilisation (%)')
+        ax['util'].set_ylim(0, 100)
+        ax['max'].legend(fontsize=7, loc='upper left', bbox_to_anchor=(0.0, -0.3))
+    return fig
+
+
+def balancer_ticks(ax, balancers):
+    """The balancers as categories, named readably and slanted to fit."""
+    rp.categorical_x(ax, [rp.tick_name(LB_KEY, lb) for lb in balancers])
+    for t in ax.get_xticklabels():
+        t.set_rotation(30)
+        t.set_horizontalalignment('right')
+        t.set_rotation_mode('anchor')
+
+
+# --------------------------------------------------------------------------- the study
+
+
+def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--out', required=True, help='output root (one folder per sweep)')
     p.add_argument('--parts', default='alistorage,failure,permutation',
@@ -226,8 +388,12 @@ def main(argv=None):
     p.add_argument('--k16-points', action='store_true',
                    help='also the key points at k = 16 (1,024 hosts)')
     p.add_argument('--window', type=int, default=64, help='IRN reorder window, packets')
-    p.add_argument('--fail', default='128-136', help='the link that fails, A-B (node ids)')
-    p.add_argument('--fail-at', default='1ms', help='when it fails')
+    p.add_argument('--fail', help='the link that fails, A-B (node ids; default: leaf 0 to '
+                                  'spine 0 of the fabric run)')
+    p.add_argument('--fail-at', help='when it fails (default 1ms; with --quick 250us, half-way '
+                                     'through its arrivals)')
+    p.add_argument('--balancers', default=','.join(BALANCERS),
+                   help='the balancers of the AliStorage part, comma-separated')
     p.add_argument('--fail-balancers', default=','.join(BALANCERS),
                    help='the balancers of the failure part, comma-separated')
     p.add_argument('--duration', help='traffic.duration of the AliStorage parts (config: 3ms)')
@@ -238,47 +404,102 @@ def main(argv=None):
                    help='a key for every run of every part (repeatable), e.g. '
                         'cc.cnp.CnpOnNak=false')
     args = p.parse_args(argv)
-    parts = [x.strip() for x in args.parts.split(',')]
-    bad = [x for x in parts if x not in ('alistorage', 'failure', 'permutation')]
-    if bad or args.k < 2 or args.k % 2 or args.window < 1:
+    args.parts = [x.strip() for x in args.parts.split(',')]
+    args.fail_at = args.fail_at or ('250us' if args.quick else '1ms')
+    bad = [x for x in args.parts if x not in ('alistorage', 'failure', 'permutation')]
+    lbs = [b for opt in (args.balancers, args.fail_balancers) for b in opt.split(',')]
+    if (bad or args.k < 2 or args.k % 2 or args.window < 1
+            or any(b not in BALANCERS for b in lbs)):
         print('multipath_study.py: --parts from alistorage, failure, permutation; --k even '
-              '>= 2; --window >= 1', file=sys.stderr)
-        return 2
+              '>= 2; --window >= 1; balancers from %s' % ', '.join(BALANCERS), file=sys.stderr)
+        raise SystemExit(2)
+    return args
+
+
+def failed_link(args, ali_sets):
+    """The link the failure part takes down, (a, b): --fail A-B, else leaf 0
+    to spine 0 of the fabric its runs have (leaf_spine_link of the configs'
+    keys with ali_sets over them). Exits 2 if neither can be had."""
+    try:
+        if args.fail:
+            a, b = (int(x) for x in args.fail.split('-'))
+            return a, b
+        links = {leaf_spine_link(config_values(c, ali_sets)) for _, c in ALISTORAGE_CONFIGS}
+    except ValueError as e:
+        print('multipath_study.py: --fail %s: %s' % (args.fail or '(default)', e), file=sys.stderr)
+        raise SystemExit(2)
+    if len(links) != 1:
+        print('multipath_study.py: the AliStorage configs give different fabrics; set --fail',
+              file=sys.stderr)
+        raise SystemExit(2)
+    return links.pop()
+
+
+def study(args):
+    """Run the parts args ask for (parse_args) and print their tables.
+    Returns {'results': {part: {(balancer, recovery): figures}}, 'status':
+    the worst sweep exit status, 'fail_words': the failure as the figure
+    says it, 'titles': {part: its table's title}}."""
     user_sets = [x for kv in args.set for x in ('--set', kv)]
     ali_sets = (QUICK['alistorage'] if args.quick else []) + (
         ['--set', 'traffic.duration=' + args.duration] if args.duration else []) + user_sets
     perm_sets = (QUICK['permutation'] if args.quick else
                  ['--set', 'topology.k=%d' % args.k]) + user_sets
-    results, worst = {}, 0
-    if 'alistorage' in parts:
-        results['alistorage'], s = alistorage(args.out, 'alistorage', BALANCERS, ali_sets,
-                                              args.jobs)
+    results, titles, worst = {}, {}, 0
+    fail_words = ''
+    if 'alistorage' in args.parts:
+        results['alistorage'], s = alistorage(args.out, 'alistorage', args.balancers.split(','),
+                                              ali_sets, args.jobs)
         worst = max(worst, s)
-        print_alistorage('AliStorage2019 at 50 % of the core, leaf-spine', results['alistorage'])
-    if 'failure' in parts:
-        fail = ['--set', 'topology.failLinks=%s@%s' % (args.fail, args.fail_at)]
-        results['failure'], s = alistorage(args.out, 'failure',
-                                           [b for b in BALANCERS if b in args.fail_balancers.split(',')],
+        if results['alistorage']:
+            titles['alistorage'] = alistorage_words(results['alistorage'])
+            print_alistorage(titles['alistorage'], results['alistorage'])
+    if 'failure' in args.parts:
+        link = failed_link(args, ali_sets)
+        fail = ['--set', 'topology.failLinks=%d-%d@%s' % (link[0], link[1], args.fail_at)]
+        results['failure'], s = alistorage(args.out, 'failure', args.fail_balancers.split(','),
                                            ali_sets + fail, args.jobs)
         worst = max(worst, s)
-        print_alistorage('the same, link %s failing at %s' % (args.fail, args.fail_at),
-                         results['failure'])
-    if 'permutation' in parts:
+        if results['failure']:
+            problem = check_link(link, results['failure'])
+            if problem:
+                print('multipath_study.py: warning: %s' % problem, file=sys.stderr)
+            nodes = next(iter(results['failure'].values()))['nodes']
+            c = next(iter(results['failure'].values()))['config']
+            converge = c.get('topology.routeConvergence')
+            fail_words = 'link %s fails at %s%s' % (
+                link_words(link, nodes), ra.format_time(ra.time_ns(args.fail_at)),
+                ', routes converge %s later' % ra.format_time(ra.time_ns(converge)) if converge else '')
+            titles['failure'] = '%s; %s' % (alistorage_words(results['failure']), fail_words)
+            print_alistorage(titles['failure'], results['failure'])
+    if 'permutation' in args.parts:
         results['permutation'], s = permutation(args.out, 'permutation', FABRIC_BALANCERS,
                                                  perm_sets, args.window, args.jobs)
         worst = max(worst, s)
-        print_permutation('2 MB permutation, fat tree k=%d' % (4 if args.quick else args.k),
-                          results['permutation'])
+        if results['permutation']:
+            titles['permutation'] = permutation_words(results['permutation'])
+            print_permutation(titles['permutation'], results['permutation'])
         if args.k16_points:
             rows, s = permutation(args.out, 'permutation-k16', FABRIC_BALANCERS,
                                   ['--set', 'topology.k=16'] + user_sets, args.window, args.jobs,
                                   only=KEY_POINTS)
             worst = max(worst, s)
-            print_permutation('2 MB permutation, fat tree k=16', rows)
-    if args.figure:
-        for path in draw(results, args.figure, 'link %s fails at %s' % (args.fail, args.fail_at)):
+            if rows:
+                titles['permutation-k16'] = permutation_words(rows)
+                print_permutation(titles['permutation-k16'], rows)
+    return {'results': results, 'status': worst, 'fail_words': fail_words, 'titles': titles}
+
+
+def main(argv=None):
+    try:
+        args = parse_args(argv)
+        done = study(args)
+    except SystemExit as e:
+        return e.code
+    if args.figure and any(done['results'].values()):
+        for path in rp.save(make_figure(done), args.figure):
             print('multipath: wrote %s' % path)
-    return worst
+    return done['status']
 
 
 if __name__ == '__main__':

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Any metric of a sweep against a swept parameter: one line per value of
+"""Any metric of a sweep against a swept parameter: one series per value of
 the other swept parameters (or of --group-by), each point the mean over its
-seeds with error bars of the 95 % Student's t confidence interval.
+seeds with error bars of the 95 % Student's t confidence interval, and each
+seed's own value as a small dot beside it.
 
   scripts/plot_metric.py -o fig/p99 out/sweep/results.csv --x traffic.load \\
       --metric fct_slowdown.0-10000.p99
@@ -10,23 +11,29 @@ seeds with error bars of the 95 % Student's t confidence interval.
 
 The metric is a column of the sweep's results.csv (flows.completed,
 pfc.pause_frames, drops, fct_slowdown.<bucket>.p99, cache.qpc.hit_rate,
-completed_gbps, ...; the y axis is in its unit); an empty cell (a bucket
-without flows, a failed point) is left out of the mean, and a point with
-no value is not drawn. A point of two or more runs has error bars; the
+completed_gbps, ...); the axes are labelled in words with units
+(completed_gbps: 'Goodput of completed flows (Gb/s)'; traffic.load:
+'Offered load (fraction of host line rate)'; --ylabel overrides), legend
+entries and ticks name values readably (cc.algorithm=none: 'no CC'). An
+empty cell (a bucket without flows, a failed point) is left out of the
+mean, and a point with no value is not drawn. A point of two or more runs
+has error bars, their lower end cut at the metric's floor (1 for a
+slowdown, 0 for the rest: all are counts, rates, times or shares); the
 legend says over how many seeds (or runs, naming the swept keys a
 --group-by mean pools besides the seeds). Numeric x values sit on a linear
-axis (--logx: log), sizes with a unit (collective.bytes = 4MiB) as
-bytes, others are categories in the sweep's order. The y axis
-is log when the values span more than a decade (or with --logy). An
-unknown metric or x is refused (exit status 2) with the list of the
-available ones.
+axis joined by lines (--logx: log), sizes with a unit (collective.bytes =
+4MiB) as bytes; other values are categories in the sweep's order, each
+series' points side by side and not joined. The y axis is log, with
+labelled ticks at 1, 2 and 5 of each decade, when the values span more than
+a decade (or with --logy). An unknown metric or x is refused (exit status
+2) with the list of the available ones.
 """
 
 import os
-import re
 import sys
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rdmasim_analysis as ra  # noqa: E402
@@ -42,8 +49,9 @@ def metric_series(path, metric, x, where=None, group_by=()):
     Returns (xs, series): xs the x value texts in order (numeric ones
     sorted by value), series a list of dicts, each with label (raw), mean,
     half (the t-interval half-width, NaN under 2 runs), runs (the runs with
-    a value), arrays of shape (len(xs),) in the metric's unit, and pooled
-    (the swept keys its means pool besides the seeds).
+    a value), arrays of shape (len(xs),) in the metric's unit, values (each
+    run's value: shape (most runs at one x, len(xs)), NaN-padded), and
+    pooled (the swept keys its means pool besides the seeds).
     """
     where = where or {}
     res = rr.Results(path)
@@ -57,26 +65,21 @@ def metric_series(path, metric, x, where=None, group_by=()):
     series = []
     for values, members in rr.group(rows, keys).items():
         at = rr.group(members, [x])
-        stats = [rr.mean_ci(ra.column(at.get(v, []), metric, path)) for v in xs]
-        mean, half, runs = (np.array(a) for a in zip(*stats))
+        cols = [ra.column(at.get(v, []), metric, path) for v in xs]
+        mean, half, runs = (np.array(a) for a in zip(*[rr.mean_ci(c) for c in cols]))
+        each = np.full((max(len(c) for c in cols), len(xs)), np.nan)
+        for j, c in enumerate(cols):
+            each[:len(c), j] = c
         series.append({'label': rr.label(keys, values), 'mean': mean, 'half': half, 'runs': runs,
-                       'pooled': res.pooled(members, keys + [x])})
+                       'values': each, 'pooled': res.pooled(members, keys + [x])})
     return [v for (v,) in xs], series
-
-
-#: byte units a size key takes, as rdma-sim reads them (RdmaParseByteSize):
-#: decimal powers of 1000, binary (IEC 80000-13) powers of 1024
-BYTE_UNITS = {'B': 1, 'kB': 1e3, 'KB': 1e3, 'MB': 1e6, 'GB': 1e9, 'TB': 1e12,
-              'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}
-_SIZE = re.compile(r'([0-9.]+(?:[eE][+-]?[0-9]+)?)(%s)' % '|'.join(BYTE_UNITS))
 
 
 def number(text):
     """A value text as a float: a plain number, or a size with its unit
-    ('4MiB' = 4194304.0, so collective.bytes sits on a numeric axis).
-    Raises ValueError for anything else."""
-    m = _SIZE.fullmatch(text.strip())
-    return float(m.group(1)) * BYTE_UNITS[m.group(2)] if m else float(text)
+    ('4MiB' = 4194304.0, so collective.bytes sits on a numeric axis;
+    rdmasim_analysis.size_bytes). Raises ValueError for anything else."""
+    return ra.size_bytes(text)
 
 
 def numbers(texts):
@@ -95,34 +98,51 @@ def build_parser():
     p.add_argument('--x', required=True, help='the swept key on x')
     rp.add_sweep_options(p)
     rp.add_label_option(p)
-    p.add_argument('--ylabel', help='y axis label (default: the metric column)')
+    p.add_argument('--ylabel', help="y axis label (default: the metric's name and unit)")
     p.add_argument('--logx', action='store_true', help='log x axis (numeric x)')
     p.add_argument('--logy', action='store_true', help='log y axis (default: when the values span a decade)')
     return p
 
 
 def draw(args):
-    """The figure for parsed arguments (not yet saved)."""
+    """The figure for parsed arguments (not yet saved): per series, its
+    means (marker 'o', labelled with the legend text; joined by a line on a
+    numeric x only) with error bars, and its runs' values as dots (gid
+    'runs'); on a categorical x the points of series i sit at category
+    index + rdmasim_plotting.dodge(i, series)."""
     xs, series = metric_series(args.results, args.metric, args.x, dict(args.where), args.group_by)
     pos = numbers(xs)
     numeric = pos is not None
-    if not numeric:
-        pos = np.arange(len(xs), dtype=float)
+    floor = rp.metric_floor(args.metric)
     fig, (ax,) = rp.figure(width=4.5, height=3.2)
-    for s in series:
-        rp.plot_mean(ax, pos, s['mean'], s['half'], label=rp.relabel(args.label, s['label']))
+    clipped = False
+    for i, s in enumerate(series):
+        color = 'C%d' % (i % 10)
+        x = pos if numeric else np.arange(len(xs)) + rp.dodge(i, len(series))
+        if np.nanmax(s['runs'], initial=0) > 1:
+            rp.plot_runs(ax, x, s['values'], color)
+        rp.plot_mean(ax, x, s['mean'], s['half'], label=rp.relabel(args.label, s['label']),
+                     floor=floor, line=numeric, color=color)
+        with np.errstate(invalid='ignore'):
+            clipped |= bool(np.any(s['mean'] - s['half'] < floor))
     if not numeric:
-        ax.set_xticks(pos)
-        ax.set_xticklabels(xs)
-        ax.set_xlim(-0.5, len(xs) - 0.5)
+        rp.categorical_x(ax, [rp.tick_name(args.x, v) for v in xs])
     elif args.logx:
-        ax.set_xscale('log')
-    rp.log_y_if_wide([ax], [s['mean'] for s in series], args.logy)
-    ax.set_xlabel(args.x)
-    ax.set_ylabel(args.ylabel or args.metric)
+        rp.readable_log(ax, pos, 'x')
+    rp.log_y_if_wide([ax], [a for s in series for a in (s['mean'], s['values'])], args.logy)
+    ax.set_xlabel(rp.key_label(args.x))
+    ax.set_ylabel(args.ylabel or rp.metric_label(args.metric, ra.read_table(args.results)[0]))
+    handles = [h for h in ax.get_legend_handles_labels()[0]] if len(series) > 1 else []
     note = rr.series_note(series)
-    if len(series) > 1 or note:
-        ax.legend(fontsize='small', title=note, title_fontsize='small')
+    if note:
+        unit = rr.runs_unit(sorted({k for s in series for k in s['pooled']}))
+        handles.append(Line2D([], [], color='k', marker='.', markersize=4, alpha=0.6, linestyle='none',
+                              label='one %s' % ('seed' if unit == 'seeds' else 'run')))
+        if clipped:
+            note += '\n(cut at %g, the least possible)' % floor
+    if handles:
+        ax.legend(handles=handles, fontsize='small', title=note, title_fontsize='small',
+                  loc='upper left', bbox_to_anchor=(1.02, 1.0))
     if args.title:
         fig.suptitle(args.title)
     return fig

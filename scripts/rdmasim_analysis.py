@@ -300,8 +300,10 @@ def read_collectives(run_or_file):
     """The collectives that completed, from collectives.csv (a run folder or
     the file itself; traffic.pattern = collective): a list of dicts with
     collective, algorithm (str), bytes, ranks, job, iteration (int), cct_ns,
-    algbw_gbps, busbw_gbps (float). Raises OutputError naming the file and
-    line of a bad value."""
+    algbw_gbps, busbw_gbps (float, Gb/s) and group (str: the job's
+    parallelism group, such as tp, dp, ep or pp, '' when the job has none;
+    None when the file has no group column, as those of older versions).
+    Raises OutputError naming the file and line of a bad value."""
     path = _path(run_or_file, COLLECTIVES_CSV)
     out = []
     for i, r in enumerate(_read_csv(path, COLLECTIVE_COLUMNS)):
@@ -312,10 +314,47 @@ def read_collectives(run_or_file):
                         'bytes': int(r['bytes']), 'ranks': int(r['ranks']), 'job': int(r['job']),
                         'iteration': int(r['iteration']), 'cct_ns': float(r['cct_ns']),
                         'algbw_gbps': float(r['algbw_gbps']),
-                        'busbw_gbps': float(r['busbw_gbps'])})
+                        'busbw_gbps': float(r['busbw_gbps']), 'group': r.get('group')})
         except ValueError:
             raise OutputError('%s:%d: a number is not one' % (path, i + 2)) from None
     return out
+
+
+def run_folder(run_or_file):
+    """The run folder of a folder or of a file in it."""
+    return run_or_file if os.path.isdir(run_or_file) else os.path.dirname(os.path.abspath(run_or_file))
+
+
+#: rdma-sim's transport.pathMtu when a run's summary does not give it (bytes)
+DEFAULT_PATH_MTU = 1024
+#: wire bytes of a RoCEv2 data packet beyond its payload: Ethernet 14, IPv4
+#: 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12
+#: (IEEE 802.3, IBA Annex A17; model/wire/rdma-wire.h, helper/rdma-fct-stats.h);
+#: a WRITE's RETH and an immediate's ImmDt are left out, so the payload
+#: share below is an upper bound
+PACKET_OVERHEAD_BYTES = 14 + 20 + 8 + 12 + 4 + 4 + 8 + 12
+
+
+def path_mtu(run_or_file):
+    """(path MTU in bytes, whether the run says so): summary.json's
+    config['transport.pathMtu'] of the run folder, else (DEFAULT_PATH_MTU,
+    False) when there is no summary or it lacks the key."""
+    try:
+        config = read_summary(run_folder(run_or_file)).get('config', {})
+    except OutputError:
+        return DEFAULT_PATH_MTU, False
+    value = config.get('transport.pathMtu')
+    try:
+        return int(float(value)), True
+    except (TypeError, ValueError):
+        return DEFAULT_PATH_MTU, False
+
+
+def payload_share(mtu):
+    """The share of a link's rate that full packets of a path MTU of mtu
+    bytes carry as payload: mtu / (mtu + PACKET_OVERHEAD_BYTES) (1024: 0.926,
+    4096: 0.980)."""
+    return mtu / float(mtu + PACKET_OVERHEAD_BYTES)
 
 
 def read_pfc(run_or_file):
@@ -454,16 +493,57 @@ def bucket_percentiles(sizes, slowdowns, buckets):
     return out
 
 
-def bucket_x(bucket, sizes=None):
-    """Where a bucket sits on a log flow-size axis: its upper edge (bytes),
-    or for an open last bucket the largest size in it (else twice its lower edge)."""
-    if math.isfinite(bucket['hi']):
-        return bucket['hi']
-    if sizes is not None:
-        inside = np.asarray(sizes)[np.asarray(sizes) > bucket['lo']]
-        if inside.size:
-            return float(inside.max())
-    return 2.0 * bucket['lo'] if bucket['lo'] > 0 else 1.0
+def nearest_rank(n, q):
+    """The rank (1-based) of the q-th percentile of n values under the nearest-rank
+    rule of bucket_percentiles (numpy's 'inverted_cdf'): ceil(q/100 x n); 0 for n = 0."""
+    if n <= 0:
+        return 0
+    return int(np.percentile(np.arange(1, n + 1), q, method='inverted_cdf'))
+
+
+def percentile_is_max(n, q):
+    """Whether the nearest-rank q-th percentile of n values is simply their
+    largest (n at most 99 for p99, 19 for p95, 1 for p50): too few values
+    for that percentile to say more than the maximum. False for n = 0."""
+    return n > 0 and nearest_rank(n, q) == n
+
+
+def min_count(q):
+    """The fewest values whose nearest-rank q-th percentile is not their
+    largest: 100 for p99, 20 for p95, 2 for p50."""
+    n = 1
+    while percentile_is_max(n, q):
+        n += 1
+    return n
+
+
+def bucket_range_label(lo, hi):
+    """A flow-size bucket [lo, hi) in bytes as a figure names it, in decimal
+    units as rdma-sim's bucket edges are: '<10 kB', '10-100 kB', '0.1-1 MB',
+    '\u226510 MB' (an en dash between the edges)."""
+    if not math.isfinite(hi):
+        return '\u2265' + format_size(lo)
+    if lo <= 0:
+        return '<' + format_size(hi)
+    unit, scale = _size_unit(hi)
+    return '%s\u2013%s %s' % (_short(lo / scale), _short(hi / scale), unit)
+
+
+def format_size(n):
+    """Bytes in decimal units with a space: 999 B, 10 kB, 1.5 MB, 2 GB."""
+    unit, scale = _size_unit(n)
+    return '%s %s' % (_short(n / scale), unit)
+
+
+def _size_unit(n):
+    for unit, scale in (('GB', 1e9), ('MB', 1e6), ('kB', 1e3)):
+        if n >= scale:
+            return unit, scale
+    return 'B', 1.0
+
+
+def _short(x):
+    return '%g' % float('%.3g' % x)
 
 
 def ecdf(values):
@@ -493,6 +573,29 @@ def pause_intervals(events, end_ns):
     for key, t in start.items():
         out[key].append((t, max(end_ns, t)))
     return out
+
+
+#: byte units a size key takes, as rdma-sim reads them (RdmaParseByteSize):
+#: decimal powers of 1000, binary (IEC 80000-13) powers of 1024
+BYTE_UNITS = {'B': 1, 'kB': 1e3, 'KB': 1e3, 'MB': 1e6, 'GB': 1e9, 'TB': 1e12,
+              'KiB': 2**10, 'MiB': 2**20, 'GiB': 2**30, 'TiB': 2**40}
+_SIZE = re.compile(r'([0-9.]+(?:[eE][+-]?[0-9]+)?)\s*(%s)' % '|'.join(BYTE_UNITS))
+
+
+def size_bytes(text):
+    """A size as rdma-sim's config takes it ('2000000', '200kB', '4MiB') in
+    bytes (float). Raises ValueError for anything else."""
+    m = _SIZE.fullmatch(str(text).strip())
+    return float(m.group(1)) * BYTE_UNITS[m.group(2)] if m else float(text)
+
+
+def format_time(ns):
+    """A duration in ns as words in the largest unit it is half of or more:
+    '0.5 ms', '200 \u00b5s', '80 ns'."""
+    for unit, scale in (('s', 1e9), ('ms', 1e6), ('\u00b5s', 1e3)):
+        if ns >= scale / 2:
+            return '%s %s' % (_short(ns / scale), unit)
+    return '%s ns' % _short(ns)
 
 
 def format_bytes(n):

@@ -296,28 +296,3 @@ def test_sweep_and_plot_over_collective_keys(build_dir, tmp_path):
             [float(row['collectives.busbw_gbps']) for size in ('256KiB', '1MiB') for row in rows
              if row['collective.bytes'] == size and row['collective.algorithm'] == algorithm])
 
-
-def test_plot_collectives_draws_busbw_per_size_and_algorithm(run_example, tmp_path):
-    from sweep_helpers import load_script
-    plot = load_script('plot_collectives')
-    runs = []
-    for size in ('256KiB', '1MiB'):
-        out = tmp_path / size
-        run(run_example, out, '--topology.type=star', '--topology.hosts=4',
-            '--collective.bytes=%s' % size, '--job.iterations=2')
-        runs.append(str(out))
-    busbw, spread = plot.series(runs)
-    key = ('all-reduce', 'ring')
-    assert list(busbw) == [key]
-    assert sorted(busbw[key]) == [256 * 1024, 1024 * 1024]
-    for size, values in busbw[key].items():
-        rows = [r for r in csv.DictReader(open(tmp_path / ('256KiB' if size < 2**20 else '1MiB')
-                                               / 'collectives.csv'))]
-        assert values == [float(r['busbw_gbps']) for r in rows]
-    assert len(spread[key]) == 4 and sum(spread[key]) == pytest.approx(4)
-    import rdmasim_plotting as rp
-    assert rp.run_main(plot.build_parser, plot.draw,
-                       ['-o', str(tmp_path / 'fig'), '--link-gbps', '100'] + runs) == 0
-    assert (tmp_path / 'fig.png').stat().st_size > 1000
-    assert rp.run_main(plot.build_parser, plot.draw,
-                       ['-o', str(tmp_path / 'none'), str(tmp_path / 'missing')]) == 2

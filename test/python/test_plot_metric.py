@@ -48,18 +48,28 @@ def bars(ax):
     return sorted((s[0][0], s[0][1], s[1][1]) for c in ax.collections for s in c.get_segments() if len(s))
 
 
+def dots(ax):
+    """[(x, y)] of each run's value (the lines of gid 'runs'), sorted."""
+    return sorted((x, y) for ln in ax.get_lines() if ln.get_gid() == 'runs'
+                  for x, y in zip(ln.get_xdata(), ln.get_ydata()))
+
+
 def test_metric_against_load_one_line_per_cc(result):
     fig = draw(result / 'results.csv', '--metric', 'pfc.pause_frames', '--x', 'traffic.load',
                '--label', 'cc.algorithm=hpcc=HPCC')
     ax = fig.axes[0]
     lines = means(ax)
-    assert [ln.get_label() for ln in lines] == ['cc.algorithm=dcqcn', 'HPCC']
+    assert [ln.get_label() for ln in lines] == ['DCQCN', 'HPCC']  # readable without --label too
     for ln in lines:
-        assert list(ln.get_xdata()) == [0.3, 0.6]  # numeric x in value order
-        assert list(ln.get_ydata()) == [2.0, 6.0]
+        assert list(ln.get_xdata()) == [0.3, 0.6]  # numeric x in value order, joined
+        assert list(ln.get_ydata()) == [2.0, 6.0] and ln.get_linestyle() == '-'
     assert all(lo == hi for _, lo, hi in bars(ax)) and len(bars(ax)) == 4  # the seeds agree: bars of 0
-    assert ax.get_xlabel() == 'traffic.load' and ax.get_ylabel() == 'pfc.pause_frames'
-    assert ax.get_legend().get_title().get_text() == 'bars: 95 % t-interval\nover 3 seeds'
+    # axes in words with units, not column names
+    assert ax.get_xlabel() == 'Offered load (fraction of host line rate)'
+    assert ax.get_ylabel() == 'PFC pause frames'
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == 'bars: 95 % t-interval\nover 3 seeds'
+    assert [t.get_text() for t in legend.get_texts()] == ['DCQCN', 'HPCC', 'one seed']
 
 
 def test_mean_and_t_interval_over_seeds(result):
@@ -68,21 +78,52 @@ def test_mean_and_t_interval_over_seeds(result):
     ax = fig.axes[0]
     (line,) = means(ax)
     assert line.get_label() == 'all'
+    assert ax.get_ylabel() == 'Goodput of completed flows (Gb/s)'
     rows = read_results(result)
     for (x, lo, hi), y, load in zip(bars(ax), line.get_ydata(), ('0.3', '0.6')):
         g = [float(r['completed_gbps']) for r in rows if r['traffic.load'] == load and r['cc.algorithm'] == 'dcqcn']
         half = T_975_2 * np.std(g, ddof=1) / math.sqrt(3)
         assert len(g) == 3 and half > 0
         assert math.isclose(y, np.mean(g)) and np.allclose([lo, hi], [np.mean(g) - half, np.mean(g) + half])
+        assert [v for xx, v in dots(ax) if xx == x] == sorted(g)  # each seed beside its mean
 
 
 def test_categorical_x_and_group_by(result):
+    """Categories are ticks named readably; each series' points sit side by
+    side around them and are not joined by a line."""
     fig = draw(result / 'results.csv', '--metric', 'flows.completed', '--x', 'cc.algorithm',
                '--group-by', 'traffic.load')
     ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_xticklabels()] == ['dcqcn', 'hpcc']
-    assert [ln.get_label() for ln in means(ax)] == ['traffic.load=0.6', 'traffic.load=0.3']
-    assert list(means(ax)[0].get_xdata()) == [0.0, 1.0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ['DCQCN', 'HPCC']
+    assert ax.get_xlabel() == 'Congestion control' and ax.get_ylabel() == 'Flows completed'
+    assert [ln.get_label() for ln in means(ax)] == ['load 0.6', 'load 0.3']
+    assert list(means(ax)[0].get_xdata()) == [-0.15, 0.85] and list(means(ax)[1].get_xdata()) == [0.15, 1.15]
+    assert all(ln.get_linestyle() == 'None' for ln in means(ax))
+
+
+def test_slowdown_bars_stop_at_1_and_log_ticks_are_readable(tmp_path):
+    """A slowdown's t-interval is cut at 1 (no flow beats its ideal); on a
+    log axis several ticks are labelled, as plain numbers."""
+    rows = [{'point': 'l=%s_seed=%d' % (load, seed), 'l': load, 'seed': seed, 'status': 'ok',
+             'resumed': 0, 'error': '', 'fct_slowdown.b.lo': 0, 'fct_slowdown.b.hi': 10000,
+             'fct_slowdown.b.p99': v}
+            for load, values in (('0.2', (1.0, 1.2, 8.0)), ('0.8', (20.0, 40.0, 90.0)))
+            for seed, v in zip((1, 2, 3), values)]
+    results = write_results(tmp_path / 'results.csv', rows)
+    fig = draw(results, '--metric', 'fct_slowdown.b.p99', '--x', 'l')
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == 'p99 FCT slowdown, <10 kB flows'
+    (x, lo, hi), _ = bars(ax)
+    mean = np.mean([1.0, 1.2, 8.0])
+    assert lo == 1.0 and math.isclose(hi, mean + T_975_2 * np.std([1.0, 1.2, 8.0], ddof=1) / math.sqrt(3))
+    assert min(v for c in ax.collections for s in c.get_segments() for _, v in s) >= 1.0
+    assert 'cut at 1' in ax.get_legend().get_title().get_text()
+    assert ax.get_yscale() == 'log'
+    fig.canvas.draw()
+    bottom, top = ax.get_ylim()
+    labels = [t.get_text() for t in ax.get_yticklabels()
+              if t.get_text() and bottom <= t.get_position()[1] <= top]
+    assert len(labels) >= 3 and all(t.replace('.', '').isdigit() for t in labels), labels
 
 
 def test_empty_cells_and_pooled_keys(tmp_path):

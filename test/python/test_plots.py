@@ -78,33 +78,77 @@ def test_bucketing_rule_and_percentiles():
     # nearest rank on [1, 2, 3, 5]: p50 = the 2nd smallest, p95 = the 4th
     assert out[0]['count'] == 4 and out[0]['p50'] == 2.0 and out[0]['p95'] == 5.0
     assert out[1]['p99'] == 7.0 and out[2]['count'] == 0 and math.isnan(out[2]['p50'])
-    assert ra.bucket_x(out[2], sizes) == 2 * 10000  # open bucket, nothing in it
     assert ra.default_edges([300, 5e6]) == [0.0, 100.0, 1000.0, 1e4, 1e5, 1e6, 1e7]
+    # how a figure names the buckets: decimal units, as rdma-sim's edges are
+    assert [ra.bucket_range_label(lo, hi) for lo, hi in
+            ((0, 1e4), (1e4, 1e5), (1e5, 1e6), (1e6, 1e7), (1e7, math.inf))] == [
+        '<10 kB', '10\u2013100 kB', '0.1\u20131 MB', '1\u201310 MB', '\u226510 MB']
+
+
+def test_a_percentile_of_too_few_flows_is_their_largest():
+    """Nearest rank: the p99 of n < 100 flows (p95 of n < 20) is the largest
+    flow's, the rank numpy's inverted_cdf takes; percentile_is_max says so."""
+    for q, least in ((99.0, 100), (95.0, 20), (50.0, 2)):
+        assert ra.min_count(q) == least
+        for n in (1, least - 1, least, least + 1, 3 * least):
+            values = np.arange(1.0, n + 1)
+            is_max = np.percentile(values, q, method='inverted_cdf') == n
+            assert ra.percentile_is_max(n, q) == is_max == (n < least), (q, n)
+    assert not ra.percentile_is_max(0, 99.0)
+
+
+def points(ax, label=None):
+    """The points of a series on an axis (its scatter labelled label; the
+    first scatter if None): (x, y, open), open True where the marker is hollow."""
+    coll = [c for c in ax.collections if label is None or c.get_label() == label][0]
+    xy = np.asarray(coll.get_offsets())
+    faces = np.asarray(coll.get_facecolors())
+    return xy[:, 0], xy[:, 1], np.all(np.isclose(faces, 1.0), axis=1)
+
+
+def tick_texts(ax):
+    return [t.get_text() for t in ax.get_xticklabels()]
+
+
+def dots(ax):
+    """Each run's values an axis draws (gid 'runs'): [(x, y)]."""
+    return [(x, y) for ln in ax.get_lines() if ln.get_gid() == 'runs'
+            for x, y in zip(ln.get_xdata(), ln.get_ydata())]
 
 
 def test_plot_fct_from_runs_draws_numpy_percentiles(result):
+    """Buckets are categories 0..n-1 (two series side by side around them),
+    labelled with their range and flows; the points are the runs' numpy
+    percentiles."""
     runs = run_dirs(result)[:2]
     fig = draw(plot_fct, *runs)
     summary = ra.read_summary(runs[0])
-    buckets = ra.summary_buckets(summary)
+    buckets = [b for b in ra.summary_buckets(summary) if b['count']]
+    fct = ra.completed(ra.read_fct(runs[0]))
+    mine = [b for b in ra.bucket_percentiles(fct['size'], fct['slowdown'], ra.summary_buckets(summary))
+            if b['count']]
     for ax, name in zip(fig.axes, ('p50', 'p95', 'p99')):
-        assert ax.get_xscale() == 'log' and ax.get_xlabel() == 'Flow size (bytes)'
-        line = ax.get_lines()[0]
-        assert list(line.get_xdata()) == [b['hi'] for b in buckets]
-        assert np.allclose(line.get_ydata(), [b[name] for b in buckets], rtol=1e-12)
+        assert ax.get_xscale() == 'linear' and ax.get_xlabel() == 'Flow size'
+        assert [t.split('\n')[0] for t in tick_texts(ax)] == [
+            ra.bucket_range_label(b['lo'], b['hi']) for b in buckets]
+        x, y, _ = points(ax, os.path.basename(runs[0]))
+        assert np.allclose(x, np.arange(len(buckets)) - 0.15)
+        assert np.allclose(y, [b[name] for b in mine], rtol=1e-12)
+        assert np.allclose(y, [b[name] for b in buckets], rtol=1e-12)  # = the summary's
     assert fig.axes[0].get_ylabel() == 'FCT slowdown (FCT / ideal FCT)'
-    assert [t.get_text() for t in fig.axes[2].get_legend().get_texts()] == [os.path.basename(r) for r in runs]
+    assert [t.get_text() for t in fig.axes[2].get_legend().get_texts()][:2] == [
+        os.path.basename(r) for r in runs]
 
 
 def test_plot_fct_from_sweep_results(result, tmp_path):
     """One line per grid point; --where keeps the points with that value."""
     results = result / 'results.csv'
     fig = draw(plot_fct, results, '--where', 'nic.qpc_cache_entries=8')
-    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
-    assert labels == ['traffic.qps=4', 'traffic.qps=16', 'traffic.qps=64']
+    labels = [c.get_label() for c in fig.axes[0].collections]
+    assert labels == ['traffic.qps=4', 'traffic.qps=16', 'traffic.qps=64']  # no readable name known
     row = next(r for r in read_results(result) if r['point'] == 'nic.qpc_cache_entries=8_traffic.qps=16')
-    p99 = [b['p99'] for b in ra.results_buckets(row)]
-    assert np.allclose(fig.axes[2].get_lines()[1].get_ydata(), p99)
+    p99 = [b['p99'] for b in ra.results_buckets(row) if b['count']]
+    assert np.allclose(points(fig.axes[2], 'traffic.qps=16')[1], p99)
     # the same as a command, in its own process
     out = tmp_path / 'sweep-fct'
     r = subprocess.run([sys.executable, os.path.join(SCRIPTS, 'plot_fct.py'), '-o', str(out), str(results)],
@@ -263,49 +307,55 @@ def test_empty_bucket_is_nan_in_summaries_and_an_empty_cell_in_results():
     assert math.isnan(ra.results_buckets(old)[2]['p99'])
 
 
-def test_plot_fct_mean_over_seeds_leaves_out_empty_buckets(tmp_path):
-    """A bucket empty in one seed and 3.0 in the other is drawn at 3.0 (not
-    1.5), new-style ('') or old-style (0.0 with count 0) alike; a bucket empty
-    in every seed draws no point; a bucket with flows in both seeds gets the
-    95 % t-interval (t_{0.975,1} x s / sqrt(2), s = sqrt(2) for 2.0 and 4.0);
-    each point is annotated with its flows summed over the seeds."""
+def test_plot_fct_without_run_folders_draws_the_median_over_seeds(tmp_path):
+    """A results.csv whose point folders are gone: the point is the median of
+    the seeds' percentiles, each seed a dot. A bucket empty in one seed and
+    3.0 in the other is drawn at 3.0, new-style ('') or old-style (0.0 with
+    count 0) alike; a bucket empty in every seed is no category; ticks give
+    the flows summed over the seeds; percentiles of too few flows are open."""
     rows = [fct_row(1, [('0-10KB', 0, 1e4, 20, '2.0'), ('10KB-100KB', 1e4, 1e5, 0, ''),
                         ('100KB-1MB', 1e5, 1e6, 0, '0.0'), ('1MB-inf', 1e6, '', 0, '')], **{'cc.algorithm': 'hpcc'}),
             fct_row(2, [('0-10KB', 0, 1e4, 10, '4.0'), ('10KB-100KB', 1e4, 1e5, 5, '3.0'),
                         ('100KB-1MB', 1e5, 1e6, 2, '3.0'), ('1MB-inf', 1e6, '', 0, '0.0')], **{'cc.algorithm': 'hpcc'})]
     results = write_results(tmp_path / 'results.csv', rows)
     fig = draw(plot_fct, results)
-    half = 12.706204736420 * math.sqrt(2) / math.sqrt(2)
-    for ax in fig.axes:
-        (line,) = means(ax)
-        assert list(line.get_xdata()) == [1e4, 1e5, 1e6]
-        assert np.allclose(line.get_ydata(), [3.0, 3.0, 3.0])
-        assert [t.get_text() for t in ax.texts] == ['30', '5', '2']
-        ((x, lo, hi),) = bars(ax)
-        assert x == 1e4 and math.isclose(lo, 3.0 - half, rel_tol=1e-9) and math.isclose(hi, 3.0 + half, rel_tol=1e-9)
-        assert ax.get_yscale() == 'linear'  # 3.0 only: no decade spanned
-    legend = fig.axes[-1].get_legend()
-    assert legend.get_title().get_text() == 'bars: 95 % t-interval\nover 2 seeds'
-    assert [t.get_text() for t in legend.get_texts()] == ['cc.algorithm=hpcc']
+    for ax, name in zip(fig.axes, ('p50', 'p95', 'p99')):
+        assert tick_texts(ax) == ['<10 kB\n30 flows', '10\u2013100 kB\n5 flows', '0.1\u20131 MB\n2 flows']
+        x, y, open_ = points(ax, 'HPCC')
+        assert list(x) == [0, 1, 2] and np.allclose(y, [3.0, 3.0, 3.0])
+        # p50 of 10 and 20 flows is no maximum; p95 of 10 is; p99 of all
+        assert list(open_) == {'p50': [False, False, False], 'p95': [True, True, True],
+                               'p99': [True, True, True]}[name]
+        assert sorted(dots(ax)) == [(0, 2.0), (0, 4.0), (1, 3.0), (2, 3.0)]
+        assert ax.get_yscale() == 'linear'  # 2 to 4: no decade spanned
+    legend = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
+    assert legend[:3] == ['HPCC', 'median over 2 seeds', "one seed's percentile"]
+    assert legend[3].startswith('too few flows for the\npercentile (p99 < 100, p95 < 20)')
 
 
 def test_plot_fct_panels_share_y_and_go_log_past_a_decade(tmp_path):
-    rows = [fct_row(1, [('0-10KB', 0, 1e4, 20, '1.0'), ('10KB-inf', 1e4, '', 4, '40.0')])]
+    rows = [fct_row(1, [('0-10KB', 0, 1e4, 200, '1.0'), ('10KB-inf', 1e4, '', 400, '40.0')])]
     fig = draw(plot_fct, write_results(tmp_path / 'results.csv', rows))
     a, b, c = fig.axes
     assert a.get_shared_y_axes().joined(a, b) and a.get_shared_y_axes().joined(a, c)
     assert [ax.get_yscale() for ax in fig.axes] == ['log'] * 3
-    assert means(a)[0].get_label() == 'all' and a.get_legend() is None and c.get_legend() is None
+    assert list(points(a, 'all')[1]) == [1.0, 40.0]
+    assert a.get_legend() is None and c.get_legend() is None  # one run, enough flows: no key
+    # the log axis labels 1, 2, 5, 10, 20 as numbers, not 10^0 and 2x10^1, or one label
+    fig.canvas.draw()
+    lo, hi = a.get_ylim()
+    labels = [t.get_text() for t in a.get_yticklabels() if t.get_text() and lo <= t.get_position()[1] <= hi]
+    assert labels == ['1', '2', '5', '10', '20'], labels  # up to 40 and a margin
 
 
 @pytest.fixture(scope='module')
 def tiny_sweep(tmp_path_factory):
-    """The built rdma-sim on tiny.ini: cc.algorithm dcqcn, hpcc x seeds 1, 2
-    (its buckets of 1 MB and more hold no flow)."""
+    """The built rdma-sim on tiny.ini: cc.algorithm dcqcn, hpcc, none x seeds
+    1, 2 (its buckets of 1 MB and more hold no flow)."""
     sim, config = real_sim_and_config()
     root = tmp_path_factory.mktemp('tiny-sweep')
-    rc = sweep.main(['-o', str(root), '--sim', sim, '-c', config, '--no-progress', '-j', '1',
-                     '--grid', 'cc.algorithm=dcqcn,hpcc', '--seeds', '1,2'])
+    rc = sweep.main(['-o', str(root), '--sim', sim, '-c', config, '--no-progress', '-j', '2',
+                     '--grid', 'cc.algorithm=dcqcn,hpcc,none', '--seeds', '1,2'])
     assert rc == 0
     return root
 
@@ -317,43 +367,59 @@ def test_plot_fct_run_folder_with_empty_buckets_draws_no_point(tiny_sweep):
     assert 0 < len(full) < len(buckets)
     fig = draw(plot_fct, run)
     for ax, name in zip(fig.axes, ('p50', 'p95', 'p99')):
-        (line,) = means(ax)
-        assert list(line.get_xdata()) == [b['hi'] for b in full]
-        assert np.allclose(line.get_ydata(), [b[name] for b in full], rtol=1e-6)
-        assert [t.get_text() for t in ax.texts] == ['%d' % b['count'] for b in full]
-        assert not bars(ax)
+        x, y, open_ = points(ax)
+        assert list(x) == list(range(len(full)))
+        assert np.allclose(y, [b[name] for b in full], rtol=1e-6)
+        assert tick_texts(ax) == ['%s\n%d flows' % (ra.bucket_range_label(b['lo'], b['hi']), b['count'])
+                                  for b in full]
+        assert list(open_) == [ra.percentile_is_max(b['count'], float(name[1:])) for b in full]
+        assert not dots(ax)  # one run: nothing beside its points
 
 
-def test_plot_fct_real_sweep_means_over_seeds_from_fct_csv(tiny_sweep):
-    """Each line's points are the mean over seeds of the percentiles reduced
-    from every run's fct.csv here, seeds whose bucket is empty left out."""
-    fig = draw(plot_fct, tiny_sweep / 'results.csv', '--label', 'cc.algorithm=hpcc=HPCC')
-    assert [ln.get_label() for ln in means(fig.axes[0])] == ['cc.algorithm=dcqcn', 'HPCC']
-    for line, cc in zip(means(fig.axes[2]), ('dcqcn', 'hpcc')):
-        per_seed = []
-        for seed in (1, 2):
-            run = str(tiny_sweep / ('cc.algorithm=%s_seed=%d' % (cc, seed)))
-            fct = ra.completed(ra.read_fct(run))
-            per_seed.append(ra.bucket_percentiles(fct['size'], fct['slowdown'],
-                                                  ra.summary_buckets(ra.read_summary(run))))
-        drawn = [i for i in range(len(per_seed[0])) if any(s[i]['count'] for s in per_seed)]
-        expect = [np.mean([s[i]['p99'] for s in per_seed if s[i]['count']]) for i in drawn]
-        assert list(line.get_xdata()) == [per_seed[0][i]['hi'] for i in drawn]
-        assert np.allclose(line.get_ydata(), expect, rtol=1e-6)
-    assert 'over 2 seeds' in fig.axes[-1].get_legend().get_title().get_text()
+def test_plot_fct_real_sweep_pools_the_seeds_flows(tiny_sweep):
+    """The first study's figure on tiny.ini: a series per CC with readable
+    names; each point the nearest-rank percentile of both seeds' completed
+    flows (fct.csv) pooled, each seed's own as a dot; nothing drawn below a
+    slowdown of 1; p99 of fewer than 100 pooled flows open."""
+    fig = draw(plot_fct, tiny_sweep / 'results.csv', '--group-by', 'cc.algorithm',
+               '--label', 'cc.algorithm=hpcc=HPCC (ours)')
+    assert [c.get_label() for c in fig.axes[0].collections] == ['DCQCN', 'HPCC (ours)', 'no CC']
+    buckets, series = plot_fct.collect(plot_fct.build_parser().parse_args(
+        ['-o', 'x', str(tiny_sweep / 'results.csv'), '--group-by', 'cc.algorithm']))
+    for s, cc in zip(series, ('dcqcn', 'hpcc', 'none')):
+        assert s['method'] == 'pooled' and s['runs'] == 2
+        flows = [ra.completed(ra.read_fct(str(tiny_sweep / ('cc.algorithm=%s_seed=%d' % (cc, seed)))))
+                 for seed in (1, 2)]
+        sizes = np.concatenate([f['size'] for f in flows])
+        slow = np.concatenate([f['slowdown'] for f in flows])
+        pooled = ra.bucket_percentiles(sizes, slow, s['buckets'])
+        for name, q in (('p50', 50), ('p95', 95), ('p99', 99)):
+            assert np.allclose(s['y'][name], [b[name] for b in pooled], equal_nan=True)
+            assert list(s['sparse'][name]) == [ra.percentile_is_max(b['count'], q) for b in pooled]
+        assert list(s['flows']) == [b['count'] for b in pooled]
+    for ax in fig.axes:
+        ys = [y for _, y in dots(ax)] + [y for c in ax.collections for y in c.get_offsets()[:, 1]]
+        assert ys and min(ys) >= 1.0  # no interval below the floor of a slowdown
+        assert not ax.containers  # no error bars
+        assert len(tick_texts(ax)) == len(buckets)
+    legend = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
+    assert 'percentile of the flows\nof 2 seeds pooled' in legend
 
 
 def test_plot_fct_group_by_pools_other_keys_and_says_so(result):
-    """--group-by traffic.qps: one line per QP count, the mean over both cache
-    sizes; the legend names what the bars pool; --label renames one part."""
+    """--group-by traffic.qps: one series per QP count, pooling the flows of
+    both cache sizes; the legend names what is pooled; --label renames one part."""
     results = result / 'results.csv'
     fig = draw(plot_fct, results, '--group-by', 'traffic.qps', '--label', 'traffic.qps=4=4 QPs')
-    assert [ln.get_label() for ln in means(fig.axes[0])] == ['4 QPs', 'traffic.qps=16', 'traffic.qps=64']
+    assert [c.get_label() for c in fig.axes[0].collections] == ['4 QPs', 'traffic.qps=16', 'traffic.qps=64']
     rows = [r for r in read_results(result) if r['traffic.qps'] == '16']
-    expect = np.mean([[b['p95'] for b in ra.results_buckets(r)] for r in rows], axis=0)
-    assert np.allclose(means(fig.axes[1])[1].get_ydata(), expect)
-    assert fig.axes[-1].get_legend().get_title().get_text() == (
-        'bars: 95 % t-interval\nover 2 runs, pooling nic.qpc_cache_entries')
+    flows = [ra.completed(ra.read_fct(str(result / r['point']))) for r in rows]
+    pooled = ra.bucket_percentiles(np.concatenate([f['size'] for f in flows]),
+                                   np.concatenate([f['slowdown'] for f in flows]),
+                                   ra.results_buckets(rows[0]))
+    assert np.allclose(points(fig.axes[1], 'traffic.qps=16')[1], [b['p95'] for b in pooled if b['count']])
+    legend = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
+    assert 'percentile of the flows\nof 2 runs, pooling nic.qpc_cache_entries pooled' in legend
     with pytest.raises(ra.OutputError, match="--group-by key 'traffic.qp' is not a swept parameter "
                                              r"\(swept: traffic.qps, nic.qpc_cache_entries\)"):
         draw(plot_fct, results, '--group-by', 'traffic.qp')
@@ -361,9 +427,14 @@ def test_plot_fct_group_by_pools_other_keys_and_says_so(result):
 
 def test_relabel():
     labels = [('cc.algorithm=hpcc', 'HPCC'), ('a=1, b=2', 'both'), ('run=1', 'x=y')]
-    assert plot_fct.rp.relabel(labels, 'cc.algorithm=hpcc, traffic.load=0.3') == 'HPCC, traffic.load=0.3'
+    assert plot_fct.rp.relabel(labels, 'cc.algorithm=hpcc, traffic.load=0.3') == 'HPCC, load 0.3'
     assert plot_fct.rp.relabel(labels, 'a=1, b=2') == 'both'
-    assert plot_fct.rp.relabel(labels, 'cc.algorithm=dcqcn') == 'cc.algorithm=dcqcn'
+    # readable names of common keys and values without --label
+    assert plot_fct.rp.relabel([], 'cc.algorithm=dcqcn') == 'DCQCN'
+    assert plot_fct.rp.relabel([], 'cc.algorithm=none') == 'no CC'
+    assert plot_fct.rp.relabel([], 'transport.recovery=go-back-n, switch.LoadBalancing=Ecmp') == 'go-back-N, ECMP'
+    assert plot_fct.rp.relabel([], 'traffic.qps=4') == 'traffic.qps=4'  # unknown: as it is
+    assert plot_fct.rp.relabel([], 'cc.algorithm=hpcc_seed=1') == 'cc.algorithm=hpcc_seed=1'  # a folder
     args = plot_fct.build_parser().parse_args(['-o', 'x', 'in', '--label', 'cc.algorithm=hpcc=HPCC'])
     assert args.label == [('cc.algorithm=hpcc', 'HPCC')]
 
