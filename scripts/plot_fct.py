@@ -46,7 +46,14 @@ import rdmasim_results as rr  # noqa: E402
 PANELS = (('p50', 50.0, 'Median'), ('p95', 95.0, '95th percentile'), ('p99', 99.0, '99th percentile'))
 
 
-def flows_series(label, buckets, runs, pooled=()):
+def unfinished_sizes(fct):
+    """The sizes (bytes) of the flows of a read_fct() still running at the
+    run's end (status INCOMPLETE): left out of every percentile, they are
+    the tail, so the plot counts them per bucket."""
+    return fct['size'][fct['status'] == ra.WC_INCOMPLETE]
+
+
+def flows_series(label, buckets, runs, pooled=(), unfinished=()):
     """A series from its runs' completed flows, pooled.
 
     label: raw legend label; buckets: dicts with label, lo, hi (bytes, lo <=
@@ -56,7 +63,8 @@ def flows_series(label, buckets, runs, pooled=()):
     Returns a dict: label, buckets, runs (int), method 'pooled', pooled,
     flows (flows per bucket, all runs: shape (buckets,)), y ({p50, p95,
     p99: the nearest-rank percentile of the pooled flows per bucket, NaN
-    for an empty one}), per_run ({p50, p95, p99: shape (runs, buckets), each
+    for an empty one}), unfinished (flows per bucket still running at
+    their run's end, all runs; unfinished: their sizes), per_run ({p50, p95, p99: shape (runs, buckets), each
     run's own percentile}), sparse ({p50, p95, p99: bool, shape (buckets,),
     True where the percentile is the largest of its flows:
     rdmasim_analysis.percentile_is_max}). Slowdowns are FCT / ideal FCT.
@@ -66,8 +74,11 @@ def flows_series(label, buckets, runs, pooled=()):
     together = ra.bucket_percentiles(sizes, slowdowns, buckets)
     each = [ra.bucket_percentiles(s, d, buckets) for s, d in runs]
     flows = np.array([b['count'] for b in together])
+    sizes_left = np.asarray(list(unfinished), dtype=float)
+    left = np.array([np.count_nonzero((sizes_left >= b['lo']) & (sizes_left < b['hi']))
+                     for b in buckets])
     return {'label': label, 'buckets': [_edges(b) for b in buckets], 'runs': len(runs),
-            'method': 'pooled', 'pooled': list(pooled), 'flows': flows,
+            'method': 'pooled', 'pooled': list(pooled), 'flows': flows, 'unfinished': left,
             'y': {n: np.array([b[n] for b in together]) for n, _, _ in PANELS},
             'per_run': {n: np.array([[b[n] for b in e] for e in each]) for n, _, _ in PANELS},
             'sparse': {n: np.array([ra.percentile_is_max(c, q) for c in flows])
@@ -93,6 +104,8 @@ def percentile_series(label, runs, pooled=()):
         sparse[n] = np.array([any(ra.percentile_is_max(c, q) for c in col) for col in counts.T])
     return {'label': label, 'buckets': [_edges(b) for b in runs[0]], 'runs': len(runs),
             'method': 'median', 'pooled': list(pooled), 'flows': counts.sum(axis=0),
+            'unfinished': np.array([sum(int(b.get('unfinished') or 0) for b in col)
+                                    for col in zip(*runs)]),
             'y': y, 'per_run': per_run, 'sparse': sparse}
 
 
@@ -104,14 +117,16 @@ def run_series(run_dir, edges):
     """The series of one run folder (flows_series of its fct.csv), labelled
     with the folder's name; edges: bucket edges in bytes, or None for
     summary.json's buckets (decades of the sizes without one)."""
-    fct = ra.completed(ra.read_fct(run_dir))
+    every = ra.read_fct(run_dir)
+    fct = ra.completed(every)
     if edges:
         buckets = ra.edges_to_buckets(edges)
     elif os.path.exists(os.path.join(run_dir, ra.SUMMARY)):
         buckets = ra.summary_buckets(ra.read_summary(run_dir))
     else:
         buckets = ra.edges_to_buckets(ra.default_edges(fct['size']))
-    return flows_series(rp.run_label(run_dir), buckets, [(fct['size'], fct['slowdown'])])
+    return flows_series(rp.run_label(run_dir), buckets, [(fct['size'], fct['slowdown'])],
+                        unfinished=unfinished_sizes(every))
 
 
 def sweep_series(path, where, group_by=()):
@@ -135,9 +150,10 @@ def sweep_series(path, where, group_by=()):
         label, pooled = rr.label(keys, values), res.pooled(members, keys)
         folders = [os.path.join(root, r['point']) for r in members]
         if all(os.path.isfile(os.path.join(f, ra.FCT_CSV)) for f in folders):
-            flows = [ra.completed(ra.read_fct(f)) for f in folders]
+            every = [ra.read_fct(f) for f in folders]
+            flows = [ra.completed(f) for f in every]
             series.append(flows_series(label, buckets[0], [(f['size'], f['slowdown']) for f in flows],
-                                       pooled))
+                                       pooled, np.concatenate([unfinished_sizes(f) for f in every])))
         else:
             series.append(percentile_series(label, buckets, pooled))
     return series
@@ -167,8 +183,21 @@ def bucket_ticks(buckets, series):
         counts = sorted({int(n) for s in series for b, n in zip(s['buckets'], s['flows'])
                          if (b['lo'], b['hi']) == (lo, hi)})
         flows = '%d' % counts[0] if len(counts) == 1 else '%d\u2013%d' % (counts[0], counts[-1])
-        out.append('%s\n%s flows' % (ra.bucket_range_label(lo, hi), flows))
+        left = sum(int(n) for s in series for b, n in zip(s['buckets'], s['unfinished'])
+                   if (b['lo'], b['hi']) == (lo, hi))
+        out.append('%s\n%s flows' % (ra.bucket_range_label(lo, hi), flows) +
+                   ('\n+%d unfinished' % left if left else ''))
     return out
+
+
+def unfinished_note(series):
+    """The warning a figure of runs with unfinished flows carries (and
+    prints): how many, and that the percentiles leave them out; '' if none."""
+    left = sum(int(np.sum(s['unfinished'])) for s in series)
+    if not left:
+        return ''
+    return ('%d flows were still running at their run\'s end (sim.stopTime): the percentiles '
+            'leave them out, and they are the tail' % left)
 
 
 def build_parser():
@@ -189,6 +218,9 @@ def draw(args):
     series of two or more runs); x positions are bucket indices (collect's
     order) plus the series' offset."""
     buckets, series = collect(args)
+    # A bucket whose flows are all unfinished is drawn too (its tick says so).
+    buckets = sorted(set(buckets) | {(b['lo'], b['hi']) for s in series
+                                     for b, n in zip(s['buckets'], s['unfinished']) if n > 0})
     where = {b: i for i, b in enumerate(buckets)}
     fig, axes = rp.figure(ncols=len(PANELS), width=3.8, height=3.0, sharey=True)
     handles = []
@@ -222,6 +254,11 @@ def draw(args):
                         bbox_to_anchor=(1.02, 1.0))
     if args.title:
         fig.suptitle(args.title)
+    note = unfinished_note(series)
+    if note:
+        print('plot_fct.py: warning: ' + note, file=sys.stderr)
+        fig.text(0.01, -0.02, 'Warning: ' + note + '.', fontsize='small', color='C3',
+                 va='top', gid='unfinished')
     return fig
 
 

@@ -37,6 +37,8 @@ NODES_CSV = 'nodes.csv'
 
 #: status of a flow that completed (verbs' ibv_wc_status name)
 WC_SUCCESS = 'IBV_WC_SUCCESS'
+#: fct.csv's status of a flow still running at the run's end
+WC_INCOMPLETE = 'INCOMPLETE'
 
 #: the percentiles summary.json and the FCT figures report, by name
 PERCENTILES = (('p50', 50.0), ('p95', 95.0), ('p99', 99.0))
@@ -88,11 +90,14 @@ def has_complete_summary(run_dir):
 def summary_buckets(summary):
     """The FCT-slowdown buckets of a summary, ordered by their lower edge.
 
-    Returns a list of dicts {label, lo, hi, count, p50, p95, p99}: lo and hi
-    in bytes (hi math.inf where the summary gives none, an open last
-    bucket), count in flows, the percentiles as slowdowns. A bucket with no
-    flows has NaN percentiles: rdma-sim writes null for them (older
-    versions wrote 0.0, which count 0 overrules).
+    Returns a list of dicts {label, lo, hi, count, p50, p95, p99,
+    unfinished, p99_at_least}: lo and hi in bytes (hi math.inf where the
+    summary gives none, an open last bucket), count in flows, the
+    percentiles as slowdowns; unfinished the flows still running at the
+    run's end (left out of the percentiles) and p99_at_least the lower
+    bound on p99 with them (NaN without any). A bucket with no flows has
+    NaN percentiles: rdma-sim writes null for them (older versions wrote
+    0.0, which count 0 overrules).
     """
     out = []
     for label, b in summary.get('fct_slowdown', {}).items():
@@ -103,6 +108,8 @@ def summary_buckets(summary):
             'hi': math.inf if hi is None else float(hi),
             'count': int(b.get('count') or 0),
             **{name: _float_or_nan(b.get(name)) for name, _ in PERCENTILES},
+            'unfinished': int(b.get('unfinished') or 0),
+            'p99_at_least': _float_or_nan((b.get('with_unfinished_at_least') or {}).get('p99')),
         }))
     out.sort(key=lambda b: (b['lo'], b['hi']))
     return out
@@ -121,8 +128,10 @@ def flatten_summary(summary):
     Column names are the summary's JSON paths joined with '.', for example
     'flows.completed', 'pfc.pause_frames', 'cache.qpc.hit_rate',
     'fct_slowdown.<bucket>.p99' (with '.lo', '.hi', '.count' so the buckets
-    can be drawn from the row alone; an open bucket's hi and an empty
-    bucket's percentiles are '', an empty cell in results.csv). The config
+    can be drawn from the row alone, '.unfinished' and '.p99_at_least' for
+    the flows still running at the run's end; an open bucket's hi, an empty
+    bucket's percentiles and a bound without unfinished flows are '', an
+    empty cell in results.csv). The config
     echo and versions are left out: a sweep's row carries its own parameters.
     """
     row = {}
@@ -136,7 +145,8 @@ def flatten_summary(summary):
         row['pfc.' + key] = value
     for b in summary_buckets(summary):
         prefix = 'fct_slowdown.%s.' % b['label']
-        for key in ('lo', 'hi', 'count') + tuple(name for name, _ in PERCENTILES):
+        for key in ('lo', 'hi', 'count') + tuple(name for name, _ in PERCENTILES) + (
+                'unfinished', 'p99_at_least'):
             value = b[key]
             row[prefix + key] = '' if isinstance(value, float) and not math.isfinite(value) else value
     for table, counters in summary.get('cache', {}).items():
@@ -216,7 +226,9 @@ def results_buckets(row):
         hi = row.get(prefix + 'hi', '')
         b = {'label': label, 'lo': float(row[prefix + 'lo']),
              'hi': math.inf if hi in ('', None) else float(hi),
-             'count': int(float(row.get(prefix + 'count') or 0))}
+             'count': int(float(row.get(prefix + 'count') or 0)),
+             'unfinished': int(float(row.get(prefix + 'unfinished') or 0)),
+             'p99_at_least': _float_or_nan(row.get(prefix + 'p99_at_least'))}
         for name, _ in PERCENTILES:
             b[name] = _float_or_nan(row.get(prefix + name))
         out.append(_empty_is_nan(b))

@@ -507,3 +507,22 @@ def test_plot_pfc_names_nodes_from_nodes_csv(result, tmp_path):
     (tmp_path / 'nodes.csv').write_text('id,kind,name,pod,tier\n4,switch,tor0,,\n')
     labels = [t.get_text().split(' (')[0] for t in draw(plot_pfc, tmp_path).axes[0].get_yticklabels()]
     assert labels == ['tor0 port 0 class 3', 'tor0 port 1 class 3']
+
+
+def test_plot_fct_says_what_the_unfinished_flows_are(build_dir, tmp_path, capsys):
+    """Regression: flows still running at sim.stopTime vanished from the
+    plot (one finished flow stood for its bucket). Each bucket's tick counts
+    them, the figure carries a warning, and the plot says it on stderr."""
+    out = tmp_path / 'run'
+    r = subprocess.run([os.path.join(build_dir, 'examples', 'rdma-sim'), '-q', '--topology.k=4',
+                        '--traffic.pattern=permutation', '--traffic.size=2000000',
+                        '--sim.stopTime=100us', '--output.dir=%s' % out],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    fig = draw(plot_fct, out)
+    assert tick_texts(fig.axes[0]) == ['1\u201310 MB\n0 flows\n+16 unfinished']
+    notes = [t.get_text() for t in fig.texts if t.get_gid() == 'unfinished']
+    assert notes and '16 flows were still running' in notes[0]
+    assert '16 flows were still running' in capsys.readouterr().err
+    buckets = ra.summary_buckets(ra.read_summary(out))
+    assert [b['unfinished'] for b in buckets if b['unfinished']] == [16]
