@@ -78,6 +78,16 @@ def test_dict_config_and_keyword_overrides(rdmasim):
     assert set(r.summary['cache']) == {'qpc', 'mpt', 'mtt'}
 
 
+def test_a_failed_host_link_is_a_result_not_a_dead_interpreter(rdmasim):
+    """Regression: a host's only link failing aborted (and took Python down);
+    its flows now end IBV_WC_RETRY_EXC_ERR, the unused keys are warnings."""
+    r = rdmasim.run({'topology.k': 4, 'traffic.pattern': 'permutation', 'traffic.size': 200000,
+                     'topology.failLinks': '0-16@10us', 'sim.stopTime': '1s'},
+                    transport__irn__ReorderWindow=64)
+    assert r.summary['flows']['failed'] == 2 and r.summary['flows']['completed'] == 14
+    assert any('transport.irn.ReorderWindow = 64 is not used' in w for w in r.summary['warnings'])
+
+
 def test_bad_config_raises_with_rdma_sim_message(rdmasim, run_example, tmp_path, quiet_tiny):
     with pytest.raises(rdmasim.ConfigError) as err:
         rdmasim.run(quiet_tiny, **{'cc.algorithm': 'bbr'})
