@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace ns3
@@ -230,17 +231,21 @@ ReadFlowFile(const RdmaConfig& c, const RdmaTopologySpec& spec)
     return flows;
 }
 
-/// \return Poisson arrivals among these hosts at the load of loadKey, over
+/// \return Poisson arrivals among these hosts at the load of loadKey (a
+/// fraction of hostRate, the fabric's host link rate), over
 /// traffic.duration from traffic.start, sizes from traffic.cdf
 std::vector<RdmaFlow>
 PoissonFlows(const RdmaConfig& c,
              RdmaFlowGenerator& gen,
              std::vector<uint32_t> hosts,
-             const std::string& loadKey)
+             const std::string& loadKey,
+             DataRate hostRate)
 {
     RdmaFlowGenerator::PoissonConfig pc;
     pc.hosts = std::move(hosts);
-    pc.hostRate = DataRate(c.GetBitRate("topology.hostRate"));
+    // The links the hosts have: topology.hostRate for a generated fabric,
+    // the file's for an HPCC topology file (where topology.hostRate is not used).
+    pc.hostRate = hostRate;
     pc.load = c.GetDouble(loadKey);
     pc.start = c.GetTime("traffic.start");
     pc.duration = c.GetTime("traffic.duration");
@@ -251,7 +256,10 @@ PoissonFlows(const RdmaConfig& c,
 /// \return the incast rounds, with traffic.background's Poisson victims
 /// among the other hosts \throws RdmaConfigError
 std::vector<RdmaFlow>
-IncastFlows(const RdmaConfig& c, RdmaFlowGenerator& gen, const std::vector<uint32_t>& hosts)
+IncastFlows(const RdmaConfig& c,
+            RdmaFlowGenerator& gen,
+            const std::vector<uint32_t>& hosts,
+            DataRate hostRate)
 {
     RdmaFlowGenerator::IncastConfig ic;
     ic.receiver = c.GetUinteger("traffic.receiver");
@@ -281,14 +289,14 @@ IncastFlows(const RdmaConfig& c, RdmaFlowGenerator& gen, const std::vector<uint3
             others.push_back(h);
         }
     }
-    auto victims = PoissonFlows(c, gen, std::move(others), "traffic.backgroundLoad");
+    auto victims = PoissonFlows(c, gen, std::move(others), "traffic.backgroundLoad", hostRate);
     return RdmaFlowGenerator::Merge({incast, victims});
 }
 
 /// \return the flows traffic.pattern's generator draws among nHosts hosts
 /// \throws RdmaConfigError
 std::vector<RdmaFlow>
-GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts)
+GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts, DataRate hostRate)
 {
     std::vector<uint32_t> hosts(nHosts);
     for (uint32_t i = 0; i < nHosts; ++i)
@@ -302,11 +310,11 @@ GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts)
                          c.GetDouble("traffic.sendWeight"));
     if (pattern == "poisson")
     {
-        return PoissonFlows(c, *gen, hosts, "traffic.load");
+        return PoissonFlows(c, *gen, hosts, "traffic.load", hostRate);
     }
     if (pattern == "incast")
     {
-        return IncastFlows(c, *gen, hosts);
+        return IncastFlows(c, *gen, hosts, hostRate);
     }
     RdmaFlowGenerator::PatternConfig pc;
     pc.hosts = hosts;
@@ -333,7 +341,9 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
     const std::string pattern = c.Get("traffic.pattern");
     try
     {
-        return pattern == "flow-file" ? ReadFlowFile(c, spec) : GenerateFlows(c, pattern, nHosts);
+        return pattern == "flow-file"
+                   ? ReadFlowFile(c, spec)
+                   : GenerateFlows(c, pattern, nHosts, spec.GetHostLinkRate());
     }
     catch (const RdmaConfigError&)
     {
@@ -876,6 +886,7 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
     {
         RdmaRefuseJobKeys(c);
         flows = MakeFlows(c, topology, topology.GetNHosts());
+        WarnMixedHostRates(c);
     }
     for (const auto& f : flows)
     {
@@ -895,6 +906,35 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
                                          "traffic.interval",
                                          "job.stagger",
                                          "job.count"}));
+    }
+}
+
+void
+RdmaExperimentSpec::WarnMixedHostRates(const RdmaConfig& c)
+{
+    const std::string pattern = c.Get("traffic.pattern");
+    if (pattern != "poisson" && !(pattern == "incast" && c.Get("traffic.background") == "poisson"))
+    {
+        return;
+    }
+    uint64_t lo = UINT64_MAX;
+    uint64_t hi = 0;
+    for (const auto& l : topology.links)
+    {
+        if (!topology.isSwitch[l.a] || !topology.isSwitch[l.b])
+        {
+            lo = std::min(lo, l.rate.GetBitRate());
+            hi = std::max(hi, l.rate.GetBitRate());
+        }
+    }
+    if (lo < hi)
+    {
+        std::ostringstream w;
+        w << "the hosts' links run at " << lo / 1e9 << " to " << hi / 1e9
+          << " Gb/s: Poisson arrivals take every host's load as a fraction of the first host "
+             "link's rate, "
+          << topology.GetHostLinkRate().GetBitRate() / 1e9 << " Gb/s";
+        Warn(w.str());
     }
 }
 

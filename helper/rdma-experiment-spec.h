@@ -137,6 +137,9 @@ struct RdmaExperimentSpec
     /// \brief Fill jobs (traffic.pattern = collective) or flows, and refuse a
     /// sim.stopTime not after the last arrival. \param c the configuration
     void MakeTraffic(const RdmaConfig& c);
+    /// \brief Warn when Poisson arrivals take their load from hosts whose
+    /// links differ in rate (an HPCC topology file's). \param c the configuration
+    void WarnMixedHostRates(const RdmaConfig& c);
     /// \brief Fill connection, mtuBytes, congestionControl, lossRecovery and
     /// irnBdpSet. \param c the configuration
     void ReadTransport(const RdmaConfig& c);

@@ -192,12 +192,12 @@ Rules()
         r.push_back(Group("topology.rail", UnlessValue("topology.type", {"rail"})));
         r.push_back(Key("topology.fabricRate",
                         UnlessValue("topology.type", {"fat-tree", "leaf-spine", "dumbbell", "rail"})));
-        for (const char* k : {"topology.linkDelay", "topology.errorRate"})
+        for (const char* k : {"topology.hostRate", "topology.linkDelay", "topology.errorRate"})
         {
             r.push_back(Key(k, [](const RdmaConfig& c) {
                 return c.Get("topology.type") == "hpcc"
                            ? std::string("topology.type = hpcc (the topology file gives each "
-                                         "link's delay and error rate)")
+                                         "link's rate, delay and error rate)")
                            : std::string();
             }));
         }

@@ -678,3 +678,30 @@ def test_summary_times_are_in_units_a_reader_reads(run_example, tmp_path):
     config = json.load(open(os.path.join(str(out), 'summary.json')))['config']
     assert not [k for k, v in config.items() if re.fullmatch(r'[+-]?[0-9.e+]+ps', v)], config
     assert config['sim.stopTime'] == '20ms'
+
+
+def hpcc_star(path, rate, hosts=4):
+    """An HPCC topology file: hosts 0..hosts-1 on switch `hosts`, links at rate."""
+    lines = ['%d 1 %d' % (hosts + 1, hosts), str(hosts)]
+    lines += ['%d %d %s 0.001ms 0' % (h, hosts, rate) for h in range(hosts)]
+    path.write_text('\n'.join(lines) + '\n')
+    return path
+
+
+def test_poisson_load_is_a_share_of_the_topology_files_host_links(run_example, tmp_path):
+    """Regression: on an HPCC topology file, traffic.load was a fraction of
+    topology.hostRate (100 Gb/s by default), not of the file's host links: a
+    fabric of 25 Gb/s hosts got 4x the load asked for, silently."""
+    counts = {}
+    for rate in ('25Gbps', '100Gbps'):
+        topo = hpcc_star(tmp_path / ('topo-%s.txt' % rate), rate)
+        r = run_example('rdma-sim', '--topology.type=hpcc', '--topology.file=%s' % topo,
+                        '--traffic.cdf=googlerpc', '--traffic.duration=200us', '--check')
+        assert r.returncode == 0, r.stderr
+        counts[rate] = int(re.search(r'checked, (\d+) flows', r.stdout).group(1))
+    # Poisson gaps scale with 1 / rate: about a quarter of the flows (about a
+    # thousand at 100 Gb/s; the same count at both rates before the fix).
+    assert 3.6 <= counts['100Gbps'] / counts['25Gbps'] <= 4.4, counts
+    r = run_example('rdma-sim', '--topology.type=hpcc', '--topology.hostRate=25Gbps',
+                    '--topology.file=%s' % (tmp_path / 'topo-25Gbps.txt'), '--check')
+    assert 'topology.hostRate = 25Gbps is not used: topology.type = hpcc' in r.stderr, r.stderr
