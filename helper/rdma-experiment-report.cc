@@ -143,6 +143,30 @@ DepthHistogram(const uint64_t* bins, bool time)
     return h;
 }
 
+/**
+ * \brief Where the resent packets' extra copies went. A resend of a PSN
+ * whose earlier copy was not lost makes one copy too many (the resend, or
+ * the original it overtook); that copy reaches a responder that has the
+ * PSN (spurious), or a QP already gone (its message done), or is still on
+ * its way when the run ends. A resend of a lost copy makes none. So
+ * resent = spurious + to gone QPs + in flight + the resends that
+ * replaced losses; the last two are the remainder, and with no frame lost
+ * in the fabric it is all in flight.
+ * \param f the figures \return summary.json's reordering.resent
+ */
+nlohmann::ordered_json
+ResentJson(const Figures& f)
+{
+    const auto& q = f.qps;
+    const uint64_t accounted = q.spuriousRetransmissions + f.totals.requestsToGoneQps;
+    const int64_t rest = int64_t(q.retransmissions) - int64_t(accounted);
+    return {{"packets", q.retransmissions},
+            {"spurious", q.spuriousRetransmissions},
+            {"after_qp_gone", f.totals.requestsToGoneQps},
+            {"lost_in_fabric", f.totals.dropsOnLinks + f.totals.dropsInSwitches},
+            {"in_flight_or_replacing_losses", rest}};
+}
+
 /// \return the reordering block of summary.json (doc/rdma.rst, "Many paths")
 nlohmann::ordered_json
 ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
@@ -162,7 +186,8 @@ ReorderingJson(const RdmaExperimentSpec& spec, const Figures& f)
                                  {{"mean", mean(q.lateDepthNs / 1e3)},
                                   {"histogram", DepthHistogram(q.lateDepthTimeBins, true)}}},
                                 {"retransmitted_packets", q.retransmissions},
-                                {"spurious_retransmissions", q.spuriousRetransmissions}};
+                                {"spurious_retransmissions", q.spuriousRetransmissions},
+                                {"resent", ResentJson(f)}};
     if (f.qpcEntryBytes > 0)
     {
         r["qpc_entry_bytes"] = f.qpcEntryBytes;
@@ -456,8 +481,9 @@ PfcAndDropsLine(const Figures& f)
 }
 
 /// \return the summary's reordering line \param q the QPs' counters, summed
+/// \param t the fabric's counters
 std::string
-ReorderingLine(const RdmaQueuePair::Stats& q)
+ReorderingLine(const RdmaQueuePair::Stats& q, const RdmaStatsHelper::Totals& t)
 {
     std::ostringstream l;
     l.setf(std::ios::fixed);
@@ -471,6 +497,16 @@ ReorderingLine(const RdmaQueuePair::Stats& q)
     }
     l << "; " << q.retransmissions << " retransmitted, " << q.spuriousRetransmissions
       << " spurious";
+    if (q.retransmissions > 0)
+    {
+        // ResentJson's classification of the extra copies.
+        const int64_t rest = int64_t(q.retransmissions) - int64_t(q.spuriousRetransmissions) -
+                             int64_t(t.requestsToGoneQps);
+        l << " (a copy of the PSN had arrived), " << t.requestsToGoneQps
+          << " after their QP was gone, " << rest
+          << (t.dropsOnLinks + t.dropsInSwitches > 0 ? " in flight at the end or replacing losses"
+                                                     : " in flight at the end (no frame lost)");
+    }
     return l.str();
 }
 
@@ -507,7 +543,7 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
     text.push_back(PfcAndDropsLine(f));
     if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
     {
-        text.push_back(ReorderingLine(f.qps));
+        text.push_back(ReorderingLine(f.qps, f.totals));
     }
     for (const std::string& w : RunWarnings(spec, f))
     {

@@ -18,7 +18,7 @@ namespace
 {
 
 /// \return the counters of a Totals, in a fixed order
-std::array<uint64_t*, 12>
+std::array<uint64_t*, 13>
 Fields(RdmaStatsHelper::Totals& t)
 {
     return {&t.linkTransmissions,
@@ -31,6 +31,7 @@ Fields(RdmaStatsHelper::Totals& t)
             &t.dropsInSwitches,
             &t.dropsAtNics,
             &t.dropsToGoneQps,
+            &t.requestsToGoneQps,
             &t.retransmissions,
             &t.ecnMarks};
 }

@@ -128,6 +128,7 @@ RdmaStatsHelper::GetTotals() const
         t.dataPacketsDelivered += st.rxPayloadPackets;
         t.dropsAtNics += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});
         t.dropsToGoneQps += st.rxDrops[RdmaNic::DROP_UNKNOWN_QP];
+        t.requestsToGoneQps += st.rxRequestsToGoneQps;
         t.retransmissions += nic->GetQpStatsTotal().retransmissions;
     }
     t.drops = t.dropsOnLinks + t.dropsInSwitches + t.dropsAtNics;

@@ -61,6 +61,7 @@ class RdmaStatsHelper
         uint64_t dropsAtNics{0};             //!< by NICs (RdmaNic::DropReason)
         uint64_t dropsToGoneQps{0};          //!< of the NICs', UNKNOWN_QP: copies that came
                                              //!< after their QP was destroyed (a finished flow)
+        uint64_t requestsToGoneQps{0};       //!< of those, SEND and WRITE packets with data
         uint64_t retransmissions{0};         //!< requester packets sent again
         uint64_t ecnMarks{0};                //!< frames switches marked CE
     };

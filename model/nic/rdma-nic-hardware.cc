@@ -99,7 +99,7 @@ RdmaNic::OnPipelineRx(const RoceFrame& f)
     }
     else
     {
-        ++m_stats.rxDrops[DROP_UNKNOWN_QP]; // destroyed while in the pipeline
+        CountGoneQp(f); // destroyed while in the pipeline
     }
     TrySend();
 }

@@ -699,6 +699,15 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
 }
 
 void
+RdmaNic::CountGoneQp(const RoceFrame& f)
+{
+    ++m_stats.rxDrops[DROP_UNKNOWN_QP];
+    // RC SEND and RDMA WRITE opcodes, 0x00-0x0B (IBA Table 38), with data.
+    m_stats.rxRequestsToGoneQps +=
+        f.bth.GetOpcode() <= RC_RDMA_WRITE_ONLY_WITH_IMMEDIATE && f.payload && f.payload->GetSize() > 0;
+}
+
+void
 RdmaNic::Drop(const RdmaFrame& frame, DropReason reason)
 {
     ++m_stats.rxDrops[reason];
@@ -743,7 +752,8 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     }
     if (!entry)
     {
-        Drop(*frame, DROP_UNKNOWN_QP);
+        CountGoneQp(f);
+        FireFrameTrace(m_rxDrop, *frame, DROP_UNKNOWN_QP);
         return;
     }
     // Copies: what runs below may create QPs (the table may move).

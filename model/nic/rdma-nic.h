@@ -252,10 +252,19 @@ class RdmaNic : public Object
         uint64_t cnpsSent{0};               //!< CNPs sent (notification point)
         uint64_t cnpsReceived{0};           //!< CNPs received for a QP of this NIC
         uint64_t rxPayloadPackets{0};       //!< frames with a payload handed to a QP
+        /// of the DROP_UNKNOWN_QP drops, SEND and WRITE packets with a payload:
+        /// copies of requests that came after their QP was gone (its
+        /// message done: a resend, or the original its resend overtook)
+        uint64_t rxRequestsToGoneQps{0};
     };
 
     /// \return the counters
     const Stats& GetStats() const;
+
+    /// \brief Count a frame for a QP that is not (or no longer) here:
+    /// DROP_UNKNOWN_QP, and rxRequestsToGoneQps if it is a request with a
+    /// payload. \param f the frame, parsed
+    void CountGoneQp(const RoceFrame& f);
 
     /**
      * \brief Set the congestion control of every QP created after this

@@ -185,3 +185,21 @@ def test_qpc_entry_grows_with_the_window(run_example, tmp_path):
             'qpc_entry_bytes']
     # 128 KiB at a 1 KiB MTU: two bitmaps of 128 bits, 32 bytes.
     assert sizes == {'go-back-n': 256, 'irn': 256 + 32}
+
+
+@pytest.mark.parametrize('recovery', ['go-back-n', 'irn'])
+def test_every_resend_under_spraying_is_classified(runs, recovery):
+    """With no frame lost, each resend makes one copy too many (itself or the
+    original it overtook): it reaches a responder that had the PSN
+    (spurious), or a QP already gone, or is on its way when the last flow
+    ends; the three add up to the resends (summary.json reordering.resent)."""
+    s = runs('packet', recovery)
+    check_lossless(s, resent=True)
+    r = s['reordering']['resent']
+    assert r['lost_in_fabric'] == 0
+    assert r['packets'] == s['recovery']['retransmissions'] > 0
+    assert r['spurious'] + r['after_qp_gone'] + r['in_flight_or_replacing_losses'] == r['packets']
+    assert min(r['spurious'], r['after_qp_gone'], r['in_flight_or_replacing_losses']) >= 0
+    # A copy after its QP was gone is a request with data: no more of them
+    # than the drops at gone QPs (which count ACKs too).
+    assert r['after_qp_gone'] <= s['drops_where']['nics_to_gone_qps']
