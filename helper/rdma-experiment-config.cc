@@ -10,6 +10,7 @@
 #include "rdma-value-check.h"
 
 #include "ns3/double.h"
+#include "ns3/rdma-path-mtu.h"
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
@@ -318,8 +319,10 @@ void
 AddTransportKeys(RdmaConfig& c)
 {
     // Transport: the ModifyQp attributes of every connection, and the QP's own.
-    c.AddKey("transport.pathMtu", "1024", "path MTU, bytes: 256, 512, 1024, 2048 or 4096",
-             MakeUintegerChecker<uint32_t>(256, 4096));
+    c.AddKey("transport.pathMtu",
+             std::to_string(RdmaPathMtu::DEFAULT_BYTES),
+             "path MTU, bytes: " + RdmaPathMtu::Rule(),
+             MakeUintegerChecker<uint32_t>(RdmaPathMtu::MIN_BYTES, RdmaPathMtu::MAX_BYTES));
     c.AddKey("transport.timeout", "14", "local ACK timeout exponent: 4.096 us x 2^timeout",
              MakeUintegerChecker<uint8_t>(0, 31));
     c.AddKey("transport.retryCnt", "7", "retry_cnt (0-7)",

@@ -361,17 +361,12 @@ MakeConnection(const RdmaConfig& c)
 {
     RdmaConnectionConfig cc;
     const uint64_t mtu = c.GetUinteger("transport.pathMtu");
-    const std::map<uint64_t, RdmaMtu> mtus{{256, IBV_MTU_256},
-                                           {512, IBV_MTU_512},
-                                           {1024, IBV_MTU_1024},
-                                           {2048, IBV_MTU_2048},
-                                           {4096, IBV_MTU_4096}};
-    if (!mtus.count(mtu))
+    if (!RdmaPathMtu::IsValidBytes(mtu))
     {
         throw RdmaConfigError(c.GetOrigin("transport.pathMtu") + ": transport.pathMtu = " +
-                              std::to_string(mtu) + ": expected 256, 512, 1024, 2048 or 4096");
+                              std::to_string(mtu) + ": expected " + RdmaPathMtu::Rule());
     }
-    cc.pathMtu = mtus.at(mtu);
+    cc.pathMtu = RdmaPathMtu::FromBytes(mtu);
     // Their ranges (timeout 0-31, the retry counts 0-7) are the keys' checkers'.
     cc.timeout = c.GetUinteger("transport.timeout");
     cc.retryCnt = c.GetUinteger("transport.retryCnt");
@@ -942,7 +937,7 @@ void
 RdmaExperimentSpec::ReadTransport(const RdmaConfig& c)
 {
     connection = MakeConnection(c);
-    mtuBytes = 128u << connection.pathMtu;
+    mtuBytes = RdmaMtuBytes(connection.pathMtu);
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";

@@ -97,7 +97,7 @@ struct RdmaExperimentSpec
                                      //!< error: a buffer too small for its link)
     bool census{false};              //!< sim.census
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
-    uint32_t mtuBytes{1024};         //!< the path MTU, bytes
+    uint32_t mtuBytes{RdmaPathMtu::DEFAULT_BYTES}; //!< the path MTU, bytes
     RdmaMemoryEstimate memory;       //!< what building it (on several ranks: the largest
                                      //!< rank's part) will take, within sim.maxMemory
     RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])

@@ -8,6 +8,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-flow.h"
+#include "ns3/rdma-path-mtu.h"
 
 #include <cstdint>
 #include <functional>
@@ -44,7 +45,7 @@ namespace ns3
  */
 struct RdmaIdealFct
 {
-    uint32_t payloadBytes{1024}; //!< payload bytes per packet (the path MTU)
+    uint32_t payloadBytes{RdmaPathMtu::DEFAULT_BYTES}; //!< payload bytes per packet (the path MTU)
     uint32_t overheadBytes{82};  //!< wire bytes per packet beyond the payload
 
     /**

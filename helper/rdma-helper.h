@@ -26,7 +26,7 @@ namespace ns3
  */
 struct RdmaConnectionConfig
 {
-    RdmaMtu pathMtu{IBV_MTU_1024}; //!< path MTU
+    RdmaMtu pathMtu{RdmaPathMtu::DEFAULT}; //!< path MTU
     uint8_t timeout{14};           //!< local ACK timeout exponent (4.096 us x 2^14 = 67 ms)
     uint8_t retryCnt{7};           //!< retry_cnt
     uint8_t rnrRetry{7};           //!< rnr_retry (7 = infinite)

@@ -9,6 +9,7 @@
 #include "rdma-config.h"
 #include "rdma-hpcc-topology-reader.h"
 
+#include "ns3/rdma-path-mtu.h"
 #include "ns3/rdma-text-reader.h"
 
 #include <cmath>
@@ -275,17 +276,11 @@ class HpccConfigParser
         else if (key == "PACKET_PAYLOAD_SIZE")
         {
             const uint64_t payload = Uint("bytes", 1);
-            uint64_t mtu = 256;
-            while (mtu < 4096 && std::llabs(static_cast<long long>(mtu * 2 - payload)) <=
-                                     std::llabs(static_cast<long long>(mtu - payload)))
-            {
-                mtu *= 2;
-            }
+            const uint64_t mtu = RdmaPathMtu::NearestBytes(payload);
             if (mtu != payload)
             {
-                Warn("PACKET_PAYLOAD_SIZE " + std::to_string(payload) +
-                     ": IB path MTUs are 256-4096 in powers of two; using " +
-                     std::to_string(mtu));
+                Warn("PACKET_PAYLOAD_SIZE " + std::to_string(payload) + ": IB path MTUs are " +
+                     RdmaPathMtu::Rule() + "; using " + std::to_string(mtu));
             }
             Set("transport.pathMtu", std::to_string(mtu));
             m_payload = payload;

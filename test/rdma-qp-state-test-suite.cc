@@ -265,6 +265,41 @@ class CqOverrunTestCase : public TestCase
 };
 
 /// The QP state-machine suite.
+
+/// The path MTU's rule and codes (RdmaPathMtu).
+class PathMtuTestCase : public TestCase
+{
+  public:
+    PathMtuTestCase()
+        : TestCase("path MTU: 256-4096 in powers of two, codes 1-5 (ibv_mtu), default 1024, "
+                   "an HPCC payload read as the nearest")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint64_t bytes : {256, 512, 1024, 2048, 4096})
+        {
+            NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::IsValidBytes(bytes), true, bytes);
+            NS_TEST_EXPECT_MSG_EQ(RdmaMtuBytes(RdmaPathMtu::FromBytes(bytes)), bytes, bytes);
+        }
+        for (uint64_t bytes : {0, 128, 1000, 1500, 3072, 8192, 9000})
+        {
+            NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::IsValidBytes(bytes), false, bytes);
+        }
+        NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::FromBytes(4096), IBV_MTU_4096, "code 5");
+        NS_TEST_EXPECT_MSG_EQ(RdmaMtuBytes(RdmaPathMtu::DEFAULT),
+                              RdmaPathMtu::DEFAULT_BYTES,
+                              "the default's code and bytes agree");
+        NS_TEST_EXPECT_MSG_EQ(RdmaQpAttr().pathMtu, RdmaPathMtu::DEFAULT, "a QP's default");
+        NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::NearestBytes(1000), 1024u, "HPCC's payload");
+        NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::NearestBytes(1), 256u, "below the smallest");
+        NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::NearestBytes(9000), 4096u, "above the largest");
+        NS_TEST_EXPECT_MSG_EQ(RdmaPathMtu::NearestBytes(384), 512u, "a tie goes up");
+    }
+};
+
 class RdmaQpStateTestSuite : public TestSuite
 {
   public:
@@ -274,6 +309,7 @@ class RdmaQpStateTestSuite : public TestSuite
         AddTestCase(new LegalPathTestCase, TestCase::QUICK);
         AddTestCase(new RefusalTestCase, TestCase::QUICK);
         AddTestCase(new PostingTestCase, TestCase::QUICK);
+        AddTestCase(new PathMtuTestCase, TestCase::QUICK);
         AddTestCase(new LocalProtectionTestCase, TestCase::QUICK);
         AddTestCase(new CqOverrunTestCase, TestCase::QUICK);
     }

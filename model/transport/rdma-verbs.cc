@@ -7,12 +7,6 @@
 namespace ns3
 {
 
-uint32_t
-RdmaMtuBytes(RdmaMtu mtu)
-{
-    return (mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096) ? (128u << mtu) : 0;
-}
-
 std::string
 RdmaWcStatusName(RdmaWcStatus status)
 {

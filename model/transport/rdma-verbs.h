@@ -5,6 +5,8 @@
 #ifndef RDMA_VERBS_H
 #define RDMA_VERBS_H
 
+#include "rdma-path-mtu.h"
+
 #include "ns3/ipv4-address.h"
 
 #include <cstdint>
@@ -155,22 +157,6 @@ enum RdmaQpAttrMask : uint32_t
 
 /**
  * \ingroup rdma
- * \brief Path MTU (enum ibv_mtu): IB MTU codes 1-5 = 256-4096 bytes.
- */
-enum RdmaMtu : uint8_t
-{
-    IBV_MTU_256 = 1,
-    IBV_MTU_512 = 2,
-    IBV_MTU_1024 = 3,
-    IBV_MTU_2048 = 4,
-    IBV_MTU_4096 = 5,
-};
-
-/// \return the bytes of an IB MTU code (0 for an invalid code)
-uint32_t RdmaMtuBytes(RdmaMtu mtu);
-
-/**
- * \ingroup rdma
  * \brief Address vector of a RoCEv2 RC QP: where its packets go.
  */
 struct RdmaAddressVector
@@ -188,7 +174,7 @@ struct RdmaQpAttr
 {
     QpState qpState{IBV_QPS_RESET};    //!< state to move to
     QpState curQpState{IBV_QPS_RESET}; //!< asserted current state (IBV_QP_CUR_STATE)
-    RdmaMtu pathMtu{IBV_MTU_1024};     //!< path MTU
+    RdmaMtu pathMtu{RdmaPathMtu::DEFAULT}; //!< path MTU
     uint32_t rqPsn{0};                 //!< responder's first expected PSN (24 bits)
     uint32_t sqPsn{0};                 //!< requester's first PSN (24 bits)
     uint32_t destQpNum{0};             //!< remote QPN

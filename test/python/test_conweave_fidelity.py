@@ -69,8 +69,8 @@ def test_fecmp_pfc_from_config_txt(run_example, tmp_path):
     r, ours = run(run_example, tmp_path, 'out')
     # Every key of the file is read or known; only the payload is not taken as it is.
     assert [w for w in r.stderr.splitlines() if 'warning' in w] == [
-        'rdma-sim: warning: %s:63: PACKET_PAYLOAD_SIZE 1000: IB path MTUs are 256-4096 in '
-        'powers of two; using 1024' % os.path.join(DATA, 'config.txt')], r.stderr
+        'rdma-sim: warning: %s:63: PACKET_PAYLOAD_SIZE 1000: IB path MTUs are 256, 512, 1024, '
+        '2048 or 4096 bytes; using 1024' % os.path.join(DATA, 'config.txt')], r.stderr
     theirs = read_fct(THEIRS)
     assert len(theirs) == 40 and set(ours) == set(theirs), 'the same 40 flows completed'
     ratios = []
