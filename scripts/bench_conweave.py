@@ -47,15 +47,15 @@ or a failed run.
 import argparse
 import json
 import os
-import re
-import shutil
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_hpcc  # noqa: E402
-from bench_peers import BenchError, find_python2, rotation, timed  # noqa: E402
+from bench_peers import rotation, timed  # noqa: E402
+import peer_checkout  # noqa: E402
+from peer_checkout import BenchError, run_py_template  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPO = 'leaf_spine_128_100G_OS2'
@@ -71,46 +71,9 @@ def log(msg):
     print('bench_conweave: %s' % msg, file=sys.stderr, flush=True)
 
 
-def populate(src, tree):
-    """Copy (or extract from a git directory) the checkout to tree, once."""
-    if os.path.isfile(os.path.join(tree, 'wscript')):
-        return
-    if os.path.isfile(os.path.join(src, 'wscript')):
-        log('copying %s to %s' % (src, tree))
-        shutil.copytree(src, tree, symlinks=True, ignore=shutil.ignore_patterns('.git'))
-        return
-    git = subprocess.run(['git', '--git-dir', src, 'archive', 'HEAD'],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if git.returncode != 0:
-        raise BenchError('%s: neither a checkout of ConWeave\'s simulator nor a git directory '
-                         '(%s)' % (src, git.stderr.decode().strip()))
-    log('extracting %s into %s' % (src, tree))
-    os.makedirs(tree, exist_ok=True)
-    subprocess.run(['tar', '-x', '-C', tree], input=git.stdout, check=True)
-
-
 def build_peer(src, peer_dir, jobs):
     """Build the simulator's scratch/network-load-balance; return its tree."""
-    tree = os.path.join(peer_dir, 'conweave-ns3')
-    populate(src, tree)
-    env = dict(os.environ)
-    env.pop('CXXFLAGS', None)  # waf drops its profile's flags when CXXFLAGS is set
-    cache = os.path.join(tree, 'build', 'c4che', '_cache.py')
-    py2 = find_python2()
-    if not (os.path.isfile(cache) and "BUILD_PROFILE = 'optimized'" in open(cache).read()):
-        log('configuring the simulator (log %s/configure.log)' % peer_dir)
-        with open(os.path.join(peer_dir, 'configure.log'), 'w') as out:
-            if subprocess.call([py2, './waf', 'configure', '--build-profile=optimized',
-                                '--enable-modules=applications,point-to-point,internet',
-                                '--disable-python', '--disable-tests', '--disable-examples'],
-                               cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT):
-                raise BenchError('waf configure failed: %s/configure.log' % peer_dir)
-    log('building the simulator with -j%d (log %s/build.log; ~7 min the first time)'
-        % (jobs, peer_dir))
-    with open(os.path.join(peer_dir, 'build.log'), 'w') as out:
-        if subprocess.call([py2, './waf', 'build', '-j%d' % jobs], cwd=tree, env=env,
-                           stdout=out, stderr=subprocess.STDOUT):
-            raise BenchError('waf build failed: %s/build.log' % peer_dir)
+    tree = peer_checkout.build(src, peer_dir, 'conweave-ns3', '', jobs, 7, log)
     check_tree(tree)
     return tree
 
@@ -121,15 +84,6 @@ def check_tree(tree):
                  os.path.join('traffic_gen', 'traffic_gen.py')):
         if not os.path.exists(os.path.join(tree, need)):
             raise BenchError('%s: no %s (a built tree of ConWeave\'s simulator?)' % (tree, need))
-
-
-def run_py_template(tree):
-    """run.py's config_template, read from the tree (not run)."""
-    path = os.path.join(tree, 'run.py')
-    m = re.search(r'config_template\s*=\s*"""(.*?)"""', open(path).read(), re.S)
-    if not m:
-        raise BenchError('%s: no config_template' % path)
-    return m.group(1)
 
 
 def run_py_fields(lb, time_s, netload, flows, bw=100, recovery='pfc'):

@@ -45,7 +45,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -53,6 +52,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_hpcc  # noqa: E402
+import peer_checkout  # noqa: E402
+from peer_checkout import BenchError, run_py_template  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOPOLOGY = os.path.join(TOP, 'data', 'topology', 'fat.txt')
@@ -64,87 +65,16 @@ CASES = ('1ms-hpcc', '1ms-dcqcn', '5ms-hpcc', '5ms-dcqcn')
 STOP_TIME = '2.1'  # seconds, as the shipped configs' sim.stopTime
 
 
-class BenchError(Exception):
-    """A failed step; the message says which and where its log is."""
-
-
 def log(msg):
     print('bench_peers: %s' % msg, file=sys.stderr, flush=True)
 
 
-def find_python2():
-    """A Python 2.7 for ns-3.17's waf: $PYTHON2, pyenv's, or python2.7 on PATH."""
-    home = os.path.expanduser('~')
-    candidates = [os.environ.get('PYTHON2', '')]
-    pyenv = os.path.join(home, '.pyenv', 'versions')
-    if os.path.isdir(pyenv):
-        candidates += [os.path.join(pyenv, v, 'bin', 'python2.7')
-                       for v in sorted(os.listdir(pyenv)) if v.startswith('2.7')]
-    candidates.append(shutil.which('python2.7') or '')
-    for c in candidates:
-        if c and os.access(c, os.X_OK) and subprocess.call(
-                [c, '-c', 'import sys; sys.exit(sys.version_info[:2] != (2, 7))'],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
-            return c
-    raise BenchError('no Python 2.7 for the simulator\'s waf: set PYTHON2=/path/python2.7 '
-                     '(e.g. pyenv install 2.7.18)')
-
-
-def populate(src, tree):
-    """Copy the checkout's simulation/ to tree (once)."""
-    if os.path.isfile(os.path.join(tree, 'wscript')):
-        return
-    os.makedirs(os.path.dirname(tree), exist_ok=True)
-    if os.path.isfile(os.path.join(src, 'simulation', 'wscript')):
-        log('copying %s/simulation to %s' % (src, tree))
-        shutil.copytree(os.path.join(src, 'simulation'), tree, symlinks=True)
-        return
-    git = subprocess.run(['git', '--git-dir', src, 'archive', 'HEAD', 'simulation'],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if git.returncode != 0:
-        raise BenchError('%s: neither a checkout with simulation/ nor a git directory (%s)'
-                         % (src, git.stderr.decode().strip()))
-    log('extracting simulation/ from %s into %s' % (src, os.path.dirname(tree)))
-    subprocess.run(['tar', '-x', '-C', os.path.dirname(tree)], input=git.stdout, check=True)
-
-
 def build_peer(src, peer_dir, jobs):
     """Build the simulator's scratch/third; return the simulation/ tree."""
-    tree = os.path.join(peer_dir, 'simulation')
-    populate(src, tree)
-    env = dict(os.environ)
-    env.pop('CXXFLAGS', None)  # waf drops its profile's flags when CXXFLAGS is set
-    py2 = None
-    cache = os.path.join(tree, 'build', 'c4che', '_cache.py')
-    configured = os.path.isfile(cache) and "BUILD_PROFILE = 'optimized'" in open(cache).read()
-    if not configured:
-        py2 = find_python2()
-        log('configuring the simulator (log %s/configure.log)' % peer_dir)
-        with open(os.path.join(peer_dir, 'configure.log'), 'w') as out:
-            if subprocess.call([py2, './waf', 'configure', '--build-profile=optimized',
-                                '--enable-modules=applications,point-to-point,internet',
-                                '--disable-python', '--disable-tests', '--disable-examples'],
-                               cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT):
-                raise BenchError('waf configure failed: %s/configure.log' % peer_dir)
-    py2 = py2 or find_python2()
-    log('building the simulator with -j%d (log %s/build.log; ~8 min the first time)'
-        % (jobs, peer_dir))
-    with open(os.path.join(peer_dir, 'build.log'), 'w') as out:
-        if subprocess.call([py2, './waf', 'build', '-j%d' % jobs], cwd=tree, env=env,
-                           stdout=out, stderr=subprocess.STDOUT):
-            raise BenchError('waf build failed: %s/build.log' % peer_dir)
+    tree = peer_checkout.build(src, peer_dir, 'simulation', 'simulation', jobs, 8, log)
     if not os.access(os.path.join(tree, 'build', 'scratch', 'third'), os.X_OK):
         raise BenchError('%s/build/scratch/third was not built' % tree)
     return tree
-
-
-def run_py_template(tree):
-    """run.py's config_template, read from the checkout (not run)."""
-    path = os.path.join(tree, 'run.py')
-    m = re.search(r'config_template\s*=\s*"""(.*?)"""', open(path).read(), re.S)
-    if not m:
-        raise BenchError('%s: no config_template' % path)
-    return m.group(1)
 
 
 def run_py_fields(cc, bw):
