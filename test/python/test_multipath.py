@@ -203,3 +203,16 @@ def test_every_resend_under_spraying_is_classified(runs, recovery):
     # A copy after its QP was gone is a request with data: no more of them
     # than the drops at gone QPs (which count ACKs too).
     assert r['after_qp_gone'] <= s['drops_where']['nics_to_gone_qps']
+
+
+def test_data_placed_counts_each_psn_once(runs):
+    """Regression: the progress line took every copy handed to a QP for data
+    delivered (100 % while 15 of 16 flows ran on under spraying with
+    go-back-N). data_packets_placed counts each PSN's payload once: the
+    flows' packets exactly, 16 x ceil(200000 / 1024), however many copies
+    arrived (data_packets_delivered)."""
+    packets = 16 * -(-200000 // 1024)
+    for entropy, recovery in (('qp', 'go-back-n'), ('packet', 'go-back-n'), ('packet', 'irn')):
+        s = runs(entropy, recovery)
+        assert s['data_packets_placed'] == packets, (entropy, recovery)
+    assert runs('packet', 'go-back-n')['data_packets_delivered'] > packets
