@@ -19,20 +19,12 @@
 namespace ns3
 {
 
+// The completer's own log component (NS_LOG=RdmaQpCompleter), as rxe's
+// completer logs apart from its requester.
+NS_LOG_COMPONENT_DEFINE("RdmaQpCompleter");
+
 namespace
 {
-/**
- * \return the requester's log component, "RdmaQpRequester", which
- * rdma-qp-requester.cc defines (looked up on first use; see
- * rdma-qp-requester-retry.cc).
- */
-LogComponent&
-CompleterLog()
-{
-    static LogComponent& log = GetLogComponent("RdmaQpRequester");
-    return log;
-}
-
 /// \return whether op is one of the four RDMA READ response opcodes
 bool
 IsReadResponse(uint8_t op)
@@ -51,7 +43,6 @@ RdmaQpRequester::ReceiveResponse(const RoceFrame& frame)
         return;
     }
     const uint8_t op = frame.bth.GetOpcode();
-    [[maybe_unused]] LogComponent& g_log = CompleterLog(); // NS_LOG_* use g_log
     NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " response " << RdmaOpcodeName(op) << " psn "
                        << frame.bth.GetPsn() << " syndrome " << +frame.aeth.GetSyndrome()
                        << " una " << m_state.una << " next " << m_state.nextPsn);
