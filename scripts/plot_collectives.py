@@ -23,7 +23,10 @@ MTU / (MTU + 82) with MTU the run's transport.pathMtu (summary.json's
 merged configuration; 1024, rdma-sim's default, when it has none) and 82
 the wire bytes of a RoCEv2 packet beyond its payload (Ethernet 14, IPv4 20,
 UDP 8, BTH 12, ICRC 4, FCS 4, preamble and SFD 8, inter-frame gap 12), one
-line per rate and MTU among the runs. A third panel, each collective's CCT
+line per rate and MTU among the runs; on a rail fabric with
+tensor-parallel (TP) series, the intra-server (NVLink) rate's line too
+(topology.rail.IntraServerRate), for those collectives never leave their
+server. A third panel, each collective's CCT
 over its series and size's mean, is drawn only when iterations differ by
 more than SPREAD (1 %); on an idle fabric they do not, and it would be a
 single vertical line.
@@ -94,14 +97,19 @@ def series_label(s, ranks_differ):
     return label + (', %d ranks' % s['ranks'] if ranks_differ else '')
 
 
-def ceilings(runs, link_gbps):
+def ceilings(runs, link_gbps, tensor_parallel=False):
     """The payload-rate lines: [(link rate Gb/s, path MTU bytes, whether a
-    run's summary gave the MTU, busbw ceiling GB/s)], one per rate and
-    distinct MTU of the runs (rdmasim_analysis.path_mtu): rate x MTU / (MTU +
-    82) / 8."""
+    run's summary gave the MTU, busbw ceiling GB/s, what link)], one per
+    rate and distinct MTU of the runs (rdmasim_analysis.path_mtu): rate x
+    MTU / (MTU + 82) / 8. With tensor-parallel series on a rail fabric, its
+    intra-server (NVLink) rate too, whether asked or not: those collectives
+    stay inside a server, so the NICs' rate is not their ceiling."""
     mtus = sorted({ra.path_mtu(run) for run in runs})
-    return [(rate, mtu, known, rate * ra.payload_share(mtu) / GBPS_PER_GBYTES)
-            for rate in link_gbps for mtu, known in mtus]
+    rates = [(rate, 'link') for rate in link_gbps]
+    if tensor_parallel:
+        rates += sorted({(r, 'NVLink (TP)') for r in map(ra.intra_server_gbps, runs) if r})
+    return [(rate, mtu, known, rate * ra.payload_share(mtu) / GBPS_PER_GBYTES, what)
+            for rate, what in rates for mtu, known in mtus]
 
 
 def draw(args):
@@ -129,11 +137,13 @@ def draw(args):
             values = np.sort(s['spread'])
             axes[2].step(values, np.arange(1, len(values) + 1) / len(values), where='post',
                          color=color, label=label)
-    for i, (rate, mtu, known, ceiling) in enumerate(ceilings(args.runs, args.link_gbps)):
+    tensor_parallel = any((s['group'] or '').lower() == 'tp' for s in drawn)
+    for i, (rate, mtu, known, ceiling, what) in enumerate(
+            ceilings(args.runs, args.link_gbps, tensor_parallel)):
         bw.axhline(ceiling, color='gray', linestyle=('--', ':', '-.')[i % 3], linewidth=0.9,
                    gid='ceiling',
-                   label='payload rate, %g Gb/s link,\nMTU %d%s: %.1f GB/s' % (
-                       rate, mtu, '' if known else ' (default)', ceiling))
+                   label='payload rate, %g Gb/s %s,\nMTU %d%s: %.1f GB/s' % (
+                       rate, what, mtu, '' if known else ' (default)', ceiling))
     for ax in (bw, ct):
         rp.binary_size_axis(ax, [s['sizes'] for s in drawn])
         ax.set_xlabel('Message size')

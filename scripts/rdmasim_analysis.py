@@ -362,6 +362,32 @@ def path_mtu(run_or_file):
         return DEFAULT_PATH_MTU, False
 
 
+#: a rate as rdma-sim writes it ("3600Gbps", "25Gbps", "1.5Tbps"): number and unit
+_RATE = re.compile(r'^\s*([0-9.eE+-]+)\s*([kMGT]?)bps\s*$')
+
+
+def rate_gbps(text):
+    """A rate as rdma-sim writes one (summary.json's config: '100Gbps',
+    '3600Gbps') in Gb/s; None if it is not one."""
+    m = _RATE.match(str(text))
+    if not m:
+        return None
+    return float(m.group(1)) * {'': 1e-9, 'k': 1e-6, 'M': 1e-3, 'G': 1.0, 'T': 1e3}[m.group(2)]
+
+
+def intra_server_gbps(run_or_file):
+    """A rail fabric's intra-server (NVLink) link rate in Gb/s, from the
+    run's summary.json (topology.rail.IntraServerRate when topology.type is
+    rail), else None."""
+    try:
+        config = read_summary(run_folder(run_or_file)).get('config', {})
+    except OutputError:
+        return None
+    if config.get('topology.type') != 'rail':
+        return None
+    return rate_gbps(config.get('topology.rail.IntraServerRate'))
+
+
 def payload_share(mtu):
     """The share of a link's rate that full packets of a path MTU of mtu
     bytes carry as payload: mtu / (mtu + PACKET_OVERHEAD_BYTES) (1024: 0.926,

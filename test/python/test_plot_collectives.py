@@ -70,7 +70,7 @@ def test_busbw_in_gbytes_per_size_with_the_runs_mtu_ceiling(runs):
         assert ra.path_mtu(run) == (4096, True)
     assert ra.PACKET_OVERHEAD_BYTES == 82
     expected = 400 * 4096 / (4096 + 82) / 8
-    assert plot.ceilings(runs, [400.0]) == [(400.0, 4096, True, pytest.approx(expected))]
+    assert plot.ceilings(runs, [400.0]) == [(400.0, 4096, True, pytest.approx(expected), 'link')]
     fig = draw(*runs, '--link-gbps', 400)
     bw, ct = fig.axes[:2]
     (line,) = ceiling_lines(bw)
@@ -185,3 +185,25 @@ def test_missing_run_exits_2(tmp_path):
     assert rp.run_main(plot.build_parser, plot.draw,
                        ['-o', str(tmp_path / 'none'), str(tmp_path / 'missing')]) == 2
     assert not (tmp_path / 'none.png').exists()
+
+
+def test_tensor_parallel_on_a_rail_fabric_gets_the_nvlink_ceiling(tmp_path):
+    """TP collectives of a rail fabric stay in their server: their ceiling is
+    the intra-server rate's (topology.rail.IntraServerRate), drawn beside the
+    NICs' link so that TP points above the NIC's line do not look wrong."""
+    from sweep_helpers import real_sim_and_config
+    import subprocess
+    sim, _ = real_sim_and_config()
+    config = os.path.join(os.path.dirname(__file__), '..', '..', 'examples', 'configs',
+                          'collective-gpt7b-rail.ini')
+    out = tmp_path / 'gpt'
+    r = subprocess.run([sim, '-q', '-c', config, '--output.dir=%s' % out],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert ra.intra_server_gbps(str(out)) == 3600.0
+    assert ra.rate_gbps('25Gbps') == 25.0 and ra.rate_gbps('1.5Tbps') == 1500.0
+    assert ra.rate_gbps('fast') is None
+    fig = draw(str(out), '--link-gbps', 400)
+    labels = [ln.get_label() for ln in ceiling_lines(fig.axes[0])]
+    assert len(labels) == 2
+    assert '400 Gb/s link' in labels[0] and '3600 Gb/s NVLink (TP)' in labels[1]
