@@ -132,9 +132,9 @@ main(int argc, char* argv[])
               << "  max headroom used " << maxHeadroom << " of " << sw->GetMmu()->GetHeadroom(0)
               << " B per port\n"
               << "  drops:";
-    for (uint32_t r = DROP_NONE + 1; r < DROP_REASON_COUNT; ++r)
+    for (uint32_t r = DROP_NONE + 1; r <= DROP_TTL_EXPIRED; ++r)
     {
-        std::cout << " " << RdmaDropReasonName(RdmaDropReason(r)) << "=" << st.drops[r];
+        std::cout << " " << RdmaDropReasonName(RdmaDropReason(r)) << "=" << st.drops[RdmaDropReason(r)];
     }
     std::cout << "\n  ECN marks " << st.ecnMarked << "\n"
               << "  WRITEs completed " << completed << " of " << senders * writes << ", last at "

@@ -238,7 +238,7 @@ main(int argc, char* argv[])
               << ", timeouts " << a.timeouts << ", NAKs received " << a.nakSeqReceived << "\n"
               << "B: packets " << b.packetsSent << ", NAKs sent " << b.nakSeqSent << ", duplicates "
               << b.duplicates << ", out of sequence " << b.outOfSequence << ", ICRC drops "
-              << nicB->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC] << "\n";
+              << nicB->GetStats().rxDrops[DROP_BAD_ICRC] << "\n";
     Simulator::Destroy();
     return (ok && bytes && received == 3 && stream.size() == streamMessages) ? 0 : 1;
 }

@@ -53,9 +53,9 @@ void
 DeviceDropSink(Ptr<OutputStreamWrapper> stream,
                std::string context,
                Ptr<const Packet> frame,
-               QbbNetDevice::DropReason reason)
+               RdmaDropReason reason)
 {
-    WriteDrop(stream, context, frame, QbbNetDevice::DropReasonName(reason));
+    WriteDrop(stream, context, frame, RdmaDropReasonName(reason));
 }
 
 /// ASCII "d" sink of an egress queue's Drop (context empty for a file per device).

@@ -100,7 +100,7 @@ RdmaStatsHelper::GetTotals() const
     {
         const auto& s = dev->GetStats();
         t.linkTransmissions += s.txFrames;
-        t.dropsOnLinks += std::accumulate(s.drops.begin(), s.drops.end(), uint64_t{0});
+        t.dropsOnLinks += s.drops.Total();
     }
     for (const auto& e : m_pfc)
     {
@@ -114,7 +114,7 @@ RdmaStatsHelper::GetTotals() const
             continue; // another rank's
         }
         const auto& st = m_topo.GetSwitch(s)->GetStats();
-        t.dropsInSwitches += std::accumulate(st.drops.begin(), st.drops.end(), uint64_t{0});
+        t.dropsInSwitches += st.drops.Total();
         t.ecnMarks += st.ecnMarked;
     }
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
@@ -126,8 +126,8 @@ RdmaStatsHelper::GetTotals() const
         }
         const auto& st = nic->GetStats();
         t.dataPacketsDelivered += st.rxPayloadPackets;
-        t.dropsAtNics += std::accumulate(std::begin(st.rxDrops), std::end(st.rxDrops), uint64_t{0});
-        t.dropsToGoneQps += st.rxDrops[RdmaNic::DROP_UNKNOWN_QP];
+        t.dropsAtNics += st.rxDrops.Total();
+        t.dropsToGoneQps += st.rxDrops[DROP_UNKNOWN_QP];
         t.requestsToGoneQps += st.rxRequestsToGoneQps;
         t.retransmissions += nic->GetQpStatsTotal().retransmissions;
     }

@@ -58,7 +58,7 @@ class RdmaStatsHelper
         uint64_t drops{0};                   //!< frames dropped anywhere (links, switches, NICs)
         uint64_t dropsOnLinks{0};            //!< of those, by devices (link down, corrupt, size)
         uint64_t dropsInSwitches{0};         //!< by switches (RdmaDropReason)
-        uint64_t dropsAtNics{0};             //!< by NICs (RdmaNic::DropReason)
+        uint64_t dropsAtNics{0};             //!< by NICs (RdmaNicDrops)
         uint64_t dropsToGoneQps{0};          //!< of the NICs', UNKNOWN_QP: copies that came
                                              //!< after their QP was destroyed (a finished flow)
         uint64_t requestsToGoneQps{0};       //!< of those, SEND and WRITE packets with data

@@ -215,7 +215,7 @@ class RdmaTopologyHelper
     /**
      * \brief Fail a link mid-run: at `at` its cable goes down
      * (QbbChannel::SetLinkDown: every frame on it is lost, counted by the
-     * sender as QbbNetDevice::DROP_LINK_DOWN), and `convergence` later every
+     * sender as DROP_LINK_DOWN), and `convergence` later every
      * switch gets the routes recomputed without it (RdmaRouteComputer with
      * the link down; ports keep their numbers), as a fabric's control plane
      * reroutes around a failure. Until then ECMP keeps sending into it.

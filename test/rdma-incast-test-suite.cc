@@ -181,11 +181,7 @@ class IncastTestCase : public TestCase
         Simulator::Run();
 
         const RdmaSwitch::Stats& st = star.sw->GetStats();
-        uint64_t drops = 0;
-        for (uint64_t d : st.drops)
-        {
-            drops += d;
-        }
+        const uint64_t drops = st.drops.Total();
         for (uint32_t s = 0; s < m_senders; ++s)
         {
             NS_TEST_ASSERT_MSG_EQ(star.Count(s, IBV_WC_SUCCESS), m_writes, "every WRITE completed");

@@ -786,9 +786,9 @@ class MacControlTestCase : public TestCase
                 [&](Ptr<QbbNetDevice>, Ptr<Packet>) { ++upcalls; }));
             l.a->TraceConnectWithoutContext(
                 "Drop",
-                Callback<void, Ptr<const Packet>, QbbNetDevice::DropReason>(
-                    [&](Ptr<const Packet>, QbbNetDevice::DropReason reason) {
-                        corruptDrops += reason == QbbNetDevice::DROP_CORRUPT ? 1 : 0;
+                Callback<void, Ptr<const Packet>, RdmaDropReason>(
+                    [&](Ptr<const Packet>, RdmaDropReason reason) {
+                        corruptDrops += reason == DROP_CORRUPT ? 1 : 0;
                     }));
             auto em = CreateObject<RateErrorModel>();
             em->SetAttribute("ErrorRate", DoubleValue(1.0));

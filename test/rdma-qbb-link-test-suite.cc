@@ -601,9 +601,9 @@ class ErrorModelTestCase : public TestCase
                 Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) { ++phyRxDrops; }));
             link.b->TraceConnectWithoutContext(
                 "Drop",
-                Callback<void, Ptr<const Packet>, QbbNetDevice::DropReason>(
-                    [&](Ptr<const Packet>, QbbNetDevice::DropReason reason) {
-                        corruptDrops += reason == QbbNetDevice::DROP_CORRUPT ? 1 : 0;
+                Callback<void, Ptr<const Packet>, RdmaDropReason>(
+                    [&](Ptr<const Packet>, RdmaDropReason reason) {
+                        corruptDrops += reason == DROP_CORRUPT ? 1 : 0;
                     }));
             for (int i = 0; i < 10; ++i)
             {
@@ -614,7 +614,7 @@ class ErrorModelTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(delivered, 10 - bad, "standard path deliveries, rate " << rate);
             NS_TEST_EXPECT_MSG_EQ(phyRxDrops, bad, "PhyRxDrop, rate " << rate);
             NS_TEST_EXPECT_MSG_EQ(corruptDrops, bad, "Drop CORRUPT, rate " << rate);
-            NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[QbbNetDevice::DROP_CORRUPT],
+            NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[DROP_CORRUPT],
                                   bad,
                                   "drop counter, rate " << rate);
             NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().rxCorrupt, bad, "rxCorrupt, rate " << rate);
@@ -662,9 +662,9 @@ class LinkDownTestCase : public TestCase
         uint32_t linkDownDropsA = 0;
         link.a->TraceConnectWithoutContext(
             "Drop",
-            Callback<void, Ptr<const Packet>, QbbNetDevice::DropReason>(
-                [&](Ptr<const Packet>, QbbNetDevice::DropReason reason) {
-                    linkDownDropsA += reason == QbbNetDevice::DROP_LINK_DOWN ? 1 : 0;
+            Callback<void, Ptr<const Packet>, RdmaDropReason>(
+                [&](Ptr<const Packet>, RdmaDropReason reason) {
+                    linkDownDropsA += reason == DROP_LINK_DOWN ? 1 : 0;
                 }));
         uint32_t changesA = 0;
         uint32_t changesB = 0;
@@ -699,11 +699,11 @@ class LinkDownTestCase : public TestCase
                                   "time of " << i);
         }
         NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().txFrames, total, "sender kept serializing");
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[QbbNetDevice::DROP_LINK_DOWN],
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[DROP_LINK_DOWN],
                               41,
                               "LINK_DOWN drops counted by the sender");
         NS_TEST_EXPECT_MSG_EQ(linkDownDropsA, 41, "Drop trace, LINK_DOWN");
-        NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[QbbNetDevice::DROP_LINK_DOWN],
+        NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().drops[DROP_LINK_DOWN],
                               0,
                               "receiver");
         NS_TEST_EXPECT_MSG_EQ(link.b->GetStats().rxFrames, total - 41, "receiver count");
@@ -939,7 +939,7 @@ class StandardPathTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(Create<Packet>(13)),
                               false,
                               "shorter than a header");
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[QbbNetDevice::DROP_BAD_SIZE], 3, "BAD_SIZE");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetStats().drops[DROP_BAD_SIZE], 3, "BAD_SIZE");
         NS_TEST_EXPECT_MSG_EQ(link.a->SendFrame(MakeFrame(link.macA, link.macB, 9018, 0)),
                               true,
                               "a tagged jumbo frame fits");

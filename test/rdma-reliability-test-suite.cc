@@ -78,7 +78,7 @@ class GoBackNTestCase : public TestCase
 
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 1, "completed");
         NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(h.mrB, TwoHosts::VA_B, 10240, 4), true, "bytes");
-        NS_TEST_EXPECT_MSG_EQ(h.nicB->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC],
+        NS_TEST_EXPECT_MSG_EQ(h.nicB->GetStats().rxDrops[DROP_BAD_ICRC],
                               1,
                               "the corrupted frame failed its ICRC");
         NS_TEST_EXPECT_MSG_EQ(h.qpB->GetStats().nakSeqSent, 1, "exactly one NAK for the gap");

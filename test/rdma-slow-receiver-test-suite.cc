@@ -115,7 +115,7 @@ RunSlowWrite(uint64_t pageBytes, bool pfc, uint64_t bufferBytes, uint64_t length
     r.placed = TwoHosts::Holds(h.mrB, TwoHosts::VA_B, length, 7);
     r.pausesSentByB = devB->GetPfcController()->GetStats().pauseTx[DATA_CLASS];
     r.pausesReceivedByA = devA->GetPfcController()->GetStats().pauseRx[DATA_CLASS];
-    r.rxBufferDrops = h.nicB->GetStats().rxDrops[RdmaNic::DROP_RX_BUFFER_FULL];
+    r.rxBufferDrops = h.nicB->GetStats().rxDrops[DROP_RX_BUFFER_FULL];
     r.bufferBytes = bufferBytes;
     r.xoff = buffer->GetXoffBytes();
     r.headroom = buffer->GetHeadroomBytes();

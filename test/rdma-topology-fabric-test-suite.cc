@@ -317,10 +317,7 @@ class FatTreeFlowsTestCase : public TestCase
         for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)
         {
             const auto& st = topo.GetSwitch(s)->GetStats();
-            for (uint64_t d : st.drops)
-            {
-                drops += d;
-            }
+            drops += st.drops.Total();
             forwarded += st.txFrames;
         }
         NS_TEST_ASSERT_MSG_EQ(drops, 0, "switch drops");
@@ -364,7 +361,7 @@ class ErrorRateTestCase : public TestCase
         const RdmaNic::Stats& st = topo.GetNic(1)->GetStats();
         const double n = double(st.rxFrames);
         const double q = 1 - (1 - p) * (1 - p);
-        const double ratio = double(st.rxDrops[RdmaNic::DROP_BAD_ICRC]) / n;
+        const double ratio = double(st.rxDrops[DROP_BAD_ICRC]) / n;
         const double sigma = std::sqrt(q * (1 - q) / n);
         NS_TEST_ASSERT_MSG_GT(n, 1000, "frames");
         NS_TEST_ASSERT_MSG_EQ_TOL(ratio, q, 4 * sigma, "corrupted fraction");
@@ -464,7 +461,7 @@ class DeterminismTestCase : public TestCase
         Flows flows(topo, {{0, 1}}, 256 * 1024);
         Simulator::Schedule(MicroSeconds(1), &Flows::Start, &flows);
         Simulator::Run();
-        std::pair<uint64_t, int64_t> r(topo.GetNic(1)->GetStats().rxDrops[RdmaNic::DROP_BAD_ICRC],
+        std::pair<uint64_t, int64_t> r(topo.GetNic(1)->GetStats().rxDrops[DROP_BAD_ICRC],
                                        flows.done[0].GetTimeStep());
         Simulator::Destroy();
         return r;

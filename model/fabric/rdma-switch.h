@@ -84,7 +84,7 @@ class RdmaSwitch : public Object
     {
         uint64_t rxFrames{0};                            //!< frames received from ports
         uint64_t txFrames{0};                            //!< frames handed to an egress queue
-        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by RdmaDropReason
+        RdmaBufferDrops::Counters drops; //!< drops by RdmaDropReason (RdmaBufferDrops)
         uint64_t ecnMarked{0};                           //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
         uint64_t pfcXoff{0};                             //!< XOFF decisions (pause holds started)

@@ -47,7 +47,7 @@ class QbbNetDevice;
  * link is down, or if the link goes down between the start of its
  * transmission and the arrival of its last bit (even if the link is up again
  * by then). The transmitting device counts each loss as
- * QbbNetDevice::DROP_LINK_DOWN: at once when the transmission starts on a
+ * DROP_LINK_DOWN: at once when the transmission starts on a
  * dead link, at the would-be arrival time for a frame caught in flight.
  */
 class QbbChannel : public Channel

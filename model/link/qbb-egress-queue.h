@@ -84,7 +84,7 @@ class QbbEgressQueue : public Object
     {
         uint64_t enqueued{0};                            //!< frames taken in
         uint64_t dequeued{0};                            //!< frames given to the wire
-        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by RdmaDropReason
+        RdmaBufferDrops::Counters drops; //!< drops by RdmaDropReason (RdmaBufferDrops)
         uint64_t marks{0};                               //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
     };

@@ -150,23 +150,6 @@ QbbNetDevice::GetTypeId()
     return tid;
 }
 
-const char*
-QbbNetDevice::DropReasonName(DropReason reason)
-{
-    switch (reason)
-    {
-    case DROP_LINK_DOWN:
-        return "LINK_DOWN";
-    case DROP_CORRUPT:
-        return "CORRUPT";
-    case DROP_BAD_SIZE:
-        return "BAD_SIZE";
-    case DROP_REASON_COUNT:
-        break;
-    }
-    return "UNKNOWN";
-}
-
 QbbNetDevice::QbbNetDevice()
     : m_mtu(9000),
       m_wireTimeBytes{g_noCachedSize, g_noCachedSize},
@@ -572,9 +555,9 @@ QbbNetDevice::GetDscpClass(uint8_t dscp) const
 }
 
 void
-QbbNetDevice::Drop(const RdmaFrame& frame, DropReason reason)
+QbbNetDevice::Drop(const RdmaFrame& frame, RdmaDropReason reason)
 {
-    NS_LOG_LOGIC("drop " << DropReasonName(reason) << " " << frame.GetSize() << " bytes");
+    NS_LOG_LOGIC("drop " << RdmaDropReasonName(reason) << " " << frame.GetSize() << " bytes");
     ++m_stats.drops[reason];
     FireFrameTrace(m_dropTrace, frame, reason);
 }

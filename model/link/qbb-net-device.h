@@ -124,22 +124,6 @@ class QbbNetDevice : public NetDevice
     /// Traffic classes (transmit queues), numbered 0 (lowest) to 7 (highest).
     static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
-    /// Why the device dropped a frame (the Drop trace and Stats::drops; the
-    /// egress queue's own drops are its Drop trace, QbbEgressQueue::DropReason).
-    enum DropReason
-    {
-        DROP_LINK_DOWN = 0, //!< on the wire while the link was down (counted by the sender)
-        DROP_CORRUPT,       //!< corrupted (ReceiveErrorModel), standard receive path only
-        DROP_BAD_SIZE,      //!< too short for an Ethernet header or longer than Mtu allows
-        DROP_REASON_COUNT   //!< number of reasons (not a reason)
-    };
-
-    /**
-     * \param reason a drop reason
-     * \return its name, e.g. "QUEUE_FULL"
-     */
-    static const char* DropReasonName(DropReason reason);
-
     /// Counters of the device (frame bytes: Ethernet header to payload end, no FCS).
     struct Stats
     {
@@ -148,7 +132,9 @@ class QbbNetDevice : public NetDevice
         uint64_t rxFrames{0};  //!< frames received and passed up (corrupted copies included)
         uint64_t rxBytes{0};   //!< their bytes
         uint64_t rxCorrupt{0}; //!< frames the ReceiveErrorModel corrupted (either path)
-        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< drops by DropReason
+        /// drops by reason (RdmaLinkDrops: DROP_LINK_DOWN, DROP_CORRUPT,
+        /// DROP_BAD_SIZE; the egress queue's own drops are its Drop trace)
+        RdmaLinkDrops::Counters drops;
     };
 
     /**
@@ -169,7 +155,7 @@ class QbbNetDevice : public NetDevice
      * \param [in] frame the dropped Ethernet frame
      * \param [in] reason why it was dropped
      */
-    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, RdmaDropReason reason);
 
     /**
      * \brief Get the TypeId.
@@ -539,7 +525,7 @@ class QbbNetDevice : public NetDevice
      * \param frame the frame
      * \param reason why
      */
-    void Drop(const RdmaFrame& frame, DropReason reason);
+    void Drop(const RdmaFrame& frame, RdmaDropReason reason);
 
     // The members a frame's pass through the port reads, first and together
     // (after the object's reference count, which every Ptr copy of the
@@ -581,7 +567,7 @@ class QbbNetDevice : public NetDevice
     TracedCallback<> m_linkChangeCallbacks;                //!< link up/down listeners
 
     TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;  //!< PhyRxDrop: corrupt, dropped
-    TracedCallback<Ptr<const Packet>, DropReason> m_dropTrace; //!< Drop: any drop, with reason
+    TracedCallback<Ptr<const Packet>, RdmaDropReason> m_dropTrace; //!< Drop: any drop, with reason
 };
 
 } // namespace ns3

@@ -64,19 +64,19 @@ ParseReceived(const RdmaFrame& frame,
 }
 
 /// \return the drop reason of a frame whose parse gave `st` (not OK)
-RdmaNic::DropReason
+RdmaDropReason
 ParseDropReason(RoceFrame::ParseStatus st)
 {
     switch (st)
     {
     case RoceFrame::BAD_ICRC:
-        return RdmaNic::DROP_BAD_ICRC;
+        return DROP_BAD_ICRC;
     case RoceFrame::NOT_ROCE:
-        return RdmaNic::DROP_NOT_ROCE;
+        return DROP_NOT_ROCE;
     case RoceFrame::UNKNOWN_OPCODE:
-        return RdmaNic::DROP_UNKNOWN_OPCODE;
+        return DROP_UNKNOWN_OPCODE;
     default:
-        return RdmaNic::DROP_MALFORMED;
+        return DROP_MALFORMED;
     }
 }
 
@@ -708,7 +708,7 @@ RdmaNic::CountGoneQp(const RoceFrame& f)
 }
 
 void
-RdmaNic::Drop(const RdmaFrame& frame, DropReason reason)
+RdmaNic::Drop(const RdmaFrame& frame, RdmaDropReason reason)
 {
     ++m_stats.rxDrops[reason];
     FireFrameTrace(m_rxDrop, frame, reason);

@@ -228,19 +228,6 @@ class RdmaNic : public Object
      */
     std::string ConfigureRxBuffer();
 
-    /// Receive-side drop reasons.
-    enum DropReason
-    {
-        DROP_BAD_ICRC,       //!< ICRC mismatch (corrupted on the wire)
-        DROP_MALFORMED,      //!< truncated, bad length, bad pad, unsupported
-        DROP_NOT_ROCE,       //!< not RoCEv2 (nothing else is handled here)
-        DROP_UNKNOWN_QP,     //!< no QP with the packet's DestQP
-        DROP_NOT_FOR_US,     //!< destination IP is not this host
-        DROP_UNKNOWN_OPCODE, //!< an opcode this module does not implement
-        DROP_RX_BUFFER_FULL, //!< no room in the receive buffer (RdmaNicRxBuffer)
-        N_DROP_REASONS,      //!< number of reasons
-    };
-
     /// Counters of the NIC.
     struct Stats
     {
@@ -248,7 +235,7 @@ class RdmaNic : public Object
         uint64_t txBytes{0};                //!< their bytes
         uint64_t rxFrames{0};               //!< frames received
         uint64_t rxBytes{0};                //!< their bytes
-        uint64_t rxDrops[N_DROP_REASONS]{}; //!< drops by DropReason
+        RdmaNicDrops::Counters rxDrops;     //!< receive-side drops by reason (RdmaNicDrops)
         uint64_t cnpsSent{0};               //!< CNPs sent (notification point)
         uint64_t cnpsReceived{0};           //!< CNPs received for a QP of this NIC
         uint64_t rxPayloadPackets{0};       //!< frames with a payload handed to a QP
@@ -284,7 +271,7 @@ class RdmaNic : public Object
     Ptr<RdmaQpCc> GetQpCc(uint32_t qpn) const;
 
     /// Signature of the RxDrop trace.
-    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, DropReason reason);
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, RdmaDropReason reason);
 
   protected:
     void DoDispose() override;
@@ -312,7 +299,7 @@ class RdmaNic : public Object
      */
     void DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
-    void Drop(const RdmaFrame& frame, DropReason reason);
+    void Drop(const RdmaFrame& frame, RdmaDropReason reason);
     /// Whether a new packet can be taken from a QP now.
     bool CanStartTx() const;
     /// Send a built frame (through the pipeline if there is one).
@@ -399,7 +386,7 @@ class RdmaNic : public Object
     std::unordered_map<uint32_t, RdmaReps> m_reps;             //!< by QPN (Entropy = reps)
     RdmaFifo<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
-    TracedCallback<Ptr<const Packet>, DropReason> m_rxDrop;    //!< RxDrop trace
+    TracedCallback<Ptr<const Packet>, RdmaDropReason> m_rxDrop; //!< RxDrop trace
     // The hardware path.
     Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
     RdmaFifo<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent

@@ -30,6 +30,26 @@ RdmaDropReasonName(RdmaDropReason reason)
         return "QUEUE_FULL";
     case DROP_TTL_EXPIRED:
         return "TTL_EXPIRED";
+    case DROP_LINK_DOWN:
+        return "LINK_DOWN";
+    case DROP_CORRUPT:
+        return "CORRUPT";
+    case DROP_BAD_SIZE:
+        return "BAD_SIZE";
+    case DROP_BAD_ICRC:
+        return "BAD_ICRC";
+    case DROP_MALFORMED:
+        return "MALFORMED";
+    case DROP_NOT_ROCE:
+        return "NOT_ROCE";
+    case DROP_UNKNOWN_QP:
+        return "UNKNOWN_QP";
+    case DROP_NOT_FOR_US:
+        return "NOT_FOR_US";
+    case DROP_UNKNOWN_OPCODE:
+        return "UNKNOWN_OPCODE";
+    case DROP_RX_BUFFER_FULL:
+        return "RX_BUFFER_FULL";
     case DROP_REASON_COUNT:
         break;
     }
