@@ -907,8 +907,7 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
 void
 RdmaExperimentSpec::WarnMixedHostRates(const RdmaConfig& c)
 {
-    const std::string pattern = c.Get("traffic.pattern");
-    if (pattern != "poisson" && !(pattern == "incast" && c.Get("traffic.background") == "poisson"))
+    if (!RdmaDrawsPoisson(c))
     {
         return;
     }

@@ -85,15 +85,6 @@ UnlessValue(const std::string& key, std::initializer_list<const char*> values)
     };
 }
 
-/// \return whether the run draws Poisson flows (traffic.pattern = poisson, or
-/// incast with Poisson background) \param c the configuration
-bool
-DrawsPoisson(const RdmaConfig& c)
-{
-    const std::string p = c.Get("traffic.pattern");
-    return p == "poisson" || (p == "incast" && c.Get("traffic.background") == "poisson");
-}
-
 /// \return the rules, in no particular order (each key's first matching rule wins)
 const std::vector<Rule>&
 Rules()
@@ -119,7 +110,7 @@ Rules()
         r.push_back(Group("switch.conga", UnlessValue("switch.LoadBalancing", {"Conga"})));
         // Traffic: each pattern's keys (RdmaExperimentSpec's MakeFlows).
         const auto poissonOnly = [](const RdmaConfig& c) {
-            return DrawsPoisson(c) ? std::string()
+            return RdmaDrawsPoisson(c) ? std::string()
                                    : "traffic.pattern = " + c.Get("traffic.pattern") +
                                          " draws no Poisson flows (it takes effect with poisson, "
                                          "or incast with traffic.background = poisson)";
@@ -217,6 +208,13 @@ Rules()
 }
 
 } // namespace
+
+bool
+RdmaDrawsPoisson(const RdmaConfig& c)
+{
+    const std::string p = c.Get("traffic.pattern");
+    return p == "poisson" || (p == "incast" && c.Get("traffic.background") == "poisson");
+}
 
 std::vector<std::string>
 RdmaSetKeys(const RdmaConfig& c)

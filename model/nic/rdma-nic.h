@@ -248,11 +248,6 @@ class RdmaNic : public Object
     /// \return the counters
     const Stats& GetStats() const;
 
-    /// \brief Count a frame for a QP that is not (or no longer) here:
-    /// DROP_UNKNOWN_QP, and rxRequestsToGoneQps if it is a request with a
-    /// payload. \param f the frame, parsed
-    void CountGoneQp(const RoceFrame& f);
-
     /**
      * \brief Set the congestion control of every QP created after this
      * call: a factory whose TypeId is an RdmaCongestionOps subclass (e.g.
@@ -300,6 +295,10 @@ class RdmaNic : public Object
     void DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
     /// Count and trace a dropped frame.
     void Drop(const RdmaFrame& frame, RdmaDropReason reason);
+    /// \brief Count a frame for a QP that is not (or no longer) here:
+    /// DROP_UNKNOWN_QP, and rxRequestsToGoneQps if it is a request with a
+    /// payload. \param f the frame, parsed
+    void CountGoneQp(const RoceFrame& f);
     /// Whether a new packet can be taken from a QP now.
     bool CanStartTx() const;
     /// Send a built frame (through the pipeline if there is one).

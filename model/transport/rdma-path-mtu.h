@@ -33,7 +33,8 @@ uint32_t RdmaMtuBytes(RdmaMtu mtu);
  * one place each is written (as RdmaPageSize is the MTT page's).
  *
  * The rule: 256, 512, 1024, 2048 or 4096 bytes, the payload a packet may
- * carry, coded 1-5 (IBA Vol 1 7.7.2, "PMTU"; verbs' enum ibv_mtu). RoCEv2
+ * carry, coded 1-5 as verbs' enum ibv_mtu codes them (rdma-core's verbs.h;
+ * the InfiniBand MTU values, IBA Vol 1 chapter 7). RoCEv2
  * rides Ethernet, whose 1500-byte frames take 1024 at most (the IB MTUs are
  * powers of two); 4096 needs jumbo frames. The default is 1024: the largest
  * MTU a standard Ethernet frame carries, what RoCE NICs negotiate on such a
