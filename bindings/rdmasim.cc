@@ -21,6 +21,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/rdma-config.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-experiment.h"
 
 #include <pybind11/numpy.h>
@@ -272,14 +273,14 @@ PYBIND11_MODULE(rdmasim, m)
     m.def(
         "run",
         [](py::object config, bool force, py::kwargs overrides) {
-            RdmaConfig c = RdmaExperiment::MakeConfig();
+            RdmaConfig c = RdmaMakeExperimentConfig();
             if (config.is_none())
             {
-                c.ReadIniText(RdmaExperiment::DefaultConfigText(), RdmaExperiment::DefaultConfigName());
+                c.ReadIniText(RdmaDefaultExperimentText(), RdmaDefaultExperimentName());
             }
             else if (py::isinstance<py::dict>(config))
             {
-                c.ReadIniText(RdmaExperiment::DefaultConfigText(), RdmaExperiment::DefaultConfigName());
+                c.ReadIniText(RdmaDefaultExperimentText(), RdmaDefaultExperimentName());
                 for (auto item : config.cast<py::dict>())
                 {
                     const std::string k = KeyOf(py::str(item.first));

@@ -249,8 +249,8 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    std::string topology = RdmaExperiment::GetDataDir() + "/topology/fat.txt";
-    std::string flowFile = RdmaExperiment::GetDataDir() + "/flows/ws_fat_l30_t0.001.txt";
+    std::string topology = RdmaDataDir() + "/topology/fat.txt";
+    std::string flowFile = RdmaDataDir() + "/flows/ws_fat_l30_t0.001.txt";
     std::string frames = "packet";
     uint32_t mtu = 1000;
     uint32_t window = 100;

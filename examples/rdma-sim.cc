@@ -10,7 +10,7 @@
  *   rdma-sim -c FILE --check                   every check of a run, nothing run
  *
  * Command-line parsing is Boost.Program_options'; every configuration key
- * (RdmaExperiment::MakeConfig) is also a --group.name=value option that
+ * (RdmaMakeExperimentConfig) is also a --group.name=value option that
  * overrides the file. Errors name the file and line or the option and exit
  * with status 2 before the simulation starts; nothing is written then.
  * SIGINT or SIGTERM stops the run cleanly (a message, nothing written, exit
@@ -24,6 +24,7 @@
  */
 
 #include "ns3/rdma-config.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-experiment.h"
 #include "ns3/rdma-interrupt.h"
 #include "ns3/rdma-key-names.h"
@@ -117,7 +118,7 @@ Main(int argc, char* argv[])
     const bool speaker = RdmaMpi::GetRank() == 0;
     try
     {
-        RdmaConfig config = RdmaExperiment::MakeConfig();
+        RdmaConfig config = RdmaMakeExperimentConfig();
         po::options_description general("rdma-sim options");
         general.add_options()("help,h", "print every configuration key and exit")(
             "config,c",
@@ -179,8 +180,8 @@ Main(int argc, char* argv[])
         else if (!vm.count("hpcc.config"))
         {
             // (An HPCC simulator config.txt is the whole experiment by itself.)
-            config.ReadIniText(RdmaExperiment::DefaultConfigText(),
-                              RdmaExperiment::DefaultConfigName());
+            config.ReadIniText(RdmaDefaultExperimentText(),
+                              RdmaDefaultExperimentName());
         }
         for (const auto& opt : parsed.options)
         {

@@ -18,7 +18,7 @@ class RdmaConfig;
 /// One configuration key a preset sets, and where its value comes from.
 struct RdmaPresetValue
 {
-    std::string key;    //!< "group.name", a key of RdmaExperiment::MakeConfig
+    std::string key;    //!< "group.name", a key of RdmaMakeExperimentConfig
     std::string value;  //!< the value, as text
     std::string source; //!< the document and line that give it
 };

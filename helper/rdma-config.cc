@@ -7,7 +7,6 @@
 #include "rdma-byte-size.h"
 #include "rdma-key-names.h"
 #include "rdma-value-check.h"
-#include "rdma-value-text.h"
 
 #include "ns3/config.h"
 #include "ns3/data-rate.h"

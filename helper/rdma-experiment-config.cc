@@ -4,7 +4,7 @@
  * The keys of RdmaExperiment (its schema) and the embedded default.
  */
 
-#include "rdma-experiment.h"
+#include "rdma-experiment-config.h"
 
 #include "rdma-byte-size.h"
 #include "rdma-value-check.h"
@@ -506,7 +506,7 @@ AddOutputKeys(RdmaConfig& c)
 } // namespace
 
 RdmaConfig
-RdmaExperiment::MakeConfig()
+RdmaMakeExperimentConfig()
 {
     RdmaConfig c;
     AddTopologyKeys(c);
@@ -525,13 +525,13 @@ RdmaExperiment::MakeConfig()
 }
 
 const char*
-RdmaExperiment::DefaultConfigName()
+RdmaDefaultExperimentName()
 {
     return "(embedded default)";
 }
 
 const char*
-RdmaExperiment::DefaultConfigText()
+RdmaDefaultExperimentText()
 {
     return "# rdma-sim's embedded default: a k=4 fat-tree (16 hosts) at 100 Gb/s,\n"
            "# WebSearch flow sizes at 30 % load for 2 ms, DCQCN, PFC on.\n"

@@ -11,7 +11,7 @@
 #include "rdma-mpi.h"
 #include "rdma-output-stage.h"
 #include "rdma-rank-share.h"
-#include "rdma-value-text.h"
+#include "rdma-value-check.h"
 #include "rdma-version.h"
 
 #include "ns3/simulator.h"

@@ -11,12 +11,14 @@
 #include "rdma-cc-preset.h"
 #include "rdma-implied-settings.h"
 #include "rdma-job-config.h"
-#include "rdma-experiment.h"
+#include "rdma-data-dir.h"
+#include "rdma-experiment-config.h"
 #include "rdma-flow-generator.h"
 #include "rdma-hpcc-config.h"
 #include "rdma-hpcc-flow-file.h"
 #include "rdma-hpcc-topology-reader.h"
 #include "rdma-pcap-output.h"
+#include "rdma-topology-helper.h"
 
 #include "ns3/int-header.h"
 #include "ns3/rdma-flow-size-cdf.h"
@@ -86,7 +88,7 @@ CdfPath(const RdmaConfig& c)
     {
         return c.GetInputPath("traffic.cdf");
     }
-    return RdmaExperiment::GetDataDir() + "/cdf/" + it->second;
+    return RdmaDataDir() + "/cdf/" + it->second;
 }
 
 /// \return the rail fabric of the topology.rail keys \throws RdmaConfigError without collectives
@@ -701,7 +703,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
                                   userKeys.end(),
                                   [&c](const std::string& k) {
                                       return c.GetOrigin(k).rfind(
-                                                 RdmaExperiment::DefaultConfigName(), 0) == 0;
+                                                 RdmaDefaultExperimentName(), 0) == 0;
                                   }),
                    userKeys.end());
     ApplyHpccConfig(c);
@@ -1172,7 +1174,7 @@ RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
         for (uint32_t l = 0; l < builtLink.size(); ++l)
         {
             builtLink[l] =
-                RdmaPartition::BuildsLink(partition.rankOf, r, topology.links[l]);
+                RdmaTopologyHelper::BuildsLink(partition.rankOf, r, topology.links[l]);
         }
         RdmaMemoryEstimate part(RdmaMemoryEstimate::CountPart(whole, topology, builtNode, builtLink),
                                 RdmaMemoryEstimate::GetMeasuredCosts());

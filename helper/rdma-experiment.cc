@@ -8,7 +8,7 @@
 #include "rdma-experiment-report.h"
 #include "rdma-experiment-spec.h"
 #include "rdma-unused-keys.h"
-#include "rdma-value-text.h"
+#include "rdma-value-check.h"
 #include "rdma-memory-census.h"
 #include "rdma-mpi.h"
 
@@ -21,11 +21,6 @@
 #include <set>
 #include <filesystem>
 #include <ostream>
-
-// The build passes it (ns3-module/*.cmake, wscript).
-#ifndef RDMA_DATA_DIR
-#define RDMA_DATA_DIR "data"
-#endif
 
 namespace ns3
 {
@@ -42,23 +37,6 @@ struct RdmaExperiment::Impl
     std::vector<RdmaIterationRecord> iterations;   //!< after Run
     std::vector<std::string> summaryText; //!< PrintSummary's lines
 };
-
-std::string
-RdmaExperiment::GetDataDir()
-{
-    const char* env = std::getenv("RDMA_DATA_DIR");
-    if (env)
-    {
-        return env;
-    }
-#ifdef RDMA_INSTALLED_DATA_DIR
-    if (!std::filesystem::is_directory(RDMA_DATA_DIR))
-    {
-        return RDMA_INSTALLED_DATA_DIR;
-    }
-#endif
-    return RDMA_DATA_DIR;
-}
 
 RdmaExperiment::RdmaExperiment(const RdmaConfig& config)
     : m_impl(std::make_unique<Impl>())

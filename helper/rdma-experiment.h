@@ -22,7 +22,7 @@ namespace ns3
  * \ingroup rdma
  * \brief One experiment: one configuration in, one run, all outputs.
  *
- * The configuration's keys (MakeConfig) are grouped by layer: plain keys
+ * The configuration's keys (RdmaMakeExperimentConfig) are grouped by layer: plain keys
  * for topology, traffic, output and sim, and the ns-3 attributes of the
  * models (link, switch, pfc, ecn, cc, nic, cache, pcie, transport) under
  * their group, applied as attribute defaults, so every knob is the model's
@@ -47,22 +47,6 @@ namespace ns3
 class RdmaExperiment
 {
   public:
-    /// \return the schema: every key with its default and help
-    static RdmaConfig MakeConfig();
-
-    /// \return the embedded default experiment (INI text): a k=4 fat-tree
-    /// at 100 Gb/s, WebSearch sizes at 30 % load, DCQCN, PFC on, a few ms
-    static const char* DefaultConfigText();
-    /// \return the name the front ends read DefaultConfigText() under (the
-    /// origin of its keys: "(embedded default)"), which are not the user's
-    static const char* DefaultConfigName();
-
-    /// \return the folder of the shipped data (flow-size CDFs, the HPCC
-    /// topology and flow files): $RDMA_DATA_DIR if set, else the source
-    /// tree's data/, else (the tree gone after `make install`) the installed
-    /// copy, <prefix>/share/ns3-rdma/data
-    static std::string GetDataDir();
-
     /// \param config the merged configuration (copied)
     explicit RdmaExperiment(const RdmaConfig& config);
     ~RdmaExperiment();

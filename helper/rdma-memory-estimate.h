@@ -106,7 +106,7 @@ class RdmaMemoryEstimate
 
     /**
      * \brief Count one process's part of a distributed run: the hosts and
-     * switches it simulates, the links it builds (RdmaPartition::BuildsLink)
+     * switches it simulates, the links it builds (RdmaTopologyHelper::BuildsLink)
      * with their routes, and every flow (each rank keeps the whole
      * workload's bookkeeping).
      * \param whole the whole run's counts (Count)

@@ -400,14 +400,6 @@ RdmaPartition::Check(const RdmaTopologySpec& spec)
     }
 }
 
-bool
-RdmaPartition::BuildsLink(const std::vector<uint32_t>& rankOf,
-                          uint32_t rank,
-                          const RdmaTopologySpec::Link& l)
-{
-    return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank;
-}
-
 std::vector<uint32_t>
 RdmaPartition::GetNodesPerRank() const
 {

@@ -145,19 +145,6 @@ struct RdmaPartition
     std::vector<uint32_t> GetNodesPerRank() const;
 
     /**
-     * \brief Whether a rank builds a link's devices and channel
-     * (RdmaTopologyHelper, doc/mpi.rst "How it works"): when an end is on
-     * the rank.
-     * \param rankOf the rank of each node id (empty: one rank, every link)
-     * \param rank the rank
-     * \param l a link of spec
-     * \return true if so
-     */
-    static bool BuildsLink(const std::vector<uint32_t>& rankOf,
-                           uint32_t rank,
-                           const RdmaTopologySpec::Link& l);
-
-    /**
      * \brief Record the process's place among the ranks (set once MPI is
      * initialized: rdma-sim under mpirun; 0 of 1 otherwise).
      * \param rank this process's rank

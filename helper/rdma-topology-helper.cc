@@ -5,7 +5,6 @@
 #include "rdma-topology-helper.h"
 
 #include "rdma-hpcc-topology-reader.h"
-#include "rdma-partition.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
@@ -127,7 +126,15 @@ RdmaTopologyHelper::IsLocalNode(uint32_t u) const
 bool
 RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec::Link& l) const
 {
-    return RdmaPartition::BuildsLink(m_systemIds, m_rank, l);
+    return BuildsLink(m_systemIds, m_rank, l);
+}
+
+bool
+RdmaTopologyHelper::BuildsLink(const std::vector<uint32_t>& rankOf,
+                               uint32_t rank,
+                               const RdmaTopologySpec::Link& l)
+{
+    return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank;
 }
 
 Ipv4Address

@@ -188,6 +188,17 @@ class RdmaTopologyHelper
      * (the class description; every link without SetSystemIds())
      */
     bool BuildsLink(const RdmaTopologySpec::Link& l) const;
+    /**
+     * \brief Whether a rank builds a link's devices and channel (doc/mpi.rst
+     * "How it works"): when an end is on the rank.
+     * \param rankOf the rank of each node id (empty: one rank, every link)
+     * \param rank the rank
+     * \param l a link of the topology
+     * \return true if so
+     */
+    static bool BuildsLink(const std::vector<uint32_t>& rankOf,
+                           uint32_t rank,
+                           const RdmaTopologySpec::Link& l);
     /// \param u a node id \return whether it is this rank's (every node without SetSystemIds())
     bool IsLocalNode(uint32_t u) const;
     /// \return the address of host 0

@@ -453,6 +453,29 @@ RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
     return checker->Check(*v) ? "" : Expected(*checker);
 }
 
+std::string
+RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    if (!checker || !RdmaCheckValue(checker, text).empty())
+    {
+        return text;
+    }
+    const std::string type = checker->GetValueTypeName();
+    if (type.find("TimeValue") != std::string::npos)
+    {
+        TimeValue v;
+        v.DeserializeFromString(text, checker);
+        return RdmaTimeText(v.Get());
+    }
+    if (type.find("DataRateValue") != std::string::npos)
+    {
+        DataRateValue v;
+        v.DeserializeFromString(text, checker);
+        return RdmaRateText(v.Get());
+    }
+    return text;
+}
+
 Ptr<const AttributeChecker>
 RdmaMakeDataRateChecker(DataRate min)
 {

@@ -50,6 +50,19 @@ std::string RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::strin
  */
 Ptr<const AttributeChecker> RdmaMakeDataRateChecker(DataRate min);
 
+/**
+ * \ingroup rdma
+ * \brief A value's text in the units a user types: a time as ns-3 prints it
+ * ("+2e+11ps") in the largest unit that holds it in at most three decimals
+ * ("200ms", "1.5us"), a rate in bit/s ("100000000000bps") in the largest of Gbps, Mbps, Kbps, bps that holds it
+ * ("100Gbps"); every other text unchanged. The result reads back to the
+ * same value.
+ * \param checker the key's checker (null: the text is returned as it is)
+ * \param text the value's text
+ * \return the text to show
+ */
+std::string RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text);
+
 } // namespace ns3
 
 #endif /* RDMA_VALUE_CHECK_H */

@@ -4,8 +4,6 @@
 
 #include "rdma-value-text.h"
 
-#include "rdma-value-check.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
@@ -61,45 +59,6 @@ const std::vector<std::pair<const char*, long double>> TIME_UNITS{{"s", 1e12L},
 } // namespace
 
 std::string
-RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
-{
-    if (!checker || !RdmaCheckValue(checker, text).empty())
-    {
-        return text;
-    }
-    const std::string type = checker->GetValueTypeName();
-    const bool isTime = type.find("TimeValue") != std::string::npos;
-    if (!isTime && type.find("DataRateValue") == std::string::npos)
-    {
-        return text;
-    }
-    // The amount in the smallest unit: picoseconds, or bit/s.
-    long double count = 0;
-    if (isTime)
-    {
-        TimeValue v;
-        v.DeserializeFromString(text, checker);
-        count = v.Get().GetPicoSeconds();
-    }
-    else
-    {
-        DataRateValue v;
-        v.DeserializeFromString(text, checker);
-        count = v.Get().GetBitRate();
-    }
-    if (count == 0)
-    {
-        return isTime ? "0s" : "0bps";
-    }
-    const std::string t =
-        isTime ? InLargestUnit(count, TIME_UNITS)
-               : InLargestUnit(
-                     count,
-                     {{"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
-    return t.empty() ? text : t;
-}
-
-std::string
 RdmaTimeText(Time t)
 {
     if (t.IsZero())
@@ -114,6 +73,18 @@ RdmaTimeText(Time t)
     std::ostringstream s;
     s << t;
     return s.str();
+}
+
+std::string
+RdmaRateText(DataRate r)
+{
+    if (r.GetBitRate() == 0)
+    {
+        return "0bps";
+    }
+    const std::string text =
+        InLargestUnit(r.GetBitRate(), {{"Gbps", 1e9L}, {"Mbps", 1e6L}, {"Kbps", 1e3L}, {"bps", 1.0L}});
+    return text.empty() ? std::to_string(r.GetBitRate()) + "bps" : text;
 }
 
 } // namespace ns3

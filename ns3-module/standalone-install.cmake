@@ -15,7 +15,7 @@ install(DIRECTORY ${RDMA_INCLUDE_DIR}/ns3 DESTINATION ${CMAKE_INSTALL_INCLUDEDIR
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/ DESTINATION ${RDMA_INSTALL_SHAREDIR}/data)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/configs/ DESTINATION ${RDMA_INSTALL_SHAREDIR}/configs)
 # The library's own fallback when neither $RDMA_DATA_DIR nor the source
-# tree's data/ is there (RdmaExperiment::GetDataDir).
+# tree's data/ is there (RdmaDataDir).
 target_compile_definitions(ns3-rdma PRIVATE
   RDMA_INSTALLED_DATA_DIR="${CMAKE_INSTALL_FULL_DATADIR}/ns3-rdma/data")
 

@@ -15,7 +15,7 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-dcqcn.h"
-#include "ns3/rdma-experiment.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
@@ -83,7 +83,7 @@ class HpccSimValuesTestCase : public TestCase
 
         // Through a configuration: the user's key wins, the rest get the preset
         // with an origin naming it.
-        RdmaConfig c = RdmaExperiment::MakeConfig();
+        RdmaConfig c = RdmaMakeExperimentConfig();
         c.Set("cc.preset", "hpcc-sim", "test");
         c.Set("cc.dcqcn.TimeReset", "55us", "test");
         RdmaApplyCcPreset(c, DataRate("100Gbps"));
@@ -244,7 +244,7 @@ class NvidiaStandingQueueTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RdmaConfig c = RdmaExperiment::MakeConfig();
+        RdmaConfig c = RdmaMakeExperimentConfig();
         c.Set("cc.preset", "nvidia", "test");
         RdmaApplyCcPreset(c, DataRate("100Gbps"));
         c.Apply();

@@ -11,7 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-config.h"
-#include "ns3/rdma-experiment.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-key-names.h"
 #include "ns3/rdma-unused-keys.h"
 #include "ns3/rdma-value-check.h"
@@ -224,8 +224,8 @@ class RdmaUnusedKeysTestCase : public TestCase
                                            uint32_t ranks = 1)
     {
         std::vector<std::string> warnings;
-        RdmaConfig c = RdmaExperiment::MakeConfig();
-        c.ReadIniText(RdmaExperiment::DefaultConfigText(), "default");
+        RdmaConfig c = RdmaMakeExperimentConfig();
+        c.ReadIniText(RdmaDefaultExperimentText(), "default");
         for (const auto& [k, v] : set)
         {
             c.Set(k, v, "command line");
@@ -323,7 +323,7 @@ class RdmaConfigHostileValuesTestCase : public TestCase
                                              "0.5",    "1e30Gbps", "0.5bps",     "10us",
                                              "100Gbps", "18446744073709551616", "true", "x y",
                                              "1e-999", "+3",       "--1",        "0x10"};
-        const RdmaConfig schema = RdmaExperiment::MakeConfig();
+        const RdmaConfig schema = RdmaMakeExperimentConfig();
         uint32_t refused = 0;
         uint32_t taken = 0;
         for (const auto& key : schema.GetKeys())

@@ -19,7 +19,7 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment-builder.h"
 #include "ns3/rdma-experiment-spec.h"
-#include "ns3/rdma-experiment.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-opcode.h"
 #include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
@@ -118,7 +118,7 @@ class FrameSerializationTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RdmaConfig c = RdmaExperiment::MakeConfig();
+        RdmaConfig c = RdmaMakeExperimentConfig();
         c.ReadIniText(m_ini, "(test)");
         const RdmaExperimentSpec spec(c, false, false);
         RdmaExperimentBuilder sim(spec, false);

@@ -7,7 +7,7 @@
  */
 
 #include "ns3/rdma-config.h"
-#include "ns3/rdma-experiment.h"
+#include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-hpcc-config.h"
 #include "ns3/test.h"
 
@@ -218,7 +218,7 @@ class HpccConfigReadTestCase : public TestCase
                               "the unknown key with file:line");
 
         // Into a configuration: the keys all exist; the user's keys win.
-        RdmaConfig c = RdmaExperiment::MakeConfig();
+        RdmaConfig c = RdmaMakeExperimentConfig();
         c.Set("cc.dcqcn.TimeReset", "55us", "command line");
         for (const auto& s : hc.settings)
         {

@@ -14,6 +14,7 @@
 #include "ns3/rdma-memory-estimate.h"
 #include "ns3/rdma-partition.h"
 #include "ns3/rdma-rank-share.h"
+#include "ns3/rdma-topology-helper.h"
 #include "ns3/test.h"
 
 #include <cstdio>
@@ -97,7 +98,7 @@ class FatTreeByPodTestCase : public TestCase
 };
 
 /**
- * What one rank builds (RdmaPartition::BuildsLink, RdmaTopologyHelper under
+ * What one rank builds (RdmaTopologyHelper::BuildsLink, RdmaTopologyHelper under
  * MPI) and the memory estimate of that part (RdmaMemoryEstimate::CountPart):
  * k=4 fat tree by pod on 2 ranks.
  */
@@ -126,7 +127,7 @@ class RankPartTestCase : public TestCase
             std::vector<bool> link(t.links.size());
             for (uint32_t l = 0; l < link.size(); ++l)
             {
-                link[l] = RdmaPartition::BuildsLink(p.rankOf, r, t.links[l]);
+                link[l] = RdmaTopologyHelper::BuildsLink(p.rankOf, r, t.links[l]);
                 builtOn[l] += link[l];
                 NS_TEST_EXPECT_MSG_EQ(link[l],
                                       node[t.links[l].a] || node[t.links[l].b],
@@ -149,7 +150,7 @@ class RankPartTestCase : public TestCase
         {
             NS_TEST_EXPECT_MSG_GT(builtOn[l], 0u, "link " << l << " built on some rank");
         }
-        NS_TEST_EXPECT_MSG_EQ(RdmaPartition::BuildsLink({}, 0, t.links.back()),
+        NS_TEST_EXPECT_MSG_EQ(RdmaTopologyHelper::BuildsLink({}, 0, t.links.back()),
                               true,
                               "one rank builds every link");
     }

@@ -5,7 +5,6 @@
 #include "rdma-frame-view.h"
 
 #include "rdma-opcode.h"
-#include "roce-frame.h"
 
 namespace ns3
 {
@@ -163,7 +162,7 @@ RdmaFrameView::GetDstPort() const
 bool
 RdmaFrameView::IsRoce() const
 {
-    return m_proto == PROTO_UDP && GetDstPort() == RoceFrame::UDP_PORT;
+    return m_proto == PROTO_UDP && GetDstPort() == RdmaWire::ROCEV2_UDP_PORT;
 }
 
 bool

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * libFuzzer harness: rdma-sim's configuration (RdmaExperiment::MakeConfig's
+ * libFuzzer harness: rdma-sim's configuration (RdmaMakeExperimentConfig's
  * schema) read from arbitrary bytes, as an INI file (first byte even) or as
  * command-line "--group.key=value" options, one a line (first byte odd),
  * parsed with Boost.Program_options as rdma-sim does. Bad input must end
@@ -13,7 +13,7 @@
 
 #include "ns3/config.h"
 #include "ns3/rdma-config.h"
-#include "ns3/rdma-experiment.h"
+#include "ns3/rdma-experiment-config.h"
 
 #include <boost/program_options.hpp>
 #include <cstdint>
@@ -31,7 +31,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     {
         return 0;
     }
-    static const RdmaConfig schema = RdmaExperiment::MakeConfig();
+    static const RdmaConfig schema = RdmaMakeExperimentConfig();
     RdmaConfig config = schema;
     const std::string text(reinterpret_cast<const char*>(data) + 1, size - 1);
     try
