@@ -53,13 +53,13 @@ def configure(conf):
     if not have_zlib:
         have_zlib = conf.check(header_name='zlib.h', lib='z', uselib_store='ZLIB',
                                mandatory=False)
-    # Boost.Program_options reads experiment configs (helper/rdma-config);
+    # Boost.Program_options reads experiment configs (helper/config/rdma-config);
     # Boost ships no pkg-config file, so a compile-and-link check.
     have_boost = conf.check(header_name='boost/program_options.hpp',
                             lib='boost_program_options', features='cxx cxxprogram',
                             uselib_store='BOOST_PO', mandatory=False)
     # METIS 5.1 computes the rank map of distributed runs
-    # (helper/rdma-partition-metis.cc); no pkg-config file either.
+    # (helper/parallel/rdma-partition-metis.cc); no pkg-config file either.
     have_metis = conf.check(header_name='metis.h', lib='metis', features='cxx cxxprogram',
                             uselib_store='METIS', mandatory=False)
     missing = []

@@ -1,5 +1,5 @@
 # METIS 5.1 (Debian 12: libmetis-dev), the graph partitioner behind the rank
-# map of distributed runs (helper/rdma-partition-metis.cc; doc/mpi.rst,
+# map of distributed runs (helper/parallel/rdma-partition-metis.cc; doc/mpi.rst,
 # "Partitioning"). rdma_find_metis() defines the imported target rdma-metis
 # (global: ns-3's NS3_STATIC/NS3_MONOLIB builds link the module's libraries
 # from another folder), or stops the configuration naming the package.

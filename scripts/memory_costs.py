@@ -15,7 +15,7 @@ refusal lists them.
     scripts/memory_costs.py --sim build/examples/rdma-sim --large   # and a k=32 fat-tree
 
 The table compares each measured peak with rdma-sim's estimate (the costs
-in helper/rdma-memory-estimate.cc); --fit also fits new costs by least
+in helper/parallel/rdma-memory-estimate.cc); --fit also fits new costs by least
 squares (see fit()) over the runs. The runs take about two minutes and up
 to about 1 GiB each (with --large, four minutes and 3 GiB).
 """

@@ -5,7 +5,7 @@
 #ifndef RDMA_FCT_WRITER_H
 #define RDMA_FCT_WRITER_H
 
-#include "rdma-fct-stats.h"
+#include "ns3/rdma-fct-stats.h"
 
 #include <string>
 #include <vector>

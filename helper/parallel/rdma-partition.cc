@@ -4,7 +4,7 @@
 
 #include "rdma-partition.h"
 
-#include "rdma-config.h"
+#include "ns3/rdma-config.h"
 
 #include <algorithm>
 #include <fstream>

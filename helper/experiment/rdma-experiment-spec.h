@@ -5,17 +5,16 @@
 #ifndef RDMA_EXPERIMENT_SPEC_H
 #define RDMA_EXPERIMENT_SPEC_H
 
-#include "rdma-collective-runner.h"
-#include "rdma-config.h"
-#include "rdma-helper.h"
-#include "rdma-memory-estimate.h"
-#include "rdma-partition.h"
-#include "rdma-link-failures.h"
-#include "rdma-topology-spec.h"
-
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-collective-runner.h"
+#include "ns3/rdma-config.h"
 #include "ns3/rdma-flow.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-link-failures.h"
+#include "ns3/rdma-memory-estimate.h"
+#include "ns3/rdma-partition.h"
+#include "ns3/rdma-topology-spec.h"
 #include "ns3/switch-ecn-params.h"
 
 #include <string>

@@ -5,10 +5,11 @@
 #ifndef RDMA_EXPERIMENT_REPORT_H
 #define RDMA_EXPERIMENT_REPORT_H
 
-#include "rdma-collective-runner.h"
 #include "rdma-experiment-builder.h"
 #include "rdma-experiment-spec.h"
-#include "rdma-fct-stats.h"
+
+#include "ns3/rdma-collective-runner.h"
+#include "ns3/rdma-fct-stats.h"
 
 #include <chrono>
 #include <string>

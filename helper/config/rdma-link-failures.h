@@ -5,9 +5,8 @@
 #ifndef RDMA_LINK_FAILURES_H
 #define RDMA_LINK_FAILURES_H
 
-#include "rdma-topology-spec.h"
-
 #include "ns3/nstime.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <string>
 #include <vector>

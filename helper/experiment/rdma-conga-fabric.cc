@@ -4,12 +4,11 @@
 
 #include "rdma-conga-fabric.h"
 
-#include "rdma-nodes-csv.h"
-#include "rdma-topology-helper.h"
-
 #include "ns3/abort.h"
 #include "ns3/rdma-conga.h"
+#include "ns3/rdma-nodes-csv.h"
 #include "ns3/rdma-switch.h"
+#include "ns3/rdma-topology-helper.h"
 
 #include <memory>
 

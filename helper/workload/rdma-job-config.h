@@ -6,8 +6,9 @@
 #define RDMA_JOB_CONFIG_H
 
 #include "rdma-collective-runner.h"
-#include "rdma-config.h"
-#include "rdma-topology-spec.h"
+
+#include "ns3/rdma-config.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 #ifndef RDMA_PCAP_OUTPUT_H
 #define RDMA_PCAP_OUTPUT_H
 
-#include "rdma-pcap-writer.h"
+#include "ns3/rdma-pcap-writer.h"
 
 #include <cstdint>
 #include <string>

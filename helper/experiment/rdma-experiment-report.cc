@@ -4,16 +4,15 @@
 
 #include "rdma-experiment-report.h"
 
-#include "rdma-collective-report.h"
-#include "rdma-fct-writer.h"
-#include "rdma-interrupt.h"
-#include "rdma-nodes-csv.h"
-#include "rdma-mpi.h"
-#include "rdma-output-stage.h"
-#include "rdma-rank-share.h"
-#include "rdma-value-check.h"
-#include "rdma-version.h"
-
+#include "ns3/rdma-collective-report.h"
+#include "ns3/rdma-fct-writer.h"
+#include "ns3/rdma-interrupt.h"
+#include "ns3/rdma-mpi.h"
+#include "ns3/rdma-nodes-csv.h"
+#include "ns3/rdma-output-stage.h"
+#include "ns3/rdma-rank-share.h"
+#include "ns3/rdma-value-check.h"
+#include "ns3/rdma-version.h"
 #include "ns3/simulator.h"
 
 #include <csignal>

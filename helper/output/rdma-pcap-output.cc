@@ -4,9 +4,8 @@
 
 #include "rdma-pcap-output.h"
 
-#include "rdma-topology-helper.h"
-
 #include "ns3/qbb-net-device.h"
+#include "ns3/rdma-topology-helper.h"
 
 #include <algorithm>
 #include <cstdlib>

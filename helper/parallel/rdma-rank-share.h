@@ -5,12 +5,11 @@
 #ifndef RDMA_RANK_SHARE_H
 #define RDMA_RANK_SHARE_H
 
-#include "rdma-collective-runner.h"
-#include "rdma-stats-helper.h"
-
 #include "ns3/nstime.h"
+#include "ns3/rdma-collective-runner.h"
 #include "ns3/rdma-flow.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-stats-helper.h"
 
 #include <string>
 #include <vector>

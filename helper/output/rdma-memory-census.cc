@@ -4,7 +4,7 @@
 
 #include "rdma-memory-census.h"
 
-#include "rdma-byte-size.h"
+#include "ns3/rdma-byte-size.h"
 
 #include <fstream>
 #include <malloc.h>

@@ -4,15 +4,15 @@
 
 #include "rdma-experiment-builder.h"
 
-#include "rdma-build-progress.h"
 #include "rdma-conga-fabric.h"
-#include "rdma-interrupt.h"
-#include "rdma-mpi.h"
-#include "rdma-progress.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/rdma-build-progress.h"
+#include "ns3/rdma-interrupt.h"
+#include "ns3/rdma-mpi.h"
+#include "ns3/rdma-progress.h"
 #include "ns3/roce-frame.h"
 #include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"

@@ -5,16 +5,16 @@
 #ifndef RDMA_FLOW_RUNNER_H
 #define RDMA_FLOW_RUNNER_H
 
-#include "rdma-helper.h"
 #include "rdma-target-pattern.h"
 
 #include "ns3/event-id.h"
 #include "ns3/node-container.h"
 #include "ns3/object.h"
+#include "ns3/rdma-fifo.h"
 #include "ns3/rdma-flow.h"
+#include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
-#include "ns3/rdma-fifo.h"
 
 #include <map>
 #include <tuple>

@@ -7,8 +7,8 @@
 #include "rdma-hpcc-config.h"
 
 #include "rdma-config.h"
-#include "rdma-hpcc-topology-reader.h"
 
+#include "ns3/rdma-hpcc-topology-reader.h"
 #include "ns3/rdma-path-mtu.h"
 #include "ns3/rdma-text-reader.h"
 

@@ -5,7 +5,7 @@
 #ifndef RDMA_NODES_CSV_H
 #define RDMA_NODES_CSV_H
 
-#include "rdma-topology-spec.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <cstdint>
 #include <string>

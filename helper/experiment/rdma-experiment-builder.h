@@ -5,13 +5,14 @@
 #ifndef RDMA_EXPERIMENT_BUILDER_H
 #define RDMA_EXPERIMENT_BUILDER_H
 
-#include "rdma-collective-runner.h"
 #include "rdma-experiment-spec.h"
-#include "rdma-flow-runner.h"
-#include "rdma-memory-census.h"
-#include "rdma-pcap-output.h"
-#include "rdma-stats-helper.h"
-#include "rdma-topology-helper.h"
+
+#include "ns3/rdma-collective-runner.h"
+#include "ns3/rdma-flow-runner.h"
+#include "ns3/rdma-memory-census.h"
+#include "ns3/rdma-pcap-output.h"
+#include "ns3/rdma-stats-helper.h"
+#include "ns3/rdma-topology-helper.h"
 
 #include <iosfwd>
 #include <memory>

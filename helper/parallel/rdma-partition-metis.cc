@@ -7,8 +7,9 @@
 // Partitioning Irregular Graphs", SIAM J. Sci. Comput. 20(1), 1998; the
 // METIS 5.1 manual, METIS_PartGraphKway).
 
-#include "rdma-config.h"
 #include "rdma-partition.h"
+
+#include "ns3/rdma-config.h"
 
 #ifndef RDMA_NO_METIS
 #include <metis.h>

@@ -4,7 +4,7 @@
 
 #include "rdma-memory-estimate.h"
 
-#include "rdma-byte-size.h"
+#include "ns3/rdma-byte-size.h"
 
 #include <algorithm>
 #include <cstdlib>

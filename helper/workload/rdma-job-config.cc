@@ -4,12 +4,12 @@
 
 #include "rdma-job-config.h"
 
-#include "rdma-byte-size.h"
 #include "rdma-simai-workload.h"
-#include "rdma-value-check.h"
 
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-byte-size.h"
+#include "ns3/rdma-value-check.h"
 
 #include <algorithm>
 #include <cctype>

@@ -5,7 +5,7 @@
 #ifndef RDMA_CONGA_FABRIC_H
 #define RDMA_CONGA_FABRIC_H
 
-#include "rdma-topology-spec.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <cstdint>
 #include <vector>

@@ -4,8 +4,8 @@
 
 #include "rdma-collective-report.h"
 
-#include "rdma-byte-size.h"
-#include "rdma-fct-stats.h"
+#include "ns3/rdma-byte-size.h"
+#include "ns3/rdma-fct-stats.h"
 
 #include <algorithm>
 #include <cmath>

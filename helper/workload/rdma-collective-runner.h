@@ -5,12 +5,11 @@
 #ifndef RDMA_COLLECTIVE_RUNNER_H
 #define RDMA_COLLECTIVE_RUNNER_H
 
-#include "rdma-helper.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-collective-schedule.h"
+#include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traced-callback.h"
 

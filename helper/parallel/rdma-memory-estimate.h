@@ -5,9 +5,8 @@
 #ifndef RDMA_MEMORY_ESTIMATE_H
 #define RDMA_MEMORY_ESTIMATE_H
 
-#include "rdma-topology-spec.h"
-
 #include "ns3/rdma-flow.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <cstdint>
 #include <string>

@@ -7,12 +7,12 @@
 #include "rdma-experiment-builder.h"
 #include "rdma-experiment-report.h"
 #include "rdma-experiment-spec.h"
-#include "rdma-unused-keys.h"
-#include "rdma-value-check.h"
-#include "rdma-memory-census.h"
-#include "rdma-mpi.h"
 
 #include "ns3/config.h"
+#include "ns3/rdma-memory-census.h"
+#include "ns3/rdma-mpi.h"
+#include "ns3/rdma-unused-keys.h"
+#include "ns3/rdma-value-check.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>

@@ -4,8 +4,7 @@
 
 #include "rdma-hpcc-flow-file.h"
 
-#include "rdma-atomic-file.h"
-
+#include "ns3/rdma-atomic-file.h"
 #include "ns3/rdma-text-reader.h"
 
 #include <algorithm>

@@ -5,9 +5,8 @@
 #ifndef RDMA_PARTITION_H
 #define RDMA_PARTITION_H
 
-#include "rdma-topology-spec.h"
-
 #include "ns3/nstime.h"
+#include "ns3/rdma-topology-spec.h"
 
 #include <cstdint>
 #include <string>
