@@ -42,6 +42,19 @@ class InputError(Exception):
     """A file that cannot be read as expected; the message names it (and the line)."""
 
 
+def text_rows(path):
+    """Yield (line number, line, its blank-separated words) of each non-blank
+    line of a text file; InputError naming the file if it cannot be read."""
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                parts = line.split()
+                if parts:
+                    yield n, line, parts
+    except OSError as e:
+        raise InputError('%s: %s' % (path, e.strerror)) from None
+
+
 def read_hpcc_fct(path):
     """Read an fct.txt in the HPCC simulator's format.
 
@@ -50,28 +63,21 @@ def read_hpcc_fct(path):
     Raises InputError naming the file and line of a malformed line.
     """
     flows = []
-    try:
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                parts = line.split()
-                if not parts:
-                    continue
-                if len(parts) != 8:
-                    raise InputError('%s:%d: expected 8 columns (sip dip sport dport size start '
-                                     'fct ideal), got %d' % (path, n, len(parts)))
-                try:
-                    sip, dip = int(parts[0], 16), int(parts[1], 16)
-                    sport, dport, size, start, fct, ideal = (int(p) for p in parts[2:])
-                except ValueError:
-                    raise InputError('%s:%d: expected hex addresses and integers: %r'
-                                     % (path, n, line.strip())) from None
-                if ideal <= 0:
-                    raise InputError('%s:%d: ideal FCT %d is not positive' % (path, n, ideal))
-                flows.append({'sip': sip, 'dip': dip, 'sport': sport, 'dport': dport,
-                              'size': size, 'start_ns': start, 'fct_ns': fct, 'ideal_ns': ideal,
-                              'slowdown': max(1.0, fct / ideal)})
-    except OSError as e:
-        raise InputError('%s: %s' % (path, e.strerror)) from None
+    for n, line, parts in text_rows(path):
+        if len(parts) != 8:
+            raise InputError('%s:%d: expected 8 columns (sip dip sport dport size start '
+                             'fct ideal), got %d' % (path, n, len(parts)))
+        try:
+            sip, dip = int(parts[0], 16), int(parts[1], 16)
+            sport, dport, size, start, fct, ideal = (int(p) for p in parts[2:])
+        except ValueError:
+            raise InputError('%s:%d: expected hex addresses and integers: %r'
+                             % (path, n, line.strip())) from None
+        if ideal <= 0:
+            raise InputError('%s:%d: ideal FCT %d is not positive' % (path, n, ideal))
+        flows.append({'sip': sip, 'dip': dip, 'sport': sport, 'dport': dport,
+                      'size': size, 'start_ns': start, 'fct_ns': fct, 'ideal_ns': ideal,
+                      'slowdown': max(1.0, fct / ideal)})
     return flows
 
 
@@ -79,18 +85,11 @@ def count_hpcc_pauses(path):
     """Pause frames received in the HPCC simulator's PFC_OUTPUT_FILE (lines
     'time node node_type if_index type'; type 1 = pause, 0 = resume)."""
     pauses = 0
-    try:
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                parts = line.split()
-                if not parts:
-                    continue
-                if len(parts) != 5 or parts[4] not in ('0', '1'):
-                    raise InputError('%s:%d: expected "time node type ifindex 0|1", got %r'
-                                     % (path, n, line.strip()))
-                pauses += parts[4] == '1'
-    except OSError as e:
-        raise InputError('%s: %s' % (path, e.strerror)) from None
+    for n, line, parts in text_rows(path):
+        if len(parts) != 5 or parts[4] not in ('0', '1'):
+            raise InputError('%s:%d: expected "time node type ifindex 0|1", got %r'
+                             % (path, n, line.strip()))
+        pauses += parts[4] == '1'
     return pauses
 
 
