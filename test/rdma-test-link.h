@@ -9,7 +9,12 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/qbb-helper.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/qbb-net-device.h"
+
+#include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -39,6 +44,37 @@ struct Link
         macA = Mac48Address::ConvertFrom(a->GetAddress());
         macB = Mac48Address::ConvertFrom(b->GetAddress());
     }
+};
+
+/// EtherType of the link suites' test frames (IEEE local experimental).
+constexpr uint16_t TEST_ETHERTYPE = 0x88B5;
+
+/**
+ * \brief A frame of exactly frameBytes bytes: Ethernet header, then the
+ * sequence number (4 bytes, big-endian), then a pattern that depends on it.
+ * \param src source MAC
+ * \param dst destination MAC
+ * \param frameBytes total bytes (at least 18)
+ * \param seq sequence number
+ * \return the frame
+ */
+Ptr<Packet> MakeFrame(Mac48Address src, Mac48Address dst, uint32_t frameBytes, uint32_t seq);
+
+/// \return the sequence number MakeFrame wrote into a frame
+uint32_t FrameSeq(Ptr<const Packet> frame);
+
+/**
+ * \param rate the line rate ("100Gbps")
+ * \param delay the propagation delay
+ * \return a helper with that line rate and propagation delay
+ */
+QbbHelper MakeLinkHelper(const std::string& rate, Time delay);
+
+/// One received frame and when its last bit arrived.
+struct Arrival
+{
+    Time t;        //!< arrival time
+    Ptr<Packet> p; //!< the frame as passed up
 };
 
 } // namespace rdmatest
