@@ -81,22 +81,28 @@ def helper_stems():
     return {os.path.basename(p).rsplit('.', 1)[0] for _, p in helper_files() if p.endswith('.h')}
 
 
+def includes(files):
+    """Yield (folder, 'path:line', header name, the include's text) of each
+    #include of a header by name in files ([(folder, path)])."""
+    for folder, path in files:
+        text = open(path).read()
+        for mo in INCLUDE_RE.finditer(text):
+            line = text.count('\n', 0, mo.start()) + 1
+            yield (folder, '%s:%d' % (os.path.relpath(path, TOP), line), mo.group(1),
+                   mo.group(0).rstrip())
+
+
 def include_violations(files, allowed, helpers):
     """Lines 'model/F/x.h:N: includes ...' for each include the table forbids."""
     owner = stems(files)
     bad = []
-    for folder, path in files:
-        text = open(path).read()
-        for mo in INCLUDE_RE.finditer(text):
-            name = mo.group(1)
-            line = text.count('\n', 0, mo.start()) + 1
-            where = '%s:%d' % (os.path.relpath(path, TOP), line)
-            if name in helpers and name not in owner:
-                bad.append('%s: includes helper/%s.h' % (where, name))
-            elif name in owner and owner[name] != folder and owner[name] not in allowed[folder]:
-                bad.append('%s: includes %s/%s.h, and %s may include only %s'
-                           % (where, owner[name], name, folder,
-                              ', '.join(sorted(allowed[folder])) or 'its own folder'))
+    for folder, where, name, _ in includes(files):
+        if name in helpers and name not in owner:
+            bad.append('%s: includes helper/%s.h' % (where, name))
+        elif name in owner and owner[name] != folder and owner[name] not in allowed[folder]:
+            bad.append('%s: includes %s/%s.h, and %s may include only %s'
+                       % (where, owner[name], name, folder,
+                          ', '.join(sorted(allowed[folder])) or 'its own folder'))
     return bad
 
 
@@ -155,29 +161,24 @@ def test_the_lowest_layers_include_nothing_of_the_module(folder):
     assert documented_folders()[folder] == set()
 
 
-def helper_violations(files, allowed, model):
+def helper_violations(files, allowed):
     """Lines 'helper/F/x.h:N: ...' for each include of helper/ that doc/tree.rst's
     table forbids, or that names a header of another folder without ns3/ (or
     one of its own folder with it)."""
     owner = stems(files)
     bad = []
-    for folder, path in files:
-        text = open(path).read()
-        for mo in INCLUDE_RE.finditer(text):
-            name = mo.group(1)
-            line = text.count('\n', 0, mo.start()) + 1
-            where = '%s:%d' % (os.path.relpath(path, TOP), line)
-            if name not in owner:
-                continue
-            if owner[name] != folder and owner[name] not in allowed[folder]:
-                bad.append('%s: includes %s/%s.h, and %s may include only %s'
-                           % (where, owner[name], name, folder,
-                              ', '.join(sorted(allowed[folder])) or 'model'))
-            elif (owner[name] == folder) == mo.group(0).rstrip().endswith('"ns3/%s.h"' % name):
-                bad.append('%s: includes %s.h of %s as %s' % (where, name, owner[name],
-                                                                'ns3/%s.h' % name
-                                                                if owner[name] == folder
-                                                                else 'a local file'))
+    for folder, where, name, text in includes(files):
+        if name not in owner:
+            continue
+        if owner[name] != folder and owner[name] not in allowed[folder]:
+            bad.append('%s: includes %s/%s.h, and %s may include only %s'
+                       % (where, owner[name], name, folder,
+                          ', '.join(sorted(allowed[folder])) or 'model'))
+        elif (owner[name] == folder) == text.endswith('"ns3/%s.h"' % name):
+            bad.append('%s: includes %s.h of %s as %s' % (where, name, owner[name],
+                                                            'ns3/%s.h' % name
+                                                            if owner[name] == folder
+                                                            else 'a local file'))
     return bad
 
 
@@ -199,7 +200,7 @@ def test_the_helper_table_has_no_cycle_and_helper_itself_includes_only_model():
 def test_every_include_of_helper_follows_the_table():
     files = helper_files()
     assert len(files) > 90
-    assert helper_violations(files, documented_helper_folders(), model_files()) == []
+    assert helper_violations(files, documented_helper_folders()) == []
 
 
 def test_a_helper_file_that_reaches_a_later_stage_is_named(tmp_path):
@@ -210,7 +211,7 @@ def test_a_helper_file_that_reaches_a_later_stage_is_named(tmp_path):
     bad_file.write_text('#pragma once\n\n#include "ns3/rdma-experiment.h"\n'
                         '#include "rdma-helper.h"\n#include "ns3/rdma-config.h"\n')
     found = helper_violations(files + [('config', str(bad_file))],
-                              documented_helper_folders(), model_files())
+                              documented_helper_folders())
     assert len(found) == 3
     assert re.search(r'rdma-bad\.h:3: includes experiment/rdma-experiment\.h, and config may '
                      r'include only helper$', found[0])
