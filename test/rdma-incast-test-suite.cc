@@ -178,10 +178,24 @@ class IncastTestCase : public TestCase
                     xoffShared = double(occupancy[port]) - RESERVED;
                 }));
 
+        // Every frame the switch drops, its own or its egress queues', once.
+        uint64_t dropsTraced = 0;
+        star.sw->TraceConnectWithoutContext(
+            "Drop",
+            Callback<void, Ptr<const Packet>, uint32_t, RdmaDropReason>(
+                [&](Ptr<const Packet>, uint32_t, RdmaDropReason) { ++dropsTraced; }));
+
         Simulator::Run();
 
         const RdmaSwitch::Stats& st = star.sw->GetStats();
         const uint64_t drops = st.drops.Total();
+        uint64_t queueDrops = 0;
+        for (uint32_t p = 0; p < ports; ++p)
+        {
+            queueDrops += star.sw->GetPort(p)->GetTxQueue()->GetStats().drops.Total();
+        }
+        NS_TEST_ASSERT_MSG_EQ(drops, dropsTraced, "each drop counted once, as the Drop trace saw it");
+        NS_TEST_ASSERT_MSG_EQ(queueDrops, drops, "an incast's drops are all its queues' admissions");
         for (uint32_t s = 0; s < m_senders; ++s)
         {
             NS_TEST_ASSERT_MSG_EQ(star.Count(s, IBV_WC_SUCCESS), m_writes, "every WRITE completed");

@@ -222,8 +222,10 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     m_lb->AddPort(device);
     Ptr<QbbEgressQueue> queue = device->GetTxQueue();
     queue->SetAdmission(m_mmu);
+    // The queue counts its own drops (GetStats adds them); the switch's
+    // Drop trace reports them too.
     queue->SetDropCallback([this](const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason) {
-        Drop(frame, inPort, reason);
+        FireFrameTrace(m_dropTrace, frame, inPort, reason);
     });
     queue->SetMarkCallback(
         [this, index](uint8_t cls, uint64_t queueBytes) { m_ecnMarkTrace(index, cls, queueBytes); });
@@ -454,6 +456,7 @@ RdmaSwitch::GetStats() const
     for (const Port& p : m_ports)
     {
         const QbbEgressQueue::Stats& q = p.device->GetTxQueue()->GetStats();
+        st.drops += q.drops;
         st.ecnMarked += q.marks;
         st.intStamped += q.intStamped;
     }

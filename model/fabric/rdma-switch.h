@@ -84,7 +84,9 @@ class RdmaSwitch : public Object
     {
         uint64_t rxFrames{0};                            //!< frames received from ports
         uint64_t txFrames{0};                            //!< frames handed to an egress queue
-        RdmaBufferDrops::Counters drops; //!< drops by RdmaDropReason (RdmaBufferDrops)
+        RdmaBufferDrops::Counters drops; //!< drops by RdmaDropReason: the switch's own
+                                         //!< (forwarding) and its egress queues' (admission,
+                                         //!< PFC storm), each counted once, where it happened
         uint64_t ecnMarked{0};                           //!< frames marked CE
         uint64_t intStamped{0};                          //!< INT records written
         uint64_t pfcXoff{0};                             //!< XOFF decisions (pause holds started)

@@ -76,6 +76,16 @@ struct RdmaDropRange
             return count[r - First];
         }
 
+        /// \brief Add another component's counts of the range. \param o them \return *this
+        Counters& operator+=(const Counters& o)
+        {
+            for (uint32_t i = 0; i < SIZE; ++i)
+            {
+                count[i] += o.count[i];
+            }
+            return *this;
+        }
+
         /// \return every counter summed
         uint64_t Total() const
         {
