@@ -11,7 +11,7 @@
  * - INT insertion (copy-on-write, in place or while building) and removal on the head alone
  *   restore the frame byte for byte, and a parse that skips the INT header
  *   in a copy of the head reads what a parse of the stripped frame reads;
- * - with the ICRC turned off (RoceFrame::SetIcrcEnabled) a frame differs
+ * - with the ICRC turned off (RoceFrame::computeIcrc) a frame differs
  *   from the usual one only in its last four bytes, which are zero, parses
  *   to the same fields without the check and fails the check;
  * - RdmaDeadlineTimer fires at the last deadline set, with one scheduled
@@ -302,9 +302,8 @@ class IcrcOffTestCase : public TestCase
                 RoceFrame f = MakeFrame(opcode, opcode == RC_ACKNOWLEDGE ? 0 : 1021, ipv6);
                 const std::vector<uint8_t> with = Bytes(f.BuildEthernetFrame());
                 const uint32_t icrc = f.icrc;
-                RoceFrame::SetIcrcEnabled(false);
+                f.computeIcrc = false;
                 Ptr<Packet> frame = f.BuildEthernetFrame();
-                RoceFrame::SetIcrcEnabled(true);
                 const std::vector<uint8_t> without = Bytes(frame);
                 NS_TEST_ASSERT_MSG_EQ(without.size(), with.size(), "same length");
                 NS_TEST_EXPECT_MSG_NE(icrc, 0U, "the usual frame has a real ICRC");
@@ -319,11 +318,9 @@ class IcrcOffTestCase : public TestCase
                                       true,
                                       "ICRC bytes are zero");
                 RoceFrame back;
-                RoceFrame::SetIcrcEnabled(false);
                 NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseEthernetFrame(frame, back, false),
                                       RoceFrame::OK,
                                       "header-only parse");
-                RoceFrame::SetIcrcEnabled(true);
                 NS_TEST_EXPECT_MSG_EQ(back.bth.GetPsn(), 0xFFFFFEU, "PSN read back");
                 NS_TEST_EXPECT_MSG_EQ(back.icrc, 0U, "icrc field of the parse");
                 NS_TEST_EXPECT_MSG_EQ(RoceFrame::ParseEthernetFrame(frame, back, true),
@@ -331,7 +328,7 @@ class IcrcOffTestCase : public TestCase
                                       "the check still computes the CRC");
             }
         }
-        NS_TEST_EXPECT_MSG_EQ(RoceFrame::IsIcrcEnabled(), true, "setting restored");
+        NS_TEST_EXPECT_MSG_EQ(RoceFrame().computeIcrc, true, "a frame computes its ICRC by default");
     }
 };
 

@@ -93,7 +93,6 @@ class CompactFrameBytesTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RoceFrame::SetIcrcEnabled(true);
         for (uint32_t payload : {0U, 1U, 1000U, 1023U})
         {
             RoceFrame a = WriteFirst(payload, true);
@@ -187,7 +186,6 @@ class CompactFrameEditTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RoceFrame::SetIcrcEnabled(true);
         RoceFrame a = WriteFirst(1000, true);
         RoceFrame b = WriteFirst(1000, true);
         IntHeader ih;

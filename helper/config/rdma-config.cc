@@ -171,7 +171,8 @@ RdmaConfig::AddKey(const std::string& name,
 void
 RdmaConfig::AddAttributeGroup(const std::string& group,
                               const std::string& typeIdName,
-                              bool perInstance)
+                              bool perInstance,
+                              const std::vector<std::string>& setByOtherKeys)
 {
     TypeId tid;
     if (!TypeId::LookupByNameFailSafe(typeIdName, &tid))
@@ -181,9 +182,11 @@ RdmaConfig::AddAttributeGroup(const std::string& group,
     for (const auto& info : OwnAttributes(tid))
     {
         const std::string name = group + "." + info.name;
-        if (m_index.count(name))
+        if (m_index.count(name) ||
+            std::find(setByOtherKeys.begin(), setByOtherKeys.end(), info.name) !=
+                setByOtherKeys.end())
         {
-            continue; // a parent's attribute already listed under this group
+            continue; // a parent's attribute already listed, or another key's
         }
         m_index[name] = m_keys.size();
         m_keys.push_back({name,

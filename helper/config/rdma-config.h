@@ -94,11 +94,15 @@ class RdmaConfig
      *        true: Apply() leaves them alone and the experiment sets them on
      *        chosen objects (SetAttributes), as for one of several caches
      *        of the same TypeId
+     * \param setByOtherKeys attributes that get no key of their own, for
+     *        another key of the experiment chooses them (RdmaNic's ComputeIcrc
+     *        by sim.icrc)
      * \throws RdmaConfigError if the TypeId does not exist
      */
     void AddAttributeGroup(const std::string& group,
                            const std::string& typeIdName,
-                           bool perInstance = false);
+                           bool perInstance = false,
+                           const std::vector<std::string>& setByOtherKeys = {});
 
     /**
      * \brief Give an attribute key a default of this configuration's own,

@@ -372,7 +372,7 @@ AddSwitchKeys(RdmaConfig& c)
 void
 AddNicKeys(RdmaConfig& c)
 {
-    c.AddAttributeGroup("nic", "ns3::RdmaNic");
+    c.AddAttributeGroup("nic", "ns3::RdmaNic", false, {"ComputeIcrc"}); // sim.icrc chooses it
     c.OverrideDefault("nic.VerifyIcrc",
                       "false",
                       "rdma-sim's links have no bit errors, so checking every frame's ICRC "
@@ -442,7 +442,7 @@ AddSimKeys(RdmaConfig& c)
              "results as one another, not as the default, and refused on several ranks");
     c.AddKey("sim.icrc",
              "auto",
-             "whether senders compute the RoCEv2 ICRC (RoceFrame::SetIcrcEnabled): on, off (refused "
+             "whether senders compute the RoCEv2 ICRC (each NIC's ComputeIcrc): on, off (refused "
              "with nic.VerifyIcrc or output.pcapNodes), or auto (on only when something reads it: "
              "nic.VerifyIcrc or output.pcapNodes); the results do not depend on it, speed does "
              "(about 4 % on the HPCC configs)",

@@ -69,16 +69,6 @@ ProgressWindowOf(const RdmaExperimentSpec& spec, bool jobs)
 }
 } // namespace
 
-RdmaExperimentBuilder::IcrcRestore::IcrcRestore()
-    : previous(RoceFrame::IsIcrcEnabled())
-{
-}
-
-RdmaExperimentBuilder::IcrcRestore::~IcrcRestore()
-{
-    RoceFrame::SetIcrcEnabled(previous);
-}
-
 void
 RdmaExperimentBuilder::Abandon(const std::string& message)
 {
@@ -130,7 +120,6 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
 void
 RdmaExperimentBuilder::ChooseSimulator()
 {
-    RoceFrame::SetIcrcEnabled(m_spec.icrc);
     if (m_spec.partition.ranks > 1)
     {
         // Before anything makes the simulator: ns-3 picks its
@@ -155,6 +144,7 @@ RdmaExperimentBuilder::ChooseSimulator()
     {
         Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
     }
+    Config::SetDefault("ns3::RdmaNic::ComputeIcrc", BooleanValue(m_spec.icrc));
     // (Implied settings, INT for HPCC among them, are set keys by now: RdmaApplyImpliedSettings.)
 }
 

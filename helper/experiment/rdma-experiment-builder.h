@@ -104,14 +104,6 @@ class RdmaExperimentBuilder
     RdmaPcapOutput& GetPcap();
 
   private:
-    /// Puts the caller's ICRC setting back.
-    struct IcrcRestore
-    {
-        IcrcRestore();
-        ~IcrcRestore();
-        bool previous; //!< the caller's
-    };
-
     // The constructor's steps, in their order.
 
     /// Set the ICRC mode, the simulator (sequential or distributed) and its
@@ -150,7 +142,6 @@ class RdmaExperimentBuilder
 
     const RdmaExperimentSpec& m_spec;         //!< the experiment
     const bool m_write;                       //!< the outputs are written
-    IcrcRestore m_icrc;                       //!< first made, last gone
     RdmaTopologyHelper m_topo;                //!< the fabric
     RdmaPcapOutput m_pcap;                    //!< the captures
     Ptr<RdmaFlowRunner> m_runner;             //!< the workload

@@ -102,6 +102,13 @@ RdmaNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RdmaNic::m_verifyIcrc),
                           MakeBooleanChecker())
+            .AddAttribute("ComputeIcrc",
+                          "Compute the ICRC of every frame sent (IBA A17.3.3); false sends an "
+                          "ICRC of 0, as ns-3's ChecksumEnabled spares IP checksums, for runs "
+                          "where no receiver verifies it and no capture reads it.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_computeIcrc),
+                          MakeBooleanChecker())
             .AddAttribute("Ecn",
                           "ECN codepoint of sent packets: 2 = ECT(0), as RoCE NICs send "
                           "(ConnectX capture, TOS 0xc2); 1 = ECT(1); 0 = Not-ECT; 3 = CE "
@@ -211,6 +218,7 @@ RdmaNic::GetTypeId()
 RdmaNic::RdmaNic()
     : m_dataMode(false),
       m_verifyIcrc(true),
+      m_computeIcrc(true),
       m_ecn(2),
       m_nextPd(1),
       m_ids(Create<RdmaNicIds>(Ipv4Address(), UINT32_MAX)),
@@ -543,6 +551,7 @@ RdmaNic::TrySend()
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
+        f.computeIcrc = m_computeIcrc;
         Ptr<RdmaFrame> frame = intHeader ? f.BuildFrame(*intHeader, intPort) : f.BuildFrame();
         if (intHeader)
         {
@@ -694,6 +703,7 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
     f.bth.SetDestQp(attr.destQpNum); // the QP that sent the marked data
     f.bth.SetBecn(true);
     f.bth.SetPsn(0);
+    f.computeIcrc = m_computeIcrc;
     m_cnpQueue.push_back(f.BuildFrame());
     ++m_stats.cnpsSent;
 }

@@ -345,6 +345,7 @@ class RdmaNic : public Object
     Mac48Address m_peerMac;                                    //!< next hop's MAC
     bool m_dataMode;                                           //!< MRs hold real bytes
     bool m_verifyIcrc;                                         //!< check ICRC on receive
+    bool m_computeIcrc;                                        //!< compute ICRC on send
     uint8_t m_ecn;                                             //!< ECN codepoint sent
     uint32_t m_nextPd;                                         //!< PD numbers
     Ipv4Address m_address;                                     //!< GID (m_ids's, read per frame)

@@ -39,8 +39,6 @@ ReadU16(const uint8_t* p)
 {
     return (uint16_t(p[0]) << 8) | p[1];
 }
-/// RoceFrame::SetIcrcEnabled's setting.
-bool g_icrcEnabled = true;
 
 /// A Packet as the parser reads it (RdmaFrame has the same calls).
 struct PacketBytes
@@ -128,18 +126,6 @@ ParseFrame(const Bytes& frame, RoceFrame& out, bool verifyIcrc, IntHeader* intHe
 }
 
 } // namespace
-
-void
-RoceFrame::SetIcrcEnabled(bool enabled)
-{
-    g_icrcEnabled = enabled;
-}
-
-bool
-RoceFrame::IsIcrcEnabled()
-{
-    return g_icrcEnabled;
-}
 
 const char*
 RoceFrame::ParseStatusName(ParseStatus status)
@@ -335,7 +321,7 @@ MakeBody(const RoceFrame& f, bool zeroBody, uint32_t length, uint8_t pad, uint32
     {
         return Create<Packet>(length + pad);
     }
-    if (g_icrcEnabled)
+    if (f.computeIcrc)
     {
         std::vector<uint8_t> bytes(length);
         f.payload.CopyData(bytes.data(), length);
@@ -389,9 +375,9 @@ RoceFrame::Build(bool ethernet,
     // The ICRC over IP header .. pad. A payload of zeros has its CRC found
     // from the headers' (MakeBody extends it over real bytes).
     const IcrcTrailer::L3Type l3Kind = ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4;
-    icrc = g_icrcEnabled ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
+    icrc = computeIcrc ? IcrcTrailer::Compute(l3Kind, head + l2, headers - l2) : 0;
     const bool zeroBody = !hasPayload || payloadZeros || payload.IsZeros();
-    if (zeroBody && g_icrcEnabled)
+    if (zeroBody && computeIcrc)
     {
         icrc = IcrcTrailer::AppendZeros(icrc, length + pad);
     }
@@ -580,8 +566,8 @@ CheckUdp(const uint8_t* udp, uint32_t size, uint32_t ipHeader, uint32_t& ibBytes
 
 /**
  * The ICRC (IBA 9.8.2): `out.icrc` is the trailer's value, checked over the
- * `size` bytes at `b` given `verifyIcrc`; 0 when builders write none
- * (RoceFrame::SetIcrcEnabled). `end` is the trailer's end in `packet`.
+ * `size` bytes at `b` given `verifyIcrc` (0 from a builder that computed
+ * none: RoceFrame::computeIcrc). `end` is the trailer's end in `packet`.
  */
 template <class Bytes>
 inline RoceFrame::ParseStatus
@@ -604,10 +590,6 @@ ReadIcrc(const Bytes& packet,
         {
             return RoceFrame::BAD_ICRC;
         }
-    }
-    else if (!g_icrcEnabled)
-    {
-        out.icrc = 0; // builders write none (SetIcrcEnabled)
     }
     else
     {

@@ -70,21 +70,14 @@ struct RoceFrame
     static const char* ParseStatusName(ParseStatus status);
 
     /**
-     * \brief Whether builders compute the ICRC (IBA Annex A17.3.3),
-     * process-wide; on unless turned off.
-     *
-     * As ns-3's "ChecksumEnabled" global does for IP and UDP checksums, this
-     * spares the CRC in runs where nothing reads it. Off: every frame built
-     * carries an ICRC of 0, and a header-only parse (verifyIcrc false) leaves
-     * `icrc` at 0 without reading the trailer; a parse that verifies still
-     * computes the CRC, so it reports BAD_ICRC for such frames. Only for runs
-     * without pcap output and without receivers that verify: rdma-sim's
-     * sim.icrc = auto turns it off exactly then.
-     * \param enabled false to stop computing the ICRC
+     * Whether Build computes the ICRC (IBA Annex A17.3.3). As ns-3's
+     * "ChecksumEnabled" does for IP and UDP checksums, false spares the CRC
+     * where nothing reads it: the frame carries an ICRC of 0, so a parse
+     * that verifies reports BAD_ICRC for it. A NIC sets it from its
+     * ComputeIcrc attribute (rdma-sim's sim.icrc = auto turns that off when
+     * no receiver verifies and no pcap is written).
      */
-    static void SetIcrcEnabled(bool enabled);
-    /// \return whether builders compute the ICRC (SetIcrcEnabled)
-    static bool IsIcrcEnabled();
+    bool computeIcrc{true};
 
     // Ethernet and 802.1Q
     Mac48Address srcMac; //!< Ethernet source
