@@ -60,32 +60,77 @@ HeadSlot(uint32_t headLen)
     return RoundUp(headLen) > sizeof(Ptr<Packet>) ? RoundUp(headLen) : sizeof(Ptr<Packet>);
 }
 
-/// Per record size / GRAIN, the records given back, each holding the next
-/// one's address in its first bytes.
-void* g_free[MAX_RECORD / GRAIN + 1] = {};
-
-/// Bytes of each block new records are cut from (one allocation for
-/// hundreds of records: no allocator header per record).
-constexpr std::size_t SLAB_BYTES = 64 * 1024;
-/// The block records are being cut from, and the bytes left in it.
-uint8_t* g_slab = nullptr;
-std::size_t g_slabLeft = 0;
-
-/// \return `bytes` (a multiple of GRAIN) of a block, a new block if the
-/// current one is used up (its tail, smaller than a record, stays unused)
-void*
-CutFromSlab(uint32_t bytes)
+/**
+ * The records' allocator, one per process (RdmaFrame's docstring): blocks of
+ * SLAB_BYTES that records are cut from, and per record size a free list of
+ * the records given back (each holding the next one's address in its first
+ * bytes). Blocks are never returned: a run's peak of frames in flight stays
+ * reserved until the process ends, and the next run (ns-3 runs one
+ * simulation at a time, on one thread) reuses it. Under ASan every record is
+ * its own allocation instead, so each is checked.
+ */
+class RecordPool
 {
-    if (g_slabLeft < bytes)
+  public:
+    /// Bytes of each block (one allocation for hundreds of records: no
+    /// allocator header per record).
+    static constexpr std::size_t SLAB_BYTES = 64 * 1024;
+
+    /// \return a record of `bytes` (a multiple of GRAIN, at most MAX_RECORD)
+    void* Take(uint32_t bytes)
     {
-        g_slab = static_cast<uint8_t*>(::operator new(SLAB_BYTES));
-        g_slabLeft = SLAB_BYTES;
+        if (!g_pooled)
+        {
+            return ::operator new(bytes);
+        }
+        void*& list = m_free[bytes / GRAIN];
+        if (!list)
+        {
+            return CutFromSlab(bytes);
+        }
+        void* p = list;
+        std::memcpy(&list, p, sizeof(void*));
+        return p;
     }
-    void* p = g_slab;
-    g_slab += bytes;
-    g_slabLeft -= bytes;
-    return p;
-}
+
+    /// \brief Give a record back (its object already destroyed).
+    /// \param p the record \param bytes its size, as taken
+    void Give(void* p, uint32_t bytes)
+    {
+        if (!g_pooled)
+        {
+            ::operator delete(p);
+            return;
+        }
+        void*& list = m_free[bytes / GRAIN];
+        std::memcpy(p, &list, sizeof(void*));
+        list = p;
+    }
+
+  private:
+    /// \return `bytes` of the current block, a new block if it is used up
+    /// (its tail, smaller than a record, stays unused)
+    void* CutFromSlab(uint32_t bytes)
+    {
+        if (m_slabLeft < bytes)
+        {
+            m_slab = static_cast<uint8_t*>(::operator new(SLAB_BYTES));
+            m_slabLeft = SLAB_BYTES;
+        }
+        void* p = m_slab;
+        m_slab += bytes;
+        m_slabLeft -= bytes;
+        return p;
+    }
+
+    void* m_free[MAX_RECORD / GRAIN + 1] = {}; //!< per record size / GRAIN, the records given back
+    uint8_t* m_slab = nullptr;                 //!< the block records are being cut from
+    std::size_t m_slabLeft = 0;                //!< bytes left in it
+};
+
+/// The process's record pool (constant-initialized: no order of
+/// initialization to mind, no guard on the per-frame path).
+RecordPool g_records;
 
 /// CONGA's overlay fields of the frames that have them (RdmaFrame::m_conga);
 /// never destroyed, so a frame freed during the process's exit still finds it.
@@ -103,21 +148,7 @@ RdmaFrame::Allocate(uint32_t areaBytes)
 {
     const uint32_t bytes = sizeof(RdmaFrame) + areaBytes;
     NS_ASSERT(bytes % GRAIN == 0 && bytes <= MAX_RECORD);
-    void* p = nullptr;
-    void*& list = g_free[bytes / GRAIN];
-    if (!g_pooled)
-    {
-        p = ::operator new(bytes);
-    }
-    else if (list)
-    {
-        p = list;
-        std::memcpy(&list, p, sizeof(void*));
-    }
-    else
-    {
-        p = CutFromSlab(bytes);
-    }
+    void* p = g_records.Take(bytes);
     RdmaFrame* f = new (p) RdmaFrame();
     f->m_recordBytes = static_cast<uint8_t>(bytes);
     return f;
@@ -140,14 +171,7 @@ RdmaFrameDeleter::Delete(RdmaFrame* frame)
 {
     const uint32_t bytes = frame->m_recordBytes;
     frame->~RdmaFrame();
-    if (!g_pooled)
-    {
-        ::operator delete(frame);
-        return;
-    }
-    void*& list = g_free[bytes / GRAIN];
-    std::memcpy(static_cast<void*>(frame), &list, sizeof(void*));
-    list = frame;
+    g_records.Give(frame, bytes);
 }
 
 Ptr<RdmaFrame>

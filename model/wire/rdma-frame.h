@@ -81,8 +81,11 @@ struct RdmaFrameDeleter
  * bytes) or an ACK (62) an 80-byte one, a data frame with a RETH and an INT
  * header (116) 176 bytes. Records are cut from 64 KiB blocks (no allocator
  * header each) and go back to a free list per record size, which the next
- * record of that size takes (under ASan each is its own allocation). CONGA's overlay fields, which only CONGA runs use, are kept beside
- * the records that have them (GetCongaOverlay).
+ * record of that size takes (under ASan each is its own allocation). The
+ * blocks and lists are one pool per process, as ns-3 runs one simulation at
+ * a time on one thread; its blocks stay reserved until the process ends, for
+ * the next run to reuse. CONGA's overlay fields, which only CONGA runs use,
+ * are kept beside the records that have them (GetCongaOverlay).
  *
  * Byte for byte, a compact frame and ToPacket()'s Packet are the frame
  * RoceFrame::BuildEthernetFrame makes (headers, payload zeros and pad, the
