@@ -10,9 +10,7 @@ namespace ns3
 NS_OBJECT_ENSURE_REGISTERED(AtomicEthHeader);
 
 AtomicEthHeader::AtomicEthHeader()
-    : m_va(0),
-      m_rkey(0),
-      m_swapOrAdd(0),
+    : m_swapOrAdd(0),
       m_compare(0)
 {
 }
@@ -21,7 +19,7 @@ TypeId
 AtomicEthHeader::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::AtomicEthHeader")
-                            .SetParent<Header>()
+                            .SetParent<RdmaRemoteAccessHeader>()
                             .SetGroupName("Rdma")
                             .AddConstructor<AtomicEthHeader>();
     return tid;
@@ -36,8 +34,9 @@ AtomicEthHeader::GetInstanceTypeId() const
 void
 AtomicEthHeader::Print(std::ostream& os) const
 {
-    os << "AtomicETH va=0x" << std::hex << m_va << " rkey=0x" << m_rkey << " swap/add=0x"
-       << m_swapOrAdd << " compare=0x" << m_compare << std::dec;
+    os << "AtomicETH";
+    PrintRemoteAccess(os);
+    os << " swap/add=0x" << std::hex << m_swapOrAdd << " compare=0x" << m_compare << std::dec;
 }
 
 uint32_t
@@ -49,8 +48,7 @@ AtomicEthHeader::GetSerializedSize() const
 void
 AtomicEthHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteHtonU64(m_va);
-    start.WriteHtonU32(m_rkey);
+    SerializeRemoteAccess(start);
     start.WriteHtonU64(m_swapOrAdd);
     start.WriteHtonU64(m_compare);
 }
@@ -58,35 +56,10 @@ AtomicEthHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 AtomicEthHeader::Deserialize(Buffer::Iterator start)
 {
-    m_va = start.ReadNtohU64();
-    m_rkey = start.ReadNtohU32();
+    DeserializeRemoteAccess(start);
     m_swapOrAdd = start.ReadNtohU64();
     m_compare = start.ReadNtohU64();
     return SIZE;
-}
-
-void
-AtomicEthHeader::SetVirtualAddress(uint64_t va)
-{
-    m_va = va;
-}
-
-uint64_t
-AtomicEthHeader::GetVirtualAddress() const
-{
-    return m_va;
-}
-
-void
-AtomicEthHeader::SetRkey(uint32_t rkey)
-{
-    m_rkey = rkey;
-}
-
-uint32_t
-AtomicEthHeader::GetRkey() const
-{
-    return m_rkey;
 }
 
 void

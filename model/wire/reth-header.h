@@ -5,7 +5,7 @@
 #ifndef RETH_HEADER_H
 #define RETH_HEADER_H
 
-#include "ns3/header.h"
+#include "rdma-remote-access-header.h"
 
 namespace ns3
 {
@@ -15,10 +15,11 @@ namespace ns3
  * \brief RDMA Extended Transport Header (IBA Vol 1 9.3.3), 16 bytes.
  *
  * Carried by RDMA WRITE FIRST/ONLY and RDMA READ REQUEST: the remote virtual
- * address (64 bits), the R_Key that grants access (32 bits) and the DMA
+ * address (64 bits), the R_Key that grants access (32 bits) (the
+ * RdmaRemoteAccessHeader part) and the DMA
  * length of the whole message in bytes (32 bits), all big-endian.
  */
-class RethHeader : public Header
+class RethHeader : public RdmaRemoteAccessHeader
 {
   public:
     static constexpr uint32_t SIZE = 16; //!< serialized size, bytes
@@ -36,22 +37,12 @@ class RethHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
-    /// \param va remote virtual address
-    void SetVirtualAddress(uint64_t va);
-    /// \return remote virtual address
-    uint64_t GetVirtualAddress() const;
-    /// \param rkey remote key
-    void SetRkey(uint32_t rkey);
-    /// \return R_Key
-    uint32_t GetRkey() const;
     /// \param length DMA length of the message, bytes
     void SetDmaLength(uint32_t length);
     /// \return DMA length, bytes
     uint32_t GetDmaLength() const;
 
   private:
-    uint64_t m_va;        //!< virtual address
-    uint32_t m_rkey;      //!< R_Key
     uint32_t m_dmaLength; //!< DMA length, bytes
 };
 
