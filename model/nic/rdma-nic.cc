@@ -16,7 +16,6 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/qbb-net-device.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-int-codec.h"
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-opcode.h"
@@ -184,7 +183,7 @@ RdmaNic::GetTypeId()
                           "one). Ports are drawn from the NIC's own random stream "
                           "(AssignStreams).",
                           EnumValue(RdmaNic::ENTROPY_QP),
-                          MakeEnumAccessor(&RdmaNic::m_entropy),
+                          MakeEnumAccessor(&RdmaNic::SetEntropy, &RdmaNic::GetEntropy),
                           MakeEnumChecker(RdmaNic::ENTROPY_QP,
                                           "qp",
                                           RdmaNic::ENTROPY_PACKET,
@@ -231,8 +230,10 @@ RdmaNic::RdmaNic()
       m_intEnabled(false),
       m_entropy(ENTROPY_QP),
       m_flowletTimeout(MicroSeconds(100)),
-      m_repsBufferSize(8)
+      m_repsBufferSize(8),
+      m_entropyParams{m_flowletTimeout, m_repsBufferSize}
 {
+    SetEntropy(ENTROPY_QP);
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
     m_ccFactory.SetTypeId(RdmaNoCc::GetTypeId());
     m_rxBuffer = CreateObject<RdmaNicRxBuffer>();
@@ -256,9 +257,11 @@ RdmaNic::DoDispose()
     m_cnpPrototype = nullptr;
     m_qps.Clear();
     m_mrs.clear();
-    m_flowlets.clear();
-    m_reps.clear();
-    m_entropyRng = nullptr;
+    if (m_entropyPolicy)
+    {
+        m_entropyPolicy->Dispose();
+    }
+    m_entropyPolicy = nullptr;
     m_device = nullptr;
     m_txFrames.clear();
     m_rxHeld.clear();
@@ -455,8 +458,7 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
             m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
         }
         m_scheduler->RemoveQp(qp->GetQpn());
-        m_flowlets.erase(qp->GetQpn());
-        m_reps.erase(qp->GetQpn());
+        m_entropyPolicy->Forget(qp->GetQpn());
         cc->Dispose();
         qp->Dispose();
     }
@@ -542,11 +544,8 @@ RdmaNic::TrySend()
         }
         f.ecn = m_ecn;
         f.ipId = m_ipId++;
-        f.udpSrcPort = PickSourcePort(qpn, attr.destQpNum);
-        if (m_entropy == ENTROPY_REPS)
-        {
-            RepsSent(qpn, f);
-        }
+        f.udpSrcPort = m_entropyPolicy->Pick(qpn, attr.destQpNum);
+        m_entropyPolicy->Sent(qpn, f);
         Ptr<RdmaQpCc> cc = m_qps.Find(qpn)->cc;
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
         uint16_t intPort = 0;
@@ -565,95 +564,46 @@ RdmaNic::TrySend()
 int64_t
 RdmaNic::AssignStreams(int64_t stream)
 {
-    // Qp draws nothing: no random variable is made, so the automatic
-    // streams other components take stay those of a run without entropy.
-    if (m_entropy != ENTROPY_QP)
-    {
-        if (!m_entropyRng)
-        {
-            m_entropyRng = CreateObject<UniformRandomVariable>();
-        }
-        m_entropyRng->SetStream(stream);
-    }
-    return 1;
-}
-
-uint16_t
-RdmaNic::DrawSourcePort()
-{
-    if (!m_entropyRng)
-    {
-        m_entropyRng = CreateObject<UniformRandomVariable>();
-    }
-    // The dynamic port range the QP-derived ports also use (0xC000-0xFFFF).
-    return static_cast<uint16_t>(0xC000 | m_entropyRng->GetInteger(0, 0x3FFF));
-}
-
-uint16_t
-RdmaNic::PickSourcePort(uint32_t qpn, uint32_t destQpn)
-{
-    if (m_entropy == ENTROPY_QP)
-    {
-        return RoceFrame::UdpSourcePort(qpn, destQpn);
-    }
-    if (m_entropy == ENTROPY_PACKET)
-    {
-        return DrawSourcePort();
-    }
-    if (m_entropy == ENTROPY_REPS)
-    {
-        uint16_t port = 0;
-        auto it = m_reps.try_emplace(qpn, m_repsBufferSize).first;
-        return it->second.Next(port) ? port : DrawSourcePort();
-    }
-    const Time now = Simulator::Now();
-    auto [it, added] = m_flowlets.try_emplace(qpn);
-    Flowlet& f = it->second;
-    if (added || now - f.last > m_flowletTimeout)
-    {
-        f.port = DrawSourcePort();
-    }
-    f.last = now;
-    return f.port;
+    return m_entropyPolicy->AssignStreams(stream);
 }
 
 void
-RdmaNic::RepsSent(uint32_t qpn, const RoceFrame& f)
+RdmaNic::SetEntropy(Entropy mode)
 {
-    const uint8_t op = f.bth.GetOpcode();
-    if (op < RC_RDMA_READ_RESPONSE_FIRST || op > RC_ATOMIC_ACKNOWLEDGE)
+    if (m_entropyPolicy && mode == m_entropy)
     {
-        m_reps.try_emplace(qpn, m_repsBufferSize).first->second.OnSent(f.bth.GetPsn(),
-                                                                         f.udpSrcPort);
+        return;
     }
+    ObjectFactory factory;
+    switch (mode)
+    {
+    case ENTROPY_QP:
+        factory.SetTypeId(RdmaQpEntropy::GetTypeId());
+        break;
+    case ENTROPY_PACKET:
+        factory.SetTypeId(RdmaPacketEntropy::GetTypeId());
+        break;
+    case ENTROPY_FLOWLET:
+        factory.SetTypeId(RdmaFlowletEntropy::GetTypeId());
+        break;
+    case ENTROPY_REPS:
+        factory.SetTypeId(RdmaRepsEntropy::GetTypeId());
+        break;
+    }
+    Ptr<RdmaEntropy> policy = factory.Create<RdmaEntropy>();
+    policy->Succeed(m_entropyPolicy, &m_entropyParams);
+    if (m_entropyPolicy)
+    {
+        m_entropyPolicy->Dispose();
+    }
+    m_entropyPolicy = policy;
+    m_entropy = mode;
 }
 
-void
-RdmaNic::RepsAcked(const RoceFrame& f)
+RdmaNic::Entropy
+RdmaNic::GetEntropy() const
 {
-    const uint8_t op = f.bth.GetOpcode();
-    const bool carriesAeth = op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE ||
-                             op == RC_RDMA_READ_RESPONSE_ONLY ||
-                             op == RC_RDMA_READ_RESPONSE_LAST;
-    auto it = carriesAeth ? m_reps.find(f.bth.GetDestQp()) : m_reps.end();
-    if (it == m_reps.end())
-    {
-        return;
-    }
-    const AethHeader::SyndromeType type = f.aeth.GetSyndromeType();
-    if (type == AethHeader::ACK)
-    {
-        it->second.OnAck(f.bth.GetPsn(), f.bth.GetBecn());
-        return;
-    }
-    Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
-    if (op == RC_ACKNOWLEDGE && type == AethHeader::NAK &&
-        f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR && qp &&
-        qp->GetLossRecovery()->ResponderKeepsOutOfOrder())
-    {
-        // Selective repeat's SACK: the MSN field holds the PSN that arrived.
-        it->second.OnSack(f.bth.GetPsn(), f.aeth.GetMsn(), f.bth.GetBecn());
-    }
+    return m_entropy;
 }
 
 bool
@@ -777,9 +727,15 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     {
         ++m_stats.rxPayloadPackets;
     }
-    if (m_entropy == ENTROPY_REPS)
+    if (m_entropyPolicy->SeesResponses())
     {
-        RepsAcked(f);
+        // Selective repeat's SACK: a sequence NAK to a QP whose responder keeps
+        // what arrives out of order.
+        const bool sack = f.bth.GetOpcode() == RC_ACKNOWLEDGE &&
+                          f.aeth.GetSyndromeType() == AethHeader::NAK &&
+                          f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR &&
+                          qp->GetLossRecovery()->ResponderKeepsOutOfOrder();
+        m_entropyPolicy->Acked(f, sack);
     }
     RdmaAckInfo ack;
     if (hasInt)

@@ -9,7 +9,7 @@
 #include "rdma-nic-ids.h"
 #include "rdma-nic-rx-buffer.h"
 #include "rdma-nic-rx-placement.h"
-#include "rdma-reps.h"
+#include "rdma-entropy.h"
 #include "rdma-tx-scheduler.h"
 
 #include "ns3/ipv4-address.h"
@@ -35,7 +35,6 @@ namespace ns3
 
 class QbbNetDevice;
 class Packet;
-class UniformRandomVariable;
 
 /**
  * \ingroup rdma
@@ -76,7 +75,9 @@ class UniformRandomVariable;
  * 2017), and keeps it otherwise. With reps each QP recycles the ports of
  * its requests that were acknowledged without an ECN echo (BECN) and draws
  * a fresh one when it has none (REPS, Bonato et al., arXiv:2407.21625;
- * RdmaReps, RepsBufferSize). CNPs keep the QP's port.
+ * RdmaReps, RepsBufferSize). CNPs keep the QP's port. Each choice is a
+ * policy object (RdmaEntropy), the host's side of load balancing beside the
+ * switches' RdmaLoadBalancer.
  *
  * Verbs calls return null or an errno value on bad arguments, as verbs do.
  *
@@ -305,19 +306,10 @@ class RdmaNic : public Object
     void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame);
     /// Hand a frame to the port.
     void SendToPort(Ptr<RdmaFrame> frame);
-    /**
-     * \brief The UDP source port of the next frame a QP sends (Entropy).
-     * \param qpn the QP
-     * \param destQpn its destination QP
-     * \return the port
-     */
-    uint16_t PickSourcePort(uint32_t qpn, uint32_t destQpn);
-    /// \return a port drawn at random from the dynamic range (0xC000-0xFFFF)
-    uint16_t DrawSourcePort();
-    /// Entropy = reps: a request frame `f` of QP qpn left, or a response came back.
-    void RepsSent(uint32_t qpn, const RoceFrame& f);
-    /// Entropy = reps: a response `f` arrived for one of this NIC's QPs.
-    void RepsAcked(const RoceFrame& f);
+    /// \brief Choose the entropy policy (RdmaEntropy). \param mode the Entropy attribute
+    void SetEntropy(Entropy mode);
+    /// \return the Entropy attribute
+    Entropy GetEntropy() const;
 
     // --- the hardware path, with a Pipeline (rdma-nic-hardware.cc) ---
 
@@ -371,19 +363,10 @@ class RdmaNic : public Object
     int8_t m_ackPriority;                                      //!< ACK/NAK class, -1: QP's
     bool m_intEnabled;                                         //!< carry INT (HPCC)
     Entropy m_entropy;                                         //!< source-port choice
-    Time m_flowletTimeout;                                     //!< idle gap that ends a flowlet
-    Ptr<UniformRandomVariable> m_entropyRng;                   //!< port draws (not with Qp)
-
-    /// A QP's current flowlet (Entropy = flowlet).
-    struct Flowlet
-    {
-        Time last;        //!< when its last frame was built
-        uint16_t port{0}; //!< its source port
-    };
-
-    std::unordered_map<uint32_t, Flowlet> m_flowlets;          //!< by QPN
+    Time m_flowletTimeout;                                     //!< FlowletTimeout
     uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
-    std::unordered_map<uint32_t, RdmaReps> m_reps;             //!< by QPN (Entropy = reps)
+    RdmaEntropyParams m_entropyParams;                         //!< the two, for the policy
+    Ptr<RdmaEntropy> m_entropyPolicy;                          //!< Entropy's policy
     RdmaFifo<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, RdmaDropReason> m_rxDrop; //!< RxDrop trace
