@@ -79,7 +79,7 @@ RdmaStatsHelper::Sample()
     {
         for (uint8_t c = 0; c < QbbNetDevice::NUM_CLASSES; ++c)
         {
-            const uint64_t bytes = dev->GetTxQueueBytes(c);
+            const uint64_t bytes = dev->GetTxQueue()->GetBytes(c);
             if (bytes > 0)
             {
                 m_qlen.push_back({now, dev->GetNode()->GetId(), dev->GetIfIndex(), c, bytes});

@@ -171,7 +171,7 @@ struct Star
     /// \return bytes queued at the bottleneck egress now
     uint64_t BottleneckQueue() const
     {
-        return sw->GetPort(bottleneck)->GetTxQueueBytes();
+        return sw->GetPort(bottleneck)->GetTxQueue()->GetBytes();
     }
 
     /// \return PFC pause frames the switch sent (all ports, all classes)

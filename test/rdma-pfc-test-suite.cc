@@ -259,8 +259,8 @@ class PauseTimingTestCase : public TestCase
         Simulator::Schedule(NanoSeconds(2500), [&]() {
             NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(3), true, "class 3 paused at 2500 ns");
             NS_TEST_EXPECT_MSG_EQ(l.a->GetPfcController()->IsPaused(1), false, "class 1 not paused");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueFrames(3), 2, "s4, s5 wait");
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueBytes(3), 2 * FRAME, "their bytes");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetFrames(3), 2, "s4, s5 wait");
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetBytes(3), 2 * FRAME, "their bytes");
             NS_TEST_EXPECT_MSG_EQ(l.a->IsTxIdle(), false, "frames wait: not idle");
             for (uint32_t k = 0; k < 2; ++k)
             {
@@ -419,7 +419,7 @@ class StrictPriorityTestCase : public TestCase
             Callback<void, Ptr<const Packet>, uint8_t>([&](Ptr<const Packet> frame, uint8_t cls) {
                 ++dequeued;
                 NS_TEST_EXPECT_MSG_EQ(+cls,
-                                      +l.a->Classify(frame),
+                                      +l.a->GetClassMap().Classify(frame),
                                       "class of data frame " << dequeued);
             }));
         // Blocker (class 0) goes straight to the wire, then the mix.
@@ -437,10 +437,10 @@ class StrictPriorityTestCase : public TestCase
         }
         for (uint8_t c = 0; c < 8; ++c)
         {
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueFrames(c),
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetFrames(c),
                                   byClass[c].size(),
                                   "frames queued in class " << +c);
-            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueueBytes(c),
+            NS_TEST_EXPECT_MSG_EQ(l.a->GetTxQueue()->GetBytes(c),
                                   byClass[c].size() * FRAME,
                                   "bytes queued in class " << +c);
         }
@@ -820,7 +820,7 @@ class MacControlTestCase : public TestCase
  * Classify(): PCP of a tagged frame (whatever the inner DSCP), DSCP of
  * IPv4 and IPv6 through DscpToClass (default DSCP >> 3), class 7 for
  * frames without IP; the map set through the attribute string and
- * SetDscpClass; malformed attribute strings are refused.
+ * QbbDscpClassMap::Set; malformed attribute strings are refused.
  */
 class ClassifyTestCase : public TestCase
 {
@@ -834,10 +834,10 @@ class ClassifyTestCase : public TestCase
     /// Classify(frame), checked against ClassifyHead on its first bytes.
     static uint8_t Classify(Ptr<QbbNetDevice> dev, Ptr<const Packet> frame)
     {
-        const uint8_t cls = dev->Classify(frame);
+        const uint8_t cls = dev->GetClassMap().Classify(frame);
         const std::vector<uint8_t> b = ToBytes(frame);
         const uint32_t n = std::min<uint32_t>(b.size(), RdmaFrameView::PEEK_BYTES);
-        return cls == dev->ClassifyHead(b.data(), n) ? cls : 0xEE;
+        return cls == dev->GetClassMap().ClassifyHead(b.data(), n) ? cls : 0xEE;
     }
 
     void DoRun() override
@@ -880,7 +880,7 @@ class ClassifyTestCase : public TestCase
         shortTag.push_back(5 << 5);
         NS_TEST_EXPECT_MSG_EQ(+Classify(dev, ToPacket(shortTag)), 5, "15-byte tagged frame");
 
-        // The attribute: default string, a custom map, SetDscpClass.
+        // The attribute: default string, a custom map, QbbDscpClassMap::Set.
         StringValue str;
         dev->GetAttribute("DscpToClass", str);
         std::string def = str.Get();
@@ -897,8 +897,8 @@ class ClassifyTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 26, 0)), 3, "DSCP 26");
         NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 48, 0)), 6, "DSCP 48");
         NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 56, 0)), 0, "DSCP 56 -> 0");
-        dev->SetDscpClass(56, 4);
-        NS_TEST_EXPECT_MSG_EQ(+dev->GetDscpClass(56), 4, "SetDscpClass");
+        dev->GetClassMap().Set(56, 4);
+        NS_TEST_EXPECT_MSG_EQ(+dev->GetClassMap().Get(56), 4, "QbbDscpClassMap::Set");
         NS_TEST_EXPECT_MSG_EQ(+Classify(dev, Ipv4Frame(s, d, 64, 56, 0)), 4, "DSCP 56 -> 4");
 
         std::string tooFew = custom.str().substr(0, custom.str().rfind(' '));

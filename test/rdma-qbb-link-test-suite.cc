@@ -284,7 +284,7 @@ class SaturatedThroughputTestCase : public TestCase
         uint32_t seq = 0;
         bool queueStayedEmpty = true;
         auto push = [&]() {
-            queueStayedEmpty = queueStayedEmpty && link.a->GetTxQueueBytes() == 0;
+            queueStayedEmpty = queueStayedEmpty && link.a->GetTxQueue()->GetBytes() == 0;
             if (seq < total)
             {
                 link.a->SendFrame(MakeFrame(link.macA, link.macB, m_frameBytes, seq++));
@@ -339,7 +339,7 @@ class TxReadyTestCase : public TestCase
         };
         link.a->SetTxReadyCallback(Callback<void>([&]() {
             calls.push_back(Simulator::Now());
-            idleInHook = idleInHook && link.a->IsTxIdle() && link.a->GetTxQueueBytes() == 0;
+            idleInHook = idleInHook && link.a->IsTxIdle() && link.a->GetTxQueue()->GetBytes() == 0;
             if (pushesLeft > 0)
             {
                 --pushesLeft;
@@ -352,15 +352,15 @@ class TxReadyTestCase : public TestCase
             {
                 send();
             }
-            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueFrames(), 2, "one on the wire, two queued");
-            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueBytes(), 2 * 1226, "queued bytes");
+            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetFrames(), 2, "one on the wire, two queued");
+            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetBytes(), 2 * 1226, "queued bytes");
         });
         // B: one frame at 1 us -> call at 1.1 us; the port is busy at once.
         Simulator::Schedule(MicroSeconds(1), [&]() {
             NS_TEST_EXPECT_MSG_EQ(link.a->IsTxIdle(), true, "idle before");
             send();
             NS_TEST_EXPECT_MSG_EQ(link.a->IsTxIdle(), false, "busy right after SendFrame");
-            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueBytes(), 0, "straight to the wire");
+            NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetBytes(), 0, "straight to the wire");
         });
         // C: one frame at 2 us, the hook pushes one frame twice -> calls at
         // 2.1, 2.2 and 2.3 us.
@@ -483,8 +483,8 @@ class QueueLimitTestCase : public TestCase
             accepted.push_back(link.a->SendFrame(MakeFrame(link.macA, link.macB, 1000, i)));
         }
         // One frame on the wire (not counted), three of 1000 B fill 3000 B.
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueBytes(), 3000, "queue bytes");
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueFrames(), 3, "queue frames");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetBytes(), 3000, "queue bytes");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetFrames(), 3, "queue frames");
         for (uint32_t i = 0; i < 10; ++i)
         {
             NS_TEST_EXPECT_MSG_EQ(accepted[i], (i < 4), "SendFrame result " << i);
@@ -500,7 +500,7 @@ class QueueLimitTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(got[i], i, "the first four");
         }
         NS_TEST_EXPECT_MSG_EQ(link.a->IsTxIdle(), true, "idle at the end");
-        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueueBytes(), 0, "empty at the end");
+        NS_TEST_EXPECT_MSG_EQ(link.a->GetTxQueue()->GetBytes(), 0, "empty at the end");
         Simulator::Destroy();
     }
 };

@@ -314,7 +314,7 @@ class EcnTestCase : public TestCase
         f.switchPorts[0]->TraceConnectWithoutContext(
             "PhyRxEnd",
             Callback<void, Ptr<const Packet>>(
-                [&](Ptr<const Packet>) { depth.push_back(egress->GetTxQueueBytes(DATA_CLASS)); }));
+                [&](Ptr<const Packet>) { depth.push_back(egress->GetTxQueue()->GetBytes(DATA_CLASS)); }));
         std::map<uint64_t, uint32_t> markedAt;
         f.sw->TraceConnectWithoutContext(
             "EcnMark",
@@ -743,7 +743,7 @@ class Ipv6VlanTestCase : public TestCase
         f.switchPorts[0]->TraceConnectWithoutContext(
             "PhyRxEnd",
             Callback<void, Ptr<const Packet>>([&](Ptr<const Packet>) {
-                maxQueued = std::max(maxQueued, f.switchPorts[2]->GetTxQueueBytes(pcp));
+                maxQueued = std::max(maxQueued, f.switchPorts[2]->GetTxQueue()->GetBytes(pcp));
             }));
         const uint32_t frames = 4;
         Simulator::Schedule(MicroSeconds(5), [&]() {

@@ -359,7 +359,7 @@ RdmaExperimentBuilder::SampleCensus(Time interval)
     const NetDeviceContainer& devices = m_topo.GetDevices();
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
-        frames += StaticCast<QbbNetDevice>(devices.Get(i))->GetTxQueueFrames();
+        frames += StaticCast<QbbNetDevice>(devices.Get(i))->GetTxQueue()->GetFrames();
     }
     uint64_t qps = 0;
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)

@@ -100,7 +100,7 @@ bool
 RdmaLoadBalancer::IsPaused(uint32_t port, const RdmaFrameView& view) const
 {
     const QbbNetDevice& d = *m_ports[port];
-    const uint8_t cls = d.ClassifyHead(view.GetHead(), view.GetHeadLength());
+    const uint8_t cls = d.GetClassMap().ClassifyHead(view.GetHead(), view.GetHeadLength());
     return (d.GetPfcController()->GetPausedMask() >> cls) & 1;
 }
 

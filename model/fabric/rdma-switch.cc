@@ -516,7 +516,7 @@ RdmaSwitch::Receive(uint32_t inPort, Ptr<QbbNetDevice> /* device */, Ptr<RdmaFra
     m_lb->Forwarded(*frame, view, inPort, out);
     Port& egress = m_ports[out];
     QbbQueueItem item;
-    item.cls = egress.device->ClassifyHead(view.GetHead(), view.GetHeadLength());
+    item.cls = egress.device->GetClassMap().ClassifyHead(view.GetHead(), view.GetHeadLength());
     if (m_watchdog->IsStormed(out, item.cls) && m_watchdog->GetAction() == RdmaPfcWatchdog::DROP)
     {
         Drop(*frame, inPort, DROP_PFC_STORM);

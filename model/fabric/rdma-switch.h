@@ -50,7 +50,7 @@ class UniformRandomVariable;
  * the TTL, an ECN mark or an INT record rewrite its first bytes in place
  * (RdmaFrameEditor).
  *
- * Egress: the frame's class is the egress port's Classify() (PCP or DSCP);
+ * Egress: the frame's class is the egress port's GetClassMap().Classify() (PCP or DSCP);
  * it goes to the egress port's queue (QbbNetDevice::Enqueue, a
  * QbbEgressQueue) as a QbbQueueItem with its ingress port, class, bytes and
  * header offsets. The switch plugs its policies into every port's queue at

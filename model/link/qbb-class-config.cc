@@ -4,8 +4,10 @@
 
 #include "qbb-class-config.h"
 
+#include "ns3/abort.h"
 #include "ns3/rdma-wire.h"
 
+#include <algorithm>
 #include <istream>
 #include <limits>
 #include <ostream>
@@ -71,6 +73,69 @@ QbbDscpClassMap::QbbDscpClassMap()
     {
         cls[d] = static_cast<uint8_t>(d >> 3);
     }
+}
+
+uint8_t
+QbbDscpClassMap::Classify(const RdmaFrame& frame) const
+{
+    // Bytes 12-13 EtherType; then the PCP (byte 14) of a tag, or the first
+    // two bytes of an IP header (DSCP in byte 15 for IPv4, bytes 14-15 for IPv6).
+    uint8_t b[16];
+    const uint32_t n = std::min<uint32_t>(frame.GetSize(), sizeof(b));
+    if (n < 15)
+    {
+        return RdmaWire::NUM_CLASSES - 1;
+    }
+    frame.CopyData(b, n);
+    return ClassifyHead(b, n);
+}
+
+uint8_t
+QbbDscpClassMap::Classify(Ptr<const Packet> frame) const
+{
+    return Classify(*RdmaFrame::Wrap(ConstCast<Packet>(frame)));
+}
+
+uint8_t
+QbbDscpClassMap::ClassifyHead(const uint8_t* b, uint32_t n) const
+{
+    if (n < 15)
+    {
+        return RdmaWire::NUM_CLASSES - 1;
+    }
+    const uint16_t type = static_cast<uint16_t>((b[12] << 8) | b[13]);
+    if (type == RdmaWire::ETHERTYPE_VLAN)
+    {
+        return b[14] >> 5;
+    }
+    if (n < 16)
+    {
+        return RdmaWire::NUM_CLASSES - 1;
+    }
+    if (type == RdmaWire::ETHERTYPE_IPV4)
+    {
+        return cls[b[15] >> 2];
+    }
+    if (type == RdmaWire::ETHERTYPE_IPV6)
+    {
+        return cls[((b[14] & 0x0F) << 2) | (b[15] >> 6)];
+    }
+    return RdmaWire::NUM_CLASSES - 1;
+}
+
+void
+QbbDscpClassMap::Set(uint8_t dscp, uint8_t c)
+{
+    NS_ABORT_MSG_IF(dscp >= cls.size(), "QbbDscpClassMap: DSCP " << +dscp << " is not 0-63");
+    NS_ABORT_MSG_IF(c >= RdmaWire::NUM_CLASSES, "QbbDscpClassMap: class " << +c << " is not 0-7");
+    cls[dscp] = c;
+}
+
+uint8_t
+QbbDscpClassMap::Get(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp >= cls.size(), "QbbDscpClassMap: DSCP " << +dscp << " is not 0-63");
+    return cls[dscp];
 }
 
 std::ostream&

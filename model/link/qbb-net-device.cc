@@ -354,7 +354,7 @@ QbbNetDevice::SendFrame(Ptr<RdmaFrame> frame)
     }
     QbbQueueItem item;
     item.frame = frame;
-    item.cls = Classify(*frame);
+    item.cls = m_dscpMap.Classify(*frame);
     return Queue(std::move(item));
 }
 
@@ -383,54 +383,6 @@ QbbNetDevice::Queue(QbbQueueItem&& item)
     }
     StartNextFrame();
     return true;
-}
-
-uint8_t
-QbbNetDevice::Classify(const RdmaFrame& frame) const
-{
-    // Bytes 12-13 EtherType; then the PCP (byte 14) of a tag, or the first
-    // two bytes of an IP header (DSCP in byte 15 for IPv4, bytes 14-15 for IPv6).
-    uint8_t b[16];
-    const uint32_t n = std::min<uint32_t>(frame.GetSize(), sizeof(b));
-    if (n < 15)
-    {
-        return NUM_CLASSES - 1;
-    }
-    frame.CopyData(b, n);
-    return ClassifyHead(b, n);
-}
-
-uint8_t
-QbbNetDevice::Classify(Ptr<const Packet> frame) const
-{
-    return Classify(*RdmaFrame::Wrap(ConstCast<Packet>(frame)));
-}
-
-uint8_t
-QbbNetDevice::ClassifyHead(const uint8_t* b, uint32_t n) const
-{
-    if (n < 15)
-    {
-        return NUM_CLASSES - 1;
-    }
-    const uint16_t type = static_cast<uint16_t>((b[12] << 8) | b[13]);
-    if (type == RdmaWire::ETHERTYPE_VLAN)
-    {
-        return b[14] >> 5;
-    }
-    if (n < 16)
-    {
-        return NUM_CLASSES - 1;
-    }
-    if (type == RdmaWire::ETHERTYPE_IPV4)
-    {
-        return m_dscpMap.cls[b[15] >> 2];
-    }
-    if (type == RdmaWire::ETHERTYPE_IPV6)
-    {
-        return m_dscpMap.cls[((b[14] & 0x0F) << 2) | (b[15] >> 6)];
-    }
-    return NUM_CLASSES - 1;
 }
 
 bool
@@ -540,21 +492,6 @@ QbbNetDevice::TransmitComplete()
 }
 
 void
-QbbNetDevice::SetDscpClass(uint8_t dscp, uint8_t cls)
-{
-    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
-    NS_ABORT_MSG_IF(cls >= NUM_CLASSES, "QbbNetDevice: class " << +cls << " is not 0-7");
-    m_dscpMap.cls[dscp] = cls;
-}
-
-uint8_t
-QbbNetDevice::GetDscpClass(uint8_t dscp) const
-{
-    NS_ABORT_MSG_IF(dscp >= m_dscpMap.cls.size(), "QbbNetDevice: DSCP " << +dscp << " is not 0-63");
-    return m_dscpMap.cls[dscp];
-}
-
-void
 QbbNetDevice::Drop(const RdmaFrame& frame, RdmaDropReason reason)
 {
     NS_LOG_LOGIC("drop " << RdmaDropReasonName(reason) << " " << frame.GetSize() << " bytes");
@@ -574,28 +511,16 @@ QbbNetDevice::IsTxIdle() const
     return !SettleTx() && m_queue->IsEmpty();
 }
 
-uint64_t
-QbbNetDevice::GetTxQueueBytes() const
+const QbbDscpClassMap&
+QbbNetDevice::GetClassMap() const
 {
-    return m_queue->GetBytes();
+    return m_dscpMap;
 }
 
-uint32_t
-QbbNetDevice::GetTxQueueFrames() const
+QbbDscpClassMap&
+QbbNetDevice::GetClassMap()
 {
-    return m_queue->GetFrames();
-}
-
-uint64_t
-QbbNetDevice::GetTxQueueBytes(uint8_t cls) const
-{
-    return m_queue->GetBytes(cls);
-}
-
-uint32_t
-QbbNetDevice::GetTxQueueFrames(uint8_t cls) const
-{
-    return m_queue->GetFrames(cls);
+    return m_dscpMap;
 }
 
 const QbbNetDevice::Stats&

@@ -44,7 +44,7 @@ class UniformRandomVariable;
  *
  * Transmit: a frame handed to Send() (which adds the Ethernet header) or to
  * SendFrame() (which takes a frame that already has one) is classified to
- * one of NUM_CLASSES traffic classes (see Classify()); a switch hands its
+ * one of NUM_CLASSES traffic classes (GetClassMap().Classify()); a switch hands its
  * frames to Enqueue() with the class and what its queue policies need. The
  * port's egress queue (the TxQueue attribute, a QbbEgressQueue: class
  * FIFOs, the SP/DWRR scheduler, and a switch's admission, ECN and INT
@@ -216,7 +216,7 @@ class QbbNetDevice : public NetDevice
      * \brief Queue a complete Ethernet frame for transmission.
      *
      * It starts at once when the transmitter is idle and its class (see
-     * Classify()) is not paused (IsTxIdle() is then false on return); else
+     * GetClassMap().Classify()) is not paused (IsTxIdle() is then false on return); else
      * it waits in its class's queue. The MacTx trace sees every frame
      * accepted.
      * \param frame an Ethernet frame, destination MAC first, no FCS, of
@@ -287,58 +287,12 @@ class QbbNetDevice : public NetDevice
     /// \return the PFC controller
     Ptr<QbbPfcController> GetPfcController() const;
 
-    /// \return bytes waiting in all transmit queues (not the frame being sent)
-    uint64_t GetTxQueueBytes() const;
-    /// \return frames waiting in all transmit queues (not the frame being sent)
-    uint32_t GetTxQueueFrames() const;
-    /**
-     * \param cls traffic class, 0-7 (aborts otherwise)
-     * \return bytes waiting in the class's transmit queue
-     */
-    uint64_t GetTxQueueBytes(uint8_t cls) const;
-    /**
-     * \param cls traffic class, 0-7 (aborts otherwise)
-     * \return frames waiting in the class's transmit queue
-     */
-    uint32_t GetTxQueueFrames(uint8_t cls) const;
 
-    /**
-     * \brief The traffic class of a frame, from the fewest bytes that decide
-     * it: an 802.1Q-tagged frame (EtherType 0x8100 at offset 12) goes to its
-     * PCP (byte 14, top 3 bits; IEEE 802.1Qbb pauses per priority, so class
-     * = priority, without 802.1Q Table 8-5's swap of priorities 0 and 1); an
-     * untagged IPv4 frame (0x0800) to DscpToClass[DSCP] (DSCP = byte 15 >> 2);
-     * an untagged IPv6 frame (0x86DD) to DscpToClass[DSCP] of its Traffic
-     * Class (bytes 14-15); anything else (ARP, MAC Control, frames too short to
-     * hold the field) to the highest class, 7.
-     * \param frame an Ethernet frame, destination MAC first
-     * \return the class, 0-7
-     */
-    uint8_t Classify(const RdmaFrame& frame) const;
-    /**
-     * \brief Classify() for a frame as a Packet.
-     * \param frame an Ethernet frame, destination MAC first
-     * \return the class, 0-7
-     */
-    uint8_t Classify(Ptr<const Packet> frame) const;
-    /**
-     * \brief Classify() from a copy of the frame's first bytes.
-     * \param head the first bytes of an Ethernet frame
-     * \param n how many: at least 16, or the whole frame if it is shorter
-     * \return the class, 0-7
-     */
-    uint8_t ClassifyHead(const uint8_t* head, uint32_t n) const;
-    /**
-     * \brief Set the class of one DSCP value (one entry of DscpToClass).
-     * \param dscp 0-63 (aborts otherwise)
-     * \param cls traffic class 0-7 (aborts otherwise)
-     */
-    void SetDscpClass(uint8_t dscp, uint8_t cls);
-    /**
-     * \param dscp 0-63 (aborts otherwise)
-     * \return its traffic class
-     */
-    uint8_t GetDscpClass(uint8_t dscp) const;
+    /// \return the classifier: a frame's traffic class by its PCP, or its
+    /// DSCP through the DscpToClass map (QbbDscpClassMap::Classify)
+    const QbbDscpClassMap& GetClassMap() const;
+    /// \return the classifier, to change the class of a DSCP value
+    QbbDscpClassMap& GetClassMap();
     /// \return the counters
     const Stats& GetStats() const;
 

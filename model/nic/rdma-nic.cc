@@ -719,7 +719,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     // Copies: what runs below may create QPs (the table may move).
     const Ptr<RdmaQueuePair> qp = entry->qp;
     const Ptr<RdmaQpCc> cc = entry->cc;
-    if (m_pipeline && !AdmitRx(*frame, m_device->GetDscpClass(f.dscp)))
+    if (m_pipeline && !AdmitRx(*frame, m_device->GetClassMap().Get(f.dscp)))
     {
         return;
     }
