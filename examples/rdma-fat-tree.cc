@@ -128,7 +128,7 @@ main(int argc, char* argv[])
 
     uint32_t finished = 0;
     Time last;
-    const RdmaPathFunction pathOf = topo.GetPathFunction(1024 + 58, 62);
+    const RdmaPathFunction pathOf = topo.GetPaths().GetPathFunction(1024 + 58, 62);
     for (uint32_t h = 0; h < n; ++h)
     {
         const uint32_t d = (h + n / 2) % n;

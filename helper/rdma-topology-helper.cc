@@ -224,6 +224,12 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     m_installed = true;
     m_spec = spec;
     m_routes = std::make_unique<RdmaRouteComputer>(m_spec);
+    // The routes object made here stays the intact fabric's (a failure moves
+    // it to m_builtRoutes, never destroys it).
+    m_paths = std::make_unique<RdmaFabricPaths>(
+        m_spec,
+        *m_routes,
+        [this](uint32_t link, uint32_t frameBytes) { return WireTime(link, frameBytes); });
     MakeNodes();
     const std::vector<std::vector<Ptr<QbbNetDevice>>> ports = InstallLinks();
     InstallSwitches(ports);
@@ -511,11 +517,11 @@ RdmaTopologyHelper::GetRoutes() const
     return *m_routes;
 }
 
-const RdmaRouteComputer&
-RdmaTopologyHelper::GetBuiltRoutes() const
+const RdmaFabricPaths&
+RdmaTopologyHelper::GetPaths() const
 {
     CheckInstalled();
-    return m_builtRoutes ? *m_builtRoutes : *m_routes;
+    return *m_paths;
 }
 
 uint32_t
@@ -650,59 +656,6 @@ RdmaTopologyHelper::WireTime(uint32_t link, uint32_t frameBytes) const
     // link's rate with a built device's framing (every device has the same).
     const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
     return QbbNetDevice::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
-}
-
-Time
-RdmaTopologyHelper::GetPropagationDelay(uint32_t src, uint32_t dst) const
-{
-    Time t;
-    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
-    {
-        t += m_spec.links[l].delay;
-    }
-    return t;
-}
-
-DataRate
-RdmaTopologyHelper::GetBottleneckRate(uint32_t src, uint32_t dst) const
-{
-    uint64_t bps = 0;
-    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
-    {
-        const uint64_t r = m_spec.links[l].rate.GetBitRate();
-        bps = (bps == 0 || r < bps) ? r : bps;
-    }
-    return DataRate(bps);
-}
-
-Time
-RdmaTopologyHelper::GetBaseRtt(uint32_t src,
-                               uint32_t dst,
-                               uint32_t frameBytes,
-                               uint32_t ackBytes) const
-{
-    Time t;
-    for (uint32_t l : GetBuiltRoutes().GetPath(src, dst))
-    {
-        t += m_spec.links[l].delay + WireTime(l, frameBytes);
-    }
-    for (uint32_t l : GetBuiltRoutes().GetPath(dst, src))
-    {
-        t += m_spec.links[l].delay + WireTime(l, ackBytes);
-    }
-    return t;
-}
-
-RdmaPathFunction
-RdmaTopologyHelper::GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) const
-{
-    CheckInstalled();
-    return [this, frameBytes, ackBytes](uint32_t src, uint32_t dst) {
-        RdmaPathInfo info;
-        info.baseRtt = GetBaseRtt(src, dst, frameBytes, ackBytes);
-        info.bottleneck = GetBottleneckRate(src, dst);
-        return info;
-    };
 }
 
 int64_t

@@ -6,6 +6,7 @@
 #define RDMA_TOPOLOGY_HELPER_H
 
 #include "qbb-helper.h"
+#include "rdma-fabric-paths.h"
 #include "rdma-fct-stats.h"
 #include "rdma-helper.h"
 #include "rdma-route-computer.h"
@@ -73,7 +74,7 @@ namespace ns3
  * they would there.
  *
  * InstallFabric() and InstallHosts() split Install() in two, for NIC
- * settings that depend on the fabric (a base RTT from GetBaseRtt(), which
+ * settings that depend on the fabric (a base RTT from GetPaths().GetBaseRtt(), which
  * works once the fabric is in).
  *
  * Bad topologies (a RdmaTopologyError from a generator, the reader or
@@ -318,51 +319,10 @@ class RdmaTopologyHelper
     /// \return every device built here (two per built link, in link order)
     const NetDeviceContainer& GetDevices() const;
 
-    /*
-     * The path queries below (GetPropagationDelay, GetBottleneckRate,
-     * GetBaseRtt, GetPathFunction) walk the fabric as built: a link that
-     * fails during the run (ScheduleLinkFailure) is not taken away, so a
-     * flow's ideal FCT is the intact fabric's whatever failed (its slowdown
-     * shows what the failure cost), and a host cut off by a failed link
-     * still has a path to compare against.
-     */
-    /**
-     * \brief One-way propagation delay from one host to another: the sum
-     * of the link delays on RdmaRouteComputer::GetPath().
-     * \param src host index \param dst host index \return the delay
-     */
-    Time GetPropagationDelay(uint32_t src, uint32_t dst) const;
-    /**
-     * \brief The slowest link rate on the path from src to dst.
-     * \param src host index \param dst host index \return the rate (0 if src = dst)
-     */
-    DataRate GetBottleneckRate(uint32_t src, uint32_t dst) const;
-    /**
-     * \brief Base round-trip time of one frame from src to dst and its
-     * acknowledgement back, with empty queues: the propagation delay both
-     * ways plus, on every link, the wire time of the frame forward and of
-     * the acknowledgement back (store and forward at each switch;
-     * QbbNetDevice::GetWireTime, which counts preamble, FCS and gap). The
-     * switches add no processing time.
-     * \param src host index
-     * \param dst host index
-     * \param frameBytes the data frame, Ethernet header to ICRC
-     * \param ackBytes the acknowledgement frame (an RC ACK is 62 bytes:
-     *        Ethernet 14, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4)
-     * \return the time
-     */
-    Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t frameBytes, uint32_t ackBytes) const;
-
-    /**
-     * \brief The path function the FCT statistics take (RdmaMakeFctRecords):
-     * for a host pair, GetBaseRtt() with these frame sizes and
-     * GetBottleneckRate(). The function refers to this helper, which must
-     * outlive it.
-     * \param frameBytes the data frame of the base RTT
-     * \param ackBytes the acknowledgement frame of the base RTT
-     * \return the function
-     */
-    RdmaPathFunction GetPathFunction(uint32_t frameBytes, uint32_t ackBytes) const;
+    /// \return the host pairs' paths with empty queues (propagation delay,
+    /// bottleneck, base RTT, the FCT statistics' path function) over the
+    /// fabric as built (RdmaFabricPaths)
+    const RdmaFabricPaths& GetPaths() const;
 
     /**
      * \brief Fix the random streams: each link's devices and error models,
@@ -382,8 +342,6 @@ class RdmaTopologyHelper
     void Report(const std::string& what, uint64_t done, uint64_t total) const;
     /// The wire time of frameBytes on link i.
     Time WireTime(uint32_t link, uint32_t frameBytes) const;
-    /// \return the routes of the fabric as built (no link failed)
-    const RdmaRouteComputer& GetBuiltRoutes() const;
     /// Put m_routes' next hops toward every host in every switch's table.
     /// Make the nodes (with their system ids), sorted into switches and hosts.
     void MakeNodes();
@@ -415,6 +373,7 @@ class RdmaTopologyHelper
     bool m_installed;                                   //!< Install() ran
     RdmaTopologySpec m_spec;                            //!< what was installed
     std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes now
+    std::unique_ptr<RdmaFabricPaths> m_paths;           //!< GetPaths (over the intact fabric)
     std::unique_ptr<RdmaRouteComputer> m_builtRoutes;   //!< those of the intact fabric, once a
                                                         //!< link failed (else m_routes)
     NodeContainer m_nodes;                              //!< all, by node id

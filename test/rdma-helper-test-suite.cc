@@ -295,7 +295,7 @@ class TopologyHelperSettingsTestCase : public TestCase
             }
             // Two hops each way: propagation 4 x 500 ns plus the frames' wire
             // times, known before any NIC exists.
-            const Time rtt = topo.GetBaseRtt(0, 2, 1082, 62);
+            const Time rtt = topo.GetPaths().GetBaseRtt(0, 2, 1082, 62);
             NS_TEST_ASSERT_MSG_GT(rtt, NanoSeconds(2000), "base RTT from the fabric alone");
             RdmaHelper rdma;
             rdma.SetNicAttribute("BaseRtt", TimeValue(rtt));

@@ -244,7 +244,7 @@ class BaseRttTestCase : public TestCase
         topo.GetHostDevice(0)->TraceConnectWithoutContext(
             "MacTx",
             MakeBoundCallback(&StoreSize, &dataBytes));
-        NS_TEST_ASSERT_MSG_EQ(topo.GetPropagationDelay(0, 15), MicroSeconds(6), "6 links of 1 us");
+        NS_TEST_ASSERT_MSG_EQ(topo.GetPaths().GetPropagationDelay(0, 15), MicroSeconds(6), "6 links of 1 us");
         Flows flows(topo, {{0, 15}}, 1000);
         topo.GetHostDevice(15)->TraceConnectWithoutContext(
             "MacTx",
@@ -256,13 +256,13 @@ class BaseRttTestCase : public TestCase
         // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + RETH 16 + 1000 + ICRC 4.
         NS_TEST_ASSERT_MSG_EQ(dataBytes, 1074, "WRITE_ONLY frame");
         NS_TEST_ASSERT_MSG_EQ(ackBytes, 62, "ACK frame");
-        const Time rtt = topo.GetBaseRtt(0, 15, dataBytes, ackBytes);
+        const Time rtt = topo.GetPaths().GetBaseRtt(0, 15, dataBytes, ackBytes);
         // 12 x 1 us + 6 x (1074 + 24) x 8 / 100 ns + 6 x (62 + 24) x 8 / 100 ns; each
         // wire time is rounded to the runner's time resolution (ns), 12 roundings.
         const double expectNs = 12000 + 6 * (1074 + 24) * 8 / 100.0 + 6 * (62 + 24) * 8 / 100.0;
         NS_TEST_ASSERT_MSG_EQ_TOL(rtt.GetSeconds() * 1e9, expectNs, 12 * 0.5, "formula");
         NS_TEST_ASSERT_MSG_EQ(flows.done[0] - MicroSeconds(10), rtt, "measured RTT");
-        const RdmaPathInfo path = topo.GetPathFunction(dataBytes, ackBytes)(0, 15);
+        const RdmaPathInfo path = topo.GetPaths().GetPathFunction(dataBytes, ackBytes)(0, 15);
         NS_TEST_ASSERT_MSG_EQ(path.baseRtt, rtt, "path function: base RTT");
         NS_TEST_ASSERT_MSG_EQ(path.bottleneck, DataRate("100Gbps"), "path function: bottleneck");
         Simulator::Destroy();
@@ -397,7 +397,7 @@ class FabricOtherTopologiesTestCase : public TestCase
                                   "uplink device rate");
             NS_TEST_ASSERT_MSG_EQ(topo.GetSwitch(0)->GetNPorts(), 8 + 2, "leaf radix");
             NS_TEST_ASSERT_MSG_EQ(topo.GetSwitch(4)->GetNPorts(), 4, "spine radix");
-            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 31), DataRate("100Gbps"), "bottleneck");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetPaths().GetBottleneckRate(0, 31), DataRate("100Gbps"), "bottleneck");
             Simulator::Destroy();
         }
         {
@@ -407,9 +407,9 @@ class FabricOtherTopologiesTestCase : public TestCase
             neck.delay = MicroSeconds(5);
             topo.SetTierLink(1, neck);
             topo.InstallDumbbell(3, 2);
-            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 4), DataRate("10Gbps"), "across");
-            NS_TEST_ASSERT_MSG_EQ(topo.GetBottleneckRate(0, 1), DataRate("100Gbps"), "same side");
-            NS_TEST_ASSERT_MSG_EQ(topo.GetPropagationDelay(0, 4), MicroSeconds(7), "1 + 5 + 1 us");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetPaths().GetBottleneckRate(0, 4), DataRate("10Gbps"), "across");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetPaths().GetBottleneckRate(0, 1), DataRate("100Gbps"), "same side");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetPaths().GetPropagationDelay(0, 4), MicroSeconds(7), "1 + 5 + 1 us");
             Simulator::Destroy();
         }
         {

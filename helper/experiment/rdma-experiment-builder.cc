@@ -190,7 +190,7 @@ RdmaExperimentBuilder::BuildHosts()
     // to the last GPU's NIC; its NVLink ports, apart, take the same).
     const auto& servers = m_spec.topology.servers;
     const uint32_t nHosts = servers.count > 0 ? servers.GetGpus() : m_topo.GetNHosts();
-    const Time baseRtt = nHosts > 1 ? m_topo.GetBaseRtt(0,
+    const Time baseRtt = nHosts > 1 ? m_topo.GetPaths().GetBaseRtt(0,
                                                         nHosts - 1,
                                                         m_spec.GetFrameBytes(),
                                                         RdmaExperimentSpec::GetAckBytes())

@@ -758,7 +758,7 @@ namespace
 
 /**
  * \return each flow's FCT record, against its path's ideal FCT (each host
- * pair's path walked once: RdmaTopologyHelper::GetPathFunction)
+ * pair's path walked once: RdmaFabricPaths::GetPathFunction)
  * \param spec the experiment \param topo the fabric \param flows the flows
  * \param results their results \param end the run's end (the unfinished
  * flows' lower bounds)
@@ -771,7 +771,7 @@ FctRecords(const RdmaExperimentSpec& spec,
            Time end)
 {
     const RdmaPathFunction pathOf =
-        topo.GetPathFunction(spec.GetFrameBytes(), RdmaExperimentSpec::GetAckBytes());
+        topo.GetPaths().GetPathFunction(spec.GetFrameBytes(), RdmaExperimentSpec::GetAckBytes());
     std::map<std::pair<uint32_t, uint32_t>, RdmaPathInfo> paths;
     auto path = [&](uint32_t src, uint32_t dst) {
         auto [it, added] = paths.try_emplace(std::make_pair(src, dst));
