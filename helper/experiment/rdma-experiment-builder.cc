@@ -268,7 +268,14 @@ RdmaExperimentBuilder::StartJobs()
         Abandon(std::string("traffic: ") + e.what());
     }
     m_collectives->SetAllDoneCallback(AllDoneCallback());
-    m_collectives->Start();
+    try
+    {
+        m_collectives->Start();
+    }
+    catch (const std::exception& e)
+    {
+        Abandon(std::string("traffic: ") + e.what());
+    }
 }
 
 std::vector<Ptr<RdmaNic>>
@@ -472,6 +479,10 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
                                   " ms simulated; nothing was written" +
                                   (m_write ? " to " + m_spec.outDir : std::string()),
                               signal);
+    }
+    if (m_collectives && !m_collectives->GetError().empty())
+    {
+        Abandon("traffic: " + m_collectives->GetError());
     }
     return Simulator::Now();
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <set>
 #include <stdexcept>
+#include <stdexcept>
 #include <tuple>
 
 namespace ns3
@@ -342,6 +343,24 @@ RdmaCollectiveRunner::AddJob(const RdmaJob& job)
 void
 RdmaCollectiveRunner::Start()
 {
+    // Regions first, before anything runs: a NIC that cannot register one
+    // stops the run with an error, as the flow runner's do.
+    for (JobState& s : m_jobs)
+    {
+        uint64_t largest = 1;
+        for (uint32_t i : s.collectiveItems)
+        {
+            largest = std::max(largest, s.job.items[i].collective->GetLargestOp());
+        }
+        for (uint32_t r = 0; r < s.ranks.size(); ++r)
+        {
+            PrepareHost(s.ranks[r].host, largest);
+            if (!s.job.intraHosts.empty())
+            {
+                PrepareHost(s.job.intraHosts[r], largest);
+            }
+        }
+    }
     for (uint32_t j = 0; j < m_jobs.size(); ++j)
     {
         const Time start = m_jobs[j].job.start;
@@ -364,10 +383,12 @@ RdmaCollectiveRunner::PrepareHost(uint32_t id, uint64_t bytes)
     h.Open(Callback<void, const RdmaWorkCompletion&>(
         [this, id](const RdmaWorkCompletion& wc) { OnCompletion(id, wc); }));
     h.mr = h.nic->RegMr(h.pd, REGION_VA, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-    NS_ABORT_MSG_IF(!h.mr,
-                    "RdmaCollectiveRunner: host " << id << ": ibv_reg_mr of " << bytes
-                                                  << " bytes failed: the NIC's MPT or MTT store "
-                                                     "is full");
+    if (!h.mr)
+    {
+        throw std::runtime_error("host " + std::to_string(id) + ": ibv_reg_mr of " +
+                                 std::to_string(bytes) +
+                                 " bytes failed: the NIC's MPT or MTT store is full");
+    }
     h.rkey = h.mr->GetRkey();
 }
 
@@ -376,9 +397,9 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
 {
     JobState& s = m_jobs[j];
     const auto n = static_cast<uint32_t>(s.ranks.size());
-    // Every QP the schedules use, and the resources each needs.
+    // Every QP the schedules use, and the send queue depth each needs (the
+    // hosts' regions are registered already: Start).
     std::set<std::tuple<uint32_t, uint32_t, uint32_t>> pairs;
-    uint64_t largest = 1;
     uint32_t sendDepth = 1;
     for (uint32_t i : s.collectiveItems)
     {
@@ -387,16 +408,7 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         {
             pairs.emplace(op.src, op.dst, op.channel);
         }
-        largest = std::max(largest, c.GetLargestOp());
         sendDepth = std::max(sendDepth, c.GetMostOpsPerQp());
-    }
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        PrepareHost(s.ranks[r].host, largest);
-        if (!s.job.intraHosts.empty())
-        {
-            PrepareHost(s.job.intraHosts[r], largest);
-        }
     }
     for (const auto& [src, dst, channel] : pairs)
     {
@@ -413,10 +425,17 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
                                                                 b.QpInit(sendDepth, m_recvDepth),
                                                                 m_config,
                                                                 s.job.priority);
-        NS_ABORT_MSG_IF((localA && !req) || (localB && !resp),
-                        "RdmaCollectiveRunner: job " << j << ": no QP for rank " << src
-                                                     << " -> " << dst << " (ibv_create_qp: the "
-                                                     << "NIC's QP context memory is full)");
+        if ((localA && !req) || (localB && !resp))
+        {
+            // ibv_create_qp failed (ENOMEM): the job cannot run as configured,
+            // which is the run's error, not a result (GetError).
+            m_error = "job " + std::to_string(j) + ": ibv_create_qp for rank " +
+                      std::to_string(src) + " -> " + std::to_string(dst) + " on host " +
+                      std::to_string(localA && !req ? hostA : hostB) +
+                      " failed: the NIC's QP context memory is full";
+            Simulator::Stop();
+            return;
+        }
         for (uint32_t k = 0; localB && k < m_recvDepth; ++k)
         {
             RdmaRecvWr recv;
@@ -662,6 +681,21 @@ RdmaCollectiveRunner::LeaveItem(uint32_t j, uint32_t r)
 }
 
 void
+RdmaCollectiveRunner::FailJob(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    s.failed = true;
+    const Rank& rank = s.ranks[r];
+    if (rank.seq < s.records.size())
+    {
+        s.records[rank.seq].failed = true;
+    }
+    ++m_failed;
+    ++m_jobsOver;
+    CheckAllDone();
+}
+
+void
 RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
 {
     Host& h = m_hosts[host];
@@ -675,15 +709,7 @@ RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     {
         NS_LOG_WARN("job " << j << ": rank " << h.rank << ": " << RdmaWcStatusName(wc.status)
                            << ": the job stops");
-        s.failed = true;
-        const Rank& rank = s.ranks[h.rank];
-        if (rank.seq < s.records.size())
-        {
-            s.records[rank.seq].failed = true;
-        }
-        ++m_failed;
-        ++m_jobsOver;
-        CheckAllDone();
+        FailJob(j, h.rank);
         return;
     }
     const uint32_t r = h.rank;
@@ -790,6 +816,12 @@ uint64_t
 RdmaCollectiveRunner::GetFailedCount() const
 {
     return m_failed;
+}
+
+const std::string&
+RdmaCollectiveRunner::GetError() const
+{
+    return m_error;
 }
 
 uint64_t

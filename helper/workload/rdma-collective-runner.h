@@ -221,7 +221,13 @@ class RdmaCollectiveRunner : public Object
      *        rank simulates (no NIC here: its SetHosts entry is dropped)
      */
     void SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far);
-    /// Schedule the jobs' starts (call once, before or during Simulator::Run).
+    /**
+     * \brief Register every job's memory regions (each host's PD, CQ and
+     * region as long as its job's largest WRITE) and schedule the jobs'
+     * starts (call once, before Simulator::Run).
+     * \throws std::runtime_error naming the host if a NIC cannot register
+     *         its region (ibv_reg_mr: its MPT or MTT store is full)
+     */
     void Start();
     /**
      * \brief Called once when every job has finished or failed (e.g. to
@@ -247,6 +253,10 @@ class RdmaCollectiveRunner : public Object
     uint64_t GetCompletedCount() const;
     /// \return collectives in which a WRITE failed
     uint64_t GetFailedCount() const;
+    /// \return why a job could not start ("" if none): its QPs could not be
+    /// made (ibv_create_qp: the NIC's QP context memory is full); the
+    /// runner then stopped the simulation (Simulator::Stop)
+    const std::string& GetError() const;
     /// \return payload bytes landed at receivers so far
     uint64_t GetLandedBytes() const;
     /// \return payload bytes the jobs will land
@@ -324,7 +334,14 @@ class RdmaCollectiveRunner : public Object
     /// Make a job's collective and iteration records. \param s the job \param j its index
     static void MakeRecords(JobState& s, uint32_t j);
     /// Set up a host's PD, MR and CQ. \param host index \param bytes region length
+    /// \throws std::runtime_error if its NIC cannot register the region
     void PrepareHost(uint32_t host, uint64_t bytes);
+    /**
+     * \brief A job stops: its current collective is failed, it counts as
+     * over, and its ranks go no further.
+     * \param j the job \param rank the rank whose record is failed
+     */
+    void FailJob(uint32_t j, uint32_t rank);
     /// A job starts: connect its QPs, start its ranks. \param j job index
     void StartJob(uint32_t j);
     /// A rank goes to its current item. \param j job \param r rank
@@ -359,6 +376,7 @@ class RdmaCollectiveRunner : public Object
     uint64_t m_collectives{0};          //!< to run
     uint64_t m_completed{0};            //!< done
     uint64_t m_failed{0};               //!< failed
+    std::string m_error;                //!< GetError
     uint64_t m_landedBytes{0};          //!< landed so far
     uint64_t m_totalBytes{0};           //!< to land
     uint32_t m_jobsOver{0};             //!< jobs finished or failed (their local ranks)

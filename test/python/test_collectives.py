@@ -160,6 +160,27 @@ def test_keys_a_sequence_overrides_are_reported_unused(run_example, tmp_path):
     assert r.returncode == 0 and 'warning' not in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize('limit, message', [
+    ('--cache.mtt.memory.Capacity=2',
+     'traffic: host 0: ibv_reg_mr of 262144 bytes failed: the NIC\'s MPT or MTT store is full'),
+    ('--cache.qpc.memory.Capacity=1',
+     'traffic: job 0: ibv_create_qp for rank 1 -> 2 on host 1 failed: the NIC\'s QP context '
+     'memory is full'),
+])
+def test_a_nic_too_small_for_the_job_is_an_error_not_a_crash(run_example, tmp_path, limit,
+                                                              message):
+    """Regression: a job whose regions or QPs its NICs' tables cannot hold
+    aborted the process (SIGABRT, a core) when it started. The regions are
+    now registered before the run and a QP that cannot be made stops it:
+    exit 2 naming the host or job, nothing written."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', RING_INI, '--output.dir=%s' % out, '--nic.pipeline=true',
+                    limit)
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert 'rdma-sim: ' + message in r.stderr, r.stderr
+    assert not out.exists()
+
+
 def test_two_jobs_random_placement_use_distinct_hosts(run_example, tmp_path):
     out = tmp_path / 'two'
     rows = run(run_example, out, '--topology.type=star', '--topology.hosts=8', '--job.count=2',
