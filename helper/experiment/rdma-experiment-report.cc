@@ -55,6 +55,7 @@ struct Figures
     uint64_t collectives{0};                               //!< with jobs: to run
     uint64_t collectivesDone{0};                           //!< with jobs: completed
     uint64_t collectivesFailed{0};                         //!< with jobs: failed
+    uint64_t collectivesNotRun{0};                         //!< with jobs: after a failed one
     std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
 };
 
@@ -102,7 +103,9 @@ CollectivesJson(const Figures& f)
     return {{"total", f.collectives},
             {"completed", f.collectivesDone},
             {"failed", f.collectivesFailed},
-            {"incomplete", f.collectives - f.collectivesDone - f.collectivesFailed},
+            {"not_run", f.collectivesNotRun},
+            {"incomplete",
+             f.collectives - f.collectivesDone - f.collectivesFailed - f.collectivesNotRun},
             {"by_size", groups},
             {"jobs", jobs}};
 }
@@ -312,7 +315,8 @@ std::string
 UnfinishedWarning(const RdmaExperimentSpec& spec, const Figures& f)
 {
     const uint64_t flows = f.flows - f.completed - f.failed;
-    const uint64_t collectives = f.collectives - f.collectivesDone - f.collectivesFailed;
+    const uint64_t collectives =
+        f.collectives - f.collectivesDone - f.collectivesFailed - f.collectivesNotRun;
     if ((f.jobs ? collectives : flows) == 0)
     {
         return "";
@@ -339,13 +343,35 @@ UnfinishedWarning(const RdmaExperimentSpec& spec, const Figures& f)
     return w.str();
 }
 
+/**
+ * \return the warning a run earns when a job stopped at a failed collective
+ * (a WRITE completed in error): the collectives after it in its job were
+ * never run, and no later sim.stopTime runs them; or "" \param f its figures
+ */
+std::string
+FailedJobsWarning(const Figures& f)
+{
+    if (!f.jobs || f.collectivesFailed == 0)
+    {
+        return "";
+    }
+    std::ostringstream w;
+    w << f.collectivesFailed << " of " << f.collectives << " collectives failed (a WRITE "
+      << "completed in error, such as IBV_WC_RETRY_EXC_ERR across a failed link: its job "
+      << "stopped there) and " << f.collectivesNotRun << " others of their jobs did not finish "
+      << "(after them, or under way when the job stopped): no later sim.stopTime runs them; "
+      << "collectives.csv marks the failed ones";
+    return w.str();
+}
+
 /// \return every warning the run's results earn, without the "warning: "
 /// prefix \param spec the run \param f its figures
 std::vector<std::string>
 RunWarnings(const RdmaExperimentSpec& spec, const Figures& f)
 {
     std::vector<std::string> warnings;
-    for (const std::string& w : {UnfinishedWarning(spec, f), SpuriousTimeoutWarning(spec, f)})
+    for (const std::string& w :
+         {UnfinishedWarning(spec, f), FailedJobsWarning(f), SpuriousTimeoutWarning(spec, f)})
     {
         if (!w.empty())
         {
@@ -878,6 +904,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.collectives = jobs->GetCollectiveCount();
         f.collectivesDone = jobs->GetCompletedCount();
         f.collectivesFailed = jobs->GetFailedCount();
+        f.collectivesNotRun = jobs->GetNotRunCount();
         if (spec.partition.ranks > 1)
         {
             // The runner's counts are this rank's; the merged records the run's.

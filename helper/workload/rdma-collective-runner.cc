@@ -818,6 +818,20 @@ RdmaCollectiveRunner::GetFailedCount() const
     return m_failed;
 }
 
+uint64_t
+RdmaCollectiveRunner::GetNotRunCount() const
+{
+    uint64_t n = 0;
+    for (const JobState& s : m_jobs)
+    {
+        for (const RdmaCollectiveRecord& r : s.records)
+        {
+            n += s.failed && !r.completed && !r.failed;
+        }
+    }
+    return n;
+}
+
 const std::string&
 RdmaCollectiveRunner::GetError() const
 {

@@ -253,6 +253,9 @@ class RdmaCollectiveRunner : public Object
     uint64_t GetCompletedCount() const;
     /// \return collectives in which a WRITE failed
     uint64_t GetFailedCount() const;
+    /// \return collectives of failed jobs that did not finish besides the
+    /// failed one: after it, or under way on other ranks when the job stopped
+    uint64_t GetNotRunCount() const;
     /// \return why a job could not start ("" if none): its QPs could not be
     /// made (ibv_create_qp: the NIC's QP context memory is full); the
     /// runner then stopped the simulation (Simulator::Stop)

@@ -181,6 +181,26 @@ def test_a_nic_too_small_for_the_job_is_an_error_not_a_crash(run_example, tmp_pa
     assert not out.exists()
 
 
+def test_a_failed_job_says_so_and_not_that_its_collectives_are_still_running(run_example,
+                                                                          tmp_path):
+    """Regression: when a job stopped at a failed collective (host 0's link
+    down: IBV_WC_RETRY_EXC_ERR after 8 timeouts), the summary counted the
+    collectives after it as still running and the warning said a later
+    sim.stopTime would measure them; none of them can ever run."""
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '-c', RING_INI, '--output.dir=%s' % out,
+                    '--topology.failLinks=0-16@10us', '--sim.stopTime=1s')
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(out / 'summary.json'))['collectives']
+    assert (s['total'], s['completed'], s['failed'], s['not_run'], s['incomplete']) == \
+        (3, 0, 1, 2, 0), s
+    warnings = json.load(open(out / 'summary.json'))['warnings']
+    assert 'still running' not in r.stdout and not any('still running' in w for w in warnings)
+    assert ('warning: 1 of 3 collectives failed' in r.stdout
+            and '2 others of their jobs did not finish' in r.stdout), r.stdout
+    assert any(w.startswith('1 of 3 collectives failed') for w in warnings), warnings
+
+
 def test_two_jobs_random_placement_use_distinct_hosts(run_example, tmp_path):
     out = tmp_path / 'two'
     rows = run(run_example, out, '--topology.type=star', '--topology.hosts=8', '--job.count=2',
