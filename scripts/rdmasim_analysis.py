@@ -159,7 +159,7 @@ def flatten_summary(summary):
 
 def flatten_collectives(summary):
     """The collectives block of a summary (traffic.pattern = collective) as
-    row columns: collectives.total, .completed, .failed, .incomplete; per
+    row columns: collectives.total, .completed, .failed, .not_run, .incomplete; per
     collective and algorithm (and size, where one run has several sizes of
     one) 'collectives.<collective>.<algorithm>[.<bytes>].' + cct_ns.mean,
     cct_ns.p50, cct_ns.p99, cct_ns.max, algbw_gbps, busbw_gbps (Gb/s), done,
@@ -170,7 +170,8 @@ def flatten_collectives(summary):
     block = summary.get('collectives')
     if not block:
         return {}
-    row = {'collectives.' + k: block[k] for k in ('total', 'completed', 'failed', 'incomplete')
+    row = {'collectives.' + k: block[k]
+           for k in ('total', 'completed', 'failed', 'not_run', 'incomplete')
            if k in block}
     groups = block.get('by_size', [])
     names = [(g['collective'], g['algorithm']) for g in groups]

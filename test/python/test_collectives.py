@@ -191,9 +191,12 @@ def test_a_failed_job_says_so_and_not_that_its_collectives_are_still_running(run
     r = run_example('rdma-sim', '-c', RING_INI, '--output.dir=%s' % out,
                     '--topology.failLinks=0-16@10us', '--sim.stopTime=1s')
     assert r.returncode == 0, r.stderr
-    s = json.load(open(out / 'summary.json'))['collectives']
+    summary = json.load(open(out / 'summary.json'))
+    s = summary['collectives']
     assert (s['total'], s['completed'], s['failed'], s['not_run'], s['incomplete']) == \
         (3, 0, 1, 2, 0), s
+    row = load_script('rdmasim_analysis').flatten_summary(summary)
+    assert (row['collectives.not_run'], row['collectives.incomplete']) == (2, 0), row
     warnings = json.load(open(out / 'summary.json'))['warnings']
     assert 'still running' not in r.stdout and not any('still running' in w for w in warnings)
     assert ('warning: 1 of 3 collectives failed' in r.stdout
