@@ -195,6 +195,7 @@ def test_a_failed_job_says_so_and_not_that_its_collectives_are_still_running(run
     s = summary['collectives']
     assert (s['total'], s['completed'], s['failed'], s['not_run'], s['incomplete']) == \
         (3, 0, 1, 2, 0), s
+    from sweep_helpers import load_script
     row = load_script('rdmasim_analysis').flatten_summary(summary)
     assert (row['collectives.not_run'], row['collectives.incomplete']) == (2, 0), row
     warnings = json.load(open(out / 'summary.json'))['warnings']
