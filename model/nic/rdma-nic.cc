@@ -458,7 +458,10 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
             m_pipeline->GetTables()->ReleaseQp(qp->GetQpn());
         }
         m_scheduler->RemoveQp(qp->GetQpn());
-        m_entropyPolicy->Forget(qp->GetQpn());
+        if (m_entropyPolicy) // null once the NIC is disposed
+        {
+            m_entropyPolicy->Forget(qp->GetQpn());
+        }
         cc->Dispose();
         qp->Dispose();
     }
