@@ -215,6 +215,33 @@ class LossyClassDropsTestCase : public TestCase
  * thresholds, the drop reasons, and the refusal of a buffer smaller than one
  * frame plus the headroom.
  */
+class RxBufferAdmitOrderTestCase : public TestCase
+{
+  public:
+    RxBufferAdmitOrderTestCase()
+        : TestCase("RdmaNicRxBuffer: frames admitted leave in arrival order, each from its class; "
+                   "a dropped frame is not held")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaNicRxBuffer> b = CreateObject<RdmaNicRxBuffer>();
+        b->SetAttribute("BufferBytes", UintegerValue(3000));
+        b->SetAttribute("PfcEnabled", BooleanValue(false)); // every class lossy
+        NS_TEST_ASSERT_MSG_EQ(b->Configure(DataRate("100Gbps"), MicroSeconds(1), 1518), "", "fits");
+        NS_TEST_ASSERT_MSG_EQ(b->Admit(0, 1000), DROP_NONE, "class 0");
+        NS_TEST_ASSERT_MSG_EQ(b->Admit(0, 2500), DROP_BUFFER_FULL, "lossy class 0 full");
+        NS_TEST_ASSERT_MSG_EQ(b->Admit(5, 700), DROP_NONE, "class 5");
+        b->ReleaseOldest(); // the 1000-byte frame of class 0, not the dropped one
+        NS_TEST_ASSERT_MSG_EQ(b->GetBytes(0), 0u, "class 0 emptied");
+        NS_TEST_ASSERT_MSG_EQ(b->GetBytes(5), 700u, "class 5 still holds its frame");
+        b->ReleaseOldest();
+        NS_TEST_ASSERT_MSG_EQ(b->GetBytes(5), 0u, "class 5 emptied");
+    }
+};
+
 class RxBufferThresholdsTestCase : public TestCase
 {
   public:
@@ -470,6 +497,7 @@ class RdmaSlowReceiverTestSuite : public TestSuite
         : TestSuite("rdma-slow-receiver", SYSTEM)
     {
         AddTestCase(new RxBufferThresholdsTestCase(), TestCase::QUICK);
+        AddTestCase(new RxBufferAdmitOrderTestCase(), TestCase::QUICK);
         AddTestCase(new RegionPageSizeTestCase(), TestCase::QUICK);
         AddTestCase(new TargetPatternTestCase(), TestCase::QUICK);
         AddTestCase(new SendAndReadPlacementTestCase(), TestCase::QUICK);

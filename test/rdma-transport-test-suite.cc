@@ -259,6 +259,39 @@ class MaxDestRdAtomicTestCase : public TestCase
 };
 
 /// AckReq at the end of each message and every AckReqInterval packets.
+class SendQueueWrapTestCase : public TestCase
+{
+  public:
+    SendQueueWrapTestCase()
+        : TestCase("RdmaSendQueue: a request's PSNs are found across the 24-bit wrap (IBA 9.7.1); "
+                   "requests not yet sent are not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaSendQueue sq;
+        sq.Start((1u << 24) + 0xFFFFFE); // taken modulo 2^24
+        NS_TEST_ASSERT_MSG_EQ(sq.state.una, 0xFFFFFEu, "sq_psn modulo 2^24");
+        RdmaSendWqe a;
+        a.assigned = true;
+        a.firstPsn = 0xFFFFFE;
+        a.packets = 4; // 0xFFFFFE, 0xFFFFFF, 0, 1
+        RdmaSendWqe b;
+        b.packets = 2; // not yet sent
+        sq.wqes.push_back(a);
+        sq.wqes.push_back(b);
+        NS_TEST_ASSERT_MSG_EQ(sq.wqes.front().LastPsn(), 1u, "last PSN wraps");
+        NS_TEST_ASSERT_MSG_EQ(sq.FindByPsn(0xFFFFFF), &sq.wqes.front(), "before the wrap");
+        NS_TEST_ASSERT_MSG_EQ(sq.FindByPsn(1), &sq.wqes.front(), "after the wrap");
+        NS_TEST_ASSERT_MSG_EQ(sq.FindByPsn(2), nullptr, "past it: b has no PSNs yet");
+        NS_TEST_ASSERT_MSG_EQ(sq.FirstUnassigned(), &sq.wqes.back(), "b is the next to send");
+        sq.Clear();
+        NS_TEST_ASSERT_MSG_EQ(sq.wqes.empty(), true, "cleared");
+    }
+};
+
 class AckReqIntervalTestCase : public TestCase
 {
   public:
@@ -304,6 +337,7 @@ class RdmaTransportTestSuite : public TestSuite
         AddTestCase(new PsnWrapTestCase, TestCase::QUICK);
         AddTestCase(new MaxRdAtomicTestCase, TestCase::QUICK);
         AddTestCase(new AckReqIntervalTestCase, TestCase::QUICK);
+        AddTestCase(new SendQueueWrapTestCase, TestCase::QUICK);
         AddTestCase(new MaxDestRdAtomicTestCase, TestCase::QUICK);
     }
 };

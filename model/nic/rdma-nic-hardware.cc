@@ -55,17 +55,13 @@ RdmaNic::ConfigureRxBuffer()
     NS_ABORT_MSG_IF(!m_device || !m_device->GetQbbChannel(),
                     "RdmaNic::ConfigureRxBuffer: the NIC's port has no link");
     m_rxBufferReady = true;
-    m_rxBuffer->SetPfcHoldCallback(MakeCallback(&RdmaNic::OnRxBufferPfc, this));
+    // The buffer's PFC decisions hold the peer paused through the port.
+    m_rxBuffer->SetPfcHoldCallback(Callback<void, uint8_t, bool>(
+        [this](uint8_t cls, bool pause) { m_device->GetPfcController()->SetHold(cls, pause); }));
     return m_rxBuffer->Configure(m_device->GetDataRate(),
                                  m_device->GetQbbChannel()->GetDelay(),
                                  m_device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
                                      QbbNetDevice::VLAN_TAG_BYTES);
-}
-
-void
-RdmaNic::OnRxBufferPfc(uint8_t cls, bool pause)
-{
-    m_device->GetPfcController()->SetHold(cls, pause);
 }
 
 bool
@@ -76,12 +72,11 @@ RdmaNic::AdmitRx(const RdmaFrame& frame, uint8_t cls)
         const std::string error = ConfigureRxBuffer();
         NS_ABORT_MSG_IF(!error.empty(), "RdmaNic: attribute RxBuffer: " << error);
     }
-    if (m_rxBuffer->Enqueue(cls, frame.GetSize()) != DROP_NONE)
+    if (m_rxBuffer->Admit(cls, frame.GetSize()) != DROP_NONE)
     {
         Drop(frame, DROP_RX_BUFFER_FULL);
         return false;
     }
-    m_rxHeld.push_back({cls, frame.GetSize()});
     return true;
 }
 
@@ -89,9 +84,7 @@ void
 RdmaNic::OnPipelineRx(const RoceFrame& f)
 {
     m_rxPlacement.Retired(f);
-    NS_ASSERT(!m_rxHeld.empty());
-    m_rxBuffer->Dequeue(m_rxHeld.front().cls, m_rxHeld.front().bytes);
-    m_rxHeld.pop_front();
+    m_rxBuffer->ReleaseOldest();
     Ptr<RdmaQueuePair> qp = GetQp(f.bth.GetDestQp());
     if (qp)
     {
@@ -102,12 +95,6 @@ RdmaNic::OnPipelineRx(const RoceFrame& f)
         CountGoneQp(f); // destroyed while in the pipeline
     }
     TrySend();
-}
-
-void
-RdmaNic::OnMemoryRead(uint32_t key, uint64_t va, uint32_t length)
-{
-    m_reads.push_back({key, va, length});
 }
 
 void

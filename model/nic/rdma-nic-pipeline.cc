@@ -340,11 +340,16 @@ RdmaNicPipeline::CanAcceptTx() const
 }
 
 void
-RdmaNicPipeline::SubmitTx(uint32_t qpn,
-                          const RoceFrame& f,
-                          Ptr<RdmaFrame> frame,
-                          const std::vector<MemorySpan>& reads)
+RdmaNicPipeline::NoteRead(uint32_t key, uint64_t va, uint32_t length)
 {
+    m_txReads.push_back({key, va, length});
+}
+
+void
+RdmaNicPipeline::SubmitTx(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame)
+{
+    std::vector<MemorySpan> reads;
+    reads.swap(m_txReads);
     NS_LOG_FUNCTION(this << qpn);
     NS_ABORT_MSG_UNLESS(CanAcceptTx(), "RdmaNicPipeline::SubmitTx: no free TX context");
     Setup();

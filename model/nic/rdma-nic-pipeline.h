@@ -128,13 +128,18 @@ class RdmaNicPipeline : public Object
      * \brief Start a TX packet (a TX context must be free).
      * \param qpn the local QP sending it
      * \param f the packet's fields (opcode, payload)
-     * \param frame the Ethernet frame built from it
-     * \param reads the local spans its payload is read from
+     * \param frame the Ethernet frame built from it; its payload was
+     *        read from the spans NoteRead() was given since the last SubmitTx
      */
-    void SubmitTx(uint32_t qpn,
-                  const RoceFrame& f,
-                  Ptr<RdmaFrame> frame,
-                  const std::vector<MemorySpan>& reads);
+    void SubmitTx(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame);
+    /**
+     * \brief The QP building the next TX packet read local memory for it
+     * (the QP's memory-read callback, set by RdmaNic).
+     * \param key L_Key of the region
+     * \param va first virtual address
+     * \param length bytes
+     */
+    void NoteRead(uint32_t key, uint64_t va, uint32_t length);
     /// \brief A retired TX frame has been handed to the port: its context is free.
     void TxLeft();
     /**
@@ -285,6 +290,7 @@ class RdmaNicPipeline : public Object
     Stats m_stats;                                     //!< counters
     TracedCallback<uint32_t, Time> m_txDone;           //!< TxPacketDone
     TracedCallback<uint32_t, Time> m_rxDone;           //!< RxPacketDone
+    std::vector<MemorySpan> m_txReads; //!< spans the next TX packet reads (NoteRead)
 };
 
 } // namespace ns3

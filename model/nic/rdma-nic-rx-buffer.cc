@@ -163,6 +163,26 @@ RdmaNicRxBuffer::Dequeue(uint8_t cls, uint32_t bytes)
     }
 }
 
+RdmaDropReason
+RdmaNicRxBuffer::Admit(uint8_t cls, uint32_t bytes)
+{
+    const RdmaDropReason reason = Enqueue(cls, bytes);
+    if (reason == DROP_NONE)
+    {
+        m_held.push_back({cls, bytes});
+    }
+    return reason;
+}
+
+void
+RdmaNicRxBuffer::ReleaseOldest()
+{
+    NS_ABORT_MSG_IF(m_held.empty(), "RdmaNicRxBuffer: ReleaseOldest with nothing admitted");
+    const Held h = m_held.front();
+    m_held.pop_front();
+    Dequeue(h.cls, h.bytes);
+}
+
 uint64_t
 RdmaNicRxBuffer::GetBytes(uint8_t cls) const
 {

@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-drop-reason.h"
+#include "ns3/rdma-fifo.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/traced-callback.h"
 
@@ -87,6 +88,17 @@ class RdmaNicRxBuffer : public Object
      * \param bytes its size, as enqueued
      */
     void Dequeue(uint8_t cls, uint32_t bytes);
+    /**
+     * \brief Enqueue() for a frame that leaves in arrival order (a NIC's
+     * receive pipeline retires frames in order): it is remembered, and
+     * ReleaseOldest() dequeues it.
+     * \param cls its class, 0-7
+     * \param bytes its size
+     * \return as Enqueue (a dropped frame is not remembered)
+     */
+    RdmaDropReason Admit(uint8_t cls, uint32_t bytes);
+    /// Dequeue the oldest frame Admit() took (aborts if there is none).
+    void ReleaseOldest();
 
     /// \param cls a class \return whether it is lossless (in LosslessClasses, PfcEnabled)
     bool IsLossless(uint8_t cls) const;
@@ -132,6 +144,15 @@ class RdmaNicRxBuffer : public Object
     Callback<void, uint8_t, bool> m_pfcHold;            //!< PFC decisions
     TracedCallback<uint8_t, uint64_t> m_occupancyTrace; //!< Occupancy
     TracedCallback<uint8_t, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
+
+    /// A frame Admit() took, until ReleaseOldest.
+    struct Held
+    {
+        uint8_t cls;    //!< its class
+        uint32_t bytes; //!< its size
+    };
+
+    RdmaFifo<Held> m_held; //!< admitted frames, oldest first
 };
 
 } // namespace ns3

@@ -264,7 +264,6 @@ RdmaNic::DoDispose()
     m_entropyPolicy = nullptr;
     m_device = nullptr;
     m_txFrames.clear();
-    m_rxHeld.clear();
     m_rxBuffer = nullptr;
     if (m_pipeline)
     {
@@ -402,7 +401,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
                    [this](Ptr<RdmaQueuePair> ready) { OnQpTxReady(ready); });
     if (m_pipeline)
     {
-        qp->SetMemoryReadCallback(MakeCallback(&RdmaNic::OnMemoryRead, this));
+        qp->SetMemoryReadCallback(MakeCallback(&RdmaNicPipeline::NoteRead, m_pipeline));
     }
     QpEntry& entry = m_qps[qpn];
     entry.qp = qp;
@@ -529,7 +528,6 @@ RdmaNic::TrySend()
         }
         uint32_t qpn = qp->GetQpn();
         RoceFrame f;
-        m_reads.clear();
         if (!qp->BuildNextPacket(f))
         {
             m_scheduler->Sent(qpn, 0);
@@ -620,7 +618,7 @@ RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame)
 {
     if (m_pipeline)
     {
-        m_pipeline->SubmitTx(qpn, f, frame, m_reads);
+        m_pipeline->SubmitTx(qpn, f, frame);
     }
     else
     {

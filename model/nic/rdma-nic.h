@@ -317,21 +317,10 @@ class RdmaNic : public Object
     void OnPipelineTx(Ptr<RdmaFrame> frame);
     /// The pipeline retired an RX packet: give it to its QP.
     void OnPipelineRx(const RoceFrame& f);
-    /// A QP read local memory for the packet being built.
-    void OnMemoryRead(uint32_t key, uint64_t va, uint32_t length);
     /// A completion was generated on one of the NIC's CQs.
     void OnCompletion(const RdmaWorkCompletion& wc);
     /// Put a received frame of class cls in the receive buffer, or drop it.
     bool AdmitRx(const RdmaFrame& frame, uint8_t cls);
-    /// The receive buffer's PFC decision for class cls.
-    void OnRxBufferPfc(uint8_t cls, bool pause);
-
-    /// A frame in the receive buffer, in pipeline order.
-    struct RxHeld
-    {
-        uint8_t cls;    //!< its class
-        uint32_t bytes; //!< its size
-    };
 
     Ptr<QbbNetDevice> m_device;                                //!< the port
     Mac48Address m_peerMac;                                    //!< next hop's MAC
@@ -373,10 +362,8 @@ class RdmaNic : public Object
     // The hardware path.
     Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
     RdmaFifo<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent
-    std::vector<RdmaNicPipeline::MemorySpan> m_reads; //!< reads of the packet being built
     Ptr<RdmaNicRxBuffer> m_rxBuffer;                  //!< the port's receive buffer
     bool m_rxBufferReady{false};                      //!< ConfigureRxBuffer done
-    RdmaFifo<RxHeld> m_rxHeld;                      //!< frames in the pipeline
     RdmaNicRxPlacement m_rxPlacement;                 //!< where received payloads land
 };
 

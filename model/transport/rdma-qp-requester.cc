@@ -4,6 +4,7 @@
 
 #include "rdma-qp-requester.h"
 
+#include "rdma-qp-completer.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/log.h"
@@ -15,128 +16,33 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQpRequester");
 
-namespace
-{
-RdmaWcOpcode
-WcOpcodeOf(RdmaWrOpcode op)
-{
-    switch (op)
-    {
-    case IBV_WR_RDMA_WRITE:
-    case IBV_WR_RDMA_WRITE_WITH_IMM:
-        return IBV_WC_RDMA_WRITE;
-    case IBV_WR_RDMA_READ:
-        return IBV_WC_RDMA_READ;
-    case IBV_WR_ATOMIC_CMP_AND_SWP:
-        return IBV_WC_COMP_SWAP;
-    case IBV_WR_ATOMIC_FETCH_AND_ADD:
-        return IBV_WC_FETCH_ADD;
-    default:
-        return IBV_WC_SEND;
-    }
-}
-
-/// Erase the elements of an ordered container that satisfy pred (C++20's std::erase_if).
-template <class Container, class Pred>
-void
-EraseIf(Container& c, Pred pred)
-{
-    for (auto it = c.begin(); it != c.end();)
-    {
-        it = pred(*it) ? c.erase(it) : std::next(it);
-    }
-}
-} // namespace
-
-RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp)
+RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp,
+                                 RdmaSendQueue& sq,
+                                 RdmaQpCompleter& completer)
     : m_qp(qp),
-      m_sinceAckReq(0),
-      m_readAtomicOut(0),
-      m_retryLeft(7),
-      m_rnrRetryLeft(7),
-      m_rnrWaiting(false),
-      m_retrying(false),
-      m_retryFrom(0)
+      m_sq(sq),
+      m_completer(completer),
+      m_sinceAckReq(0)
 {
-    m_timer.SetFunction(MakeCallback(&RdmaQpRequester::OnTimeout, this));
-    m_lossTimer.SetFunction(MakeCallback(&RdmaQpRequester::OnLossTimer, this));
-}
-
-RdmaQpRequester::~RdmaQpRequester()
-{
-    Stop();
-}
-
-void
-RdmaQpRequester::Start(uint32_t sqPsn)
-{
-    m_state = RdmaRecoveryState();
-    m_state.una = m_state.nextPsn = m_state.highestSent = PsnMod(sqPsn);
-    m_retryLeft = m_qp->Query().retryCnt;
-    m_rnrRetryLeft = m_qp->Query().rnrRetry;
-}
-
-void
-RdmaQpRequester::Stop()
-{
-    m_timer.Cancel();
-    m_lossTimer.Cancel();
-    m_rnrTimer.Cancel();
-    m_rnrWaiting = false;
-    m_retrying = false;
 }
 
 void
 RdmaQpRequester::Reset()
 {
-    Stop();
-    m_sq.clear();
-    m_state = RdmaRecoveryState();
     m_sinceAckReq = 0;
-    m_readAtomicOut = 0;
-}
-
-void
-RdmaQpRequester::Flush()
-{
-    Stop();
-    RdmaFifo<Wqe> sq;
-    sq.swap(m_sq);
-    m_readAtomicOut = 0;
-    for (const Wqe& w : sq)
-    {
-        RdmaWorkCompletion wc;
-        wc.wrId = w.wr.wrId;
-        wc.status = IBV_WC_WR_FLUSH_ERR;
-        wc.opcode = WcOpcodeOf(w.wr.opcode);
-        wc.posted = w.posted;
-        m_qp->Complete(true, wc);
-    }
 }
 
 void
 RdmaQpRequester::Post(const RdmaSendWr& wr)
 {
-    Wqe w;
+    RdmaSendWqe w;
     w.wr = wr;
     w.posted = Simulator::Now();
     w.readAtomic = wr.opcode == IBV_WR_RDMA_READ || RdmaWrIsAtomic(wr.opcode);
     w.length = RdmaWrIsAtomic(wr.opcode) ? 8 : wr.TotalLength();
     w.packets = RdmaWrIsAtomic(wr.opcode) ? 1 : PacketsFor(w.length);
-    m_sq.push_back(w);
+    m_sq.wqes.push_back(w);
     m_qp->NotifyTx();
-}
-
-uint32_t
-RdmaQpRequester::GetOutstanding() const
-{
-    return m_sq.size();
-}
-
-const RdmaRecoveryState&
-RdmaQpRequester::GetRecoveryState() const
-{
-    return m_state;
 }
 
 uint32_t
@@ -146,56 +52,21 @@ RdmaQpRequester::PacketsFor(uint64_t length) const
     return length == 0 ? 1 : static_cast<uint32_t>((length + mtu - 1) / mtu);
 }
 
-uint32_t
-RdmaQpRequester::LastPsn(const Wqe& w)
-{
-    return PsnAdd(w.firstPsn, w.packets - 1);
-}
-
-const RdmaSendWr*
-RdmaQpRequester::PeekRead(uint32_t psn, uint64_t& offset) const
-{
-    const Wqe* w = const_cast<RdmaQpRequester*>(this)->FindByPsn(psn);
-    if (!w || w->done || w->wr.opcode != IBV_WR_RDMA_READ)
-    {
-        return nullptr;
-    }
-    offset = uint64_t(PsnDiff(psn, w->firstPsn)) * m_qp->GetMtuBytes();
-    return &w->wr;
-}
-
-RdmaQpRequester::Wqe*
-RdmaQpRequester::FindByPsn(uint32_t psn)
-{
-    for (Wqe& w : m_sq)
-    {
-        if (!w.assigned)
-        {
-            break;
-        }
-        if (PsnDiff(psn, w.firstPsn) >= 0 && PsnDiff(psn, LastPsn(w)) <= 0)
-        {
-            return &w;
-        }
-    }
-    return nullptr;
-}
-
 bool
-RdmaQpRequester::ReadAtomicAllowed(const Wqe& w) const
+RdmaQpRequester::ReadAtomicAllowed(const RdmaSendWqe& w) const
 {
-    if (w.readAtomic && m_readAtomicOut >= m_qp->Query().maxRdAtomic)
+    if (w.readAtomic && m_sq.readAtomicOut >= m_qp->Query().maxRdAtomic)
     {
         return false;
     }
     // IBV_SEND_FENCE: wait until earlier READ/atomics have completed.
-    return !((w.wr.sendFlags & IBV_SEND_FENCE) && m_readAtomicOut > 0);
+    return !((w.wr.sendFlags & IBV_SEND_FENCE) && m_sq.readAtomicOut > 0);
 }
 
 bool
 RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
 {
-    if (m_rnrWaiting)
+    if (m_completer.IsRnrWaiting())
     {
         return false;
     }
@@ -206,9 +77,9 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
     }
     // Selective repeat: queued retransmissions first, oldest PSN first.
     bool found = false;
-    for (uint32_t p : m_state.retransmit)
+    for (uint32_t p : m_sq.state.retransmit)
     {
-        if (PsnDiff(p, m_state.una) >= 0 && (!found || PsnDiff(p, psn) < 0))
+        if (PsnDiff(p, m_sq.state.una) >= 0 && (!found || PsnDiff(p, psn) < 0))
         {
             psn = p;
             found = true;
@@ -219,8 +90,8 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
         retransmission = true;
         return true;
     }
-    psn = m_state.nextPsn;
-    if (PsnDiff(psn, m_state.highestSent) < 0)
+    psn = m_sq.state.nextPsn;
+    if (PsnDiff(psn, m_sq.state.highestSent) < 0)
     {
         retransmission = true; // go-back-N: resending what was sent before
         return true;
@@ -228,8 +99,8 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
     retransmission = false;
     uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(m_qp->GetMtuBytes());
     bool windowOpen =
-        window == 0 || PsnDiff(m_state.highestSent, m_state.una) < static_cast<int32_t>(window);
-    if (const_cast<RdmaQpRequester*>(this)->FindByPsn(psn))
+        window == 0 || PsnDiff(m_sq.state.highestSent, m_sq.state.una) < static_cast<int32_t>(window);
+    if (m_sq.FindByPsn(psn))
     {
         return windowOpen; // the rest of a message under way
     }
@@ -237,15 +108,7 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
     {
         return false; // drained: no new request starts
     }
-    const Wqe* next = nullptr;
-    for (const Wqe& w : m_sq)
-    {
-        if (!w.assigned)
-        {
-            next = &w;
-            break;
-        }
-    }
+    const RdmaSendWqe* next = m_sq.FirstUnassigned();
     return next && ReadAtomicAllowed(*next) && windowOpen;
 }
 
@@ -260,15 +123,15 @@ RdmaQpRequester::HasPacket() const
 bool
 RdmaQpRequester::ResendFromSet(uint32_t& psn)
 {
-    Wqe* r = FindByPsn(psn);
+    RdmaSendWqe* r = m_sq.FindByPsn(psn);
     if (r && r->wr.opcode == IBV_WR_RDMA_READ)
     {
         // One request stands for the READ's response PSNs: ask once, from
         // the first response still missing.
-        for (uint32_t p = r->firstPsn; PsnDiff(p, LastPsn(*r)) <= 0; p = PsnAdd(p, 1))
+        for (uint32_t p = r->firstPsn; PsnDiff(p, r->LastPsn()) <= 0; p = PsnAdd(p, 1))
         {
-            m_state.retransmit.erase(p);
-            m_state.resent[p] = m_state.highestSent;
+            m_sq.state.retransmit.erase(p);
+            m_sq.state.resent[p] = m_sq.state.highestSent;
         }
         if (r->done)
         {
@@ -276,28 +139,20 @@ RdmaQpRequester::ResendFromSet(uint32_t& psn)
         }
         psn = r->nextRespPsn;
     }
-    m_state.resent[psn] = m_state.highestSent;
+    m_sq.state.resent[psn] = m_sq.state.highestSent;
     return true;
 }
 
-RdmaQpRequester::Wqe*
+RdmaSendWqe*
 RdmaQpRequester::AssignNext(uint32_t psn)
 {
-    Wqe* w = nullptr;
-    for (Wqe& c : m_sq)
-    {
-        if (!c.assigned)
-        {
-            w = &c;
-            break;
-        }
-    }
+    RdmaSendWqe* w = m_sq.FirstUnassigned();
     w->assigned = true;
     w->firstPsn = psn;
     w->nextRespPsn = psn;
     if (w->readAtomic)
     {
-        ++m_readAtomicOut;
+        ++m_sq.readAtomicOut;
     }
     return w;
 }
@@ -311,55 +166,54 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
     {
         return false;
     }
-    bool fromSet = m_state.retransmit.erase(psn) > 0;
+    bool fromSet = m_sq.state.retransmit.erase(psn) > 0;
     if (fromSet && !ResendFromSet(psn))
     {
         return BuildPacket(frame);
     }
-    Wqe* w = retransmission ? nullptr : FindByPsn(psn);
+    RdmaSendWqe* w = retransmission ? nullptr : m_sq.FindByPsn(psn);
     if (!retransmission && !w)
     {
         w = AssignNext(psn);
     }
     else if (retransmission)
     {
-        w = FindByPsn(psn);
+        w = m_sq.FindByPsn(psn);
         if (!w || w->done)
         {
             // Acknowledged since it was queued: move on.
             if (!fromSet)
             {
-                m_state.nextPsn = PsnAdd(psn, 1);
+                m_sq.state.nextPsn = PsnAdd(psn, 1);
             }
             return BuildPacket(frame);
         }
     }
-    if (m_state.highestSent == m_state.una)
-    {
-        m_progressAt = Simulator::Now(); // nothing was outstanding: the wait starts now
-    }
+    const bool wasIdle = m_sq.state.highestSent == m_sq.state.una;
     FillPacket(*w, psn, frame);
     // A READ request stands for all its response PSNs.
-    uint32_t after = (w->wr.opcode == IBV_WR_RDMA_READ) ? PsnAdd(LastPsn(*w), 1) : PsnAdd(psn, 1);
+    uint32_t after = (w->wr.opcode == IBV_WR_RDMA_READ) ? PsnAdd(w->LastPsn(), 1) : PsnAdd(psn, 1);
     if (!fromSet)
     {
-        m_state.nextPsn = after;
+        m_sq.state.nextPsn = after;
     }
-    if (PsnDiff(after, m_state.highestSent) > 0)
+    if (PsnDiff(after, m_sq.state.highestSent) > 0)
     {
-        m_state.highestSent = after;
+        m_sq.state.highestSent = after;
     }
     if (retransmission)
     {
         ++m_qp->MutableStats().retransmissions;
     }
     m_qp->TracePacketTx(frame.bth.GetOpcode(), psn, retransmission);
-    UpdateTimer(); // arm it, or lengthen it as the packets in flight grow
+    NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " sends " << RdmaOpcodeName(frame.bth.GetOpcode())
+                       << " psn " << psn << (retransmission ? " again" : ""));
+    m_completer.NotePacketSent(wasIdle);
     return true;
 }
 
 void
-RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
+RdmaQpRequester::FillPacket(RdmaSendWqe& w, uint32_t psn, RoceFrame& frame)
 {
     const RdmaQpAttr& attr = m_qp->Query();
     const uint32_t idx = PsnDiff(psn, w.firstPsn);
@@ -385,7 +239,7 @@ RdmaQpRequester::FillPacket(Wqe& w, uint32_t psn, RoceFrame& frame)
 }
 
 void
-RdmaQpRequester::FillReadRequest(const Wqe& w, uint32_t idx, RoceFrame& frame) const
+RdmaQpRequester::FillReadRequest(const RdmaSendWqe& w, uint32_t idx, RoceFrame& frame) const
 {
     const uint32_t mtu = m_qp->GetMtuBytes();
     const uint64_t offset = uint64_t(idx) * mtu;
@@ -448,7 +302,7 @@ RdmaQpRequester::SendOrWriteOpcode(RdmaWrOpcode wr, bool first, bool last)
 }
 
 void
-RdmaQpRequester::FillSendOrWrite(const Wqe& w, uint32_t idx, RoceFrame& frame)
+RdmaQpRequester::FillSendOrWrite(const RdmaSendWqe& w, uint32_t idx, RoceFrame& frame)
 {
     const RdmaSendWr& wr = w.wr;
     const uint32_t mtu = m_qp->GetMtuBytes();
@@ -495,86 +349,6 @@ RdmaQpRequester::NoteAckRequested()
 {
     m_sinceAckReq = 0;
     m_lastAckReqAt = Simulator::Now();
-}
-
-void
-RdmaQpRequester::AcknowledgeBefore(uint32_t psn)
-{
-    bool progress = PsnDiff(psn, m_state.una) > 0;
-    if (progress)
-    {
-        m_state.una = psn;
-        // Forward progress restores the retry budgets: retry_cnt and
-        // rnr_retry bound consecutive retries (as Linux rxe counts them).
-        m_retryLeft = m_qp->Query().retryCnt;
-        m_rnrRetryLeft = m_qp->Query().rnrRetry;
-        m_retrying = false;
-        m_progressAt = Simulator::Now();
-    }
-    for (Wqe& w : m_sq)
-    {
-        if (!w.assigned)
-        {
-            break;
-        }
-        if (!w.done && !w.readAtomic && PsnDiff(LastPsn(w), psn) < 0)
-        {
-            w.done = true;
-        }
-    }
-    if (progress)
-    {
-        auto before = [this](uint32_t p) { return PsnDiff(p, m_state.una) < 0; };
-        EraseIf(m_state.sacked, before);
-        EraseIf(m_state.retransmit, before);
-        EraseIf(m_state.resent, [&before](const auto& e) { return before(e.first); });
-        m_qp->GetLossRecovery()->OnAck(m_state);
-        UpdateTimer(true);
-        UpdateLossTimer();
-    }
-    if (PsnDiff(m_state.nextPsn, m_state.una) < 0)
-    {
-        m_state.nextPsn = m_state.una;
-    }
-}
-
-void
-RdmaQpRequester::CompleteDone()
-{
-    while (!m_sq.empty() && m_sq.front().done && m_qp->GetState() != IBV_QPS_ERR)
-    {
-        Wqe w = m_sq.front();
-        m_sq.pop_front();
-        if (w.wr.sendFlags & IBV_SEND_SIGNALED)
-        {
-            RdmaWorkCompletion wc;
-            wc.wrId = w.wr.wrId;
-            wc.status = IBV_WC_SUCCESS;
-            wc.opcode = WcOpcodeOf(w.wr.opcode);
-            wc.byteLen = static_cast<uint32_t>(w.length);
-            wc.posted = w.posted;
-            m_qp->Complete(true, wc);
-        }
-    }
-}
-
-void
-RdmaQpRequester::FailHead(RdmaWcStatus status)
-{
-    NS_LOG_FUNCTION(this << RdmaWcStatusName(status));
-    Stop();
-    if (m_sq.empty())
-    {
-        m_qp->EnterError();
-        return;
-    }
-    Wqe w = m_sq.front();
-    m_sq.pop_front();
-    if (w.readAtomic && w.assigned && !w.done && m_readAtomicOut > 0)
-    {
-        --m_readAtomicOut;
-    }
-    m_qp->FailWorkRequest(true, w.wr.wrId, WcOpcodeOf(w.wr.opcode), w.posted, status);
 }
 
 } // namespace ns3

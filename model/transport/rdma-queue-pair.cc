@@ -145,7 +145,8 @@ RdmaQueuePair::GetTypeId()
 
 RdmaQueuePair::RdmaQueuePair()
     : m_qpn(0),
-      m_requester(this),
+      m_completer(this, m_sq),
+      m_requester(this, m_sq, m_completer),
       m_responder(this),
       m_ackReqInterval(64)
 {
@@ -156,7 +157,7 @@ RdmaQueuePair::~RdmaQueuePair() = default;
 void
 RdmaQueuePair::DoDispose()
 {
-    m_requester.Reset();
+    ResetSendQueue();
     m_responder.Reset();
     m_init = InitAttr();
     m_recovery = nullptr;
@@ -450,7 +451,7 @@ RdmaQueuePair::Modify(const RdmaQpAttr& attr, uint32_t mask)
     if (next == IBV_QPS_RESET)
     {
         // Work requests are discarded without completions (IBA 10.3.1).
-        m_requester.Reset();
+        ResetSendQueue();
         m_responder.Reset();
         RdmaQpAttr fresh;
         m_attr = fresh;
@@ -468,11 +469,20 @@ RdmaQueuePair::Modify(const RdmaQpAttr& attr, uint32_t mask)
     }
     if (cur == IBV_QPS_RTR && next == IBV_QPS_RTS)
     {
-        m_requester.Start(m_attr.sqPsn);
+        m_sq.Start(m_attr.sqPsn);
+        m_completer.Start();
     }
     SetState(next);
     NotifyTx();
     return 0;
+}
+
+void
+RdmaQueuePair::ResetSendQueue()
+{
+    m_completer.Stop();
+    m_sq.Clear();
+    m_requester.Reset();
 }
 
 void
@@ -495,7 +505,7 @@ RdmaQueuePair::EnterError()
         return;
     }
     SetState(IBV_QPS_ERR);
-    m_requester.Flush();
+    m_completer.Flush();
     m_responder.Flush();
 }
 
@@ -562,7 +572,7 @@ RdmaQueuePair::PostSend(const RdmaSendWr& wr)
     default:
         return EINVAL;
     }
-    if (m_requester.GetOutstanding() >= m_init.maxSendWr)
+    if (m_sq.wqes.size() >= m_init.maxSendWr)
     {
         return ENOMEM;
     }
@@ -663,7 +673,7 @@ RdmaQueuePair::Receive(const RoceFrame& frame)
     bool response = (op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_ATOMIC_ACKNOWLEDGE);
     if (response)
     {
-        m_requester.ReceiveResponse(frame);
+        m_completer.ReceiveResponse(frame);
     }
     else
     {
@@ -682,7 +692,7 @@ RdmaQueuePair::PeekRecvSgList(uint32_t index) const
 const std::vector<RdmaSge>*
 RdmaQueuePair::PeekReadPlacement(uint32_t psn, uint64_t& offset) const
 {
-    const RdmaSendWr* wr = m_requester.PeekRead(psn, offset);
+    const RdmaSendWr* wr = m_completer.PeekRead(psn, offset);
     return wr ? &wr->sgList : nullptr;
 }
 

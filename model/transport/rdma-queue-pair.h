@@ -7,9 +7,11 @@
 
 #include "rdma-completion-queue.h"
 #include "rdma-memory-region.h"
+#include "rdma-qp-completer.h"
 #include "rdma-qp-memory.h"
 #include "rdma-qp-requester.h"
 #include "rdma-qp-responder.h"
+#include "rdma-send-queue.h"
 #include "rdma-verbs.h"
 #include "rdma-work-request.h"
 
@@ -34,9 +36,10 @@ class RdmaLossRecovery;
  * PostSend/PostRecv queue work requests, completions go to the send and
  * receive CQs. The wire side: the NIC asks HasPacket/BuildNextPacket for
  * the next packet when its port can send, and hands every packet addressed
- * to this QPN to Receive. Inside, an RdmaQpRequester (requester and
- * completer) runs the send queue and an RdmaQpResponder the receive side;
- * both reach local memory through an RdmaQpMemory (scatter/gather and
+ * to this QPN to Receive. Inside, as in Linux rxe, an RdmaQpRequester
+ * sends from the send queue (an RdmaSendQueue), an RdmaQpCompleter takes
+ * the answers and completes what they answer, and an RdmaQpResponder runs
+ * the receive side; they reach local memory through an RdmaQpMemory (scatter/gather and
  * the access checks of IBA 10.6.3); the loss-recovery policy is a pluggable
  * RdmaLossRecovery.
  *
@@ -214,7 +217,7 @@ class RdmaQueuePair : public Object
     /// Signature of the StateChange trace.
     typedef void (*StateTracedCallback)(QpState from, QpState to);
 
-    // --- used by RdmaQpRequester and RdmaQpResponder ---
+    // --- used by RdmaQpRequester, RdmaQpCompleter and RdmaQpResponder ---
 
     /**
      * \brief Put a completion on a CQ; an overrun moves the QP to ERR.
@@ -278,6 +281,8 @@ class RdmaQueuePair : public Object
     int CheckModify(const RdmaQpAttr& attr, uint32_t mask) const;
     /// Apply the masked attributes.
     void ApplyAttributes(const RdmaQpAttr& attr, uint32_t mask);
+    /// Stop the completer's timers, forget the send queue (RESET, dispose).
+    void ResetSendQueue();
     /// Change state, firing the trace.
     void SetState(QpState state);
 
@@ -286,6 +291,8 @@ class RdmaQueuePair : public Object
     RdmaQpAttr m_attr;                                  //!< current attributes
     std::function<void(Ptr<RdmaQueuePair>)> m_txReady; //!< NIC notification
     RdmaQpMemory m_memory;                              //!< local memory access
+    RdmaSendQueue m_sq;                                 //!< send WQEs and PSN state
+    RdmaQpCompleter m_completer;                        //!< answers to the send side
     RdmaQpRequester m_requester;                        //!< send side
     RdmaQpResponder m_responder;                        //!< receive side
     Ptr<RdmaLossRecovery> m_recovery;                   //!< loss-recovery policy

@@ -224,8 +224,8 @@ def test_a_helper_file_that_reaches_a_later_stage_is_named(tmp_path):
 OWNERS_AND_PARTS = [
     # the device and its channel, as ns-3's point-to-point device and channel
     {'qbb-net-device', 'qbb-channel', 'qbb-wire'},
-    # the queue pair and its requester and responder
-    {'rdma-queue-pair', 'rdma-qp-requester', 'rdma-qp-responder'},
+    # the queue pair and its requester, completer and responder
+    {'rdma-queue-pair', 'rdma-qp-requester', 'rdma-qp-completer', 'rdma-qp-responder'},
 ]
 
 
