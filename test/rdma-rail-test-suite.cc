@@ -220,6 +220,111 @@ class WorkloadParseTestCase : public TestCase
     }
 };
 
+/// \return the iteration as "c<ns>" for compute and the collective's type \param w a workload
+std::string
+IterationText(const RdmaSimaiWorkload& w)
+{
+    std::ostringstream order;
+    for (const auto& it : w.GetIteration())
+    {
+        order << (it.compute ? "c" + std::to_string(it.computeNs) : it.comm->type) << ' ';
+    }
+    return order.str();
+}
+
+/// \return whether one of w's warnings begins with `text` \param w a workload \param text it
+bool
+Warns(const RdmaSimaiWorkload& w, const std::string& text)
+{
+    for (const auto& warning : w.warnings)
+    {
+        if (warning.rfind(text, 0) == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// AICB's other files, read as SimAI's loader reads them.
+class WorkloadPoliciesTestCase : public TestCase
+{
+  public:
+    WorkloadPoliciesTestCase()
+        : TestCase("SimAI workload: an older AICB header takes the job's GPUs; MICRO and DATA run "
+                   "the weight-gradient collectives over every GPU; BROADCAST is left out")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // An older AICB header: no all_gpus. Nothing runs until the GPUs are given.
+        std::istringstream old("HYBRID_TRANSFORMER_FWD_IN_BCKWD\tmodel_parallel_NPU_group: 2 "
+                               "checkpoints: 0 checkpoint_initiates: 0\n2\n"
+                               "norm\t-1\t0\tBROADCAST\t16384\t1\tNONE\t0\t1\tNONE\t0\t100\n"
+                               "mlp\t-1\t50\tALLGATHER\t4096\t60\tNONE\t0\t70\tALLREDUCE\t8192\t0\n");
+        auto w = RdmaSimaiWorkload::Parse(old, "old.txt");
+        NS_TEST_EXPECT_MSG_EQ(w.allGpus, 0, "not in the file");
+        NS_TEST_EXPECT_MSG_EQ(w.GetIteration().size(), 0, "no iteration before SetAllGpus");
+        NS_TEST_EXPECT_MSG_EQ(Warns(w, "old.txt:3: 1 BROADCAST collective(s) left out"),
+                              true,
+                              "BROADCAST named");
+        w.SetAllGpus(8);
+        NS_TEST_EXPECT_MSG_EQ(w.GetDp(), 4, "DP = 8 / 2");
+        NS_TEST_EXPECT_MSG_EQ(Warns(w, "old.txt:1: no all_gpus on line 1"), true, "said");
+        NS_TEST_EXPECT_MSG_EQ(IterationText(w),
+                              "c50 ALLGATHER c130 ALLREDUCE c2 ",
+                              "the broadcast runs nothing: forward 0 + 50; backward mlp's 60 + "
+                              "70, then norm's 1 + 1");
+        bool threw = false;
+        try
+        {
+            std::istringstream again("HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n1\n"
+                                     "l -1 1 NONE 0 1 NONE 0 1 NONE 0 0\n");
+            RdmaSimaiWorkload::Parse(again, "odd.txt").SetAllGpus(3);
+        }
+        catch (const std::runtime_error& e)
+        {
+            threw = std::string(e.what()).rfind("odd.txt:1: all_gpus 3 is not a multiple", 0) == 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(threw, true, "the job's GPUs are checked as all_gpus is");
+
+        // MICRO (AICB's micro tests): each line's collective over every GPU, in
+        // order. The layer count says 3, the file has 2 lines (as AICB's own
+        // L65B file): SimAI reads the third as an empty layer.
+        std::istringstream micro("MICRO\n3\n"
+                                 "micro_test\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLREDUCE\t4096\t1\n"
+                                 "micro_test\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLTOALL\t8192\t1\n");
+        w = RdmaSimaiWorkload::Parse(micro, "micro.txt");
+        NS_TEST_EXPECT_MSG_EQ(Warns(w, "micro.txt:2: the layer count is 3, the file has 2"),
+                              true,
+                              "short file said");
+        w.SetAllGpus(8);
+        NS_TEST_EXPECT_MSG_EQ(IterationText(w), "ALLREDUCE ALLTOALL ", "one after another");
+        const auto all = w.GetGroups(RdmaSimaiWorkload::Group::DP);
+        NS_TEST_EXPECT_MSG_EQ(all.size(), 1, "one group");
+        NS_TEST_EXPECT_MSG_EQ(all[0].size(), 8, "of every GPU");
+
+        // DATA (SimAI's iterate_data_parallel): forward computes, then per
+        // layer in reverse the weight-gradient compute and collective and the
+        // input-gradient compute; the forward collective is not run.
+        std::istringstream data("DATA\n2\n"
+                                "a\t-1\t10\tALLREDUCE\t64\t20\tNONE\t0\t30\tALLREDUCE\t128\t1\n"
+                                "b\t-1\t11\tNONE\t0\t21\tNONE\t0\t31\tALLGATHER\t256\t1\n");
+        w = RdmaSimaiWorkload::Parse(data, "data.txt");
+        w.SetAllGpus(4);
+        NS_TEST_EXPECT_MSG_EQ(IterationText(w),
+                              "c52 ALLGATHER c51 ALLREDUCE c20 ",
+                              "10 + 11 + 31, b's collective, 21 + 30, a's, 20");
+        NS_TEST_EXPECT_MSG_EQ(Warns(w, "data.txt:3: 1 forward or input-gradient collective(s) "
+                                       "left out"),
+                              true,
+                              "the forward ALLREDUCE named");
+        NS_TEST_EXPECT_MSG_EQ(w.GetGroups(RdmaSimaiWorkload::Group::DP)[0].size(), 4, "every GPU");
+    }
+};
+
 /// Bad files: each error names the file and line.
 class WorkloadErrorTestCase : public TestCase
 {
@@ -237,11 +342,11 @@ class WorkloadErrorTestCase : public TestCase
         const std::string layer = "l -1 1 NONE 0 1 NONE 0 1 NONE 0 0\n";
         const std::pair<std::string, std::string> cases[] = {
             {header + "1\nl -1 1 ALLFOO 8 1 NONE 0 1 NONE 0 0\n", "w.txt:3: unknown collective"},
-            {header + "2\n" + layer, "w.txt:3: expected 2 layer lines"},
+            {header + "2\n", "w.txt:2: expected 2 layer lines (line 2), found none"},
             {header + "1\n" + layer + layer, "w.txt:4: more layer lines"},
             {header + "1\nl -1 x NONE 0 1 NONE 0 1 NONE 0 0\n", "w.txt:3: expected a compute"},
             {header + "1\nl -1 1 NONE 0 1 NONE 0\n", "w.txt:3: expected 12 fields"},
-            {"DATA model_parallel_NPU_group: 1 all_gpus: 8\n1\n" + layer, "w.txt:1: parallelism"},
+            {"MODEL model_parallel_NPU_group: 1 all_gpus: 8\n1\n" + layer, "w.txt:1: parallelism"},
             {"HYBRID_TRANSFORMER model_parallel_NPU_group: 3 all_gpus: 8\n1\n" + layer,
              "w.txt:1: all_gpus 8 is not a multiple"},
             {"HYBRID_TRANSFORMER model_parallel_NPU_group: 2 colour: 8\n", "w.txt:1: unknown"},
@@ -277,6 +382,7 @@ class RdmaRailTestSuite : public TestSuite
         AddTestCase(new GroupedScheduleTestCase(), TestCase::QUICK);
         AddTestCase(new WorkloadParseTestCase(), TestCase::QUICK);
         AddTestCase(new WorkloadErrorTestCase(), TestCase::QUICK);
+        AddTestCase(new WorkloadPoliciesTestCase(), TestCase::QUICK);
     }
 };
 

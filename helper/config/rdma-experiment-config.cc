@@ -157,6 +157,12 @@ AddLinkKeys(RdmaConfig& c)
              "node ids at its ends (nodes.csv), for example 17-33@1ms; frames on a failed link "
              "are lost",
              nullptr);
+    c.AddKey("topology.failNodes",
+             "",
+             "nodes that fail during the run: ID@time items separated by commas, ID a node id "
+             "(nodes.csv: a switch, or a host with its NIC), for example 16@1ms; each of its "
+             "links fails then, as in topology.failLinks",
+             nullptr);
     c.AddKey("topology.routeConvergence",
              "1ms",
              "time from a link's failure to routes that avoid it in every switch (the control "

@@ -6,6 +6,7 @@
 
 #include "rdma-value-check.h"
 
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -13,6 +14,38 @@
 
 namespace ns3
 {
+
+namespace
+{
+/**
+ * \return an item's time \param one the item (for errors) \param when its time text
+ * \throws std::invalid_argument if it is not a time with its unit, >= 0
+ */
+Time
+ParseWhen(const std::string& one, const std::string& when)
+{
+    const Ptr<const AttributeChecker> time = MakeTimeChecker();
+    const std::string expected = RdmaCheckValue(time, when);
+    if (!expected.empty())
+    {
+        throw std::invalid_argument("'" + one + "': the time '" + when + "': expected " +
+                                    expected);
+    }
+    TimeValue v;
+    v.DeserializeFromString(when, time);
+    return v.Get();
+}
+
+/// \throws std::invalid_argument if text ends in an empty item \param text a list
+void
+RefuseTrailingComma(const std::string& text)
+{
+    if (!text.empty() && text.back() == ',')
+    {
+        throw std::invalid_argument("an empty item after the last ','");
+    }
+}
+} // namespace
 
 std::vector<RdmaLinkFailure>
 RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
@@ -32,14 +65,7 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
         }
         const uint32_t a = std::stoul(m[1].str());
         const uint32_t b = std::stoul(m[2].str());
-        const std::string when = m[3].str();
-        const Ptr<const AttributeChecker> time = MakeTimeChecker();
-        const std::string expected = RdmaCheckValue(time, when);
-        if (!expected.empty())
-        {
-            throw std::invalid_argument("'" + one + "': the time '" + when + "': expected " +
-                                        expected);
-        }
+        const Time at = ParseWhen(one, m[3].str());
         uint32_t link = topo.links.size();
         for (uint32_t i = 0; i < topo.links.size() && link == topo.links.size(); ++i)
         {
@@ -57,13 +83,73 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
                                         " (nodes.csv of a run names the ids)");
         }
         named.insert(link);
-        TimeValue v;
-        v.DeserializeFromString(when, time);
-        out.push_back({link, v.Get()});
+        out.push_back({link, at});
     }
-    if (!text.empty() && text.back() == ',')
+    RefuseTrailingComma(text);
+    return out;
+}
+
+std::vector<RdmaLinkFailure>
+RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
+{
+    static const std::regex item("([0-9]{1,9})@(\\S+)");
+    std::vector<RdmaLinkFailure> out;
+    std::set<uint32_t> named;
+    std::istringstream in(text);
+    std::string one;
+    while (std::getline(in, one, ','))
     {
-        throw std::invalid_argument("an empty item after the last ','");
+        std::smatch m;
+        if (!std::regex_match(one, m, item))
+        {
+            throw std::invalid_argument("'" + one + "' is not ID@time (a node id and a time, "
+                                        "for example 16@1ms)");
+        }
+        const uint32_t node = std::stoul(m[1].str());
+        const Time at = ParseWhen(one, m[2].str());
+        if (node >= topo.GetNNodes())
+        {
+            throw std::invalid_argument("'" + one + "': no node " + m[1].str() + " (the topology has " +
+                                        std::to_string(topo.GetNNodes()) +
+                                        " nodes, 0 to " + std::to_string(topo.GetNNodes() - 1) +
+                                        "; nodes.csv of a run names them)");
+        }
+        if (!named.insert(node).second)
+        {
+            throw std::invalid_argument("'" + one + "': node " + m[1].str() + " is named twice");
+        }
+        for (uint32_t i = 0; i < topo.links.size(); ++i)
+        {
+            if (topo.links[i].a == node || topo.links[i].b == node)
+            {
+                out.push_back({i, at});
+            }
+        }
+    }
+    RefuseTrailingComma(text);
+    return out;
+}
+
+std::vector<RdmaLinkFailure>
+RdmaJoinFailures(const std::vector<RdmaLinkFailure>& links,
+                 const std::vector<RdmaLinkFailure>& nodes)
+{
+    std::map<uint32_t, Time> earliest;
+    for (const auto* list : {&links, &nodes})
+    {
+        for (const RdmaLinkFailure& f : *list)
+        {
+            auto [it, added] = earliest.emplace(f.link, f.at);
+            if (!added && f.at < it->second)
+            {
+                it->second = f.at;
+            }
+        }
+    }
+    std::vector<RdmaLinkFailure> out;
+    for (const auto& [link, at] : earliest)
+    {
+        out.push_back({link, at});
     }
     return out;
 }

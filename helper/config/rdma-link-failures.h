@@ -36,6 +36,33 @@ struct RdmaLinkFailure
 std::vector<RdmaLinkFailure> RdmaParseLinkFailures(const std::string& text,
                                                    const RdmaTopologySpec& topo);
 
+/**
+ * \ingroup rdma
+ * \brief Read the nodes that fail during a run (topology.failNodes): "ID@time"
+ * items separated by commas, ID a node id (nodes.csv: a switch, or a host,
+ * whose NIC goes with it) and time with its unit ("16@1ms,3@2ms"); empty
+ * text: none. A node fails as its links do: each goes down at that time.
+ * \param text the value
+ * \param topo the topology the ids refer to
+ * \return a failure per link of each node, nodes in the order given, a
+ * node's links in link order
+ * \throws std::invalid_argument naming the item and what is wrong (not
+ * "ID@time", no such node, a node named twice, a time without its unit or
+ * negative)
+ */
+std::vector<RdmaLinkFailure> RdmaParseNodeFailures(const std::string& text,
+                                                   const RdmaTopologySpec& topo);
+
+/**
+ * \ingroup rdma
+ * \brief Join link and node failures: one failure per link, at the earliest
+ * time it is named (a link of a failed node that also fails alone).
+ * \param links topology.failLinks's \param nodes topology.failNodes's
+ * \return the failures by link index
+ */
+std::vector<RdmaLinkFailure> RdmaJoinFailures(const std::vector<RdmaLinkFailure>& links,
+                                              const std::vector<RdmaLinkFailure>& nodes);
+
 } // namespace ns3
 
 #endif /* RDMA_LINK_FAILURES_H */

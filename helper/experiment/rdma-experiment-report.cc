@@ -56,6 +56,7 @@ struct Figures
     uint64_t collectivesDone{0};                           //!< with jobs: completed
     uint64_t collectivesFailed{0};                         //!< with jobs: failed
     uint64_t collectivesNotRun{0};                         //!< with jobs: after a failed one
+    std::vector<RdmaCollectiveRecord> failures;            //!< with jobs: the failed collectives
     std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
 };
 
@@ -100,9 +101,21 @@ CollectivesJson(const Figures& f)
                                                {"max", value(j.iterationMaxNs)}}},
                         {"exposed_comm_share", value(j.exposedCommShare)}});
     }
+    nlohmann::ordered_json failures = nlohmann::ordered_json::array();
+    for (const auto& r : f.failures)
+    {
+        failures.push_back({{"job", r.job},
+                            {"iteration", r.iteration},
+                            {"item", r.item},
+                            {"rank", r.failedRank},
+                            {"host", r.failedHost},
+                            {"at_ns", r.failedAt.GetNanoSeconds()},
+                            {"status", RdmaWcStatusName(r.failedStatus)}});
+    }
     return {{"total", f.collectives},
             {"completed", f.collectivesDone},
             {"failed", f.collectivesFailed},
+            {"failures", failures},
             {"not_run", f.collectivesNotRun},
             {"incomplete",
              f.collectives - f.collectivesDone - f.collectivesFailed - f.collectivesNotRun},
@@ -361,6 +374,13 @@ FailedJobsWarning(const Figures& f)
       << "stopped there) and " << f.collectivesNotRun << " others of their jobs did not finish "
       << "(after them, or under way when the job stopped): no later sim.stopTime runs them; "
       << "collectives.csv marks the failed ones";
+    for (const auto& r : f.failures)
+    {
+        w << "; job " << r.job << " stopped at " << r.failedAt.GetNanoSeconds() / 1e6
+          << " ms, iteration " << r.iteration << " item " << r.item << ": rank "
+          << r.failedRank << " (host " << r.failedHost << ") saw "
+          << RdmaWcStatusName(r.failedStatus);
+    }
     return w.str();
 }
 
@@ -905,6 +925,13 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.collectivesDone = jobs->GetCompletedCount();
         f.collectivesFailed = jobs->GetFailedCount();
         f.collectivesNotRun = jobs->GetNotRunCount();
+        for (const auto& r : m_collectives)
+        {
+            if (r.failed)
+            {
+                f.failures.push_back(r);
+            }
+        }
         if (spec.partition.ranks > 1)
         {
             // The runner's counts are this rank's; the merged records the run's.

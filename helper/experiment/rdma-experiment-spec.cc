@@ -463,20 +463,14 @@ CheckCaches(const RdmaConfig& c)
 }
 
 /**
- * \brief Refuse a run whose estimated memory is above sim.maxMemory (the
- * machine's available memory by default), before it is built: a run that
- * does not fit would otherwise build until the kernel kills it.
- * \param c the configuration
- * \param estimate the run's estimate
- * \param what what the estimate covers: "this run" or "this fabric alone"
- * \throws RdmaConfigError
+ * \return sim.maxMemory's limit, bytes (0: none) \param c the configuration
+ * \param source receives where it comes from, for an error
  */
-void
-CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::string& what)
+uint64_t
+MemoryLimit(const RdmaConfig& c, std::string& source)
 {
     const std::string value = c.Get("sim.maxMemory");
     uint64_t limit = 0;
-    std::string source;
     if (value == "available")
     {
         limit = RdmaAvailableMemory();
@@ -497,6 +491,23 @@ CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::
         RdmaParseByteSize(value, &limit); // the key's checker accepted it
         source = "sim.maxMemory = " + value + ", " + c.GetOrigin("sim.maxMemory");
     }
+    return limit;
+}
+
+/**
+ * \brief Refuse a run whose estimated memory is above sim.maxMemory (the
+ * machine's available memory by default), before it is built: a run that
+ * does not fit would otherwise build until the kernel kills it.
+ * \param c the configuration
+ * \param estimate the run's estimate
+ * \param what what the estimate covers: "this run" or "this fabric alone"
+ * \throws RdmaConfigError
+ */
+void
+CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::string& what)
+{
+    std::string source;
+    const uint64_t limit = MemoryLimit(c, source);
     if (limit == 0 || estimate.GetTotalBytes() <= limit)
     {
         return;
@@ -809,15 +820,22 @@ RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
                               c.Get("output.pcapNodes") + "': " + e.what());
     }
-    try
+    std::vector<RdmaLinkFailure> failures[2];
+    const char* const keys[] = {"topology.failLinks", "topology.failNodes"};
+    for (int k = 0; k < 2; ++k)
     {
-        linkFailures = RdmaParseLinkFailures(c.Get("topology.failLinks"), topology);
+        try
+        {
+            failures[k] = k == 0 ? RdmaParseLinkFailures(c.Get(keys[k]), topology)
+                                 : RdmaParseNodeFailures(c.Get(keys[k]), topology);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw RdmaConfigError(c.GetOrigin(keys[k]) + ": " + keys[k] + " = '" +
+                                  c.Get(keys[k]) + "': " + e.what());
+        }
     }
-    catch (const std::invalid_argument& e)
-    {
-        throw RdmaConfigError(c.GetOrigin("topology.failLinks") + ": topology.failLinks = '" +
-                              c.Get("topology.failLinks") + "': " + e.what());
-    }
+    linkFailures = failures[1].empty() ? failures[0] : RdmaJoinFailures(failures[0], failures[1]);
     routeConvergence = c.GetTime("topology.routeConvergence");
 }
 
@@ -868,7 +886,9 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
     if (c.Get("traffic.pattern") == "collective")
     {
         std::vector<std::string> jobWarnings;
-        jobs = RdmaMakeJobs(c, topology, &jobWarnings);
+        RdmaScheduleLimit limit;
+        limit.bytes = MemoryLimit(c, limit.source);
+        jobs = RdmaMakeJobs(c, topology, &jobWarnings, limit);
         for (const auto& w : jobWarnings)
         {
             Warn(w);

@@ -72,7 +72,7 @@ struct RdmaExperimentSpec
     RdmaLinkParams tiers[3];         //!< host, fabric and core links
     RdmaTopologySpec topology;       //!< validated
     std::vector<uint32_t> pcapNodes; //!< output.pcapNodes, node ids
-    std::vector<RdmaLinkFailure> linkFailures; //!< topology.failLinks
+    std::vector<RdmaLinkFailure> linkFailures; //!< topology.failLinks and failNodes' links
     Time routeConvergence;           //!< topology.routeConvergence
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)

@@ -67,6 +67,13 @@ RdmaCollectiveRecord::Merge(const RdmaCollectiveRecord& other)
     ranksEntered += other.ranksEntered;
     ranksDone += other.ranksDone;
     end = std::max(end, other.end);
+    if (other.failed && (!failed || other.failedAt < failedAt))
+    {
+        failedRank = other.failedRank;
+        failedHost = other.failedHost;
+        failedAt = other.failedAt;
+        failedStatus = other.failedStatus;
+    }
     failed = failed || other.failed;
     if (std::tie(other.lastLanded, other.lastKey) > std::tie(lastLanded, lastKey))
     {
@@ -681,14 +688,19 @@ RdmaCollectiveRunner::LeaveItem(uint32_t j, uint32_t r)
 }
 
 void
-RdmaCollectiveRunner::FailJob(uint32_t j, uint32_t r)
+RdmaCollectiveRunner::FailJob(uint32_t j, uint32_t r, RdmaWcStatus status)
 {
     JobState& s = m_jobs[j];
     s.failed = true;
     const Rank& rank = s.ranks[r];
     if (rank.seq < s.records.size())
     {
-        s.records[rank.seq].failed = true;
+        RdmaCollectiveRecord& record = s.records[rank.seq];
+        record.failed = true;
+        record.failedRank = r;
+        record.failedHost = rank.host;
+        record.failedAt = Simulator::Now();
+        record.failedStatus = status;
     }
     ++m_failed;
     ++m_jobsOver;
@@ -709,7 +721,7 @@ RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     {
         NS_LOG_WARN("job " << j << ": rank " << h.rank << ": " << RdmaWcStatusName(wc.status)
                            << ": the job stops");
-        FailJob(j, h.rank);
+        FailJob(j, h.rank, wc.status);
         return;
     }
     const uint32_t r = h.rank;

@@ -77,6 +77,12 @@ struct RdmaCollectiveRecord
     uint32_t ranksDone{0};     //!< ranks done with it
     bool completed{false};     //!< every rank done
     bool failed{false};        //!< a WRITE completed with an error
+    /// If failed: the rank whose work request completed in error first, its
+    /// host, when, and the status (IBV_WC_RETRY_EXC_ERR across a failed link)
+    uint32_t failedRank{0};
+    uint32_t failedHost{0};                    //!< see failedRank
+    Time failedAt;                             //!< see failedRank
+    RdmaWcStatus failedStatus{IBV_WC_SUCCESS}; //!< see failedRank
     /// The pair that finished last: the sender and receiver rank of the
     /// last WRITE to land (and be reduced, where it is), and when it landed.
     /// For an all-to-all, the slowest of its n(n-1) pairs.
@@ -342,9 +348,10 @@ class RdmaCollectiveRunner : public Object
     /**
      * \brief A job stops: its current collective is failed, it counts as
      * over, and its ranks go no further.
-     * \param j the job \param rank the rank whose record is failed
+     * \param j the job \param rank the rank whose work request failed
+     * \param status the completion's status
      */
-    void FailJob(uint32_t j, uint32_t rank);
+    void FailJob(uint32_t j, uint32_t rank, RdmaWcStatus status);
     /// A job starts: connect its QPs, start its ranks. \param j job index
     void StartJob(uint32_t j);
     /// A rank goes to its current item. \param j job \param r rank

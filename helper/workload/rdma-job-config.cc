@@ -333,6 +333,10 @@ ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
     try
     {
         w = RdmaSimaiWorkload::ReadFile(c.GetInputPath("job.workload"));
+        if (w.allGpus == 0)
+        {
+            w.SetAllGpus(ranks); // an older AICB header, or MICRO: the job's GPUs
+        }
     }
     catch (const std::runtime_error& e)
     {
@@ -364,6 +368,8 @@ ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
  * \param c the configuration \param w the workload \param comm the collective
  * \param bytes its bytes (scaled) \param ranks the job's ranks
  * \param at its file:line and type (for errors)
+ * \param limit what the job's schedules may take \param used the bytes of
+ * those built so far (this one's added)
  * \throws RdmaConfigError
  */
 std::shared_ptr<const RdmaCollectiveSchedule>
@@ -372,7 +378,9 @@ BuildWorkloadCollective(const RdmaConfig& c,
                         const RdmaSimaiWorkload::Comm& comm,
                         uint64_t bytes,
                         uint32_t ranks,
-                        const std::string& at)
+                        const std::string& at,
+                        const RdmaScheduleLimit& limit,
+                        uint64_t& used)
 {
     const uint32_t n = w.GetGroupSize(comm.group);
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
@@ -394,8 +402,23 @@ BuildWorkloadCollective(const RdmaConfig& c,
                                                        bytes,
                                                        channels,
                                                        std::min(chunk, bytes));
+        const auto groups = w.GetGroups(comm.group);
+        const uint64_t need = one.GetMemoryBytes() * groups.size();
+        if (limit.bytes > 0 && used + need > limit.bytes)
+        {
+            throw RdmaConfigError(
+                "sim.maxMemory: " + at + " of " + std::to_string(bytes) + " bytes, run by " +
+                std::to_string(groups.size()) + " group(s) of " + std::to_string(n) +
+                " ranks, needs about " + RdmaFormatByteSize(need) +
+                " of schedules, which takes the job's collectives to " +
+                RdmaFormatByteSize(used + need) + ", more than the limit of " +
+                RdmaFormatByteSize(limit.bytes) + " (" + limit.source +
+                "); nothing was built. Run fewer GPUs (job.ranks), scale the bytes down "
+                "(job.workloadCommScale) or send larger chunks (collective.chunkBytes)");
+        }
+        used += need;
         s = std::make_shared<RdmaCollectiveSchedule>(
-            RdmaCollectiveSchedule::Grouped(one, w.GetGroups(comm.group), ranks));
+            RdmaCollectiveSchedule::Grouped(one, groups, ranks));
     }
     catch (const std::invalid_argument& e)
     {
@@ -418,6 +441,7 @@ BuildWorkloadCollective(const RdmaConfig& c,
  * once (RdmaCollectiveSchedule::Grouped)
  * \param c the configuration \param ranks the job's ranks \param gpus GPUs
  * per server (rail) \param rail whether the fabric is a rail fabric
+ * \param limit what the schedules may take
  * \param warnings receives what the file asks that is not modelled
  * \throws RdmaConfigError naming file:line or the key
  */
@@ -426,8 +450,10 @@ MakeWorkloadItems(const RdmaConfig& c,
                   uint32_t ranks,
                   uint32_t gpus,
                   bool rail,
+                  const RdmaScheduleLimit& limit,
                   std::vector<std::string>* warnings)
 {
+    uint64_t used = 0; // bytes of the schedules built so far
     const RdmaSimaiWorkload w = ReadWorkload(c, ranks, gpus, rail);
     std::vector<std::string> notes = w.warnings;
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
@@ -461,7 +487,7 @@ MakeWorkloadItems(const RdmaConfig& c,
         if (!s)
         {
             const std::string at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
-            s = BuildWorkloadCollective(c, w, comm, bytes, ranks, at);
+            s = BuildWorkloadCollective(c, w, comm, bytes, ranks, at, limit, used);
         }
         item.collective = s;
         item.group = RdmaSimaiGroupName(comm.group);
@@ -675,7 +701,10 @@ RdmaRefuseJobKeys(const RdmaConfig& c)
 }
 
 std::vector<RdmaJob>
-RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std::string>* warnings)
+RdmaMakeJobs(const RdmaConfig& c,
+             const RdmaTopologySpec& topo,
+             std::vector<std::string>* warnings,
+             const RdmaScheduleLimit& limit)
 {
     const auto& servers = topo.servers;
     const bool rail = servers.count > 0;
@@ -685,7 +714,11 @@ RdmaMakeJobs(const RdmaConfig& c, const RdmaTopologySpec& topo, std::vector<std:
     const uint32_t g = servers.gpusPerServer;
     if (!c.Get("job.workload").empty())
     {
-        return PlaceJobs(c, topo, MakeWorkloadItems(c, ranks, g, rail, warnings), ranks, nHosts);
+        return PlaceJobs(c,
+                         topo,
+                         MakeWorkloadItems(c, ranks, g, rail, limit, warnings),
+                         ranks,
+                         nHosts);
     }
     return PlaceJobs(c, topo, MakeSequenceItems(c, ranks, warnings), ranks, nHosts);
 }

@@ -18,6 +18,19 @@ namespace ns3
 
 /**
  * \ingroup rdma
+ * \brief The memory the jobs' collective schedules may take: a workload's
+ * collective is run by every group of its kind at once, and its schedule
+ * is copied once per group (RdmaCollectiveSchedule::Grouped), which for
+ * thousands of GPUs outgrows the machine before a frame is sent.
+ */
+struct RdmaScheduleLimit
+{
+    uint64_t bytes{0};  //!< the limit (0: none)
+    std::string source; //!< where it comes from, for the error (sim.maxMemory's value)
+};
+
+/**
+ * \ingroup rdma
  * \brief The jobs of traffic.pattern = collective, from the job and
  * collective keys (doc/rdma.rst, "Collectives and jobs").
  *
@@ -46,7 +59,7 @@ namespace ns3
  * iteration instead of job.sequence: its compute gaps and collectives in
  * SimAI's order, each collective run by every group of its kind (tensor,
  * data or expert parallel, Megatron-LM's rank order) at once; all_gpus must
- * equal the job's ranks, and on a rail fabric the tensor-parallel size must
+ * equal the job's ranks (a file without all_gpus takes them), and on a rail fabric the tensor-parallel size must
  * divide the GPUs per server.
  *
  * \param c the configuration (traffic.pattern = collective)
@@ -63,11 +76,15 @@ namespace ns3
  *         job.workload, a workload file's
  *         error or mismatch (naming file:line), a set collective.chunkBytes larger
  *         than a collective's message, a message below ranks x channels
- *         bytes, halving-doubling on ranks that are not a power of two
+ *         bytes, halving-doubling on ranks that are not a power of two;
+ *         naming sim.maxMemory: a workload whose schedules would take more
+ *         than limit.bytes (checked before each is copied to its groups)
+ * \param limit what the schedules may take
  */
 std::vector<RdmaJob> RdmaMakeJobs(const RdmaConfig& c,
                                   const RdmaTopologySpec& topo,
-                                  std::vector<std::string>* warnings = nullptr);
+                                  std::vector<std::string>* warnings = nullptr,
+                                  const RdmaScheduleLimit& limit = RdmaScheduleLimit());
 
 /**
  * \ingroup rdma

@@ -133,20 +133,20 @@ ParseHeader(const RdmaTextReader& r, const std::vector<std::string>& tokens, Rdm
                    "checkpoints:, checkpoint_initiates: or pp_comm:");
         }
     }
-    if (w.tp == 0 || w.allGpus == 0)
+    if (w.IsDataParallelOnly())
     {
-        r.Fail("expected model_parallel_NPU_group: <TP> and all_gpus: <GPUs> on line 1");
+        // SimAI reads the parallelism of the transformer policies only.
+        if (w.tp > 1 || w.pp > 1 || w.ep > 1)
+        {
+            w.warnings.push_back(At(w.path, 1) + "model_parallel_NPU_group, pp and ep are not " +
+                                 "read under the " + w.policy + " policy (as in SimAI): " +
+                                 "TP = pp = ep = 1");
+        }
+        w.tp = w.pp = w.ep = 1;
     }
-    if (w.allGpus % (uint64_t(w.tp) * w.pp) != 0)
+    if (w.tp == 0)
     {
-        r.Fail("all_gpus " + std::to_string(w.allGpus) +
-               " is not a multiple of model_parallel_NPU_group x pp = " +
-               std::to_string(uint64_t(w.tp) * w.pp));
-    }
-    if (w.GetDp() % w.ep != 0)
-    {
-        r.Fail("ep " + std::to_string(w.ep) + " does not divide the data-parallel size " +
-               std::to_string(w.GetDp()) + " (all_gpus / (TP x pp))");
+        r.Fail("expected model_parallel_NPU_group: <TP> on line 1");
     }
 }
 
@@ -185,6 +185,10 @@ struct LayerNotes
     uint32_t firstUpdate{0};     //!< first update time
     uint32_t firstUnmodelled{0}; //!< first collective not modelled
     uint32_t unmodelled{0};      //!< collectives not modelled
+    uint32_t firstBroadcast{0};  //!< first BROADCAST
+    uint32_t broadcasts{0};      //!< BROADCASTs (SimAI runs none)
+    uint32_t firstUninvolved{0}; //!< first forward or input-gradient collective of DATA/MICRO
+    uint32_t uninvolved{0};      //!< those collectives (SimAI runs none)
 };
 
 /**
@@ -192,6 +196,59 @@ struct LayerNotes
  * that is not modelled (checkpoints, pipeline stages).
  * \param r the reader \param tokens scratch \param w the workload \throws as r.Fail
  */
+/**
+ * \brief Check the groups against all_gpus: TP x pp divides it, ep divides DP.
+ * \param w the workload, allGpus given \throws std::runtime_error "<path>:1: ..."
+ */
+void
+CheckGroups(const RdmaSimaiWorkload& w)
+{
+    if (w.allGpus % (uint64_t(w.tp) * w.pp) != 0)
+    {
+        throw std::runtime_error(At(w.path, 1) + "all_gpus " + std::to_string(w.allGpus) +
+                                 " is not a multiple of model_parallel_NPU_group x pp = " +
+                                 std::to_string(uint64_t(w.tp) * w.pp));
+    }
+    if (w.GetDp() % w.ep != 0)
+    {
+        throw std::runtime_error(At(w.path, 1) + "ep " + std::to_string(w.ep) +
+                                 " does not divide the data-parallel size " +
+                                 std::to_string(w.GetDp()) + " (all_gpus / (TP x pp))");
+    }
+}
+
+/**
+ * \brief Warn of the collectives whose group is one rank (no traffic, as in
+ * SimAI), once the GPU count is known.
+ * \param w the workload, allGpus given
+ */
+void
+NoteOneRankGroups(RdmaSimaiWorkload& w)
+{
+    uint32_t count = 0;
+    uint32_t first = 0;
+    for (const auto& l : w.layers)
+    {
+        for (int phase = w.IsDataParallelOnly() ? 2 : 0; phase < 3; ++phase)
+        {
+            const auto& c = l.comm[phase];
+            if (!c.none && c.modelled && c.bytes > 0 && w.GetGroupSize(c.group) < 2)
+            {
+                first = first ? first : l.line;
+                ++count;
+            }
+        }
+    }
+    if (count > 0)
+    {
+        w.warnings.push_back(At(w.path, first) + std::to_string(count) +
+                             " collective(s) have a group of one rank (TP " +
+                             std::to_string(w.tp) + ", DP " + std::to_string(w.GetDp()) +
+                             ", ep " + std::to_string(w.ep) +
+                             "): no traffic, as in SimAI");
+    }
+}
+
 void
 ParsePreamble(RdmaTextReader& r, std::vector<std::string>& tokens, RdmaSimaiWorkload& w)
 {
@@ -200,11 +257,13 @@ ParsePreamble(RdmaTextReader& r, std::vector<std::string>& tokens, RdmaSimaiWork
         r.Fail("expected the parallelism policy line, found end of file");
     }
     w.policy = tokens[0];
-    if (w.policy != "HYBRID_TRANSFORMER_FWD_IN_BCKWD" && w.policy != "HYBRID_TRANSFORMER")
+    if (w.policy != "HYBRID_TRANSFORMER_FWD_IN_BCKWD" && w.policy != "HYBRID_TRANSFORMER" &&
+        w.policy != "DATA" && w.policy != "MICRO")
     {
         r.Fail("parallelism policy '" + w.policy +
                "' is not read here: expected HYBRID_TRANSFORMER_FWD_IN_BCKWD or "
-               "HYBRID_TRANSFORMER (AICB's training workloads)");
+               "HYBRID_TRANSFORMER (AICB's training workloads), DATA or MICRO (AICB's micro "
+               "tests)");
     }
     ParseHeader(r, tokens, w);
     if (w.checkpoints > 0)
@@ -231,6 +290,7 @@ RdmaSimaiWorkload::Layer
 ParseLayer(const RdmaTextReader& r,
            const std::vector<std::string>& tokens,
            uint64_t count,
+           bool dataParallelOnly,
            LayerNotes& notes)
 {
     if (tokens.size() != 12)
@@ -251,8 +311,22 @@ ParseLayer(const RdmaTextReader& r,
     {
         layer.compute[phase] =
             r.ToUint(tokens[2 + 3 * phase], "a compute time (ns)", 0, uint64_t(1) << 62);
+        if (tokens[3 + 3 * phase] == "BROADCAST")
+        {
+            // SimAI's loader knows no broadcast: it runs nothing for it.
+            notes.firstBroadcast = notes.firstBroadcast ? notes.firstBroadcast : layer.line;
+            ++notes.broadcasts;
+            layer.comm[phase] = ParseComm(r, "NONE", tokens[4 + 3 * phase], phase == 2);
+            layer.comm[phase].type = "BROADCAST";
+            continue;
+        }
         layer.comm[phase] = ParseComm(r, tokens[3 + 3 * phase], tokens[4 + 3 * phase], phase == 2);
         const RdmaSimaiWorkload::Comm& c = layer.comm[phase];
+        if (dataParallelOnly && phase < 2 && !c.none)
+        {
+            notes.firstUninvolved = notes.firstUninvolved ? notes.firstUninvolved : layer.line;
+            ++notes.uninvolved;
+        }
         if (!c.none && !c.modelled)
         {
             notes.firstUnmodelled = notes.firstUnmodelled ? notes.firstUnmodelled : layer.line;
@@ -288,6 +362,20 @@ WarnAboutLayers(const LayerNotes& notes, RdmaSimaiWorkload& w)
                              "the update time after each collective (last field) is not "
                              "modelled");
     }
+    if (notes.broadcasts)
+    {
+        w.warnings.push_back(At(w.path, notes.firstBroadcast) +
+                             std::to_string(notes.broadcasts) +
+                             " BROADCAST collective(s) left out, as SimAI's loader (which knows "
+                             "ALLREDUCE, ALLGATHER, REDUCESCATTER and ALLTOALL) leaves them out");
+    }
+    if (notes.uninvolved)
+    {
+        w.warnings.push_back(At(w.path, notes.firstUninvolved) +
+                             std::to_string(notes.uninvolved) +
+                             " forward or input-gradient collective(s) left out: the " + w.policy +
+                             " policy runs the weight-gradient collectives only, as in SimAI");
+    }
     if (notes.unmodelled)
     {
         w.warnings.push_back(At(w.path, notes.firstUnmodelled) +
@@ -316,17 +404,50 @@ RdmaSimaiWorkload::Parse(std::istream& in, const std::string& name)
     {
         if (!r.NextLine(tokens))
         {
-            r.Fail("expected " + std::to_string(count) + " layer lines (line 2), found " +
-                   std::to_string(l) + " and the end of the file");
+            if (l == 0)
+            {
+                r.Fail("expected " + std::to_string(count) +
+                       " layer lines (line 2), found none and the end of the file");
+            }
+            // SimAI reads the missing layers as empty ones (its stream reads
+            // fail: no compute, no collective); so it runs the lines given.
+            w.warnings.push_back(At(w.path, 2) + "the layer count is " + std::to_string(count) +
+                                 ", the file has " + std::to_string(l) + " layer lines: the " +
+                                 std::to_string(l) + " are run (SimAI reads the missing ones "
+                                 "as empty layers)");
+            break;
         }
-        w.layers.push_back(ParseLayer(r, tokens, count, notes));
+        w.layers.push_back(ParseLayer(r, tokens, count, w.IsDataParallelOnly(), notes));
     }
     if (r.NextLine(tokens))
     {
         r.Fail("more layer lines than the layer count on line 2 (" + std::to_string(count) + ")");
     }
     WarnAboutLayers(notes, w);
+    if (w.allGpus > 0)
+    {
+        CheckGroups(w);
+        NoteOneRankGroups(w);
+    }
     return w;
+}
+
+bool
+RdmaSimaiWorkload::IsDataParallelOnly() const
+{
+    return policy == "DATA" || policy == "MICRO";
+}
+
+void
+RdmaSimaiWorkload::SetAllGpus(uint32_t gpus)
+{
+    allGpus = gpus;
+    CheckGroups(*this);
+    warnings.push_back(At(path, 1) + "no all_gpus on line 1 (" +
+                       (policy == "MICRO" ? std::string("a MICRO file gives none")
+                                          : std::string("older AICB files give none")) +
+                       "): the job's " + std::to_string(gpus) + " GPUs are taken");
+    NoteOneRankGroups(*this);
 }
 
 uint32_t
@@ -354,8 +475,12 @@ RdmaSimaiWorkload::GetGroupSize(Group g) const
 std::vector<std::vector<uint32_t>>
 RdmaSimaiWorkload::GetGroups(Group g) const
 {
-    const uint32_t dp = GetDp();
     std::vector<std::vector<uint32_t>> groups;
+    if (allGpus == 0)
+    {
+        return groups;
+    }
+    const uint32_t dp = GetDp();
     for (uint32_t stage = 0; stage < pp; ++stage)
     {
         const uint32_t base = stage * dp * tp;
@@ -425,13 +550,36 @@ RdmaSimaiWorkload::GetIteration() const
         i.layer = l.name + phases[phase];
         items.push_back(i);
     };
+    if (allGpus == 0)
+    {
+        return items;
+    }
+    if (policy == "MICRO")
+    {
+        for (const Layer& l : layers)
+        {
+            collective(l, 2);
+        }
+        return items;
+    }
+    const bool data = policy == "DATA";
     for (const Layer& l : layers)
     {
         compute(l.compute[0], l.line);
-        collective(l, 0);
+        if (!data)
+        {
+            collective(l, 0);
+        }
     }
     for (auto l = layers.rbegin(); l != layers.rend(); ++l)
     {
+        if (data)
+        {
+            compute(l->compute[2], l->line);
+            collective(*l, 2);
+            compute(l->compute[1], l->line);
+            continue;
+        }
         for (int phase = 1; phase < 3; ++phase)
         {
             compute(l->compute[phase], l->line);

@@ -790,6 +790,25 @@ RdmaCollectiveSchedule::CountOpsPerQp()
     }
 }
 
+uint64_t
+RdmaCollectiveSchedule::GetMemoryBytes() const
+{
+    uint64_t bytes = sizeof(*this) + m_ops.capacity() * sizeof(Op) +
+                     m_extraDeps.capacity() * sizeof(m_extraDeps[0]) +
+                     (m_depStart.capacity() + m_deps.capacity() + m_dependentStart.capacity() +
+                      m_dependents.capacity() + m_sendIndex.capacity() + m_recvIndex.capacity()) *
+                         sizeof(uint32_t);
+    for (const auto* perRank : {&m_sends, &m_recvs})
+    {
+        bytes += perRank->capacity() * sizeof(std::vector<uint32_t>);
+        for (const auto& v : *perRank)
+        {
+            bytes += v.capacity() * sizeof(uint32_t);
+        }
+    }
+    return bytes;
+}
+
 RdmaCollectiveSchedule
 RdmaCollectiveSchedule::Grouped(const RdmaCollectiveSchedule& one,
                                 const std::vector<std::vector<uint32_t>>& groups,

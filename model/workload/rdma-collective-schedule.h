@@ -300,6 +300,12 @@ class RdmaCollectiveSchedule
     uint32_t GetMostOpsPerQp() const;
     /// \return the most operations one rank receives
     uint32_t GetMostRecvsPerRank() const;
+    /**
+     * \return the bytes the schedule holds: its operations, their
+     * dependencies both ways and the per-rank indexes (what Grouped() copies
+     * once per group)
+     */
+    uint64_t GetMemoryBytes() const;
 
   private:
     // Finish()'s steps, in their order.

@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * libFuzzer harness: topology.failLinks of arbitrary bytes
- * (RdmaParseLinkFailures, "A-B@time" items) on a k=4 fat tree. Bad input
+ * libFuzzer harness: topology.failLinks and topology.failNodes of arbitrary
+ * bytes (RdmaParseLinkFailures, "A-B@time" items; RdmaParseNodeFailures,
+ * "ID@time" items; RdmaJoinFailures) on a k=4 fat tree. Bad input
  * must end in std::invalid_argument naming the item, never an abort or a
  * sanitizer report; what it accepts must name links of the topology, each
  * at a time that is not negative.
@@ -25,16 +26,23 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     static const RdmaLinkParams link;
     static const RdmaTopologySpec topo = RdmaTopologySpec::FatTree(4, link, link, link);
     const std::string text(reinterpret_cast<const char*>(data), size);
-    try
+    // The same text as topology.failLinks and as topology.failNodes.
+    for (int key = 0; key < 2; ++key)
     {
-        for (const RdmaLinkFailure& f : RdmaParseLinkFailures(text, topo))
+        try
         {
-            NS_ABORT_MSG_UNLESS(f.link < topo.links.size(), "a link the topology does not have");
-            NS_ABORT_MSG_IF(f.at.IsStrictlyNegative(), "a failure before the run");
+            const auto failures = key == 0 ? RdmaParseLinkFailures(text, topo)
+                                           : RdmaParseNodeFailures(text, topo);
+            for (const RdmaLinkFailure& f : RdmaJoinFailures(failures, failures))
+            {
+                NS_ABORT_MSG_UNLESS(f.link < topo.links.size(),
+                                    "a link the topology does not have");
+                NS_ABORT_MSG_IF(f.at.IsStrictlyNegative(), "a failure before the run");
+            }
         }
-    }
-    catch (const std::invalid_argument&)
-    {
+        catch (const std::invalid_argument&)
+        {
+        }
     }
     return 0;
 }

@@ -25,7 +25,11 @@ extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     RdmaFuzzText(data, size, [](std::istream& in) {
-        const RdmaSimaiWorkload w = RdmaSimaiWorkload::Parse(in, "fuzz.txt");
+        RdmaSimaiWorkload w = RdmaSimaiWorkload::Parse(in, "fuzz.txt");
+        if (w.allGpus == 0)
+        {
+            w.SetAllGpus(16); // no all_gpus in the header: the job's GPUs, as rdma-sim gives them
+        }
         volatile uint64_t sink = w.GetIteration().size();
         if (w.allGpus > 4096)
         {

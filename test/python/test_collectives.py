@@ -341,3 +341,44 @@ def test_sweep_and_plot_over_collective_keys(build_dir, tmp_path):
             [float(row['collectives.busbw_gbps']) for size in ('256KiB', '1MiB') for row in rows
              if row['collective.bytes'] == size and row['collective.algorithm'] == algorithm])
 
+
+
+def test_a_failed_node_stops_its_job_with_a_record_and_the_other_job_goes_on(run_example,
+                                                                            tmp_path):
+    """topology.failNodes: host 2 (job 0's third rank) fails at 10 us. Job 0
+    stops at the first work request that completes in error, and the record
+    says which rank saw it, when and with what status; job 1, on hosts 4-7,
+    finishes every collective."""
+    out = tmp_path / 'out'
+    rows = run(run_example, out, '--topology.type=star', '--topology.hosts=8', '--job.count=2',
+               '--job.sequence=all-gather 256KiB, all-to-all 64KiB', '--topology.failNodes=2@10us',
+               '--sim.stopTime=1s')
+    assert [(r['job'], r['status']) for r in rows if r['status'] != 'done'] == [('0', 'failed')]
+    assert [r['status'] for r in rows if r['job'] == '1'] == ['done', 'done']
+    summary = json.load(open(out / 'summary.json'))
+    failures = summary['collectives']['failures']
+    assert len(failures) == 1, failures
+    f = failures[0]
+    assert (f['job'], f['iteration'], f['item']) == (0, 0, 0), f
+    assert f['rank'] in range(4) and f['host'] == f['rank'], f  # contiguous: rank r on host r
+    assert f['status'] == 'IBV_WC_RETRY_EXC_ERR' and f['at_ns'] > 10000, f
+    assert any(w.startswith('1 of 4 collectives failed') and
+               'job 0 stopped at %g ms, iteration 0 item 0: rank %d (host %d) saw '
+               'IBV_WC_RETRY_EXC_ERR' % (f['at_ns'] / 1e6, f['rank'], f['host']) in w
+               for w in summary['warnings']), summary['warnings']
+
+
+@pytest.mark.parametrize('value,message', [
+    ('99@1ms', "'99@1ms': no node 99 (the topology has 9 nodes, 0 to 8"),
+    ('2@1ms,2@2ms', "'2@2ms': node 2 is named twice"),
+    ('2-8@1ms', "'2-8@1ms' is not ID@time"),
+    ('2@1', "'2@1': the time '1': expected a duration with its unit"),
+])
+def test_bad_failed_node_exits_2_naming_the_key(run_example, tmp_path, value, message):
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '--output.dir=%s' % out, '--traffic.pattern=collective',
+                    '--topology.type=star', '--topology.hosts=8',
+                    '--topology.failNodes=%s' % value)
+    assert r.returncode == 2, r.stderr
+    assert "topology.failNodes = '%s': %s" % (value, message) in r.stderr, r.stderr
+    assert not out.exists()

@@ -91,3 +91,18 @@ def test_a_failed_host_link_is_a_result(run_example, tmp_path):
                         '--topology.failLinks=0-16@10us', '--quiet')
     assert early['flows']['incomplete'] == 2
     assert any('were still running when the run ended' in w for w in early['warnings'])
+
+
+def test_a_failed_switch_is_its_links_failing(run_example, tmp_path):
+    """topology.failNodes=24@50us (an aggregation switch of the k=4 fat tree)
+    fails its four links at once, exactly as naming them in
+    topology.failLinks does; the routes follow and every flow completes."""
+    node = run(run_example, tmp_path / 'node', '--topology.failNodes=24@50us')
+    links = run(run_example, tmp_path / 'links',
+                '--topology.failLinks=16-24@50us,17-24@50us,24-32@50us,24-33@50us')
+    assert fcts(tmp_path / 'node') == fcts(tmp_path / 'links')
+    assert node['flows']['completed'] == node['flows']['total'], node['flows']
+    # Named in both keys, a link fails once, at the earlier time.
+    both = run(run_example, tmp_path / 'both', '--topology.failNodes=24@50us',
+               '--topology.failLinks=16-24@80us')
+    assert fcts(tmp_path / 'both') == fcts(tmp_path / 'node')

@@ -147,16 +147,15 @@ def test_bad_rail_and_workload_inputs_exit_2_naming_the_key_or_line(run_example,
     bad = tmp_path / 'bad.txt'
     bad.write_text('HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 4\n1\n'
                    'l\t-1\t5\tALLGATHER_TP\t64\t0\tNONE\t0\t0\tNONE\t0\t0\n')
-    short = tmp_path / 'short.txt'
-    short.write_text('HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 4\n3\n'
-                     'l\t-1\t5\tALLGATHER\t64\t0\tNONE\t0\t0\tNONE\t0\t0\n')
+    empty = tmp_path / 'empty.txt'
+    empty.write_text('HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 4\n3\n')
     rail = ('--traffic.pattern=collective', '--topology.type=rail',
             '--topology.rail.Servers=2', '--topology.rail.GpusPerServer=2')
     cases = [
         (rail + ('--job.ranks=3',), 'job.ranks = 3'),
         (rail + ('--job.ranks=6',), 'job.ranks = 6'),
         (rail + ('--job.workload=%s' % bad,), '%s:3: unknown collective \'ALLGATHER_TP\'' % bad),
-        (rail + ('--job.workload=%s' % short,), '%s:3: expected 3 layer lines' % short),
+        (rail + ('--job.workload=%s' % empty,), '%s:2: expected 3 layer lines' % empty),
         (rail + ('--job.workload=%s' % GPT7B,), '%s:1: all_gpus 64' % GPT7B),
         (rail + ('--job.placement=rail', '--job.ranks=3'), 'job.ranks = 3'),
         (rail + ('--job.placement=rail', '--job.workload=%s' % GPT7B),
@@ -217,3 +216,80 @@ def test_comm_scale_without_a_workload_is_reported_unused(run_example, tmp_path)
                     '--job.workloadCommScale=0.5')
     assert r.returncode == 0, r.stderr
     assert 'job.workloadCommScale = 0.5 is not used' in r.stderr, r.stderr
+
+
+AICB = os.path.join(TOP, 'data', 'aicb')
+
+#: The collectives of one iteration of each of AICB's workload/simAI files on
+#: 16 GPUs (2 servers of 8), as SimAI's loader reads them: BROADCAST and
+#: groups of one rank run nothing; MICRO runs each line's collective.
+AICB_COLLECTIVES = {
+    'G13B-M1-C01_GPT13B_megatron_tp8_pp1_mbs1_A100.txt': 173,
+    'G13B-M1-C02_GPT13B_megatron_tp8_pp1_mbs1_sp_A100.txt': 333,
+    'G175B-M1-C03_GPT175B_megatron_tp8_pp1_mbs1_A100.txt': 33,
+    # Its line 2 says 839 layers and 33 follow: SimAI reads the rest as empty layers.
+    'L65B-M1-C05_Llama65B_megatron_tp8_pp1_mbs1_A100.txt': 33,
+    # ZeRO-3 as AICB writes it for SimAI: model_parallel_NPU_group 1, so the
+    # input-gradient ALLGATHERs have a tensor-parallel group of one rank.
+    'L65B_D1_C08_Llama65B_deepspeed_zero3_A100.txt': 1,
+    'L7B-D1-C02_Llama7B_deepspeed_zero3_A100.txt': 1,
+    'L7B-M1-C04_Llama7B_megatron_tp2_pp1_mbs1_A100.txt': 141,
+    'all_gather.txt': 19,
+    'all_reduce.txt': 19,
+    'all_to_all.txt': 19,
+    'muti_all_reduce.txt': 19,
+}
+
+
+def test_every_aicb_file_is_read_as_simai_reads_it(run_example, tmp_path):
+    assert sorted(AICB_COLLECTIVES) == sorted(f for f in os.listdir(AICB) if f.endswith('.txt'))
+    for name, count in AICB_COLLECTIVES.items():
+        path = os.path.join(AICB, name)
+        r = run_example('rdma-sim', '--check', '--output.dir=%s' % (tmp_path / 'x'),
+                        '--traffic.pattern=collective', '--topology.type=rail',
+                        '--topology.rail.Servers=2', '--topology.rail.GpusPerServer=8',
+                        '--job.workload=%s' % path)
+        assert r.returncode == 0, (name, r.stderr)
+        said = r.stdout + r.stderr
+        assert 'configuration checked, %d collectives' % count in said, (name, said)
+        # No file of AICB's gives all_gpus: the job's 16 GPUs, said on screen.
+        assert "%s:1: no all_gpus on line 1" % path in said, (name, said)
+        if name.startswith(('G13B', 'L7B-M1')):
+            # Their norm layer's BROADCAST, which SimAI's loader does not run.
+            assert '%s:3: 1 BROADCAST collective(s) left out' % path in said, (name, said)
+
+
+def test_an_aicb_micro_test_runs_each_size_over_every_gpu(run_example, tmp_path):
+    """all_reduce.txt (MICRO): 19 all-reduces of 4 KiB to 1 GiB, one after another,
+    each over the 16 GPUs; here at 1/1000 of the bytes (raised to ranks x channels)."""
+    micro = os.path.join(AICB, 'all_reduce.txt')
+    rows, r = run(run_example, tmp_path / 'm', '--topology.rail.Servers=2',
+                  '--topology.rail.GpusPerServer=8', '--job.workload=%s' % micro,
+                  '--job.workloadCommScale=0.001')
+    sizes = [4096 << i for i in range(19)]
+    assert [(x['collective'], x['group'], x['ranks'], x['status']) for x in rows] == \
+        [('all-reduce', 'DP', '16', 'done')] * 19
+    assert [int(x['bytes']) for x in rows] == [max(round(s * 0.001), 16) for s in sizes]
+    assert [int(x['item']) for x in rows] == list(range(19)), 'in file order'
+    warnings = json.load(open(tmp_path / 'm' / 'summary.json'))['warnings']
+    assert any(w.startswith("%s:1: no all_gpus on line 1 (a MICRO file gives none): the job's 16 "
+                            'GPUs are taken' % micro) for w in warnings), warnings
+
+
+def test_schedules_past_sim_max_memory_exit_2_before_anything_is_built(run_example, tmp_path):
+    """A workload's collective is copied to each of its groups: past sim.maxMemory
+    the run stops at the collective that crosses it (SimAI's 9,216-GPU
+    workload_analytical.txt would need 54 GiB of schedules on one machine)."""
+    big = tmp_path / 'big.txt'
+    big.write_text('HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 1 all_gpus: 16\n1\n'
+                   'l\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLREDUCE\t67108864\t0\n')
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', '--output.dir=%s' % out, '--traffic.pattern=collective',
+                    '--topology.type=rail', '--topology.rail.Servers=2',
+                    '--topology.rail.GpusPerServer=8', '--job.workload=%s' % big,
+                    '--collective.chunkBytes=64KiB', '--sim.maxMemory=1MiB')
+    assert r.returncode == 2, r.stderr
+    assert ('sim.maxMemory: %s:3: ALLREDUCE of 67108864 bytes, run by 1 group(s) of 16 ranks'
+            % big) in r.stderr, r.stderr
+    assert 'more than the limit of 1.00 MiB (sim.maxMemory = 1MiB' in r.stderr, r.stderr
+    assert not out.exists()
