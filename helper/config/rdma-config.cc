@@ -455,10 +455,12 @@ RdmaConfig::GetPath(const std::string& name) const
     return it->second + "/" + v;
 }
 
-std::string
-RdmaConfig::GetInputPath(const std::string& name) const
+namespace
 {
-    const std::string path = GetPath(name);
+/// \return why a file cannot be read, or "" \param path it
+std::string
+WhyUnreadable(const std::string& path)
+{
     struct stat st;
     std::string why;
     if (path.empty())
@@ -477,11 +479,50 @@ RdmaConfig::GetInputPath(const std::string& name) const
     {
         why = path + " cannot be opened for reading";
     }
+    return why;
+}
+} // namespace
+
+std::string
+RdmaConfig::GetInputPath(const std::string& name) const
+{
+    const std::string path = GetPath(name);
+    const std::string why = WhyUnreadable(path);
     if (!why.empty())
     {
         throw BadValue(*this, name, "a readable file (" + why + ")");
     }
     return path;
+}
+
+std::vector<std::string>
+RdmaConfig::GetInputPaths(const std::string& name) const
+{
+    std::vector<std::string> paths;
+    std::istringstream in(Get(name));
+    std::string one;
+    while (std::getline(in, one, ','))
+    {
+        const auto first = one.find_first_not_of(" \t");
+        const auto last = one.find_last_not_of(" \t");
+        one = first == std::string::npos ? "" : one.substr(first, last - first + 1);
+        auto it = m_dir.find(name);
+        if (!one.empty() && one.front() != '/' && it != m_dir.end() && !it->second.empty())
+        {
+            one = it->second + "/" + one;
+        }
+        const std::string why = WhyUnreadable(one);
+        if (!why.empty())
+        {
+            throw BadValue(*this, name, "readable files separated by commas (" + why + ")");
+        }
+        paths.push_back(one);
+    }
+    if (paths.empty())
+    {
+        throw BadValue(*this, name, "a readable file (no path given)");
+    }
+    return paths;
 }
 
 double

@@ -197,6 +197,12 @@ class RdmaConfig
      * the file cannot be read
      */
     std::string GetInputPath(const std::string& name) const;
+    /**
+     * \brief GetInputPath for a list of files separated by commas.
+     * \param name the key \return the paths, in the order given
+     * \throws RdmaConfigError as GetInputPath, naming the file that cannot be read
+     */
+    std::vector<std::string> GetInputPaths(const std::string& name) const;
 
     /// \return the value as a double \throws RdmaConfigError if it is not one
     double GetDouble(const std::string& name) const;

@@ -264,7 +264,8 @@ AddJobKeys(RdmaConfig& c)
              "",
              "collective: a SimAI (AICB) workload file giving the iteration instead of "
              "job.sequence: per layer compute times and tensor-, data- or expert-parallel "
-             "collectives (relative paths: from the config file's folder)");
+             "collectives; several separated by commas: a job each, side by side (several "
+             "tenants; relative paths: from the config file's folder)");
     c.AddKey("job.workloadCommScale",
              "1",
              "collective: factor on every job.workload collective's bytes (SimAI's comm_scale), "

@@ -109,9 +109,10 @@ RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
         const Time at = ParseWhen(one, m[2].str());
         if (node >= topo.GetNNodes())
         {
-            throw std::invalid_argument("'" + one + "': no node " + m[1].str() + " (the topology has " +
-                                        std::to_string(topo.GetNNodes()) +
-                                        " nodes, 0 to " + std::to_string(topo.GetNNodes() - 1) +
+            const uint32_t n = topo.GetNNodes();
+            throw std::invalid_argument("'" + one + "': no node " + m[1].str() +
+                                        " (the topology has " + std::to_string(n) +
+                                        " nodes, 0 to " + std::to_string(n - 1) +
                                         "; nodes.csv of a run names them)");
         }
         if (!named.insert(node).second)

@@ -301,27 +301,42 @@ ParseSequence(const RdmaConfig& c,
     return items;
 }
 
+/// What one job runs, before it is placed.
+struct JobPlan
+{
+    std::vector<RdmaJobItem> items; //!< one iteration
+    uint32_t ranks{0};              //!< its ranks
+};
+
 /**
- * \return the jobs, placed: job i on hosts i x ranks onward of the host
- * order (contiguous: host order; random: a permutation), each with the items
- * \param c the configuration \param topo the topology \param built the
- * iteration \param ranks per job \param nHosts hosts ranks can take
+ * \return the jobs, placed: each job on the next of its ranks' hosts of the
+ * host order (contiguous: host order; random: a permutation; rail:
+ * rail-major), each with its items
+ * \param c the configuration \param topo the topology \param plans one per
+ * job \param nHosts hosts ranks can take
  */
 std::vector<RdmaJob> PlaceJobs(const RdmaConfig& c,
                                const RdmaTopologySpec& topo,
-                               const std::vector<RdmaJobItem>& built,
-                               uint32_t ranks,
+                               const std::vector<JobPlan>& plans,
                                uint32_t nHosts);
 
 /**
- * \return job.workload's file, read and checked against the job: its GPUs
+ * \return a file of job.workload, read and checked against the job: its GPUs
  * are the job's ranks, a tensor-parallel group sits in one server (rail)
- * \param c the configuration \param ranks the job's ranks \param gpus GPUs
- * per server (rail) \param rail whether the fabric is a rail fabric
+ * \param c the configuration \param path the file \param ranks the job's
+ * ranks, which all_gpus must equal; for a tenant, the ranks of a file
+ * without all_gpus (0: it must give them) \param gpus GPUs per server
+ * (rail) \param rail whether the fabric is a rail fabric \param tenant
+ * whether the file is one of several (its ranks are its all_gpus)
  * \throws RdmaConfigError naming file:line or the key
  */
 RdmaSimaiWorkload
-ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
+ReadWorkload(const RdmaConfig& c,
+             const std::string& path,
+             uint32_t ranks,
+             uint32_t gpus,
+             bool rail,
+             bool tenant)
 {
     const std::string where = KeyText(c, "job.workload");
     if (!Trim(c.Get("job.sequence")).empty())
@@ -332,8 +347,8 @@ ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
     RdmaSimaiWorkload w;
     try
     {
-        w = RdmaSimaiWorkload::ReadFile(c.GetInputPath("job.workload"));
-        if (w.allGpus == 0)
+        w = RdmaSimaiWorkload::ReadFile(path);
+        if (w.allGpus == 0 && ranks > 0)
         {
             w.SetAllGpus(ranks); // an older AICB header, or MICRO: the job's GPUs
         }
@@ -342,8 +357,14 @@ ReadWorkload(const RdmaConfig& c, uint32_t ranks, uint32_t gpus, bool rail)
     {
         throw RdmaConfigError(where + ": " + e.what());
     }
+    if (w.allGpus == 0)
+    {
+        throw RdmaConfigError(where + ": " + path + ":1: no all_gpus on line 1: with several "
+                              "workload files each gives its GPUs; set job.ranks for those that "
+                              "do not");
+    }
     const std::string header = w.path + ":1: ";
-    if (w.allGpus != ranks)
+    if (!tenant && w.allGpus != ranks)
     {
         throw RdmaConfigError(header + "all_gpus " + std::to_string(w.allGpus) +
                               ", but the job has " + std::to_string(ranks) + " ranks (" +
@@ -439,22 +460,29 @@ BuildWorkloadCollective(const RdmaConfig& c,
  * \return one iteration of job.workload (a SimAI workload file): its
  * compute gaps and its collectives, each run by every group of its kind at
  * once (RdmaCollectiveSchedule::Grouped)
- * \param c the configuration \param ranks the job's ranks \param gpus GPUs
- * per server (rail) \param rail whether the fabric is a rail fabric
- * \param limit what the schedules may take
+ * \param c the configuration \param path the file \param ranks the job's
+ * ranks (see ReadWorkload) \param gpus GPUs per server (rail)
+ * \param rail whether the fabric is a rail fabric
+ * \param limit what the schedules may take \param used the bytes of the
+ * schedules built so far (these added) \param tenant whether the file is
+ * one of several
  * \param warnings receives what the file asks that is not modelled
+ * \return its iteration and ranks
  * \throws RdmaConfigError naming file:line or the key
  */
-std::vector<RdmaJobItem>
+JobPlan
 MakeWorkloadItems(const RdmaConfig& c,
+                  const std::string& path,
                   uint32_t ranks,
                   uint32_t gpus,
                   bool rail,
                   const RdmaScheduleLimit& limit,
+                  uint64_t& used,
+                  bool tenant,
                   std::vector<std::string>* warnings)
 {
-    uint64_t used = 0; // bytes of the schedules built so far
-    const RdmaSimaiWorkload w = ReadWorkload(c, ranks, gpus, rail);
+    const RdmaSimaiWorkload w = ReadWorkload(c, path, ranks, gpus, rail, tenant);
+    ranks = w.allGpus;
     std::vector<std::string> notes = w.warnings;
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
     const double scale = c.GetDouble("job.workloadCommScale");
@@ -511,7 +539,7 @@ MakeWorkloadItems(const RdmaConfig& c,
             warnings->push_back(n);
         }
     }
-    return items;
+    return {items, ranks};
 }
 
 /**
@@ -546,6 +574,30 @@ CheckRailPlacement(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t r
                               "job.placement = rail a job's ranks must be a multiple or a "
                               "divisor of topology.rail.Servers = " +
                               std::to_string(servers.count));
+    }
+}
+
+/**
+ * \brief Check one job's ranks on the fabric: rail placement where it can
+ * place them; on a rail fabric, ranks that fill whole servers or divide one.
+ * \param c the configuration \param topo the topology \param ranks the job's ranks
+ * \throws RdmaConfigError naming the key
+ */
+void
+CheckJobRanks(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t ranks)
+{
+    const uint32_t g = topo.servers.gpusPerServer;
+    const bool railMajor = c.Get("job.placement") == "rail";
+    if (railMajor)
+    {
+        CheckRailPlacement(c, topo, ranks);
+    }
+    if (topo.servers.count > 0 && !railMajor && ranks % g != 0 && g % ranks != 0)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
+                              " ranks neither fill whole servers nor divide one: on a rail "
+                              "fabric a job's ranks must be a multiple or a divisor of "
+                              "topology.rail.GpusPerServer = " + std::to_string(g));
     }
 }
 
@@ -585,20 +637,54 @@ JobRanks(const RdmaConfig& c, const RdmaTopologySpec& topo, uint32_t nHosts)
                                              std::to_string(count) +
                                              " jobs leave fewer than 2 ranks per job");
     }
-    const uint32_t g = servers.gpusPerServer;
-    const bool railMajor = c.Get("job.placement") == "rail";
-    if (railMajor)
-    {
-        CheckRailPlacement(c, topo, ranks);
-    }
-    if (rail && !railMajor && ranks % g != 0 && g % ranks != 0)
-    {
-        throw RdmaConfigError(KeyText(c, "job.ranks") + ": " + std::to_string(ranks) +
-                              " ranks neither fill whole servers nor divide one: on a rail "
-                              "fabric a job's ranks must be a multiple or a divisor of "
-                              "topology.rail.GpusPerServer = " + std::to_string(g));
-    }
+    CheckJobRanks(c, topo, ranks);
     return ranks;
+}
+
+/**
+ * \return one plan per file of job.workload (several tenants' jobs): each
+ * file's iteration on its all_gpus ranks, or job.ranks where it gives none
+ * \param c the configuration \param topo the topology \param paths the files
+ * \param limit what the schedules may take \param warnings receives the files' warnings
+ * \throws RdmaConfigError naming the key or file:line: job.count above 1, a
+ *         file without all_gpus and no job.ranks, more ranks than hosts (GPUs)
+ */
+std::vector<JobPlan>
+MakeTenants(const RdmaConfig& c,
+            const RdmaTopologySpec& topo,
+            const std::vector<std::string>& paths,
+            const RdmaScheduleLimit& limit,
+            std::vector<std::string>* warnings)
+{
+    if (c.GetUinteger("job.count") != 1)
+    {
+        throw RdmaConfigError(KeyText(c, "job.count") + ": job.workload lists " +
+                              std::to_string(paths.size()) + " files, a job each: set job.count "
+                              "to 1 (or list one file)");
+    }
+    const auto& servers = topo.servers;
+    const bool rail = servers.count > 0;
+    const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
+    const auto ranks = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
+    std::vector<JobPlan> plans;
+    uint64_t used = 0;
+    uint64_t total = 0;
+    for (const std::string& path : paths)
+    {
+        const uint32_t g = servers.gpusPerServer;
+        plans.push_back(MakeWorkloadItems(c, path, ranks, g, rail, limit, used, true, warnings));
+        CheckJobRanks(c, topo, plans.back().ranks);
+        total += plans.back().ranks;
+    }
+    if (total > nHosts)
+    {
+        throw RdmaConfigError(KeyText(c, "job.workload") + ": its " +
+                              std::to_string(paths.size()) + " jobs need " +
+                              std::to_string(total) + (rail ? " GPUs" : " hosts") +
+                              " (a rank per " + (rail ? "GPU" : "host") +
+                              "); the topology has " + std::to_string(nHosts));
+    }
+    return plans;
 }
 
 /**
@@ -710,17 +796,24 @@ RdmaMakeJobs(const RdmaConfig& c,
     const bool rail = servers.count > 0;
     // On a rail fabric ranks go on GPUs (their NICs, host indices 0 .. GPUs - 1).
     const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
-    const uint32_t ranks = JobRanks(c, topo, nHosts);
     const uint32_t g = servers.gpusPerServer;
+    const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     if (!c.Get("job.workload").empty())
     {
-        return PlaceJobs(c,
-                         topo,
-                         MakeWorkloadItems(c, ranks, g, rail, limit, warnings),
-                         ranks,
-                         nHosts);
+        const std::vector<std::string> paths = c.GetInputPaths("job.workload");
+        uint64_t used = 0; // bytes of the schedules built so far
+        if (paths.size() == 1)
+        {
+            const uint32_t ranks = JobRanks(c, topo, nHosts);
+            const JobPlan plan =
+                MakeWorkloadItems(c, paths[0], ranks, g, rail, limit, used, false, warnings);
+            return PlaceJobs(c, topo, std::vector<JobPlan>(count, plan), nHosts);
+        }
+        return PlaceJobs(c, topo, MakeTenants(c, topo, paths, limit, warnings), nHosts);
     }
-    return PlaceJobs(c, topo, MakeSequenceItems(c, ranks, warnings), ranks, nHosts);
+    const uint32_t ranks = JobRanks(c, topo, nHosts);
+    const JobPlan plan{MakeSequenceItems(c, ranks, warnings), ranks};
+    return PlaceJobs(c, topo, std::vector<JobPlan>(count, plan), nHosts);
 }
 
 namespace
@@ -729,11 +822,10 @@ namespace
 std::vector<RdmaJob>
 PlaceJobs(const RdmaConfig& c,
           const RdmaTopologySpec& topo,
-          const std::vector<RdmaJobItem>& built,
-          uint32_t ranks,
+          const std::vector<JobPlan>& plans,
           uint32_t nHosts)
 {
-    const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
+    const auto count = static_cast<uint32_t>(plans.size());
     std::vector<uint32_t> hosts(nHosts);
     for (uint32_t h = 0; h < nHosts; ++h)
     {
@@ -762,11 +854,12 @@ PlaceJobs(const RdmaConfig& c,
     std::vector<RdmaJob> jobs(count);
     const Time start = c.GetTime("traffic.start");
     const Time stagger = c.GetTime("job.stagger");
+    uint64_t next = 0; // the first host of the host order not yet taken
     for (uint32_t j = 0; j < count; ++j)
     {
-        jobs[j].hosts.assign(hosts.begin() + uint64_t(j) * ranks,
-                             hosts.begin() + uint64_t(j + 1) * ranks);
-        jobs[j].items = built;
+        jobs[j].hosts.assign(hosts.begin() + next, hosts.begin() + next + plans[j].ranks);
+        next += plans[j].ranks;
+        jobs[j].items = plans[j].items;
         jobs[j].iterations = static_cast<uint32_t>(c.GetUinteger("job.iterations"));
         jobs[j].start = start + stagger * j;
         jobs[j].priority = static_cast<uint8_t>(c.GetUinteger("traffic.priority"));

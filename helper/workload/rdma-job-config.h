@@ -55,7 +55,8 @@ struct RdmaScheduleLimit
  * ranks in a server), each job's intraHosts and servers set, and
  * job.ranks must be a multiple or a divisor of the GPUs per server.
  *
- * job.workload, a SimAI workload file (RdmaSimaiWorkload), gives the
+ * job.workload, a SimAI workload file (RdmaSimaiWorkload), or several
+ * separated by commas (a job each, several tenants), gives the
  * iteration instead of job.sequence: its compute gaps and collectives in
  * SimAI's order, each collective run by every group of its kind (tensor,
  * data or expert parallel, Megatron-LM's rank order) at once; all_gpus must

@@ -137,8 +137,8 @@ RdmaQpCompleter::ReceiveResponse(const RoceFrame& frame)
     }
     const uint8_t op = frame.bth.GetOpcode();
     NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " response " << RdmaOpcodeName(op) << " psn "
-                       << frame.bth.GetPsn() << " syndrome " << +frame.aeth.GetSyndrome()
-                       << " una " << m_sq.state.una << " next " << m_sq.state.nextPsn);
+                       << frame.bth.GetPsn() << " syndrome " << +frame.aeth.GetSyndrome() << " una "
+                       << m_sq.state.una << " next " << m_sq.state.nextPsn);
     if (IsReadResponse(op))
     {
         CompleteReadResponse(frame);

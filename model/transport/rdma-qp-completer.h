@@ -183,9 +183,9 @@ class RdmaQpCompleter
     uint32_t m_retryFrom;          //!< ... from this PSN
     RdmaDeadlineTimer m_timer;     //!< retransmission timer (the policy's timeout)
     RdmaDeadlineTimer m_lossTimer; //!< the policy's loss deadline (reorder time)
-    Time m_progressAt;             //!< last forward progress (or first send with nothing outstanding)
-    Time m_timerBase;              //!< when the retransmission timer was (re)started
-    EventId m_rnrTimer;            //!< RNR wait
+    Time m_progressAt;  //!< last forward progress (or first send with nothing outstanding)
+    Time m_timerBase;   //!< when the retransmission timer was (re)started
+    EventId m_rnrTimer; //!< RNR wait
 };
 
 } // namespace ns3

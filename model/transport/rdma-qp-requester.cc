@@ -16,9 +16,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQpRequester");
 
-RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp,
-                                 RdmaSendQueue& sq,
-                                 RdmaQpCompleter& completer)
+RdmaQpRequester::RdmaQpRequester(RdmaQueuePair* qp, RdmaSendQueue& sq, RdmaQpCompleter& completer)
     : m_qp(qp),
       m_sq(sq),
       m_completer(completer),
@@ -98,8 +96,8 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
     }
     retransmission = false;
     uint32_t window = m_qp->GetLossRecovery()->GetWindowPackets(m_qp->GetMtuBytes());
-    bool windowOpen =
-        window == 0 || PsnDiff(m_sq.state.highestSent, m_sq.state.una) < static_cast<int32_t>(window);
+    bool windowOpen = window == 0 || PsnDiff(m_sq.state.highestSent, m_sq.state.una) <
+                                         static_cast<int32_t>(window);
     if (m_sq.FindByPsn(psn))
     {
         return windowOpen; // the rest of a message under way

@@ -99,11 +99,11 @@ class RdmaQpRequester
     /// An ACK was asked for now: restart both counts.
     void NoteAckRequested();
 
-    RdmaQueuePair* m_qp;           //!< owner
-    RdmaSendQueue& m_sq;           //!< shared with the completer
-    RdmaQpCompleter& m_completer;  //!< handles the answers
-    uint32_t m_sinceAckReq;        //!< packets since the last AckReq
-    Time m_lastAckReqAt;           //!< when a request packet last asked for an ACK
+    RdmaQueuePair* m_qp;          //!< owner
+    RdmaSendQueue& m_sq;          //!< shared with the completer
+    RdmaQpCompleter& m_completer; //!< handles the answers
+    uint32_t m_sinceAckReq;       //!< packets since the last AckReq
+    Time m_lastAckReqAt;          //!< when a request packet last asked for an ACK
 };
 
 } // namespace ns3

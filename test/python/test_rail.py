@@ -293,3 +293,39 @@ def test_schedules_past_sim_max_memory_exit_2_before_anything_is_built(run_examp
             % big) in r.stderr, r.stderr
     assert 'more than the limit of 1.00 MiB (sim.maxMemory = 1MiB' in r.stderr, r.stderr
     assert not out.exists()
+
+
+def test_several_tenants_run_their_own_workload_files_side_by_side(run_example, tmp_path):
+    """job.workload lists two files, a job each: SimAI's microAllReduce.txt on
+    its all_gpus (8) and AICB's all-to-all micro test on job.ranks (8), each
+    on its own server; per-job rows in jobs.csv and collectives.csv."""
+    micro = os.path.join(TOP, 'data', 'simai', 'microAllReduce.txt')
+    a2a = os.path.join(AICB, 'all_to_all.txt')
+    rows, r = run(run_example, tmp_path / 't', '--topology.rail.Servers=2',
+                  '--topology.rail.GpusPerServer=8', '--job.workload=%s, %s' % (micro, a2a),
+                  '--job.ranks=8', '--job.workloadCommScale=0.001')
+    assert [(x['job'], x['collective'], x['ranks']) for x in rows] == \
+        [('0', 'all-reduce', '8')] * 2 + [('1', 'all-to-all', '8')] * 19
+    assert all(x['status'] == 'done' for x in rows)
+    jobs = list(csv.DictReader(open(tmp_path / 't' / 'jobs.csv')))
+    assert [(j['job'], j['ranks'], j['status']) for j in jobs] == [('0', '8', 'done'),
+                                                                   ('1', '8', 'done')]
+    # microAllReduce's compute (2 x 556 us forward, 4 x 1 ns backward) is job 0's only.
+    assert (int(jobs[0]['compute_ns']), int(jobs[1]['compute_ns'])) == (2 * 556000 + 4, 0)
+    bad = [
+        (('--job.workload=%s,%s' % (micro, a2a),), 'all_to_all.txt:1: no all_gpus on line 1: '
+         'with several workload files each gives its GPUs; set job.ranks'),
+        (('--job.workload=%s,%s' % (micro, a2a), '--job.ranks=16'),
+         'its 2 jobs need 24 GPUs (a rank per GPU); the topology has 16'),
+        (('--job.workload=%s,%s' % (micro, a2a), '--job.ranks=8', '--job.count=2'),
+         'job.count = 2: job.workload lists 2 files, a job each'),
+        (('--job.workload=%s,%s' % (micro, tmp_path / 'nothing.txt'),),
+         'nothing.txt: No such file or directory'),
+    ]
+    for args, message in bad:
+        out = tmp_path / 'bad'
+        r = run_example('rdma-sim', '--output.dir=%s' % out, '--traffic.pattern=collective',
+                        '--topology.type=rail', '--topology.rail.Servers=2',
+                        '--topology.rail.GpusPerServer=8', *args)
+        assert r.returncode == 2 and message in r.stderr, (args, r.stderr)
+        assert not out.exists()
