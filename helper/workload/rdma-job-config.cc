@@ -423,6 +423,15 @@ BuildWorkloadCollective(const RdmaConfig& c,
                                                        bytes,
                                                        channels,
                                                        std::min(chunk, bytes));
+        // A rank receives in its group what it receives in the grouped schedule.
+        if (one.GetMostRecvsPerRank() >= (1u << 20))
+        {
+            throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
+                                  std::to_string(bytes) + " bytes makes a rank receive " +
+                                  std::to_string(one.GetMostRecvsPerRank()) +
+                                  " WRITEs, more than the immediate data numbers (2^20): "
+                                  "use larger chunks");
+        }
         const auto groups = w.GetGroups(comm.group);
         const uint64_t need = one.GetMemoryBytes() * groups.size();
         if (limit.bytes > 0 && used + need > limit.bytes)
@@ -444,14 +453,6 @@ BuildWorkloadCollective(const RdmaConfig& c,
     catch (const std::invalid_argument& e)
     {
         throw RdmaConfigError(at + ": " + e.what());
-    }
-    if (s->GetMostRecvsPerRank() >= (1u << 20))
-    {
-        throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
-                              std::to_string(bytes) + " bytes makes a rank receive " +
-                              std::to_string(s->GetMostRecvsPerRank()) +
-                              " WRITEs, more than the immediate data numbers (2^20): "
-                              "use larger chunks");
     }
     return s;
 }
