@@ -384,24 +384,20 @@ ReadWorkload(const RdmaConfig& c,
 }
 
 /**
- * \return the schedule of one workload collective, run by every group of
- * its kind at once (RdmaCollectiveSchedule::Grouped)
+ * \return the schedule of one workload collective in one of its groups
+ * (the copies for the other groups are made once the memory they take is
+ * known to fit)
  * \param c the configuration \param w the workload \param comm the collective
- * \param bytes its bytes (scaled) \param ranks the job's ranks
- * \param at its file:line and type (for errors)
- * \param limit what the job's schedules may take \param used the bytes of
- * those built so far (this one's added)
- * \throws RdmaConfigError
+ * \param bytes its bytes (scaled) \param at its file:line and type (for errors)
+ * \throws RdmaConfigError: halving-doubling on a group that is not a power
+ *         of two, more receives at a rank than the immediate data numbers
  */
 std::shared_ptr<const RdmaCollectiveSchedule>
-BuildWorkloadCollective(const RdmaConfig& c,
-                        const RdmaSimaiWorkload& w,
-                        const RdmaSimaiWorkload::Comm& comm,
-                        uint64_t bytes,
-                        uint32_t ranks,
-                        const std::string& at,
-                        const RdmaScheduleLimit& limit,
-                        uint64_t& used)
+BuildGroupSchedule(const RdmaConfig& c,
+                   const RdmaSimaiWorkload& w,
+                   const RdmaSimaiWorkload::Comm& comm,
+                   uint64_t bytes,
+                   const std::string& at)
 {
     const uint32_t n = w.GetGroupSize(comm.group);
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
@@ -414,47 +410,66 @@ BuildWorkloadCollective(const RdmaConfig& c,
                               std::to_string(n) + " ranks (" +
                               KeyText(c, "collective.algorithm") + ")");
     }
-    std::shared_ptr<const RdmaCollectiveSchedule> s;
+    std::shared_ptr<const RdmaCollectiveSchedule> one;
     try
     {
-        const auto one = RdmaCollectiveSchedule::Build(comm.kind,
-                                                       algorithm,
-                                                       n,
-                                                       bytes,
-                                                       channels,
-                                                       std::min(chunk, bytes));
-        // A rank receives in its group what it receives in the grouped schedule.
-        if (one.GetMostRecvsPerRank() >= (1u << 20))
-        {
-            throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
-                                  std::to_string(bytes) + " bytes makes a rank receive " +
-                                  std::to_string(one.GetMostRecvsPerRank()) +
-                                  " WRITEs, more than the immediate data numbers (2^20): "
-                                  "use larger chunks");
-        }
-        const auto groups = w.GetGroups(comm.group);
-        const uint64_t need = one.GetMemoryBytes() * groups.size();
-        if (limit.bytes > 0 && used + need > limit.bytes)
-        {
-            throw RdmaConfigError(
-                "sim.maxMemory: " + at + " of " + std::to_string(bytes) + " bytes, run by " +
-                std::to_string(groups.size()) + " group(s) of " + std::to_string(n) +
-                " ranks, needs about " + RdmaFormatByteSize(need) +
-                " of schedules, which takes the job's collectives to " +
-                RdmaFormatByteSize(used + need) + ", more than the limit of " +
-                RdmaFormatByteSize(limit.bytes) + " (" + limit.source +
-                "); nothing was built. Run fewer GPUs (job.ranks), scale the bytes down "
-                "(job.workloadCommScale) or send larger chunks (collective.chunkBytes)");
-        }
-        used += need;
-        s = std::make_shared<RdmaCollectiveSchedule>(
-            RdmaCollectiveSchedule::Grouped(one, groups, ranks));
+        one = std::make_shared<RdmaCollectiveSchedule>(RdmaCollectiveSchedule::Build(
+            comm.kind, algorithm, n, bytes, channels, std::min(chunk, bytes)));
     }
     catch (const std::invalid_argument& e)
     {
         throw RdmaConfigError(at + ": " + e.what());
     }
-    return s;
+    // A rank receives in its group what it receives in the grouped schedule.
+    if (one->GetMostRecvsPerRank() >= (1u << 20))
+    {
+        throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
+                              std::to_string(bytes) + " bytes makes a rank receive " +
+                              std::to_string(one->GetMostRecvsPerRank()) +
+                              " WRITEs, more than the immediate data numbers (2^20): "
+                              "use larger chunks");
+    }
+    return one;
+}
+
+/// A distinct collective of a workload: its schedule in one group, and its copies.
+struct PlannedCollective
+{
+    std::shared_ptr<const RdmaCollectiveSchedule> one;     //!< in one group
+    RdmaSimaiWorkload::Group group{RdmaSimaiWorkload::Group::TP}; //!< its kind of group
+    std::string at;      //!< its first file:line and type
+    uint64_t need{0};    //!< bytes of its copies, one per group
+    std::shared_ptr<const RdmaCollectiveSchedule> grouped; //!< run by every group at once
+};
+
+/**
+ * \brief Count a collective's copies, one per group, in the bytes the jobs'
+ * schedules take, and refuse the workload once they pass sim.maxMemory (before
+ * any copy is made, and before the rest of the workload is built).
+ * \param w the workload \param p the collective \param limit what the
+ * schedules may take \param used the bytes counted so far (p's added)
+ * \throws RdmaConfigError naming sim.maxMemory, the collective and the bytes
+ */
+void
+CountScheduleMemory(const RdmaSimaiWorkload& w,
+                    const PlannedCollective& p,
+                    const RdmaScheduleLimit& limit,
+                    uint64_t& used)
+{
+    used += p.need;
+    if (limit.bytes == 0 || used <= limit.bytes)
+    {
+        return;
+    }
+    throw RdmaConfigError(
+        "sim.maxMemory: " + p.at + " of " + std::to_string(p.one->GetBytes()) +
+        " bytes, run by " + std::to_string(w.GetGroups(p.group).size()) + " group(s) of " +
+        std::to_string(p.one->GetRanks()) + " ranks, needs about " +
+        RdmaFormatByteSize(p.need) + " of schedules, which takes the job's collectives to " +
+        RdmaFormatByteSize(used) + ", more than the limit of " +
+        RdmaFormatByteSize(limit.bytes) + " (" + limit.source +
+        "); nothing was built. Run fewer GPUs (job.ranks), scale the bytes down "
+        "(job.workloadCommScale) or send larger chunks (collective.chunkBytes)");
 }
 
 /**
@@ -488,8 +503,10 @@ MakeWorkloadItems(const RdmaConfig& c,
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
     const double scale = c.GetDouble("job.workloadCommScale");
     std::map<std::tuple<RdmaCollectiveKind, RdmaSimaiWorkload::Group, uint64_t>,
-             std::shared_ptr<const RdmaCollectiveSchedule>>
+             PlannedCollective>
         built;
+    std::vector<PlannedCollective*> planned; // in first-use order
+    std::vector<PlannedCollective*> itemCollective; // per item: its collective, or null
     std::vector<RdmaJobItem> items;
     uint32_t raised = 0;
     uint32_t firstRaised = 0;
@@ -500,6 +517,7 @@ MakeWorkloadItems(const RdmaConfig& c,
         {
             item.compute = NanoSeconds(it.computeNs);
             items.push_back(item);
+            itemCollective.push_back(nullptr);
             continue;
         }
         const auto& comm = *it.comm;
@@ -512,16 +530,41 @@ MakeWorkloadItems(const RdmaConfig& c,
             firstRaised = firstRaised ? firstRaised : it.line;
             ++raised;
         }
-        auto& s = built[std::make_tuple(comm.kind, comm.group, bytes)];
-        if (!s)
+        PlannedCollective& p = built[std::make_tuple(comm.kind, comm.group, bytes)];
+        if (!p.one)
         {
-            const std::string at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
-            s = BuildWorkloadCollective(c, w, comm, bytes, ranks, at, limit, used);
+            p.at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
+            p.group = comm.group;
+            p.one = BuildGroupSchedule(c, w, comm, bytes, p.at);
+            p.need = p.one->GetMemoryBytes() * w.GetGroups(comm.group).size();
+            CountScheduleMemory(w, p, limit, used);
+            planned.push_back(&p);
         }
-        item.collective = s;
         item.group = RdmaSimaiGroupName(comm.group);
         item.layer = it.layer;
         items.push_back(item);
+        itemCollective.push_back(&p);
+    }
+    // Every group's copy, once all of them are known to fit.
+    for (PlannedCollective* p : planned)
+    {
+        try
+        {
+            p->grouped = std::make_shared<RdmaCollectiveSchedule>(
+                RdmaCollectiveSchedule::Grouped(*p->one, w.GetGroups(p->group), ranks));
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw RdmaConfigError(p->at + ": " + e.what());
+        }
+        p->one = nullptr;
+    }
+    for (std::size_t i = 0; i < items.size(); ++i)
+    {
+        if (itemCollective[i])
+        {
+            items[i].collective = itemCollective[i]->grouped;
+        }
     }
     if (raised)
     {
