@@ -397,11 +397,11 @@ BuildGroupSchedule(const RdmaConfig& c,
                    const RdmaSimaiWorkload& w,
                    const RdmaSimaiWorkload::Comm& comm,
                    uint64_t bytes,
-                   const std::string& at)
+                   const std::string& at,
+                   uint64_t chunk)
 {
     const uint32_t n = w.GetGroupSize(comm.group);
     const uint32_t channels = static_cast<uint32_t>(c.GetUinteger("collective.channels"));
-    const uint64_t chunk = c.GetUinteger("collective.chunkBytes");
     const RdmaCollectiveAlgorithm algorithm = PickAlgorithm(c, comm.kind, "", at);
     if (algorithm == RdmaCollectiveAlgorithm::HALVING_DOUBLING && (n & (n - 1)))
     {
@@ -420,16 +420,39 @@ BuildGroupSchedule(const RdmaConfig& c,
     {
         throw RdmaConfigError(at + ": " + e.what());
     }
-    // A rank receives in its group what it receives in the grouped schedule.
-    if (one->GetMostRecvsPerRank() >= (1u << 20))
-    {
-        throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + at + " of " +
-                              std::to_string(bytes) + " bytes makes a rank receive " +
-                              std::to_string(one->GetMostRecvsPerRank()) +
-                              " WRITEs, more than the immediate data numbers (2^20): "
-                              "use larger chunks");
-    }
     return one;
+}
+
+/**
+ * \brief What a collective's schedule in one group will hold at a chunk
+ * size, from its schedule of whole transfers (one WRITE per range, which
+ * is cheap to build): each transfer becomes ceil(bytes / chunk) WRITEs.
+ * \param coarse the schedule with one chunk per transfer \param chunk the chunk size
+ * \param ops receives its WRITEs \param mostRecvs receives the most one rank receives
+ */
+void
+CountChunks(const RdmaCollectiveSchedule& coarse,
+            uint64_t chunk,
+            uint64_t& ops,
+            uint64_t& mostRecvs)
+{
+    const auto& all = coarse.GetOps();
+    const auto chunks = [chunk](uint64_t bytes) { return (bytes + chunk - 1) / chunk; };
+    ops = 0;
+    for (const auto& op : all)
+    {
+        ops += chunks(op.bytes);
+    }
+    mostRecvs = 0;
+    for (uint32_t r = 0; r < coarse.GetRanks(); ++r)
+    {
+        uint64_t recvs = 0;
+        for (uint32_t i : coarse.GetRecvs(r))
+        {
+            recvs += chunks(all[i].bytes);
+        }
+        mostRecvs = std::max(mostRecvs, recvs);
+    }
 }
 
 /// A distinct collective of a workload: its schedule in one group, and its copies.
@@ -447,13 +470,16 @@ struct PlannedCollective
  * schedules take, and refuse the workload once they pass sim.maxMemory (before
  * any copy is made, and before the rest of the workload is built).
  * \param w the workload \param p the collective \param limit what the
- * schedules may take \param used the bytes counted so far (p's added)
+ * schedules may take \param atLeast p.need is a bound from below (its
+ * operations alone), not the schedule's size \param used the bytes counted
+ * so far (p's added)
  * \throws RdmaConfigError naming sim.maxMemory, the collective and the bytes
  */
 void
 CountScheduleMemory(const RdmaSimaiWorkload& w,
                     const PlannedCollective& p,
                     const RdmaScheduleLimit& limit,
+                    bool atLeast,
                     uint64_t& used)
 {
     used += p.need;
@@ -464,7 +490,7 @@ CountScheduleMemory(const RdmaSimaiWorkload& w,
     throw RdmaConfigError(
         "sim.maxMemory: " + p.at + " of " + std::to_string(p.one->GetBytes()) +
         " bytes, run by " + std::to_string(w.GetGroups(p.group).size()) + " group(s) of " +
-        std::to_string(p.one->GetRanks()) + " ranks, needs about " +
+        std::to_string(p.one->GetRanks()) + " ranks, needs " + (atLeast ? "at least " : "about ") +
         RdmaFormatByteSize(p.need) + " of schedules, which takes the job's collectives to " +
         RdmaFormatByteSize(used) + ", more than the limit of " +
         RdmaFormatByteSize(limit.bytes) + " (" + limit.source +
@@ -535,9 +561,35 @@ MakeWorkloadItems(const RdmaConfig& c,
         {
             p.at = w.path + ":" + std::to_string(it.line) + ": " + comm.type;
             p.group = comm.group;
-            p.one = BuildGroupSchedule(c, w, comm, bytes, p.at);
-            p.need = p.one->GetMemoryBytes() * w.GetGroups(comm.group).size();
-            CountScheduleMemory(w, p, limit, used);
+            // First the schedule of whole transfers: how many WRITEs the
+            // chunks make, and so whether they can be numbered and stored.
+            p.one = BuildGroupSchedule(c, w, comm, bytes, p.at, bytes);
+            const uint64_t chunk = std::min(c.GetUinteger("collective.chunkBytes"), bytes);
+            uint64_t ops = 0;
+            uint64_t mostRecvs = 0;
+            CountChunks(*p.one, chunk, ops, mostRecvs);
+            // A rank receives in its group what it receives in the grouped schedule.
+            if (mostRecvs >= (1u << 20))
+            {
+                throw RdmaConfigError(KeyText(c, "collective.chunkBytes") + ": " + p.at +
+                                      " of " + std::to_string(bytes) +
+                                      " bytes makes a rank receive " +
+                                      std::to_string(mostRecvs) +
+                                      " WRITEs, more than the immediate data numbers (2^20): "
+                                      "use larger chunks");
+            }
+            // The operations alone are a bound from below: past the limit
+            // already, nothing more is built.
+            const uint64_t groups = w.GetGroups(comm.group).size();
+            p.need = ops * sizeof(RdmaCollectiveSchedule::Op) * groups;
+            CountScheduleMemory(w, p, limit, true, used);
+            used -= p.need;
+            if (chunk < bytes)
+            {
+                p.one = BuildGroupSchedule(c, w, comm, bytes, p.at, chunk);
+            }
+            p.need = p.one->GetMemoryBytes() * groups;
+            CountScheduleMemory(w, p, limit, false, used);
             planned.push_back(&p);
         }
         item.group = RdmaSimaiGroupName(comm.group);
