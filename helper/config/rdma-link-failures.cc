@@ -6,6 +6,7 @@
 
 #include "rdma-value-check.h"
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -28,18 +29,38 @@ ParseWhen(const std::string& one, const std::string& when)
     const std::string expected = RdmaCheckValue(time, when);
     if (!expected.empty())
     {
-        throw std::invalid_argument("'" + one + "': the time '" + when + "': expected " +
-                                    expected);
+        throw std::invalid_argument("'" + one + "': the time '" + when + "': expected " + expected);
     }
     TimeValue v;
     v.DeserializeFromString(when, time);
     return v.Get();
 }
 
-/// \throws std::invalid_argument if text ends in an empty item \param text a list
+/**
+ * \brief Read a list of "<what>@time" items separated by commas.
+ * \param text the list \param item an item's pattern, its last group the time
+ * \param form what an item must look like, for the error
+ * \param each called with the item, its match and its time
+ * \throws std::invalid_argument naming an item that does not match, a bad
+ *         time, or an empty item after the last ','
+ */
 void
-RefuseTrailingComma(const std::string& text)
+ForEachItem(const std::string& text,
+            const std::regex& item,
+            const std::string& form,
+            const std::function<void(const std::string&, const std::smatch&, Time)>& each)
 {
+    std::istringstream in(text);
+    std::string one;
+    while (std::getline(in, one, ','))
+    {
+        std::smatch m;
+        if (!std::regex_match(one, m, item))
+        {
+            throw std::invalid_argument("'" + one + "' is not " + form);
+        }
+        each(one, m, ParseWhen(one, m[m.size() - 1].str()));
+    }
     if (!text.empty() && text.back() == ',')
     {
         throw std::invalid_argument("an empty item after the last ','");
@@ -53,19 +74,10 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
     static const std::regex item("([0-9]{1,9})-([0-9]{1,9})@(\\S+)");
     std::vector<RdmaLinkFailure> out;
     std::set<uint32_t> named;
-    std::istringstream in(text);
-    std::string one;
-    while (std::getline(in, one, ','))
-    {
-        std::smatch m;
-        if (!std::regex_match(one, m, item))
-        {
-            throw std::invalid_argument("'" + one + "' is not A-B@time (node ids and a time, "
-                                        "for example 17-33@1ms)");
-        }
+    const std::string form = "A-B@time (node ids and a time, for example 17-33@1ms)";
+    ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
         const uint32_t a = std::stoul(m[1].str());
         const uint32_t b = std::stoul(m[2].str());
-        const Time at = ParseWhen(one, m[3].str());
         uint32_t link = topo.links.size();
         for (uint32_t i = 0; i < topo.links.size() && link == topo.links.size(); ++i)
         {
@@ -84,8 +96,7 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
         }
         named.insert(link);
         out.push_back({link, at});
-    }
-    RefuseTrailingComma(text);
+    });
     return out;
 }
 
@@ -95,25 +106,15 @@ RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
     static const std::regex item("([0-9]{1,9})@(\\S+)");
     std::vector<RdmaLinkFailure> out;
     std::set<uint32_t> named;
-    std::istringstream in(text);
-    std::string one;
-    while (std::getline(in, one, ','))
-    {
-        std::smatch m;
-        if (!std::regex_match(one, m, item))
-        {
-            throw std::invalid_argument("'" + one + "' is not ID@time (a node id and a time, "
-                                        "for example 16@1ms)");
-        }
+    const std::string form = "ID@time (a node id and a time, for example 16@1ms)";
+    ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
         const uint32_t node = std::stoul(m[1].str());
-        const Time at = ParseWhen(one, m[2].str());
         if (node >= topo.GetNNodes())
         {
             const uint32_t n = topo.GetNNodes();
-            throw std::invalid_argument("'" + one + "': no node " + m[1].str() +
-                                        " (the topology has " + std::to_string(n) +
-                                        " nodes, 0 to " + std::to_string(n - 1) +
-                                        "; nodes.csv of a run names them)");
+            throw std::invalid_argument(
+                "'" + one + "': no node " + m[1].str() + " (the topology has " + std::to_string(n) +
+                " nodes, 0 to " + std::to_string(n - 1) + "; nodes.csv of a run names them)");
         }
         if (!named.insert(node).second)
         {
@@ -126,8 +127,7 @@ RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
                 out.push_back({i, at});
             }
         }
-    }
-    RefuseTrailingComma(text);
+    });
     return out;
 }
 
