@@ -223,6 +223,11 @@ REFUSED = {
     'rdma-sim --topology.k=32 --traffic.pattern=permutation --traffic.size=1000 '
     '--sim.stopTime=1us --sim.maxMemory=100MB --output.dir=out/k32':
         (2, 'rdma-sim: sim.maxMemory: this fabric alone needs about'),
+    'rdma-sim --traffic.pattern=collective --topology.type=rail '
+    '--topology.rail.Servers=1152 --topology.rail.GpusPerServer=8 '
+    '--pfc.BufferSize=1GiB --job.workload=data/simai/workload_analytical.txt '
+    '--sim.maxMemory=20GiB --output.dir=out/simai-9216':
+        (2, 'rdma-sim: sim.maxMemory: data/simai/workload_analytical.txt:8: REDUCESCATTER_DP_EP'),
 }
 
 #: what the workspace links to in the tree
