@@ -29,9 +29,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaTopologyHelper");
 
 RdmaTopologyHelper::RdmaTopologyHelper()
-    : m_ecmpSeedSet(false),
-      m_base("10.0.0.1"),
-      m_installed(false)
+    : m_ecmpSeedSet(false)
 {
     m_switchFactory.SetTypeId("ns3::RdmaSwitch");
 }
@@ -118,12 +116,6 @@ RdmaTopologyHelper::SetSystemIds(std::vector<uint32_t> rankOf, uint32_t me)
 }
 
 bool
-RdmaTopologyHelper::IsLocalNode(uint32_t u) const
-{
-    return m_systemIds.empty() || m_systemIds.at(u) == m_rank;
-}
-
-bool
 RdmaTopologyHelper::BuildsLink(const RdmaTopologySpec::Link& l) const
 {
     return BuildsLink(m_systemIds, m_rank, l);
@@ -135,12 +127,6 @@ RdmaTopologyHelper::BuildsLink(const std::vector<uint32_t>& rankOf,
                                const RdmaTopologySpec::Link& l)
 {
     return rankOf.empty() || rankOf[l.a] == rank || rankOf[l.b] == rank;
-}
-
-Ipv4Address
-RdmaTopologyHelper::GetBaseAddress() const
-{
-    return m_base;
 }
 
 void
@@ -495,201 +481,6 @@ RdmaTopologyHelper::Report(const std::string& what, uint64_t done, uint64_t tota
     {
         m_progress(what, done, total);
     }
-}
-
-void
-RdmaTopologyHelper::CheckInstalled() const
-{
-    NS_ABORT_MSG_IF(!m_installed, "RdmaTopologyHelper: no topology installed yet");
-}
-
-const RdmaTopologySpec&
-RdmaTopologyHelper::GetSpec() const
-{
-    CheckInstalled();
-    return m_spec;
-}
-
-const RdmaRouteComputer&
-RdmaTopologyHelper::GetRoutes() const
-{
-    CheckInstalled();
-    return *m_routes;
-}
-
-const RdmaFabricPaths&
-RdmaTopologyHelper::GetPaths() const
-{
-    CheckInstalled();
-    return *m_paths;
-}
-
-uint32_t
-RdmaTopologyHelper::GetNHosts() const
-{
-    return m_hosts.GetN();
-}
-
-const NodeContainer&
-RdmaTopologyHelper::GetHosts() const
-{
-    return m_hosts;
-}
-
-Ptr<Node>
-RdmaTopologyHelper::GetHost(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_hosts.GetN(), "no host " << i);
-    return m_hosts.Get(i);
-}
-
-Ptr<RdmaNic>
-RdmaTopologyHelper::GetNic(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_nics.size(), "no host " << i);
-    return m_nics[i];
-}
-
-Ptr<RdmaNicIds>
-RdmaTopologyHelper::GetHostIds(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_hostIds.size(), "no host " << i);
-    return m_hostIds[i];
-}
-
-Ptr<QbbNetDevice>
-RdmaTopologyHelper::GetHostDevice(uint32_t i) const
-{
-    const Ptr<RdmaNic> nic = GetNic(i);
-    return nic ? nic->GetDevice() : nullptr;
-}
-
-Ipv4Address
-RdmaTopologyHelper::GetHostAddress(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_hosts.GetN(), "no host " << i);
-    return Ipv4Address(m_base.Get() + i);
-}
-
-uint32_t
-RdmaTopologyHelper::GetHostIndex(Ipv4Address address) const
-{
-    auto it = m_byAddress.find(address.Get());
-    return it == m_byAddress.end() ? UINT32_MAX : it->second;
-}
-
-uint32_t
-RdmaTopologyHelper::GetHostIndexOfNode(uint32_t node) const
-{
-    const uint32_t h = GetRoutes().GetHostIndex(node);
-    NS_ABORT_MSG_IF(h == RdmaRouteComputer::UNREACHABLE, "node " << node << " is a switch");
-    return h;
-}
-
-uint32_t
-RdmaTopologyHelper::GetNSwitches() const
-{
-    return m_switches.size();
-}
-
-uint32_t
-RdmaTopologyHelper::GetNSwitchesBuilt() const
-{
-    return std::count_if(m_switches.begin(), m_switches.end(), [](const auto& sw) {
-        return sw != nullptr;
-    });
-}
-
-const NodeContainer&
-RdmaTopologyHelper::GetSwitchNodes() const
-{
-    return m_switchNodes;
-}
-
-Ptr<RdmaSwitch>
-RdmaTopologyHelper::GetSwitch(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_switches.size(), "no switch " << i);
-    return m_switches[i];
-}
-
-const NodeContainer&
-RdmaTopologyHelper::GetNodes() const
-{
-    return m_nodes;
-}
-
-Ptr<Node>
-RdmaTopologyHelper::GetNode(uint32_t id) const
-{
-    NS_ABORT_MSG_IF(id >= m_nodes.GetN(), "no node " << id);
-    return m_nodes.Get(id);
-}
-
-uint32_t
-RdmaTopologyHelper::GetNLinks() const
-{
-    return m_links.size();
-}
-
-const RdmaTopologyHelper::LinkInfo&
-RdmaTopologyHelper::GetLink(uint32_t i) const
-{
-    NS_ABORT_MSG_IF(i >= m_links.size(), "no link " << i);
-    return m_links[i];
-}
-
-const NetDeviceContainer&
-RdmaTopologyHelper::GetDevices() const
-{
-    return m_devices;
-}
-
-Time
-RdmaTopologyHelper::WireTime(uint32_t link, uint32_t frameBytes) const
-{
-    if (m_links[link].deviceA)
-    {
-        return m_links[link].deviceA->GetWireTime(frameBytes);
-    }
-    // Not built on this rank: QbbNetDevice::GetWireTime's rule at this
-    // link's rate with a built device's framing (every device has the same).
-    const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
-    return QbbNetDevice::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
-}
-
-int64_t
-RdmaTopologyHelper::AssignStreams(int64_t stream)
-{
-    // Numbered as in a sequential build: what is not built here (another
-    // rank's) skips the streams it would have taken there.
-    const int64_t first = stream;
-    const int64_t perDevice = StaticCast<QbbNetDevice>(m_devices.Get(0))->AssignStreams(0);
-    const int64_t perErrorModel = CreateObject<RateErrorModel>()->AssignStreams(0);
-    for (uint32_t i = 0; i < m_links.size(); ++i)
-    {
-        const LinkInfo& l = m_links[i];
-        if (!l.deviceA)
-        {
-            stream += 2 * perDevice + (m_spec.links[i].errorRate > 0 ? 2 * perErrorModel : 0);
-            continue;
-        }
-        stream += l.deviceA->AssignStreams(stream);
-        stream += l.deviceB->AssignStreams(stream);
-        for (const Ptr<RateErrorModel>& em : l.errorModels)
-        {
-            stream += em->AssignStreams(stream);
-        }
-    }
-    auto built = std::find_if(m_switches.begin(), m_switches.end(), [](const auto& sw) {
-        return sw != nullptr;
-    });
-    const int64_t perSwitch = built == m_switches.end() ? 0 : (*built)->AssignStreams(0);
-    for (const Ptr<RdmaSwitch>& sw : m_switches)
-    {
-        stream += sw ? sw->AssignStreams(stream) : perSwitch;
-    }
-    return stream - first;
 }
 
 } // namespace ns3

@@ -6,7 +6,7 @@
 #define RDMA_TOPOLOGY_HELPER_H
 
 #include "qbb-helper.h"
-#include "rdma-fabric-paths.h"
+#include "rdma-fabric.h"
 #include "rdma-fct-stats.h"
 #include "rdma-helper.h"
 #include "rdma-route-computer.h"
@@ -86,19 +86,9 @@ namespace ns3
  * hosts come first, such as fat.txt, host index = HPCC node id; else
  * GetHostIndexOfNode()).
  */
-class RdmaTopologyHelper
+class RdmaTopologyHelper : public RdmaFabric
 {
   public:
-    /// The objects of one link.
-    struct LinkInfo
-    {
-        uint32_t a;                                   //!< node id of end a
-        uint32_t b;                                   //!< node id of end b
-        Ptr<QbbNetDevice> deviceA;                    //!< a's device (null: not built here)
-        Ptr<QbbNetDevice> deviceB;                    //!< b's device (null: not built here)
-        Ptr<QbbChannel> channel;                      //!< the channel (null: not built here)
-        std::vector<Ptr<RateErrorModel>> errorModels; //!< receive error models (error rate > 0)
-    };
 
     RdmaTopologyHelper();
     ~RdmaTopologyHelper();
@@ -200,10 +190,6 @@ class RdmaTopologyHelper
     static bool BuildsLink(const std::vector<uint32_t>& rankOf,
                            uint32_t rank,
                            const RdmaTopologySpec::Link& l);
-    /// \param u a node id \return whether it is this rank's (every node without SetSystemIds())
-    bool IsLocalNode(uint32_t u) const;
-    /// \return the address of host 0
-    Ipv4Address GetBaseAddress() const;
 
     /**
      * \brief Build a topology (see the class description).
@@ -270,78 +256,12 @@ class RdmaTopologyHelper
      */
     void InstallHpccFile(const std::string& path);
 
-    /// \return the topology installed
-    const RdmaTopologySpec& GetSpec() const;
-    /// \return its routes now (after RerouteAround: around the failed links)
-    const RdmaRouteComputer& GetRoutes() const;
-
-    /// \return number of hosts
-    uint32_t GetNHosts() const;
-    /// \return the host nodes, in host index order
-    const NodeContainer& GetHosts() const;
-    /// \param i host index \return its node
-    Ptr<Node> GetHost(uint32_t i) const;
-    /// \param i host index \return its NIC (null: another rank's host, not built here)
-    Ptr<RdmaNic> GetNic(uint32_t i) const;
-    /**
-     * \param i host index
-     * \return its ids: its NIC's, or for another rank's host those its NIC
-     *         hands out there (RdmaNicIds)
-     */
-    Ptr<RdmaNicIds> GetHostIds(uint32_t i) const;
-    /// \param i host index \return its device (null: another rank's host)
-    Ptr<QbbNetDevice> GetHostDevice(uint32_t i) const;
-    /// \param i host index \return its address (GID)
-    Ipv4Address GetHostAddress(uint32_t i) const;
-    /// \param address a host address \return its host index, or UINT32_MAX if none
-    uint32_t GetHostIndex(Ipv4Address address) const;
-    /// \param node node id \return the host index of that node (aborts if a switch)
-    uint32_t GetHostIndexOfNode(uint32_t node) const;
-
-    /// \return number of switches
-    uint32_t GetNSwitches() const;
-    /// \return the switch nodes, in switch order (node id order)
-    const NodeContainer& GetSwitchNodes() const;
-    /// \param i switch index \return its RdmaSwitch (null: another rank's, not built here)
-    Ptr<RdmaSwitch> GetSwitch(uint32_t i) const;
-    /// \return the switches built here (GetNSwitches() in a sequential run)
-    uint32_t GetNSwitchesBuilt() const;
-
-    /// \return every node, in node id order
-    const NodeContainer& GetNodes() const;
-    /// \param id node id \return the node
-    Ptr<Node> GetNode(uint32_t id) const;
-
-    /// \return number of links
-    uint32_t GetNLinks() const;
-    /// \param i link index (topology order) \return its objects
-    const LinkInfo& GetLink(uint32_t i) const;
-    /// \return every device built here (two per built link, in link order)
-    const NetDeviceContainer& GetDevices() const;
-
-    /// \return the host pairs' paths with empty queues (propagation delay,
-    /// bottleneck, base RTT, the FCT statistics' path function) over the
-    /// fabric as built (RdmaFabricPaths)
-    const RdmaFabricPaths& GetPaths() const;
-
-    /**
-     * \brief Fix the random streams: each link's devices and error models,
-     * then each switch (ECN marking), in link then switch order.
-     * \param stream first stream index
-     * \return the number of streams used
-     */
-    int64_t AssignStreams(int64_t stream);
-
   private:
     /// Install a spec, or NS_FATAL_ERROR with the error's message.
     void InstallOrDie(const std::function<RdmaTopologySpec()>& make);
-    /// Abort unless Install() has run.
-    void CheckInstalled() const;
     /// Call the build progress callback, if any. \param what the part
     /// \param done items made \param total items of the part
     void Report(const std::string& what, uint64_t done, uint64_t total) const;
-    /// The wire time of frameBytes on link i.
-    Time WireTime(uint32_t link, uint32_t frameBytes) const;
     /// Put m_routes' next hops toward every host in every switch's table.
     /// Make the nodes (with their system ids), sorted into switches and hosts.
     void MakeNodes();
@@ -367,27 +287,6 @@ class RdmaTopologyHelper
     bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking
-    Ipv4Address m_base;                                 //!< host 0's address
-    std::vector<uint32_t> m_systemIds;                  //!< SetSystemIds (empty: all 0)
-    uint32_t m_rank{0};                                 //!< SetSystemIds: this rank
-    bool m_installed;                                   //!< Install() ran
-    RdmaTopologySpec m_spec;                            //!< what was installed
-    std::unique_ptr<RdmaRouteComputer> m_routes;        //!< its routes now
-    std::unique_ptr<RdmaFabricPaths> m_paths;           //!< GetPaths (over the intact fabric)
-    std::unique_ptr<RdmaRouteComputer> m_builtRoutes;   //!< those of the intact fabric, once a
-                                                        //!< link failed (else m_routes)
-    NodeContainer m_nodes;                              //!< all, by node id
-    NodeContainer m_hosts;                              //!< hosts, by index
-    NodeContainer m_switchNodes;                        //!< switches, by index
-    std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index (null: another rank's)
-    std::vector<Ptr<RdmaNicIds>> m_hostIds;             //!< by host index
-    std::vector<Ptr<QbbNetDevice>> m_hostPorts;         //!< by host index
-    std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
-    std::vector<uint32_t> m_switchIds;                  //!< switch index -> node id
-    std::vector<bool> m_down;                           //!< per link: failed and rerouted around
-    std::vector<LinkInfo> m_links;                      //!< by link index
-    NetDeviceContainer m_devices;                       //!< all devices
-    std::unordered_map<uint32_t, uint32_t> m_byAddress; //!< address -> host index
     std::function<void(const std::string&, uint64_t, uint64_t)> m_progress; //!< build progress
 };
 
