@@ -169,7 +169,7 @@ RdmaFabric::WireTime(uint32_t link, uint32_t frameBytes) const
     // Not built on this rank: QbbNetDevice::GetWireTime's rule at this
     // link's rate with a built device's framing (every device has the same).
     const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
-    return QbbNetDevice::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
+    return QbbTransmitter::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
 }
 
 int64_t

@@ -38,8 +38,6 @@ namespace
 {
 /// Smallest Ethernet payload (IEEE 802.3); Send() pads shorter payloads.
 constexpr uint16_t g_minPayloadBytes = RdmaWire::MIN_PAYLOAD_BYTES;
-/// "No cached wire time" marker for m_wireTimeBytes.
-constexpr uint32_t g_noCachedSize = std::numeric_limits<uint32_t>::max();
 } // namespace
 
 TypeId
@@ -151,10 +149,8 @@ QbbNetDevice::GetTypeId()
 }
 
 QbbNetDevice::QbbNetDevice()
-    : m_mtu(9000),
-      m_wireTimeBytes{g_noCachedSize, g_noCachedSize},
-      m_rate(DataRate("100Gbps")),
-      m_wireOverhead(WIRE_OVERHEAD_BYTES),
+    : m_tx(m_stats, m_phyTxEndTrace),
+      m_mtu(9000),
       m_corruptTailBytes(4)
 {
     NS_LOG_FUNCTION(this);
@@ -162,7 +158,8 @@ QbbNetDevice::QbbNetDevice()
     SetTxQueue(CreateObject<QbbEgressQueue>());
     SetPfcController(CreateObject<QbbPfcController>());
     // One event object serves every transmission (adopt MakeEvent's reference).
-    m_txCompleteImpl = Ptr<EventImpl>(MakeEvent(&QbbNetDevice::TransmitComplete, this), false);
+    m_tx.SetCompletionEvent(
+        Ptr<EventImpl>(MakeEvent(&QbbNetDevice::TransmitComplete, this), false));
 }
 
 QbbNetDevice::~QbbNetDevice()
@@ -174,17 +171,11 @@ void
 QbbNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    if (m_txCompletePending)
-    {
-        m_txCompleteImpl->Cancel(); // the scheduler keeps its own reference
-        m_txCompletePending = false;
-    }
-    m_txCompleteImpl = nullptr;
+    m_tx.Dispose();
     m_queue->Dispose();
     m_queue = nullptr;
     m_pfc->Dispose();
     m_pfc = nullptr;
-    m_txFrame = nullptr;
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
@@ -214,55 +205,33 @@ QbbNetDevice::SetDataRate(DataRate rate)
 {
     NS_LOG_FUNCTION(this << rate);
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "QbbNetDevice: DataRate must be above 0 bit/s");
-    m_rate = rate;
+    m_tx.SetDataRate(rate);
     m_pfc->SetDataRate(rate);
-    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
 }
 
 void
 QbbNetDevice::SetWireOverhead(uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
-    m_wireOverhead = bytes;
-    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+    m_tx.SetWireOverhead(bytes);
 }
 
 uint32_t
 QbbNetDevice::GetWireOverhead() const
 {
-    return m_wireOverhead;
+    return m_tx.GetWireOverhead();
 }
 
 DataRate
 QbbNetDevice::GetDataRate() const
 {
-    return m_rate;
+    return m_tx.GetDataRate();
 }
 
 Time
 QbbNetDevice::GetWireTime(uint32_t frameBytes) const
 {
-    // A port mostly sends frames of two sizes (full data packets, and
-    // ACKs for flows the other way): keep the last two results instead of
-    // a 128-bit division per frame.
-    if (frameBytes == m_wireTimeBytes[0])
-    {
-        return m_wireTime[0];
-    }
-    if (frameBytes != m_wireTimeBytes[1])
-    {
-        m_wireTime[1] = WireTime(m_rate, frameBytes, m_wireOverhead);
-        m_wireTimeBytes[1] = frameBytes;
-    }
-    std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first
-    std::swap(m_wireTime[0], m_wireTime[1]);
-    return m_wireTime[0];
-}
-
-Time
-QbbNetDevice::WireTime(DataRate rate, uint32_t frameBytes, uint32_t overheadBytes)
-{
-    return rate.CalculateBytesTxTime(std::max(frameBytes, MIN_FRAME_BYTES) + overheadBytes);
+    return m_tx.GetWireTime(frameBytes);
 }
 
 void
@@ -301,7 +270,7 @@ QbbNetDevice::SetPfcController(Ptr<QbbPfcController> pfc)
 {
     NS_ABORT_MSG_IF(!pfc, "QbbNetDevice: PfcController cannot be null");
     m_pfc = pfc;
-    m_pfc->SetDataRate(m_rate);
+    m_pfc->SetDataRate(m_tx.GetDataRate());
     m_pfc->SetTransmitCallback([this]() { Kick(); });
 }
 
@@ -345,7 +314,7 @@ QbbNetDevice::SendFrame(Ptr<RdmaFrame> frame)
     {
         return false;
     }
-    if (!SettleTx() && m_pfc->GetPausedMask() == 0 && m_queue->CanBypass())
+    if (!m_tx.Settle() && m_pfc->GetPausedMask() == 0 && m_queue->CanBypass())
     {
         // Idle transmitter, no class paused and nothing to account: straight
         // to the wire without classifying.
@@ -371,7 +340,7 @@ QbbNetDevice::Enqueue(QbbQueueItem item)
 bool
 QbbNetDevice::Queue(QbbQueueItem&& item)
 {
-    if (m_queue->CanBypass() && !SettleTx() && !(m_pfc->GetPausedMask() & (1U << item.cls)))
+    if (m_queue->CanBypass() && !m_tx.Settle() && !(m_pfc->GetPausedMask() & (1U << item.cls)))
     {
         // Idle: whatever waits belongs to paused classes.
         TransmitStart(item.frame);
@@ -388,9 +357,9 @@ QbbNetDevice::Queue(QbbQueueItem&& item)
 bool
 QbbNetDevice::StartNextFrame()
 {
-    if (SettleTx())
+    if (m_tx.Settle())
     {
-        NeedTxComplete(); // it starts the next frame when this one ends
+        m_tx.NeedCompletion(); // it starts the next frame when this one ends
         return false;
     }
     if (!m_channel || m_dequeuing)
@@ -426,16 +395,13 @@ QbbNetDevice::Kick()
 void
 QbbNetDevice::TransmitStart(Ptr<RdmaFrame> frame)
 {
-    NS_ASSERT_MSG(!m_txFrame, "transmission started while another is in progress");
-    m_txFrame = frame;
-    const Time wireTime = GetWireTime(frame->GetSize());
-    m_txEnd = Simulator::Now() + wireTime;
-    FireFrameTrace(m_phyTxBeginTrace, *frame); // may queue a PFC frame here (NeedTxComplete)
+    const Time wireTime = m_tx.Start(frame);
+    FireFrameTrace(m_phyTxBeginTrace, *frame); // may queue a PFC frame here (NeedCompletion)
     if ((!m_queue->IsEmpty() || m_pfc->HasPendingFrame() || !m_txReadyCallback.IsNull() ||
          !m_phyTxEndTrace.IsEmpty()) &&
-        !m_txCompletePending)
+        !m_tx.IsCompletionPending())
     {
-        ScheduleTxComplete(wireTime);
+        m_tx.ScheduleCompletion(wireTime);
     }
     if (!m_channel->TransmitStart(frame, this, wireTime))
     {
@@ -445,46 +411,9 @@ QbbNetDevice::TransmitStart(Ptr<RdmaFrame> frame)
 }
 
 void
-QbbNetDevice::EndTx() const
-{
-    Ptr<RdmaFrame> frame = m_txFrame;
-    m_txFrame = nullptr;
-    ++m_stats.txFrames;
-    m_stats.txBytes += frame->GetSize();
-    FireFrameTrace(m_phyTxEndTrace, *frame);
-}
-
-bool
-QbbNetDevice::SettleTx() const
-{
-    if (m_txFrame && !m_txCompletePending && Simulator::Now() >= m_txEnd)
-    {
-        EndTx();
-    }
-    return m_txFrame != nullptr;
-}
-
-void
-QbbNetDevice::NeedTxComplete()
-{
-    if (m_txFrame && !m_txCompletePending)
-    {
-        ScheduleTxComplete(m_txEnd - Simulator::Now());
-    }
-}
-
-void
-QbbNetDevice::ScheduleTxComplete(Time delay)
-{
-    Simulator::Schedule(delay, m_txCompleteImpl);
-    m_txCompletePending = true;
-}
-
-void
 QbbNetDevice::TransmitComplete()
 {
-    m_txCompletePending = false;
-    EndTx();
+    m_tx.Complete();
     if (!StartNextFrame() && m_queue->IsEmpty() && !m_txReadyCallback.IsNull())
     {
         m_txReadyCallback();
@@ -508,7 +437,7 @@ QbbNetDevice::SetTxReadyCallback(Callback<void> callback)
 bool
 QbbNetDevice::IsTxIdle() const
 {
-    return !SettleTx() && m_queue->IsEmpty();
+    return !m_tx.Settle() && m_queue->IsEmpty();
 }
 
 const QbbDscpClassMap&
@@ -526,7 +455,7 @@ QbbNetDevice::GetClassMap()
 const QbbNetDevice::Stats&
 QbbNetDevice::GetStats() const
 {
-    SettleTx();
+    m_tx.Settle();
     return m_stats;
 }
 

@@ -9,6 +9,7 @@
 #include "qbb-egress-queue.h"
 #include "qbb-pfc-controller.h"
 #include "qbb-queue-item.h"
+#include "qbb-transmitter.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -124,18 +125,8 @@ class QbbNetDevice : public NetDevice
     /// Traffic classes (transmit queues), numbered 0 (lowest) to 7 (highest).
     static constexpr uint8_t NUM_CLASSES = RdmaWire::NUM_CLASSES;
 
-    /// Counters of the device (frame bytes: Ethernet header to payload end, no FCS).
-    struct Stats
-    {
-        uint64_t txFrames{0};  //!< frames whose transmission ended (lost and PFC ones included)
-        uint64_t txBytes{0};   //!< their bytes
-        uint64_t rxFrames{0};  //!< frames received and passed up (corrupted copies included)
-        uint64_t rxBytes{0};   //!< their bytes
-        uint64_t rxCorrupt{0}; //!< frames the ReceiveErrorModel corrupted (either path)
-        /// drops by reason (RdmaLinkDrops: DROP_LINK_DOWN, DROP_CORRUPT,
-        /// DROP_BAD_SIZE; the egress queue's own drops are its Drop trace)
-        RdmaLinkDrops::Counters drops;
-    };
+    /// Counters of the device (QbbDeviceStats).
+    using Stats = QbbDeviceStats;
 
     /**
      * \brief Callback that receives whole frames as Packets: a wrapped
@@ -202,15 +193,6 @@ class QbbNetDevice : public NetDevice
      * \return the wire time
      */
     Time GetWireTime(uint32_t frameBytes) const;
-    /**
-     * \brief GetWireTime()'s rule for any rate and overhead (for a link
-     * whose device is not at hand, as on another MPI rank).
-     * \param rate the line rate
-     * \param frameBytes Ethernet frame bytes without FCS
-     * \param overheadBytes the WireOverhead
-     * \return the wire time
-     */
-    static Time WireTime(DataRate rate, uint32_t frameBytes, uint32_t overheadBytes);
 
     /**
      * \brief Queue a complete Ethernet frame for transmission.
@@ -421,7 +403,7 @@ class QbbNetDevice : public NetDevice
      * event only if something waits for it (queued frames, a pending PFC
      * frame, a TxReady callback or a PhyTxEnd sink); otherwise the
      * transmission is settled when the device is next used or looked at
-     * (SettleTx), which on a lightly loaded switch port saves one event in
+     * (QbbTransmitter::Settle), which on a lightly loaded switch port saves one event in
      * two. Counters and behaviour are the same either way.
      * \param frame the frame
      */
@@ -434,22 +416,6 @@ class QbbNetDevice : public NetDevice
     bool Accept(const Ptr<RdmaFrame>& frame);
     /// The current frame has been serialized: start the next or go idle.
     void TransmitComplete();
-    /// Count the current frame as sent, fire PhyTxEnd and go idle.
-    void EndTx() const;
-    /**
-     * \brief Settle a transmission that has ended without a completion
-     * event. Const so that the getters can settle too.
-     * \return true if a frame is still on the wire
-     */
-    bool SettleTx() const;
-    /// Something now waits for the current transmission: make its end an event.
-    void NeedTxComplete();
-    /**
-     * \brief Schedule TransmitComplete (the one reusable event object; a
-     * flag instead of an EventId, so that no check asks the simulator).
-     * \param delay time until the transmission ends
-     */
-    void ScheduleTxComplete(Time delay);
     /**
      * \brief Called by the channel when a frame's last bit arrives.
      * \param frame the frame the peer transmitted
@@ -485,21 +451,16 @@ class QbbNetDevice : public NetDevice
     // (after the object's reference count, which every Ptr copy of the
     // device touches): a frame costs one or two cache lines of the device,
     // not one per member. Changing this order changes no behaviour.
-    mutable Ptr<RdmaFrame> m_txFrame; //!< frame being serialized, or null (settled lazily: SettleTx)
-    Time m_txEnd;                  //!< when the current transmission ends
+    QbbTransmitter m_tx;           //!< the frame on the wire, its end, wire times
     Ptr<QbbChannel> m_channel;     //!< the channel
     Ptr<QbbEgressQueue> m_queue;   //!< the egress queue (TxQueue attribute)
     Ptr<QbbPfcController> m_pfc;   //!< PFC decisions (PfcController attribute)
     Ptr<ErrorModel> m_receiveErrorModel; //!< receive errors, or null
     uint16_t m_mtu;                //!< Ethernet payload bytes
     bool m_dequeuing{false};       //!< inside StartNextFrame (the queue's policies may call back)
-    bool m_txCompletePending{false}; //!< m_txCompleteImpl is scheduled (only DoDispose cancels it)
-    mutable std::array<uint32_t, 2> m_wireTimeBytes; //!< frame sizes of the cached wire times
-    mutable std::array<Time, 2> m_wireTime;          //!< GetWireTime of each, latest first
-    Ptr<EventImpl> m_txCompleteImpl; //!< TransmitComplete event, reused for every frame
     Callback<void> m_txReadyCallback;                      //!< pull hook
     FrameHandler m_frameHandler;                           //!< raw-frame receive, as carried
-    mutable Stats m_stats; //!< counters (mutable: SettleTx counts a lazily ended frame)
+    Stats m_stats; //!< counters (the transmitter counts what it sends)
     TracedCallback<Ptr<const Packet>> m_macTxTrace;      //!< MacTx: frame accepted for sending
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace; //!< PhyTxBegin: first bit sent
     TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;   //!< PhyTxEnd: last bit sent
@@ -509,8 +470,6 @@ class QbbNetDevice : public NetDevice
     Ptr<Node> m_node;                        //!< the node
     uint32_t m_ifIndex{0};                   //!< interface index
     Mac48Address m_address;                  //!< MAC address
-    DataRate m_rate;                         //!< line rate
-    uint32_t m_wireOverhead;                 //!< WireOverhead attribute, bytes
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
     Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
     QbbDscpClassMap m_dscpMap;     //!< DSCP to class
