@@ -489,6 +489,15 @@ AddSimKeys(RdmaConfig& c)
              "\"Memory\") is above it is refused before it is built; available: the machine's "
              "available memory (MemAvailable)",
              RdmaMakeByteSizeChecker(1 << 20, "available"));
+    c.AddKey("sim.fastForward",
+             "off",
+             "skip what repeats (doc/fast-forward.rst): on replays a job's collective that "
+             "starts from a state already simulated (the same collective, ranks entering at the "
+             "same offsets, every QP at the same CC rate and window) instead of simulating it "
+             "again; check runs the case with on, then again with off into "
+             "<output.dir>/fast-forward-off, and writes the per-collective and per-iteration "
+             "differences (fast-forward-check.csv); off simulates every packet",
+             MakeEnumChecker(0, "off", 1, "on", 2, "check"));
     c.AddKey("sim.census",
              "false",
              "print where the memory went (RdmaMemoryCensus): the heap each part of the "

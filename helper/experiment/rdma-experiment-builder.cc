@@ -252,6 +252,10 @@ RdmaExperimentBuilder::StartJobs()
     m_collectives = CreateObject<RdmaCollectiveRunner>();
     m_collectives->SetHosts(Nics());
     m_collectives->SetConnectionConfig(m_spec.connection);
+    if (m_spec.fastForward != "off")
+    {
+        m_collectives->SetAttribute("FastForward", BooleanValue(true));
+    }
     if (m_spec.partition.ranks > 1)
     {
         m_collectives->SetFarHosts(FarHosts());

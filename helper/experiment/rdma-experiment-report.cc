@@ -58,6 +58,7 @@ struct Figures
     uint64_t collectivesNotRun{0};                         //!< with jobs: after a failed one
     std::vector<RdmaCollectiveRecord> failures;            //!< with jobs: the failed collectives
     std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
+    RdmaCollectiveMemo::Stats fastForward;                 //!< with jobs: what was replayed
 };
 
 /// \return x, or null where nothing was measured \param measured whether it was \param x it
@@ -461,6 +462,16 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
     if (f.jobs)
     {
         j["collectives"] = CollectivesJson(f);
+    }
+    if (spec.fastForward != "off")
+    {
+        j["fast_forward"] = {{"mode", spec.fastForward},
+                             {"collectives_replayed", f.fastForward.replayed},
+                             {"collectives_recorded", f.fastForward.recorded},
+                             {"collectives_not_kept", f.fastForward.notKept},
+                             {"collectives_not_keyed", f.fastForward.notKeyed},
+                             {"skipped_ns", f.fastForward.skipped.GetNanoSeconds()},
+                             {"skipped_bytes", f.fastForward.skippedBytes}};
     }
     if (f.census)
     {
@@ -925,6 +936,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         f.collectivesDone = jobs->GetCompletedCount();
         f.collectivesFailed = jobs->GetFailedCount();
         f.collectivesNotRun = jobs->GetNotRunCount();
+        f.fastForward = jobs->GetFastForwardStats();
         for (const auto& r : m_collectives)
         {
             if (r.failed)

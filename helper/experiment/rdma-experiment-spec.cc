@@ -798,6 +798,7 @@ RdmaExperimentSpec::ReadRun(const RdmaConfig& c)
     RngSeedManager::SetRun(1);
     stopTime = c.GetTime("sim.stopTime");
     scheduler = c.Get("sim.scheduler");
+    fastForward = c.Get("sim.fastForward");
     TypeId schedulerTid;
     if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
         !schedulerTid.IsChildOf(TypeId::LookupByName("ns3::Scheduler")))
@@ -1024,6 +1025,21 @@ RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
     }
     CheckConga(c);
     CheckJobRanks(c);
+    if (fastForward != "off" && jobs.size() != 1)
+    {
+        warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
+                           ": only the collectives of a single job are replayed (" +
+                           (jobs.empty() ? std::string("here: flows")
+                                         : std::to_string(jobs.size()) + " jobs") +
+                           "); every packet is simulated");
+    }
+    if (fastForward != "off" && partition.ranks > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " +
+                              fastForward + ": its replays are kept per process, not agreed "
+                              "across MPI ranks; run it on one rank, not " +
+                              std::to_string(partition.ranks) + " (sim.ranks)");
+    }
 }
 
 void

@@ -95,6 +95,7 @@ struct RdmaExperimentSpec
     std::string rxBufferOrigin;      //!< where nic.rx.BufferBytes came from (for the builder's
                                      //!< error: a buffer too small for its link)
     bool census{false};              //!< sim.census
+    std::string fastForward{"off"};  //!< sim.fastForward: off, on or check
     SwitchEcnParams ecn;             //!< RED marking; kmaxBytes 0: none
     uint32_t mtuBytes{RdmaPathMtu::DEFAULT_BYTES}; //!< the path MTU, bytes
     RdmaMemoryEstimate memory;       //!< what building it (on several ranks: the largest

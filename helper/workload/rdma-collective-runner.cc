@@ -5,6 +5,7 @@
 #include "rdma-collective-runner.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/qbb-net-device.h"
@@ -14,7 +15,6 @@
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
 #include <stdexcept>
 #include <tuple>
 
@@ -130,6 +130,18 @@ RdmaCollectiveRunner::GetTypeId()
                           UintegerValue(64),
                           MakeUintegerAccessor(&RdmaCollectiveRunner::m_recvDepth),
                           MakeUintegerChecker<uint32_t>(1, 1 << 16))
+            .AddAttribute("FastForward",
+                          "Replay a collective that starts from a state already simulated "
+                          "instead of simulating it again (RdmaCollectiveMemo: the same "
+                          "schedule, each rank entering at the same offset, every sending QP "
+                          "at the same CC rate and window): its ranks are done at the kept "
+                          "offsets and nothing is sent. Only for one job on one MPI rank; a "
+                          "collective is keyed when every rank's entry is known at the first "
+                          "rank's (only compute gaps before it), and kept when no rank entered "
+                          "the next one before it was over.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaCollectiveRunner::m_fastForward),
+                          MakeBooleanChecker())
             .AddTraceSource("CollectiveComplete",
                             "Every rank of a job finished one collective of one iteration.",
                             MakeTraceSourceAccessor(&RdmaCollectiveRunner::m_collectiveComplete),
@@ -458,6 +470,10 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         if (req)
         {
             s.senders[QpKey(src, dst, channel)] = req;
+            if (m_fastForward)
+            {
+                s.senderCc.push_back(a.nic->GetQpCc(req->GetQpn()));
+            }
         }
     }
     NS_LOG_INFO("job " << j << ": " << n << " ranks, " << pairs.size() << " QP pairs");
@@ -467,6 +483,7 @@ RdmaCollectiveRunner::StartJob(uint32_t j)
         // context is whose events these are (RdmaEventScheduler's origin),
         // the same on one process and on any partition across MPI ranks.
         const uint32_t host = s.ranks[r].host;
+        s.ranks[r].itemEnd = Simulator::Now();
         if (IsLocal(host))
         {
             Simulator::ScheduleWithContext(m_hosts[host].ids->GetNode(),
@@ -527,14 +544,36 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
     const RdmaJobItem& item = s.job.items[rank.item % nItems];
     if (!item.collective)
     {
+        rank.itemEnd = Simulator::Now() + item.compute;
         Simulator::Schedule(item.compute, &RdmaCollectiveRunner::LeaveItem, this, j, r);
         return;
     }
     RdmaCollectiveRecord& rec = s.records[rank.seq];
+    if (m_fastForward && m_memo.IsRecording(j) && rank.seq > s.recordingSeq)
+    {
+        m_memo.NextEntered(j); // the recorded collective's end now depends on this one
+    }
     if (rec.ranksEntered++ == 0)
     {
         rec.start = Simulator::Now();
+        if (m_fastForward)
+        {
+            BeginCollective(j, r);
+        }
     }
+    if (s.replay && rank.seq == s.replaySeq)
+    {
+        rank.inCollective = true;
+        rank.replaying = true;
+        rank.itemEnd = s.replayFirst + s.replay->done[r];
+        if (rank.replayDone)
+        {
+            rank.replayDone = false;
+            ReplayDone(j, r);
+        }
+        return;
+    }
+    rank.endKnown = false;
     const RdmaCollectiveSchedule& c = *item.collective;
     const auto& sends = c.GetSends(r);
     rank.inCollective = true;
@@ -646,13 +685,38 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
     if (rank.inCollective && rank.sendsLeft == 0 && rank.recvsLeft == 0)
     {
         rank.inCollective = false;
+        rank.itemEnd = Simulator::Now();
+        rank.endKnown = true;
         JobState& s = m_jobs[j];
         RdmaCollectiveRecord& rec = s.records[rank.seq];
+        const bool replayed = s.replay && rank.seq == s.replaySeq;
+        const bool recorded = m_fastForward && m_memo.IsRecording(j) && rank.seq == s.recordingSeq;
+        if (recorded)
+        {
+            m_memo.RankDone(j, r, Simulator::Now());
+        }
         ++rank.seq;
         rec.end = Simulator::Now(); // the last rank done so far
         if (++rec.ranksDone == s.ranks.size())
         {
             rec.completed = true;
+            if (replayed)
+            {
+                rec.lastSrc = s.replay->lastSrc;
+                rec.lastDst = s.replay->lastDst;
+                rec.lastLanded = s.replayFirst + s.replay->lastLanded;
+                uint64_t bytes = 0;
+                for (uint32_t k = 0; k < s.ranks.size(); ++k)
+                {
+                    bytes += rec.schedule->GetBytesSent(k);
+                }
+                m_memo.Replayed(rec.GetCct(), bytes);
+                s.replay = nullptr;
+            }
+            if (recorded)
+            {
+                m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded);
+            }
             ++m_completed;
             NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "
                                << RdmaCollectiveName(rec.schedule->GetKind()) << ": CCT "
@@ -662,6 +726,98 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
         // Not from inside a completion: the next collective posts WRITEs.
         Simulator::ScheduleNow(&RdmaCollectiveRunner::LeaveItem, this, j, r);
     }
+}
+
+bool
+RdmaCollectiveRunner::KnownEntry(const JobState& s, uint32_t r, uint64_t target, Time& at)
+{
+    const Rank& rank = s.ranks[r];
+    if (!rank.endKnown || rank.item > target || !rank.early.empty())
+    {
+        return false;
+    }
+    at = rank.itemEnd;
+    for (uint64_t i = rank.item + 1; i < target; ++i)
+    {
+        const RdmaJobItem& item = s.job.items[i % s.job.items.size()];
+        if (item.collective)
+        {
+            return false;
+        }
+        at += item.compute;
+    }
+    return true;
+}
+
+void
+RdmaCollectiveRunner::BeginCollective(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    const Rank& first = s.ranks[r];
+    const Time now = Simulator::Now();
+    RdmaCollectiveMemo::Key key;
+    key.schedule = s.job.items[first.item % s.job.items.size()].collective.get();
+    key.entries.resize(s.ranks.size());
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        Time at = now;
+        if (m_jobs.size() > 1 || m_memo.IsRecording(j) ||
+            (k != r && !KnownEntry(s, k, first.item, at)))
+        {
+            m_memo.NotKeyed();
+            return;
+        }
+        key.entries[k] = (at - now).GetTimeStep();
+    }
+    for (const Ptr<RdmaQpCc>& cc : s.senderCc)
+    {
+        key.cc.push_back(cc ? cc->GetState()->m_rate.Get().GetBitRate() : 0);
+        key.cc.push_back(cc ? cc->GetState()->m_window.Get() : 0);
+    }
+    const RdmaCollectiveMemo::Outcome* outcome = m_memo.Begin(j, key, now);
+    if (!outcome)
+    {
+        s.recordingSeq = first.seq;
+        return;
+    }
+    NS_LOG_INFO("job " << j << ": collective " << first.seq << " replayed");
+    s.replay = outcome;
+    s.replaySeq = first.seq;
+    s.replayFirst = now;
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        Simulator::ScheduleWithContext(m_hosts[s.ranks[k].host].ids->GetNode(),
+                                       outcome->done[k],
+                                       &RdmaCollectiveRunner::ReplayDone,
+                                       this,
+                                       j,
+                                       k);
+    }
+}
+
+void
+RdmaCollectiveRunner::ReplayDone(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    Rank& rank = s.ranks[r];
+    if (s.failed)
+    {
+        return;
+    }
+    if (!rank.replaying)
+    {
+        rank.replayDone = true; // its entry is an event of this same time, still to run
+        return;
+    }
+    rank.replaying = false;
+    const RdmaCollectiveSchedule& c = Current(j, r);
+    for (uint32_t op : c.GetRecvs(r))
+    {
+        m_landedBytes += c.GetOps()[op].bytes;
+    }
+    rank.sendsLeft = 0;
+    rank.recvsLeft = 0;
+    CheckRankDone(j, r);
 }
 
 void
@@ -854,6 +1010,12 @@ uint64_t
 RdmaCollectiveRunner::GetLandedBytes() const
 {
     return m_landedBytes;
+}
+
+const RdmaCollectiveMemo::Stats&
+RdmaCollectiveRunner::GetFastForwardStats() const
+{
+    return m_memo.GetStats();
 }
 
 uint64_t

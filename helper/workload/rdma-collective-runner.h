@@ -5,12 +5,15 @@
 #ifndef RDMA_COLLECTIVE_RUNNER_H
 #define RDMA_COLLECTIVE_RUNNER_H
 
+#include "rdma-collective-memo.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-collective-schedule.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rdma-qp-cc.h"
 #include "ns3/traced-callback.h"
 
 #include <map>
@@ -270,6 +273,8 @@ class RdmaCollectiveRunner : public Object
     uint64_t GetLandedBytes() const;
     /// \return payload bytes the jobs will land
     uint64_t GetTotalBytes() const;
+    /// \return what the FastForward attribute skipped (all zero without it)
+    const RdmaCollectiveMemo::Stats& GetFastForwardStats() const;
 
     /// Signature of the CollectiveComplete trace.
     typedef void (*CollectiveTracedCallback)(const RdmaCollectiveRecord& record);
@@ -299,6 +304,10 @@ class RdmaCollectiveRunner : public Object
         uint32_t sendsLeft{0};         //!< WRITEs not completed
         uint32_t recvsLeft{0};         //!< receives not landed
         Time reduceFree;               //!< when its reduction unit is free
+        Time itemEnd;                  //!< when its current item ends, if endKnown
+        bool endKnown{true};           //!< false inside a simulated collective
+        bool replaying{false};         //!< inside a replayed collective
+        bool replayDone{false};        //!< its replayed end came before its entry (same time)
         std::map<uint32_t, std::vector<uint32_t>> early; //!< seq -> receives that came first
     };
 
@@ -313,6 +322,11 @@ class RdmaCollectiveRunner : public Object
         std::vector<RdmaIterationRecord> iterations;  //!< by iteration
         uint32_t ranksFinished{0};                    //!< ranks past the last item
         uint32_t localRanks{0};                       //!< ranks this MPI rank runs
+        std::vector<Ptr<RdmaQpCc>> senderCc;          //!< FastForward: each sending QP's CC
+        const RdmaCollectiveMemo::Outcome* replay{nullptr}; //!< the collective being replayed
+        uint32_t replaySeq{0};                        //!< its number
+        Time replayFirst;                             //!< its first rank's entry
+        uint32_t recordingSeq{0};                     //!< the collective being recorded
         bool failed{false};                           //!< a WRITE failed
     };
 
@@ -368,6 +382,21 @@ class RdmaCollectiveRunner : public Object
     void Landed(uint32_t j, uint32_t r, uint32_t op);
     /// Leave the collective if the rank is done with it. \param j job \param r rank
     void CheckRankDone(uint32_t j, uint32_t r);
+    /**
+     * \brief The first rank enters a collective (FastForward): key its start,
+     * then replay it (a kept outcome) or record it.
+     * \param j job \param r the rank
+     */
+    void BeginCollective(uint32_t j, uint32_t r);
+    /**
+     * \brief When a rank will enter a flattened item: known if it is not
+     * inside a simulated collective and only compute gaps lie between.
+     * \param s the job \param r the rank \param target the item
+     * \param at receives the time \return whether it is known
+     */
+    static bool KnownEntry(const JobState& s, uint32_t r, uint64_t target, Time& at);
+    /// A rank's end of a replayed collective. \param j job \param r rank
+    void ReplayDone(uint32_t j, uint32_t r);
     /// A completion on a host's CQ. \param host index \param wc the completion
     void OnCompletion(uint32_t host, const RdmaWorkCompletion& wc);
     /// \return the schedule of the rank's current item \param j job \param r rank
@@ -390,6 +419,8 @@ class RdmaCollectiveRunner : public Object
     uint64_t m_landedBytes{0};          //!< landed so far
     uint64_t m_totalBytes{0};           //!< to land
     uint32_t m_jobsOver{0};             //!< jobs finished or failed (their local ranks)
+    bool m_fastForward{false};          //!< FastForward attribute
+    RdmaCollectiveMemo m_memo;          //!< outcomes kept, recordings, counts
     Callback<void> m_allDone;           //!< every job over
     TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
 };
