@@ -18,6 +18,10 @@
  * size limit while writing the outputs exits 2 with the reason, and the
  * output folder is left as it was.
  *
+ * With sim.fastForward = check, the run is made again packet by packet (this
+ * program, with sim.fastForward = off, into <output.dir>/fast-forward-off)
+ * and the two compared (RdmaCompareFastForward).
+ *
  * With the MPI build (make mpi), under mpirun -np N: one simulation on N
  * processes (sim.ranks, sim.partition, sim.mpiSync; doc/mpi.rst); rank 0
  * prints and writes the outputs.
@@ -26,13 +30,18 @@
 #include "ns3/rdma-config.h"
 #include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-experiment.h"
+#include "ns3/rdma-fast-forward-check.h"
 #include "ns3/rdma-interrupt.h"
 #include "ns3/rdma-key-names.h"
 #include "ns3/rdma-mpi.h"
 #include "ns3/rdma-version.h"
 
 #include <boost/program_options.hpp>
+#include <cstring>
 #include <iostream>
+#include <spawn.h>
+#include <strings.h>
+#include <sys/wait.h>
 
 using namespace ns3;
 namespace po = boost::program_options;
@@ -106,6 +115,67 @@ CheckUnregistered(const po::parsed_options& parsed,
             throw RdmaConfigError("command line --" + opt.string_key + ": " + key +
                                   " needs a value (--" + key + "=VALUE)");
         }
+    }
+}
+
+/**
+ * sim.fastForward = check's second run: this program again, with the same
+ * arguments but sim.fastForward = off and the output folder outDir +
+ * "/fast-forward-off", then the comparison.
+ * \param argc \param argv the command line \param outDir the first run's output folder
+ * \throws RdmaConfigError if the second run cannot start or fails
+ */
+void
+CheckFastForward(int argc, char* argv[], const std::string& outDir)
+{
+    const std::string packetDir = outDir + "/fast-forward-off";
+    std::vector<std::string> args;
+    for (int i = 0; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        const bool replaced = !strncasecmp(a, "--sim.fastForward", 17) ||
+                              !strncasecmp(a, "--output.dir", 12) || !strcmp(a, "--quiet") ||
+                              !strcmp(a, "-q");
+        if (replaced)
+        {
+            i += std::strchr(a, '=') == nullptr && a[1] == '-' && a[2] != 'q'; // "--key value"
+            continue;
+        }
+        args.emplace_back(a);
+    }
+    args.insert(args.end(),
+                {"--sim.fastForward=off", "--output.dir=" + packetDir, "--force", "--quiet"});
+    std::vector<char*> cargs;
+    for (std::string& a : args)
+    {
+        cargs.push_back(a.data());
+    }
+    cargs.push_back(nullptr);
+    std::cout << "rdma-sim: sim.fastForward = check: the same case packet by packet, into "
+              << packetDir << "/" << std::endl;
+    pid_t pid;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, cargs.data(), environ) != 0)
+    {
+        throw RdmaConfigError("sim.fastForward = check: cannot start the packet-level run: " +
+                              std::string(std::strerror(errno)));
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    {
+        throw RdmaConfigError("sim.fastForward = check: the packet-level run into " + packetDir +
+                              " failed (status " + std::to_string(status) + ")");
+    }
+    try
+    {
+        std::cout << "rdma-sim: " << RdmaCompareFastForward(outDir, packetDir).Describe()
+                  << "; per row in " << outDir << "/fast-forward-check.csv\n";
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError(std::string("sim.fastForward = check: ") + e.what());
     }
 }
 
@@ -223,6 +293,11 @@ Main(int argc, char* argv[])
         if (speaker)
         {
             experiment.PrintSummary(std::cout);
+        }
+        const RdmaConfig resolved = experiment.GetResolvedConfig();
+        if (resolved.Get("sim.fastForward") == "check")
+        {
+            CheckFastForward(argc, argv, resolved.Get("output.dir"));
         }
         return 0;
     }

@@ -502,14 +502,18 @@ RdmaCollectiveScheduleTestSuite g_rdmaCollectiveScheduleTestSuite; //!< static i
 struct StarJob
 {
     /// \param hosts hosts of the star \param job the job (hosts filled if empty)
-    /// \param reduceRate the runner's ReduceRate
-    StarJob(uint32_t hosts, RdmaJob job, const std::string& reduceRate = "4000Gbps")
+    /// \param reduceRate the runner's ReduceRate \param fastForward its FastForward
+    StarJob(uint32_t hosts,
+            RdmaJob job,
+            const std::string& reduceRate = "4000Gbps",
+            bool fastForward = false)
     {
         rdmatest::Star::Options o;
         o.hosts = hosts;
         star = std::make_unique<rdmatest::Star>(o);
         runner = CreateObject<RdmaCollectiveRunner>();
         runner->SetAttribute("ReduceRate", DataRateValue(DataRate(reduceRate)));
+        runner->SetAttribute("FastForward", BooleanValue(fastForward));
         runner->SetHosts(star->nics);
         if (job.hosts.empty())
         {
@@ -668,6 +672,105 @@ class RunnerReductionTestCase : public TestCase
     }
 };
 
+/// \return whether two runs' records say the same: start, end, the last pair and its landing
+/// \param a one run's \param b the other's
+bool
+SameRecords(const std::vector<RdmaCollectiveRecord>& a, const std::vector<RdmaCollectiveRecord>& b)
+{
+    if (a.size() != b.size())
+    {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+    {
+        if (a[i].start != b[i].start || a[i].end != b[i].end || a[i].lastSrc != b[i].lastSrc ||
+            a[i].lastDst != b[i].lastDst || a[i].lastLanded != b[i].lastLanded ||
+            a[i].completed != b[i].completed)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/**
+ * FastForward (RdmaCollectiveMemo): an iteration of ring all-reduce and a
+ * compute gap, 5 times on a star. Every rank of a ring finishes at once, so
+ * each all-reduce starts with every rank entering at once and every QP at
+ * line rate: the first iteration is simulated and kept, the other four
+ * replayed, with the records of a run that simulates all five.
+ */
+class RunnerFastForwardTestCase : public TestCase
+{
+  public:
+    RunnerFastForwardTestCase()
+        : TestCase("runner: FastForward replays the 4 repeats of a ring all-reduce from the "
+                   "same state; records equal a run without it, the bytes counted as landed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.iterations = 5;
+        job.items.push_back({Schedule(Kind::ALL_REDUCE, Algorithm::RING, 4, 400000, 1, 65536), {}, {}, {}});
+        job.items.push_back({nullptr, MicroSeconds(20), {}, {}});
+        std::vector<RdmaCollectiveRecord> simulated;
+        Time jobEnd;
+        {
+            StarJob run(4, job);
+            simulated = run.records;
+            jobEnd = run.iterations.at(4).end;
+            NS_TEST_ASSERT_MSG_EQ(run.runner->GetFastForwardStats().replayed, 0, "off: none");
+        }
+        StarJob run(4, job, "4000Gbps", true);
+        const RdmaCollectiveMemo::Stats& ff = run.runner->GetFastForwardStats();
+        NS_TEST_ASSERT_MSG_EQ(ff.recorded, 1, "the first kept");
+        NS_TEST_ASSERT_MSG_EQ(ff.replayed, 4, "the four repeats replayed");
+        NS_TEST_ASSERT_MSG_EQ(ff.skippedBytes, 4 * run.runner->GetTotalBytes() / 5, "their bytes");
+        NS_TEST_ASSERT_MSG_EQ(ff.skipped, 4 * simulated.at(0).GetCct(), "their CCTs");
+        NS_TEST_ASSERT_MSG_EQ(SameRecords(run.records, simulated), true, "the same records");
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetLandedBytes(), run.runner->GetTotalBytes(),
+                              "replayed WRITEs count as landed");
+        NS_TEST_ASSERT_MSG_EQ(run.iterations.at(4).end, jobEnd, "the job's end");
+    }
+};
+
+/**
+ * A broadcast root runs collectives ahead of the chain (RunnerEarlyArrival):
+ * each broadcast starts while ranks are still inside the one before, so
+ * none has a known start and none is replayed; the results are those of a
+ * run without FastForward.
+ */
+class RunnerFastForwardOverlapTestCase : public TestCase
+{
+  public:
+    RunnerFastForwardOverlapTestCase()
+        : TestCase("runner: FastForward replays nothing whose ranks' entries are not known "
+                   "(broadcasts that overlap); records equal a run without it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.iterations = 20;
+        job.items.push_back({Schedule(Kind::BROADCAST, Algorithm::RING, 5, 200000, 1, 8192), {}, {}, {}});
+        std::vector<RdmaCollectiveRecord> simulated;
+        {
+            StarJob run(5, job);
+            simulated = run.records;
+        }
+        StarJob run(5, job, "4000Gbps", true);
+        const RdmaCollectiveMemo::Stats& ff = run.runner->GetFastForwardStats();
+        NS_TEST_ASSERT_MSG_EQ(ff.replayed, 0, "nothing replayed");
+        NS_TEST_ASSERT_MSG_EQ(ff.recorded + ff.notKept + ff.notKeyed, 20, "each accounted for");
+        NS_TEST_ASSERT_MSG_EQ(SameRecords(run.records, simulated), true, "the same records");
+    }
+};
+
 /// The engine suite: collectives on a star of RDMA NICs.
 class RdmaCollectiveRunnerTestSuite : public TestSuite
 {
@@ -678,6 +781,8 @@ class RdmaCollectiveRunnerTestSuite : public TestSuite
         AddTestCase(new RunnerCompletesTestCase(), TestCase::QUICK);
         AddTestCase(new RunnerEarlyArrivalTestCase(), TestCase::QUICK);
         AddTestCase(new RunnerReductionTestCase(), TestCase::QUICK);
+        AddTestCase(new RunnerFastForwardTestCase(), TestCase::QUICK);
+        AddTestCase(new RunnerFastForwardOverlapTestCase(), TestCase::QUICK);
     }
 };
 
