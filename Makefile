@@ -11,7 +11,7 @@ SAN_DIR ?= build-asan
 FUZZ_SECONDS ?= 20
 FUZZ_LONG_SECONDS ?= 600
 
-.PHONY: all deps configure build install doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
+.PHONY: all deps configure build install doc sanitize-build fuzz run run-quick test test-release test-sanitize bench bench-lto bench-shared bench-floor bench-fastforward bench-debian bench-peers bench-conweave bench-htsim compat mpi bench-mpi clean
 
 all: build
 
@@ -112,6 +112,12 @@ bench: bench-lto
 bench-shared:
 	RDMA_COMPAT_DIR=$(COMPAT_DIR) ns3-module/check-compat.sh --build-only
 	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(COMPAT_DIR)/rdma-sim.path)"
+
+# bench-fastforward: sim.fastForward's speed-up and error, each case run with
+# it on and off in turn (scripts/bench_fastforward.py; FF_ARGS=--full adds
+# GPT-7B at full size, about half an hour).
+bench-fastforward: bench-lto
+	scripts/bench_fastforward.py --sim "$$(cat $(LTO_DIR)/rdma-sim.path)" $(FF_ARGS)
 
 bench-floor: bench-lto
 	for frames in packet pod; do \

@@ -584,6 +584,16 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
         {
             text.push_back(line);
         }
+        if (spec.fastForward != "off")
+        {
+            std::ostringstream l;
+            l.setf(std::ios::fixed);
+            l.precision(3);
+            l << "fast-forward: " << f.fastForward.replayed << " of " << f.collectives
+              << " collectives replayed, " << f.fastForward.skipped.GetSeconds() * 1e3
+              << " ms of their time not simulated (doc/fast-forward.rst)";
+            text.push_back(l.str());
+        }
     }
     else
     {

@@ -170,6 +170,7 @@ def test_null_message_sync_gives_the_same_answers(sequential, tmp_path, name):
      'ns3::RdmaEventScheduler'),
     (['--topology.type=star', '--topology.hosts=2'], 4, 'more ranks than the 3 nodes'),
     (['--topology.linkDelay=0s'], 2, 'with a delay of 0'),
+    (['--sim.fastForward=on'], 2, 'sim.fastForward = on: its replays are kept per process'),
 ])
 @needs_mpi
 def test_bad_rank_input_exits_2(tmp_path, args, ranks, reason):

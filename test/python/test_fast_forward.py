@@ -1,0 +1,55 @@
+"""sim.fastForward (doc/fast-forward.rst): a job's collectives replayed from
+a state already simulated, the same answers as simulating every packet, and
+check's comparison of the two.
+
+SimAI's GPT-7B at 1/1024 of its bytes (examples/configs/collective-gpt7b-rail.ini):
+its 1049 collectives repeat a few sizes on the same groups, and its DCQCN QPs
+stay at line rate, so all but the first of each kind are replayed, with
+collectives.csv and jobs.csv byte-identical to off. About 10 s.
+"""
+
+import csv
+import json
+import os
+
+from conftest import TOP, run_summary
+
+GPT7B = os.path.join(TOP, 'examples', 'configs', 'collective-gpt7b-rail.ini')
+
+
+def test_gpt7b_replayed_with_the_packet_level_answers(run_example, tmp_path):
+    out = tmp_path / 'check'
+    r = run_example('rdma-sim', '-c', GPT7B, '--sim.fastForward=check', '--output.dir=%s' % out,
+                    '--quiet')
+    assert r.returncode == 0, r.stderr
+    ff = json.load(open(out / 'summary.json'))['fast_forward']
+    assert ff['mode'] == 'check'
+    # Of 1049 collectives, 1037 repeat an earlier one's start.
+    assert ff['collectives_replayed'] == 1037, ff
+    assert (ff['collectives_replayed'] + ff['collectives_recorded'] + ff['collectives_not_kept'] +
+            ff['collectives_not_keyed']) == 1049, ff
+    assert ff['skipped_ns'] > 0.9 * 17160129, 'most of the 17.16 ms iteration was replayed'
+    for name in ('collectives.csv', 'jobs.csv'):
+        assert (out / name).read_bytes() == (out / 'fast-forward-off' / name).read_bytes(), name
+    rows = list(csv.DictReader(open(out / 'fast-forward-check.csv')))
+    assert len(rows) == 1049 + 1
+    assert {r['status'] for r in rows} == {'same'}
+    assert 'fast-forward check: 1050 rows compared, 0 differ' in r.stdout, r.stdout
+    assert 'fast_forward' not in json.load(open(out / 'fast-forward-off' / 'summary.json'))
+
+
+def test_where_nothing_is_replayed_the_run_says_so(run_example, tmp_path):
+    """Flows are simulated packet by packet (a warning, the same fct.csv);
+    a bad value and several MPI ranks are refused naming the key."""
+    tiny = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+    on = run_summary(run_example, tmp_path / 'on', '-c', tiny, '--sim.fastForward=on')
+    off = run_summary(run_example, tmp_path / 'off', '-c', tiny)
+    assert any('sim.fastForward = on: only the collectives of a single job are replayed '
+               '(here: flows); every packet is simulated' in w for w in on['warnings'])
+    assert on['fast_forward']['collectives_replayed'] == 0
+    assert 'fast_forward' not in off
+    assert (tmp_path / 'on' / 'fct.csv').read_bytes() == (tmp_path / 'off' / 'fct.csv').read_bytes()
+    r = run_example('rdma-sim', '-c', tiny, '--sim.fastForward=sometimes',
+                    '--output.dir=%s' % (tmp_path / 'bad'))
+    assert r.returncode == 2 and 'sim.fastForward' in r.stderr, r.stderr
+    assert not (tmp_path / 'bad').exists()
