@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Speed-up and error of sim.fastForward (a benchmark, not a test).
 
-Runs each case twice, alternating, with the same rdma-sim: sim.fastForward
-= on, then off (every packet simulated), and prints per case the wall
-seconds of each (summary.json's wall_time_s), the speed-up, the share of
-the simulated time that was replayed, and the error of the fast run against
+Runs each case with the same rdma-sim, sim.fastForward = on and off (every
+packet simulated) in turn, --runs times each, and prints per case the
+median wall seconds of each (summary.json's wall_time_s), the speed-up
+(their ratio), the collectives replayed of all, and the error of the fast run against
 the packet-level one: the largest relative difference of a collective's CCT
 and of an iteration's time (collectives.csv, jobs.csv), or of a flow's FCT
 (fct.csv). Run on an otherwise idle machine, with `make run`'s build:
@@ -20,6 +20,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -79,25 +80,34 @@ def main(argv=None):
     p.add_argument('--full', action='store_true', help='also GPT-7B at full size (long)')
     p.add_argument('--only', action='append', choices=sorted(list(CASES) + list(FULL)),
                    help='run only this case (repeatable)')
+    p.add_argument('--runs', type=int, default=3,
+                   help='runs of each mode, alternating; times are medians (default 3)')
     args = p.parse_args(argv)
+    if args.runs < 1:
+        p.error('--runs must be at least 1')
     sim, why = (args.sim, '--sim') if args.sim else default_sim()
     print('rdma-sim: %s (%s)' % (sim, why))
     cases = dict(CASES, **(FULL if args.full else {}))
     if args.only:
         cases = {k: v for k, v in dict(CASES, **FULL).items() if k in args.only}
-    print('%-20s %9s %9s %8s %9s %11s %11s %11s' % (
+    print('%-20s %9s %9s %8s %11s %11s %11s %11s' % (
         'case', 'on s', 'off s', 'speedup', 'replayed', 'CCT err', 'iter err', 'FCT err'))
     pct = lambda e: '-' if e is None else '%.4f %%' % (100 * e)
     with tempfile.TemporaryDirectory() as tmp:
         for name, (config, extra) in cases.items():
             on_dir, off_dir = os.path.join(tmp, 'on'), os.path.join(tmp, 'off')
-            on = run(sim, config, extra, 'on', on_dir)
-            off = run(sim, config, extra, 'off', off_dir)
+            walls = {'on': [], 'off': []}
+            for _ in range(args.runs):
+                on = run(sim, config, extra, 'on', on_dir)
+                off = run(sim, config, extra, 'off', off_dir)
+                walls['on'].append(on['wall_time_s'])
+                walls['off'].append(off['wall_time_s'])
             ff = on.get('fast_forward', {})
-            skipped = ff.get('skipped_ns', 0) / 1e9 / on['sim_time_s'] if on['sim_time_s'] else 0
-            print('%-20s %9.2f %9.2f %7.1fx %8.1f%% %11s %11s %11s' % (
-                name, on['wall_time_s'], off['wall_time_s'],
-                off['wall_time_s'] / on['wall_time_s'], 100 * skipped,
+            total = on.get('collectives', {}).get('total', 0)
+            wall_on, wall_off = statistics.median(walls['on']), statistics.median(walls['off'])
+            print('%-20s %9.2f %9.2f %7.1fx %11s %11s %11s %11s' % (
+                name, wall_on, wall_off, wall_off / wall_on,
+                '%d/%d' % (ff.get('collectives_replayed', 0), total) if total else '-',
                 pct(largest_error(on_dir, off_dir, 'collectives.csv',
                                   ('job', 'iteration', 'item'), 'cct_ns')),
                 pct(largest_error(on_dir, off_dir, 'jobs.csv', ('job', 'iteration'), 'time_ns')),
