@@ -252,7 +252,7 @@ RdmaExperimentBuilder::StartJobs()
     m_collectives = CreateObject<RdmaCollectiveRunner>();
     m_collectives->SetHosts(Nics());
     m_collectives->SetConnectionConfig(m_spec.connection);
-    if (m_spec.fastForward != "off")
+    if (m_spec.fastForward != "off" && m_spec.linkFailures.empty())
     {
         m_collectives->SetAttribute("FastForward", BooleanValue(true));
     }

@@ -1025,6 +1025,14 @@ RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
     }
     CheckConga(c);
     CheckJobRanks(c);
+    if (fastForward != "off" && jobs.size() == 1 && !linkFailures.empty())
+    {
+        // A replay would not see a link fail inside it.
+        warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
+                           ": links fail in this run (topology.failLinks, topology.failNodes), "
+                           "which a replayed collective would not see; every packet is "
+                           "simulated");
+    }
     if (fastForward != "off" && jobs.size() != 1)
     {
         warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +

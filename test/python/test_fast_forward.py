@@ -53,3 +53,15 @@ def test_where_nothing_is_replayed_the_run_says_so(run_example, tmp_path):
                     '--output.dir=%s' % (tmp_path / 'bad'))
     assert r.returncode == 2 and 'sim.fastForward' in r.stderr, r.stderr
     assert not (tmp_path / 'bad').exists()
+
+
+def test_a_run_whose_links_fail_is_not_replayed(run_example, tmp_path):
+    """A replay would not see a link fail inside it: with topology.failNodes
+    (spine7, node 151, at 50 ms) nothing is replayed, and the run says why."""
+    s = run_summary(run_example, tmp_path / 'f', '-c', GPT7B, '--sim.fastForward=on',
+                    '--topology.failNodes=151@50ms', '--quiet')
+    assert s['fast_forward']['collectives_replayed'] == 0
+    assert s['fast_forward']['collectives_recorded'] == 0
+    assert any('links fail in this run (topology.failLinks, topology.failNodes), which a '
+               'replayed collective would not see; every packet is simulated' in w
+               for w in s['warnings']), s['warnings']
