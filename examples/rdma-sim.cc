@@ -135,10 +135,11 @@ CheckFastForward(int argc, char* argv[], const std::string& outDir)
         const char* a = argv[i];
         const bool replaced = !strncasecmp(a, "--sim.fastForward", 17) ||
                               !strncasecmp(a, "--output.dir", 12) || !strcmp(a, "--quiet") ||
-                              !strcmp(a, "-q");
+                              !strcmp(a, "-q") || !strcmp(a, "--force");
         if (replaced)
         {
-            i += std::strchr(a, '=') == nullptr && a[1] == '-' && a[2] != 'q'; // "--key value"
+            // "--key value": its value goes too (not after a flag: --quiet, -q, --force)
+            i += std::strchr(a, '=') == nullptr && a[2] != 'q' && a[2] != 'f' && a[1] == '-';
             continue;
         }
         args.emplace_back(a);

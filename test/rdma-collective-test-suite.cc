@@ -771,6 +771,54 @@ class RunnerFastForwardOverlapTestCase : public TestCase
     }
 };
 
+/**
+ * FastForward through a steady state (RdmaSteadyCollective): a ring
+ * all-reduce of 8 MiB in 64 KiB chunks on a star of 4 hosts lands 192
+ * chunks per rank, one every 64 KiB at the port's payload rate once the
+ * ring is full, so after 16 landings of one rate its remainder is computed:
+ * the CCT is the simulated one within 0.1 %, and every byte counts as landed.
+ */
+class RunnerSteadyTestCase : public TestCase
+{
+  public:
+    RunnerSteadyTestCase()
+        : TestCase("runner: FastForward computes a steady ring all-reduce's remainder; CCT "
+                   "within 0.1 % of simulating it, the bytes counted as landed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaJob job;
+        job.items.push_back(
+            {Schedule(Kind::ALL_REDUCE, Algorithm::RING, 4, 8 << 20, 1, 65536), {}, {}, {}});
+        Time simulated;
+        {
+            StarJob run(4, job);
+            simulated = run.records.at(0).GetCct();
+        }
+        StarJob run(4, job, "4000Gbps", true);
+        const RdmaCollectiveMemo::Stats& ff = run.runner->GetFastForwardStats();
+        NS_TEST_ASSERT_MSG_EQ(ff.steady, 1, "steady");
+        NS_TEST_ASSERT_MSG_GT(ff.steadySkipped, simulated / 2, "most of it computed");
+        NS_TEST_ASSERT_MSG_EQ(run.records.at(0).completed, true, "done");
+        NS_TEST_EXPECT_MSG_EQ_TOL(run.records.at(0).GetCct().GetSeconds(),
+                                  simulated.GetSeconds(),
+                                  simulated.GetSeconds() * 1e-3,
+                                  "the simulated CCT");
+        NS_TEST_ASSERT_MSG_EQ(run.runner->GetLandedBytes(), run.runner->GetTotalBytes(),
+                              "every byte landed");
+        // Watched: rings (each rank hears one rank); not a tree (a parent and two children).
+        NS_TEST_ASSERT_MSG_EQ(RdmaSteadyCollective::IsStream(*job.items[0].collective), true,
+                              "a ring is one stream per rank");
+        NS_TEST_ASSERT_MSG_EQ(
+            RdmaSteadyCollective::IsStream(*Schedule(Kind::ALL_REDUCE, Algorithm::TREE, 7, 1 << 20, 1, 65536)),
+            false,
+            "a tree is not");
+    }
+};
+
 /// The engine suite: collectives on a star of RDMA NICs.
 class RdmaCollectiveRunnerTestSuite : public TestSuite
 {
@@ -783,6 +831,7 @@ class RdmaCollectiveRunnerTestSuite : public TestSuite
         AddTestCase(new RunnerReductionTestCase(), TestCase::QUICK);
         AddTestCase(new RunnerFastForwardTestCase(), TestCase::QUICK);
         AddTestCase(new RunnerFastForwardOverlapTestCase(), TestCase::QUICK);
+        AddTestCase(new RunnerSteadyTestCase(), TestCase::QUICK);
     }
 };
 

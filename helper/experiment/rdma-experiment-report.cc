@@ -471,6 +471,8 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                              {"collectives_not_kept", f.fastForward.notKept},
                              {"collectives_not_keyed", f.fastForward.notKeyed},
                              {"skipped_ns", f.fastForward.skipped.GetNanoSeconds()},
+                             {"collectives_steady", f.fastForward.steady},
+                             {"steady_skipped_ns", f.fastForward.steadySkipped.GetNanoSeconds()},
                              {"skipped_bytes", f.fastForward.skippedBytes}};
     }
     if (f.census)
@@ -591,7 +593,9 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
             l.precision(3);
             l << "fast-forward: " << f.fastForward.replayed << " of " << f.collectives
               << " collectives replayed, " << f.fastForward.skipped.GetSeconds() * 1e3
-              << " ms of their time not simulated (doc/fast-forward.rst)";
+              << " ms of their time not simulated; " << f.fastForward.steady
+              << " steady, their last " << f.fastForward.steadySkipped.GetSeconds() * 1e3
+              << " ms computed (doc/fast-forward.rst)";
             text.push_back(l.str());
         }
     }

@@ -79,6 +79,14 @@ RdmaCollectiveMemo::Replayed(Time cct, uint64_t bytes)
     m_stats.skippedBytes += bytes;
 }
 
+void
+RdmaCollectiveMemo::FastForwarded(Time time, uint64_t bytes)
+{
+    ++m_stats.steady;
+    m_stats.steadySkipped += time;
+    m_stats.skippedBytes += bytes;
+}
+
 bool
 RdmaCollectiveMemo::IsRecording(uint32_t job) const
 {

@@ -65,7 +65,9 @@ class RdmaCollectiveMemo
         uint64_t notKept{0};      //!< simulated from a key, not kept: the next began first
         uint64_t notKeyed{0};     //!< simulated: a rank's entry was not known at the first's
         Time skipped;             //!< the replayed collectives' CCTs, summed
-        uint64_t skippedBytes{0}; //!< the payload bytes they would have landed
+        uint64_t skippedBytes{0}; //!< the payload bytes they (and the steady ones') would have landed
+        uint64_t steady{0};       //!< collectives whose steady remainder was computed
+        Time steadySkipped;       //!< their time from the computation to their end, summed
     };
 
     /**
@@ -96,6 +98,11 @@ class RdmaCollectiveMemo
      * \param cct its CCT \param bytes its payload bytes
      */
     void Replayed(Time cct, uint64_t bytes);
+    /**
+     * \brief A collective's remainder was computed, not simulated (RdmaSteadyCollective).
+     * \param time from the computation to its end \param bytes the payload bytes not simulated
+     */
+    void FastForwarded(Time time, uint64_t bytes);
     /// \return whether the job has a collective being recorded \param job the job
     bool IsRecording(uint32_t job) const;
     /// \return the counts

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/qbb-net-device.h"
@@ -142,6 +143,20 @@ RdmaCollectiveRunner::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaCollectiveRunner::m_fastForward),
                           MakeBooleanChecker())
+            .AddAttribute("FastForwardWindow",
+                          "With FastForward, a simulated ring collective (every rank receiving "
+                          "from one rank) whose every rank's last FastForwardWindow landings "
+                          "came at one rate is steady: its remaining WRITEs are not simulated "
+                          "but land at each rank's rate (RdmaSteadyCollective). Landings.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&RdmaCollectiveRunner::m_steadyWindow),
+                          MakeUintegerChecker<uint32_t>(2, 1 << 16))
+            .AddAttribute("FastForwardTolerance",
+                          "The largest relative difference between the rates (bytes per "
+                          "second) of a window's landings that is still one rate (a fraction).",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&RdmaCollectiveRunner::m_steadyTolerance),
+                          MakeDoubleChecker<double>(0, 1))
             .AddTraceSource("CollectiveComplete",
                             "Every rank of a job finished one collective of one iteration.",
                             MakeTraceSourceAccessor(&RdmaCollectiveRunner::m_collectiveComplete),
@@ -575,6 +590,17 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
     }
     rank.endKnown = false;
     const RdmaCollectiveSchedule& c = *item.collective;
+    if (m_fastForward && rec.ranksEntered == 1 && !s.steady && RdmaSteadyCollective::IsStream(c))
+    {
+        s.steady = std::make_unique<RdmaSteadyCollective>(c, m_steadyWindow, m_steadyTolerance);
+        s.steadySeq = rank.seq;
+        s.frozen = false;
+        s.planned = false;
+    }
+    if (s.steady && rank.seq == s.steadySeq)
+    {
+        s.steady->Entered();
+    }
     const auto& sends = c.GetSends(r);
     rank.inCollective = true;
     rank.waiting.resize(sends.size());
@@ -608,6 +634,14 @@ void
 RdmaCollectiveRunner::Post(uint32_t j, uint32_t r, uint32_t opIndex)
 {
     JobState& s = m_jobs[j];
+    if (RdmaSteadyCollective* w = Watched(j, r))
+    {
+        if (s.frozen)
+        {
+            return; // its remainder is computed, not simulated
+        }
+        w->Posted(opIndex);
+    }
     const RdmaCollectiveSchedule& c = Current(j, r);
     const RdmaCollectiveSchedule::Op& op = c.GetOps()[opIndex];
     const auto [srcHost, dstHost] = Endpoints(s, op.src, op.dst);
@@ -668,6 +702,11 @@ RdmaCollectiveRunner::Landed(uint32_t j, uint32_t r, uint32_t opIndex)
         rec.lastLanded = Simulator::Now();
         rec.lastKey = RdmaEventScheduler::GetRunningKey();
     }
+    if (RdmaSteadyCollective* w = Watched(j, r))
+    {
+        w->Landed(opIndex, Simulator::Now());
+        CheckSteady(j);
+    }
     for (uint32_t d : c.GetDependents(opIndex))
     {
         if (--rank.waiting[c.GetSendIndex(d)] == 0)
@@ -716,6 +755,23 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
             if (recorded)
             {
                 m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded);
+            }
+            if (s.steady && s.steadySeq == rank.seq - 1)
+            {
+                if (s.planned)
+                {
+                    // The computed remainder's last landing, if it came after the simulated.
+                    const RdmaCollectiveSchedule::Op& op = rec.schedule->GetOps()[s.plan.lastOp];
+                    if (s.plan.lastLanded >= rec.lastLanded)
+                    {
+                        rec.lastSrc = op.src;
+                        rec.lastDst = op.dst;
+                        rec.lastLanded = s.plan.lastLanded;
+                        rec.lastKey = 0;
+                    }
+                    m_memo.FastForwarded(rec.end - s.frozenAt, s.plan.bytes);
+                }
+                s.steady.reset();
             }
             ++m_completed;
             NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "
@@ -820,6 +876,72 @@ RdmaCollectiveRunner::ReplayDone(uint32_t j, uint32_t r)
     CheckRankDone(j, r);
 }
 
+RdmaSteadyCollective*
+RdmaCollectiveRunner::Watched(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    return s.steady && s.ranks[r].inCollective && s.ranks[r].seq == s.steadySeq ? s.steady.get()
+                                                                                 : nullptr;
+}
+
+void
+RdmaCollectiveRunner::CheckSteady(uint32_t j)
+{
+    JobState& s = m_jobs[j];
+    if (!s.steady)
+    {
+        return; // the collective ended (CheckRankDone)
+    }
+    if (!s.frozen && s.steady->IsSteady())
+    {
+        NS_LOG_INFO("job " << j << ": collective " << s.steadySeq << " steady");
+        s.frozen = true;
+        if (m_memo.IsRecording(j) && s.recordingSeq == s.steadySeq)
+        {
+            m_memo.NextEntered(j); // its outcome is computed in part: not kept
+        }
+    }
+    if (!s.frozen || s.planned || s.steady->GetInFlight() > 0)
+    {
+        return;
+    }
+    s.planned = true;
+    s.frozenAt = Simulator::Now();
+    std::vector<bool> inside(s.ranks.size());
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        inside[k] = s.ranks[k].inCollective && s.ranks[k].seq == s.steadySeq;
+    }
+    s.plan = s.steady->Extrapolate(Simulator::Now(), inside);
+    m_landedBytes += s.plan.bytes;
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        if (inside[k])
+        {
+            Simulator::ScheduleWithContext(m_hosts[s.ranks[k].host].ids->GetNode(),
+                                           s.plan.done[k] - Simulator::Now(),
+                                           &RdmaCollectiveRunner::SteadyDone,
+                                           this,
+                                           j,
+                                           k);
+        }
+    }
+}
+
+void
+RdmaCollectiveRunner::SteadyDone(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    Rank& rank = s.ranks[r];
+    rank.sendsLeft = 0;
+    rank.recvsLeft = 0;
+    CheckRankDone(j, r);
+}
+
 void
 RdmaCollectiveRunner::LeaveItem(uint32_t j, uint32_t r)
 {
@@ -884,8 +1006,17 @@ RdmaCollectiveRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     Rank& rank = s.ranks[r];
     if (!(wc.wrId & RECV_WR))
     {
+        RdmaSteadyCollective* w = Watched(j, r);
+        if (w)
+        {
+            w->Completed(static_cast<uint32_t>(wc.wrId), Simulator::Now());
+        }
         --rank.sendsLeft;
         CheckRankDone(j, r);
+        if (w)
+        {
+            CheckSteady(j);
+        }
         return;
     }
     // Keep the receive queue full, as NCCL reposts its receives.

@@ -6,6 +6,7 @@
 #define RDMA_COLLECTIVE_RUNNER_H
 
 #include "rdma-collective-memo.h"
+#include "rdma-collective-steady.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -327,6 +328,12 @@ class RdmaCollectiveRunner : public Object
         uint32_t replaySeq{0};                        //!< its number
         Time replayFirst;                             //!< its first rank's entry
         uint32_t recordingSeq{0};                     //!< the collective being recorded
+        std::unique_ptr<RdmaSteadyCollective> steady; //!< the collective watched for a steady state
+        uint32_t steadySeq{0};                        //!< its number
+        bool frozen{false};                           //!< steady: its WRITEs no longer posted
+        bool planned{false};                          //!< its remainder is computed
+        RdmaSteadyCollective::Plan plan;              //!< the remainder
+        Time frozenAt;                                //!< when the remainder was computed
         bool failed{false};                           //!< a WRITE failed
     };
 
@@ -397,6 +404,14 @@ class RdmaCollectiveRunner : public Object
     static bool KnownEntry(const JobState& s, uint32_t r, uint64_t target, Time& at);
     /// A rank's end of a replayed collective. \param j job \param r rank
     void ReplayDone(uint32_t j, uint32_t r);
+    /// \return the job's watched collective if the rank is in it (else null) \param j job
+    /// \param r rank
+    RdmaSteadyCollective* Watched(uint32_t j, uint32_t r);
+    /// Freeze the watched collective if it is steady; plan its remainder once
+    /// nothing is in flight. \param j job
+    void CheckSteady(uint32_t j);
+    /// A rank's end of a collective's computed remainder. \param j job \param r rank
+    void SteadyDone(uint32_t j, uint32_t r);
     /// A completion on a host's CQ. \param host index \param wc the completion
     void OnCompletion(uint32_t host, const RdmaWorkCompletion& wc);
     /// \return the schedule of the rank's current item \param j job \param r rank
@@ -420,6 +435,8 @@ class RdmaCollectiveRunner : public Object
     uint64_t m_totalBytes{0};           //!< to land
     uint32_t m_jobsOver{0};             //!< jobs finished or failed (their local ranks)
     bool m_fastForward{false};          //!< FastForward attribute
+    uint32_t m_steadyWindow{16};        //!< FastForwardWindow attribute
+    double m_steadyTolerance{0.01};     //!< FastForwardTolerance attribute
     RdmaCollectiveMemo m_memo;          //!< outcomes kept, recordings, counts
     Callback<void> m_allDone;           //!< every job over
     TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
