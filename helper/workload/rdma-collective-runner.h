@@ -172,6 +172,11 @@ struct RdmaIterationRecord
  * its WRITEs have completed; it then goes on to its next item (ranks do not
  * wait for each other beyond what the schedule says).
  *
+ * With FastForward (doc/fast-forward.rst), a collective that starts from a
+ * state already simulated is replayed (RdmaCollectiveMemo), and a ring
+ * collective whose ranks all receive at one rate has its remainder computed
+ * (RdmaSteadyCollective); GetFastForwardStats() says what was skipped.
+ *
  * What it does not model: NCCL's flow control of its buffers (the
  * receiver's free slots, a credit per step): a WRITE goes as soon as its
  * data is there; GPU kernels' launch and copy times. Intra-server links

@@ -1,0 +1,177 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// RdmaCollectiveRunner's FastForward (doc/fast-forward.rst): collectives
+// replayed from a state already simulated (RdmaCollectiveMemo), and the
+// remainder of a steady ring collective computed (RdmaSteadyCollective).
+
+#include "rdma-collective-runner.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaCollectiveFastForward");
+
+bool
+RdmaCollectiveRunner::KnownEntry(const JobState& s, uint32_t r, uint64_t target, Time& at)
+{
+    const Rank& rank = s.ranks[r];
+    if (!rank.endKnown || rank.item > target || !rank.early.empty())
+    {
+        return false;
+    }
+    at = rank.itemEnd;
+    for (uint64_t i = rank.item + 1; i < target; ++i)
+    {
+        const RdmaJobItem& item = s.job.items[i % s.job.items.size()];
+        if (item.collective)
+        {
+            return false;
+        }
+        at += item.compute;
+    }
+    return true;
+}
+
+void
+RdmaCollectiveRunner::BeginCollective(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    const Rank& first = s.ranks[r];
+    const Time now = Simulator::Now();
+    RdmaCollectiveMemo::Key key;
+    key.schedule = s.job.items[first.item % s.job.items.size()].collective.get();
+    key.entries.resize(s.ranks.size());
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        Time at = now;
+        if (m_jobs.size() > 1 || m_memo.IsRecording(j) ||
+            (k != r && !KnownEntry(s, k, first.item, at)))
+        {
+            m_memo.NotKeyed();
+            return;
+        }
+        key.entries[k] = (at - now).GetTimeStep();
+    }
+    for (const Ptr<RdmaQpCc>& cc : s.senderCc)
+    {
+        key.cc.push_back(cc ? cc->GetState()->m_rate.Get().GetBitRate() : 0);
+        key.cc.push_back(cc ? cc->GetState()->m_window.Get() : 0);
+    }
+    const RdmaCollectiveMemo::Outcome* outcome = m_memo.Begin(j, key, now);
+    if (!outcome)
+    {
+        s.recordingSeq = first.seq;
+        return;
+    }
+    NS_LOG_INFO("job " << j << ": collective " << first.seq << " replayed");
+    s.replay = outcome;
+    s.replaySeq = first.seq;
+    s.replayFirst = now;
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        Simulator::ScheduleWithContext(m_hosts[s.ranks[k].host].ids->GetNode(),
+                                       outcome->done[k],
+                                       &RdmaCollectiveRunner::ReplayDone,
+                                       this,
+                                       j,
+                                       k);
+    }
+}
+
+void
+RdmaCollectiveRunner::ReplayDone(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    Rank& rank = s.ranks[r];
+    if (s.failed)
+    {
+        return;
+    }
+    if (!rank.replaying)
+    {
+        rank.replayDone = true; // its entry is an event of this same time, still to run
+        return;
+    }
+    rank.replaying = false;
+    const RdmaCollectiveSchedule& c = Current(j, r);
+    for (uint32_t op : c.GetRecvs(r))
+    {
+        m_landedBytes += c.GetOps()[op].bytes;
+    }
+    rank.sendsLeft = 0;
+    rank.recvsLeft = 0;
+    CheckRankDone(j, r);
+}
+
+RdmaSteadyCollective*
+RdmaCollectiveRunner::Watched(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    return s.steady && s.ranks[r].inCollective && s.ranks[r].seq == s.steadySeq ? s.steady.get()
+                                                                                 : nullptr;
+}
+
+void
+RdmaCollectiveRunner::CheckSteady(uint32_t j)
+{
+    JobState& s = m_jobs[j];
+    if (!s.steady)
+    {
+        return; // the collective ended (CheckRankDone)
+    }
+    if (!s.frozen && s.steady->IsSteady())
+    {
+        NS_LOG_INFO("job " << j << ": collective " << s.steadySeq << " steady");
+        s.frozen = true;
+        if (m_memo.IsRecording(j) && s.recordingSeq == s.steadySeq)
+        {
+            m_memo.NextEntered(j); // its outcome is computed in part: not kept
+        }
+    }
+    if (!s.frozen || s.planned || s.steady->GetInFlight() > 0)
+    {
+        return;
+    }
+    s.planned = true;
+    s.frozenAt = Simulator::Now();
+    std::vector<bool> inside(s.ranks.size());
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        inside[k] = s.ranks[k].inCollective && s.ranks[k].seq == s.steadySeq;
+    }
+    s.plan = s.steady->Extrapolate(Simulator::Now(), inside);
+    m_landedBytes += s.plan.bytes;
+    for (uint32_t k = 0; k < s.ranks.size(); ++k)
+    {
+        if (inside[k])
+        {
+            Simulator::ScheduleWithContext(m_hosts[s.ranks[k].host].ids->GetNode(),
+                                           s.plan.done[k] - Simulator::Now(),
+                                           &RdmaCollectiveRunner::SteadyDone,
+                                           this,
+                                           j,
+                                           k);
+        }
+    }
+}
+
+void
+RdmaCollectiveRunner::SteadyDone(uint32_t j, uint32_t r)
+{
+    JobState& s = m_jobs[j];
+    if (s.failed)
+    {
+        return;
+    }
+    Rank& rank = s.ranks[r];
+    rank.sendsLeft = 0;
+    rank.recvsLeft = 0;
+    CheckRankDone(j, r);
+}
+
+} // namespace ns3
