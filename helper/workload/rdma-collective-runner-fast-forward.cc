@@ -128,10 +128,6 @@ RdmaCollectiveRunner::CheckSteady(uint32_t j)
     {
         NS_LOG_INFO("job " << j << ": collective " << s.steadySeq << " steady");
         s.frozen = true;
-        if (m_memo.IsRecording(j) && s.recordingSeq == s.steadySeq)
-        {
-            m_memo.NextEntered(j); // its outcome is computed in part: not kept
-        }
     }
     if (!s.frozen || s.planned || s.steady->GetInFlight() > 0)
     {

@@ -752,10 +752,6 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
                 m_memo.Replayed(rec.GetCct(), bytes);
                 s.replay = nullptr;
             }
-            if (recorded)
-            {
-                m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded);
-            }
             if (s.steady && s.steadySeq == rank.seq - 1)
             {
                 if (s.planned)
@@ -772,6 +768,10 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
                     m_memo.FastForwarded(rec.end - s.frozenAt, s.plan.bytes);
                 }
                 s.steady.reset();
+            }
+            if (recorded)
+            {
+                m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded);
             }
             ++m_completed;
             NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "
