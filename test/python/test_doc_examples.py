@@ -74,6 +74,8 @@ LONG = {
         ('7 loss rates x 2 recoveries x 2 set-ups, minutes', 'parse'),
     'scripts/bench.py --runs 3':
         ('the benchmark: needs make bench\'s LTO build, minutes', 'parse'),
+    'scripts/bench_fastforward.py --runs 3':
+        ('each case on and off three times, minutes', 'parse'),
     'RDMA_COMPAT_LTO=1 ns3-module/check-compat.sh --build-only':
         ('builds ns-3 from source, ~15 min', 'shell'),
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
