@@ -103,9 +103,7 @@ RdmaCollectiveRunner::ReplayDone(uint32_t j, uint32_t r)
     {
         m_landedBytes += c.GetOps()[op].bytes;
     }
-    rank.sendsLeft = 0;
-    rank.recvsLeft = 0;
-    CheckRankDone(j, r);
+    SteadyDone(j, r); // done as a computed remainder is
 }
 
 RdmaSteadyCollective*

@@ -415,7 +415,8 @@ class RdmaCollectiveRunner : public Object
     /// Freeze the watched collective if it is steady; plan its remainder once
     /// nothing is in flight. \param j job
     void CheckSteady(uint32_t j);
-    /// A rank's end of a collective's computed remainder. \param j job \param r rank
+    /// A rank's end of a computed remainder, or of a replay: nothing left to land or complete.
+    /// \param j job \param r rank
     void SteadyDone(uint32_t j, uint32_t r);
     /// A completion on a host's CQ. \param host index \param wc the completion
     void OnCompletion(uint32_t host, const RdmaWorkCompletion& wc);
