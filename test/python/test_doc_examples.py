@@ -76,6 +76,12 @@ LONG = {
         ('the benchmark: needs make bench\'s LTO build, minutes', 'parse'),
     'scripts/bench_fastforward.py --runs 3':
         ('each case on and off three times, minutes', 'parse'),
+    'build/examples/rdma-sim -c examples/configs/collective-gpt7b-rail.ini '
+    '--topology.rail.Servers=16 '
+    '--job.workload=data/aicb/G13B-M1-C01_GPT13B_megatron_tp8_pp1_mbs1_A100.txt '
+    '--job.ranks=128 --job.workloadCommScale=1 --sim.stopTime=10s --sim.fastForward=on '
+    '--output.dir=out/gpt13b-fast':
+        ('AICB\'s GPT-13B on 128 GPUs, an iteration, ~2 min', 'check'),
     'RDMA_COMPAT_LTO=1 ns3-module/check-compat.sh --build-only':
         ('builds ns-3 from source, ~15 min', 'shell'),
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
