@@ -37,6 +37,56 @@ constexpr uint32_t RECV_BITS = 20;
 /// Collective numbers the immediate tells apart (its other 12 bits).
 constexpr uint32_t SEQ_MODULO = 1u << (32 - RECV_BITS);
 
+/// \return the key of a QP \param src sender rank \param dst receiver rank \param channel it
+uint64_t
+QpKey(uint32_t src, uint32_t dst, uint32_t channel)
+{
+    return (uint64_t(src) << 40) | (uint64_t(dst) << 16) | channel;
+}
+
+/**
+ * \brief Check each collective item: one rank per host, fewer receives per
+ * rank than the immediate data numbers.
+ * \param job the job \param where "job J: "
+ * \param collectiveItems receives the indices of the items that are collectives
+ * \return the bytes one iteration writes \throws std::invalid_argument
+ */
+uint64_t
+CheckCollectiveItems(const RdmaJob& job,
+                     const std::string& where,
+                     std::vector<uint32_t>& collectiveItems)
+{
+    const auto n = static_cast<uint32_t>(job.hosts.size());
+    uint64_t bytesPerIteration = 0;
+    for (uint32_t i = 0; i < job.items.size(); ++i)
+    {
+        const auto& c = job.items[i].collective;
+        if (!c)
+        {
+            continue;
+        }
+        if (c->GetRanks() != n)
+        {
+            throw std::invalid_argument(where + "item " + std::to_string(i) + " is for " +
+                                        std::to_string(c->GetRanks()) + " ranks, the job has " +
+                                        std::to_string(n));
+        }
+        if (c->GetMostRecvsPerRank() >= (1u << RECV_BITS))
+        {
+            throw std::invalid_argument(
+                where + "item " + std::to_string(i) + ": a rank receives " +
+                std::to_string(c->GetMostRecvsPerRank()) +
+                " WRITEs, more than the immediate numbers (2^20): use larger chunks");
+        }
+        collectiveItems.push_back(i);
+        for (const auto& op : c->GetOps())
+        {
+            bytesPerIteration += op.bytes;
+        }
+    }
+    return bytesPerIteration;
+}
+
 } // namespace
 
 Time
@@ -221,12 +271,6 @@ RdmaCollectiveRunner::SetConnectionConfig(const RdmaConnectionConfig& config)
     m_config = config;
 }
 
-uint64_t
-RdmaCollectiveRunner::QpKey(uint32_t src, uint32_t dst, uint32_t channel)
-{
-    return (uint64_t(src) << 40) | (uint64_t(dst) << 16) | channel;
-}
-
 void
 RdmaCollectiveRunner::CheckJobHosts(const RdmaJob& job, const std::string& where) const
 {
@@ -257,42 +301,6 @@ RdmaCollectiveRunner::CheckJobHosts(const RdmaJob& job, const std::string& where
             }
         }
     }
-}
-
-uint64_t
-RdmaCollectiveRunner::CheckCollectiveItems(const RdmaJob& job,
-                                           const std::string& where,
-                                           std::vector<uint32_t>& collectiveItems)
-{
-    const auto n = static_cast<uint32_t>(job.hosts.size());
-    uint64_t bytesPerIteration = 0;
-    for (uint32_t i = 0; i < job.items.size(); ++i)
-    {
-        const auto& c = job.items[i].collective;
-        if (!c)
-        {
-            continue;
-        }
-        if (c->GetRanks() != n)
-        {
-            throw std::invalid_argument(where + "item " + std::to_string(i) + " is for " +
-                                        std::to_string(c->GetRanks()) + " ranks, the job has " +
-                                        std::to_string(n));
-        }
-        if (c->GetMostRecvsPerRank() >= (1u << RECV_BITS))
-        {
-            throw std::invalid_argument(
-                where + "item " + std::to_string(i) + ": a rank receives " +
-                std::to_string(c->GetMostRecvsPerRank()) +
-                " WRITEs, more than the immediate numbers (2^20): use larger chunks");
-        }
-        collectiveItems.push_back(i);
-        for (const auto& op : c->GetOps())
-        {
-            bytesPerIteration += op.bytes;
-        }
-    }
-    return bytesPerIteration;
 }
 
 void

@@ -348,24 +348,12 @@ class RdmaCollectiveRunner : public Object
      * \param s the job \param src sender rank \param dst receiver rank
      */
     static std::pair<uint32_t, uint32_t> Endpoints(const JobState& s, uint32_t src, uint32_t dst);
-    /// \return the key of a QP \param src sender rank \param dst receiver rank \param channel it
-    static uint64_t QpKey(uint32_t src, uint32_t dst, uint32_t channel);
     /**
      * \brief Check a job's hosts: each a host with a NIC, in no other job,
      * once in this one; one intra-server host and server per rank or none.
      * \param job the job \param where "job J: " \throws std::invalid_argument
      */
     void CheckJobHosts(const RdmaJob& job, const std::string& where) const;
-    /**
-     * \brief Check each collective item: one rank per host, fewer receives
-     * per rank than the immediate data numbers.
-     * \param job the job \param where "job J: "
-     * \param collectiveItems receives the indices of the items that are collectives
-     * \return the bytes one iteration writes \throws std::invalid_argument
-     */
-    static uint64_t CheckCollectiveItems(const RdmaJob& job,
-                                         const std::string& where,
-                                         std::vector<uint32_t>& collectiveItems);
     /// Make a job's collective and iteration records. \param s the job \param j its index
     static void MakeRecords(JobState& s, uint32_t j);
     /// Set up a host's PD, MR and CQ. \param host index \param bytes region length
