@@ -132,7 +132,42 @@ RdmaStatsHelper::GetTotals() const
         t.retransmissions += nic->GetQpStatsTotal().retransmissions;
     }
     t.drops = t.dropsOnLinks + t.dropsInSwitches + t.dropsAtNics;
+    t.Combine(m_credit.totals, [](uint64_t& a, uint64_t b) { a += b; });
     return t;
+}
+
+RdmaStatsHelper::Counts
+RdmaStatsHelper::GetCounts() const
+{
+    Counts c;
+    c.totals = GetTotals();
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        if (m_topo.GetNic(h)) // null: another rank's
+        {
+            c.qps += m_topo.GetNic(h)->GetQpStatsTotal();
+        }
+    }
+    c.qps += m_credit.qps;
+    c.txBytes.reserve(m_devices.size());
+    for (std::size_t d = 0; d < m_devices.size(); ++d)
+    {
+        c.txBytes.push_back(m_devices[d]->GetStats().txBytes +
+                            (d < m_credit.txBytes.size() ? m_credit.txBytes[d] : 0));
+    }
+    return c;
+}
+
+void
+RdmaStatsHelper::Credit(const Counts& c)
+{
+    m_credit.Combine(c, [](uint64_t& a, uint64_t b) { a += b; });
+}
+
+const RdmaStatsHelper::Counts&
+RdmaStatsHelper::GetCredit() const
+{
+    return m_credit;
 }
 
 std::vector<RdmaStatsHelper::TierLoad>
@@ -140,21 +175,31 @@ RdmaStatsHelper::GetTierLoads(const std::vector<uint32_t>& nodeTier, double seco
 {
     std::map<uint32_t, TierLoad> byTier;
     std::map<uint32_t, double> capacityBits;
+    std::size_t next = 0; // the index in m_devices of the next link's side A
     for (uint32_t i = 0; i < m_topo.GetNLinks(); ++i)
     {
         const auto& link = m_topo.GetLink(i);
         const uint32_t none = std::numeric_limits<uint32_t>::max();
-        if (nodeTier[link.a] == none || nodeTier[link.b] == none || !link.deviceA)
+        if (!link.deviceA)
         {
-            continue; // no host reaches it, or another rank's
+            continue; // another rank's: not in m_devices
+        }
+        const std::size_t d = next;
+        next += 2;
+        if (nodeTier[link.a] == none || nodeTier[link.b] == none)
+        {
+            continue; // no host reaches it
         }
         const uint32_t tier = std::min(nodeTier[link.a], nodeTier[link.b]);
         TierLoad& load = byTier[tier];
         load.tier = tier;
-        for (Ptr<QbbNetDevice> dev : {link.deviceA, link.deviceB})
+        for (std::size_t side = 0; side < 2; ++side)
         {
+            const Ptr<QbbNetDevice> dev = side == 0 ? link.deviceA : link.deviceB;
             const double bits = dev->GetDataRate().GetBitRate() * seconds;
-            const uint64_t bytes = dev->GetStats().txBytes;
+            const uint64_t bytes =
+                dev->GetStats().txBytes +
+                (d + side < m_credit.txBytes.size() ? m_credit.txBytes[d + side] : 0);
             ++load.directions;
             load.txBytes += bytes;
             capacityBits[tier] += bits;

@@ -7,7 +7,10 @@
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/rdma-queue-pair.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -64,10 +67,92 @@ class RdmaStatsHelper
         uint64_t requestsToGoneQps{0};       //!< of those, SEND and WRITE packets with data
         uint64_t retransmissions{0};         //!< requester packets sent again
         uint64_t ecnMarks{0};                //!< frames switches marked CE
+
+        /**
+         * \brief Apply op(mine, theirs) to every counter.
+         * \param o the other totals \param op a callable (uint64_t&, uint64_t)
+         */
+        template <class Op>
+        void Combine(const Totals& o, Op op)
+        {
+            for (auto m : {&Totals::linkTransmissions,
+                           &Totals::dataPacketsDelivered,
+                           &Totals::pfcPauseFrames,
+                           &Totals::pfcPauseFramesFromHosts,
+                           &Totals::pfcResumeFrames,
+                           &Totals::drops,
+                           &Totals::dropsOnLinks,
+                           &Totals::dropsInSwitches,
+                           &Totals::dropsAtNics,
+                           &Totals::dropsToGoneQps,
+                           &Totals::requestsToGoneQps,
+                           &Totals::retransmissions,
+                           &Totals::ecnMarks})
+            {
+                op(this->*m, o.*m);
+            }
+        }
     };
 
-    /// \return the totals now
+    /// \return the totals now (with what Credit added)
     Totals GetTotals() const;
+
+    /**
+     * \brief Where the counters a skipped part of the run advances stand:
+     * summary.json's totals, every QP's counters summed, and each link
+     * direction's bytes (QbbNetDevice txBytes, in the order of the
+     * topology's links, side A then side B).
+     */
+    struct Counts
+    {
+        Totals totals;              //!< the fabric's
+        RdmaQueuePair::Stats qps;   //!< every QP's, summed
+        std::vector<uint64_t> txBytes; //!< per link direction
+
+        /**
+         * \brief Apply op(mine, theirs) to every counter (txBytes grows to the other's size).
+         * \param o the other counts \param op a callable (uint64_t&, uint64_t)
+         */
+        template <class Op>
+        void Combine(const Counts& o, Op op)
+        {
+            totals.Combine(o.totals, op);
+            qps.Combine(o.qps, op);
+            txBytes.resize(std::max(txBytes.size(), o.txBytes.size()));
+            for (std::size_t i = 0; i < o.txBytes.size(); ++i)
+            {
+                op(txBytes[i], o.txBytes[i]);
+            }
+        }
+
+        /// \brief Take away counts taken earlier. \param o them \return this
+        Counts& operator-=(const Counts& o)
+        {
+            Combine(o, [](uint64_t& a, uint64_t b) { a -= b; });
+            return *this;
+        }
+
+        /// \return every counter times k, rounded \param k the factor (>= 0)
+        Counts Scaled(double k) const
+        {
+            Counts c = *this;
+            c.Combine(*this, [k](uint64_t& a, uint64_t b) { a = std::llround(b * k); });
+            return c;
+        }
+    };
+
+    /// \return the counts now (with what Credit added)
+    Counts GetCounts() const;
+    /**
+     * \brief Count what a skipped part of the run would have counted, as if
+     * it had been simulated (a replayed collective's recorded counts, a
+     * steady collective's remainder at its measured rate:
+     * doc/fast-forward.rst). GetTotals, GetCounts and GetTierLoads include it.
+     * \param c the counts to add
+     */
+    void Credit(const Counts& c);
+    /// \return what Credit added, summed
+    const Counts& GetCredit() const;
 
     /// What the links of one tier carried (both directions of each link).
     struct TierLoad
@@ -129,6 +214,7 @@ class RdmaStatsHelper
     std::vector<QlenSample> m_qlen;               //!< queue samples
     Time m_interval;                              //!< sampling period
     Time m_until;                                 //!< last sample time
+    Counts m_credit;                              //!< what skipped parts counted
 };
 
 } // namespace ns3

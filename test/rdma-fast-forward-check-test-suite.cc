@@ -3,7 +3,8 @@
  *
  * sim.fastForward = check's comparison (RdmaCompareFastForward): two runs'
  * collectives.csv, jobs.csv and fct.csv matched row by row, the relative
- * error of each time, and the rows that only one run has.
+ * error of each time, the rows that only one run has, and summary.json's
+ * counters side by side.
  */
 
 #include "ns3/rdma-fast-forward-check.h"
@@ -74,9 +75,18 @@ class CompareTestCase : public TestCase
         Write(packet + "/jobs.csv", "job,iteration,time_ns\n0,0,2000\n");
         Write(fast + "/fct.csv", "id,fct_ns\n7,300\n");
         Write(packet + "/fct.csv", "id,fct_ns\n7,300\n");
+        Write(fast + "/summary.json",
+              R"({"link_transmissions": 980, "ecn_marks": 5, "pfc": {"pause_frames": 3},
+                  "link_load": {"tier1": {"tx_bytes": 4000}}})");
+        Write(packet + "/summary.json",
+              R"({"link_transmissions": 1000, "ecn_marks": 5, "pfc": {"pause_frames": 0},
+                  "link_load": {"tier1": {"tx_bytes": 4100}}})");
         const RdmaFastForwardCheck c = RdmaCompareFastForward(fast, packet);
-        NS_TEST_EXPECT_MSG_EQ(c.compared, 5, "3 collectives, 1 iteration, 1 flow");
-        NS_TEST_EXPECT_MSG_EQ(c.differ, 3, "item 1, item 5 (fast only), the iteration");
+        NS_TEST_EXPECT_MSG_EQ(c.compared, 9, "3 collectives, 1 iteration, 1 flow, 4 counters");
+        NS_TEST_EXPECT_MSG_EQ(c.differ, 6, "item 1, item 5 (fast only), the iteration; "
+                                           "transmissions, pauses, tier 1 bytes");
+        // 980 / 1000 - 1; a counter the packet-level run did not count has no error.
+        NS_TEST_EXPECT_MSG_EQ_TOL(c.counterError, 0.02439, 1e-5, "|4000 / 4100 - 1|");
         NS_TEST_EXPECT_MSG_EQ_TOL(c.collectiveError, 0.01, 1e-12, "1010 / 1000 - 1");
         NS_TEST_EXPECT_MSG_EQ_TOL(c.iterationError, 0.005, 1e-12, "|1990 / 2000 - 1|");
         NS_TEST_EXPECT_MSG_EQ(c.flowError, 0, "equal");
@@ -89,6 +99,13 @@ class CompareTestCase : public TestCase
                               std::string::npos,
                               csv);
         NS_TEST_EXPECT_MSG_NE(csv.find("flow,,,7,300,300,0,same\n"), std::string::npos, csv);
+        NS_TEST_EXPECT_MSG_NE(csv.find("counter,,,link_transmissions,980,1000,-0.02,differs\n"),
+                              std::string::npos,
+                              csv);
+        NS_TEST_EXPECT_MSG_NE(csv.find("counter,,,pfc.pause_frames,3,0,0,differs\n"),
+                              std::string::npos,
+                              csv);
+        NS_TEST_EXPECT_MSG_NE(csv.find("counter,,,ecn_marks,5,5,0,same\n"), std::string::npos, csv);
         Write(packet + "/jobs.csv", "job,time_ns\n0,2000\n");
         bool threw = false;
         try
@@ -102,7 +119,11 @@ class CompareTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(threw, true, "a missing column names the file");
         for (const std::string& d : {fast, packet})
         {
-            for (const char* f : {"collectives.csv", "jobs.csv", "fct.csv", "fast-forward-check.csv"})
+            for (const char* f : {"collectives.csv",
+                                  "jobs.csv",
+                                  "fct.csv",
+                                  "summary.json",
+                                  "fast-forward-check.csv"})
             {
                 std::remove((d + "/" + f).c_str());
             }

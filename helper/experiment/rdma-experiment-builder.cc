@@ -106,6 +106,10 @@ RdmaExperimentBuilder::RdmaExperimentBuilder(const RdmaExperimentSpec& spec,
     StartFlows();
     StartJobs();
     m_stats = std::make_unique<RdmaStatsHelper>(m_topo);
+    if (m_collectives)
+    {
+        m_collectives->SetCounters(m_stats.get()); // used only with FastForward
+    }
     m_stats->StartQueueSampling(spec.qlenInterval,
                                 spec.flows.empty() ? (spec.jobs.empty() ? Time(0)
                                                                         : spec.jobs.front().start)

@@ -905,6 +905,7 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
             f.qps += topo.GetNic(h)->GetQpStatsTotal();
         }
     }
+    f.qps += sim.GetStats().GetCredit().qps; // what skipped parts counted (sim.fastForward)
     f.events = Simulator::GetEventCount();
     f.census = sim.GetCensus();
     m_pfcCsv = sim.GetStats().FormatPfcCsv();

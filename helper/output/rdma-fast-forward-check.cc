@@ -6,6 +6,8 @@
 
 #include "rdma-atomic-file.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -86,6 +88,91 @@ ReadRows(const std::string& path, const std::vector<std::string>& keys, const st
     return rows;
 }
 
+/**
+ * \return summary.json's counters that fast-forward advances, by name
+ * ("pfc.pause_frames", "link_load.tier1.tx_bytes"); none if the file is not there
+ * \param dir an output folder
+ * \throws std::runtime_error naming the file if it does not parse
+ */
+std::map<std::string, uint64_t>
+ReadCounters(const std::string& dir)
+{
+    const std::string path = dir + "/summary.json";
+    std::ifstream in(path);
+    std::map<std::string, uint64_t> counters;
+    if (!in)
+    {
+        return counters;
+    }
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(in);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    for (const char* name : {"link_transmissions",
+                             "data_packets_delivered",
+                             "data_packets_placed",
+                             "drops",
+                             "retransmissions",
+                             "ecn_marks"})
+    {
+        if (j.contains(name))
+        {
+            counters[name] = j[name].get<uint64_t>();
+        }
+    }
+    for (const char* name : {"pause_frames", "resume_frames"})
+    {
+        if (j.contains("pfc") && j["pfc"].contains(name))
+        {
+            counters[std::string("pfc.") + name] = j["pfc"][name].get<uint64_t>();
+        }
+    }
+    if (j.contains("link_load"))
+    {
+        for (const auto& [tier, load] : j["link_load"].items())
+        {
+            counters["link_load." + tier + ".tx_bytes"] = load["tx_bytes"].get<uint64_t>();
+        }
+    }
+    return counters;
+}
+
+/**
+ * \brief Compare the two runs' counters, add their rows to csv and the
+ * largest error to check.
+ * \param fastDir \param packetDir the two output folders
+ * \param check the findings \param csv fast-forward-check.csv's text
+ */
+void
+CompareCounters(const std::string& fastDir,
+                const std::string& packetDir,
+                RdmaFastForwardCheck& check,
+                std::ostream& csv)
+{
+    const std::map<std::string, uint64_t> fast = ReadCounters(fastDir);
+    const std::map<std::string, uint64_t> packet = ReadCounters(packetDir);
+    for (const auto& [name, f] : fast)
+    {
+        const auto it = packet.find(name);
+        if (it == packet.end())
+        {
+            continue;
+        }
+        const uint64_t p = it->second;
+        const double error = p > 0 ? double(f) / double(p) - 1 : 0;
+        ++check.compared;
+        check.differ += f != p;
+        check.counterError = std::max(check.counterError, std::fabs(error));
+        csv << "counter,,," << name << "," << f << "," << p << "," << error << ","
+            << (f == p ? "same" : "differs") << "\n";
+    }
+}
+
 } // namespace
 
 std::string
@@ -95,7 +182,7 @@ RdmaFastForwardCheck::Describe() const
     os << std::fixed << std::setprecision(3) << "fast-forward check: " << compared
        << " rows compared, " << differ << " differ; largest error: collective CCT "
        << collectiveError * 100 << " %, iteration time " << iterationError * 100
-       << " %, flow FCT " << flowError * 100 << " %";
+       << " %, flow FCT " << flowError * 100 << " %, counters " << counterError * 100 << " %";
     if (!worst.empty())
     {
         os << " (" << worst << ")";
@@ -124,7 +211,7 @@ RdmaCompareFastForward(const std::string& fastDir, const std::string& packetDir)
     RdmaFastForwardCheck check;
     double worst = 0;
     std::ostringstream csv;
-    csv << "what,job,iteration,item,fast_ns,packet_ns,error,status\n" << std::setprecision(9);
+    csv << "what,job,iteration,item,fast,packet,error,status\n" << std::setprecision(9);
     for (const Part& p : parts)
     {
         std::ifstream exists(fastDir + "/" + p.file);
@@ -180,6 +267,7 @@ RdmaCompareFastForward(const std::string& fastDir, const std::string& packetDir)
                 << (*v.first == *v.second ? "same" : "differs") << "\n";
         }
     }
+    CompareCounters(fastDir, packetDir, check, csv);
     RdmaWriteFileAtomically(fastDir + "/fast-forward-check.csv", csv.str());
     return check;
 }

@@ -25,6 +25,10 @@ struct RdmaFastForwardCheck
     double collectiveError{0};
     double iterationError{0}; //!< see collectiveError
     double flowError{0};      //!< see collectiveError
+    /// The largest relative error of summary.json's counters (link
+    /// transmissions, data packets, PFC frames, drops, retransmissions, ECN
+    /// marks, each tier's bytes), where the packet-level run counted some
+    double counterError{0};
     std::string worst; //!< the row of the largest error ("collective job 0 iteration 0 item 7")
 
     /// \return one line for the terminal: rows compared, the largest errors, the worst row
@@ -35,8 +39,10 @@ struct RdmaFastForwardCheck
  * \ingroup rdma
  * \brief Compare two runs' collectives.csv (cct_ns), jobs.csv (time_ns) and
  * fct.csv (fct_ns) row by row, matched by their keys (job, iteration,
- * item; job, iteration; flow id), and write fastDir/fast-forward-check.csv:
- * what, job, iteration, item (a flow's id), fast_ns, packet_ns,
+ * item; job, iteration; flow id), and their summary.json counters (where
+ * both runs wrote one), and write fastDir/fast-forward-check.csv:
+ * what (collective, iteration, flow, counter), job, iteration, item (a
+ * flow's id, a counter's name), fast, packet (ns; a counter's count),
  * error (fast / packet - 1), status (same, differs, or only in one run).
  * \param fastDir the fast-forwarded run's output folder
  * \param packetDir the packet-level run's output folder

@@ -16,7 +16,10 @@ RdmaCollectiveMemo::Key::operator<(const Key& o) const
 }
 
 const RdmaCollectiveMemo::Outcome*
-RdmaCollectiveMemo::Begin(uint32_t job, const Key& key, Time first)
+RdmaCollectiveMemo::Begin(uint32_t job,
+                          const Key& key,
+                          Time first,
+                          const RdmaStatsHelper::Counts& counts)
 {
     const auto it = m_outcomes.find(key);
     if (it != m_outcomes.end())
@@ -28,6 +31,7 @@ RdmaCollectiveMemo::Begin(uint32_t job, const Key& key, Time first)
     r.first = first;
     r.outcome = Outcome();
     r.outcome.done.assign(key.entries.size(), Time());
+    r.outcome.counts = counts;
     r.clean = true;
     return nullptr;
 }
@@ -52,7 +56,11 @@ RdmaCollectiveMemo::NextEntered(uint32_t job)
 }
 
 void
-RdmaCollectiveMemo::Finish(uint32_t job, uint32_t lastSrc, uint32_t lastDst, Time lastLanded)
+RdmaCollectiveMemo::Finish(uint32_t job,
+                           uint32_t lastSrc,
+                           uint32_t lastDst,
+                           Time lastLanded,
+                           const RdmaStatsHelper::Counts& counts)
 {
     const auto it = m_recordings.find(job);
     Recording& r = it->second;
@@ -61,6 +69,9 @@ RdmaCollectiveMemo::Finish(uint32_t job, uint32_t lastSrc, uint32_t lastDst, Tim
         r.outcome.lastSrc = lastSrc;
         r.outcome.lastDst = lastDst;
         r.outcome.lastLanded = lastLanded - r.first;
+        const RdmaStatsHelper::Counts atStart = r.outcome.counts;
+        r.outcome.counts = counts;
+        r.outcome.counts -= atStart;
         m_outcomes.emplace(r.key, r.outcome);
         ++m_stats.recorded;
     }

@@ -7,6 +7,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/rdma-collective-schedule.h"
+#include "ns3/rdma-stats-helper.h"
 
 #include <cstdint>
 #include <map>
@@ -55,6 +56,7 @@ class RdmaCollectiveMemo
         uint32_t lastSrc{0};    //!< the pair whose WRITE landed last: sender rank
         uint32_t lastDst{0};    //!< its receiver rank
         Time lastLanded;        //!< when it landed
+        RdmaStatsHelper::Counts counts; //!< what it counted (frames, bytes, marks, ...)
     };
 
     /// What was skipped and why (summary.json's fast_forward block).
@@ -74,9 +76,13 @@ class RdmaCollectiveMemo
      * \brief A collective starts from a known state: its outcome if one is
      * kept (the caller replays it), else null and it is recorded.
      * \param job the job \param key the state \param first the first rank's entry
+     * \param counts the run's counters then (RdmaStatsHelper::GetCounts; empty: none kept)
      * \return the outcome to replay, or null
      */
-    const Outcome* Begin(uint32_t job, const Key& key, Time first);
+    const Outcome* Begin(uint32_t job,
+                         const Key& key,
+                         Time first,
+                         const RdmaStatsHelper::Counts& counts);
     /// A collective starts from a state not known (it is simulated, not kept).
     void NotKeyed();
     /**
@@ -91,8 +97,13 @@ class RdmaCollectiveMemo
      * \brief The job's collective is over (every rank done): keep its record.
      * \param job the job \param lastSrc \param lastDst \param lastLanded the
      * pair whose WRITE landed last, and when (absolute)
+     * \param counts the run's counters now (as given to Begin)
      */
-    void Finish(uint32_t job, uint32_t lastSrc, uint32_t lastDst, Time lastLanded);
+    void Finish(uint32_t job,
+                uint32_t lastSrc,
+                uint32_t lastDst,
+                Time lastLanded,
+                const RdmaStatsHelper::Counts& counts);
     /**
      * \brief A replayed collective is over.
      * \param cct its CCT \param bytes its payload bytes
@@ -116,7 +127,7 @@ class RdmaCollectiveMemo
     {
         Key key;              //!< its start
         Time first;           //!< the first rank's entry
-        Outcome outcome;      //!< as it comes
+        Outcome outcome;      //!< as it comes (counts: those at its start)
         bool clean{true};     //!< no rank entered the next collective before it was over
     };
 

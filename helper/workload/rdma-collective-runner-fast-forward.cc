@@ -62,7 +62,7 @@ RdmaCollectiveRunner::BeginCollective(uint32_t j, uint32_t r)
         key.cc.push_back(cc ? cc->GetState()->m_rate.Get().GetBitRate() : 0);
         key.cc.push_back(cc ? cc->GetState()->m_window.Get() : 0);
     }
-    const RdmaCollectiveMemo::Outcome* outcome = m_memo.Begin(j, key, now);
+    const RdmaCollectiveMemo::Outcome* outcome = m_memo.Begin(j, key, now, CountsNow());
     if (!outcome)
     {
         s.recordingSeq = first.seq;
@@ -139,6 +139,14 @@ RdmaCollectiveRunner::CheckSteady(uint32_t j)
         inside[k] = s.ranks[k].inCollective && s.ranks[k].seq == s.steadySeq;
     }
     s.plan = s.steady->Extrapolate(Simulator::Now(), inside);
+    if (m_counters && m_landedBytes > s.steadyLanded)
+    {
+        // The remainder counts what the simulated part counted per byte landed.
+        RdmaStatsHelper::Counts simulated = CountsNow();
+        simulated -= s.steadyCounts;
+        m_counters->Credit(
+            simulated.Scaled(double(s.plan.bytes) / double(m_landedBytes - s.steadyLanded)));
+    }
     m_landedBytes += s.plan.bytes;
     for (uint32_t k = 0; k < s.ranks.size(); ++k)
     {
@@ -152,6 +160,18 @@ RdmaCollectiveRunner::CheckSteady(uint32_t j)
                                            k);
         }
     }
+}
+
+RdmaStatsHelper::Counts
+RdmaCollectiveRunner::CountsNow() const
+{
+    return m_counters ? m_counters->GetCounts() : RdmaStatsHelper::Counts();
+}
+
+void
+RdmaCollectiveRunner::SetCounters(RdmaStatsHelper* counters)
+{
+    m_counters = counters;
 }
 
 void

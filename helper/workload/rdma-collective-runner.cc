@@ -604,6 +604,8 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
         s.steadySeq = rank.seq;
         s.frozen = false;
         s.planned = false;
+        s.steadyCounts = CountsNow();
+        s.steadyLanded = m_landedBytes;
     }
     if (s.steady && rank.seq == s.steadySeq)
     {
@@ -758,6 +760,10 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
                     bytes += rec.schedule->GetBytesSent(k);
                 }
                 m_memo.Replayed(rec.GetCct(), bytes);
+                if (m_counters)
+                {
+                    m_counters->Credit(s.replay->counts);
+                }
                 s.replay = nullptr;
             }
             if (s.steady && s.steadySeq == rank.seq - 1)
@@ -779,7 +785,7 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
             }
             if (recorded)
             {
-                m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded);
+                m_memo.Finish(j, rec.lastSrc, rec.lastDst, rec.lastLanded, CountsNow());
             }
             ++m_completed;
             NS_LOG_INFO("job " << j << " iteration " << rec.iteration << " "

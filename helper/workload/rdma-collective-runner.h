@@ -207,6 +207,14 @@ class RdmaCollectiveRunner : public Object
      */
     void SetConnectionConfig(const RdmaConnectionConfig& config);
     /**
+     * \brief With FastForward: the run's counters, which a replayed
+     * collective advances by what it counted when it was simulated, and a
+     * steady collective's computed remainder by the counts per byte of its
+     * simulated part (RdmaStatsHelper::Credit; doc/fast-forward.rst).
+     * \param counters the run's statistics (outliving the run), or null: none advanced
+     */
+    void SetCounters(RdmaStatsHelper* counters);
+    /**
      * \brief Add a job (after SetHosts, before Start).
      * \param job the job
      * \throw std::invalid_argument if a host (or intra-server host) is not
@@ -339,6 +347,8 @@ class RdmaCollectiveRunner : public Object
         bool planned{false};                          //!< its remainder is computed
         RdmaSteadyCollective::Plan plan;              //!< the remainder
         Time frozenAt;                                //!< when the remainder was computed
+        RdmaStatsHelper::Counts steadyCounts;         //!< the run's counters at its start
+        uint64_t steadyLanded{0};                     //!< payload bytes landed before it
         bool failed{false};                           //!< a WRITE failed
     };
 
@@ -400,6 +410,8 @@ class RdmaCollectiveRunner : public Object
     /// \return the job's watched collective if the rank is in it (else null) \param j job
     /// \param r rank
     RdmaSteadyCollective* Watched(uint32_t j, uint32_t r);
+    /// \return the run's counters now (SetCounters), or none
+    RdmaStatsHelper::Counts CountsNow() const;
     /// Freeze the watched collective if it is steady; plan its remainder once
     /// nothing is in flight. \param j job
     void CheckSteady(uint32_t j);
@@ -432,6 +444,7 @@ class RdmaCollectiveRunner : public Object
     uint32_t m_steadyWindow{16};        //!< FastForwardWindow attribute
     double m_steadyTolerance{0.01};     //!< FastForwardTolerance attribute
     RdmaCollectiveMemo m_memo;          //!< outcomes kept, recordings, counts
+    RdmaStatsHelper* m_counters{nullptr}; //!< SetCounters
     Callback<void> m_allDone;           //!< every job over
     TracedCallback<const RdmaCollectiveRecord&> m_collectiveComplete; //!< trace
 };

@@ -221,25 +221,7 @@ RdmaQueuePair::GetMtuBytes() const
 RdmaQueuePair::Stats&
 RdmaQueuePair::Stats::operator+=(const Stats& o)
 {
-    packetsSent += o.packetsSent;
-    retransmissions += o.retransmissions;
-    timeouts += o.timeouts;
-    nakSeqSent += o.nakSeqSent;
-    nakSeqReceived += o.nakSeqReceived;
-    rnrNakSent += o.rnrNakSent;
-    rnrNakReceived += o.rnrNakReceived;
-    duplicates += o.duplicates;
-    outOfSequence += o.outOfSequence;
-    payloadPacketsPlaced += o.payloadPacketsPlaced;
-    spuriousRetransmissions += o.spuriousRetransmissions;
-    latePackets += o.latePackets;
-    lateDepthPackets += o.lateDepthPackets;
-    lateDepthNs += o.lateDepthNs;
-    for (uint32_t b = 0; b < REORDER_BINS; ++b)
-    {
-        lateDepthPacketsBins[b] += o.lateDepthPacketsBins[b];
-        lateDepthTimeBins[b] += o.lateDepthTimeBins[b];
-    }
+    Combine(o, [](uint64_t& a, uint64_t b) { a += b; });
     return *this;
 }
 

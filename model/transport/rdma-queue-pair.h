@@ -183,6 +183,36 @@ class RdmaQueuePair : public Object
         /// \brief Add another QP's counts. \param o the other \return this
         Stats& operator+=(const Stats& o);
         /**
+         * \brief Apply op(mine, theirs) to every counter.
+         * \param o the other counts \param op a callable (uint64_t&, uint64_t)
+         */
+        template <class Op>
+        void Combine(const Stats& o, Op op)
+        {
+            for (auto m : {&Stats::packetsSent,
+                           &Stats::retransmissions,
+                           &Stats::timeouts,
+                           &Stats::nakSeqSent,
+                           &Stats::nakSeqReceived,
+                           &Stats::rnrNakSent,
+                           &Stats::rnrNakReceived,
+                           &Stats::duplicates,
+                           &Stats::outOfSequence,
+                           &Stats::payloadPacketsPlaced,
+                           &Stats::spuriousRetransmissions,
+                           &Stats::latePackets,
+                           &Stats::lateDepthPackets,
+                           &Stats::lateDepthNs})
+            {
+                op(this->*m, o.*m);
+            }
+            for (uint32_t b = 0; b < REORDER_BINS; ++b)
+            {
+                op(lateDepthPacketsBins[b], o.lateDepthPacketsBins[b]);
+                op(lateDepthTimeBins[b], o.lateDepthTimeBins[b]);
+            }
+        }
+        /**
          * \brief Count a late request.
          * \param packets requests with higher PSNs that arrived before it (>= 1)
          * \param time since the first of them arrived
