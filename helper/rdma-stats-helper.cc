@@ -116,6 +116,7 @@ RdmaStatsHelper::GetTotals() const
         const auto& st = m_topo.GetSwitch(s)->GetStats();
         t.dropsInSwitches += st.drops.Total();
         t.ecnMarks += st.ecnMarked;
+        t.trimmed += st.trimmed;
     }
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {

@@ -67,6 +67,7 @@ class RdmaStatsHelper
         uint64_t requestsToGoneQps{0};       //!< of those, SEND and WRITE packets with data
         uint64_t retransmissions{0};         //!< requester packets sent again
         uint64_t ecnMarks{0};                //!< frames switches marked CE
+        uint64_t trimmed{0};                 //!< frames switches cut to their headers
 
         /**
          * \brief Apply op(mine, theirs) to every counter.
@@ -87,7 +88,8 @@ class RdmaStatsHelper
                            &Totals::dropsToGoneQps,
                            &Totals::requestsToGoneQps,
                            &Totals::retransmissions,
-                           &Totals::ecnMarks})
+                           &Totals::ecnMarks,
+                           &Totals::trimmed})
             {
                 op(this->*m, o.*m);
             }

@@ -362,6 +362,7 @@ AddSwitchKeys(RdmaConfig& c)
     c.AddAttributeGroup("switch.drill", "ns3::RdmaDrill");
     c.AddAttributeGroup("switch.letflow", "ns3::RdmaLetFlow");
     c.AddAttributeGroup("switch.conga", "ns3::RdmaConga");
+    c.AddAttributeGroup("switch.trim", "ns3::QbbTrimmer");
     c.AddAttributeGroup("pfc", "ns3::SwitchMmu");
     c.AddAttributeGroup("pfc.watchdog", "ns3::RdmaPfcWatchdog");
     c.AddKey("ecn.kmin",
@@ -379,7 +380,8 @@ AddSwitchKeys(RdmaConfig& c)
 void
 AddNicKeys(RdmaConfig& c)
 {
-    c.AddAttributeGroup("nic", "ns3::RdmaNic", false, {"ComputeIcrc"}); // sim.icrc chooses it
+    // sim.icrc chooses ComputeIcrc; switch.trim.Dscp, TrimmedDscp
+    c.AddAttributeGroup("nic", "ns3::RdmaNic", false, {"ComputeIcrc", "TrimmedDscp"});
     c.OverrideDefault("nic.VerifyIcrc",
                       "false",
                       "rdma-sim's links have no bit errors, so checking every frame's ICRC "

@@ -7,6 +7,7 @@
 #include "rdma-conga-fabric.h"
 
 #include "ns3/boolean.h"
+#include "ns3/integer.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
 #include "ns3/rdma-build-progress.h"
@@ -149,6 +150,7 @@ RdmaExperimentBuilder::ChooseSimulator()
         Config::SetDefault("ns3::RdmaNic::VerifyIcrc", BooleanValue(true));
     }
     Config::SetDefault("ns3::RdmaNic::ComputeIcrc", BooleanValue(m_spec.icrc));
+    Config::SetDefault("ns3::RdmaNic::TrimmedDscp", IntegerValue(m_spec.trimmedDscp));
     // (Implied settings, INT for HPCC among them, are set keys by now: RdmaApplyImpliedSettings.)
 }
 

@@ -439,6 +439,12 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                         {"nics", f.totals.dropsAtNics},
                         {"nics_to_gone_qps", f.totals.dropsToGoneQps}};
     j["retransmissions"] = f.totals.retransmissions;
+    if (spec.trimmedDscp >= 0)
+    {
+        j["trimming"] = {{"trimmed_frames", f.totals.trimmed},
+                         {"trimmed_received", f.qps.trimmedReceived},
+                         {"trim_naks", f.qps.nakTrimSent}};
+    }
     j["recovery"] = {{"policy", c.Get("transport.recovery")},
                      {"retransmissions", f.qps.retransmissions},
                      {"timeouts", f.qps.timeouts},
@@ -532,6 +538,10 @@ PfcAndDropsLine(const Figures& f)
             l2 << ", of them " << f.totals.dropsToGoneQps << " copies after their QP was gone";
         }
         l2 << ")";
+    }
+    if (f.totals.trimmed > 0)
+    {
+        l2 << "; trimmed " << f.totals.trimmed;
     }
     l2
        << "; retransmissions " << f.totals.retransmissions << "; ECN marks " << f.totals.ecnMarks;

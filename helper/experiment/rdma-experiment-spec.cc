@@ -4,6 +4,8 @@
 
 #include "rdma-experiment-spec.h"
 
+#include "ns3/rdma-trim-config.h"
+
 #include "rdma-conga-fabric.h"
 
 #include "ns3/int-header.h"
@@ -21,6 +23,7 @@
 #include "ns3/rdma-page-size.h"
 #include "ns3/rdma-pcap-output.h"
 #include "ns3/rdma-topology-helper.h"
+#include "ns3/rdma-trim-config.h"
 #include "ns3/rdma-unused-keys.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/rng-seed-manager.h"
@@ -962,6 +965,7 @@ RdmaExperimentSpec::ReadTransport(const RdmaConfig& c)
     congestionControl = MakeCongestionControl(c);
     lossRecovery = MakeLossRecovery(c, c.GetUinteger("transport.pathMtu"));
     irnBdpSet = c.GetOrigin("transport.irn.BdpBytes") != "default";
+    trimmedDscp = RdmaReadTrimming(c, connection.trafficClass);
 }
 
 void

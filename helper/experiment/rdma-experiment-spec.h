@@ -76,6 +76,7 @@ struct RdmaExperimentSpec
     Time routeConvergence;           //!< topology.routeConvergence
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
+    int8_t trimmedDscp{-1};          //!< switch.trim.Dscp when switches trim, else -1
     std::vector<RdmaFlow> flows;     //!< the workload, host indices
     std::vector<RdmaJob> jobs;       //!< traffic.pattern = collective: the jobs (no flows)
     RdmaConnectionConfig connection; //!< the transport keys

@@ -17,48 +17,14 @@ namespace ns3
 namespace
 {
 
-/// \return the counters of a Totals, in a fixed order
-std::array<uint64_t*, 13>
-Fields(RdmaStatsHelper::Totals& t)
-{
-    return {&t.linkTransmissions,
-            &t.dataPacketsDelivered,
-            &t.pfcPauseFrames,
-            &t.pfcPauseFramesFromHosts,
-            &t.pfcResumeFrames,
-            &t.drops,
-            &t.dropsOnLinks,
-            &t.dropsInSwitches,
-            &t.dropsAtNics,
-            &t.dropsToGoneQps,
-            &t.requestsToGoneQps,
-            &t.retransmissions,
-            &t.ecnMarks};
-}
-
-/// \return the counters of a QP Stats, in a fixed order
+/// \return the counters of a Totals or a QP Stats, in their Combine order
+/// \param t the counters
+template <class Counters>
 std::vector<uint64_t*>
-Fields(RdmaQueuePair::Stats& s)
+Fields(Counters& t)
 {
-    std::vector<uint64_t*> f{&s.packetsSent,
-                             &s.retransmissions,
-                             &s.timeouts,
-                             &s.nakSeqSent,
-                             &s.nakSeqReceived,
-                             &s.rnrNakSent,
-                             &s.rnrNakReceived,
-                             &s.duplicates,
-                             &s.outOfSequence,
-                             &s.payloadPacketsPlaced,
-                             &s.spuriousRetransmissions,
-                             &s.latePackets,
-                             &s.lateDepthPackets,
-                             &s.lateDepthNs};
-    for (uint32_t b = 0; b < RdmaQueuePair::Stats::REORDER_BINS; ++b)
-    {
-        f.push_back(&s.lateDepthPacketsBins[b]);
-        f.push_back(&s.lateDepthTimeBins[b]);
-    }
+    std::vector<uint64_t*> f;
+    t.Combine(t, [&f](uint64_t& mine, uint64_t) { f.push_back(&mine); });
     return f;
 }
 

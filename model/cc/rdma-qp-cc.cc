@@ -285,6 +285,13 @@ RdmaQpCc::OnSequenceNakSent()
 }
 
 bool
+RdmaQpCc::OnTrimmed()
+{
+    m_echoCe = true;
+    return m_np && m_np->OnCongestionExperienced(Simulator::Now());
+}
+
+bool
 RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHeader* intHeader)
 {
     uint8_t op = frame.bth.GetOpcode();

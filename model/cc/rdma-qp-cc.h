@@ -133,6 +133,13 @@ class RdmaQpCc : public Object
                           RdmaAckInfo& ack,
                           const IntHeader* intHeader = nullptr);
     /**
+     * \brief A request for the QP arrived trimmed to its headers (QbbTrimmer):
+     * a congestion signal, as NDP's and UEC's senders take a trim; to the
+     * notification point it is a CE mark (and echoed as one).
+     * \return true if a CNP is to be sent for it now
+     */
+    bool OnTrimmed();
+    /**
      * \brief The QP's responder answered a request with a PSN-sequence NAK.
      * \return true if a CNP is to be sent for it now (the notification
      *         point's CnpOnNak)

@@ -108,6 +108,13 @@ RdmaSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&RdmaSwitch::m_mmu),
                           MakePointerChecker<SwitchMmu>())
+            .AddAttribute("Trimmer",
+                          "Packet trimming at the ports (QbbTrimmer: which classes are cut to "
+                          "their headers instead of dropped; set its attributes before "
+                          "AddPort).",
+                          PointerValue(),
+                          MakePointerAccessor(&RdmaSwitch::m_trimmer),
+                          MakePointerChecker<QbbTrimmer>())
             .AddAttribute("Watchdog",
                           "The PFC watchdog of the ports (set its attributes before AddPort).",
                           PointerValue(),
@@ -127,6 +134,7 @@ RdmaSwitch::GetTypeId()
 
 RdmaSwitch::RdmaSwitch()
     : m_mmu(CreateObject<SwitchMmu>()),
+      m_trimmer(CreateObject<QbbTrimmer>()),
       m_watchdog(CreateObject<RdmaPfcWatchdog>()),
       m_ecnRng(CreateObject<UniformRandomVariable>())
 {
@@ -189,6 +197,7 @@ RdmaSwitch::DoDispose()
     m_watchdog->Dispose();
     m_watchdog = nullptr;
     m_mmu = nullptr;
+    m_trimmer = nullptr;
     m_ecnRng = nullptr;
     Object::DoDispose();
 }
@@ -222,6 +231,7 @@ RdmaSwitch::AddPort(Ptr<QbbNetDevice> device)
     m_lb->AddPort(device);
     Ptr<QbbEgressQueue> queue = device->GetTxQueue();
     queue->SetAdmission(m_mmu);
+    queue->SetTrimmer(m_trimmer);
     // The queue counts its own drops (GetStats adds them); the switch's
     // Drop trace reports them too.
     queue->SetDropCallback([this](const RdmaFrame& frame, uint32_t inPort, RdmaDropReason reason) {
@@ -449,6 +459,12 @@ RdmaSwitch::GetWatchdog() const
     return m_watchdog;
 }
 
+Ptr<QbbTrimmer>
+RdmaSwitch::GetTrimmer() const
+{
+    return m_trimmer;
+}
+
 RdmaSwitch::Stats
 RdmaSwitch::GetStats() const
 {
@@ -458,6 +474,7 @@ RdmaSwitch::GetStats() const
         const QbbEgressQueue::Stats& q = p.device->GetTxQueue()->GetStats();
         st.drops += q.drops;
         st.ecnMarked += q.marks;
+        st.trimmed += q.trimmed;
         st.intStamped += q.intStamped;
     }
     st.pfcXoff = m_mmu->GetXoffCount();

@@ -13,6 +13,7 @@
 #include "ns3/ipv6-address.h"
 #include "ns3/object.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/qbb-trimmer.h"
 #include "ns3/rdma-drop-reason.h"
 #include "ns3/rdma-ecn-marker.h"
 #include "ns3/rdma-pfc-watchdog.h"
@@ -88,6 +89,7 @@ class RdmaSwitch : public Object
                                          //!< (forwarding) and its egress queues' (admission,
                                          //!< PFC storm), each counted once, where it happened
         uint64_t ecnMarked{0};                           //!< frames marked CE
+        uint64_t trimmed{0};                             //!< frames cut to their headers (Trimmer)
         uint64_t intStamped{0};                          //!< INT records written
         uint64_t pfcXoff{0};                             //!< XOFF decisions (pause holds started)
         uint64_t pfcXon{0};                              //!< XON decisions (holds released)
@@ -216,6 +218,8 @@ class RdmaSwitch : public Object
     Ptr<SwitchMmu> GetMmu() const;
     /// \return the watchdog
     Ptr<RdmaPfcWatchdog> GetWatchdog() const;
+    /// \return the trimming policy of the ports
+    Ptr<QbbTrimmer> GetTrimmer() const;
     /// \return the counters (the queues' and the MMU's summed in)
     Stats GetStats() const;
 
@@ -310,6 +314,7 @@ class RdmaSwitch : public Object
     bool m_intAtDequeue{false};          //!< IntAtDequeue attribute
     bool m_decrementTtl{true};           //!< DecrementTtl attribute
     Ptr<SwitchMmu> m_mmu;                //!< buffer manager
+    Ptr<QbbTrimmer> m_trimmer;           //!< Trimmer attribute
     Ptr<RdmaPfcWatchdog> m_watchdog;     //!< PFC watchdog
     Ptr<UniformRandomVariable> m_ecnRng; //!< ECN marking draws
     Stats m_stats;                       //!< own counters (GetStats adds the queues' and MMU's)

@@ -87,6 +87,11 @@ QbbEgressQueue::GetTypeId()
                             "A frame was dropped: frame, ingress port, reason.",
                             MakeTraceSourceAccessor(&QbbEgressQueue::m_dropTrace),
                             "ns3::QbbEgressQueue::DropTracedCallback")
+            .AddTraceSource("Trim",
+                            "A frame was cut to its headers (QbbTrimmer) instead of being "
+                            "dropped: the trimmed frame, the class it was in.",
+                            MakeTraceSourceAccessor(&QbbEgressQueue::m_trimTrace),
+                            "ns3::QbbEgressQueue::ItemTracedCallback")
             .AddTraceSource("Mark",
                             "A frame was marked CE: class, the class queue's bytes the "
                             "decision looked at, reason.",
@@ -114,6 +119,7 @@ QbbEgressQueue::DoDispose()
     m_backlogMask = 0;
     m_mmu = nullptr;
     m_marker = nullptr;
+    m_trimmer = nullptr;
     m_intRecord = nullptr;
     m_intEgress = nullptr;
     m_dropCallback = nullptr;
@@ -124,7 +130,14 @@ QbbEgressQueue::DoDispose()
 void
 QbbEgressQueue::UpdateBypass()
 {
-    m_bypass = !m_mmu && !m_marker && m_int == INT_OFF;
+    m_bypass = !m_mmu && !m_marker && !m_trimmer && m_int == INT_OFF;
+}
+
+void
+QbbEgressQueue::SetTrimmer(Ptr<QbbTrimmer> trimmer)
+{
+    m_trimmer = trimmer && trimmer->IsEnabled() ? trimmer : nullptr;
+    UpdateBypass();
 }
 
 void
@@ -189,19 +202,23 @@ bool
 QbbEgressQueue::Enqueue(QbbQueueItem item)
 {
     // Per-frame path: no NS_LOG_FUNCTION (see QbbNetDevice's notes).
-    if (m_bytes + item.Bytes() > m_maxBytes)
+    bool trimmed = false;
+    if (m_trimmer && m_trimmer->AboveThreshold(item.cls, m_classes[item.cls].bytes))
     {
-        Drop(item, DROP_QUEUE_FULL);
+        trimmed = Trim(item);
+    }
+    RdmaDropReason refused = Admit(item);
+    if (refused != DROP_NONE && !trimmed && m_trimmer && m_trimmer->Trims(item.cls) && Trim(item))
+    {
+        refused = Admit(item); // the headers alone, in the trimmer's class: MaxBytes only
+    }
+    if (refused != DROP_NONE)
+    {
+        Drop(item, refused);
         return false;
     }
     if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
     {
-        const RdmaDropReason refused = m_mmu->Admit(item.inPort, item.cls, item.Bytes());
-        if (refused != DROP_NONE)
-        {
-            Drop(item, refused);
-            return false;
-        }
         m_mmu->CheckXoff(item.inPort, item.cls);
     }
     if (m_marker && !m_markAtDequeue)
@@ -215,6 +232,40 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
     ++m_stats.enqueued;
     FireFrameTrace(m_enqueueTrace, *item.frame, item.cls);
     DoEnqueue(std::move(item));
+    return true;
+}
+
+RdmaDropReason
+QbbEgressQueue::Admit(const QbbQueueItem& item)
+{
+    if (m_bytes + item.Bytes() > m_maxBytes)
+    {
+        return DROP_QUEUE_FULL;
+    }
+    if (m_mmu && item.inPort != QbbQueueItem::NO_PORT)
+    {
+        return m_mmu->Admit(item.inPort, item.cls, item.Bytes());
+    }
+    return DROP_NONE;
+}
+
+bool
+QbbEgressQueue::Trim(QbbQueueItem& item)
+{
+    Ptr<RdmaFrame> trimmed = m_trimmer->Trim(*item.frame);
+    if (!trimmed)
+    {
+        return false;
+    }
+    NS_LOG_LOGIC("trim " << item.frame->GetSize() << " bytes to " << trimmed->GetSize());
+    ++m_stats.trimmed;
+    const uint8_t from = item.cls;
+    item.frame = trimmed;
+    item.cls = m_trimmer->GetTrimClass();
+    // Trimmed frames take no shared buffer (switch ASICs keep them in a
+    // queue of their own): the MMU neither admits nor releases them.
+    item.inPort = QbbQueueItem::NO_PORT;
+    FireFrameTrace(m_trimTrace, *item.frame, from);
     return true;
 }
 

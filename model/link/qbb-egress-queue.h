@@ -8,6 +8,7 @@
 #include "qbb-admission.h"
 #include "qbb-class-config.h"
 #include "qbb-queue-item.h"
+#include "qbb-trimmer.h"
 #include "rdma-ecn-marker.h"
 
 #include "ns3/callback.h"
@@ -37,7 +38,11 @@ namespace ns3
  * is admitted by the shared-buffer manager (SetAdmission: QbbAdmission::Admit,
  * a SwitchMmu's refusals being DROP_INGRESS_LIMIT, DROP_BUFFER_FULL,
  * DROP_HEADROOM_FULL), which then decides whether the ingress's upstream is
- * paused (QbbAdmission::CheckXoff);
+ * paused (QbbAdmission::CheckXoff); with a trimmer (SetTrimmer), a frame of
+ * a trimmed class that either check refuses, or that finds its class queue
+ * above the trimmer's threshold, is cut to its headers and queued in the
+ * trimmer's class outside the shared buffer (Trim trace), dropped only if
+ * MaxBytes refuses it;
  * with an ECN marker at enqueue the frame is marked against its class
  * queue's bytes ahead of it; with INT at enqueue it gets its hop record.
  *
@@ -86,6 +91,7 @@ class QbbEgressQueue : public Object
         uint64_t dequeued{0};                            //!< frames given to the wire
         RdmaBufferDrops::Counters drops; //!< drops by RdmaDropReason (RdmaBufferDrops)
         uint64_t marks{0};                               //!< frames marked CE
+        uint64_t trimmed{0};                             //!< frames cut to their headers
         uint64_t intStamped{0};                          //!< INT records written
     };
 
@@ -176,6 +182,11 @@ class QbbEgressQueue : public Object
      * \param mark the callback (null: none)
      */
     void SetMarkCallback(MarkCallback mark);
+    /**
+     * \brief Plug in packet trimming (a switch's QbbTrimmer).
+     * \param trimmer the policy (null, or one with no class: none)
+     */
+    void SetTrimmer(Ptr<QbbTrimmer> trimmer);
     /**
      * \brief Plug in ECN marking.
      * \param marker the marker (null: none)
@@ -286,6 +297,19 @@ class QbbEgressQueue : public Object
      */
     void Stamp(QbbQueueItem& item);
     /**
+     * \brief The checks a frame must pass to join the queue: MaxBytes and
+     * the admission of a frame from a switch ingress.
+     * \param item the frame
+     * \return DROP_NONE if admitted, else why not
+     */
+    RdmaDropReason Admit(const QbbQueueItem& item);
+    /**
+     * \brief Cut a frame to its headers and move it to the trimmer's class.
+     * \param item the frame (replaced by the trimmed one)
+     * \return false (item unchanged) if there is nothing to cut
+     */
+    bool Trim(QbbQueueItem& item);
+    /**
      * \brief Count and trace a drop.
      * \param item the frame
      * \param reason why
@@ -312,6 +336,7 @@ class QbbEgressQueue : public Object
     IntStamping m_int{INT_OFF};                    //!< where INT records are stamped
     Ptr<QbbAdmission> m_mmu;                       //!< admission, or null
     Ptr<RdmaEcnMarker> m_marker;                   //!< ECN marker, or null
+    Ptr<QbbTrimmer> m_trimmer;                     //!< trimming, or null
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;               //!< Enqueue
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;               //!< Dequeue
     Stats m_stats;                                 //!< counters
@@ -328,6 +353,7 @@ class QbbEgressQueue : public Object
 
     TracedCallback<Ptr<const Packet>, uint32_t, RdmaDropReason> m_dropTrace; //!< Drop
     TracedCallback<uint8_t, uint64_t, RdmaEcnMarker::MarkReason> m_markTrace; //!< Mark
+    TracedCallback<Ptr<const Packet>, uint8_t> m_trimTrace;                    //!< Trim
 };
 
 } // namespace ns3

@@ -156,6 +156,13 @@ RdmaNic::GetTypeId()
                           IntegerValue(-1),
                           MakeIntegerAccessor(&RdmaNic::m_ackPriority),
                           MakeIntegerChecker<int8_t>(-1, 7))
+            .AddAttribute("TrimmedDscp",
+                          "DSCP of frames that a switch trimmed to their headers (QbbTrimmer's "
+                          "Dscp): a request that arrives with it is lost, and its responder "
+                          "NAKs its PSN at once (AethHeader::NAK_TRIMMED); -1 (default): none.",
+                          IntegerValue(-1),
+                          MakeIntegerAccessor(&RdmaNic::m_trimmedDscp),
+                          MakeIntegerChecker<int8_t>(-1, 63))
             .AddAttribute("IntEnabled",
                           "Carry in-band telemetry for HPCC: request packets go to UDP port "
                           "4792 with an empty IntHeader that switches with IntEnabled stamp; "
@@ -227,6 +234,7 @@ RdmaNic::RdmaNic()
       m_baseRtt(MicroSeconds(10)),
       m_cnpPriority(6),
       m_ackPriority(-1),
+      m_trimmedDscp(-1),
       m_intEnabled(false),
       m_entropy(ENTROPY_QP),
       m_flowletTimeout(MicroSeconds(100)),
@@ -720,6 +728,19 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
     // Copies: what runs below may create QPs (the table may move).
     const Ptr<RdmaQueuePair> qp = entry->qp;
     const Ptr<RdmaQpCc> cc = entry->cc;
+    if (m_trimmedDscp >= 0 && f.dscp == m_trimmedDscp)
+    {
+        // Headers only: nothing to place (the pipeline not involved); to
+        // congestion control a congestion signal.
+        ++m_stats.rxTrimmed;
+        if (cc->OnTrimmed())
+        {
+            SendCnp(qp, f);
+        }
+        qp->ReceiveTrimmed(f);
+        TrySend();
+        return;
+    }
     if (m_pipeline && !AdmitRx(*frame, m_device->GetClassMap().Get(f.dscp)))
     {
         return;

@@ -240,6 +240,7 @@ class RdmaNic : public Object
         uint64_t cnpsSent{0};               //!< CNPs sent (notification point)
         uint64_t cnpsReceived{0};           //!< CNPs received for a QP of this NIC
         uint64_t rxPayloadPackets{0};       //!< frames with a payload handed to a QP
+        uint64_t rxTrimmed{0};              //!< frames trimmed by a switch (TrimmedDscp)
         /// of the DROP_UNKNOWN_QP drops, SEND and WRITE packets with a payload:
         /// copies of requests that came after their QP was gone (its
         /// message done: a resend, or the original its resend overtook)
@@ -350,6 +351,7 @@ class RdmaNic : public Object
     Time m_baseRtt;                                            //!< CC's base RTT
     uint8_t m_cnpPriority;                                     //!< CNP class
     int8_t m_ackPriority;                                      //!< ACK/NAK class, -1: QP's
+    int8_t m_trimmedDscp;                                      //!< TrimmedDscp, -1: none
     bool m_intEnabled;                                         //!< carry INT (HPCC)
     Entropy m_entropy;                                         //!< source-port choice
     Time m_flowletTimeout;                                     //!< FlowletTimeout

@@ -28,6 +28,15 @@ RdmaLossRecovery::OnAck(RdmaRecoveryState&)
 {
 }
 
+void
+RdmaLossRecovery::OnTrimmed(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t)
+{
+    if (PsnDiff(state.nextPsn, expectedPsn) > 0)
+    {
+        state.nextPsn = expectedPsn;
+    }
+}
+
 Time
 RdmaLossRecovery::GetAckRequestPeriod() const
 {
@@ -297,6 +306,19 @@ RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
         return;
     }
     DetectLosses(state, now);
+}
+
+void
+RdmaSelectiveRepeat::OnTrimmed(RdmaRecoveryState& state, uint32_t, uint32_t trimmedPsn)
+{
+    NS_LOG_FUNCTION(this << trimmedPsn);
+    // Known lost, whether it was an original or a retransmission: sent
+    // again once (the trimmed copy's own NAK asks for no more).
+    if (PsnDiff(trimmedPsn, state.una) >= 0 && PsnDiff(trimmedPsn, state.highestSent) < 0 &&
+        state.sacked.count(trimmedPsn) == 0)
+    {
+        state.retransmit.insert(trimmedPsn);
+    }
 }
 
 void

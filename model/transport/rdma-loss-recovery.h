@@ -133,6 +133,18 @@ class RdmaLossRecovery : public Object
      */
     virtual void OnAck(RdmaRecoveryState& state);
     /**
+     * \brief A trimmed-packet NAK arrived (AethHeader::NAK_TRIMMED): the
+     * request with trimmedPsn reached the responder cut to its headers, so
+     * it is lost; every PSN before expectedPsn is acknowledged (state.una
+     * already advanced). The default goes back to expectedPsn (go-back-N:
+     * the responder NAKs a trimmed packet only when it is the one it
+     * expects); selective repeat sends trimmedPsn again, alone.
+     * \param state the requester's state
+     * \param expectedPsn the responder's expected PSN (the NAK's PSN)
+     * \param trimmedPsn the trimmed request's PSN (the NAK's MSN field)
+     */
+    virtual void OnTrimmed(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t trimmedPsn);
+    /**
      * \brief The retransmission timer expired with PSNs outstanding.
      * \param state the requester's state
      */
@@ -299,6 +311,7 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     uint32_t GetSackCoalescing() const override;
     Time GetSackDelay() const override;
     void OnAck(RdmaRecoveryState& state) override;
+    void OnTrimmed(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t trimmedPsn) override;
     void OnTimeout(RdmaRecoveryState& state) override;
     /// \return RTO_low or RTO_high by the packets in flight (IRN 3.1)
     Time GetRetransmitTimeout(const RdmaRecoveryState& state, Time localAckTimeout) const override;

@@ -593,6 +593,16 @@ RdmaQpCompleter::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sac
         OnSequenceNak(psn, aeth, sackBitmap);
         return;
     }
+    if (aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED)
+    {
+        // The request at the MSN field's PSN was trimmed: lost, known at
+        // once, and the network still carries the QP's packets, so no retry
+        // is consumed (a go-back-N sequence NAK consumes one).
+        ++m_qp->MutableStats().nakTrimReceived;
+        m_qp->GetLossRecovery()->OnTrimmed(m_sq.state, psn, aeth.GetMsn());
+        UpdateLossTimer();
+        return;
+    }
     RdmaWcStatus status = IBV_WC_REM_OP_ERR;
     switch (aeth.GetSyndromeValue())
     {

@@ -180,6 +180,19 @@ RdmaQpResponder::QueueAeth(uint32_t psn, uint8_t syndrome)
     m_responses.push_back(r);
 }
 
+void
+RdmaQpResponder::QueuePsnNak(AethHeader::NakCode nakCode, uint32_t psn)
+{
+    AethHeader a;
+    a.SetNak(nakCode);
+    Response r;
+    r.kind = Response::ACK;
+    r.psn = m_ePsn;
+    r.syndrome = a.GetSyndrome();
+    r.msn = psn;
+    m_responses.push_back(r);
+}
+
 RdmaQpResponder::Result
 RdmaQpResponder::Fail(uint8_t nakCode, uint32_t psn)
 {
@@ -269,6 +282,41 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
 }
 
 void
+RdmaQpResponder::ReceiveTrimmed(const RoceFrame& frame)
+{
+    const QpState st = m_qp->GetState();
+    if ((st != IBV_QPS_RTR && st != IBV_QPS_RTS && st != IBV_QPS_SQD) ||
+        (!m_responses.empty() && m_responses.back().thenError))
+    {
+        return;
+    }
+    RdmaQueuePair::Stats& stats = m_qp->MutableStats();
+    ++stats.trimmedReceived;
+    const uint32_t psn = frame.bth.GetPsn();
+    const int32_t d = PsnDiff(psn, m_ePsn);
+    NS_LOG_LOGIC("QP " << m_qp->GetQpn() << " trimmed request psn " << psn << " expected "
+                       << m_ePsn);
+    const bool selective = m_qp->GetLossRecovery()->ResponderKeepsOutOfOrder();
+    if (d < 0 || (selective && m_outOfOrder.count(psn) != 0))
+    {
+        return; // a copy arrived whole: nothing is missing
+    }
+    if (!selective && d > 0)
+    {
+        ++stats.outOfSequence;
+        HandleOutOfSequence(frame); // the gap before it is what the requester resends from
+        return;
+    }
+    QueuePsnNak(AethHeader::NAK_TRIMMED, psn);
+    ++stats.nakTrimSent;
+    if (!selective)
+    {
+        m_nakSent = true; // what follows it is out of sequence, silently (one NAK per gap)
+        m_lastNak = Simulator::Now();
+    }
+}
+
+void
 RdmaQpResponder::NoteArrival(uint32_t psn, int32_t d)
 {
     const Time now = Simulator::Now();
@@ -330,14 +378,7 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         }
         // IRN: every out-of-order packet is answered with a NAK carrying the
         // expected PSN, and the PSN received in the AETH MSN field (SACK).
-        AethHeader a;
-        a.SetNak(AethHeader::NAK_PSN_SEQUENCE_ERROR);
-        Response r;
-        r.kind = Response::ACK;
-        r.psn = m_ePsn;
-        r.syndrome = a.GetSyndrome();
-        r.msn = psn;
-        m_responses.push_back(r);
+        QueuePsnNak(AethHeader::NAK_PSN_SEQUENCE_ERROR, psn);
         ++m_qp->MutableStats().nakSeqSent;
         return;
     }

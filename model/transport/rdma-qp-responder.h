@@ -98,6 +98,16 @@ class RdmaQpResponder
      * \param frame the packet
      */
     void ReceiveRequest(const RoceFrame& frame);
+    /**
+     * \brief A request arrived trimmed to its headers (QbbTrimmer): its
+     * payload was lost in the fabric. Selective repeat NAKs its PSN at once
+     * (AethHeader::NAK_TRIMMED, the expected PSN in the PSN field) unless a
+     * whole copy is kept; go-back-N NAKs it so when it is the expected PSN,
+     * every time (the trim says that copy is lost), and takes one past a
+     * gap as out of sequence (IBA 9.7.5.1.2). An older PSN is ignored.
+     * \param frame the trimmed request
+     */
+    void ReceiveTrimmed(const RoceFrame& frame);
 
     /// \return the expected PSN
     uint32_t GetExpectedPsn() const;
@@ -182,6 +192,13 @@ class RdmaQpResponder
     void OnSackTimer();
     /// \return bit i set: PSN expected + 1 + i is kept out of order
     uint64_t SackBitmap() const;
+    /**
+     * \brief Queue a NAK for the expected PSN that names another PSN in its
+     * MSN field: IRN's SACK (the PSN received out of order), or a trimmed
+     * request's PSN (AethHeader::NAK_TRIMMED).
+     * \param nakCode the NAK code \param psn the PSN named
+     */
+    void QueuePsnNak(AethHeader::NakCode nakCode, uint32_t psn);
     /// Queue a NAK with `code` for psn, after which the QP goes to ERR.
     Result Fail(uint8_t nakCode, uint32_t psn);
     /// Queue an RNR NAK for psn with the QP's min_rnr_timer.

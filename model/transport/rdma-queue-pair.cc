@@ -664,6 +664,19 @@ RdmaQueuePair::Receive(const RoceFrame& frame)
     NotifyTx();
 }
 
+void
+RdmaQueuePair::ReceiveTrimmed(const RoceFrame& frame)
+{
+    const uint8_t op = frame.bth.GetOpcode();
+    if (op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_ATOMIC_ACKNOWLEDGE)
+    {
+        ++m_stats.trimmedReceived;
+        return;
+    }
+    m_responder.ReceiveTrimmed(frame);
+    NotifyTx();
+}
+
 const std::vector<RdmaSge>*
 RdmaQueuePair::PeekRecvSgList(uint32_t index) const
 {

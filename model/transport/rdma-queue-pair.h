@@ -133,6 +133,15 @@ class RdmaQueuePair : public Object
      * \param frame the parsed packet
      */
     void Receive(const RoceFrame& frame);
+    /**
+     * \brief Take a frame that a switch trimmed to its headers (its NIC
+     * knows it by its DSCP: RdmaNic's TrimmedDscp). A request goes to the
+     * responder (RdmaQpResponder::ReceiveTrimmed: a NAK for its PSN); a
+     * trimmed READ response is counted and left to the READ's own recovery
+     * (the gap the next response shows, or the timeout), as a lost one is.
+     * \param frame the trimmed frame, parsed
+     */
+    void ReceiveTrimmed(const RoceFrame& frame);
 
     /// \return the loss-recovery policy
     Ptr<RdmaLossRecovery> GetLossRecovery() const;
@@ -164,6 +173,9 @@ class RdmaQueuePair : public Object
         uint64_t timeouts{0};        //!< local ACK timeouts
         uint64_t nakSeqSent{0};      //!< PSN sequence error NAKs sent
         uint64_t nakSeqReceived{0};  //!< PSN sequence error NAKs received
+        uint64_t trimmedReceived{0}; //!< requests that arrived trimmed to their headers
+        uint64_t nakTrimSent{0};     //!< trimmed-packet NAKs sent (AethHeader::NAK_TRIMMED)
+        uint64_t nakTrimReceived{0}; //!< trimmed-packet NAKs received
         uint64_t rnrNakSent{0};      //!< RNR NAKs sent
         uint64_t rnrNakReceived{0};  //!< RNR NAKs received
         uint64_t duplicates{0};      //!< duplicate requests received
@@ -194,6 +206,9 @@ class RdmaQueuePair : public Object
                            &Stats::timeouts,
                            &Stats::nakSeqSent,
                            &Stats::nakSeqReceived,
+                           &Stats::trimmedReceived,
+                           &Stats::nakTrimSent,
+                           &Stats::nakTrimReceived,
                            &Stats::rnrNakSent,
                            &Stats::rnrNakReceived,
                            &Stats::duplicates,

@@ -44,6 +44,12 @@ class AethHeader : public Header
         NAK_REMOTE_ACCESS_ERROR = 2,
         NAK_REMOTE_OPERATIONAL_ERROR = 3,
         NAK_INVALID_RD_REQUEST = 4,
+        /// This module's extension, in a code IBA Table 46 reserves: the
+        /// request with the PSN in the MSN field reached the responder
+        /// trimmed to its headers (QbbTrimmer); the AETH's PSN is the
+        /// responder's expected PSN, acknowledging every PSN before it. UEC
+        /// NACKs a trimmed packet alike; RoCE has no code for it.
+        NAK_TRIMMED = 5,
     };
 
     AethHeader();

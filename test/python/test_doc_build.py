@@ -18,7 +18,7 @@ from conftest import TOP
 
 DOC = os.path.join(TOP, 'doc')
 #: the pages of doc/index.rst's table of contents
-PAGES = ('rdma', 'benchmarks', 'large-fabrics', 'switch-port', 'mpi', 'fast-forward', 'tree')
+PAGES = ('rdma', 'benchmarks', 'large-fabrics', 'switch-port', 'mpi', 'fast-forward', 'trimming', 'tree')
 
 
 def sphinx_build():

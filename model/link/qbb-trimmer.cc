@@ -1,0 +1,123 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "qbb-trimmer.h"
+
+#include "ns3/int-header.h"
+#include "ns3/log.h"
+#include "ns3/rdma-frame-view.h"
+#include "ns3/roce-frame.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("QbbTrimmer");
+NS_OBJECT_ENSURE_REGISTERED(QbbTrimmer);
+
+TypeId
+QbbTrimmer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::QbbTrimmer")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddConstructor<QbbTrimmer>()
+            .AddAttribute("Classes",
+                          "Bit mask of the traffic classes whose frames a switch trims to "
+                          "their headers instead of dropping them (NDP, SIGCOMM 2017; UEC 1.0 "
+                          "packet trimming). Default 0: none, every refused frame is dropped.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&QbbTrimmer::m_classes),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("TrimClass",
+                          "Traffic class (0-7) trimmed frames are queued in, at every hop. "
+                          "Default 7: above the data classes under strict priority, as UEC "
+                          "queues trimmed packets ahead of data.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&QbbTrimmer::m_trimClass),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("Dscp",
+                          "DSCP written into a trimmed frame, which marks it as trimmed (UEC "
+                          "marks trimmed packets by DSCP and leaves the value to the "
+                          "operator). Default 63: RFC 2474's pool 2, experimental or local "
+                          "use, which the default DscpToClass maps to class 7.",
+                          UintegerValue(63),
+                          MakeUintegerAccessor(&QbbTrimmer::m_dscp),
+                          MakeUintegerChecker<uint8_t>(0, 63))
+            .AddAttribute("Threshold",
+                          "Trim a frame of a trimmed class as soon as its class queue at the "
+                          "egress holds this many bytes (NDP trims above a queue of 8 "
+                          "packets), bytes. Default 0: only where the frame would be dropped.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&QbbTrimmer::m_threshold),
+                          MakeUintegerChecker<uint64_t>());
+    return tid;
+}
+
+QbbTrimmer::QbbTrimmer() = default;
+
+QbbTrimmer::~QbbTrimmer() = default;
+
+bool
+QbbTrimmer::IsEnabled() const
+{
+    return m_classes != 0;
+}
+
+bool
+QbbTrimmer::Trims(uint8_t cls) const
+{
+    return (m_classes >> cls) & 1;
+}
+
+bool
+QbbTrimmer::AboveThreshold(uint8_t cls, uint64_t queueBytes) const
+{
+    return m_threshold > 0 && Trims(cls) && queueBytes >= m_threshold;
+}
+
+Ptr<RdmaFrame>
+QbbTrimmer::Trim(RdmaFrame& frame) const
+{
+    RoceFrame f;
+    IntHeader intHeader;
+    bool hasInt = false;
+    if (RoceFrame::ParseEthernetFrameWithInt(frame, f, intHeader, hasInt) != RoceFrame::OK ||
+        !f.payload || f.payload->GetSize() == 0)
+    {
+        return nullptr;
+    }
+    f.payload = RdmaPayload();
+    f.payloadZeros = false;
+    f.dscp = m_dscp;
+    if (f.hasVlan)
+    {
+        f.vlan.SetPcp(m_trimClass);
+    }
+    f.computeIcrc = true;
+    if (!hasInt)
+    {
+        return f.BuildFrame();
+    }
+    RdmaFrameView view;
+    view.Parse(frame);
+    Ptr<RdmaFrame> trimmed = f.BuildFrame(intHeader, view.GetDstPort());
+    trimmed->GetIntEgress() = frame.GetIntEgress();
+    return trimmed;
+}
+
+uint8_t
+QbbTrimmer::GetTrimClass() const
+{
+    return m_trimClass;
+}
+
+uint8_t
+QbbTrimmer::GetDscp() const
+{
+    return m_dscp;
+}
+
+} // namespace ns3

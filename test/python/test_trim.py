@@ -1,0 +1,54 @@
+"""Packet trimming (doc/trimming.rst): the lossy incast of
+examples/configs/incast-trim.ini drops nothing, each trimmed packet is
+resent once, no timer fires; the trimmed frames on the wire are valid
+RoCEv2 (their ICRC recomputed by scapy); bad trimming keys are refused."""
+
+import csv
+import os
+
+import pytest
+
+from conftest import TOP, run_summary, scapy_checked_roce_frames
+
+INCAST = os.path.join(TOP, 'examples', 'configs', 'incast-trim.ini')
+
+
+def test_trimmed_packets_are_resent_once_and_nothing_is_dropped(run_example, tmp_path):
+    s = run_summary(run_example, tmp_path / 'on', '-c', INCAST, '--quiet')
+    assert s['flows']['completed'] == 48, s['flows']
+    assert s['drops'] == 0
+    t = s['trimming']
+    assert t['trimmed_frames'] > 1000, t
+    # Selective repeat: one NAK per trimmed request, one resend per NAK.
+    assert t['trimmed_frames'] == t['trimmed_received'] == t['trim_naks'] == s['retransmissions']
+    assert s['recovery']['timeouts'] == 0
+    off = run_summary(run_example, tmp_path / 'off', '-c', INCAST, '--switch.trim.Classes=0',
+                      '--quiet')
+    assert off['drops'] > 1000 and 'trimming' not in off
+    assert off['recovery']['timeouts'] > 0, 'dropping leaves tail losses to the timer'
+
+
+def test_trimmed_frames_are_valid_rocev2(run_example, tmp_path):
+    pytest.importorskip('scapy.contrib.roce')
+    out = tmp_path / 'pcap'
+    run_summary(run_example, out, '-c', INCAST, '--traffic.repeats=1', '--traffic.fanIn=4',
+                '--pfc.BufferSize=20000', '--output.pcapNodes=0', '--quiet')
+    pcap = out / 'pcap' / 'node-0-0.pcap'
+    from scapy.all import IP, rdpcap
+    trimmed = [f for f in rdpcap(str(pcap)) if IP in f and f[IP].tos >> 2 == 63]
+    assert trimmed, 'the capture holds trimmed frames'
+    assert {len(f) for f in trimmed} <= {58, 74}, 'headers and ICRC only'
+    assert scapy_checked_roce_frames(pcap) > len(trimmed)
+
+
+@pytest.mark.parametrize('args, key', [
+    (['--switch.trim.TrimClass=3'], 'switch.trim.TrimClass'),
+    (['--switch.trim.Dscp=26', '--switch.trim.TrimClass=3', '--switch.trim.Classes=1'],
+     'switch.trim.Dscp'),
+    (['--switch.trim.Dscp=40'], 'switch.trim.Dscp'),
+])
+def test_bad_trimming_is_refused_naming_the_key(run_example, tmp_path, args, key):
+    out = tmp_path / 'bad'
+    r = run_example('rdma-sim', '-c', INCAST, '--output.dir=%s' % out, *args)
+    assert r.returncode == 2 and key in r.stderr, r.stderr
+    assert not out.exists()

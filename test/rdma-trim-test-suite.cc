@@ -1,0 +1,277 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Packet trimming (QbbTrimmer): a frame the switch would drop is cut to its
+ * headers, stays a valid RoCEv2 frame, and its receiver NAKs its PSN at once
+ * (AethHeader::NAK_TRIMMED), so that its sender resends exactly it (NDP,
+ * SIGCOMM 2017 section 3.1; UEC 1.0 packet trimming).
+ */
+
+#include "rdma-test-star.h"
+
+#include "ns3/boolean.h"
+#include "ns3/integer.h"
+#include "ns3/pointer.h"
+#include "ns3/qbb-trimmer.h"
+#include "ns3/rdma-loss-recovery.h"
+#include "ns3/rdma-opcode.h"
+#include "ns3/rdma-switch.h"
+#include "ns3/roce-frame.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+using namespace ns3;
+using rdmatest::Star;
+
+namespace
+{
+
+/// \return a WRITE packet of 1024 payload bytes \param opcode its opcode \param vlan tagged
+RoceFrame
+Write(uint8_t opcode, bool vlan)
+{
+    RoceFrame f;
+    f.srcMac = Mac48Address("02:00:00:00:00:01");
+    f.dstMac = Mac48Address("02:00:00:00:00:02");
+    f.hasVlan = vlan;
+    f.vlan.SetPcp(3);
+    f.srcIpv4 = Ipv4Address("10.0.0.1");
+    f.dstIpv4 = Ipv4Address("10.0.0.2");
+    f.dscp = 26;
+    f.ecn = 2;
+    f.udpSrcPort = 0xC123;
+    f.bth.SetOpcode(opcode);
+    f.bth.SetDestQp(0x11);
+    f.bth.SetPsn(0xFFFFFE);
+    f.reth.SetVirtualAddress(0x1000);
+    f.reth.SetRkey(7);
+    f.reth.SetDmaLength(4096);
+    f.payload = RdmaPayload::Zeros(1024);
+    return f;
+}
+
+/**
+ * A trimmed frame is the same RoCEv2 packet without its payload: its
+ * headers (a RETH where the opcode has one), a valid ICRC, the IP and UDP
+ * lengths of what is left, the trimmer's DSCP and, tagged, its class as
+ * the 802.1Q priority. A frame with no payload is not trimmed.
+ */
+class TrimFrameTestCase : public TestCase
+{
+  public:
+    TrimFrameTestCase()
+        : TestCase("trim: headers kept (58 bytes for a WRITE middle, 74 with a RETH, 62 tagged), "
+                   "ICRC valid, DSCP 63, PSN kept; an ACK is not trimmed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<QbbTrimmer> trimmer = CreateObject<QbbTrimmer>();
+        trimmer->SetAttribute("Classes", UintegerValue(1 << 3));
+        NS_TEST_ASSERT_MSG_EQ(trimmer->Trims(3), true, "class 3 trimmed");
+        NS_TEST_ASSERT_MSG_EQ(trimmer->Trims(7), false, "class 7 not");
+
+        // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 (+ RETH 16) + ICRC 4.
+        const struct
+        {
+            uint8_t opcode;
+            bool vlan;
+            uint32_t bytes;
+        } cases[] = {{RC_RDMA_WRITE_MIDDLE, false, 58},
+                     {RC_RDMA_WRITE_FIRST, false, 74},
+                     {RC_RDMA_WRITE_MIDDLE, true, 62}};
+
+        for (const auto& c : cases)
+        {
+            RoceFrame w = Write(c.opcode, c.vlan);
+            Ptr<RdmaFrame> whole = w.BuildFrame();
+            Ptr<RdmaFrame> trimmed = trimmer->Trim(*whole);
+            NS_TEST_ASSERT_MSG_NE(trimmed, nullptr, "trimmed");
+            NS_TEST_EXPECT_MSG_EQ(trimmed->GetSize(), c.bytes, "headers and ICRC only");
+            RoceFrame back;
+            NS_TEST_ASSERT_MSG_EQ(RoceFrame::ParseEthernetFrame(*trimmed, back, true),
+                                  RoceFrame::OK,
+                                  "a valid RoCEv2 frame, its ICRC recomputed");
+            NS_TEST_EXPECT_MSG_EQ(back.dscp, 63, "marked by its DSCP");
+            NS_TEST_EXPECT_MSG_EQ(back.ecn, 2, "ECN kept");
+            NS_TEST_EXPECT_MSG_EQ(back.bth.GetPsn(), 0xFFFFFE, "PSN kept");
+            NS_TEST_EXPECT_MSG_EQ(back.bth.GetOpcode(), c.opcode, "opcode kept");
+            NS_TEST_EXPECT_MSG_EQ((back.payload ? back.payload->GetSize() : 0), 0, "no payload");
+            if (c.vlan)
+            {
+                NS_TEST_EXPECT_MSG_EQ(+back.vlan.GetPcp(), 7, "priority: TrimClass");
+            }
+            if (c.opcode == RC_RDMA_WRITE_FIRST)
+            {
+                NS_TEST_EXPECT_MSG_EQ(back.reth.GetDmaLength(), 4096, "RETH kept");
+            }
+            NS_TEST_EXPECT_MSG_EQ(trimmer->Trim(*trimmed), nullptr, "nothing left to cut");
+        }
+        RoceFrame ack = Write(RC_ACKNOWLEDGE, false);
+        ack.payload = RdmaPayload();
+        NS_TEST_EXPECT_MSG_EQ(trimmer->Trim(*ack.BuildFrame()), nullptr, "an ACK is not trimmed");
+    }
+};
+
+/**
+ * Two senders WRITE 64 KiB messages to one receiver through a switch whose
+ * 64 KiB buffer cannot hold both at line rate, PFC off, no congestion
+ * control, class 3 trimmed. No frame is dropped and no timeout fires; with
+ * selective repeat every PSN is sent once plus once per time it was
+ * trimmed (exactly the trimmed PSNs are resent, nothing twice), with
+ * go-back-N the trimmed ones are among those resent; every WRITE completes.
+ */
+class TrimIncastTestCase : public TestCase
+{
+  public:
+    explicit TrimIncastTestCase(bool selective)
+        : TestCase(std::string("trim: 2-to-1 incast, 64 KiB buffer, PFC off, ") +
+                   (selective ? "selective repeat: exactly the trimmed PSNs resent, each once "
+                                "per trim"
+                              : "go-back-N: the trimmed PSNs among those resent") +
+                   "; no drop, no timeout, every WRITE completes"),
+          m_selective(selective)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Star::Options o;
+        o.hosts = 3;
+        o.connection.timeout = 14; // 67 ms: a timeout would show in the counters
+        o.connection.pathMtu = IBV_MTU_1024;
+        o.configure = [](Ptr<RdmaSwitch> sw) {
+            sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(64 * 1024));
+            sw->GetMmu()->SetAttribute("PfcEnabled", BooleanValue(false));
+            sw->GetTrimmer()->SetAttribute("Classes", UintegerValue(1 << 3));
+        };
+        Star star(o);
+        for (const Ptr<RdmaNic>& nic : star.nics)
+        {
+            nic->SetAttribute("TrimmedDscp", IntegerValue(63));
+            if (m_selective)
+            {
+                nic->SetQpAttribute("LossRecovery",
+                                    PointerValue(CreateObject<RdmaSelectiveRepeat>()));
+            }
+        }
+        const uint32_t rx = 2;
+        const uint32_t writes = 8;
+        std::vector<Ptr<RdmaQueuePair>> qps;
+        for (uint32_t s = 0; s < 2; ++s)
+        {
+            qps.push_back(star.Connect(s, rx));
+            for (uint32_t w = 0; w < writes; ++w)
+            {
+                NS_TEST_ASSERT_MSG_EQ(star.PostWrite(qps.back(), s, rx, w, 64 * 1024), 0, "post");
+            }
+        }
+        // (sender, PSN) -> times trimmed at the receiver's port; times sent.
+        using Key = std::pair<uint32_t, uint32_t>;
+        std::map<Key, uint32_t> trimmed;
+        std::map<Key, uint32_t> sent;
+        const auto key = [](Ptr<const Packet> p, Key& k) {
+            RoceFrame f;
+            if (RoceFrame::ParseEthernetFrame(p, f, false) != RoceFrame::OK ||
+                f.bth.GetOpcode() == RC_ACKNOWLEDGE)
+            {
+                return false;
+            }
+            k = {f.srcIpv4.Get(), f.bth.GetPsn()};
+            return true;
+        };
+        star.switchPorts[rx]->GetTxQueue()->TraceConnectWithoutContext(
+            "Trim",
+            Callback<void, Ptr<const Packet>, uint8_t>([&](Ptr<const Packet> p, uint8_t cls) {
+                Key k;
+                NS_TEST_EXPECT_MSG_EQ(+cls, 3, "trimmed from the data class");
+                if (key(p, k))
+                {
+                    ++trimmed[k];
+                }
+            }));
+        for (uint32_t s = 0; s < 2; ++s)
+        {
+            star.hostPorts[s]->TraceConnectWithoutContext(
+                "PhyTxBegin",
+                Callback<void, Ptr<const Packet>>([&](Ptr<const Packet> p) {
+                    Key k;
+                    if (key(p, k))
+                    {
+                        ++sent[k];
+                    }
+                }));
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        const RdmaSwitch::Stats st = star.sw->GetStats();
+        NS_TEST_ASSERT_MSG_GT(st.trimmed, 20, "the incast trims");
+        NS_TEST_EXPECT_MSG_EQ(
+            st.trimmed,
+            [&] {
+                uint64_t n = 0;
+                for (const auto& [k, t] : trimmed)
+                {
+                    n += t;
+                }
+                return n;
+            }(),
+            "each trim traced once");
+        NS_TEST_EXPECT_MSG_EQ(st.drops.Total(), 0, "nothing dropped");
+        NS_TEST_EXPECT_MSG_EQ(star.Count(0, IBV_WC_SUCCESS), writes, "sender 0's WRITEs complete");
+        NS_TEST_EXPECT_MSG_EQ(star.Count(1, IBV_WC_SUCCESS), writes, "sender 1's WRITEs complete");
+        uint64_t naks = 0;
+        for (uint32_t s = 0; s < 2; ++s)
+        {
+            NS_TEST_EXPECT_MSG_EQ(qps[s]->GetStats().timeouts, 0, "no timeout");
+            naks += qps[s]->GetStats().nakTrimReceived;
+        }
+        NS_TEST_EXPECT_MSG_GT(naks, 0, "trimmed-packet NAKs reached the senders");
+        for (const auto& [k, times] : sent)
+        {
+            const auto t = trimmed.find(k);
+            const uint32_t trims = t == trimmed.end() ? 0 : t->second;
+            if (m_selective)
+            {
+                NS_TEST_EXPECT_MSG_EQ(times,
+                                      1 + trims,
+                                      "PSN " << k.second << ": once, and again per trim");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_GT(times,
+                                      trims,
+                                      "PSN " << k.second << ": resent after each trim");
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_selective; //!< selective repeat (else go-back-N)
+};
+
+/// The suite.
+class RdmaTrimTestSuite : public TestSuite
+{
+  public:
+    RdmaTrimTestSuite()
+        : TestSuite("rdma-trim", UNIT)
+    {
+        AddTestCase(new TrimFrameTestCase(), TestCase::QUICK);
+        AddTestCase(new TrimIncastTestCase(true), TestCase::QUICK);
+        AddTestCase(new TrimIncastTestCase(false), TestCase::QUICK);
+    }
+};
+
+RdmaTrimTestSuite g_rdmaTrimTestSuite; //!< static instance
+
+} // namespace
