@@ -399,6 +399,59 @@ class FlowFileErrorsTestCase : public BadInputTestCase
     }
 };
 
+/**
+ * htsim connection matrices (RdmaParseConnectionMatrix), as htsim's
+ * ConnectionMatrix::load reads them: an incast with a comment, a start of
+ * 1.7 us taken as 1 us (htsim's timeFromUs((uint32_t)start)), and every
+ * error naming the line.
+ */
+class ConnectionMatrixTestCase : public BadInputTestCase
+{
+  public:
+    ConnectionMatrixTestCase()
+        : BadInputTestCase("htsim connection matrices: flows as htsim reads them (whole "
+                           "microseconds); each error names the line")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::istringstream cm("# an incast\nNodes 16\nConnections 2\n0->15 start 0 size 2000000\n"
+                              "14->15 id 7 start 1.7 size 4096 prio 2000000\n");
+        RdmaConnectionMatrix m = RdmaParseConnectionMatrix(cm, "m.cm");
+        NS_TEST_EXPECT_MSG_EQ(m.nodes, 16u, "Nodes");
+        NS_TEST_ASSERT_MSG_EQ(m.flows.size(), 2u, "two connections");
+        NS_TEST_EXPECT_MSG_EQ(m.flows[1].id, 1u, "ids count from 0, as fct.csv's");
+        NS_TEST_EXPECT_MSG_EQ(m.flows[1].src, 14u, "src");
+        NS_TEST_EXPECT_MSG_EQ(m.flows[1].dst, 15u, "dst");
+        NS_TEST_EXPECT_MSG_EQ(m.flows[1].size, 4096u, "size");
+        NS_TEST_EXPECT_MSG_EQ(m.flows[1].start, MicroSeconds(1), "whole microseconds");
+        NS_TEST_EXPECT_MSG_EQ((m.flows[0].op == RdmaFlowOp::WRITE), true, "a WRITE");
+        std::vector<BadInput> cases = {
+            {"Connections 1\n0->1 start 0 size 10\n", "m.cm:2:", "before the 'Nodes' and"},
+            {"Nodes 4\nConnections 1\n0->4 start 0 size 10\n", "m.cm:3:", "the destination, a node (0-3)"},
+            {"Nodes 4\nConnections 1\n2->2 start 0 size 10\n", "m.cm:3:", "from node 2 to itself"},
+            {"Nodes 4\nConnections 1\n0->1 size 10\n", "m.cm:3:", "without 'start'"},
+            {"Nodes 4\nConnections 1\n0->1 start 0\n", "m.cm:3:", "without 'size'"},
+            {"Nodes 4\nConnections 1\n0->1 start 0 size 0\n", "m.cm:3:", "a size in bytes (1-2147483648)"},
+            {"Nodes 4\nConnections 1\n0->1 start -1 size 10\n", "m.cm:3:", "expected a start in"},
+            {"Nodes 4\nConnections 1\n0->1 start 0 size 10 color red\n", "m.cm:3:", "got 'color'"},
+            {"Nodes 4\nConnections 1\n0->1 start 0 size 10 id\n", "m.cm:3:", "'id' without its value"},
+            {"Nodes 4\nConnections 1\n0->1 start 0 size 10 prio 5\n", "m.cm:3:", "no counterpart here"},
+            {"Nodes 4\nConnections 1\n0->1 id 1 size 10 trigger 1\n", "m.cm:3:", "htsim's triggers"},
+            {"Nodes 4\nConnections 1\nTriggers 1\n", "m.cm:3:", "are not read here"},
+            {"Nodes 4\nConnections 1\n0->1 start 0 size 10\n1->0 start 0 size 10\n",
+             "m.cm:4:",
+             "more connections than the 1"},
+            {"Nodes 4\nConnections 2\n0->1 start 0 size 10\n", "m.cm:", "but 1 connections"},
+            {"Nodes four\n", "m.cm:1:", "a count"},
+            {"", "m.cm:", "expected 'Nodes <N>' and 'Connections <C>'"},
+        };
+        CheckErrors(cases, [](std::istream& in) { RdmaParseConnectionMatrix(in, "m.cm"); });
+    }
+};
+
 /// Writer and reader agree.
 class FlowFileRoundTripTestCase : public TestCase
 {
@@ -449,6 +502,7 @@ class RdmaWorkloadTestSuite : public TestSuite
         AddTestCase(new FlowFileReferenceTestCase, TestCase::QUICK);
         AddTestCase(new FlowFileErrorsTestCase, TestCase::QUICK);
         AddTestCase(new FlowFileRoundTripTestCase, TestCase::QUICK);
+        AddTestCase(new ConnectionMatrixTestCase, TestCase::QUICK);
     }
 };
 

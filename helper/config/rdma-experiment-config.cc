@@ -179,8 +179,8 @@ AddTrafficKeys(RdmaConfig& c)
     c.AddKey("traffic.pattern",
              "poisson",
              "poisson (sizes from traffic.cdf at traffic.load), incast, permutation, all-to-all, "
-             "flow-file (an HPCC simulator flow file) or collective (training jobs: the job and "
-             "collective keys)",
+             "flow-file (an HPCC simulator flow file), connection-matrix (an htsim .cm file) or "
+             "collective (training jobs: the job and collective keys)",
              MakeEnumChecker(0,
                              "poisson",
                              1,
@@ -192,7 +192,9 @@ AddTrafficKeys(RdmaConfig& c)
                              4,
                              "flow-file",
                              5,
-                             "collective"));
+                             "collective",
+                             6,
+                             "connection-matrix"));
     c.AddKey("traffic.cdf",
              "websearch",
              "flow-size CDF: websearch, fbhdp, alistorage, googlerpc (shipped in data/cdf) or a "
@@ -204,6 +206,11 @@ AddTrafficKeys(RdmaConfig& c)
     c.AddKey("traffic.duration", "2ms", "poisson: length of the arrival window",
              PositiveDuration());
     c.AddKey("traffic.flowFile", "", "flow-file: the HPCC flow file (relative: as topology.file)");
+    c.AddKey("traffic.connectionMatrix",
+             "",
+             "connection-matrix: an htsim connection matrix (.cm, as csg-htsim's and uet-htsim's "
+             "connection_matrices/ write them), its node i the topology's host i (relative: as "
+             "topology.file)");
     c.AddKey("traffic.size", "1000000", "incast, permutation, all-to-all: bytes of each flow",
              MakeUintegerChecker<uint64_t>(1));
     c.AddKey("traffic.fanIn", "16", "incast: senders",

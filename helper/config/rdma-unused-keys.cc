@@ -135,12 +135,20 @@ Rules()
         r.push_back(
             Key("traffic.size", UnlessValue("traffic.pattern", {"incast", "permutation", "all-to-all"})));
         r.push_back(Key("traffic.flowFile", UnlessValue("traffic.pattern", {"flow-file"})));
+        r.push_back(
+            Key("traffic.connectionMatrix", UnlessValue("traffic.pattern", {"connection-matrix"})));
         for (const char* k : {"traffic.writeWeight", "traffic.readWeight", "traffic.sendWeight"})
         {
             r.push_back(Key(k,
                             UnlessValue("traffic.pattern",
                                         {"poisson", "incast", "permutation", "all-to-all"})));
         }
+        r.push_back(Key("traffic.start", [](const RdmaConfig& c) {
+            return c.Get("traffic.pattern") == "connection-matrix"
+                       ? std::string("traffic.pattern = connection-matrix (the matrix gives each "
+                                     "flow's start)")
+                       : std::string();
+        }));
         for (const char* k : {"traffic.start", "traffic.priority"})
         {
             r.push_back(Key(k, [](const RdmaConfig& c) {

@@ -16,6 +16,7 @@
 #include "ns3/rdma-flow-generator.h"
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-hpcc-config.h"
+#include "ns3/rdma-connection-matrix.h"
 #include "ns3/rdma-hpcc-flow-file.h"
 #include "ns3/rdma-hpcc-topology-reader.h"
 #include "ns3/rdma-implied-settings.h"
@@ -235,6 +236,35 @@ ReadFlowFile(const RdmaConfig& c, const RdmaTopologySpec& spec)
     return flows;
 }
 
+/// \return the flows of traffic.connectionMatrix (htsim's node i: host i), at
+/// traffic.priority \param c the configuration \param nHosts the topology's hosts
+/// \throws RdmaConfigError
+std::vector<RdmaFlow>
+ReadConnectionMatrix(const RdmaConfig& c, uint32_t nHosts)
+{
+    if (c.Get("traffic.connectionMatrix").empty())
+    {
+        throw RdmaConfigError(c.GetOrigin("traffic.pattern") +
+                              ": traffic.pattern = connection-matrix needs "
+                              "traffic.connectionMatrix");
+    }
+    const std::string path = c.GetInputPath("traffic.connectionMatrix");
+    RdmaConnectionMatrix m = RdmaReadConnectionMatrix(path);
+    if (m.nodes > nHosts)
+    {
+        throw RdmaConfigError(path + ": Nodes " + std::to_string(m.nodes) + ", but the topology has " +
+                              std::to_string(nHosts) +
+                              " hosts (htsim's node i is host i): give a topology with at least as "
+                              "many");
+    }
+    const auto priority = static_cast<uint8_t>(c.GetUinteger("traffic.priority"));
+    for (RdmaFlow& f : m.flows)
+    {
+        f.priority = priority;
+    }
+    return m.flows;
+}
+
 /// \return Poisson arrivals among these hosts at the load of loadKey (a
 /// fraction of hostRate, the fabric's host link rate), over
 /// traffic.duration from traffic.start, sizes from traffic.cdf
@@ -334,8 +364,8 @@ GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts, 
         return gen->AllToAll(pc);
     }
     throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
-                          "': expected poisson, incast, permutation, all-to-all, flow-file or "
-                          "collective");
+                          "': expected poisson, incast, permutation, all-to-all, flow-file, "
+                          "connection-matrix or collective");
 }
 
 /// \return the workload \throws RdmaConfigError
@@ -345,6 +375,10 @@ MakeFlows(const RdmaConfig& c, const RdmaTopologySpec& spec, uint32_t nHosts)
     const std::string pattern = c.Get("traffic.pattern");
     try
     {
+        if (pattern == "connection-matrix")
+        {
+            return ReadConnectionMatrix(c, nHosts);
+        }
         return pattern == "flow-file"
                    ? ReadFlowFile(c, spec)
                    : GenerateFlows(c, pattern, nHosts, spec.GetHostLinkRate());
@@ -922,6 +956,7 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
                                         {"traffic.start",
                                          "traffic.duration",
                                          "traffic.flowFile",
+                                         "traffic.connectionMatrix",
                                          "traffic.repeats",
                                          "traffic.interval",
                                          "job.stagger",
