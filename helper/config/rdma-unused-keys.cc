@@ -108,6 +108,15 @@ Rules()
         r.push_back(Group("switch.drill", UnlessValue("switch.LoadBalancing", {"Drill"})));
         r.push_back(Group("switch.letflow", UnlessValue("switch.LoadBalancing", {"LetFlow"})));
         r.push_back(Group("switch.conga", UnlessValue("switch.LoadBalancing", {"Conga"})));
+        // Trimming: its settings with no class trimmed.
+        for (const char* k : {"switch.trim.TrimClass", "switch.trim.Dscp", "switch.trim.Threshold"})
+        {
+            r.push_back(Key(k, [](const RdmaConfig& c) {
+                return c.GetUinteger("switch.trim.Classes") != 0
+                           ? std::string()
+                           : std::string("switch.trim.Classes = 0 (no class is trimmed)");
+            }));
+        }
         // Traffic: each pattern's keys (RdmaExperimentSpec's MakeFlows).
         const auto poissonOnly = [](const RdmaConfig& c) {
             return RdmaDrawsPoisson(c) ? std::string()

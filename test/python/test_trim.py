@@ -52,3 +52,12 @@ def test_bad_trimming_is_refused_naming_the_key(run_example, tmp_path, args, key
     r = run_example('rdma-sim', '-c', INCAST, '--output.dir=%s' % out, *args)
     assert r.returncode == 2 and key in r.stderr, r.stderr
     assert not out.exists()
+
+
+def test_trim_settings_without_a_trimmed_class_are_named_unused(run_example, tmp_path):
+    tiny = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+    r = run_example('rdma-sim', '-c', tiny, '--switch.trim.Dscp=62',
+                    '--output.dir=%s' % (tmp_path / 'o'), '--quiet')
+    assert r.returncode == 0, r.stderr
+    assert ('switch.trim.Dscp = 62 is not used: switch.trim.Classes = 0 (no class is trimmed)'
+            in r.stderr), r.stderr
