@@ -88,7 +88,7 @@ def add_sweep_options(p):
 #: how a legend names a value of a swept key: {key: {raw value: text}}
 VALUE_NAMES = {
     'cc.algorithm': {'none': 'no CC', 'dcqcn': 'DCQCN', 'hpcc': 'HPCC', 'timely': 'TIMELY',
-                     'dctcp': 'DCTCP', 'swift': 'Swift'},
+                     'dctcp': 'DCTCP', 'swift': 'Swift', 'nscc': 'NSCC'},
     'transport.recovery': {'go-back-n': 'go-back-N', 'irn': 'IRN'},
     'switch.LoadBalancing': {'Ecmp': 'ECMP', 'Spray': 'Spray', 'Drill': 'DRILL',
                              'LetFlow': 'LetFlow', 'Adaptive': 'Adaptive', 'Conga': 'CONGA'},

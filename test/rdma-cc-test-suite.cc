@@ -123,7 +123,8 @@ class CcBaseTestCase : public TestCase
                                  "ns3::RdmaHpcc",
                                  "ns3::RdmaTimely",
                                  "ns3::RdmaDctcp",
-                                 "ns3::RdmaSwift"})
+                                 "ns3::RdmaSwift",
+                                 "ns3::RdmaNscc"})
         {
             ObjectFactory f(name);
             Ptr<RdmaCongestionOps> cc = f.Create<RdmaCongestionOps>();

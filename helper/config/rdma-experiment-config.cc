@@ -417,8 +417,22 @@ AddCcKeys(RdmaConfig& c)
     // Congestion control: the algorithm, and each algorithm's attributes.
     c.AddKey("cc.algorithm",
              "dcqcn",
-             "dcqcn, hpcc, timely, dctcp, swift or none (line rate, for PFC-only studies)",
-             MakeEnumChecker(0, "dcqcn", 1, "hpcc", 2, "timely", 3, "dctcp", 4, "swift", 5, "none"));
+             "dcqcn, hpcc, timely, dctcp, swift, nscc (UEC 1.0's NSCC) or none (line rate, "
+             "for PFC-only studies)",
+             MakeEnumChecker(0,
+                             "dcqcn",
+                             1,
+                             "hpcc",
+                             2,
+                             "timely",
+                             3,
+                             "dctcp",
+                             4,
+                             "swift",
+                             5,
+                             "none",
+                             6,
+                             "nscc"));
     c.AddKey("cc.preset",
              "paper",
              "paper (the attribute defaults: DCQCN SIGCOMM 2015), nvidia (ConnectX firmware "
@@ -432,6 +446,7 @@ AddCcKeys(RdmaConfig& c)
     c.AddAttributeGroup("cc.timely", "ns3::RdmaTimely");
     c.AddAttributeGroup("cc.dctcp", "ns3::RdmaDctcp");
     c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
+    c.AddAttributeGroup("cc.nscc", "ns3::RdmaNscc");
     c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
 }
 

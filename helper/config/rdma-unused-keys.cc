@@ -95,7 +95,7 @@ Rules()
         r.push_back(Group("transport.irn", UnlessValue("transport.recovery", {"irn"})));
         r.push_back(Group("transport.gbn", UnlessValue("transport.recovery", {"go-back-n"})));
         // Congestion control: each algorithm's attributes.
-        for (const char* algo : {"dcqcn", "hpcc", "timely", "dctcp", "swift"})
+        for (const char* algo : {"dcqcn", "hpcc", "timely", "dctcp", "swift", "nscc"})
         {
             const std::string a = algo;
             r.push_back(Group("cc." + a, [a](const RdmaConfig& c) {

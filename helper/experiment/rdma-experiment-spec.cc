@@ -4,10 +4,9 @@
 
 #include "rdma-experiment-spec.h"
 
-#include "ns3/rdma-trim-config.h"
-
 #include "rdma-conga-fabric.h"
 
+#include "ns3/double.h"
 #include "ns3/int-header.h"
 #include "ns3/rdma-byte-size.h"
 #include "ns3/rdma-cc-preset.h"
@@ -29,6 +28,7 @@
 #include "ns3/rdma-wire.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/string.h"
+#include "ns3/switch-ecn-params.h"
 #include "ns3/switch-mmu.h"
 
 #include <algorithm>
@@ -445,13 +445,14 @@ MakeCongestionControl(const RdmaConfig& c)
                                                           {"timely", "ns3::RdmaTimely"},
                                                           {"dctcp", "ns3::RdmaDctcp"},
                                                           {"swift", "ns3::RdmaSwift"},
+                                                          {"nscc", "ns3::RdmaNscc"},
                                                           {"none", "ns3::RdmaNoCc"}};
     const std::string algo = c.Get("cc.algorithm");
     auto it = types.find(algo);
     if (it == types.end())
     {
         throw RdmaConfigError(c.GetOrigin("cc.algorithm") + ": cc.algorithm = '" + algo +
-                              "': expected dcqcn, hpcc, timely, dctcp, swift or none");
+                              "': expected dcqcn, hpcc, timely, dctcp, swift, nscc or none");
     }
     ObjectFactory f(it->second);
     // Keys the user or cc.preset set (RdmaApplyCcPreset; the defaults come from Apply()).
@@ -461,6 +462,12 @@ MakeCongestionControl(const RdmaConfig& c)
         {
             f.Set(k.attribute, StringValue(c.Get(k.name)));
         }
+    }
+    if (algo == "nscc" && c.GetUinteger("switch.trim.Classes") != 0 &&
+        c.GetOrigin("cc.nscc.TargetBaseRtts") == "default")
+    {
+        // UEC's reference model: a trimming network targets 0.75 base RTT.
+        f.Set("TargetBaseRtts", DoubleValue(0.75));
     }
     return f;
 }
@@ -771,6 +778,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     ReadTransport(c);
     ReadNic(c);
     ReadEcn(c);
+    WarnUnmarkable(c);
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     if (RdmaPartition::GetWorldSize() <= 1)
     {
@@ -1050,6 +1058,46 @@ RdmaExperimentSpec::ReadEcn(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("ecn.pmax") + ": ecn.pmax = " + c.Get("ecn.pmax") +
                               ": expected a probability in [0, 1]");
     }
+}
+
+void
+RdmaExperimentSpec::WarnUnmarkable(const RdmaConfig& c)
+{
+    const std::string algo = c.Get("cc.algorithm");
+    if (!c.GetBool("switch.EcnEnabled") ||
+        (algo != "dcqcn" && algo != "dctcp" && algo != "nscc" && c.Get("nic.Entropy") != "reps"))
+    {
+        return;
+    }
+    // A queue never holds more than the shared buffer: at or above it, RED
+    // never marks. The per-rate thresholds are lowest on the slowest port.
+    const uint64_t buffer = c.GetUinteger("pfc.BufferSize");
+    uint64_t slowest = UINT64_MAX;
+    for (const auto& l : topology.links)
+    {
+        if (topology.isSwitch[l.a] || topology.isSwitch[l.b])
+        {
+            slowest = std::min(slowest, l.rate.GetBitRate());
+        }
+    }
+    const bool perRate = ecn.kminBytes == 0 && ecn.kmaxBytes == 0;
+    if (slowest == UINT64_MAX)
+    {
+        return;
+    }
+    const uint64_t kmin = perRate ? SwitchEcnParams::ForRate(DataRate(slowest)).kminBytes
+                                  : ecn.kminBytes;
+    if (kmin < buffer)
+    {
+        return;
+    }
+    std::ostringstream w;
+    w << (perRate ? c.GetOrigin("pfc.BufferSize") : c.GetOrigin("ecn.kmin")) << ": ecn.kmin ("
+      << kmin << " bytes" << (perRate ? ", the per-rate default on every switch port" : "")
+      << ") is not below the switch buffer (pfc.BufferSize = " << buffer
+      << " bytes): no frame can be marked CE, so " << algo
+      << " gets no ECN signal; set ecn.kmin and ecn.kmax below the buffer";
+    Warn(w.str());
 }
 
 void

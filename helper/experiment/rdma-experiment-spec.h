@@ -141,6 +141,10 @@ struct RdmaExperimentSpec
     /// \brief Warn when Poisson arrivals take their load from hosts whose
     /// links differ in rate (an HPCC topology file's). \param c the configuration
     void WarnMixedHostRates(const RdmaConfig& c);
+    /// \brief Warn when ECN drives the run (DCQCN, DCTCP, NSCC, REPS) but
+    /// ecn.kmin is at or above the switch buffer, so no frame is ever marked.
+    /// \param c the configuration (ecn read)
+    void WarnUnmarkable(const RdmaConfig& c);
     /// \brief Fill connection, mtuBytes, congestionControl, lossRecovery and
     /// irnBdpSet. \param c the configuration
     void ReadTransport(const RdmaConfig& c);

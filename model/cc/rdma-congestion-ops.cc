@@ -145,6 +145,14 @@ RdmaCongestionOps::OnNak(Ptr<RdmaCcState> state)
 }
 
 void
+RdmaCongestionOps::OnTrimNak(Ptr<RdmaCcState> state, uint32_t bytes)
+{
+    NS_LOG_FUNCTION(this << state << bytes);
+    DoOnTrimNak(state, bytes);
+    KeepRateInRange(state);
+}
+
+void
 RdmaCongestionOps::OnTimeout(Ptr<RdmaCcState> state)
 {
     NS_LOG_FUNCTION(this << state);
@@ -193,6 +201,11 @@ RdmaCongestionOps::DoOnCnp(Ptr<RdmaCcState>)
 
 void
 RdmaCongestionOps::DoOnNak(Ptr<RdmaCcState>)
+{
+}
+
+void
+RdmaCongestionOps::DoOnTrimNak(Ptr<RdmaCcState>, uint32_t)
 {
 }
 

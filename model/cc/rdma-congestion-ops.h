@@ -198,6 +198,16 @@ class RdmaCongestionOps : public Object
     void OnNak(Ptr<RdmaCcState> state);
 
     /**
+     * \brief A NAK reported a request that a switch trimmed (AETH NAK code
+     * NAK_TRIMMED, the NACK of UEC 1.0's trimming): its bytes are lost and
+     * the sender knows it at once. The owner takes the trimmed request out
+     * of m_bytesInFlight before the call.
+     * \param state the QP's state
+     * \param bytes the trimmed request's bytes
+     */
+    void OnTrimNak(Ptr<RdmaCcState> state, uint32_t bytes);
+
+    /**
      * \brief The QP's ACK timer expired: nothing is taken to be in flight
      * any more (m_bytesInFlight = 0), then the algorithm reacts.
      * \param state the QP's state
@@ -247,6 +257,14 @@ class RdmaCongestionOps : public Object
      * \param state the QP's state
      */
     virtual void DoOnNak(Ptr<RdmaCcState> state);
+    /**
+     * \brief The algorithm's part of OnTrimNak; the default does nothing
+     * (the receiver's notification point has already treated the trimmed
+     * request as CE-marked).
+     * \param state the QP's state
+     * \param bytes the trimmed request's bytes
+     */
+    virtual void DoOnTrimNak(Ptr<RdmaCcState> state, uint32_t bytes);
     /**
      * \brief The algorithm's part of OnTimeout; the default does nothing.
      * \param state the QP's state

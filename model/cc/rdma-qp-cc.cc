@@ -317,12 +317,15 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHe
     uint32_t psn = frame.bth.GetPsn();
     bool nak = false;
     bool seqNak = false;
+    bool trimNak = false;
     if (op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE)
     {
         AethHeader::SyndromeType type = frame.aeth.GetSyndromeType();
         nak = type != AethHeader::ACK;
         seqNak = type == AethHeader::NAK &&
                  frame.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR;
+        trimNak = type == AethHeader::NAK &&
+                  frame.aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED;
     }
     Acknowledge(psn, !nak, ack);
     if (ack.rtt.IsStrictlyPositive())
@@ -345,6 +348,26 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHe
             m_inFlightBytes -= m_records.front().bytes;
         }
         m_ops->OnNak(m_state);
+    }
+    if (trimNak)
+    {
+        // The MSN field names the trimmed request: lost, and no longer in flight.
+        const uint32_t trimmed = frame.aeth.GetMsn() & 0xFFFFFF;
+        for (std::size_t i = 0; i < m_records.size(); ++i)
+        {
+            Record& r = m_records[i];
+            if (r.psn == trimmed)
+            {
+                if (r.inFlight)
+                {
+                    r.inFlight = false;
+                    m_inFlightBytes -= r.bytes;
+                }
+                m_state->m_bytesInFlight = m_inFlightBytes;
+                m_ops->OnTrimNak(m_state, r.bytes);
+                break;
+            }
+        }
     }
     m_state->m_bytesInFlight = m_inFlightBytes;
     return false;

@@ -32,7 +32,7 @@ KEYS = {
     'nic.qpc_cache_entries': '1024',
     'output.dir': 'rdma-sim-out',
 }
-CC = {'dcqcn': 1.0, 'hpcc': 0.5, 'timely': 1.2, 'dctcp': 1.1, 'swift': 0.8, 'none': 2.0}
+CC = {'dcqcn': 1.0, 'hpcc': 0.5, 'timely': 1.2, 'dctcp': 1.1, 'swift': 0.8, 'nscc': 0.9, 'none': 2.0}
 BUCKETS = [('0-10KB', 0, 10e3), ('10KB-100KB', 10e3, 100e3), ('100KB-1MB', 100e3, 1e6),
            ('1MB-10MB', 1e6, 10e6)]
 
