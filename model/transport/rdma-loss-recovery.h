@@ -281,7 +281,9 @@ class RdmaGoBackN : public RdmaLossRecovery
  *   outstanding PSN that is not SACKed.
  * - BDP-FC: at most BdpBytes / MTU PSNs beyond the cumulative ACK (section
  *   3.2); the requester asks for an ACK at least every quarter of that cap
- *   so the cap reopens without waiting, and at least every RTO_low / 4 so
+ *   (every I packets) so the cap reopens without waiting, and lets I - 1
+ *   more PSNs out, those delivered since the last ACKed request (the
+ *   paper's cap assumes an ACK per packet); and at least every RTO_low / 4 so
  *   a QP its congestion control paces slowly is not timed out while it
  *   sends (the timer runs from the last progress, and its length follows
  *   the packets in flight as they grow).

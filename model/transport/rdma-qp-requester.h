@@ -29,7 +29,8 @@ class RdmaQueuePair;
  * 9.7.7.2.2, 10.3.1); IBV_SEND_FENCE waits for earlier READ/atomics; a READ
  * request stands for all its response PSNs; retransmissions (go-back-N's
  * rewound PSNs, selective repeat's set) go before new requests; nothing is
- * sent while an RNR NAK's wait lasts or beyond the policy's window.
+ * sent while an RNR NAK's wait lasts or beyond the policy's window plus
+ * the I - 1 packets an ACK asked every I packets leaves unacknowledged.
  *
  * Logs as "RdmaQpRequester".
  */
@@ -96,6 +97,9 @@ class RdmaQpRequester
     /// AckRequestInterval packets (at least every quarter of a BDP cap) or
     /// the policy's ACK request period (counts the packet)
     bool AckRequestDue();
+    /// \return I, the packets between two AckReqs: AckReqInterval, at most a
+    /// quarter of the policy's window (when it has one), at least 1
+    uint32_t AckInterval() const;
     /// An ACK was asked for now: restart both counts.
     void NoteAckRequested();
 
