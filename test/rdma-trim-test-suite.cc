@@ -127,17 +127,22 @@ class TrimFrameTestCase : public TestCase
  * selective repeat every PSN is sent once plus once per time it was
  * trimmed (exactly the trimmed PSNs are resent, nothing twice), with
  * go-back-N the trimmed ones are among those resent; every WRITE completes.
+ * The 64 KiB are the shared buffer's, or the receiver port queue's MaxBytes
+ * (the trimmed headers then need their own budget beside the full queue:
+ * before they had it, every one of them was dropped).
  */
 class TrimIncastTestCase : public TestCase
 {
   public:
-    explicit TrimIncastTestCase(bool selective)
-        : TestCase(std::string("trim: 2-to-1 incast, 64 KiB buffer, PFC off, ") +
+    TrimIncastTestCase(bool selective, bool queueLimit)
+        : TestCase(std::string("trim: 2-to-1 incast, 64 KiB ") +
+                   (queueLimit ? "port queue (MaxBytes)" : "shared buffer") + ", PFC off, " +
                    (selective ? "selective repeat: exactly the trimmed PSNs resent, each once "
                                 "per trim"
                               : "go-back-N: the trimmed PSNs among those resent") +
                    "; no drop, no timeout, every WRITE completes"),
-          m_selective(selective)
+          m_selective(selective),
+          m_queueLimit(queueLimit)
     {
     }
 
@@ -148,12 +153,23 @@ class TrimIncastTestCase : public TestCase
         o.hosts = 3;
         o.connection.timeout = 14; // 67 ms: a timeout would show in the counters
         o.connection.pathMtu = IBV_MTU_1024;
-        o.configure = [](Ptr<RdmaSwitch> sw) {
-            sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(64 * 1024));
+        o.configure = [this](Ptr<RdmaSwitch> sw) {
+            if (!m_queueLimit)
+            {
+                sw->GetMmu()->SetAttribute("BufferSize", UintegerValue(64 * 1024));
+            }
             sw->GetMmu()->SetAttribute("PfcEnabled", BooleanValue(false));
             sw->GetTrimmer()->SetAttribute("Classes", UintegerValue(1 << 3));
         };
         Star star(o);
+        const uint32_t rx = 2;
+        if (m_queueLimit)
+        {
+            // 60 WRITE-middle frames (1,082 bytes): a full queue has no room
+            // left for a header.
+            star.switchPorts[rx]->GetTxQueue()->SetAttribute("MaxBytes",
+                                                              UintegerValue(60 * 1082));
+        }
         for (const Ptr<RdmaNic>& nic : star.nics)
         {
             nic->SetAttribute("TrimmedDscp", IntegerValue(63));
@@ -163,7 +179,6 @@ class TrimIncastTestCase : public TestCase
                                     PointerValue(CreateObject<RdmaSelectiveRepeat>()));
             }
         }
-        const uint32_t rx = 2;
         const uint32_t writes = 8;
         std::vector<Ptr<RdmaQueuePair>> qps;
         for (uint32_t s = 0; s < 2; ++s)
@@ -256,7 +271,8 @@ class TrimIncastTestCase : public TestCase
         Simulator::Destroy();
     }
 
-    bool m_selective; //!< selective repeat (else go-back-N)
+    bool m_selective;  //!< selective repeat (else go-back-N)
+    bool m_queueLimit; //!< the port queue's MaxBytes binds (else the shared buffer)
 };
 
 /// The suite.
@@ -267,8 +283,9 @@ class RdmaTrimTestSuite : public TestSuite
         : TestSuite("rdma-trim", UNIT)
     {
         AddTestCase(new TrimFrameTestCase(), TestCase::QUICK);
-        AddTestCase(new TrimIncastTestCase(true), TestCase::QUICK);
-        AddTestCase(new TrimIncastTestCase(false), TestCase::QUICK);
+        AddTestCase(new TrimIncastTestCase(true, false), TestCase::QUICK);
+        AddTestCase(new TrimIncastTestCase(false, false), TestCase::QUICK);
+        AddTestCase(new TrimIncastTestCase(true, true), TestCase::QUICK);
     }
 };
 

@@ -109,7 +109,8 @@ Rules()
         r.push_back(Group("switch.letflow", UnlessValue("switch.LoadBalancing", {"LetFlow"})));
         r.push_back(Group("switch.conga", UnlessValue("switch.LoadBalancing", {"Conga"})));
         // Trimming: its settings with no class trimmed.
-        for (const char* k : {"switch.trim.TrimClass", "switch.trim.Dscp", "switch.trim.Threshold"})
+        for (const char* k :
+             {"switch.trim.TrimClass", "switch.trim.Dscp", "switch.trim.Threshold", "switch.trim.MaxBytes"})
         {
             r.push_back(Key(k, [](const RdmaConfig& c) {
                 return c.GetUinteger("switch.trim.Classes") != 0

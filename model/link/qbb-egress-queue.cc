@@ -116,6 +116,7 @@ QbbEgressQueue::DoDispose()
         q.bytes = 0;
     }
     m_bytes = 0;
+    m_trimmedBytes = 0;
     m_backlogMask = 0;
     m_mmu = nullptr;
     m_marker = nullptr;
@@ -210,7 +211,7 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
     RdmaDropReason refused = Admit(item);
     if (refused != DROP_NONE && !trimmed && m_trimmer && m_trimmer->Trims(item.cls) && Trim(item))
     {
-        refused = Admit(item); // the headers alone, in the trimmer's class: MaxBytes only
+        refused = Admit(item); // the headers alone, in the trimmer's class and budget
     }
     if (refused != DROP_NONE)
     {
@@ -238,7 +239,13 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
 RdmaDropReason
 QbbEgressQueue::Admit(const QbbQueueItem& item)
 {
-    if (m_bytes + item.Bytes() > m_maxBytes)
+    if (item.trimmed)
+    {
+        // Trimmed headers queue beside the data, in a budget of their own.
+        const uint64_t budget = m_trimmer->GetMaxBytes() > 0 ? m_trimmer->GetMaxBytes() : m_maxBytes;
+        return m_trimmedBytes + item.Bytes() > budget ? DROP_QUEUE_FULL : DROP_NONE;
+    }
+    if (m_bytes - m_trimmedBytes + item.Bytes() > m_maxBytes)
     {
         return DROP_QUEUE_FULL;
     }
@@ -265,6 +272,7 @@ QbbEgressQueue::Trim(QbbQueueItem& item)
     // Trimmed frames take no shared buffer (switch ASICs keep them in a
     // queue of their own): the MMU neither admits nor releases them.
     item.inPort = QbbQueueItem::NO_PORT;
+    item.trimmed = 1;
     FireFrameTrace(m_trimTrace, *item.frame, from);
     return true;
 }
@@ -275,6 +283,10 @@ QbbEgressQueue::DoEnqueue(QbbQueueItem&& item)
     ClassQueue& q = m_classes[item.cls];
     q.bytes += item.Bytes();
     m_bytes += item.Bytes();
+    if (item.trimmed)
+    {
+        m_trimmedBytes += item.Bytes();
+    }
     m_backlogMask |= 1U << item.cls;
     q.items.push_back(std::move(item));
 }
@@ -365,6 +377,10 @@ QbbEgressQueue::Pop(uint8_t cls)
     q.items.pop_front();
     q.bytes -= item.Bytes();
     m_bytes -= item.Bytes();
+    if (item.trimmed)
+    {
+        m_trimmedBytes -= item.Bytes();
+    }
     if (q.items.empty())
     {
         m_backlogMask &= ~(1U << cls);

@@ -328,6 +328,7 @@ class QbbEgressQueue : public Object
     // What every frame reads first and together (after the reference count),
     // ahead of the eight class FIFOs: order only, no behaviour.
     uint64_t m_bytes{0};                           //!< bytes in all classes
+    uint64_t m_trimmedBytes{0};                    //!< of which trimmed frames (not in MaxBytes)
     uint64_t m_maxBytes;                           //!< MaxBytes attribute
     uint8_t m_backlogMask{0};                      //!< bit c: class c not empty
     bool m_bypass{true};                           //!< CanBypass()

@@ -34,13 +34,15 @@ struct QbbQueueItem
     uint8_t cls : 3;          //!< traffic class, 0-7
     uint8_t ecn : 2;          //!< the IP ECN field when it arrived (RFC 3168); 0 if not IP
     uint8_t ipv6 : 1;         //!< the IP header is IPv6
+    uint8_t trimmed : 1;      //!< cut to its headers here (QbbTrimmer): its own byte budget
     uint8_t ipOffset{0};      //!< the IP header's first byte; 0 if not IP
     uint8_t intOffset{0};     //!< the IntHeader's first byte if it is to be stamped; 0: none
 
     QbbQueueItem()
         : cls(0),
           ecn(0),
-          ipv6(0)
+          ipv6(0),
+          trimmed(0)
     {
     }
 

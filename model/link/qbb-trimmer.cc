@@ -52,6 +52,15 @@ QbbTrimmer::GetTypeId()
                           "packets), bytes. Default 0: only where the frame would be dropped.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&QbbTrimmer::m_threshold),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("MaxBytes",
+                          "Bytes of trimmed frames one port may hold, beside its data and not "
+                          "counted in the queue's MaxBytes nor in the shared buffer (switch "
+                          "ASICs keep trimmed headers in a queue of their own; htsim's "
+                          "CompositeQueue gives them twice the data queue's size); a trimmed "
+                          "frame that does not fit is dropped. Default 0: the queue's MaxBytes.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&QbbTrimmer::m_maxBytes),
                           MakeUintegerChecker<uint64_t>());
     return tid;
 }
@@ -59,6 +68,12 @@ QbbTrimmer::GetTypeId()
 QbbTrimmer::QbbTrimmer() = default;
 
 QbbTrimmer::~QbbTrimmer() = default;
+
+uint64_t
+QbbTrimmer::GetMaxBytes() const
+{
+    return m_maxBytes;
+}
 
 bool
 QbbTrimmer::IsEnabled() const

@@ -81,12 +81,15 @@ class QbbTrimmer : public Object
     uint8_t GetTrimClass() const;
     /// \return the DSCP that marks a trimmed frame (Dscp)
     uint8_t GetDscp() const;
+    /// \return the bytes of trimmed frames a port may hold (MaxBytes; 0: the queue's MaxBytes)
+    uint64_t GetMaxBytes() const;
 
   private:
     uint8_t m_classes{0};    //!< Classes attribute: bit c = class c is trimmed
     uint8_t m_trimClass{7};  //!< TrimClass attribute
     uint8_t m_dscp{63};      //!< Dscp attribute
     uint64_t m_threshold{0}; //!< Threshold attribute, bytes (0: only where it would drop)
+    uint64_t m_maxBytes{0};  //!< MaxBytes attribute, bytes (0: the queue's MaxBytes)
 };
 
 } // namespace ns3

@@ -1,0 +1,220 @@
+#!/usr/bin/python3
+"""rdma-sim and UEC's htsim_uec side by side on cases of UEC's validation plan.
+
+Usage: bench_uec.py --htsim-uec BIN [--sim RDMA_SIM] [--cases NAME,...] [--runs N]
+                    [--cc nscc] [--out DIR]
+
+The peer is the Ultra Ethernet Consortium's simulator, htsim_uec
+(github.com/ultraethernet/uet-htsim, htsim/sim/datacenter/main_uec.cpp),
+built where BIN is; its connection matrices are read from
+``connection_matrices/`` beside BIN. Each case is one of its validation
+plan's (validate_uec_sender.txt): a .cm file and htsim_uec's options.
+htsim_uec runs with them and its defaults: a 3-tier fat tree of the .cm's
+node count, 100 Gb/s links, 1 us per hop, 4,150-byte packets, trimming,
+per-port queues of one BDP (178,450 bytes), ECN marked on dequeue from 0.2
+to 0.8 BDP (37,350 to 145,250 bytes, every packet above), NSCC, and its
+mixed load balancing over --paths entropies.
+
+rdma-sim runs the same case with the same matrix (traffic.pattern =
+connection-matrix) on the same network: topology.type = fat-tree with k^3/4
+= the node count, 100 Gb/s and 1 us links, transport.pathMtu = 4096, PFC
+off, link.queue.MaxBytes = 178450 on every port (the shared buffer set
+large enough never to decide first), ECN from 37,350 to 145,250 bytes with
+pmax 1 (marking at dequeue, on the bytes behind), trimming of the data
+class (switch.trim.Classes = 8) with twice the data queue for trimmed
+headers (switch.trim.MaxBytes, as htsim's CompositeQueue), IRN's selective repeat with a reorder
+window of 64 and its BDP-FC cap at 3 BDPs (UEC has none; NSCC's window, at
+most 1.5 BDPs, limits the QP), ACKs in class 7 with the trimmed headers
+(htsim_uec serves control packets first), --cc (nscc by default) and REPS
+entropy (nic.Entropy = reps) for a case with many paths, one path per QP
+for ``-paths 1``. An htsim
+``-cwnd N`` (packets) becomes cc.nscc.InitialWindow = N x 4,150 bytes.
+
+The two alternate per run (which goes first flips each run), so both see
+the same machine. Tail FCT is the last flow's end (htsim's "finished at",
+rdma-sim's start + FCT in fct.csv), in microseconds; wall time and peak RSS
+are each process's own (os.wait4). Prints one row per case (medians over
+--runs) with the tail FCTs, their ratio, and each side's wall time and peak
+RSS; writes them as JSON to OUT/bench-uec.json. Exit 2 on bad input, 1 on a
+failed run.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+#: htsim_uec's network BDP (100 Gb/s x its 14.02 us unloaded RTT), per-port
+#: queue (one BDP, rounded up to 43 packets of 4,150 bytes) and ECN band
+BDP_BYTES = 175284
+QUEUE_BYTES = 178450
+ECN_LOW, ECN_HIGH = 37350, 145250
+PACKET_BYTES = 4150
+
+#: the validation plan's cases: name -> (matrix, htsim_uec options)
+CASES = {
+    'single': ('one.cm', ['-end', '1000']),
+    'bidir': ('bidir.cm', ['-end', '1000']),
+    'incast16': ('incast.cm', ['-end', '3000']),
+    'incast128': ('incast_128.cm', ['-end', '30000']),
+    'incast1024': ('incast_1024_100K.cm', ['-end', '15000', '-cwnd', '50']),
+    'outcast-incast': ('outcast_incast.cm', ['-end', '3000']),
+    'perm16': ('perm_16n_16c_2MB.cm', ['-end', '1000', '-paths', '128']),
+    'perm16-1path': ('perm_16n_16c_2MB.cm', ['-end', '2000', '-paths', '1']),
+    'perm1024': ('perm_1024n_1024c_0u_2000000b.cm', ['-end', '400', '-paths', '128']),
+}
+
+
+def run_timed(cmd, cwd=None):
+    """Run cmd; return (returncode, stdout, stderr, wall s, peak RSS MB)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        out.seek(0)
+        err.seek(0)
+        return (os.waitstatus_to_exitcode(status), out.read().decode(errors='replace'),
+                err.read().decode(errors='replace'), wall, usage.ru_maxrss / 1024.0)
+
+
+def matrix_nodes(path):
+    """The node count on a .cm file's first line ("Nodes N")."""
+    with open(path) as f:
+        m = re.match(r'\s*Nodes\s+(\d+)', f.readline())
+    if not m:
+        raise ValueError('%s:1: expected "Nodes N"' % path)
+    return int(m.group(1))
+
+
+def fat_tree_k(nodes):
+    """The even k with k^3/4 = nodes (htsim's 3-tier fat tree), or ValueError."""
+    for k in range(2, 130, 2):
+        if k ** 3 // 4 == nodes:
+            return k
+    raise ValueError('%d nodes is no 3-tier fat tree (k^3/4)' % nodes)
+
+
+def our_args(matrix, options, cc, out):
+    """rdma-sim's arguments for one case."""
+    opts = dict(zip(options[::2], options[1::2]))
+    paths = int(opts.get('-paths', '64'))
+    args = ['--topology.type=fat-tree', '--topology.k=%d' % fat_tree_k(matrix_nodes(matrix)),
+            '--traffic.pattern=connection-matrix', '--traffic.connectionMatrix=%s' % matrix,
+            '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
+            '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % QUEUE_BYTES,
+            '--ecn.kmin=%d' % ECN_LOW, '--ecn.kmax=%d' % ECN_HIGH, '--ecn.pmax=1',
+            '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * QUEUE_BYTES),
+            '--transport.recovery=irn',
+            '--transport.irn.ReorderWindow=64', '--cc.algorithm=%s' % cc,
+            '--transport.irn.BdpBytes=%d' % (3 * BDP_BYTES),
+            '--nic.AckPriority=7',
+            '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
+            '--sim.stopTime=%sus' % opts.get('-end', '1000'),
+            '--output.qlenInterval=0s', '--output.dir=%s' % out, '--force', '-q']
+    if '-cwnd' in opts and cc == 'nscc':
+        args.append('--cc.nscc.InitialWindow=%d' % (int(opts['-cwnd']) * PACKET_BYTES))
+    return args
+
+
+def our_tail_us(out):
+    """The last flow's end in rdma-sim's fct.csv, microseconds, and the flows
+    that finished; an unfinished flow makes the tail None."""
+    ends = []
+    with open(os.path.join(out, 'fct.csv')) as f:
+        for r in csv.DictReader(f):
+            if not r['fct_ns'] or r['fct_ns'] == 'nan':
+                return None, len(ends)
+            ends.append(float(r['start_ns']) + float(r['fct_ns']))
+    return max(ends) / 1e3, len(ends)
+
+
+def htsim_tail_us(stdout):
+    """htsim_uec's last "finished at" time, microseconds, and the flow count."""
+    ends = [float(m.group(1)) for m in re.finditer(r' finished at ([0-9.]+)', stdout)]
+    return (max(ends) if ends else None), len(ends)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--htsim-uec', required=True, help='the built htsim_uec binary')
+    ap.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
+    ap.add_argument('--cases', default='single,bidir,incast16,perm16,perm16-1path')
+    ap.add_argument('--runs', type=int, default=1)
+    ap.add_argument('--cc', default='nscc', help="rdma-sim's cc.algorithm (default nscc)")
+    ap.add_argument('--out', default='out/bench-uec')
+    a = ap.parse_args()
+    cases = a.cases.split(',')
+    bad = [c for c in cases if c not in CASES]
+    binary = os.path.abspath(a.htsim_uec)
+    if bad or a.runs < 1 or not os.access(binary, os.X_OK) or not os.access(a.sim, os.X_OK):
+        print('bench_uec.py: %s' % ('unknown case %s (known: %s)' % (bad, ', '.join(CASES))
+                                    if bad else 'no runnable htsim_uec or rdma-sim, or --runs '
+                                    'below 1'), file=sys.stderr)
+        sys.exit(2)
+    cm_dir = os.path.join(os.path.dirname(binary), 'connection_matrices')
+    os.makedirs(a.out, exist_ok=True)
+    rows = []
+    for name in cases:
+        cm, options = CASES[name]
+        matrix = os.path.join(cm_dir, cm)
+        if not os.path.isfile(matrix):
+            print('bench_uec.py: no connection matrix %s' % matrix, file=sys.stderr)
+            sys.exit(2)
+        ours_dir = os.path.join(a.out, name)
+        samples = {'ours': [], 'htsim': []}
+        for run in range(a.runs):
+            order = ['ours', 'htsim'] if run % 2 == 0 else ['htsim', 'ours']
+            for who in order:
+                if who == 'ours':
+                    rc, _, err, wall, rss = run_timed(
+                        [a.sim] + our_args(matrix, options, a.cc, ours_dir))
+                    if rc != 0:
+                        print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
+                              file=sys.stderr)
+                        sys.exit(1)
+                    tail, flows = our_tail_us(ours_dir)
+                else:
+                    rc, out, err, wall, rss = run_timed(
+                        ['./' + os.path.basename(binary), '-tm', matrix, '-sender_cc_only']
+                        + options, cwd=os.path.dirname(binary))
+                    if rc != 0:
+                        print('bench_uec.py: htsim_uec failed on %s:\n%s' % (name, (out + err)
+                                                                              [-2000:]),
+                              file=sys.stderr)
+                        sys.exit(1)
+                    tail, flows = htsim_tail_us(out)
+                samples[who].append({'tail_us': tail, 'flows': flows, 'wall_s': wall,
+                                     'peak_rss_mb': rss})
+        row = {'case': name, 'matrix': cm, 'htsim_options': ' '.join(options), 'cc': a.cc,
+               'runs': a.runs}
+        for who, s in samples.items():
+            tails = [x['tail_us'] for x in s]
+            row[who] = {'tail_us': None if None in tails else statistics.median(tails),
+                        'flows': s[0]['flows'],
+                        'wall_s': statistics.median(x['wall_s'] for x in s),
+                        'peak_rss_mb': statistics.median(x['peak_rss_mb'] for x in s)}
+        o, h = row['ours']['tail_us'], row['htsim']['tail_us']
+        row['tail_ratio'] = o / h if o and h else None
+        rows.append(row)
+        print('%-15s tail %s us (htsim_uec %s us, %s)  wall %.2f s (%.2f s)  peak %.0f MB '
+              '(%.0f MB)  flows %d (%d)' % (
+                  name, '%.1f' % o if o else 'unfinished', '%.1f' % h if h else 'unfinished',
+                  '%.3fx' % row['tail_ratio'] if row['tail_ratio'] else '-',
+                  row['ours']['wall_s'], row['htsim']['wall_s'], row['ours']['peak_rss_mb'],
+                  row['htsim']['peak_rss_mb'], row['ours']['flows'], row['htsim']['flows']),
+              flush=True)
+    with open(os.path.join(a.out, 'bench-uec.json'), 'w') as f:
+        json.dump(rows, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()

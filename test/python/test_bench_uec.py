@@ -1,0 +1,74 @@
+"""scripts/bench_uec.py without htsim_uec: the network it gives rdma-sim for a
+case, the peer's output it reads, and one whole invocation with a stand-in
+for htsim_uec beside the real rdma-sim."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, 'scripts'))
+import bench_uec  # noqa: E402
+
+SCRIPT = os.path.join(TOP, 'scripts', 'bench_uec.py')
+
+
+def test_htsim_tail_is_the_last_finish():
+    out = ('Flow Uec_0_15 flowId 1 uecSrc 0 finished at 1273.56 total messages 1\n'
+           'Flow Uec_1_15 flowId 2 uecSrc 1 finished at 2478.53 total messages 1\n')
+    assert bench_uec.htsim_tail_us(out) == (2478.53, 2)
+    assert bench_uec.htsim_tail_us('nothing finished') == (None, 0)
+
+
+def test_fat_tree_of_the_matrix(tmp_path):
+    cm = tmp_path / 'x.cm'
+    cm.write_text('Nodes 1024\nConnections 0\n')
+    assert bench_uec.fat_tree_k(bench_uec.matrix_nodes(str(cm))) == 16
+    with pytest.raises(ValueError, match='k\\^3/4'):
+        bench_uec.fat_tree_k(100)
+
+
+def test_rdma_sim_gets_htsim_uec_network(tmp_path):
+    cm = tmp_path / 'x.cm'
+    cm.write_text('Nodes 16\nConnections 0\n')
+    args = bench_uec.our_args(str(cm), ['-end', '3000', '-cwnd', '50'], 'nscc', 'o')
+    # One BDP of queue per port and ECN from 0.2 to 0.8 of it, in 4,150-byte packets.
+    for a in ('--topology.k=4', '--link.queue.MaxBytes=178450', '--ecn.kmin=37350',
+              '--ecn.kmax=145250', '--ecn.pmax=1', '--switch.trim.Classes=8',
+              '--nic.Entropy=reps', '--sim.stopTime=3000us',
+              '--cc.nscc.InitialWindow=207500', '--transport.irn.BdpBytes=525852',
+              '--switch.trim.MaxBytes=356900'):
+        assert a in args
+    one_path = bench_uec.our_args(str(cm), ['-paths', '1'], 'dcqcn', 'o')
+    assert '--nic.Entropy=qp' in one_path
+    assert not any(a.startswith('--cc.nscc') for a in one_path)
+
+
+def test_one_case_beside_a_stand_in(run_example, tmp_path):
+    peer = tmp_path / 'datacenter'
+    (peer / 'connection_matrices').mkdir(parents=True)
+    (peer / 'connection_matrices' / 'one.cm').write_text(
+        'Nodes 16\nConnections 1\n0->13 start 0 size 2000000\n')
+    fake = peer / 'htsim_uec'
+    fake.write_text('#!/bin/sh\necho "Flow Uec_0_13 flowId 1 uecSrc 0 finished at 100.0"\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    sim = os.path.join(os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build')),
+                       'examples', 'rdma-sim')
+    if not os.access(sim, os.X_OK):
+        pytest.skip('no rdma-sim built')
+    out = tmp_path / 'out'
+    r = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                        '--cases', 'single', '--out', str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    row, = json.load(open(out / 'bench-uec.json'))
+    assert row['htsim']['tail_us'] == 100.0 and row['htsim']['flows'] == 1
+    # 2 MB across the idle fat tree: 489 frames at 100 Gb/s plus the RTT (176.9 us).
+    assert 170 < row['ours']['tail_us'] < 180 and row['ours']['flows'] == 1
+    assert row['tail_ratio'] == pytest.approx(row['ours']['tail_us'] / 100.0)
+    bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                          '--cases', 'nope'], capture_output=True, text=True)
+    assert bad.returncode == 2 and 'unknown case' in bad.stderr
