@@ -204,7 +204,15 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
 {
     // Per-frame path: no NS_LOG_FUNCTION (see QbbNetDevice's notes).
     bool trimmed = false;
-    if (m_trimmer && m_trimmer->AboveThreshold(item.cls, m_classes[item.cls].bytes))
+    if (m_trimmer && item.cls == m_trimmer->GetTrimClass())
+    {
+        // Headers trimmed upstream (and anything else of the trimmed
+        // frames' class) queue in the trimmed frames' budget, outside the
+        // shared buffer, at every hop.
+        item.trimmed = 1;
+        item.inPort = QbbQueueItem::NO_PORT;
+    }
+    else if (m_trimmer && m_trimmer->AboveThreshold(item.cls, m_classes[item.cls].bytes))
     {
         trimmed = Trim(item);
     }

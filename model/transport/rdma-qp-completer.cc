@@ -601,6 +601,11 @@ RdmaQpCompleter::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sac
         ++m_qp->MutableStats().nakTrimReceived;
         m_qp->GetLossRecovery()->OnTrimmed(m_sq.state, psn, aeth.GetMsn());
         UpdateLossTimer();
+        // The fabric carried the request's headers and it is resent at once:
+        // its retransmission timeout runs from now, as UEC's per-packet
+        // timers do (else a packet trimmed again and again times out while
+        // its NAKs keep coming).
+        UpdateTimer(true);
         return;
     }
     RdmaWcStatus status = IBV_WC_REM_OP_ERR;
