@@ -198,6 +198,10 @@ LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure,
     'sixteen 128-host AliStorage points and nine permutations, tens of minutes', 'parse')
 LONG['scripts/multipath_study.py --out out/multipath'] = (
     'the whole study at the configs\' sizes, hours on two cores', 'parse')
+# doc/trimming.rst, "Side by side with UEC's simulator": it needs htsim_uec built
+LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases single,bidir,'
+     'incast16,outcast-incast,perm16,perm16-1path,incast128,incast1024,perm1024'] = (
+    "needs UEC's htsim_uec built from a uet-htsim checkout; minutes", 'parse')
 # doc/rdma.rst, ConWeave's other balancers: they need its simulator built
 LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave --lb fecmp,letflow,drill,'
      'conga --recovery pfc,irn --time 0.005 --resume --out out/bench-conweave-lbs'] = (
