@@ -30,6 +30,15 @@ RdmaReadTrimming(const RdmaConfig& c, uint8_t dataTos)
                               c.Get("switch.trim.Classes") +
                               "): trimmed frames need a class of their own, above the data's");
     }
+    if (c.GetBool("pfc.PfcEnabled") && ((c.GetUinteger("pfc.LosslessClasses") >> trimClass) & 1))
+    {
+        throw RdmaConfigError(c.GetOrigin("switch.trim.TrimClass") +
+                              ": switch.trim.TrimClass = " + std::to_string(trimClass) +
+                              " is lossless (pfc.LosslessClasses = " +
+                              c.Get("pfc.LosslessClasses") +
+                              "): its frames queue outside the shared buffer, which PFC "
+                              "accounts, so nothing would ever pause them");
+    }
     QbbDscpClassMap map;
     std::istringstream(c.Get("link.DscpToClass")) >> map;
     if (map.Get(dscp) != trimClass)

@@ -46,6 +46,8 @@ def test_trimmed_frames_are_valid_rocev2(run_example, tmp_path):
     (['--switch.trim.Dscp=26', '--switch.trim.TrimClass=3', '--switch.trim.Classes=1'],
      'switch.trim.Dscp'),
     (['--switch.trim.Dscp=40'], 'switch.trim.Dscp'),
+    (['--pfc.PfcEnabled=true', '--pfc.LosslessClasses=136', '--pfc.BufferSize=10000000'],
+     'switch.trim.TrimClass'),
 ])
 def test_bad_trimming_is_refused_naming_the_key(run_example, tmp_path, args, key):
     out = tmp_path / 'bad'
