@@ -250,7 +250,8 @@ QbbEgressQueue::Admit(const QbbQueueItem& item)
     if (item.trimmed)
     {
         // Trimmed headers queue beside the data, in a budget of their own.
-        const uint64_t budget = m_trimmer->GetMaxBytes() > 0 ? m_trimmer->GetMaxBytes() : m_maxBytes;
+        const uint64_t own = m_trimmer->GetMaxBytes();
+        const uint64_t budget = own > 0 ? own : m_maxBytes;
         return m_trimmedBytes + item.Bytes() > budget ? DROP_QUEUE_FULL : DROP_NONE;
     }
     if (m_bytes - m_trimmedBytes + item.Bytes() > m_maxBytes)
