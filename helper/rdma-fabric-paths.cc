@@ -38,7 +38,8 @@ RdmaFabricPaths::GetBottleneckRate(uint32_t src, uint32_t dst) const
         const uint64_t r = m_spec.links[l].rate.GetBitRate();
         bps = (bps == 0 || r < bps) ? r : bps;
     }
-    return DataRate(bps);
+    // The planes are copies: a pair's paths over all of them carry P times one's.
+    return DataRate(bps * m_spec.planes);
 }
 
 Time

@@ -55,7 +55,9 @@ class RdmaFabricPaths
      */
     Time GetPropagationDelay(uint32_t src, uint32_t dst) const;
     /**
-     * \brief The slowest link rate on the path from src to dst.
+     * \brief The slowest link rate on the path from src to dst, times the
+     * planes (RdmaTopologySpec::planes): a multi-plane NIC sends over every
+     * plane at once, so its ideal FCT is that of their summed rate.
      * \param src host index \param dst host index \return the rate (0 if src = dst)
      */
     DataRate GetBottleneckRate(uint32_t src, uint32_t dst) const;

@@ -78,6 +78,12 @@ RdmaFabric::GetHostDevice(uint32_t i) const
     return nic ? nic->GetDevice() : nullptr;
 }
 
+uint32_t
+RdmaFabric::GetNPlanes() const
+{
+    return m_spec.planes;
+}
+
 Ipv4Address
 RdmaFabric::GetHostAddress(uint32_t i) const
 {

@@ -72,8 +72,10 @@ class RdmaFabric
      *         hands out there (RdmaNicIds)
      */
     Ptr<RdmaNicIds> GetHostIds(uint32_t i) const;
-    /// \param i host index \return its device (null: another rank's host)
+    /// \param i host index \return its device, plane 0's (null: another rank's host)
     Ptr<QbbNetDevice> GetHostDevice(uint32_t i) const;
+    /// \return planes of the fabric (RdmaTopologySpec::planes), each host with a port on each
+    uint32_t GetNPlanes() const;
     /// \param i host index \return its address (GID)
     Ipv4Address GetHostAddress(uint32_t i) const;
     /// \param address a host address \return its host index, or UINT32_MAX if none
@@ -146,7 +148,7 @@ class RdmaFabric
     NodeContainer m_switchNodes;                        //!< switches, by index
     std::vector<Ptr<RdmaNic>> m_nics;                   //!< by host index (null: another rank's)
     std::vector<Ptr<RdmaNicIds>> m_hostIds;             //!< by host index
-    std::vector<Ptr<QbbNetDevice>> m_hostPorts;         //!< by host index
+    std::vector<std::vector<Ptr<QbbNetDevice>>> m_hostPorts; //!< by host index, by plane
     std::vector<Ptr<RdmaSwitch>> m_switches;            //!< by switch index
     std::vector<uint32_t> m_switchIds;                  //!< switch index -> node id
     std::vector<bool> m_down;                           //!< per link: failed and rerouted around

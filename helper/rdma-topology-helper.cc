@@ -223,7 +223,7 @@ RdmaTopologyHelper::InstallFabric(const RdmaTopologySpec& spec)
     {
         // Null for another rank's host whose link has no end here.
         const auto& hostPorts = ports[m_routes->GetHostNode(h)];
-        m_hostPorts.push_back(hostPorts.empty() ? nullptr : hostPorts[0]);
+        m_hostPorts.push_back(hostPorts);
     }
 
     const uint64_t entries = InstallRoutes();
@@ -423,6 +423,20 @@ RdmaTopologyHelper::ScheduleLinkFailure(uint32_t link, Time at, Time convergence
     Simulator::Schedule(at + convergence, &RdmaTopologyHelper::RerouteAround, this, link);
 }
 
+bool
+RdmaTopologyHelper::PlaneReaches(uint32_t node, uint32_t plane, Ipv4Address dst) const
+{
+    const uint32_t dstHost = GetHostIndex(dst);
+    const auto& ports = m_routes->GetPorts(node);
+    if (dstHost == UINT32_MAX || plane >= ports.size())
+    {
+        return false;
+    }
+    const RdmaRouteComputer::Port& p = ports[plane];
+    return (m_down.empty() || !m_down[p.link]) &&
+           m_routes->GetDistance(p.peer, dstHost) != RdmaRouteComputer::UNREACHABLE;
+}
+
 void
 RdmaTopologyHelper::RerouteAround(uint32_t link)
 {
@@ -437,6 +451,13 @@ RdmaTopologyHelper::RerouteAround(uint32_t link)
     }
     m_routes = std::make_unique<RdmaRouteComputer>(m_spec, m_down);
     const uint64_t entries = InstallRoutes();
+    for (uint32_t h = 0; m_spec.planes > 1 && h < m_nics.size(); ++h)
+    {
+        if (m_nics[h])
+        {
+            m_nics[h]->InvalidatePlanes();
+        }
+    }
     NS_LOG_INFO("routes around link " << link << " (" << m_links[link].a << "-"
                                       << m_links[link].b << "): " << entries << " entries");
 }
@@ -462,7 +483,18 @@ RdmaTopologyHelper::InstallHosts()
         }
         try
         {
-            m_nics.push_back(m_rdma.Install(m_hosts.Get(h), m_hostPorts[h], address));
+            const auto& ports = m_hostPorts[h];
+            m_nics.push_back(m_rdma.Install(m_hosts.Get(h), ports.empty() ? nullptr : ports[0], address));
+            for (uint32_t p = 1; p < ports.size(); ++p)
+            {
+                m_nics.back()->AttachPlane(ports[p]);
+            }
+            if (m_spec.planes > 1)
+            {
+                m_nics.back()->SetPlaneReachability([this, node](uint32_t plane, Ipv4Address dst) {
+                    return PlaneReaches(node, plane, dst);
+                });
+            }
             m_hostIds.push_back(m_nics.back()->GetIds());
         }
         catch (const std::invalid_argument& e)

@@ -277,6 +277,14 @@ class RdmaTopologyHelper : public RdmaFabric
     void ShareAlikeRoutes();
     /// The routes follow a failed link. \param link its index
     void RerouteAround(uint32_t link);
+    /**
+     * \brief Whether a host's port on a plane reaches a destination over the
+     * routes now: the port's link is not down and its switch has a route
+     * (a multi-plane NIC's RdmaNicPorts::ReachFunction).
+     * \param node the host's node id \param plane the plane
+     * \param dst the destination's address \return whether it reaches
+     */
+    bool PlaneReaches(uint32_t node, uint32_t plane, Ipv4Address dst) const;
 
     RdmaLinkParams m_tiers[3];                          //!< generator tiers
     QbbHelper m_link;                                   //!< makes the links

@@ -64,7 +64,7 @@ RdmaTopologySpec::GetHostLinkRate() const
     {
         if ((l.a < isSwitch.size() && !isSwitch[l.a]) || (l.b < isSwitch.size() && !isSwitch[l.b]))
         {
-            return l.rate;
+            return DataRate(l.rate.GetBitRate() * planes);
         }
     }
     return DataRate("100Gbps");
@@ -128,15 +128,69 @@ RdmaTopologySpec::Validate() const
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        if (!isSwitch[i] && degree[i] != 1)
+        if (!isSwitch[i] && degree[i] != planes)
         {
             std::ostringstream err;
-            err << name << ": host " << i << " has " << degree[i]
-                << " links; a host needs exactly one (RdmaNic has one port, multi-homed hosts "
-                   "are not modelled)";
+            err << name << ": host " << i << " has " << degree[i] << " links; a host needs "
+                << (planes == 1 ? std::string("exactly one (its NIC port)")
+                                : "one per plane (" + std::to_string(planes) + ")");
             throw RdmaTopologyError(err.str());
         }
     }
+}
+
+RdmaTopologySpec
+RdmaTopologySpec::WithPlanes(uint32_t p) const
+{
+    if (p == 0 || p > MAX_PLANES)
+    {
+        throw RdmaTopologyError(name + ": " + std::to_string(p) + " planes: expected 1 to " +
+                                std::to_string(MAX_PLANES));
+    }
+    if (planes != 1)
+    {
+        throw RdmaTopologyError(name + ": has " + std::to_string(planes) + " planes already");
+    }
+    if (p == 1)
+    {
+        return *this;
+    }
+    const uint32_t n = GetNNodes();
+    const uint32_t nSwitches = GetNSwitches();
+    std::vector<uint32_t> switchIndex(n, 0);
+    for (uint32_t u = 0, i = 0; u < n; ++u)
+    {
+        switchIndex[u] = isSwitch[u] ? i++ : 0;
+    }
+    RdmaTopologySpec s = *this;
+    s.name = name + " x " + std::to_string(p) + " planes";
+    s.planes = p;
+    s.isSwitch.resize(n + (p - 1) * nSwitches, true);
+    s.links.reserve(links.size() * p);
+    for (uint32_t plane = 1; plane < p; ++plane)
+    {
+        const auto copy = [&](uint32_t u) {
+            return isSwitch[u] ? n + (plane - 1) * nSwitches + switchIndex[u] : u;
+        };
+        for (const Link& l : links)
+        {
+            Link c = l;
+            c.a = copy(l.a);
+            c.b = copy(l.b);
+            c.plane = plane;
+            c.where = l.where + " (plane " + std::to_string(plane) + ")";
+            s.links.push_back(c);
+        }
+        for (uint32_t u = 0; u < n && u < nodeNames.size(); ++u)
+        {
+            if (isSwitch[u] && !nodeNames[u].empty())
+            {
+                s.nodeNames.resize(s.isSwitch.size());
+                s.nodeNames[copy(u)] = "plane" + std::to_string(plane) + "." + nodeNames[u];
+            }
+        }
+    }
+    return s;
 }
 
 RdmaTopologySpec

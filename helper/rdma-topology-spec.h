@@ -60,6 +60,9 @@ struct RdmaLinkParams
  */
 struct RdmaTopologySpec
 {
+    /// The most planes a host may have (RdmaNic's plane mask is 64 bits)
+    static constexpr uint32_t MAX_PLANES = 64;
+
     /// One full-duplex link.
     struct Link
     {
@@ -69,6 +72,7 @@ struct RdmaTopologySpec
         Time delay{NanoSeconds(1000)}; //!< one-way propagation delay
         double errorRate{0};           //!< frame corruption probability on reception
         uint32_t tier{0};              //!< generator level (0 = host link)
+        uint32_t plane{0};             //!< the fabric copy it belongs to (WithPlanes)
         std::string where;             //!< origin for messages, e.g. "fat.txt:7"
     };
 
@@ -96,6 +100,9 @@ struct RdmaTopologySpec
     /// named by tier (RdmaFormatNodesCsv)
     std::vector<std::string> nodeNames;
     Servers servers; //!< a rail fabric's servers (zero counts: not one)
+    /// Copies of the fabric each host has a port on (WithPlanes; 1: one
+    /// fabric, one port per host)
+    uint32_t planes{1};
 
     /// \return number of nodes
     uint32_t GetNNodes() const;
@@ -105,15 +112,16 @@ struct RdmaTopologySpec
     uint32_t GetNHosts() const;
     /**
      * \return the rate of the first link that ends at a host (the HPCC
-     * simulator's get_nic_rate: the first host's NIC), 100 Gb/s if none
+     * simulator's get_nic_rate: the first host's NIC), 100 Gb/s if none;
+     * times the planes: a multi-plane NIC's rate is the sum of its ports'
      */
     DataRate GetHostLinkRate() const;
 
     /**
      * \brief Check the node and link lists: endpoints are node ids, no link
      * joins a node to itself, rates are above 0, delays not negative, error
-     * rates in [0, 1], every host has exactly one link (RdmaNic has one port;
-     * multi-homed hosts are not modelled) and at least one host exists.
+     * rates in [0, 1], every host has exactly `planes` links (one NIC port
+     * per plane) and at least one host exists.
      * \throws RdmaTopologyError naming the link's origin (Link::where) or node
      */
     void Validate() const;
@@ -231,6 +239,23 @@ struct RdmaTopologySpec
                                  const RdmaLinkParams& nic,
                                  const RdmaLinkParams& fabric,
                                  const RdmaLinkParams& intra);
+
+    /**
+     * \brief A multi-plane fabric: P copies of this one's switches and
+     * switch links, each host with a port on every copy (MRC, the OCP
+     * Multipath Reliable Connection specification, 2026: an 800G NIC as
+     * 8 x 100G planes; NVIDIA Spectrum-X's multi-plane fabrics). Plane 0 is
+     * this topology with its node ids; plane p's copy of switch s is node
+     * GetNNodes() + (p - 1) x GetNSwitches() + s's switch index. Links are
+     * plane-major (every link of plane 0, then plane 1's, ...), so host port
+     * p is on plane p. A host joins no two planes: hosts are not transit
+     * nodes (RdmaRouteComputer), so a packet stays in the plane its NIC
+     * sent it on.
+     * \param planes P (>= 1; 1 returns this topology)
+     * \return the topology
+     * \throws RdmaTopologyError if P is 0, above 64, or this one has planes already
+     */
+    RdmaTopologySpec WithPlanes(uint32_t planes) const;
 
     /**
      * \brief Append a link.

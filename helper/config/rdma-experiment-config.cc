@@ -163,6 +163,17 @@ AddLinkKeys(RdmaConfig& c)
              "(nodes.csv: a switch, or a host with its NIC), for example 16@1ms; each of its "
              "links fails then, as in topology.failLinks",
              nullptr);
+    c.AddKey("topology.planes",
+             "1",
+             "copies of the fabric (fat-tree, leaf-spine, dumbbell, star), each host with a NIC "
+             "port on every one, at topology.hostRate each: a multi-plane NIC (MRC's 8 x 100G); "
+             "nic.Entropy says how a QP's packets take the planes (doc/trimming.rst)",
+             Count(1));
+    c.AddKey("topology.failPlanes",
+             "",
+             "planes that fail during the run: P@time items separated by commas, P a plane (0 "
+             "to topology.planes - 1), for example 1@2ms; every link of the plane fails then",
+             nullptr);
     c.AddKey("topology.routeConvergence",
              "1ms",
              "time from a link's failure to routes that avoid it in every switch (the control "

@@ -132,6 +132,38 @@ RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
 }
 
 std::vector<RdmaLinkFailure>
+RdmaParsePlaneFailures(const std::string& text, const RdmaTopologySpec& topo)
+{
+    static const std::regex item("([0-9]{1,9})@(\\S+)");
+    std::vector<RdmaLinkFailure> out;
+    std::set<uint32_t> named;
+    const std::string form = "P@time (a plane and a time, for example 1@2ms)";
+    ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
+        const uint32_t plane = std::stoul(m[1].str());
+        if (plane >= topo.planes)
+        {
+            throw std::invalid_argument("'" + one + "': no plane " + m[1].str() +
+                                        " (the fabric has " + std::to_string(topo.planes) +
+                                        (topo.planes == 1 ? " plane, 0" : " planes, 0 to " +
+                                                     std::to_string(topo.planes - 1)) +
+                                        "; topology.planes)");
+        }
+        if (!named.insert(plane).second)
+        {
+            throw std::invalid_argument("'" + one + "': plane " + m[1].str() + " is named twice");
+        }
+        for (uint32_t i = 0; i < topo.links.size(); ++i)
+        {
+            if (topo.links[i].plane == plane)
+            {
+                out.push_back({i, at});
+            }
+        }
+    });
+    return out;
+}
+
+std::vector<RdmaLinkFailure>
 RdmaJoinFailures(const std::vector<RdmaLinkFailure>& links,
                  const std::vector<RdmaLinkFailure>& nodes)
 {

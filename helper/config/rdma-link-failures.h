@@ -55,6 +55,22 @@ std::vector<RdmaLinkFailure> RdmaParseNodeFailures(const std::string& text,
 
 /**
  * \ingroup rdma
+ * \brief Read the planes that fail during a run (topology.failPlanes):
+ * "P@time" items separated by commas, P a plane (0 to topology.planes - 1;
+ * RdmaTopologySpec::WithPlanes) and time with its unit ("1@2ms"); empty
+ * text: none. A plane fails as every link in it does, at that time.
+ * \param text the value
+ * \param topo the topology
+ * \return a failure per link of each plane, planes in the order given
+ * \throws std::invalid_argument naming the item and what is wrong (not
+ * "P@time", no such plane, a plane named twice, a time without its unit or
+ * negative)
+ */
+std::vector<RdmaLinkFailure> RdmaParsePlaneFailures(const std::string& text,
+                                                    const RdmaTopologySpec& topo);
+
+/**
+ * \ingroup rdma
  * \brief Join link and node failures: one failure per link, at the earliest
  * time it is named (a link of a failed node that also fails alone).
  * \param links topology.failLinks's \param nodes topology.failNodes's

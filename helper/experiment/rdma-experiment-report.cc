@@ -59,6 +59,7 @@ struct Figures
     std::vector<RdmaCollectiveRecord> failures;            //!< with jobs: the failed collectives
     std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
     RdmaCollectiveMemo::Stats fastForward;                 //!< with jobs: what was replayed
+    std::vector<RdmaNicPorts::Stats> planes;               //!< multi-plane: NIC ports' sums by plane
 };
 
 /// \return x, or null where nothing was measured \param measured whether it was \param x it
@@ -439,6 +440,18 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
                         {"nics", f.totals.dropsAtNics},
                         {"nics_to_gone_qps", f.totals.dropsToGoneQps}};
     j["retransmissions"] = f.totals.retransmissions;
+    if (f.planes.size() > 1)
+    {
+        nlohmann::ordered_json planes = nlohmann::ordered_json::array();
+        for (const RdmaNicPorts::Stats& p : f.planes)
+        {
+            planes.push_back({{"nic_tx_frames", p.txFrames},
+                              {"nic_tx_bytes", p.txBytes},
+                              {"nic_rx_frames", p.rxFrames},
+                              {"nic_rx_bytes", p.rxBytes}});
+        }
+        j["planes"] = planes;
+    }
     if (spec.trimmedDscp >= 0)
     {
         j["trimming"] = {{"trimmed_frames", f.totals.trimmed},
@@ -913,6 +926,15 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         if (topo.GetNic(h)) // null: another rank's host
         {
             f.qps += topo.GetNic(h)->GetQpStatsTotal();
+            const RdmaNicPorts& ports = topo.GetNic(h)->GetPorts();
+            f.planes.resize(ports.GetN());
+            for (uint32_t p = 0; p < ports.GetN(); ++p)
+            {
+                f.planes[p].txFrames += ports.GetStats(p).txFrames;
+                f.planes[p].txBytes += ports.GetStats(p).txBytes;
+                f.planes[p].rxFrames += ports.GetStats(p).rxFrames;
+                f.planes[p].rxBytes += ports.GetStats(p).rxBytes;
+            }
         }
     }
     f.qps += sim.GetStats().GetCredit().qps; // what skipped parts counted (sim.fastForward)

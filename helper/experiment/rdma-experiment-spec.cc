@@ -186,6 +186,25 @@ MakeTopology(const RdmaConfig& c, RdmaLinkParams tiers[3])
         tiers[1].rate = DataRate(c.GetBitRate("topology.fabricRate"));
         tiers[2].rate = DataRate(c.GetBitRate("topology.coreRate"));
         RdmaTopologySpec spec = BuildTopology(c, tiers, errorRate);
+        const uint32_t planes = c.GetUinteger("topology.planes");
+        if (planes > 1 && (type == "rail" || type == "hpcc"))
+        {
+            throw RdmaConfigError(c.GetOrigin("topology.planes") + ": topology.planes = " +
+                                  c.Get("topology.planes") + ": topology.type = " + type +
+                                  (type == "rail" ? " has one rail switch per NIC already (a "
+                                                    "rail is a plane of its own)"
+                                                  : " reads a file whose hosts have one link "
+                                                    "each") +
+                                  "; planes copy a generated fat-tree, leaf-spine, dumbbell or "
+                                  "star");
+        }
+        if (planes > RdmaTopologySpec::MAX_PLANES)
+        {
+            throw RdmaConfigError(c.GetOrigin("topology.planes") + ": topology.planes = " +
+                                  c.Get("topology.planes") + ": at most " +
+                                  std::to_string(RdmaTopologySpec::MAX_PLANES));
+        }
+        spec = spec.WithPlanes(planes);
         spec.Validate();
         return spec;
     }
@@ -607,6 +626,10 @@ CheckFabricFits(const RdmaConfig& c)
     {
         return;
     }
+    const uint64_t planes = c.GetUinteger("topology.planes");
+    counts.switches *= planes;
+    counts.links *= planes;
+    counts.routeHops *= planes;
     counts.pipelines = c.GetBool("nic.pipeline") ? counts.hosts : 0;
     const uint64_t world = RdmaPartition::GetWorldSize();
     std::string what = "this fabric alone";
@@ -866,14 +889,15 @@ RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
         throw RdmaConfigError(c.GetOrigin("output.pcapNodes") + ": output.pcapNodes = '" +
                               c.Get("output.pcapNodes") + "': " + e.what());
     }
-    std::vector<RdmaLinkFailure> failures[2];
-    const char* const keys[] = {"topology.failLinks", "topology.failNodes"};
-    for (int k = 0; k < 2; ++k)
+    std::vector<RdmaLinkFailure> failures[3];
+    const char* const keys[] = {"topology.failLinks", "topology.failNodes", "topology.failPlanes"};
+    for (int k = 0; k < 3; ++k)
     {
         try
         {
-            failures[k] = k == 0 ? RdmaParseLinkFailures(c.Get(keys[k]), topology)
-                                 : RdmaParseNodeFailures(c.Get(keys[k]), topology);
+            failures[k] = k == 0   ? RdmaParseLinkFailures(c.Get(keys[k]), topology)
+                          : k == 1 ? RdmaParseNodeFailures(c.Get(keys[k]), topology)
+                                   : RdmaParsePlaneFailures(c.Get(keys[k]), topology);
         }
         catch (const std::invalid_argument& e)
         {
@@ -881,6 +905,7 @@ RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
                                   c.Get(keys[k]) + "': " + e.what());
         }
     }
+    failures[1].insert(failures[1].end(), failures[2].begin(), failures[2].end());
     linkFailures = failures[1].empty() ? failures[0] : RdmaJoinFailures(failures[0], failures[1]);
     routeConvergence = c.GetTime("topology.routeConvergence");
 }
@@ -1116,7 +1141,8 @@ RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
     {
         // A replay would not see a link fail inside it.
         warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
-                           ": links fail in this run (topology.failLinks, topology.failNodes), "
+                           ": links fail in this run (topology.failLinks, topology.failNodes, "
+                           "topology.failPlanes), "
                            "which a replayed collective would not see; every packet is "
                            "simulated");
     }
@@ -1245,6 +1271,14 @@ RdmaExperimentSpec::MakePartition(const RdmaConfig& c)
     {
         partition = RdmaPartition::Single(topology);
         return;
+    }
+    if (ranks > 1 && c.GetUinteger("topology.planes") > 1)
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.planes") + ": topology.planes = " +
+                              c.Get("topology.planes") +
+                              " with several ranks: the partition rules cut one plane, and a "
+                              "host's ports would span ranks; run multi-plane fabrics on one "
+                              "rank");
     }
     if (ranks > 1 && pipeline)
     {

@@ -39,7 +39,14 @@ RdmaNic::GetPipeline() const
 void
 RdmaNic::OnPipelineTx(Ptr<RdmaFrame> frame)
 {
-    m_txFrames.push_back(frame);
+    uint32_t port = 0;
+    auto it = m_txPorts.find(PeekPointer(frame));
+    if (it != m_txPorts.end())
+    {
+        port = it->second;
+        m_txPorts.erase(it);
+    }
+    m_txFrames.push_back({frame, port});
     TrySend();
 }
 
@@ -52,15 +59,21 @@ RdmaNic::GetRxBuffer() const
 std::string
 RdmaNic::ConfigureRxBuffer()
 {
-    NS_ABORT_MSG_IF(!m_device || !m_device->GetQbbChannel(),
+    const Ptr<QbbNetDevice> device = GetDevice();
+    NS_ABORT_MSG_IF(!device || !device->GetQbbChannel(),
                     "RdmaNic::ConfigureRxBuffer: the NIC's port has no link");
     m_rxBufferReady = true;
-    // The buffer's PFC decisions hold the peer paused through the port.
-    m_rxBuffer->SetPfcHoldCallback(Callback<void, uint8_t, bool>(
-        [this](uint8_t cls, bool pause) { m_device->GetPfcController()->SetHold(cls, pause); }));
-    return m_rxBuffer->Configure(m_device->GetDataRate(),
-                                 m_device->GetQbbChannel()->GetDelay(),
-                                 m_device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
+    // The buffer's PFC decisions hold the peers paused through every port
+    // (one buffer behind all planes' ports, filled at their summed rate).
+    m_rxBuffer->SetPfcHoldCallback(Callback<void, uint8_t, bool>([this](uint8_t cls, bool pause) {
+        for (uint32_t i = 0; i < m_ports.GetN(); ++i)
+        {
+            m_ports.Get(i)->GetPfcController()->SetHold(cls, pause);
+        }
+    }));
+    return m_rxBuffer->Configure(m_ports.GetRate(),
+                                 device->GetQbbChannel()->GetDelay(),
+                                 device->GetMtu() + QbbNetDevice::ETHERNET_HEADER_BYTES +
                                      QbbNetDevice::VLAN_TAG_BYTES);
 }
 

@@ -270,8 +270,10 @@ RdmaNic::DoDispose()
         m_entropyPolicy->Dispose();
     }
     m_entropyPolicy = nullptr;
-    m_device = nullptr;
+    m_ports.Clear();
+    m_waiting.clear();
     m_txFrames.clear();
+    m_txPorts.clear();
     m_rxBuffer = nullptr;
     if (m_pipeline)
     {
@@ -284,20 +286,41 @@ RdmaNic::DoDispose()
 void
 RdmaNic::Attach(Ptr<QbbNetDevice> device, Ipv4Address address)
 {
-    m_device = device;
+    NS_ABORT_MSG_IF(m_ports.GetN() > 0, "RdmaNic::Attach: attached already");
     m_address = address;
     m_ids->Place(address, device->GetNode() ? device->GetNode()->GetId() : UINT32_MAX);
-    Ptr<Channel> ch = device->GetChannel();
-    for (std::size_t i = 0; ch && i < ch->GetNDevices(); ++i)
-    {
-        if (ch->GetDevice(i) != device)
-        {
-            m_peerMac = Mac48Address::ConvertFrom(ch->GetDevice(i)->GetAddress());
-        }
-    }
-    device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this));
+    AttachPlane(device);
+}
+
+void
+RdmaNic::AttachPlane(Ptr<QbbNetDevice> device)
+{
+    NS_ABORT_MSG_IF(!m_qps.Empty(), "RdmaNic::AttachPlane: QPs exist already");
+    const uint32_t port = m_ports.GetN();
+    m_ports.Add(device);
+    m_waiting.resize(m_ports.GetN() + 1); // the last: QPs that may take any port
+    device->SetTxReadyCallback(MakeCallback(&RdmaNic::OnDeviceTxReady, this).Bind(port));
     device->SetFrameHandler(
         [this](Ptr<QbbNetDevice> dev, Ptr<RdmaFrame> frame) { OnFrameReceived(std::move(dev), std::move(frame)); });
+}
+
+const RdmaNicPorts&
+RdmaNic::GetPorts() const
+{
+    return m_ports;
+}
+
+void
+RdmaNic::SetPlaneReachability(RdmaNicPorts::ReachFunction f)
+{
+    m_ports.SetReachability(std::move(f));
+}
+
+void
+RdmaNic::InvalidatePlanes()
+{
+    m_ports.Invalidate();
+    TrySend();
 }
 
 Ipv4Address
@@ -315,7 +338,7 @@ RdmaNic::GetIds() const
 Ptr<QbbNetDevice>
 RdmaNic::GetDevice() const
 {
-    return m_device;
+    return m_ports.GetN() > 0 ? m_ports.Get(0) : nullptr;
 }
 
 const RdmaNic::Stats&
@@ -420,7 +443,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     auto cc = CreateObject<RdmaQpCc>();
     cc->Setup(m_ccPrototype->Fork(),
               m_cnpPrototype->Fork(),
-              m_device ? m_device->GetDataRate() : DataRate("100Gbps"),
+              m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
     entry.cc = cc;
@@ -503,31 +526,48 @@ RdmaNic::OnQpTxReady(Ptr<RdmaQueuePair> qp)
 }
 
 void
-RdmaNic::OnDeviceTxReady()
+RdmaNic::OnDeviceTxReady(uint32_t port)
 {
+    for (uint32_t list : {port, m_ports.GetN()})
+    {
+        for (uint32_t qpn : m_waiting[list])
+        {
+            m_scheduler->Notify(qpn);
+        }
+        m_waiting[list].clear();
+    }
     TrySend();
+}
+
+void
+RdmaNic::SendReadyFrames()
+{
+    // Frames ready for a port go first: CNPs, then frames the pipeline
+    // retired (in order).
+    for (RdmaFifo<PortFrame>* q : {&m_cnpQueue, &m_txFrames})
+    {
+        while (!q->empty() && m_ports.Get(q->front().second)->IsTxIdle())
+        {
+            const PortFrame pf = q->front();
+            q->pop_front();
+            if (q == &m_txFrames)
+            {
+                m_pipeline->TxLeft();
+            }
+            SendToPort(pf.first, pf.second);
+        }
+    }
 }
 
 void
 RdmaNic::TrySend()
 {
-    // Frames ready for the port go first: CNPs, then frames the pipeline
-    // retired (in order).
-    while (m_device && m_device->IsTxIdle() && (!m_cnpQueue.empty() || !m_txFrames.empty()))
+    if (m_ports.GetN() == 0)
     {
-        if (!m_cnpQueue.empty())
-        {
-            Ptr<RdmaFrame> cnp = m_cnpQueue.front();
-            m_cnpQueue.pop_front();
-            SendToPort(cnp);
-            continue;
-        }
-        Ptr<RdmaFrame> frame = m_txFrames.front();
-        m_txFrames.pop_front();
-        m_pipeline->TxLeft();
-        SendToPort(frame);
+        return;
     }
-    while (m_device && CanStartTx())
+    SendReadyFrames();
+    while (CanStartTx())
     {
         Ptr<RdmaQueuePair> qp = m_scheduler->Next();
         if (!qp)
@@ -535,15 +575,31 @@ RdmaNic::TrySend()
             break;
         }
         uint32_t qpn = qp->GetQpn();
+        const RdmaQpAttr& attr = qp->Query();
+        // A QP whose port is busy waits for it (without a pipeline, a
+        // packet is taken only for an idle port).
+        const bool pinned = m_entropy == ENTROPY_QP || m_entropy == ENTROPY_FLOWLET;
+        const uint32_t port = m_ports.Choose(pinned,
+                                             qpn * 2654435761U ^ attr.destQpNum,
+                                             attr.ahAttr.destGid,
+                                             !m_pipeline);
+        if (port == RdmaNicPorts::NONE)
+        {
+            m_scheduler->Sent(qpn, 0);
+            m_waiting[pinned ? m_ports.Choose(true, qpn * 2654435761U ^ attr.destQpNum,
+                                              attr.ahAttr.destGid, false)
+                             : m_ports.GetN()]
+                .push_back(qpn);
+            continue;
+        }
         RoceFrame f;
         if (!qp->BuildNextPacket(f))
         {
             m_scheduler->Sent(qpn, 0);
             continue;
         }
-        const RdmaQpAttr& attr = qp->Query();
-        f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
-        f.dstMac = m_peerMac;
+        f.srcMac = Mac48Address::ConvertFrom(m_ports.Get(port)->GetAddress());
+        f.dstMac = m_ports.GetPeerMac(port);
         f.srcIpv4 = m_address;
         f.dstIpv4 = attr.ahAttr.destGid;
         f.dscp = attr.ahAttr.trafficClass >> 2;
@@ -566,7 +622,7 @@ RdmaNic::TrySend()
             frame->GetIntEgress() = intHeader->GetEgressIds(); // an echo's metadata
         }
         m_scheduler->Sent(qpn, frame->GetSize());
-        Transmit(qpn, f, frame);
+        Transmit(qpn, f, frame, port);
     }
 }
 
@@ -618,37 +674,43 @@ RdmaNic::GetEntropy() const
 bool
 RdmaNic::CanStartTx() const
 {
-    return m_pipeline ? m_pipeline->CanAcceptTx() : m_device->IsTxIdle();
+    return m_pipeline ? m_pipeline->CanAcceptTx() : m_ports.AnyIdle();
 }
 
 void
-RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame)
+RdmaNic::Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame, uint32_t port)
 {
     if (m_pipeline)
     {
+        if (m_ports.GetN() > 1)
+        {
+            m_txPorts[PeekPointer(frame)] = port;
+        }
         m_pipeline->SubmitTx(qpn, f, frame);
     }
     else
     {
-        SendToPort(frame);
+        SendToPort(frame, port);
     }
 }
 
 void
-RdmaNic::SendToPort(Ptr<RdmaFrame> frame)
+RdmaNic::SendToPort(Ptr<RdmaFrame> frame, uint32_t port)
 {
     ++m_stats.txFrames;
     m_stats.txBytes += frame->GetSize();
-    m_device->SendFrame(frame);
+    m_ports.CountTx(port, frame->GetSize());
+    m_ports.Get(port)->SendFrame(frame);
 }
 
 void
 RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
 {
     const RdmaQpAttr& attr = qp->Query();
+    const uint32_t port = m_ports.Choose(false, 0, data.srcIpv4, false);
     RoceFrame f;
-    f.srcMac = Mac48Address::ConvertFrom(m_device->GetAddress());
-    f.dstMac = m_peerMac;
+    f.srcMac = Mac48Address::ConvertFrom(m_ports.Get(port)->GetAddress());
+    f.dstMac = m_ports.GetPeerMac(port);
     f.srcIpv4 = m_address;
     f.dstIpv4 = data.srcIpv4;
     f.dscp = m_cnpPriority << 3;
@@ -663,7 +725,7 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
     f.bth.SetBecn(true);
     f.bth.SetPsn(0);
     f.computeIcrc = m_computeIcrc;
-    m_cnpQueue.push_back(f.BuildFrame());
+    m_cnpQueue.push_back({f.BuildFrame(), port});
     ++m_stats.cnpsSent;
 }
 
@@ -684,10 +746,15 @@ RdmaNic::Drop(const RdmaFrame& frame, RdmaDropReason reason)
 }
 
 void
-RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
+RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
 {
     ++m_stats.rxFrames;
     m_stats.rxBytes += frame->GetSize();
+    const uint32_t port = m_ports.Find(PeekPointer(device));
+    if (port != RdmaNicPorts::NONE)
+    {
+        m_ports.CountRx(port, frame->GetSize());
+    }
     IntHeader intHeader;
     bool hasInt = false;
     RoceFrame f;
@@ -741,7 +808,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice>, Ptr<RdmaFrame> frame)
         TrySend();
         return;
     }
-    if (m_pipeline && !AdmitRx(*frame, m_device->GetClassMap().Get(f.dscp)))
+    if (m_pipeline && !AdmitRx(*frame, m_ports.Get(0)->GetClassMap().Get(f.dscp)))
     {
         return;
     }

@@ -7,6 +7,7 @@
 
 #include "rdma-nic-pipeline.h"
 #include "rdma-nic-ids.h"
+#include "rdma-nic-ports.h"
 #include "rdma-nic-rx-buffer.h"
 #include "rdma-nic-rx-placement.h"
 #include "rdma-entropy.h"
@@ -116,10 +117,29 @@ class RdmaNic : public Object
      * \param address the IPv4 address packets are sent from and to
      */
     void Attach(Ptr<QbbNetDevice> device, Ipv4Address address);
+    /**
+     * \brief Attach the port on the next plane of a multi-plane fabric
+     * (RdmaTopologySpec::WithPlanes): Attach() gave plane 0's; call before
+     * any QP is created (its congestion control starts at the sum of the
+     * ports' rates). RdmaNicPorts says which port each packet takes.
+     * \param device the port
+     */
+    void AttachPlane(Ptr<QbbNetDevice> device);
     /// \return the host's IPv4 address
     Ipv4Address GetAddress() const;
-    /// \return the port
+    /// \return the port (plane 0's on a multi-plane NIC)
     Ptr<QbbNetDevice> GetDevice() const;
+    /// \return the ports, one per plane, with their counters
+    const RdmaNicPorts& GetPorts() const;
+    /**
+     * \brief Say which planes reach a destination: the fabric's routes
+     * (RdmaTopologyHelper sets it on a multi-plane fabric and calls it
+     * again after each reroute, InvalidatePlanes()).
+     * \param f the function
+     */
+    void SetPlaneReachability(RdmaNicPorts::ReachFunction f);
+    /// The fabric's routes changed: a QP moves off a plane that no longer reaches its peer.
+    void InvalidatePlanes();
 
     /// \return a new protection domain (ibv_alloc_pd)
     Ptr<RdmaProtectionDomain> AllocPd();
@@ -278,10 +298,12 @@ class RdmaNic : public Object
 
     /// A QP has something to send.
     void OnQpTxReady(Ptr<RdmaQueuePair> qp);
-    /// The port can take a frame.
-    void OnDeviceTxReady();
-    /// Send as long as the port is idle and a QP has a packet.
+    /// Port `port` can take a frame: the QPs that waited for it go on.
+    void OnDeviceTxReady(uint32_t port);
+    /// Send as long as a port is idle and a QP has a packet.
     void TrySend();
+    /// Send the CNPs and retired frames whose ports are idle.
+    void SendReadyFrames();
     /// A frame arrived from the port.
     void OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame);
     /// \return the region with this key, or null
@@ -303,10 +325,10 @@ class RdmaNic : public Object
     void CountGoneQp(const RoceFrame& f);
     /// Whether a new packet can be taken from a QP now.
     bool CanStartTx() const;
-    /// Send a built frame (through the pipeline if there is one).
-    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame);
-    /// Hand a frame to the port.
-    void SendToPort(Ptr<RdmaFrame> frame);
+    /// Send a built frame on a port (through the pipeline if there is one).
+    void Transmit(uint32_t qpn, const RoceFrame& f, Ptr<RdmaFrame> frame, uint32_t port);
+    /// Hand a frame to a port.
+    void SendToPort(Ptr<RdmaFrame> frame, uint32_t port);
     /// \brief Choose the entropy policy (RdmaEntropy). \param mode the Entropy attribute
     void SetEntropy(Entropy mode);
     /// \return the Entropy attribute
@@ -323,8 +345,8 @@ class RdmaNic : public Object
     /// Put a received frame of class cls in the receive buffer, or drop it.
     bool AdmitRx(const RdmaFrame& frame, uint8_t cls);
 
-    Ptr<QbbNetDevice> m_device;                                //!< the port
-    Mac48Address m_peerMac;                                    //!< next hop's MAC
+    RdmaNicPorts m_ports;                                      //!< the ports, one per plane
+    std::vector<std::vector<uint32_t>> m_waiting;              //!< per port: QPs waiting for it
     bool m_dataMode;                                           //!< MRs hold real bytes
     bool m_verifyIcrc;                                         //!< check ICRC on receive
     bool m_computeIcrc;                                        //!< compute ICRC on send
@@ -358,12 +380,15 @@ class RdmaNic : public Object
     uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
     RdmaEntropyParams m_entropyParams;                         //!< the two, for the policy
     Ptr<RdmaEntropy> m_entropyPolicy;                          //!< Entropy's policy
-    RdmaFifo<Ptr<RdmaFrame>> m_cnpQueue;                        //!< CNPs to send first
+    /// A frame and the port it leaves on.
+    typedef std::pair<Ptr<RdmaFrame>, uint32_t> PortFrame;
+    RdmaFifo<PortFrame> m_cnpQueue;                             //!< CNPs to send first
     Stats m_stats;                                             //!< counters
     TracedCallback<Ptr<const Packet>, RdmaDropReason> m_rxDrop; //!< RxDrop trace
     // The hardware path.
     Ptr<RdmaNicPipeline> m_pipeline;                  //!< hardware, or null
-    RdmaFifo<Ptr<RdmaFrame>> m_txFrames;               //!< retired, not yet sent
+    RdmaFifo<PortFrame> m_txFrames;                   //!< retired, not yet sent
+    std::unordered_map<const RdmaFrame*, uint32_t> m_txPorts; //!< in the pipeline: their ports
     Ptr<RdmaNicRxBuffer> m_rxBuffer;                  //!< the port's receive buffer
     bool m_rxBufferReady{false};                      //!< ConfigureRxBuffer done
     RdmaNicRxPlacement m_rxPlacement;                 //!< where received payloads land
