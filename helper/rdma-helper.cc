@@ -84,7 +84,10 @@ RdmaHelper::SetPathMtu(uint32_t bytes)
 }
 
 Ptr<RdmaNic>
-RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const
+RdmaHelper::Install(Ptr<Node> node,
+                    Ptr<NetDevice> device,
+                    Ipv4Address address,
+                    const std::vector<Ptr<QbbNetDevice>>& planes) const
 {
     Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
     if (m_pipeline)
@@ -111,13 +114,17 @@ RdmaHelper::Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) 
     node->AggregateObject(nic);
     Ptr<QbbNetDevice> port = DynamicCast<QbbNetDevice>(device);
     nic->Attach(port, address);
+    for (const Ptr<QbbNetDevice>& plane : planes)
+    {
+        nic->AttachPlane(plane);
+    }
     if (m_recoveryFactory.GetTypeId().GetUid() != 0)
     {
         Ptr<RdmaLossRecovery> policy = m_recoveryFactory.Create<RdmaLossRecovery>();
         if (m_bdpRtt.IsStrictlyPositive())
         {
             const uint64_t bdp =
-                static_cast<uint64_t>(port->GetDataRate().GetBitRate() * m_bdpRtt.GetSeconds() / 8);
+                static_cast<uint64_t>(nic->GetPorts().GetRate().GetBitRate() * m_bdpRtt.GetSeconds() / 8);
             policy->SetAttribute("BdpBytes", UintegerValue(std::max<uint64_t>(bdp, m_bdpMinBytes)));
         }
         nic->SetQpAttribute("LossRecovery", PointerValue(policy));

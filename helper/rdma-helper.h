@@ -175,14 +175,19 @@ class RdmaHelper
      * a pipeline, the receive buffer is sized for the port's link at once
      * (RdmaNic::ConfigureRxBuffer), so the device must be linked.
      * \param node the host
-     * \param device its QbbNetDevice
+     * \param device its QbbNetDevice (plane 0's on a multi-plane fabric)
      * \param address the host's IPv4 address (GID)
+     * \param planes its ports on planes 1, 2, ... of a multi-plane fabric
+     *        (RdmaNic::AttachPlane; the loss recovery's BDP is at their summed rate)
      * \return the NIC
      * \throws std::invalid_argument if the pipeline's receive buffer cannot
      * work on the port's link (the reason RdmaNic::ConfigureRxBuffer gives,
      * naming the RdmaNicRxBuffer attribute)
      */
-    Ptr<RdmaNic> Install(Ptr<Node> node, Ptr<NetDevice> device, Ipv4Address address) const;
+    Ptr<RdmaNic> Install(Ptr<Node> node,
+                         Ptr<NetDevice> device,
+                         Ipv4Address address,
+                         const std::vector<Ptr<QbbNetDevice>>& planes = {}) const;
 
     /**
      * \brief Walk two QPs through RESET -> INIT -> RTR -> RTS, each pointed

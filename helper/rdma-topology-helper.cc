@@ -484,11 +484,12 @@ RdmaTopologyHelper::InstallHosts()
         try
         {
             const auto& ports = m_hostPorts[h];
-            m_nics.push_back(m_rdma.Install(m_hosts.Get(h), ports.empty() ? nullptr : ports[0], address));
-            for (uint32_t p = 1; p < ports.size(); ++p)
-            {
-                m_nics.back()->AttachPlane(ports[p]);
-            }
+            m_nics.push_back(m_rdma.Install(
+                m_hosts.Get(h),
+                ports.empty() ? nullptr : ports[0],
+                address,
+                std::vector<Ptr<QbbNetDevice>>(ports.begin() + std::min<std::size_t>(1, ports.size()),
+                                               ports.end())));
             if (m_spec.planes > 1)
             {
                 m_nics.back()->SetPlaneReachability([this, node](uint32_t plane, Ipv4Address dst) {

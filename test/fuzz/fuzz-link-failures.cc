@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * libFuzzer harness: topology.failLinks and topology.failNodes of arbitrary
- * bytes (RdmaParseLinkFailures, "A-B@time" items; RdmaParseNodeFailures,
- * "ID@time" items; RdmaJoinFailures) on a k=4 fat tree. Bad input
+ * libFuzzer harness: topology.failLinks, topology.failNodes and
+ * topology.failPlanes of arbitrary bytes (RdmaParseLinkFailures, "A-B@time"
+ * items; RdmaParseNodeFailures, "ID@time" items; RdmaParsePlaneFailures,
+ * "P@time" items; RdmaJoinFailures) on a k=4 fat tree of two planes. Bad input
  * must end in std::invalid_argument naming the item, never an abort or a
  * sanitizer report; what it accepts must name links of the topology, each
  * at a time that is not negative.
@@ -24,15 +25,17 @@ extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     static const RdmaLinkParams link;
-    static const RdmaTopologySpec topo = RdmaTopologySpec::FatTree(4, link, link, link);
+    static const RdmaTopologySpec topo =
+        RdmaTopologySpec::FatTree(4, link, link, link).WithPlanes(2);
     const std::string text(reinterpret_cast<const char*>(data), size);
-    // The same text as topology.failLinks and as topology.failNodes.
-    for (int key = 0; key < 2; ++key)
+    // The same text as topology.failLinks, topology.failNodes and topology.failPlanes.
+    for (int key = 0; key < 3; ++key)
     {
         try
         {
-            const auto failures = key == 0 ? RdmaParseLinkFailures(text, topo)
-                                           : RdmaParseNodeFailures(text, topo);
+            const auto failures = key == 0   ? RdmaParseLinkFailures(text, topo)
+                                  : key == 1 ? RdmaParseNodeFailures(text, topo)
+                                             : RdmaParsePlaneFailures(text, topo);
             for (const RdmaLinkFailure& f : RdmaJoinFailures(failures, failures))
             {
                 NS_ABORT_MSG_UNLESS(f.link < topo.links.size(),
