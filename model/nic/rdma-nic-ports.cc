@@ -162,6 +162,18 @@ RdmaNicPorts::Choose(bool pinned, uint32_t hash, Ipv4Address dst, bool needIdle)
     return NONE;
 }
 
+uint32_t
+RdmaNicPorts::QpHash(Ipv4Address address, uint32_t qpn, uint32_t destQpn)
+{
+    uint32_t h = address.Get() ^ (qpn * 0x9e3779b9U) ^ (destQpn * 0x85ebca6bU);
+    h ^= h >> 16;
+    h *= 0x85ebca6bU;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35U;
+    h ^= h >> 16;
+    return h;
+}
+
 void
 RdmaNicPorts::SetReachability(ReachFunction f)
 {

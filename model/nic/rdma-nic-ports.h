@@ -89,6 +89,16 @@ class RdmaNicPorts
      */
     uint32_t Choose(bool pinned, uint32_t hash, Ipv4Address dst, bool needIdle);
 
+    /**
+     * \brief The hash that pins a QP to a plane: the 32-bit finalizer of
+     * MurmurHash3 over the host's address and the QP pair, so that QPs of
+     * every host spread evenly over the planes (a QP number's parity alone
+     * would put every first QP of every host on one plane).
+     * \param address the host's address \param qpn the QP \param destQpn its peer
+     * \return the hash
+     */
+    static uint32_t QpHash(Ipv4Address address, uint32_t qpn, uint32_t destQpn);
+
     /// \param f whether a plane reaches a destination (unset: every plane does)
     void SetReachability(ReachFunction f);
     /// The fabric's routes changed: ask the reachability function again.

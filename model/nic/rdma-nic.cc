@@ -579,15 +579,12 @@ RdmaNic::TrySend()
         // A QP whose port is busy waits for it (without a pipeline, a
         // packet is taken only for an idle port).
         const bool pinned = m_entropy == ENTROPY_QP || m_entropy == ENTROPY_FLOWLET;
-        const uint32_t port = m_ports.Choose(pinned,
-                                             qpn * 2654435761U ^ attr.destQpNum,
-                                             attr.ahAttr.destGid,
-                                             !m_pipeline);
+        const uint32_t hash = pinned ? RdmaNicPorts::QpHash(m_address, qpn, attr.destQpNum) : 0;
+        const uint32_t port = m_ports.Choose(pinned, hash, attr.ahAttr.destGid, !m_pipeline);
         if (port == RdmaNicPorts::NONE)
         {
             m_scheduler->Sent(qpn, 0);
-            m_waiting[pinned ? m_ports.Choose(true, qpn * 2654435761U ^ attr.destQpNum,
-                                              attr.ahAttr.destGid, false)
+            m_waiting[pinned ? m_ports.Choose(true, hash, attr.ahAttr.destGid, false)
                              : m_ports.GetN()]
                 .push_back(qpn);
             continue;
