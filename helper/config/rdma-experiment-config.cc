@@ -167,7 +167,7 @@ AddLinkKeys(RdmaConfig& c)
              "1",
              "copies of the fabric (fat-tree, leaf-spine, dumbbell, star), each host with a NIC "
              "port on every one, at topology.hostRate each: a multi-plane NIC (MRC's 8 x 100G); "
-             "nic.Entropy says how a QP's packets take the planes (doc/trimming.rst)",
+             "nic.Entropy says how a QP's packets take the planes (doc/planes.rst)",
              Count(1));
     c.AddKey("topology.failPlanes",
              "",

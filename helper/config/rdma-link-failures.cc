@@ -100,29 +100,43 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
     return out;
 }
 
+namespace
+{
+/**
+ * \brief "N@time" items, N naming a node or a plane: each fails every link
+ * `has` says belongs to it.
+ * \param text the value \param form the item's form for messages
+ * \param noun "node" or "plane" \param unknown the message's end for an N
+ *        that does not exist, "" if it does \param has whether a link belongs to N
+ * \return a failure per link of each N, in the order given
+ */
 std::vector<RdmaLinkFailure>
-RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
+ParseIdItems(const std::string& text,
+             const RdmaTopologySpec& topo,
+             const std::string& form,
+             const std::string& noun,
+             const std::function<std::string(uint32_t)>& unknown,
+             const std::function<bool(uint32_t, const RdmaTopologySpec::Link&)>& has)
 {
     static const std::regex item("([0-9]{1,9})@(\\S+)");
     std::vector<RdmaLinkFailure> out;
     std::set<uint32_t> named;
-    const std::string form = "ID@time (a node id and a time, for example 16@1ms)";
     ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
-        const uint32_t node = std::stoul(m[1].str());
-        if (node >= topo.GetNNodes())
+        const uint32_t id = std::stoul(m[1].str());
+        const std::string missing = unknown(id);
+        if (!missing.empty())
         {
-            const uint32_t n = topo.GetNNodes();
-            throw std::invalid_argument(
-                "'" + one + "': no node " + m[1].str() + " (the topology has " + std::to_string(n) +
-                " nodes, 0 to " + std::to_string(n - 1) + "; nodes.csv of a run names them)");
+            throw std::invalid_argument("'" + one + "': no " + noun + " " + m[1].str() + " (" +
+                                        missing + ")");
         }
-        if (!named.insert(node).second)
+        if (!named.insert(id).second)
         {
-            throw std::invalid_argument("'" + one + "': node " + m[1].str() + " is named twice");
+            throw std::invalid_argument("'" + one + "': " + noun + " " + m[1].str() +
+                                        " is named twice");
         }
         for (uint32_t i = 0; i < topo.links.size(); ++i)
         {
-            if (topo.links[i].a == node || topo.links[i].b == node)
+            if (has(id, topo.links[i]))
             {
                 out.push_back({i, at});
             }
@@ -131,36 +145,41 @@ RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
     return out;
 }
 
+} // namespace
+
+std::vector<RdmaLinkFailure>
+RdmaParseNodeFailures(const std::string& text, const RdmaTopologySpec& topo)
+{
+    const uint32_t n = topo.GetNNodes();
+    return ParseIdItems(
+        text,
+        topo,
+        "ID@time (a node id and a time, for example 16@1ms)",
+        "node",
+        [n](uint32_t node) {
+            return node < n ? std::string()
+                            : "the topology has " + std::to_string(n) + " nodes, 0 to " +
+                                  std::to_string(n - 1) + "; nodes.csv of a run names them";
+        },
+        [](uint32_t node, const RdmaTopologySpec::Link& l) { return l.a == node || l.b == node; });
+}
+
 std::vector<RdmaLinkFailure>
 RdmaParsePlaneFailures(const std::string& text, const RdmaTopologySpec& topo)
 {
-    static const std::regex item("([0-9]{1,9})@(\\S+)");
-    std::vector<RdmaLinkFailure> out;
-    std::set<uint32_t> named;
-    const std::string form = "P@time (a plane and a time, for example 1@2ms)";
-    ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
-        const uint32_t plane = std::stoul(m[1].str());
-        if (plane >= topo.planes)
-        {
-            throw std::invalid_argument("'" + one + "': no plane " + m[1].str() +
-                                        " (the fabric has " + std::to_string(topo.planes) +
-                                        (topo.planes == 1 ? " plane, 0" : " planes, 0 to " +
-                                                     std::to_string(topo.planes - 1)) +
-                                        "; topology.planes)");
-        }
-        if (!named.insert(plane).second)
-        {
-            throw std::invalid_argument("'" + one + "': plane " + m[1].str() + " is named twice");
-        }
-        for (uint32_t i = 0; i < topo.links.size(); ++i)
-        {
-            if (topo.links[i].plane == plane)
-            {
-                out.push_back({i, at});
-            }
-        }
-    });
-    return out;
+    const uint32_t n = topo.planes;
+    return ParseIdItems(
+        text,
+        topo,
+        "P@time (a plane and a time, for example 1@2ms)",
+        "plane",
+        [n](uint32_t plane) {
+            return plane < n ? std::string()
+                             : "the fabric has " + std::to_string(n) +
+                                   (n == 1 ? " plane, 0" : " planes, 0 to " + std::to_string(n - 1)) +
+                                   "; topology.planes";
+        },
+        [](uint32_t plane, const RdmaTopologySpec::Link& l) { return l.plane == plane; });
 }
 
 std::vector<RdmaLinkFailure>

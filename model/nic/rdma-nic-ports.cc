@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/channel.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/rdma-frame-view.h"
 
 namespace ns3
 {
@@ -165,13 +166,8 @@ RdmaNicPorts::Choose(bool pinned, uint32_t hash, Ipv4Address dst, bool needIdle)
 uint32_t
 RdmaNicPorts::QpHash(Ipv4Address address, uint32_t qpn, uint32_t destQpn)
 {
-    uint32_t h = address.Get() ^ (qpn * 0x9e3779b9U) ^ (destQpn * 0x85ebca6bU);
-    h ^= h >> 16;
-    h *= 0x85ebca6bU;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35U;
-    h ^= h >> 16;
-    return h;
+    const uint64_t key = (uint64_t(address.Get()) << 32) ^ (uint64_t(qpn) << 24) ^ destQpn;
+    return static_cast<uint32_t>(RdmaFrameView::Mix64(key) >> 32);
 }
 
 void

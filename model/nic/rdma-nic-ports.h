@@ -90,8 +90,9 @@ class RdmaNicPorts
     uint32_t Choose(bool pinned, uint32_t hash, Ipv4Address dst, bool needIdle);
 
     /**
-     * \brief The hash that pins a QP to a plane: the 32-bit finalizer of
-     * MurmurHash3 over the host's address and the QP pair, so that QPs of
+     * \brief The hash that pins a QP to a plane: MurmurHash3's 64-bit
+     * finalizer (RdmaFrameView::Mix64) over the host's address and the QP
+     * pair, so that QPs of
      * every host spread evenly over the planes (a QP number's parity alone
      * would put every first QP of every host on one plane).
      * \param address the host's address \param qpn the QP \param destQpn its peer

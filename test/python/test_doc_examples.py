@@ -98,6 +98,10 @@ _SWEEP = ('scripts/sweep.py -c examples/configs/tiny.ini -o out/sweep --grid tra
           '--grid cc.algorithm=dcqcn,hpcc --seeds 1,2')
 LONG[_SWEEP + ' --scheduler tcp://host:8786'] = ('needs a Dask scheduler at host:8786', 'parse')
 
+# doc/planes.rst, "The study"
+LONG['scripts/fabric_study.py --out out/fabric-study --figure doc/figures/fabric-study'] = (
+    '27 runs on a k=4 fat tree, ~25 s (test_fabric_study runs it small)', 'parse')
+
 # doc/rdma.rst, "Collectives on an oversubscribed fabric" and "Collectives at scale"
 LONG['scripts/collective_study.py -o out/collective-study --figure doc/figures/collective-study'] = (
     'ten runs of 128 ranks on a k=8 fat-tree, an hour here', 'parse')

@@ -70,8 +70,9 @@ def test_a_run_whose_links_fail_is_not_replayed(run_example, tmp_path):
                     '--topology.failNodes=151@50ms', '--quiet')
     assert s['fast_forward']['collectives_replayed'] == 0
     assert s['fast_forward']['collectives_recorded'] == 0
-    assert any('links fail in this run (topology.failLinks, topology.failNodes), which a '
-               'replayed collective would not see; every packet is simulated' in w
+    assert any('links fail in this run (topology.failLinks, topology.failNodes, '
+               'topology.failPlanes), which a replayed collective would not see; every packet '
+               'is simulated' in w
                for w in s['warnings']), s['warnings']
 
 
