@@ -38,7 +38,7 @@ failed=""
 # rdmasim module), and the build-mode tests (no program run).
 SANITIZED_PYTEST="test_bad_values.py test_faults.py test_rdma_sim.py
 test_topology_example.py test_hop_floor.py test_pcap_oracles.py test_pfc_pcap.py
-test_transport_pcap.py test_fast_forward.py test_trim.py"
+test_transport_pcap.py test_fast_forward.py test_trim.py test_planes.py"
 
 # stage NAME PATTERN COMMAND...: runs COMMAND with its output shown and kept;
 # the summary line names NAME, PASS or FAIL (COMMAND's exit status), the
