@@ -28,7 +28,9 @@ most 1.5 BDPs, limits the QP), ACKs in class 7 with the trimmed headers
 (htsim_uec serves control packets first), --cc (nscc by default) and REPS
 entropy (nic.Entropy = reps) for a case with many paths, one path per QP
 for ``-paths 1``. An htsim
-``-cwnd N`` (packets) becomes cc.nscc.InitialWindow = N x 4,150 bytes.
+``-cwnd N`` (packets) becomes cc.nscc.InitialWindow = N x 4,150 bytes, and
+``-planes P`` topology.planes = P (a NIC port on each of P fat trees; the
+BDP-FC cap at 3 BDPs of the P ports' rate).
 
 The two alternate per run (which goes first flips each run), so both see
 the same machine. Tail FCT is the last flow's end (htsim's "finished at",
@@ -70,6 +72,10 @@ CASES = {
     'perm16': ('perm_16n_16c_2MB.cm', ['-end', '1000', '-paths', '128']),
     'perm16-1path': ('perm_16n_16c_2MB.cm', ['-end', '2000', '-paths', '1']),
     'perm1024': ('perm_1024n_1024c_0u_2000000b.cm', ['-end', '400', '-paths', '128']),
+    # Not in the plan: htsim_uec asserts on -planes above 1 (main_uec.cpp, "If all
+    # the planes have the same tiers, you can remove this check"); run it with that
+    # assert removed.
+    'perm16-2planes': ('perm_16n_16c_2MB.cm', ['-end', '1000', '-paths', '128', '-planes', '2']),
 }
 
 
@@ -107,7 +113,9 @@ def our_args(matrix, options, cc, out):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
-    args = ['--topology.type=fat-tree', '--topology.k=%d' % fat_tree_k(matrix_nodes(matrix)),
+    planes = int(opts.get('-planes', '1'))
+    args = ['--topology.planes=%d' % planes, '--topology.type=fat-tree',
+            '--topology.k=%d' % fat_tree_k(matrix_nodes(matrix)),
             '--traffic.pattern=connection-matrix', '--traffic.connectionMatrix=%s' % matrix,
             '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
             '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % QUEUE_BYTES,
@@ -115,7 +123,7 @@ def our_args(matrix, options, cc, out):
             '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * QUEUE_BYTES),
             '--transport.recovery=irn',
             '--transport.irn.ReorderWindow=64', '--cc.algorithm=%s' % cc,
-            '--transport.irn.BdpBytes=%d' % (3 * BDP_BYTES),
+            '--transport.irn.BdpBytes=%d' % (3 * BDP_BYTES * planes),
             '--nic.AckPriority=7',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),

@@ -46,6 +46,10 @@ def test_rdma_sim_gets_htsim_uec_network(tmp_path):
     one_path = bench_uec.our_args(str(cm), ['-paths', '1'], 'dcqcn', 'o')
     assert '--nic.Entropy=qp' in one_path
     assert not any(a.startswith('--cc.nscc') for a in one_path)
+    # htsim_uec's -planes: a NIC port on each plane, BDP-FC at the ports' summed rate.
+    two = bench_uec.our_args(str(cm), ['-planes', '2'], 'nscc', 'o')
+    assert '--topology.planes=2' in two and '--transport.irn.BdpBytes=1051704' in two
+    assert '--topology.planes=1' in args
 
 
 def test_one_case_beside_a_stand_in(run_example, tmp_path):
