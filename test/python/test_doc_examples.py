@@ -206,6 +206,9 @@ LONG['scripts/multipath_study.py --out out/multipath'] = (
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases single,bidir,'
      'incast16,outcast-incast,perm16,perm16-1path,incast128,incast1024,perm1024'] = (
     "needs UEC's htsim_uec built from a uet-htsim checkout; minutes", 'parse')
+# doc/planes.rst, "Beside UEC's simulator": htsim_uec built with its planes assert removed
+LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases perm16,'
+     'perm16-2planes'] = ("needs UEC's htsim_uec built from a uet-htsim checkout", 'parse')
 # doc/rdma.rst, ConWeave's other balancers: they need its simulator built
 LONG['scripts/bench_conweave.py --conweave-tree /var/tmp/peer-conweave --lb fecmp,letflow,drill,'
      'conga --recovery pfc,irn --time 0.005 --resume --out out/bench-conweave-lbs'] = (
