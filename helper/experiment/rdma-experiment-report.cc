@@ -312,6 +312,16 @@ SpuriousTimeoutWarning(const RdmaExperimentSpec& spec, const Figures& f)
         return "";
     }
     std::ostringstream w;
+    if (f.totals.trimmed > 0 && f.qps.spuriousRetransmissions == 0)
+    {
+        // Trimmed frames lost their payload: a resend trimmed again at a
+        // queue that stays full leaves its QP to the timer, which was not early.
+        w << f.qps.timeouts << " retransmission timeouts with no frame dropped but "
+          << f.totals.trimmed << " trimmed, and no packet resent to a responder that had it: "
+          << "resends trimmed again at a queue that stays full leave their QPs to the timer, "
+          << "which fired no earlier than it had to (a longer one makes them wait longer)";
+        return w.str();
+    }
     w << f.qps.timeouts << " retransmission timeouts though no frame was lost ("
       << f.qps.retransmissions << " packets resent, " << f.qps.spuriousRetransmissions
       << " of them to a responder that had them): the timer is shorter than this fabric's "

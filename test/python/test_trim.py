@@ -117,3 +117,29 @@ def test_headers_trimmed_upstream_are_not_dropped_downstream(run_example, tmp_pa
     t = s['trimming']
     assert t['trimmed_frames'] > 1000, t
     assert s['drops'] == 0 and t['trimmed_received'] == t['trimmed_frames'], (s['drops'], t)
+
+
+def test_timeouts_after_repeated_trims_are_not_blamed_on_the_timer(run_example, tmp_path):
+    """15 senders of 2 MB into one 100 Gb/s port of a k=4 fat tree whose
+    queues hold one BDP (htsim_uec's 16-node incast): a sender's PSN is
+    trimmed, NAKed, resent and trimmed again while the queue stays full, so
+    some QPs wait for their timer with nothing dropped. Nothing was resent to
+    a responder that had it, so the timer was not early (regression: the run
+    advised raising transport.irn.RtoHigh, and with both RTOs at 1 ms the
+    flows do not end by 3 ms)."""
+    s = run_summary(run_example, tmp_path / 'incast', '--topology.k=4',
+                    '--traffic.pattern=incast', '--traffic.fanIn=15', '--traffic.size=2000000',
+                    '--traffic.receiver=15', '--transport.pathMtu=4096',
+                    '--pfc.PfcEnabled=false', '--pfc.BufferSize=1000000000',
+                    '--link.queue.MaxBytes=178450', '--ecn.kmin=37350', '--ecn.kmax=145250',
+                    '--ecn.pmax=1', '--switch.trim.Classes=8', '--switch.trim.MaxBytes=356900',
+                    '--transport.recovery=irn', '--transport.irn.ReorderWindow=64',
+                    '--cc.algorithm=nscc', '--transport.irn.BdpBytes=525852',
+                    '--nic.AckPriority=7', '--nic.Entropy=reps', '--sim.stopTime=3000us',
+                    '--quiet')
+    assert s['flows']['completed'] == 15 and s['drops'] == 0
+    assert s['recovery']['timeouts'] > 0
+    assert s['trimming']['trimmed_frames'] == s['retransmissions']
+    w = [x for x in s['warnings'] if 'retransmission timeouts' in x]
+    assert len(w) == 1 and 'resends trimmed again at a queue that stays full' in w[0], w
+    assert 'RtoHigh' not in w[0], w
