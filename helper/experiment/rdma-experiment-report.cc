@@ -644,6 +644,20 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
         text.push_back(BucketLine(b));
     }
     text.push_back(PfcAndDropsLine(f));
+    if (f.planes.size() > 1)
+    {
+        // What each plane carried: a plane that failed shows here.
+        std::ostringstream l;
+        l.setf(std::ios::fixed);
+        l.precision(1);
+        l << "planes: the NICs sent";
+        for (std::size_t p = 0; p < f.planes.size(); ++p)
+        {
+            l << (p == 0 ? " " : ", ") << f.planes[p].txBytes / 1e6 << " MB";
+        }
+        l << " on planes 0-" << f.planes.size() - 1;
+        text.push_back(l.str());
+    }
     if (f.qps.outOfSequence > 0 || f.qps.spuriousRetransmissions > 0)
     {
         text.push_back(ReorderingLine(f.qps, f.totals));

@@ -76,6 +76,12 @@ def test_a_failing_plane_loses_its_share_and_the_flows_finish(run_example, tmp_p
     # The NICs see their own ports go down: what is lost is what was on plane 1's wires.
     assert cut['recovery']['timeouts'] <= 16, cut['recovery']
     assert cut['sim_time_s'] > ok['sim_time_s']
+    # The screen says it too: what the NICs sent on each plane.
+    r = run_example('rdma-sim', *[a for a in args if a != '--quiet'],
+                    '--topology.failPlanes=1@20us', '--output.dir=%s' % (tmp_path / 'screen'))
+    assert r.returncode == 0, r.stderr
+    assert 'planes: the NICs sent %.1f MB, %.1f MB on planes 0-1' % (
+        p[0]['nic_tx_bytes'] / 1e6, p[1]['nic_tx_bytes'] / 1e6) in r.stdout, r.stdout
 
 
 def test_a_qp_moves_off_a_plane_once_the_routes_converge(run_example, tmp_path):
