@@ -168,13 +168,12 @@ RdmaFabric::GetDevices() const
 Time
 RdmaFabric::WireTime(uint32_t link, uint32_t frameBytes) const
 {
-    if (m_links[link].deviceA)
-    {
-        return m_links[link].deviceA->GetWireTime(frameBytes);
-    }
-    // Not built on this rank: QbbNetDevice::GetWireTime's rule at this
-    // link's rate with a built device's framing (every device has the same).
-    const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
+    // QbbNetDevice::GetWireTime's rule at the link's rate as built (a slow
+    // link's devices run below it: paths and ideal FCTs are the full-speed
+    // fabric's), with a built device's framing (every device has the same).
+    const Ptr<QbbNetDevice> any = m_links[link].deviceA
+                                      ? m_links[link].deviceA
+                                      : StaticCast<QbbNetDevice>(m_devices.Get(0));
     return QbbTransmitter::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
 }
 

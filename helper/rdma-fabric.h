@@ -126,8 +126,8 @@ class RdmaFabric
     /// Abort unless the fabric is built.
     void CheckInstalled() const;
     /**
-     * \brief The wire time of a frame on a link (QbbNetDevice::GetWireTime,
-     * or its rule for a link not built on this rank).
+     * \brief The wire time of a frame on a link at its rate as built
+     * (QbbNetDevice::GetWireTime's rule; a slow link's is its full speed's).
      * \param link the link index
      * \param frameBytes Ethernet frame bytes without FCS
      * \return the wire time

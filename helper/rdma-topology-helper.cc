@@ -249,6 +249,41 @@ RdmaTopologyHelper::MakeNodes()
     }
 }
 
+void
+RdmaTopologyHelper::SlowLink(uint32_t link, bool fromA, bool fromB, double fraction)
+{
+    NS_ABORT_MSG_UNLESS(fraction > 0 && fraction < 1,
+                        "RdmaTopologyHelper::SlowLink: fraction " << fraction << " not in (0, 1)");
+    m_slowLinks[link] = {fromA, fromB, fraction};
+}
+
+void
+RdmaTopologyHelper::SlowDown(uint32_t link, const LinkInfo& info)
+{
+    const auto it = m_slowLinks.find(link);
+    if (it == m_slowLinks.end())
+    {
+        return;
+    }
+    const auto [fromA, fromB, fraction] = it->second;
+    for (const auto& [slows, dev] : {std::make_pair(fromA, info.deviceA),
+                                     std::make_pair(fromB, info.deviceB)})
+    {
+        if (!slows || !dev)
+        {
+            continue;
+        }
+        dev->SetDataRate(DataRate(static_cast<uint64_t>(dev->GetDataRate().GetBitRate() *
+                                                        fraction)));
+        Ptr<QbbEgressQueue> q = dev->GetTxQueue();
+        UintegerValue maxBytes;
+        q->GetAttribute("MaxBytes", maxBytes);
+        q->SetAttribute("MaxBytes",
+                        UintegerValue(static_cast<uint64_t>(maxBytes.Get() * fraction)));
+        m_slowDevices[PeekPointer(dev)] = fraction;
+    }
+}
+
 std::vector<std::vector<Ptr<QbbNetDevice>>>
 RdmaTopologyHelper::InstallLinks()
 {
@@ -295,6 +330,7 @@ RdmaTopologyHelper::InstallLinks()
                 info.errorModels.push_back(em);
             }
         }
+        SlowDown(m_links.size(), info);
         ports[l.a].push_back(info.deviceA);
         ports[l.b].push_back(info.deviceB);
         m_devices.Add(d);
@@ -340,9 +376,16 @@ RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevi
         }
         for (uint32_t p = 0; m_ecn && p < sw->GetNPorts(); ++p)
         {
+            const auto slow = m_slowDevices.find(PeekPointer(ports[u][p]));
+            SwitchEcnParams ecn = m_ecnParams;
+            if (slow != m_slowDevices.end())
+            {
+                ecn.kminBytes = static_cast<uint64_t>(ecn.kminBytes * slow->second);
+                ecn.kmaxBytes = static_cast<uint64_t>(ecn.kmaxBytes * slow->second);
+            }
             for (uint8_t cls = 0; cls < QbbNetDevice::NUM_CLASSES; ++cls)
             {
-                sw->SetEcnParams(p, cls, m_ecnParams);
+                sw->SetEcnParams(p, cls, ecn);
             }
         }
         m_switches.push_back(sw);

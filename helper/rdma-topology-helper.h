@@ -25,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -223,6 +224,18 @@ class RdmaTopologyHelper : public RdmaFabric
      */
     void ScheduleLinkFailure(uint32_t link, Time at, Time convergence);
     /**
+     * \brief Run a link below its rate for the whole run (a degraded link).
+     * Call before InstallFabric. The slowed transmitter's rate, its egress
+     * queue's MaxBytes and its ECN thresholds (set by SetSwitchEcn, or the
+     * per-rate default of its new rate) are each `fraction` of the link's,
+     * as htsim scales a failed link's queue with its speed.
+     * \param link the link's index in the spec
+     * \param fromA whether the transmitter at the link's end a slows
+     * \param fromB whether the one at end b does
+     * \param fraction the share of the rate kept, in (0, 1) (aborts otherwise)
+     */
+    void SlowLink(uint32_t link, bool fromA, bool fromB, double fraction);
+    /**
      * \brief Install RdmaTopologySpec::FatTree() with tiers 0, 1 and 2.
      * \param k arity, even (NS_FATAL_ERROR otherwise)
      */
@@ -268,6 +281,9 @@ class RdmaTopologyHelper : public RdmaFabric
     /// Make each link's devices and channel (with its error models).
     /// \return each node's devices, in port order
     std::vector<std::vector<Ptr<QbbNetDevice>>> InstallLinks();
+    /// Apply SlowLink's slowdown, if any, to a link just made.
+    /// \param link its index \param info its devices
+    void SlowDown(uint32_t link, const LinkInfo& info);
     /// Make each switch node's RdmaSwitch (EcmpSeed, MMU attributes, ECN) with its ports.
     /// \param ports each node's devices, in port order
     void InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports);
@@ -295,6 +311,10 @@ class RdmaTopologyHelper : public RdmaFabric
     bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking
+    /// SlowLink's transmitters: the device (after InstallLinks) -> its share of the rate
+    std::unordered_map<const QbbNetDevice*, double> m_slowDevices;
+    /// SlowLink's calls: link index -> (from a, from b, fraction)
+    std::unordered_map<uint32_t, std::tuple<bool, bool, double>> m_slowLinks;
     std::function<void(const std::string&, uint64_t, uint64_t)> m_progress; //!< build progress
 };
 

@@ -44,6 +44,7 @@ failed run.
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import statistics
@@ -54,12 +55,26 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-#: htsim_uec's network BDP (100 Gb/s x its 14.02 us unloaded RTT), per-port
-#: queue (one BDP, rounded up to 43 packets of 4,150 bytes) and ECN band
-BDP_BYTES = 175284
-QUEUE_BYTES = 178450
-ECN_LOW, ECN_HIGH = 37350, 145250
+#: htsim_uec's packet and ACK bytes, hop latency (us) and link rate (bytes/us)
 PACKET_BYTES = 4150
+ACK_BYTES = 64
+HOP_US = 1.0
+BYTES_PER_US = 12500.0
+
+
+def network(tiers):
+    """htsim_uec's sizes for a fat tree of `tiers` tiers (main_uec.cpp's
+    calculate_rtt and calculate_bdp_pkt): its unloaded RTT's BDP, its per-port
+    queue (one BDP, rounded up to whole packets) and its ECN band (0.2 and
+    0.8 of the BDP's packets, rounded up), bytes."""
+    hops = 2 * tiers
+    rtt_us = 2 * hops * HOP_US + (PACKET_BYTES + ACK_BYTES) * 8 / 100e3 * hops
+    bdp = rtt_us * BYTES_PER_US
+    pkts = math.ceil(bdp / PACKET_BYTES)
+    return {'bdp': int(bdp), 'queue': pkts * PACKET_BYTES,
+            'ecn_low': math.ceil(pkts * 0.2) * PACKET_BYTES,
+            'ecn_high': math.ceil(pkts * 0.8) * PACKET_BYTES}
+
 
 #: the validation plan's cases: name -> (matrix, htsim_uec options)
 CASES = {
@@ -72,6 +87,17 @@ CASES = {
     'perm16': ('perm_16n_16c_2MB.cm', ['-end', '1000', '-paths', '128']),
     'perm16-1path': ('perm_16n_16c_2MB.cm', ['-end', '2000', '-paths', '1']),
     'perm1024': ('perm_1024n_1024c_0u_2000000b.cm', ['-end', '400', '-paths', '128']),
+    'incast3-1': ('incast_3-1_overlapped.tm', ['-end', '1000', '-cwnd', '50']),
+    'perm16-inc': ('perm_16n_16c_2MB.cm', ['-failed', '1', '-end', '2000', '-paths', '128']),
+    'perm1024-inc': ('perm_1024n_1024c_0u_2000000b.cm',
+                     ['-failed', '1', '-end', '400', '-paths', '128']),
+    'perm1024-1path': ('perm_1024n_1024c_0u_2000000b.cm', ['-end', '3000', '-paths', '1']),
+    'oversub4': ('perm_1024n_1024c_0u_2000000b.cm',
+                 ['-end', '2000', '-paths', '128', '-topo',
+                  'topologies/leaf_spine_1024_oversub.topo']),
+    'oversub8': ('perm_1024n_1024c_0u_2000000b.cm',
+                 ['-end', '2000', '-paths', '128', '-topo',
+                  'topologies/leaf_spine_1024_oversub_8-1.topo']),
     # Not in the plan: htsim_uec asserts on -planes above 1 (main_uec.cpp, "If all
     # the planes have the same tiers, you can remove this check"); run it with that
     # assert removed.
@@ -109,21 +135,68 @@ def fat_tree_k(nodes):
     raise ValueError('%d nodes is no 3-tier fat tree (k^3/4)' % nodes)
 
 
-def our_args(matrix, options, cc, out):
+def read_topo(path):
+    """htsim's 2-tier .topo file (topologies/*.topo) as rdma-sim's leaf-spine:
+    {'leaves', 'spines', 'hostsPerLeaf'}; ValueError on what it does not map
+    (other tiers, rates, latencies or switch latency)."""
+    tiers, where, nodes = {}, None, None
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) != 2:
+                continue
+            key, value = words
+            if key == 'Nodes':
+                nodes = int(value)
+            elif key == 'Tier':
+                where = tiers.setdefault(int(value), {})
+            elif where is not None:
+                where[key] = value
+    t0, t1 = tiers.get(0, {}), tiers.get(1, {})
+    if (sorted(tiers) != [0, 1] or not nodes
+            or any(t.get('Downlink_speed_Gbps') != '100' or t.get('Downlink_Latency_ns') != '1000'
+                   or t.get('Switch_Latency_ns', '0') != '0' for t in (t0, t1))):
+        raise ValueError('%s: only 2 tiers of 100 Gb/s, 1 us links map to a leaf-spine' % path)
+    per_leaf = int(t0['Radix_Down'])
+    return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
+
+
+def our_args(matrix, options, cc, out, topo_dir):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
     planes = int(opts.get('-planes', '1'))
-    args = ['--topology.planes=%d' % planes, '--topology.type=fat-tree',
-            '--topology.k=%d' % fat_tree_k(matrix_nodes(matrix)),
+    nodes = matrix_nodes(matrix)
+    if '-topo' in opts:
+        ls = read_topo(os.path.join(topo_dir, opts['-topo']))
+        net = network(2)
+        fabric = ['--topology.type=leaf-spine'] + ['--topology.%s=%d' % kv for kv in ls.items()]
+    else:
+        k = fat_tree_k(nodes)
+        net = network(3)
+        fabric = ['--topology.type=fat-tree', '--topology.k=%d' % k]
+        failed = int(opts.get('-failed', '0'))
+        if failed:
+            # htsim's failed links (fat_tree_topology.cpp): the first aggregation
+            # switch's downlinks from its first `failed` cores, at 25 % of their speed,
+            # queue and ECN band. Here the first aggregation switch is node
+            # nodes + k^2/2 and its cores are the first k/2 cores (RdmaTopologySpec::FatTree).
+            if failed > k // 2:
+                raise ValueError('-failed %d: the first aggregation switch has %d cores'
+                                 % (failed, k // 2))
+            agg0 = nodes + k * k // 2
+            core0 = agg0 + k * k // 2
+            fabric.append('--topology.slowLinks=' + ','.join(
+                '%d>%d:0.25' % (core0 + c, agg0) for c in range(failed)))
+    args = ['--topology.planes=%d' % planes] + fabric + [
             '--traffic.pattern=connection-matrix', '--traffic.connectionMatrix=%s' % matrix,
             '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
-            '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % QUEUE_BYTES,
-            '--ecn.kmin=%d' % ECN_LOW, '--ecn.kmax=%d' % ECN_HIGH, '--ecn.pmax=1',
-            '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * QUEUE_BYTES),
+            '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % net['queue'],
+            '--ecn.kmin=%d' % net['ecn_low'], '--ecn.kmax=%d' % net['ecn_high'], '--ecn.pmax=1',
+            '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * net['queue']),
             '--transport.recovery=irn',
             '--transport.irn.ReorderWindow=64', '--cc.algorithm=%s' % cc,
-            '--transport.irn.BdpBytes=%d' % (3 * BDP_BYTES * planes),
+            '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
             '--nic.AckPriority=7',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),
@@ -184,7 +257,7 @@ def main():
             for who in order:
                 if who == 'ours':
                     rc, _, err, wall, rss = run_timed(
-                        [a.sim] + our_args(matrix, options, a.cc, ours_dir))
+                        [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary)))
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)

@@ -157,6 +157,13 @@ AddLinkKeys(RdmaConfig& c)
              "node ids at its ends (nodes.csv), for example 17-33@1ms; frames on a failed link "
              "are lost",
              nullptr);
+    c.AddKey("topology.slowLinks",
+             "",
+             "links that run below their rate for the whole run (degraded links): A-B:F items "
+             "separated by commas, A and B node ids (nodes.csv), F the fraction of the rate "
+             "kept, in (0, 1); A>B:F slows only A's transmitter toward B. The slowed port's "
+             "queue (link.queue.MaxBytes) and ECN thresholds scale by F too",
+             nullptr);
     c.AddKey("topology.failNodes",
              "",
              "nodes that fail during the run: ID@time items separated by commas, ID a node id "

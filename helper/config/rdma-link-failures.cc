@@ -68,6 +68,27 @@ ForEachItem(const std::string& text,
 }
 } // namespace
 
+uint32_t
+RdmaFindLink(const RdmaTopologySpec& topo,
+             uint32_t a,
+             uint32_t b,
+             const std::set<uint32_t>& named,
+             const std::string& item)
+{
+    for (uint32_t i = 0; i < topo.links.size(); ++i)
+    {
+        const auto& l = topo.links[i];
+        if (((l.a == a && l.b == b) || (l.a == b && l.b == a)) && !named.count(i))
+        {
+            return i;
+        }
+    }
+    throw std::invalid_argument("'" + item + "': no link joins nodes " + std::to_string(a) +
+                                " and " + std::to_string(b) +
+                                (named.empty() ? "" : " (that is not already named)") +
+                                " (nodes.csv of a run names the ids)");
+}
+
 std::vector<RdmaLinkFailure>
 RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
 {
@@ -78,22 +99,7 @@ RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
     ForEachItem(text, item, form, [&](const std::string& one, const std::smatch& m, Time at) {
         const uint32_t a = std::stoul(m[1].str());
         const uint32_t b = std::stoul(m[2].str());
-        uint32_t link = topo.links.size();
-        for (uint32_t i = 0; i < topo.links.size() && link == topo.links.size(); ++i)
-        {
-            const auto& l = topo.links[i];
-            if (((l.a == a && l.b == b) || (l.a == b && l.b == a)) && !named.count(i))
-            {
-                link = i;
-            }
-        }
-        if (link == topo.links.size())
-        {
-            throw std::invalid_argument("'" + one + "': no link joins nodes " + m[1].str() +
-                                        " and " + m[2].str() +
-                                        (named.empty() ? "" : " (that is not already named)") +
-                                        " (nodes.csv of a run names the ids)");
-        }
+        const uint32_t link = RdmaFindLink(topo, a, b, named, one);
         named.insert(link);
         out.push_back({link, at});
     });

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-topology-spec.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,21 @@ struct RdmaLinkFailure
     uint32_t link{0}; //!< index into RdmaTopologySpec::links
     Time at;          //!< when its cable goes down
 };
+
+/**
+ * \ingroup rdma
+ * \brief The link between two nodes (either order), the first of parallel
+ * links not in `named`.
+ * \param topo the topology \param a one end's node id \param b the other's
+ * \param named links already taken \param item the item naming it, for the error
+ * \return its index in topo.links
+ * \throws std::invalid_argument if there is none, naming the item and the ids
+ */
+uint32_t RdmaFindLink(const RdmaTopologySpec& topo,
+                      uint32_t a,
+                      uint32_t b,
+                      const std::set<uint32_t>& named,
+                      const std::string& item);
 
 /**
  * \ingroup rdma

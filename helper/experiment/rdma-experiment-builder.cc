@@ -165,6 +165,10 @@ RdmaExperimentBuilder::BuildFabric()
     {
         m_topo.SetSwitchEcn(m_spec.ecn);
     }
+    for (const RdmaSlowLink& s : m_spec.slowLinks)
+    {
+        m_topo.SlowLink(s.link, s.fromA, s.fromB, s.fraction);
+    }
     m_topo.InstallFabric(m_spec.topology);
     if (m_spec.conga)
     {

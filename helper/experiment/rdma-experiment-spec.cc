@@ -908,6 +908,15 @@ RdmaExperimentSpec::ReadCaptureAndFailures(const RdmaConfig& c)
     failures[1].insert(failures[1].end(), failures[2].begin(), failures[2].end());
     linkFailures = failures[1].empty() ? failures[0] : RdmaJoinFailures(failures[0], failures[1]);
     routeConvergence = c.GetTime("topology.routeConvergence");
+    try
+    {
+        slowLinks = RdmaParseSlowLinks(c.Get("topology.slowLinks"), topology);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("topology.slowLinks") + ": topology.slowLinks = '" +
+                              c.Get("topology.slowLinks") + "': " + e.what());
+    }
 }
 
 void

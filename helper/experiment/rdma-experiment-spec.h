@@ -12,6 +12,7 @@
 #include "ns3/rdma-flow.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-link-failures.h"
+#include "ns3/rdma-slow-links.h"
 #include "ns3/rdma-memory-estimate.h"
 #include "ns3/rdma-partition.h"
 #include "ns3/rdma-topology-spec.h"
@@ -73,6 +74,7 @@ struct RdmaExperimentSpec
     RdmaTopologySpec topology;       //!< validated
     std::vector<uint32_t> pcapNodes; //!< output.pcapNodes, node ids
     std::vector<RdmaLinkFailure> linkFailures; //!< topology.failLinks and failNodes' links
+    std::vector<RdmaSlowLink> slowLinks;       //!< topology.slowLinks
     Time routeConvergence;           //!< topology.routeConvergence
     bool verifyIcrc{false};          //!< NICs check the ICRC (forced on by lossy links)
     bool icrc{false};                //!< senders compute the ICRC (sim.icrc)
@@ -129,7 +131,7 @@ struct RdmaExperimentSpec
     /// \brief Fill seed (and set ns-3's), stopTime, scheduler and qlenInterval.
     /// \param c the configuration
     void ReadRun(const RdmaConfig& c);
-    /// \brief Fill pcapNodes, linkFailures and routeConvergence (the topology's).
+    /// \brief Fill pcapNodes, linkFailures, slowLinks and routeConvergence (the topology's).
     /// \param c the configuration
     void ReadCaptureAndFailures(const RdmaConfig& c);
     /// \brief Fill verifyIcrc (forced on by lossy links) and icrc (sim.icrc).

@@ -4,7 +4,8 @@
  * libFuzzer harness: topology.failLinks, topology.failNodes and
  * topology.failPlanes of arbitrary bytes (RdmaParseLinkFailures, "A-B@time"
  * items; RdmaParseNodeFailures, "ID@time" items; RdmaParsePlaneFailures,
- * "P@time" items; RdmaJoinFailures) on a k=4 fat tree of two planes. Bad input
+ * "P@time" items; RdmaJoinFailures) and topology.slowLinks (RdmaParseSlowLinks,
+ * "A-B:F" and "A>B:F" items) on a k=4 fat tree of two planes. Bad input
  * must end in std::invalid_argument naming the item, never an abort or a
  * sanitizer report; what it accepts must name links of the topology, each
  * at a time that is not negative.
@@ -14,6 +15,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/rdma-link-failures.h"
+#include "ns3/rdma-slow-links.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -46,6 +48,18 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         catch (const std::invalid_argument&)
         {
         }
+    }
+    try
+    {
+        for (const RdmaSlowLink& s : RdmaParseSlowLinks(text, topo))
+        {
+            NS_ABORT_MSG_UNLESS(s.link < topo.links.size(), "a link the topology does not have");
+            NS_ABORT_MSG_UNLESS(s.fraction > 0 && s.fraction < 1, "a fraction outside (0, 1)");
+            NS_ABORT_MSG_UNLESS(s.fromA || s.fromB, "a slow link that slows nothing");
+        }
+    }
+    catch (const std::invalid_argument&)
+    {
     }
     return 0;
 }

@@ -106,3 +106,56 @@ def test_a_failed_switch_is_its_links_failing(run_example, tmp_path):
     both = run(run_example, tmp_path / 'both', '--topology.failNodes=24@50us',
                '--topology.failLinks=16-24@80us')
     assert fcts(tmp_path / 'both') == fcts(tmp_path / 'node')
+
+
+# Leaf-spine with one spine: host 0 - leaf 2 - spine 4 - leaf 3 - host 1.
+PAIR = ('--topology.type=leaf-spine', '--topology.leaves=2', '--topology.spines=1',
+        '--topology.hostsPerLeaf=1', '--traffic.pattern=permutation',
+        '--traffic.size=2000000', '--cc.algorithm=none', '--quiet')
+
+
+def pair_fcts(run_example, out, *args):
+    summary = run_summary(run_example, out, *PAIR, *args)
+    assert summary['flows']['completed'] == summary['flows']['total'] == 2
+    with open(os.path.join(str(out), 'fct.csv')) as f:
+        return {int(r['src']): {'fct': int(r['fct_ns']), 'ideal': int(r['ideal_fct_ns'])}
+                for r in csv.DictReader(f)}
+
+
+def test_a_slow_link_runs_at_its_fraction_of_the_rate(run_example, tmp_path):
+    full = pair_fcts(run_example, tmp_path / 'full')
+    slow = pair_fcts(run_example, tmp_path / 'slow', '--topology.slowLinks=2-4:0.25')
+    # Both flows cross leaf 2 - spine 4: at 25 Gb/s a 2 MB flow takes 4x the
+    # serialization time of 100 Gb/s (the propagation delays are the same);
+    # with no CC, PFC holds each sender to the slow link's rate, no frame lost.
+    for src in (0, 1):
+        assert 3.6 < slow[src]['fct'] / full[src]['fct'] < 4.1, (src, slow, full)
+        # The ideal FCT is the full-speed fabric's: the slowdown is what the link cost.
+        assert slow[src]['ideal'] == full[src]['ideal']
+    # One direction only: host 0's flow crosses 2 -> 4 and slows. Host 1's
+    # flow crosses 4 -> 2 at full speed, but its ACKs go 2 -> 4: in the data's
+    # class they wait behind it and its pauses (640.7 us against 181.3 us); in
+    # a class of their own (nic.AckPriority) they pass, and only wait for the
+    # frame on the wire.
+    one = pair_fcts(run_example, tmp_path / 'one', '--topology.slowLinks=2>4:0.25')
+    assert 3.6 < one[0]['fct'] / full[0]['fct'] < 4.1
+    assert one[1]['fct'] > 3 * full[1]['fct']
+    acks = pair_fcts(run_example, tmp_path / 'acks', '--topology.slowLinks=2>4:0.25',
+                     '--nic.AckPriority=7')
+    assert 3.6 < acks[0]['fct'] / full[0]['fct'] < 4.1
+    assert full[1]['fct'] < acks[1]['fct'] < 1.01 * full[1]['fct']
+
+
+@pytest.mark.parametrize('value,message', [
+    ('2-4', "'2-4' is not A-B:F or A>B:F"),
+    ('2-4:1.5', "'2-4:1.5': the fraction 1.5 is not in (0, 1)"),
+    ('2-4:0', "the fraction 0 is not in (0, 1)"),
+    ('0-1:0.5', "'0-1:0.5': no link joins nodes 0 and 1"),
+    ('2-4:0.5,', "an empty item after the last ','"),
+])
+def test_bad_slow_link_exits_2_naming_the_key(run_example, tmp_path, value, message):
+    out = tmp_path / 'out'
+    r = run_example('rdma-sim', *PAIR, '--output.dir=%s' % out, '--topology.slowLinks=%s' % value)
+    assert r.returncode == 2
+    assert 'topology.slowLinks = ' in r.stderr and message in r.stderr, r.stderr
+    assert not out.exists()
