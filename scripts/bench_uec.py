@@ -161,7 +161,7 @@ def read_topo(path):
     return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
 
 
-def our_args(matrix, options, cc, out, topo_dir):
+def our_args(matrix, options, cc, out, topo_dir, victim=0.5):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
@@ -170,7 +170,9 @@ def our_args(matrix, options, cc, out, topo_dir):
     if '-topo' in opts:
         ls = read_topo(os.path.join(topo_dir, opts['-topo']))
         net = network(2)
-        fabric = ['--topology.type=leaf-spine'] + ['--topology.%s=%d' % kv for kv in ls.items()]
+        fabric = (['--topology.type=leaf-spine', '--topology.oversubscription=0',
+                   '--topology.fabricRate=100Gbps']
+                  + ['--topology.%s=%d' % kv for kv in ls.items()])
     else:
         k = fat_tree_k(nodes)
         net = network(3)
@@ -194,6 +196,7 @@ def our_args(matrix, options, cc, out, topo_dir):
             '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % net['queue'],
             '--ecn.kmin=%d' % net['ecn_low'], '--ecn.kmax=%d' % net['ecn_high'], '--ecn.pmax=1',
             '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * net['queue']),
+            '--switch.trim.QueuedVictimProbability=%s' % victim,
             '--transport.recovery=irn',
             '--transport.irn.ReorderWindow=64', '--cc.algorithm=%s' % cc,
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
@@ -231,6 +234,9 @@ def main():
     ap.add_argument('--cases', default='single,bidir,incast16,perm16,perm16-1path')
     ap.add_argument('--runs', type=int, default=1)
     ap.add_argument('--cc', default='nscc', help="rdma-sim's cc.algorithm (default nscc)")
+    ap.add_argument('--queued-victim', type=float, default=0.5,
+                    help="rdma-sim's switch.trim.QueuedVictimProbability (default 0.5, as "
+                         "htsim's CompositeQueue)")
     ap.add_argument('--out', default='out/bench-uec')
     a = ap.parse_args()
     cases = a.cases.split(',')
@@ -257,7 +263,8 @@ def main():
             for who in order:
                 if who == 'ours':
                     rc, _, err, wall, rss = run_timed(
-                        [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary)))
+                        [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
+                                 a.queued_victim))
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)

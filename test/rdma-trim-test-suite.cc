@@ -10,8 +10,10 @@
 #include "rdma-test-star.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/pointer.h"
+#include "ns3/qbb-egress-queue.h"
 #include "ns3/qbb-trimmer.h"
 #include "ns3/rdma-loss-recovery.h"
 #include "ns3/rdma-opcode.h"
@@ -24,6 +26,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 using namespace ns3;
 using rdmatest::Star;
@@ -117,6 +120,80 @@ class TrimFrameTestCase : public TestCase
         RoceFrame ack = Write(RC_ACKNOWLEDGE, false);
         ack.payload = RdmaPayload();
         NS_TEST_EXPECT_MSG_EQ(trimmer->Trim(*ack.BuildFrame()), nullptr, "an ACK is not trimmed");
+    }
+};
+
+/**
+ * Which frame a full queue cuts (QueuedVictimProbability): the arriving one
+ * (0, the default), or the newest queued frame of its class (1; htsim's
+ * CompositeQueue does so with probability 0.5), the arriving frame taking
+ * its place. A queue of three frames gets a fourth; strict priority sends
+ * the trimmed headers first.
+ */
+class TrimVictimTestCase : public TestCase
+{
+  public:
+    TrimVictimTestCase()
+        : TestCase("trim: a full queue cuts the arriving frame, or with QueuedVictimProbability "
+                   "its newest queued one; at 0.5 about half the time")
+    {
+    }
+
+  private:
+    /// \return PSNs in the order they leave, trimmed ones negative, after
+    /// four arrivals at a queue of three \param p the probability
+    static std::vector<int> Order(double p)
+    {
+        Ptr<QbbTrimmer> trimmer = CreateObject<QbbTrimmer>();
+        trimmer->SetAttribute("Classes", UintegerValue(1 << 3));
+        trimmer->SetAttribute("QueuedVictimProbability", DoubleValue(p));
+        Ptr<QbbEgressQueue> q = CreateObject<QbbEgressQueue>();
+        const uint32_t bytes = Write(RC_RDMA_WRITE_MIDDLE, false).BuildFrame()->GetSize();
+        q->SetAttribute("MaxBytes", UintegerValue(3 * bytes));
+        q->SetTrimmer(trimmer);
+        for (uint32_t psn = 1; psn <= 4; ++psn)
+        {
+            RoceFrame w = Write(RC_RDMA_WRITE_MIDDLE, false);
+            w.bth.SetPsn(psn);
+            QbbQueueItem item;
+            item.frame = w.BuildFrame();
+            item.cls = 3;
+            q->Enqueue(std::move(item));
+        }
+        std::vector<int> order;
+        QbbQueueItem out;
+        while (q->Dequeue(0, out))
+        {
+            RoceFrame f;
+            RoceFrame::ParseEthernetFrame(*out.frame, f, false);
+            const int psn = static_cast<int>(f.bth.GetPsn());
+            order.push_back(f.payload && f.payload->GetSize() > 0 ? psn : -psn);
+        }
+        return order;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ((Order(0) == std::vector<int>{-4, 1, 2, 3}),
+                              true,
+                              "the arriving PSN 4 is cut");
+        NS_TEST_EXPECT_MSG_EQ((Order(1) == std::vector<int>{-3, 1, 2, 4}),
+                              true,
+                              "the newest queued PSN 3 is cut, PSN 4 queued in its place");
+        // At 0.5: 200 arrivals at a full queue, each cutting one frame.
+        Ptr<QbbTrimmer> trimmer = CreateObject<QbbTrimmer>();
+        trimmer->SetAttribute("Classes", UintegerValue(1 << 3));
+        trimmer->SetAttribute("QueuedVictimProbability", DoubleValue(0.5));
+        NS_TEST_ASSERT_MSG_EQ(trimmer->AssignStreams(7), 1, "one stream for the draws");
+        uint32_t queued = 0;
+        for (int i = 0; i < 200; ++i)
+        {
+            queued += trimmer->CutQueued() ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(queued, 70, "about half cut a queued frame");
+        NS_TEST_EXPECT_MSG_LT(queued, 130, "about half the arriving one");
+        trimmer->SetAttribute("QueuedVictimProbability", DoubleValue(0));
+        NS_TEST_EXPECT_MSG_EQ(trimmer->AssignStreams(7), 0, "no stream without draws");
     }
 };
 
@@ -283,6 +360,7 @@ class RdmaTrimTestSuite : public TestSuite
         : TestSuite("rdma-trim", UNIT)
     {
         AddTestCase(new TrimFrameTestCase(), TestCase::QUICK);
+        AddTestCase(new TrimVictimTestCase(), TestCase::QUICK);
         AddTestCase(new TrimIncastTestCase(true, false), TestCase::QUICK);
         AddTestCase(new TrimIncastTestCase(false, false), TestCase::QUICK);
         AddTestCase(new TrimIncastTestCase(true, true), TestCase::QUICK);

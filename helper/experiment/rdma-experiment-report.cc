@@ -314,12 +314,13 @@ SpuriousTimeoutWarning(const RdmaExperimentSpec& spec, const Figures& f)
     std::ostringstream w;
     if (f.totals.trimmed > 0 && f.qps.spuriousRetransmissions == 0)
     {
-        // Trimmed frames lost their payload: a resend trimmed again at a
-        // queue that stays full leaves its QP to the timer, which was not early.
+        // Trimmed frames lost their payload, and each was NAKed and resent at
+        // once: with nothing resent to a responder that had it, the timer was
+        // not early, and a longer one would not help.
         w << f.qps.timeouts << " retransmission timeouts with no frame dropped but "
           << f.totals.trimmed << " trimmed, and no packet resent to a responder that had it: "
-          << "resends trimmed again at a queue that stays full leave their QPs to the timer, "
-          << "which fired no earlier than it had to (a longer one makes them wait longer)";
+          << "the timer was not early; a QP had something unacknowledged and nothing it "
+          << "could send until it fired (its window full, or its resends trimmed again)";
         return w.str();
     }
     w << f.qps.timeouts << " retransmission timeouts though no frame was lost ("

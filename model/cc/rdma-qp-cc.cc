@@ -255,6 +255,37 @@ RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
     }
 }
 
+RdmaQpCc::Record*
+RdmaQpCc::FindRecord(uint32_t psn)
+{
+    // Records are in PSN order (Remember appends only past the newest).
+    std::size_t lo = 0;
+    std::size_t hi = m_records.size();
+    while (lo < hi)
+    {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        if (PsnDiff(m_records[mid].psn, psn) < 0)
+        {
+            lo = mid + 1;
+        }
+        else
+        {
+            hi = mid;
+        }
+    }
+    return lo < m_records.size() && m_records[lo].psn == psn ? &m_records[lo] : nullptr;
+}
+
+void
+RdmaQpCc::LeaveFlight(Record& r)
+{
+    if (r.inFlight)
+    {
+        r.inFlight = false;
+        m_inFlightBytes -= r.bytes;
+    }
+}
+
 void
 RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
 {
@@ -292,7 +323,10 @@ RdmaQpCc::OnTrimmed()
 }
 
 bool
-RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHeader* intHeader)
+RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
+                           RdmaAckInfo& ack,
+                           const IntHeader* intHeader,
+                           bool sack)
 {
     uint8_t op = frame.bth.GetOpcode();
     if (!IsResponse(op))
@@ -342,31 +376,29 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame, RdmaAckInfo& ack, const IntHe
     if (seqNak)
     {
         // The NAK's PSN was lost: it is no longer in flight.
-        if (!m_records.empty() && m_records.front().psn == psn && m_records.front().inFlight)
+        if (!m_records.empty() && m_records.front().psn == psn)
         {
-            m_records.front().inFlight = false;
-            m_inFlightBytes -= m_records.front().bytes;
+            LeaveFlight(m_records.front());
         }
+        if (sack)
+        {
+            // The MSN field names the request that arrived: delivered.
+            if (Record* r = FindRecord(frame.aeth.GetMsn() & 0xFFFFFF))
+            {
+                LeaveFlight(*r);
+            }
+        }
+        m_state->m_bytesInFlight = m_inFlightBytes;
         m_ops->OnNak(m_state);
     }
     if (trimNak)
     {
         // The MSN field names the trimmed request: lost, and no longer in flight.
-        const uint32_t trimmed = frame.aeth.GetMsn() & 0xFFFFFF;
-        for (std::size_t i = 0; i < m_records.size(); ++i)
+        if (Record* r = FindRecord(frame.aeth.GetMsn() & 0xFFFFFF))
         {
-            Record& r = m_records[i];
-            if (r.psn == trimmed)
-            {
-                if (r.inFlight)
-                {
-                    r.inFlight = false;
-                    m_inFlightBytes -= r.bytes;
-                }
-                m_state->m_bytesInFlight = m_inFlightBytes;
-                m_ops->OnTrimNak(m_state, r.bytes);
-                break;
-            }
+            LeaveFlight(*r);
+            m_state->m_bytesInFlight = m_inFlightBytes;
+            m_ops->OnTrimNak(m_state, r->bytes);
         }
     }
     m_state->m_bytesInFlight = m_inFlightBytes;

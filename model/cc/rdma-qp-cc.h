@@ -127,11 +127,18 @@ class RdmaQpCc : public Object
      *        intHops from the echoed records (timestamps and tx bytes
      *        unwrapped per hop, so they grow monotonically)
      * \param intHeader the INT records the frame carried, or null
+     * \param sack a sequence NAK's MSN field names the PSN that arrived out
+     *        of order (selective repeat's SACK, RdmaLossRecovery::
+     *        ResponderKeepsOutOfOrder): that request is delivered, no longer
+     *        in flight. Without it, a QP whose oldest PSN waits to be resent
+     *        counts everything delivered after it as in flight, and a window
+     *        below that keeps the resend, and so the QP, waiting for its timer.
      * \return true if a CNP is to be sent for it now (a CE-marked request)
      */
     bool OnPacketReceived(const RoceFrame& frame,
                           RdmaAckInfo& ack,
-                          const IntHeader* intHeader = nullptr);
+                          const IntHeader* intHeader = nullptr,
+                          bool sack = false);
     /**
      * \brief A request for the QP arrived trimmed to its headers (QbbTrimmer):
      * a congestion signal, as NDP's and UEC's senders take a trim; to the
@@ -175,6 +182,14 @@ class RdmaQpCc : public Object
         bool resent;      //!< sent more than once
         bool inFlight;    //!< counted in m_inFlightBytes (not lost, not timed out)
     };
+
+    /**
+     * \param psn a PSN
+     * \return the record of the request with that PSN, or null
+     */
+    Record* FindRecord(uint32_t psn);
+    /// \brief Take a record out of the bytes in flight (delivered, or lost). \param r the record
+    void LeaveFlight(Record& r);
 
     /// One egress's INT clock, to unwrap its modular timestamp and tx bytes.
     struct HopClock

@@ -184,6 +184,13 @@ class RdmaFifo
         --m_size;
     }
 
+    /// \brief Remove the newest item (the FIFO must not be empty).
+    void pop_back()
+    {
+        back() = T();
+        --m_size;
+    }
+
     /// \brief Remove every item (the slots stay allocated).
     void clear()
     {

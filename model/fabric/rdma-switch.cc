@@ -486,7 +486,8 @@ int64_t
 RdmaSwitch::AssignStreams(int64_t stream)
 {
     m_ecnRng->SetStream(stream);
-    return 1 + m_lb->AssignStreams(stream + 1); // ECMP draws nothing: one stream, as before
+    const int64_t lb = m_lb->AssignStreams(stream + 1); // ECMP draws nothing: one stream, as before
+    return 1 + lb + m_trimmer->AssignStreams(stream + 1 + lb);
 }
 
 std::vector<uint64_t>

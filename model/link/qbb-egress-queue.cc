@@ -217,6 +217,11 @@ QbbEgressQueue::Enqueue(QbbQueueItem item)
         trimmed = Trim(item);
     }
     RdmaDropReason refused = Admit(item);
+    if (refused == DROP_QUEUE_FULL && !trimmed && m_trimmer && m_trimmer->Trims(item.cls) &&
+        m_trimmer->CutQueued() && TrimNewest(item.cls))
+    {
+        refused = Admit(item); // in the place the cut frame left
+    }
     if (refused != DROP_NONE && !trimmed && m_trimmer && m_trimmer->Trims(item.cls) && Trim(item))
     {
         refused = Admit(item); // the headers alone, in the trimmer's class and budget
@@ -263,6 +268,44 @@ QbbEgressQueue::Admit(const QbbQueueItem& item)
         return m_mmu->Admit(item.inPort, item.cls, item.Bytes());
     }
     return DROP_NONE;
+}
+
+bool
+QbbEgressQueue::TrimNewest(uint8_t cls)
+{
+    ClassQueue& q = m_classes[cls];
+    if (q.items.empty() || q.items.back().trimmed)
+    {
+        return false;
+    }
+    QbbQueueItem victim = std::move(q.items.back());
+    q.items.pop_back();
+    const uint32_t bytes = victim.Bytes();
+    const uint32_t inPort = victim.inPort;
+    if (!Trim(victim)) // no payload: it stays where it was
+    {
+        q.items.push_back(std::move(victim));
+        return false;
+    }
+    q.bytes -= bytes;
+    m_bytes -= bytes;
+    if (q.items.empty())
+    {
+        m_backlogMask &= ~(1U << cls);
+    }
+    if (m_mmu && inPort != QbbQueueItem::NO_PORT)
+    {
+        m_mmu->Release(inPort, cls, bytes);
+        m_mmu->CheckXon(inPort, cls);
+    }
+    const RdmaDropReason refused = Admit(victim);
+    if (refused != DROP_NONE)
+    {
+        Drop(victim, refused);
+        return true;
+    }
+    DoEnqueue(std::move(victim));
+    return true;
 }
 
 bool

@@ -304,6 +304,15 @@ class QbbEgressQueue : public Object
      */
     RdmaDropReason Admit(const QbbQueueItem& item);
     /**
+     * \brief Cut the newest frame of a class queue to its headers and queue
+     * them in the trimmer's class (QbbTrimmer's QueuedVictimProbability),
+     * making room for an arriving frame; its shared buffer is released.
+     * \param cls the class queue
+     * \return false if there is nothing to cut there (empty, already
+     *         trimmed, no payload)
+     */
+    bool TrimNewest(uint8_t cls);
+    /**
      * \brief Cut a frame to its headers and move it to the trimmer's class.
      * \param item the frame (replaced by the trimmed one)
      * \return false (item unchanged) if there is nothing to cut

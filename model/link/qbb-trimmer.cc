@@ -4,6 +4,8 @@
 
 #include "qbb-trimmer.h"
 
+#include "ns3/double.h"
+
 #include "ns3/int-header.h"
 #include "ns3/log.h"
 #include "ns3/rdma-frame-view.h"
@@ -61,11 +63,22 @@ QbbTrimmer::GetTypeId()
                           "frame that does not fit is dropped. Default 0: the queue's MaxBytes.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&QbbTrimmer::m_maxBytes),
-                          MakeUintegerChecker<uint64_t>());
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("QueuedVictimProbability",
+                          "Probability that a full queue cuts its newest queued frame of the "
+                          "arriving frame's class (and queues the arriving frame in its place) "
+                          "rather than the arriving frame. htsim's CompositeQueue, which UEC's "
+                          "simulator uses: 0.5. Default 0: always the arriving frame.",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&QbbTrimmer::m_queuedVictim),
+                          MakeDoubleChecker<double>(0, 1));
     return tid;
 }
 
-QbbTrimmer::QbbTrimmer() = default;
+QbbTrimmer::QbbTrimmer()
+    : m_rng(CreateObject<UniformRandomVariable>())
+{
+}
 
 QbbTrimmer::~QbbTrimmer() = default;
 
@@ -73,6 +86,23 @@ uint64_t
 QbbTrimmer::GetMaxBytes() const
 {
     return m_maxBytes;
+}
+
+bool
+QbbTrimmer::CutQueued()
+{
+    return m_queuedVictim > 0 && (m_queuedVictim >= 1 || m_rng->GetValue() < m_queuedVictim);
+}
+
+int64_t
+QbbTrimmer::AssignStreams(int64_t stream)
+{
+    if (!IsEnabled() || m_queuedVictim <= 0 || m_queuedVictim >= 1)
+    {
+        return 0;
+    }
+    m_rng->SetStream(stream);
+    return 1;
 }
 
 bool

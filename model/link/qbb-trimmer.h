@@ -6,6 +6,7 @@
 #define QBB_TRIMMER_H
 
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-frame.h"
 
 #include <cstdint>
@@ -44,6 +45,14 @@ namespace ns3
  * map Dscp to TrimClass (the default map sends 63 to class 7, the default
  * TrimClass). A receiving NIC takes a frame with this DSCP as trimmed
  * (RdmaNic's TrimmedDscp).
+ *
+ * Which frame is cut when a full queue refuses one: the arriving frame, or,
+ * with QueuedVictimProbability p > 0, with probability p the newest frame
+ * of the arriving frame's class queue, so the arriving one takes its place
+ * (htsim's CompositeQueue, which UEC's simulator uses, does so half the
+ * time). A resend that meets a queue kept full by its peers then gets
+ * through; when only the arriving frame is cut, it can be cut again at
+ * each try until its sender's timer fires.
  */
 class QbbTrimmer : public Object
 {
@@ -83,6 +92,20 @@ class QbbTrimmer : public Object
     uint8_t GetDscp() const;
     /// \return the bytes of trimmed frames a port may hold (MaxBytes; 0: the queue's MaxBytes)
     uint64_t GetMaxBytes() const;
+    /**
+     * \brief Draw whether a full queue cuts its newest queued frame rather
+     * than the arriving one (QueuedVictimProbability).
+     * \return true to cut the queued frame
+     */
+    bool CutQueued();
+    /**
+     * \brief Set the stream of the draws of CutQueued; none is taken when
+     * QueuedVictimProbability is 0 or nothing is trimmed, so a run without
+     * them numbers its other streams as before.
+     * \param stream the first stream
+     * \return the streams taken (0 or 1)
+     */
+    int64_t AssignStreams(int64_t stream);
 
   private:
     uint8_t m_classes{0};    //!< Classes attribute: bit c = class c is trimmed
@@ -90,6 +113,8 @@ class QbbTrimmer : public Object
     uint8_t m_dscp{63};      //!< Dscp attribute
     uint64_t m_threshold{0}; //!< Threshold attribute, bytes (0: only where it would drop)
     uint64_t m_maxBytes{0};  //!< MaxBytes attribute, bytes (0: the queue's MaxBytes)
+    double m_queuedVictim{0}; //!< QueuedVictimProbability attribute
+    Ptr<UniformRandomVariable> m_rng; //!< CutQueued's draws
 };
 
 } // namespace ns3

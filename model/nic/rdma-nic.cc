@@ -813,14 +813,14 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
     {
         ++m_stats.rxPayloadPackets;
     }
+    // Selective repeat's SACK: a sequence NAK to a QP whose responder keeps
+    // what arrives out of order.
+    const bool sack = f.bth.GetOpcode() == RC_ACKNOWLEDGE &&
+                      f.aeth.GetSyndromeType() == AethHeader::NAK &&
+                      f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR &&
+                      qp->GetLossRecovery()->ResponderKeepsOutOfOrder();
     if (m_entropyPolicy->SeesResponses())
     {
-        // Selective repeat's SACK: a sequence NAK to a QP whose responder keeps
-        // what arrives out of order.
-        const bool sack = f.bth.GetOpcode() == RC_ACKNOWLEDGE &&
-                          f.aeth.GetSyndromeType() == AethHeader::NAK &&
-                          f.aeth.GetSyndromeValue() == AethHeader::NAK_PSN_SEQUENCE_ERROR &&
-                          qp->GetLossRecovery()->ResponderKeepsOutOfOrder();
         m_entropyPolicy->Acked(f, sack);
     }
     RdmaAckInfo ack;
@@ -828,7 +828,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
     {
         intHeader.SetEgressIds(frame->GetIntEgress());
     }
-    if (cc->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr))
+    if (cc->OnPacketReceived(f, ack, hasInt ? &intHeader : nullptr, sack))
     {
         SendCnp(qp, f);
     }

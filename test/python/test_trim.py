@@ -119,14 +119,16 @@ def test_headers_trimmed_upstream_are_not_dropped_downstream(run_example, tmp_pa
     assert s['drops'] == 0 and t['trimmed_received'] == t['trimmed_frames'], (s['drops'], t)
 
 
-def test_timeouts_after_repeated_trims_are_not_blamed_on_the_timer(run_example, tmp_path):
+def test_an_incast_under_nscc_recovers_every_trim_without_a_timer(run_example, tmp_path):
     """15 senders of 2 MB into one 100 Gb/s port of a k=4 fat tree whose
-    queues hold one BDP (htsim_uec's 16-node incast): a sender's PSN is
-    trimmed, NAKed, resent and trimmed again while the queue stays full, so
-    some QPs wait for their timer with nothing dropped. Nothing was resent to
-    a responder that had it, so the timer was not early (regression: the run
-    advised raising transport.irn.RtoHigh, and with both RTOs at 1 ms the
-    flows do not end by 3 ms)."""
+    queues hold one BDP (htsim_uec's 16-node incast): every trimmed PSN is
+    NAKed and resent at once, and no QP waits for its timer. Regression: a
+    selective-repeat SACK (a sequence NAK naming the PSN that arrived) did
+    not take the delivered request out of the bytes in flight, so a QP whose
+    oldest PSN was trimmed counted everything delivered after it as in
+    flight; with NSCC's window below that, the resend waited and 39 timers
+    fired with nothing dropped (the tail was 2,653 us against htsim_uec's
+    2,479; now within 1 %)."""
     s = run_summary(run_example, tmp_path / 'incast', '--topology.k=4',
                     '--traffic.pattern=incast', '--traffic.fanIn=15', '--traffic.size=2000000',
                     '--traffic.receiver=15', '--transport.pathMtu=4096',
@@ -138,8 +140,7 @@ def test_timeouts_after_repeated_trims_are_not_blamed_on_the_timer(run_example, 
                     '--nic.AckPriority=7', '--nic.Entropy=reps', '--sim.stopTime=3000us',
                     '--quiet')
     assert s['flows']['completed'] == 15 and s['drops'] == 0
-    assert s['recovery']['timeouts'] > 0
+    assert s['trimming']['trimmed_frames'] > 1000
     assert s['trimming']['trimmed_frames'] == s['retransmissions']
-    w = [x for x in s['warnings'] if 'retransmission timeouts' in x]
-    assert len(w) == 1 and 'resends trimmed again at a queue that stays full' in w[0], w
-    assert 'RtoHigh' not in w[0], w
+    assert s['recovery']['timeouts'] == 0
+    assert not [x for x in s.get('warnings', []) if 'retransmission timeouts' in x]
