@@ -6,31 +6,39 @@ Usage: bench_uec.py --htsim-uec BIN [--sim RDMA_SIM] [--cases NAME,...] [--runs 
 
 The peer is the Ultra Ethernet Consortium's simulator, htsim_uec
 (github.com/ultraethernet/uet-htsim, htsim/sim/datacenter/main_uec.cpp),
-built where BIN is; its connection matrices are read from
-``connection_matrices/`` beside BIN. Each case is one of its validation
-plan's (validate_uec_sender.txt): a .cm file and htsim_uec's options.
-htsim_uec runs with them and its defaults: a 3-tier fat tree of the .cm's
-node count, 100 Gb/s links, 1 us per hop, 4,150-byte packets, trimming,
-per-port queues of one BDP (178,450 bytes), ECN marked on dequeue from 0.2
-to 0.8 BDP (37,350 to 145,250 bytes, every packet above), NSCC, and its
-mixed load balancing over --paths entropies.
+built where BIN is; its connection matrices and topology files are read
+from ``connection_matrices/`` and ``topologies/`` beside BIN. Each case is
+one of its validation plan's (validate_uec_sender.txt): a .cm file and
+htsim_uec's options. htsim_uec runs with them and its defaults: a 3-tier
+fat tree of the .cm's node count (or the 2-tier leaf-spine of ``-topo``),
+100 Gb/s links, 1 us per hop, 4,150-byte packets, trimming, per-port queues
+of one BDP of its unloaded RTT (178,450 bytes in 3 tiers, 120,350 in 2),
+ECN marked on dequeue from 0.2 to 0.8 of it (every packet above), a
+retransmission timeout of 15 us plus six queues' drain time (100.7 us in 3
+tiers), NSCC, and its mixed load balancing over --paths entropies.
 
 rdma-sim runs the same case with the same matrix (traffic.pattern =
 connection-matrix) on the same network: topology.type = fat-tree with k^3/4
-= the node count, 100 Gb/s and 1 us links, transport.pathMtu = 4096, PFC
-off, link.queue.MaxBytes = 178450 on every port (the shared buffer set
-large enough never to decide first), ECN from 37,350 to 145,250 bytes with
-pmax 1 (marking at dequeue, on the bytes behind), trimming of the data
-class (switch.trim.Classes = 8) with twice the data queue for trimmed
-headers (switch.trim.MaxBytes, as htsim's CompositeQueue), IRN's selective repeat with a reorder
+= the node count (or leaf-spine with the .topo's leaves, spines and hosts
+per leaf, uplinks at 100 Gb/s), 100 Gb/s and 1 us links,
+transport.pathMtu = 4096, PFC off, link.queue.MaxBytes = htsim_uec's queue
+on every port (the shared buffer set large enough never to decide first),
+ECN from its low to its high threshold with pmax 1 (marking at dequeue, on
+the bytes behind), trimming of the data class (switch.trim.Classes = 8) with
+twice the data queue for trimmed headers (switch.trim.MaxBytes, as htsim's
+CompositeQueue), IRN's RtoLow and RtoHigh both at htsim_uec's timeout, the arriving frame trimmed (--queued-victim sets
+switch.trim.QueuedVictimProbability; htsim_uec's CompositeQueue trims the
+newest queued frame half the time), IRN's selective repeat with a reorder
 window of 64 and its BDP-FC cap at 3 BDPs (UEC has none; NSCC's window, at
 most 1.5 BDPs, limits the QP), ACKs in class 7 with the trimmed headers
 (htsim_uec serves control packets first), --cc (nscc by default) and REPS
 entropy (nic.Entropy = reps) for a case with many paths, one path per QP
-for ``-paths 1``. An htsim
-``-cwnd N`` (packets) becomes cc.nscc.InitialWindow = N x 4,150 bytes, and
-``-planes P`` topology.planes = P (a NIC port on each of P fat trees; the
-BDP-FC cap at 3 BDPs of the P ports' rate).
+for ``-paths 1``. An htsim ``-cwnd N`` (packets) becomes
+cc.nscc.InitialWindow = N x 4,150 bytes; ``-planes P`` topology.planes = P
+(a NIC port on each of P fat trees; the BDP-FC cap at 3 BDPs of the P
+ports' rate); ``-failed N`` topology.slowLinks, the first aggregation
+switch's links from its first N cores at 25 % in that direction, their
+queue and ECN band scaled with them (htsim's failed links).
 
 The two alternate per run (which goes first flips each run), so both see
 the same machine. Tail FCT is the last flow's end (htsim's "finished at",
@@ -71,12 +79,23 @@ def network(tiers):
     rtt_us = 2 * hops * HOP_US + (PACKET_BYTES + ACK_BYTES) * 8 / 100e3 * hops
     bdp = rtt_us * BYTES_PER_US
     pkts = math.ceil(bdp / PACKET_BYTES)
-    return {'bdp': int(bdp), 'queue': pkts * PACKET_BYTES,
+    queue = pkts * PACKET_BYTES
+    return {'bdp': int(bdp), 'queue': queue,
             'ecn_low': math.ceil(pkts * 0.2) * PACKET_BYTES,
-            'ecn_high': math.ceil(pkts * 0.8) * PACKET_BYTES}
+            'ecn_high': math.ceil(pkts * 0.8) * PACKET_BYTES,
+            # its retransmission timeout: 15 us and six queues' drain time (main_uec.cpp)
+            'rto_ns': round(15000 + queue * 6 * 8 / (BYTES_PER_US * 8 / 1000))}
 
 
-#: the validation plan's cases: name -> (matrix, htsim_uec options)
+#: UEC's validation plans (validate_uec_sender.txt, _rcv.txt, _both.txt): name ->
+#: (htsim_uec's congestion-control options, rdma-sim's RCCC, rdma-sim's cc.algorithm)
+PLANS = {
+    'sender': (['-sender_cc_only'], False, 'nscc'),
+    'rcv': (['-receiver_cc_only'], True, 'none'),
+    'both': (['-sender_cc', '-receiver_cc'], True, 'nscc'),
+}
+
+#: the validation plans' cases: name -> (matrix, htsim_uec options)
 CASES = {
     'single': ('one.cm', ['-end', '1000']),
     'bidir': ('bidir.cm', ['-end', '1000']),
@@ -90,7 +109,7 @@ CASES = {
     'incast3-1': ('incast_3-1_overlapped.tm', ['-end', '1000', '-cwnd', '50']),
     'perm16-inc': ('perm_16n_16c_2MB.cm', ['-failed', '1', '-end', '2000', '-paths', '128']),
     'perm1024-inc': ('perm_1024n_1024c_0u_2000000b.cm',
-                     ['-failed', '1', '-end', '400', '-paths', '128']),
+                     ['-failed', '1', '-end', '1500', '-paths', '128']),
     'perm1024-1path': ('perm_1024n_1024c_0u_2000000b.cm', ['-end', '3000', '-paths', '1']),
     'oversub4': ('perm_1024n_1024c_0u_2000000b.cm',
                  ['-end', '2000', '-paths', '128', '-topo',
@@ -161,7 +180,7 @@ def read_topo(path):
     return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
 
 
-def our_args(matrix, options, cc, out, topo_dir, victim=0.5):
+def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
@@ -199,11 +218,15 @@ def our_args(matrix, options, cc, out, topo_dir, victim=0.5):
             '--switch.trim.QueuedVictimProbability=%s' % victim,
             '--transport.recovery=irn',
             '--transport.irn.ReorderWindow=64', '--cc.algorithm=%s' % cc,
+            '--transport.irn.RtoLow=%dns' % net['rto_ns'],
+            '--transport.irn.RtoHigh=%dns' % net['rto_ns'],
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
             '--nic.AckPriority=7',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),
             '--output.qlenInterval=0s', '--output.dir=%s' % out, '--force', '-q']
+    if rccc:
+        args.append('--cc.rccc.Enabled=true')
     if '-cwnd' in opts and cc == 'nscc':
         args.append('--cc.nscc.InitialWindow=%d' % (int(opts['-cwnd']) * PACKET_BYTES))
     return args
@@ -233,12 +256,19 @@ def main():
     ap.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
     ap.add_argument('--cases', default='single,bidir,incast16,perm16,perm16-1path')
     ap.add_argument('--runs', type=int, default=1)
-    ap.add_argument('--cc', default='nscc', help="rdma-sim's cc.algorithm (default nscc)")
-    ap.add_argument('--queued-victim', type=float, default=0.5,
-                    help="rdma-sim's switch.trim.QueuedVictimProbability (default 0.5, as "
-                         "htsim's CompositeQueue)")
+    ap.add_argument('--plan', choices=sorted(PLANS), default='sender',
+                    help="which of UEC's validation plans: sender (NSCC, htsim_uec "
+                         "-sender_cc_only), rcv (RCCC, -receiver_cc_only) or both "
+                         "(-sender_cc -receiver_cc); default sender")
+    ap.add_argument('--cc', default=None,
+                    help="rdma-sim's cc.algorithm (default: nscc, none for --plan rcv)")
+    ap.add_argument('--queued-victim', type=float, default=0,
+                    help="rdma-sim's switch.trim.QueuedVictimProbability (default 0, the "
+                         "module's; htsim's CompositeQueue: 0.5)")
     ap.add_argument('--out', default='out/bench-uec')
     a = ap.parse_args()
+    htsim_cc, rccc, default_cc = PLANS[a.plan]
+    a.cc = a.cc or default_cc
     cases = a.cases.split(',')
     bad = [c for c in cases if c not in CASES]
     binary = os.path.abspath(a.htsim_uec)
@@ -264,7 +294,7 @@ def main():
                 if who == 'ours':
                     rc, _, err, wall, rss = run_timed(
                         [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
-                                 a.queued_victim))
+                                 a.queued_victim, rccc))
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)
@@ -272,7 +302,7 @@ def main():
                     tail, flows = our_tail_us(ours_dir)
                 else:
                     rc, out, err, wall, rss = run_timed(
-                        ['./' + os.path.basename(binary), '-tm', matrix, '-sender_cc_only']
+                        ['./' + os.path.basename(binary), '-tm', matrix] + htsim_cc
                         + options, cwd=os.path.dirname(binary))
                     if rc != 0:
                         print('bench_uec.py: htsim_uec failed on %s:\n%s' % (name, (out + err)
@@ -282,7 +312,8 @@ def main():
                     tail, flows = htsim_tail_us(out)
                 samples[who].append({'tail_us': tail, 'flows': flows, 'wall_s': wall,
                                      'peak_rss_mb': rss})
-        row = {'case': name, 'matrix': cm, 'htsim_options': ' '.join(options), 'cc': a.cc,
+        row = {'case': name, 'matrix': cm, 'htsim_options': ' '.join(htsim_cc + options),
+               'plan': a.plan, 'cc': a.cc, 'rccc': rccc,
                'runs': a.runs}
         for who, s in samples.items():
             tails = [x['tail_us'] for x in s]

@@ -465,6 +465,7 @@ AddCcKeys(RdmaConfig& c)
     c.AddAttributeGroup("cc.dctcp", "ns3::RdmaDctcp");
     c.AddAttributeGroup("cc.swift", "ns3::RdmaSwift");
     c.AddAttributeGroup("cc.nscc", "ns3::RdmaNscc");
+    c.AddAttributeGroup("cc.rccc", "ns3::RdmaRcccPacer");
     c.AddAttributeGroup("cc.cnp", "ns3::RdmaCnpGenerator");
 }
 

@@ -56,6 +56,9 @@ class RdmaCcState : public Object
     // The algorithm's output.
     TracedValue<DataRate> m_rate;   //!< pacing rate, (0, m_lineRate]
     TracedValue<uint64_t> m_window; //!< window, bytes; 0 = no window limit
+    /// RCCC (RdmaRcccSender, kept by RdmaQpCc): no credit, so no request may
+    /// start (a response still may), whatever m_rate and m_window allow
+    bool m_noCredit{false};
 
     // Counters kept by RdmaCongestionOps' public hooks.
     uint64_t m_sndNxt{0};        //!< bytes ever sent, retransmissions included (OnSend)

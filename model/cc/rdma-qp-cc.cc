@@ -21,16 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaQpCc");
 NS_OBJECT_ENSURE_REGISTERED(RdmaQpCc);
 
-namespace
-{
-/// \return whether an RC opcode is a response (READ response, ACK, atomic ACK)
-bool
-IsResponse(uint8_t op)
-{
-    return op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_ATOMIC_ACKNOWLEDGE;
-}
-} // namespace
-
 TypeId
 RdmaQpCc::GetTypeId()
 {
@@ -119,6 +109,10 @@ RdmaQpCc::EnsureInit(uint32_t pathMtu)
         m_initialized = true;
         m_state->m_mtu = pathMtu + FRAME_OVERHEAD_BYTES;
         m_ops->Init(m_state);
+        if (m_rcccOn)
+        {
+            m_rccc.Init(m_rcccMaxCredit, m_state->m_mtu);
+        }
     }
 }
 
@@ -135,7 +129,7 @@ const IntHeader*
 RdmaQpCc::TakeInt(const RoceFrame& f, uint16_t& udpPort)
 {
     static const IntHeader empty;
-    if (!IsResponse(f.bth.GetOpcode()))
+    if (!RdmaIsResponseOpcode(f.bth.GetOpcode()))
     {
         udpPort = IntHeader::UDP_PORT;
         return &empty;
@@ -196,7 +190,7 @@ void
 RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
 {
     uint8_t op = frame.bth.GetOpcode();
-    if (IsResponse(op))
+    if (RdmaIsResponseOpcode(op))
     {
         if (m_echoCe)
         {
@@ -329,7 +323,7 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
                            bool sack)
 {
     uint8_t op = frame.bth.GetOpcode();
-    if (!IsResponse(op))
+    if (!RdmaIsResponseOpcode(op))
     {
         if (intHeader)
         {
@@ -347,6 +341,11 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
     if (!m_initialized)
     {
         return false; // nothing of ours is outstanding
+    }
+    if (m_rcccOn)
+    {
+        m_rccc.StopSpeculating(); // the receiver has heard of the QP
+        m_state->m_noCredit = !m_rccc.CanSend();
     }
     uint32_t psn = frame.bth.GetPsn();
     bool nak = false;
@@ -416,8 +415,46 @@ RdmaQpCc::OnCnp()
 }
 
 void
+RdmaQpCc::EnableRccc(uint64_t maxCredit)
+{
+    m_rcccOn = true;
+    m_rcccMaxCredit = maxCredit;
+}
+
+bool
+RdmaQpCc::HasRccc() const
+{
+    return m_rcccOn;
+}
+
+void
+RdmaQpCc::OnRcccSend(RoceFrame& frame, uint64_t unsent, uint64_t resend, uint32_t activeSenders)
+{
+    frame.bth.SetReservedBits(m_rccc.OnSend(FrameBytes(frame),
+                                            unsent,
+                                            resend,
+                                            m_state->m_window.Get(),
+                                            activeSenders));
+    m_state->m_noCredit = !m_rccc.CanSend();
+}
+
+bool
+RdmaQpCc::OnRcccCredit(uint32_t wirePull)
+{
+    const bool was = m_state->m_noCredit;
+    m_rccc.OnCredit(wirePull);
+    m_state->m_noCredit = !m_rccc.CanSend();
+    return was && !m_state->m_noCredit;
+}
+
+void
 RdmaQpCc::OnTimeout()
 {
+    if (m_rcccOn)
+    {
+        m_rccc.StopSpeculating();
+        m_state->m_noCredit = !m_rccc.CanSend();
+    }
     if (m_initialized)
     {
         // Nothing is taken to be in flight any more; resends count again.

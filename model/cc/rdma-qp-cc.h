@@ -7,6 +7,7 @@
 
 #include "rdma-cnp-generator.h"
 #include "rdma-congestion-ops.h"
+#include "rdma-rccc.h"
 
 #include "ns3/int-header.h"
 #include "ns3/nstime.h"
@@ -157,6 +158,29 @@ class RdmaQpCc : public Object
     /// The QP's local ACK timer expired.
     void OnTimeout();
 
+    /**
+     * \brief Gate the QP's requests by RCCC's receiver credit (RdmaRcccSender),
+     * from its first request on. Call before the QP sends.
+     * \param maxCredit bytes: the speculative credit and the most held
+     */
+    void EnableRccc(uint64_t maxCredit);
+    /// \return whether RCCC gates this QP
+    bool HasRccc() const;
+    /**
+     * \brief A request left (after OnPacketSent): spend its credit.
+     * \param frame the request (its pull target goes in the BTH's reserved bits)
+     * \param unsent bytes not yet sent once, after it
+     * \param resend bytes queued to be sent again
+     * \param activeSenders QPs of the NIC with something to send (>= 1)
+     */
+    void OnRcccSend(RoceFrame& frame, uint64_t unsent, uint64_t resend, uint32_t activeSenders);
+    /**
+     * \brief An RCCC credit frame arrived for the QP.
+     * \param wirePull its PSN field
+     * \return true if the QP may now send where it could not
+     */
+    bool OnRcccCredit(uint32_t wirePull);
+
     /// Counters.
     struct Stats
     {
@@ -232,6 +256,9 @@ class RdmaQpCc : public Object
     Ptr<RdmaCnpGenerator> m_np;        //!< the notification point
     Ptr<RdmaCcState> m_state;          //!< its state
     bool m_initialized{false};         //!< Init done
+    bool m_rcccOn{false};              //!< EnableRccc called
+    uint64_t m_rcccMaxCredit{0};       //!< its maxCredit, bytes
+    RdmaRcccSender m_rccc;             //!< RCCC's credit (m_rcccOn)
     bool m_keepRecords{true};          //!< m_ops->NeedsSendRecords()
     RdmaFifo<Record> m_records;        //!< unacknowledged requests, oldest first
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight

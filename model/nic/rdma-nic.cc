@@ -23,6 +23,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -231,6 +233,7 @@ RdmaNic::RdmaNic()
       m_ipId(0),
       m_scheduler(CreateObject<RdmaTxScheduler>()),
       m_cnpPrototype(CreateObject<RdmaCnpGenerator>()),
+      m_rccc(CreateObject<RdmaRcccPacer>()),
       m_baseRtt(MicroSeconds(10)),
       m_cnpPriority(6),
       m_ackPriority(-1),
@@ -256,6 +259,11 @@ RdmaNic::DoDispose()
     m_qps.ForEach([](uint32_t, QpEntry& e) { e.qp->Dispose(); });
     m_qps.ForEach([](uint32_t, QpEntry& e) { e.cc->Dispose(); });
     m_cnpQueue.clear();
+    if (m_rccc)
+    {
+        m_rccc->Dispose();
+        m_rccc = nullptr;
+    }
     if (m_scheduler)
     {
         m_scheduler->Dispose();
@@ -446,6 +454,16 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
               m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    if (m_rccc->IsEnabled())
+    {
+        if (!m_rccc->IsSetUp())
+        {
+            m_rccc->Setup(m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
+                          GetRcccMaxCredit(),
+                          MakeCallback(&RdmaNic::SendCredit, this));
+        }
+        cc->EnableRccc(GetRcccMaxCredit());
+    }
     entry.cc = cc;
     m_scheduler->AddQp(qp, cc->GetState());
     return qp;
@@ -481,6 +499,11 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
     if (entry)
     {
         const Ptr<RdmaQpCc> cc = entry->cc;
+        m_rcccActive -= entry->rcccActive ? 1 : 0;
+        if (m_rccc)
+        {
+            m_rccc->RemoveQp(qp->GetQpn());
+        }
         m_qps.Erase(qp->GetQpn());
         m_destroyedQpStats += qp->GetStats();
         if (m_pipeline)
@@ -610,6 +633,10 @@ RdmaNic::TrySend()
         m_entropyPolicy->Sent(qpn, f);
         Ptr<RdmaQpCc> cc = m_qps.Find(qpn)->cc;
         cc->OnPacketSent(f, qp->GetMtuBytes(), m_intEnabled);
+        if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
+        {
+            SpendCredit(qpn, f);
+        }
         uint16_t intPort = 0;
         const IntHeader* intHeader = m_intEnabled ? cc->TakeInt(f, intPort) : nullptr;
         f.computeIcrc = m_computeIcrc;
@@ -727,6 +754,57 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
 }
 
 void
+RdmaNic::SendCredit(uint32_t qpn, uint32_t wirePull)
+{
+    const QpEntry* entry = m_qps.Find(qpn);
+    if (!entry)
+    {
+        return;
+    }
+    const RdmaQpAttr& attr = entry->qp->Query();
+    const uint32_t port = m_ports.Choose(false, 0, attr.ahAttr.destGid, false);
+    RoceFrame f;
+    f.srcMac = Mac48Address::ConvertFrom(m_ports.Get(port)->GetAddress());
+    f.dstMac = m_ports.GetPeerMac(port);
+    f.srcIpv4 = m_address;
+    f.dstIpv4 = attr.ahAttr.destGid;
+    // A control frame: in the ACKs' class where they have one, else the CNPs'.
+    f.dscp = static_cast<uint8_t>((m_ackPriority >= 0 ? m_ackPriority : m_cnpPriority) << 3);
+    f.ecn = 0;
+    f.ipId = m_ipId++;
+    f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
+    f.bth.SetOpcode(RCCC_CREDIT);
+    f.bth.SetDestQp(attr.destQpNum); // the QP that sends to qpn
+    f.bth.SetPsn(wirePull);
+    f.computeIcrc = m_computeIcrc;
+    m_cnpQueue.push_back({f.BuildFrame(), port});
+    ++m_stats.rcccCreditsSent;
+    TrySend();
+}
+
+void
+RdmaNic::SpendCredit(uint32_t qpn, RoceFrame& f)
+{
+    QpEntry& entry = *m_qps.Find(qpn);
+    const uint64_t unsent = entry.qp->GetUnsentBytes();
+    const uint64_t resend = entry.qp->GetResendBytes();
+    const bool active = unsent + resend > 0;
+    if (active != entry.rcccActive)
+    {
+        entry.rcccActive = active;
+        m_rcccActive += active ? 1 : -1;
+    }
+    entry.cc->OnRcccSend(f, unsent, resend, std::max<uint32_t>(m_rcccActive, 1));
+}
+
+uint64_t
+RdmaNic::GetRcccMaxCredit() const
+{
+    const DataRate rate = m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps");
+    return static_cast<uint64_t>(1.5 * rate.GetBitRate() * m_baseRtt.GetSeconds() / 8);
+}
+
+void
 RdmaNic::CountGoneQp(const RoceFrame& f)
 {
     ++m_stats.rxDrops[DROP_UNKNOWN_QP];
@@ -772,6 +850,21 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         return;
     }
     const QpEntry* entry = m_qps.Find(f.bth.GetDestQp());
+    if (f.bth.GetOpcode() == RCCC_CREDIT)
+    {
+        if (!entry)
+        {
+            Drop(*frame, DROP_UNKNOWN_QP);
+            return;
+        }
+        ++m_stats.rcccCreditsReceived;
+        if (entry->cc->OnRcccCredit(f.bth.GetPsn()))
+        {
+            m_scheduler->Notify(f.bth.GetDestQp());
+            TrySend();
+        }
+        return;
+    }
     if (f.bth.GetOpcode() == ROCE_CNP)
     {
         if (!entry)
@@ -797,6 +890,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         // Headers only: nothing to place (the pipeline not involved); to
         // congestion control a congestion signal.
         ++m_stats.rxTrimmed;
+        if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
+        {
+            m_rccc->OnTrimmed(qp->GetQpn(), f.bth.GetReservedBits());
+        }
         if (cc->OnTrimmed())
         {
             SendCnp(qp, f);
@@ -812,6 +909,10 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
     if (f.payload && f.payload->GetSize() > 0)
     {
         ++m_stats.rxPayloadPackets;
+    }
+    if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
+    {
+        m_rccc->OnRequest(qp->GetQpn(), f.bth.GetReservedBits());
     }
     // Selective repeat's SACK: a sequence NAK to a QP whose responder keeps
     // what arrives out of order.

@@ -24,6 +24,7 @@
 #include "ns3/rdma-protection-domain.h"
 #include "ns3/rdma-qp-cc.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/rdma-rccc.h"
 #include "ns3/roce-frame.h"
 #include "ns3/traced-callback.h"
 #include "ns3/rdma-fifo.h"
@@ -261,6 +262,8 @@ class RdmaNic : public Object
         uint64_t cnpsReceived{0};           //!< CNPs received for a QP of this NIC
         uint64_t rxPayloadPackets{0};       //!< frames with a payload handed to a QP
         uint64_t rxTrimmed{0};              //!< frames trimmed by a switch (TrimmedDscp)
+        uint64_t rcccCreditsSent{0};        //!< RCCC credit frames sent (RdmaRcccPacer)
+        uint64_t rcccCreditsReceived{0};    //!< RCCC credit frames received for a QP here
         /// of the DROP_UNKNOWN_QP drops, SEND and WRITE packets with a payload:
         /// copies of requests that came after their QP was gone (its
         /// message done: a resend, or the original its resend overtook)
@@ -310,6 +313,20 @@ class RdmaNic : public Object
     Ptr<RdmaMemoryRegion> LookupMr(uint32_t key) const;
     /// Queue a CNP back to the sender of a CE-marked request `f` for `qp`.
     void SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& f);
+    /**
+     * \brief Queue an RCCC credit frame to the QP that sends to `qpn`.
+     * \param qpn the receiving QP \param wirePull the pull, its PSN field
+     */
+    void SendCredit(uint32_t qpn, uint32_t wirePull);
+    /**
+     * \brief RCCC: a request of `qp` leaves; spend its credit and write its
+     * pull target (RdmaQpCc::OnRcccSend), keeping the count of active senders.
+     * \param qpn the QP \param f the request
+     */
+    void SpendCredit(uint32_t qpn, RoceFrame& f);
+    /// \return the QP's RCCC credit limit, bytes: 1.5 BDPs of the NIC's rate
+    /// and base RTT (UecSrc's maximum window)
+    uint64_t GetRcccMaxCredit() const;
     /**
      * \brief Hand a received frame to its QP; if the QP's responder answered
      * it with a sequence NAK and the notification point's CnpOnNak says so,
@@ -362,6 +379,7 @@ class RdmaNic : public Object
     {
         Ptr<RdmaQueuePair> qp; //!< the QP
         Ptr<RdmaQpCc> cc;      //!< its congestion control
+        bool rcccActive{false}; //!< counted in m_rcccActive (something left to send)
     };
 
     RdmaQpnTable<QpEntry> m_qps;                               //!< by QPN
@@ -370,6 +388,8 @@ class RdmaNic : public Object
     ObjectFactory m_ccFactory;                                 //!< congestion control
     Ptr<RdmaCongestionOps> m_ccPrototype;                      //!< forked per QP
     Ptr<RdmaCnpGenerator> m_cnpPrototype;                      //!< forked per QP
+    Ptr<RdmaRcccPacer> m_rccc;                                 //!< RCCC's receiver half
+    uint32_t m_rcccActive{0};                                  //!< QPs with something to send
     Time m_baseRtt;                                            //!< CC's base RTT
     uint8_t m_cnpPriority;                                     //!< CNP class
     int8_t m_ackPriority;                                      //!< ACK/NAK class, -1: QP's

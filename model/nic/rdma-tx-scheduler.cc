@@ -109,7 +109,8 @@ RdmaTxScheduler::CanSend(const Flow& f)
         return false;
     }
     uint64_t window = f.cc->m_window;
-    return window == 0 || f.cc->m_bytesInFlight < window || f.qp->HasResponse();
+    return ((window == 0 || f.cc->m_bytesInFlight < window) && !f.cc->m_noCredit) ||
+           f.qp->HasResponse();
 }
 
 void

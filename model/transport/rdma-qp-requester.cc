@@ -11,6 +11,8 @@
 #include "ns3/rdma-opcode.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -28,6 +30,19 @@ void
 RdmaQpRequester::Reset()
 {
     m_sinceAckReq = 0;
+    m_unsentBytes = 0;
+}
+
+uint64_t
+RdmaQpRequester::GetUnsentBytes() const
+{
+    return m_sq.wqes.empty() ? 0 : m_unsentBytes; // a flushed queue leaves nothing
+}
+
+uint64_t
+RdmaQpRequester::GetResendBytes() const
+{
+    return m_sq.state.retransmit.size() * static_cast<uint64_t>(m_qp->GetMtuBytes());
 }
 
 void
@@ -39,6 +54,11 @@ RdmaQpRequester::Post(const RdmaSendWr& wr)
     w.readAtomic = wr.opcode == IBV_WR_RDMA_READ || RdmaWrIsAtomic(wr.opcode);
     w.length = RdmaWrIsAtomic(wr.opcode) ? 8 : wr.TotalLength();
     w.packets = RdmaWrIsAtomic(wr.opcode) ? 1 : PacketsFor(w.length);
+    if (m_sq.wqes.empty())
+    {
+        m_unsentBytes = 0;
+    }
+    m_unsentBytes += w.readAtomic ? 0 : w.length;
     m_sq.wqes.push_back(w);
     m_qp->NotifyTx();
 }
@@ -198,6 +218,10 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
     }
     const bool wasIdle = m_sq.state.highestSent == m_sq.state.una;
     FillPacket(*w, psn, frame);
+    if (!retransmission && !w->readAtomic && frame.payload)
+    {
+        m_unsentBytes -= std::min<uint64_t>(m_unsentBytes, frame.payload->GetSize());
+    }
     // A READ request stands for all its response PSNs.
     uint32_t after = (w->wr.opcode == IBV_WR_RDMA_READ) ? PsnAdd(w->LastPsn(), 1) : PsnAdd(psn, 1);
     if (!fromSet)

@@ -56,6 +56,11 @@ class RdmaQpRequester
 
     /// \return whether a request packet may be sent now
     bool HasPacket() const;
+    /// \return bytes of SEND and WRITE messages posted and not yet sent once
+    /// (RCCC's backlog)
+    uint64_t GetUnsentBytes() const;
+    /// \return bytes of PSNs queued to be sent again, a path MTU each
+    uint64_t GetResendBytes() const;
     /**
      * \brief Fill the next request packet.
      * \param frame receives BTH, extension headers and payload
@@ -107,6 +112,7 @@ class RdmaQpRequester
     RdmaSendQueue& m_sq;          //!< shared with the completer
     RdmaQpCompleter& m_completer; //!< handles the answers
     uint32_t m_sinceAckReq;       //!< packets since the last AckReq
+    uint64_t m_unsentBytes{0};    //!< GetUnsentBytes
     Time m_lastAckReqAt;          //!< when a request packet last asked for an ACK
 };
 

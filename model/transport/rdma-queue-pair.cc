@@ -614,6 +614,18 @@ RdmaQueuePair::PostRecv(const RdmaRecvWr& wr)
     return 0;
 }
 
+uint64_t
+RdmaQueuePair::GetUnsentBytes() const
+{
+    return m_requester.GetUnsentBytes();
+}
+
+uint64_t
+RdmaQueuePair::GetResendBytes() const
+{
+    return m_requester.GetResendBytes();
+}
+
 bool
 RdmaQueuePair::HasPacket() const
 {

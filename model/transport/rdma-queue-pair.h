@@ -121,6 +121,11 @@ class RdmaQueuePair : public Object
      * (ACK, NAK, READ response, atomic ACK), which no congestion window limits
      */
     bool HasResponse() const;
+    /// \return bytes of SEND and WRITE messages posted and not yet sent
+    /// once (RdmaQpRequester::GetUnsentBytes)
+    uint64_t GetUnsentBytes() const;
+    /// \return bytes of PSNs queued to be sent again (RdmaQpRequester::GetResendBytes)
+    uint64_t GetResendBytes() const;
     /**
      * \brief Fill the transport part of the next packet (BTH, extension
      * headers, payload); the NIC adds the addresses and builds the frame.

@@ -197,6 +197,19 @@ BthHeader::GetBecn() const
 }
 
 void
+BthHeader::SetReservedBits(uint16_t bits)
+{
+    m_ecnByte = (m_ecnByte & 0xC0) | ((bits >> 7) & 0x3F);
+    m_ackByte = (m_ackByte & 0x80) | (bits & 0x7F);
+}
+
+uint16_t
+BthHeader::GetReservedBits() const
+{
+    return static_cast<uint16_t>(((m_ecnByte & 0x3F) << 7) | (m_ackByte & 0x7F));
+}
+
+void
 BthHeader::SetDestQp(uint32_t qpn)
 {
     m_destQp = qpn & PSN_MASK;

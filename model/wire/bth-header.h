@@ -85,6 +85,16 @@ class BthHeader : public Header
     void SetAckReq(bool ackReq);
     /// \return AckReq bit
     bool GetAckReq() const;
+    /**
+     * \brief The 13 reserved bits: byte 4's low 6 (the high part) and byte
+     * 8's low 7. IBA 9.2 has senders write 0 there; this module carries
+     * RCCC's pull target in them (RdmaRcccSender), where a RoCE NIC that
+     * does not know it ignores them and Wireshark shows them as Reserved.
+     * \param bits the value, 13 bits (higher bits ignored)
+     */
+    void SetReservedBits(uint16_t bits);
+    /// \return the 13 reserved bits (SetReservedBits)
+    uint16_t GetReservedBits() const;
     /// \param psn packet sequence number, 24 bits
     void SetPsn(uint32_t psn);
     /// \return PSN, 24 bits

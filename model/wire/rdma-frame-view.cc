@@ -174,7 +174,8 @@ RdmaFrameView::IsRoceControl() const
         return false;
     }
     const uint8_t op = m_bytes[opcodeAt];
-    return op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE || op == ROCE_CNP;
+    return op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE || op == ROCE_CNP ||
+           op == RCCC_CREDIT;
 }
 
 uint64_t

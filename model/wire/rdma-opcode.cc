@@ -49,6 +49,7 @@ MakeOpcodeTable()
     t[RC_SEND_LAST_WITH_INVALIDATE] = {true, EXT_IETH | P, "SEND_LAST_WITH_INVALIDATE"};
     t[RC_SEND_ONLY_WITH_INVALIDATE] = {true, EXT_IETH | P, "SEND_ONLY_WITH_INVALIDATE"};
     t[ROCE_CNP] = {true, EXT_CNP, "CNP"};
+    t[RCCC_CREDIT] = {true, 0, "RCCC_CREDIT"};
     return t;
 }
 

@@ -45,7 +45,23 @@ enum RdmaOpcode : uint8_t
     RC_SEND_LAST_WITH_INVALIDATE = 0x16,
     RC_SEND_ONLY_WITH_INVALIDATE = 0x17,
     ROCE_CNP = 0x81,
+    /// RCCC's credit (this module's; UEC's RCCC over RoCE): BTH only, the
+    /// cumulative credit in the PSN field (RdmaRcccPacer). 0xC0 is in the
+    /// range IBA 9.2 Table 38 leaves to manufacturers (prefix 110).
+    RCCC_CREDIT = 0xC0,
 };
+
+/**
+ * \ingroup rdma
+ * \param op a BTH opcode
+ * \return whether it is an RC response (a READ response, an ACKNOWLEDGE or
+ *         an ATOMIC ACKNOWLEDGE, IBA Table 38 0x0D-0x12)
+ */
+inline bool
+RdmaIsResponseOpcode(uint8_t op)
+{
+    return op >= RC_RDMA_READ_RESPONSE_FIRST && op <= RC_ATOMIC_ACKNOWLEDGE;
+}
 
 /**
  * \ingroup rdma

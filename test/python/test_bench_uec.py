@@ -76,3 +76,40 @@ def test_one_case_beside_a_stand_in(run_example, tmp_path):
     bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
                           '--cases', 'nope'], capture_output=True, text=True)
     assert bad.returncode == 2 and 'unknown case' in bad.stderr
+
+
+def test_htsim_uec_sizes_its_network_from_the_tiers():
+    # main_uec.cpp: RTT = 2 x hops x 1 us + (4,150 + 64) bytes at 100 Gb/s per hop;
+    # the queue is that BDP in whole packets, ECN 0.2 and 0.8 of them, rounded up.
+    assert bench_uec.network(3) == {'bdp': 175284, 'queue': 178450, 'ecn_low': 37350,
+                                    'ecn_high': 145250}
+    assert bench_uec.network(2) == {'bdp': 116856, 'queue': 120350, 'ecn_low': 24900,
+                                    'ecn_high': 99600}
+
+
+def test_failed_links_and_topology_files(tmp_path):
+    cm = tmp_path / 'x.cm'
+    cm.write_text('Nodes 16\nConnections 0\n')
+    # -failed 1: the first aggregation switch (node 24 of a k=4 fat tree) hears
+    # its first core (node 32) at 25 % of the speed, one direction.
+    args = bench_uec.our_args(str(cm), ['-failed', '1'], 'nscc', 'o')
+    assert '--topology.slowLinks=32>24:0.25' in args
+    two = bench_uec.our_args(str(cm), ['-failed', '2'], 'nscc', 'o')
+    assert '--topology.slowLinks=32>24:0.25,33>24:0.25' in two
+    with pytest.raises(ValueError, match='has 2 cores'):
+        bench_uec.our_args(str(cm), ['-failed', '3'], 'nscc', 'o')
+    topo = tmp_path / 'ls.topo'
+    topo.write_text('Nodes 1024\nTiers 2\nPodsize 1024\n\nTier 0\nDownlink_speed_Gbps 100\n'
+                    'Radix_Down 32\nRadix_Up 8\nDownlink_Latency_ns 1000\nOversubscribed 4\n'
+                    'Switch_Latency_ns 0\n\nTier 1\nDownlink_speed_Gbps 100\nRadix_Down 32\n'
+                    'Downlink_Latency_ns 1000\nSwitch_Latency_ns 0\n')
+    cm.write_text('Nodes 1024\nConnections 0\n')
+    ls = bench_uec.our_args(str(cm), ['-topo', 'ls.topo'], 'nscc', 'o', str(tmp_path))
+    for a in ('--topology.type=leaf-spine', '--topology.leaves=32', '--topology.spines=8',
+              '--topology.hostsPerLeaf=32', '--topology.oversubscription=0',
+              '--topology.fabricRate=100Gbps', '--link.queue.MaxBytes=120350'):
+        assert a in ls
+    topo.write_text(topo.read_text().replace('Downlink_speed_Gbps 100\nRadix_Down 32\nDownlink',
+                                             'Downlink_speed_Gbps 400\nRadix_Down 32\nDownlink'))
+    with pytest.raises(ValueError, match='only 2 tiers of 100 Gb/s'):
+        bench_uec.our_args(str(cm), ['-topo', 'ls.topo'], 'nscc', 'o', str(tmp_path))
