@@ -81,6 +81,17 @@ class BthHeaderTestCase : public TestCase
         d.SetPadCnt(2);
         d.SetTver(0);
         NS_TEST_EXPECT_MSG_EQ(ToHex(Serialized(d)), "0020ffff0000000000000000", "bits clear");
+        // The 13 reserved bits (RCCC's pull target): byte 4's low 6, byte 8's
+        // low 7, beside FECN, BECN and AckReq, which keep their values.
+        b.SetReservedBits(0x1FFF);
+        NS_TEST_EXPECT_MSG_EQ(ToHex(Serialized(b)),
+                              "05f08001ffabcdefff000005",
+                              "reserved bits set, the others kept");
+        b.SetReservedBits(0x0A5A);
+        NS_TEST_EXPECT_MSG_EQ(RoundTrip(b).GetReservedBits(), 0x0A5A, "13 bits round trip");
+        NS_TEST_EXPECT_MSG_EQ(ToHex(Serialized(b)),
+                              "05f08001d4abcdefda000005",
+                              "0x0A5A: 0x14 in byte 4, 0x5A in byte 8");
     }
 };
 
@@ -293,7 +304,9 @@ class OpcodeTableTestCase : public TestCase
         {
             known += GetRdmaOpcodeInfo(op).known;
         }
-        NS_TEST_EXPECT_MSG_EQ(known, 24, "23 RC opcodes and the CNP");
+        NS_TEST_EXPECT_MSG_EQ(known, 25, "23 RC opcodes, the CNP and RCCC's credit");
+        NS_TEST_EXPECT_MSG_EQ(RdmaOpcodeName(RCCC_CREDIT), "RCCC_CREDIT", "0xC0");
+        NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RCCC_CREDIT), 0, "BTH only");
     }
 };
 

@@ -60,6 +60,9 @@ struct Figures
     std::vector<RdmaStatsHelper::TierLoad> tierLoads;      //!< one rank: links' load by tier
     RdmaCollectiveMemo::Stats fastForward;                 //!< with jobs: what was replayed
     std::vector<RdmaNicPorts::Stats> planes;               //!< multi-plane: NIC ports' sums by plane
+    uint64_t rcccCredits{0};                               //!< RCCC credit frames the NICs sent
+    uint64_t rcccCreditsReceived{0};                       //!< and received for a QP
+    uint64_t rcccCreditsToGoneQps{0};                      //!< and for a QP destroyed
 };
 
 /// \return x, or null where nothing was measured \param measured whether it was \param x it
@@ -468,6 +471,12 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
         j["trimming"] = {{"trimmed_frames", f.totals.trimmed},
                          {"trimmed_received", f.qps.trimmedReceived},
                          {"trim_naks", f.qps.nakTrimSent}};
+    }
+    if (c.GetBool("cc.rccc.Enabled"))
+    {
+        j["rccc"] = {{"credits_sent", f.rcccCredits},
+                     {"credits_received", f.rcccCreditsReceived},
+                     {"credits_to_gone_qps", f.rcccCreditsToGoneQps}};
     }
     j["recovery"] = {{"policy", c.Get("transport.recovery")},
                      {"retransmissions", f.qps.retransmissions},
@@ -951,6 +960,9 @@ RdmaExperimentReport::RdmaExperimentReport(const RdmaExperimentSpec& spec,
         if (topo.GetNic(h)) // null: another rank's host
         {
             f.qps += topo.GetNic(h)->GetQpStatsTotal();
+            f.rcccCredits += topo.GetNic(h)->GetStats().rcccCreditsSent;
+            f.rcccCreditsReceived += topo.GetNic(h)->GetStats().rcccCreditsReceived;
+            f.rcccCreditsToGoneQps += topo.GetNic(h)->GetStats().rcccCreditsToGoneQps;
             const RdmaNicPorts& ports = topo.GetNic(h)->GetPorts();
             f.planes.resize(ports.GetN());
             for (uint32_t p = 0; p < ports.GetN(); ++p)

@@ -436,6 +436,13 @@ RdmaQpCc::OnRcccSend(RoceFrame& frame, uint64_t unsent, uint64_t resend, uint32_
                                             m_state->m_window.Get(),
                                             activeSenders));
     m_state->m_noCredit = !m_rccc.CanSend();
+    if (m_state->m_noCredit || unsent + resend == 0)
+    {
+        // The last packet its credit (or its data) allows asks for its ACK,
+        // as UecSrc sets its AR flag: the next may be a grant's time away,
+        // longer than the retransmission timer.
+        frame.bth.SetAckReq(true);
+    }
 }
 
 bool
@@ -452,7 +459,7 @@ RdmaQpCc::OnTimeout()
 {
     if (m_rcccOn)
     {
-        m_rccc.StopSpeculating();
+        m_rccc.OnTimeout();
         m_state->m_noCredit = !m_rccc.CanSend();
     }
     if (m_initialized)

@@ -107,6 +107,16 @@ RdmaRcccSender::OnCredit(uint32_t wirePull)
 }
 
 void
+RdmaRcccSender::OnTimeout()
+{
+    StopSpeculating();
+    if (m_credit <= 0)
+    {
+        m_credit = 1; // one request: UecSrc sends an RTS with its pull target
+    }
+}
+
+void
 RdmaRcccSender::StopSpeculating()
 {
     if (m_speculating)
@@ -177,8 +187,7 @@ void
 RdmaRcccPacer::Setup(DataRate lineRate, uint64_t maxCredit, SendCredit send)
 {
     NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0, "RdmaRcccPacer::Setup: a line rate of 0");
-    m_timePerQuantum = Seconds(8.0 * RdmaRcccSender::QUANTUM_BYTES /
-                               (lineRate.GetBitRate() * m_pullRate));
+    m_pullBytesPerSecond = lineRate.GetBitRate() * m_pullRate / 8;
     m_maxCreditQuanta = maxCredit / RdmaRcccSender::QUANTUM_BYTES;
     m_send = send;
 }
@@ -310,9 +319,10 @@ RdmaRcccPacer::Pace()
     // The next grant after this one's bytes at PullRate (a frame that granted
     // nothing still takes 1 KiB's time, as UecPullPacer).
     const uint64_t quanta = granted > 0 ? granted : 1024 / RdmaRcccSender::QUANTUM_BYTES;
-    m_timer = Simulator::Schedule(m_timePerQuantum * static_cast<int64_t>(quanta),
-                                  &RdmaRcccPacer::Pace,
-                                  this);
+    m_timer = Simulator::Schedule(
+        Seconds(quanta * RdmaRcccSender::QUANTUM_BYTES / m_pullBytesPerSecond),
+        &RdmaRcccPacer::Pace,
+        this);
 }
 
 const RdmaRcccPacer::Stats&

@@ -96,8 +96,16 @@ class RdmaRcccSender
      */
     bool OnCredit(uint32_t wirePull);
 
-    /// \brief An ACK, NAK or timeout: speculation ends, its credit left is dropped.
+    /// \brief An ACK or NAK: speculation ends, its credit left is dropped.
     void StopSpeculating();
+    /**
+     * \brief The retransmission timer fired: speculation ends, and where
+     * no credit is left one request may still leave, so its pull target
+     * reaches the receiver (UecSrc sends a request to send, RTS, for it):
+     * a QP whose requests and their trimmed headers were all lost would
+     * otherwise wait for credit that nobody knows it needs.
+     */
+    void OnTimeout();
 
   private:
     int64_t m_credit{0};      //!< bytes
@@ -197,7 +205,7 @@ class RdmaRcccPacer : public Object
     bool m_enabled{false};          //!< Enabled attribute
     double m_pullRate{0.99};        //!< PullRate attribute
     uint32_t m_creditPerPull{16384}; //!< CreditPerPull attribute, bytes
-    Time m_timePerQuantum;          //!< wire time of one quantum at PullRate
+    double m_pullBytesPerSecond{0}; //!< the line rate at PullRate, bytes per second
     uint64_t m_maxCreditQuanta{0};  //!< a sender's MaxCredit, quanta
     SendCredit m_send;              //!< sends a credit frame
     std::unordered_map<uint32_t, Sink> m_sinks; //!< by QP number

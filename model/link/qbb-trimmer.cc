@@ -75,10 +75,7 @@ QbbTrimmer::GetTypeId()
     return tid;
 }
 
-QbbTrimmer::QbbTrimmer()
-    : m_rng(CreateObject<UniformRandomVariable>())
-{
-}
+QbbTrimmer::QbbTrimmer() = default;
 
 QbbTrimmer::~QbbTrimmer() = default;
 
@@ -91,7 +88,17 @@ QbbTrimmer::GetMaxBytes() const
 bool
 QbbTrimmer::CutQueued()
 {
-    return m_queuedVictim > 0 && (m_queuedVictim >= 1 || m_rng->GetValue() < m_queuedVictim);
+    if (m_queuedVictim <= 0 || m_queuedVictim >= 1)
+    {
+        return m_queuedVictim >= 1;
+    }
+    if (!m_rng)
+    {
+        // Made only where it draws: an RNG takes a stream number, and runs
+        // that never draw here keep theirs as they were.
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
+    return m_rng->GetValue() < m_queuedVictim;
 }
 
 int64_t
@@ -100,6 +107,10 @@ QbbTrimmer::AssignStreams(int64_t stream)
     if (!IsEnabled() || m_queuedVictim <= 0 || m_queuedVictim >= 1)
     {
         return 0;
+    }
+    if (!m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
     }
     m_rng->SetStream(stream);
     return 1;

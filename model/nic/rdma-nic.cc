@@ -854,7 +854,8 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
     {
         if (!entry)
         {
-            Drop(*frame, DROP_UNKNOWN_QP);
+            // Slow credit for a QP whose transfer is done and gone: no loss.
+            ++m_stats.rcccCreditsToGoneQps;
             return;
         }
         ++m_stats.rcccCreditsReceived;

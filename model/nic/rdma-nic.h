@@ -264,6 +264,7 @@ class RdmaNic : public Object
         uint64_t rxTrimmed{0};              //!< frames trimmed by a switch (TrimmedDscp)
         uint64_t rcccCreditsSent{0};        //!< RCCC credit frames sent (RdmaRcccPacer)
         uint64_t rcccCreditsReceived{0};    //!< RCCC credit frames received for a QP here
+        uint64_t rcccCreditsToGoneQps{0};   //!< and for a QP destroyed (not drops)
         /// of the DROP_UNKNOWN_QP drops, SEND and WRITE packets with a payload:
         /// copies of requests that came after their QP was gone (its
         /// message done: a resend, or the original its resend overtook)

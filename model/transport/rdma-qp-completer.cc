@@ -394,7 +394,7 @@ RdmaQpCompleter::LocalAckTimeout() const
 void
 RdmaQpCompleter::UpdateTimer(bool restart)
 {
-    bool outstanding = PsnDiff(m_sq.state.highestSent, m_sq.state.una) > 0;
+    const bool outstanding = HasUnknownFate();
     Time rto = m_qp->GetLossRecovery()->GetRetransmitTimeout(m_sq.state, LocalAckTimeout());
     if (rto.IsZero() || !outstanding || m_rnrWaiting)
     {
@@ -414,10 +414,29 @@ RdmaQpCompleter::UpdateTimer(bool restart)
     }
 }
 
+bool
+RdmaQpCompleter::HasUnknownFate() const
+{
+    // Only PSNs whose fate is unknown need the timer: not those SACKed, nor
+    // those known lost and queued to be sent again (trimmed, or NAKed), whose
+    // resend re-arms it when it leaves. A resend that waits (for RCCC's
+    // credit, or a window) is not a timeout.
+    const RdmaRecoveryState& st = m_sq.state;
+    uint64_t known = st.sacked.size() + st.retransmit.size();
+    if (!st.sacked.empty() && !st.retransmit.empty())
+    {
+        for (uint32_t p : st.retransmit)
+        {
+            known -= st.sacked.count(p);
+        }
+    }
+    return PsnDiff(st.highestSent, st.una) > static_cast<int64_t>(known);
+}
+
 void
 RdmaQpCompleter::OnTimeout()
 {
-    if (PsnDiff(m_sq.state.highestSent, m_sq.state.una) <= 0)
+    if (!HasUnknownFate())
     {
         return;
     }

@@ -167,6 +167,9 @@ class RdmaQpCompleter
      * \param restart restart a running timer (forward progress was made)
      */
     void UpdateTimer(bool restart = false);
+    /// \return whether a PSN sent and not acknowledged is neither SACKed nor
+    /// known lost and queued to be sent again: what the timer watches for
+    bool HasUnknownFate() const;
     /// The retransmission timer expired.
     void OnTimeout();
     /// Arm the loss timer at the policy's loss deadline, or cancel it.

@@ -1,0 +1,194 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RCCC, UEC 1.0's receiver credit (RdmaRcccSender, RdmaRcccPacer), by the
+ * rules of UEC's reference model (uet-htsim's UecSrc::computePullTarget,
+ * UecSink::pull, UecPullPacer::doNextEvent): the pull target a request
+ * carries, credit and its wrap on the wire, speculation, and the pacer's
+ * grants (at most CreditPerPull each, no more than asked, round robin, one
+ * every CreditPerPull bytes' time at PullRate of the line rate, then slow
+ * pulls up to the sender's maximum credit).
+ */
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/rdma-rccc.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Quanta of `bytes` rounded up.
+uint32_t
+Quanta(uint64_t bytes)
+{
+    return static_cast<uint32_t>((bytes + RdmaRcccSender::QUANTUM_BYTES - 1) /
+                                 RdmaRcccSender::QUANTUM_BYTES);
+}
+
+/// The sender's half: credit, the pull target, speculation.
+class RcccSenderTestCase : public TestCase
+{
+  public:
+    RcccSenderTestCase()
+        : TestCase("rccc sender: speculative credit, pull target = min(backlog, max credit) - "
+                   "credit, shared among active senders; credit unwraps modulo 2^24 quanta")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t max = 262926; // 1.5 x 100 Gb/s x 14.02 us
+        const uint32_t mtu = 4150;
+        RdmaRcccSender s;
+        s.Init(max, mtu);
+        NS_TEST_ASSERT_MSG_EQ(s.IsSpeculating(), true, "speculates at first");
+        NS_TEST_ASSERT_MSG_EQ(s.GetCredit(), int64_t(max), "a window of speculative credit");
+        // 2 MB to send, one packet out: it wants max credit, less what it holds.
+        uint16_t t = s.OnSend(mtu, 2000000 - 4096, 0, 0, 1);
+        NS_TEST_EXPECT_MSG_EQ(t, Quanta(max - (max - mtu)), "target: the credit spent");
+        NS_TEST_EXPECT_MSG_EQ(s.GetCredit(), int64_t(max - mtu), "credit spent");
+        // A sender CC's window caps what it asks for at window + MTU.
+        // window + MTU is below the credit held: while speculating it still
+        // asks for a packet's worth.
+        t = s.OnSend(mtu, 2000000 - 8192, 0, 100000, 1);
+        NS_TEST_EXPECT_MSG_EQ(t, Quanta(mtu), "at least one packet while speculating");
+        // Shared among four active senders of the NIC.
+        RdmaRcccSender four;
+        four.Init(max, mtu);
+        four.StopSpeculating();
+        NS_TEST_EXPECT_MSG_EQ(four.GetCredit(), 0, "speculation over: its credit dropped");
+        NS_TEST_EXPECT_MSG_EQ(four.CanSend(), false, "no credit, no packet");
+        t = four.OnSend(mtu, 100000, 0, 0, 4);
+        NS_TEST_EXPECT_MSG_EQ(t, Quanta((100000 + mtu) / 4), "a quarter of the demand");
+        // Credit arrives cumulatively: 40 quanta, then a stale 30, then 100.
+        NS_TEST_EXPECT_MSG_EQ(four.OnCredit(40), true, "credit grows");
+        NS_TEST_EXPECT_MSG_EQ(four.GetCredit(),
+                              int64_t(40 * RdmaRcccSender::QUANTUM_BYTES) - mtu,
+                              "40 quanta, less the packet sent");
+        NS_TEST_EXPECT_MSG_EQ(four.OnCredit(30), false, "an older credit frame");
+        NS_TEST_EXPECT_MSG_EQ(four.OnCredit(100), true, "more");
+        NS_TEST_EXPECT_MSG_EQ(four.GetCredit(),
+                              int64_t(100 * RdmaRcccSender::QUANTUM_BYTES) - mtu,
+                              "100 quanta granted in all");
+        // The held credit never exceeds the maximum.
+        NS_TEST_EXPECT_MSG_EQ(four.OnCredit(10000), true, "a large grant");
+        NS_TEST_EXPECT_MSG_EQ(four.GetCredit(), int64_t(max), "capped at the maximum");
+        // The PSN field wraps: a grant just past 2^24 quanta is forward.
+        RdmaRcccSender w;
+        w.Init(max, mtu);
+        w.StopSpeculating();
+        for (uint64_t pull = 8000000; pull <= RdmaRcccSender::PULL_MODULUS + 10;
+             pull += 8000000)
+        {
+            w.OnSend(mtu, 0, 0, 0, 1);
+            w.OnCredit(static_cast<uint32_t>(pull % RdmaRcccSender::PULL_MODULUS));
+        }
+        NS_TEST_EXPECT_MSG_EQ(w.OnCredit((RdmaRcccSender::PULL_MODULUS + 10) %
+                                         RdmaRcccSender::PULL_MODULUS),
+                              true,
+                              "a grant past the wrap is new credit");
+    }
+};
+
+/// The receiver's half: grants, their pace and order.
+class RcccPacerTestCase : public TestCase
+{
+  public:
+    RcccPacerTestCase()
+        : TestCase("rccc pacer: 16 KiB grants at 0.99 of 100 Gbps, never past the target, "
+                   "round robin; then slow pulls up to the maximum credit")
+    {
+    }
+
+  private:
+    /// One credit frame sent.
+    struct Grant
+    {
+        Time at;       //!< when
+        uint32_t qpn;  //!< to whom
+        uint32_t pull; //!< cumulative quanta
+    };
+
+    void DoRun() override
+    {
+        std::vector<Grant> grants;
+        Ptr<RdmaRcccPacer> pacer = CreateObject<RdmaRcccPacer>();
+        const uint64_t max = 32768; // 64 quanta
+        pacer->Setup(DataRate("100Gbps"),
+                     max,
+                     MakeCallback(
+                         +[](std::vector<Grant>* g, uint32_t qpn, uint32_t pull) {
+                             g->push_back({Simulator::Now(), qpn, pull});
+                         })
+                         .Bind(&grants));
+        // QP 7 asks for 100 quanta (51,200 bytes), QP 9 for 40.
+        pacer->OnRequest(7, 100);
+        pacer->OnRequest(9, 40);
+        Simulator::Stop(MicroSeconds(20));
+        Simulator::Run();
+        // 32 quanta (16 KiB) a grant, alternating: 7, 9, 7, 9 (9 has 8 left), 7, 7 (4 left).
+        const std::vector<std::pair<uint32_t, uint32_t>> first = {
+            {7, 32}, {9, 32}, {7, 64}, {9, 40}, {7, 96}, {7, 100}};
+        NS_TEST_ASSERT_MSG_GT(grants.size(), first.size(), "grants");
+        for (std::size_t i = 0; i < first.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(grants[i].qpn, first[i].first, "round robin, grant " << i);
+            NS_TEST_EXPECT_MSG_EQ(grants[i].pull, first[i].second, "no more than asked " << i);
+        }
+        // Paced: each grant's bytes at 0.99 x 100 Gb/s before the next.
+        const double perQuantum = 8.0 * RdmaRcccSender::QUANTUM_BYTES / (100e9 * 0.99);
+        NS_TEST_EXPECT_MSG_EQ_TOL((grants[1].at - grants[0].at).GetSeconds(),
+                                  32 * perQuantum,
+                                  1e-9,
+                                  "16 KiB at 99 Gbps: 1.324 us");
+        NS_TEST_EXPECT_MSG_EQ_TOL((grants[4].at - grants[3].at).GetSeconds(),
+                                  8 * perQuantum,
+                                  1e-9,
+                                  "the 8-quantum grant's time");
+        // Then slow pulls, 32 quanta each, to the idle QPs until each is 64
+        // quanta (the maximum credit) ahead of its target.
+        uint32_t slow7 = 0;
+        uint32_t slow9 = 0;
+        for (std::size_t i = first.size(); i < grants.size(); ++i)
+        {
+            (grants[i].qpn == 7 ? slow7 : slow9) += 32;
+        }
+        NS_TEST_EXPECT_MSG_EQ(slow7, 64, "QP 7: slow credit up to the maximum");
+        NS_TEST_EXPECT_MSG_EQ(slow9, 64, "QP 9 too");
+        NS_TEST_EXPECT_MSG_EQ(pacer->GetStats().credits, grants.size(), "counted");
+        NS_TEST_EXPECT_MSG_EQ(pacer->GetStats().slowCredits, 4, "four slow pulls");
+        // A higher target later: served again, from where its grants stand.
+        pacer->OnRequest(7, 200);
+        grants.clear();
+        Simulator::Stop(MicroSeconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(grants.empty(), false, "a new demand");
+        NS_TEST_EXPECT_MSG_EQ(grants[0].pull, 164 + 32, "after the slow credit");
+        pacer->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/// The suite.
+class RdmaRcccTestSuite : public TestSuite
+{
+  public:
+    RdmaRcccTestSuite()
+        : TestSuite("rdma-rccc", UNIT)
+    {
+        AddTestCase(new RcccSenderTestCase, TestCase::QUICK);
+        AddTestCase(new RcccPacerTestCase, TestCase::QUICK);
+    }
+};
+
+/// Registers the suite.
+RdmaRcccTestSuite g_rdmaRcccTestSuite;
+
+} // namespace
