@@ -43,6 +43,8 @@ def test_rdma_sim_gets_htsim_uec_network(tmp_path):
               '--cc.nscc.InitialWindow=207500', '--transport.irn.BdpBytes=525852',
               '--switch.trim.MaxBytes=356900'):
         assert a in args
+    assert '--transport.irn.RtoHigh=100656ns' in args and '--cc.rccc.Enabled=true' not in args
+    assert '--cc.rccc.Enabled=true' in bench_uec.our_args(str(cm), [], 'none', 'o', rccc=True)
     one_path = bench_uec.our_args(str(cm), ['-paths', '1'], 'dcqcn', 'o')
     assert '--nic.Entropy=qp' in one_path
     assert not any(a.startswith('--cc.nscc') for a in one_path)
@@ -80,11 +82,12 @@ def test_one_case_beside_a_stand_in(run_example, tmp_path):
 
 def test_htsim_uec_sizes_its_network_from_the_tiers():
     # main_uec.cpp: RTT = 2 x hops x 1 us + (4,150 + 64) bytes at 100 Gb/s per hop;
-    # the queue is that BDP in whole packets, ECN 0.2 and 0.8 of them, rounded up.
+    # the queue is that BDP in whole packets, ECN 0.2 and 0.8 of them, rounded up;
+    # the RTO 15 us and six queues' drain time (htsim_uec prints "min RTO to 100.656").
     assert bench_uec.network(3) == {'bdp': 175284, 'queue': 178450, 'ecn_low': 37350,
-                                    'ecn_high': 145250}
+                                    'ecn_high': 145250, 'rto_ns': 100656}
     assert bench_uec.network(2) == {'bdp': 116856, 'queue': 120350, 'ecn_low': 24900,
-                                    'ecn_high': 99600}
+                                    'ecn_high': 99600, 'rto_ns': 72768}
 
 
 def test_failed_links_and_topology_files(tmp_path):
