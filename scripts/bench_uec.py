@@ -93,7 +93,14 @@ PLANS = {
     'sender': (['-sender_cc_only'], False, 'nscc'),
     'rcv': (['-receiver_cc_only'], True, 'none'),
     'both': (['-sender_cc', '-receiver_cc'], True, 'nscc'),
+    # Broadcom's csg-htsim, htsim_eqds (sim/datacenter/validate.txt): EQDS, the
+    # receiver-driven transport RCCC comes from, with trimming; --htsim-uec names
+    # its binary. Its queues hold 35 packets, its RTO is 150 us and six drains.
+    'eqds': ([], True, 'none'),
 }
+
+#: csg-htsim's EQDS queue (main_eqds.cpp DEFAULT_QUEUE_SIZE, packets)
+EQDS_QUEUE_PACKETS = 35
 
 #: the validation plans' cases: name -> (matrix, htsim_uec options)
 CASES = {
@@ -180,7 +187,7 @@ def read_topo(path):
     return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
 
 
-def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False):
+def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds=False):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
@@ -209,6 +216,10 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False):
             core0 = agg0 + k * k // 2
             fabric.append('--topology.slowLinks=' + ','.join(
                 '%d>%d:0.25' % (core0 + c, agg0) for c in range(failed)))
+    if eqds:
+        net = dict(net, queue=EQDS_QUEUE_PACKETS * PACKET_BYTES,
+                   ecn_high=min(net['ecn_high'], EQDS_QUEUE_PACKETS * PACKET_BYTES),
+                   rto_ns=round(150000 + EQDS_QUEUE_PACKETS * PACKET_BYTES * 6 * 8 / 100))
     args = ['--topology.planes=%d' % planes] + fabric + [
             '--traffic.pattern=connection-matrix', '--traffic.connectionMatrix=%s' % matrix,
             '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
@@ -259,7 +270,8 @@ def main():
     ap.add_argument('--plan', choices=sorted(PLANS), default='sender',
                     help="which of UEC's validation plans: sender (NSCC, htsim_uec "
                          "-sender_cc_only), rcv (RCCC, -receiver_cc_only) or both "
-                         "(-sender_cc -receiver_cc); default sender")
+                         "(-sender_cc -receiver_cc); or eqds: csg-htsim's htsim_eqds "
+                         "(given as --htsim-uec) against RCCC alone; default sender")
     ap.add_argument('--cc', default=None,
                     help="rdma-sim's cc.algorithm (default: nscc, none for --plan rcv)")
     ap.add_argument('--queued-victim', type=float, default=0,
@@ -294,7 +306,7 @@ def main():
                 if who == 'ours':
                     rc, _, err, wall, rss = run_timed(
                         [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
-                                 a.queued_victim, rccc))
+                                 a.queued_victim, rccc, a.plan == 'eqds'))
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)

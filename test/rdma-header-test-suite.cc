@@ -304,7 +304,8 @@ class OpcodeTableTestCase : public TestCase
         {
             known += GetRdmaOpcodeInfo(op).known;
         }
-        NS_TEST_EXPECT_MSG_EQ(known, 25, "23 RC opcodes, the CNP and RCCC's credit");
+        NS_TEST_EXPECT_MSG_EQ(known, 26, "23 RC opcodes, the CNP, RCCC's credit and request");
+        NS_TEST_EXPECT_MSG_EQ(RdmaOpcodeName(RCCC_REQUEST), "RCCC_REQUEST", "0xC1");
         NS_TEST_EXPECT_MSG_EQ(RdmaOpcodeName(RCCC_CREDIT), "RCCC_CREDIT", "0xC0");
         NS_TEST_EXPECT_MSG_EQ(RdmaExtHeadersSize(RCCC_CREDIT), 0, "BTH only");
     }

@@ -446,6 +446,24 @@ RdmaQpCc::OnRcccSend(RoceFrame& frame, uint64_t unsent, uint64_t resend, uint32_
 }
 
 bool
+RdmaQpCc::TakeRcccRequest(uint64_t unsent,
+                          uint64_t resend,
+                          uint32_t activeSenders,
+                          uint16_t& target)
+{
+    const Time now = Simulator::Now();
+    if (!m_rcccOn || !m_initialized || m_rccc.CanSend() || m_rccc.IsSpeculating() ||
+        unsent + resend == 0 ||
+        (!m_rcccLastRequest.IsNegative() && now - m_rcccLastRequest < m_state->m_baseRtt))
+    {
+        return false;
+    }
+    m_rcccLastRequest = now;
+    target = m_rccc.PullTarget(unsent, resend, m_state->m_window.Get(), activeSenders);
+    return true;
+}
+
+bool
 RdmaQpCc::OnRcccCredit(uint32_t wirePull)
 {
     const bool was = m_state->m_noCredit;

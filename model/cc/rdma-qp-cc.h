@@ -175,6 +175,16 @@ class RdmaQpCc : public Object
      */
     void OnRcccSend(RoceFrame& frame, uint64_t unsent, uint64_t resend, uint32_t activeSenders);
     /**
+     * \brief Whether the QP should send RCCC's request to send now: it has
+     * something to send and no credit, it is past speculation, and it sent
+     * no request to send in the last base RTT. If so, it is noted as sent.
+     * \param unsent bytes not yet sent once \param resend bytes queued to resend
+     * \param activeSenders QPs of the NIC with something to send (>= 1)
+     * \param target set to the pull target to carry
+     * \return true to send one
+     */
+    bool TakeRcccRequest(uint64_t unsent, uint64_t resend, uint32_t activeSenders, uint16_t& target);
+    /**
      * \brief An RCCC credit frame arrived for the QP.
      * \param wirePull its PSN field
      * \return true if the QP may now send where it could not
@@ -259,6 +269,7 @@ class RdmaQpCc : public Object
     bool m_rcccOn{false};              //!< EnableRccc called
     uint64_t m_rcccMaxCredit{0};       //!< its maxCredit, bytes
     RdmaRcccSender m_rccc;             //!< RCCC's credit (m_rcccOn)
+    Time m_rcccLastRequest{-1};        //!< when it last sent a request to send
     bool m_keepRecords{true};          //!< m_ops->NeedsSendRecords()
     RdmaFifo<Record> m_records;        //!< unacknowledged requests, oldest first
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight

@@ -75,6 +75,15 @@ RdmaRcccSender::OnSend(uint32_t bytes,
                        uint32_t activeSenders)
 {
     m_credit -= bytes;
+    return PullTarget(backlog, resend, window, activeSenders);
+}
+
+uint16_t
+RdmaRcccSender::PullTarget(uint64_t backlog,
+                           uint64_t resend,
+                           uint64_t window,
+                           uint32_t activeSenders) const
+{
     int64_t want = static_cast<int64_t>(backlog + resend);
     if (window > 0)
     {
@@ -222,12 +231,16 @@ RdmaRcccPacer::OnRequest(uint32_t qpn, uint16_t wireTarget)
 }
 
 void
-RdmaRcccPacer::OnTrimmed(uint32_t qpn, uint16_t wireTarget)
+RdmaRcccPacer::OnTrimmed(uint32_t qpn, uint16_t wireTarget, uint32_t bytes)
 {
     TakeTarget(qpn, wireTarget);
-    if (!Get(qpn).active)
+    // The target the headers carry was its sender's before the loss: the
+    // resend needs credit beyond it, which the receiver knows of first.
+    Sink& s = Get(qpn);
+    s.highestTarget = std::max(s.highestTarget, s.latestPull) + QuantaCeil(bytes);
+    if (!s.active)
     {
-        Activate(qpn); // the resend needs credit
+        Activate(qpn);
     }
 }
 

@@ -90,6 +90,18 @@ class RdmaRcccSender
                     uint32_t activeSenders);
 
     /**
+     * \brief The pull target without sending (for a request to send): as
+     * OnSend's, nothing spent.
+     * \param backlog bytes not yet sent once \param resend bytes queued to resend
+     * \param window a sender CC's window (0: none) \param activeSenders as OnSend's
+     * \return the pull target modulo TARGET_MODULUS
+     */
+    uint16_t PullTarget(uint64_t backlog,
+                        uint64_t resend,
+                        uint64_t window,
+                        uint32_t activeSenders) const;
+
+    /**
      * \brief A credit frame arrived (UecSrc::handlePull).
      * \param wirePull its PSN field: the pull modulo PULL_MODULUS
      * \return true if the credit grew
@@ -162,10 +174,13 @@ class RdmaRcccPacer : public Object
     void OnRequest(uint32_t qpn, uint16_t wireTarget);
     /**
      * \brief A request arrived trimmed: its resend needs credit
-     * (UecSink::processTrimmed).
+     * (UecSink::processTrimmed), which is granted beyond the target it
+     * carried (its sender's before the loss; the reference model's sender
+     * asks again with a request to send).
      * \param qpn the receiving QP \param wireTarget its pull target
+     * \param bytes the resend's bytes (a full packet)
      */
-    void OnTrimmed(uint32_t qpn, uint16_t wireTarget);
+    void OnTrimmed(uint32_t qpn, uint16_t wireTarget, uint32_t bytes);
     /// \brief Forget a QP (destroyed). \param qpn its number
     void RemoveQp(uint32_t qpn);
 

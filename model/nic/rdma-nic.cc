@@ -756,10 +756,19 @@ RdmaNic::SendCnp(Ptr<RdmaQueuePair> qp, const RoceFrame& data)
 void
 RdmaNic::SendCredit(uint32_t qpn, uint32_t wirePull)
 {
+    if (SendRcccFrame(qpn, RCCC_CREDIT, wirePull, 0))
+    {
+        ++m_stats.rcccCreditsSent;
+    }
+}
+
+bool
+RdmaNic::SendRcccFrame(uint32_t qpn, uint8_t opcode, uint32_t psn, uint16_t reserved)
+{
     const QpEntry* entry = m_qps.Find(qpn);
     if (!entry)
     {
-        return;
+        return false;
     }
     const RdmaQpAttr& attr = entry->qp->Query();
     const uint32_t port = m_ports.Choose(false, 0, attr.ahAttr.destGid, false);
@@ -773,13 +782,30 @@ RdmaNic::SendCredit(uint32_t qpn, uint32_t wirePull)
     f.ecn = 0;
     f.ipId = m_ipId++;
     f.udpSrcPort = RoceFrame::UdpSourcePort(qpn, attr.destQpNum);
-    f.bth.SetOpcode(RCCC_CREDIT);
-    f.bth.SetDestQp(attr.destQpNum); // the QP that sends to qpn
-    f.bth.SetPsn(wirePull);
+    f.bth.SetOpcode(opcode);
+    f.bth.SetDestQp(attr.destQpNum); // the QP at the other end
+    f.bth.SetPsn(psn);
+    f.bth.SetReservedBits(reserved);
     f.computeIcrc = m_computeIcrc;
     m_cnpQueue.push_back({f.BuildFrame(), port});
-    ++m_stats.rcccCreditsSent;
     TrySend();
+    return true;
+}
+
+void
+RdmaNic::MaybeRequestCredit(uint32_t qpn)
+{
+    const QpEntry* entry = m_qps.Find(qpn);
+    uint16_t target = 0;
+    if (entry && entry->cc->HasRccc() &&
+        entry->cc->TakeRcccRequest(entry->qp->GetUnsentBytes(),
+                                   entry->qp->GetResendBytes(),
+                                   std::max<uint32_t>(m_rcccActive, 1),
+                                   target) &&
+        SendRcccFrame(qpn, RCCC_REQUEST, 0, target))
+    {
+        ++m_stats.rcccRequestsSent;
+    }
 }
 
 void
@@ -850,6 +876,16 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         return;
     }
     const QpEntry* entry = m_qps.Find(f.bth.GetDestQp());
+    if (f.bth.GetOpcode() == RCCC_REQUEST)
+    {
+        // A sender with something to send and no credit: its need.
+        if (entry && entry->cc->HasRccc())
+        {
+            ++m_stats.rcccRequestsReceived;
+            m_rccc->OnRequest(f.bth.GetDestQp(), f.bth.GetReservedBits());
+        }
+        return;
+    }
     if (f.bth.GetOpcode() == RCCC_CREDIT)
     {
         if (!entry)
@@ -893,7 +929,9 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         ++m_stats.rxTrimmed;
         if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
         {
-            m_rccc->OnTrimmed(qp->GetQpn(), f.bth.GetReservedBits());
+            m_rccc->OnTrimmed(qp->GetQpn(),
+                              f.bth.GetReservedBits(),
+                              qp->GetMtuBytes() + RdmaQpCc::FRAME_OVERHEAD_BYTES);
         }
         if (cc->OnTrimmed())
         {
@@ -949,6 +987,10 @@ RdmaNic::DeliverToQp(Ptr<RdmaQueuePair> qp, const RoceFrame& f)
 {
     const uint64_t naks = qp->GetStats().nakSeqSent;
     qp->Receive(f);
+    if (m_rccc->IsEnabled() && RdmaIsResponseOpcode(f.bth.GetOpcode()))
+    {
+        MaybeRequestCredit(qp->GetQpn()); // a loss it learnt of may need credit
+    }
     if (qp->GetStats().nakSeqSent == naks)
     {
         return;

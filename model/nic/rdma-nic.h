@@ -265,6 +265,8 @@ class RdmaNic : public Object
         uint64_t rcccCreditsSent{0};        //!< RCCC credit frames sent (RdmaRcccPacer)
         uint64_t rcccCreditsReceived{0};    //!< RCCC credit frames received for a QP here
         uint64_t rcccCreditsToGoneQps{0};   //!< and for a QP destroyed (not drops)
+        uint64_t rcccRequestsSent{0};       //!< RCCC requests to send sent
+        uint64_t rcccRequestsReceived{0};   //!< and received for a QP here
         /// of the DROP_UNKNOWN_QP drops, SEND and WRITE packets with a payload:
         /// copies of requests that came after their QP was gone (its
         /// message done: a resend, or the original its resend overtook)
@@ -319,6 +321,19 @@ class RdmaNic : public Object
      * \param qpn the receiving QP \param wirePull the pull, its PSN field
      */
     void SendCredit(uint32_t qpn, uint32_t wirePull);
+    /**
+     * \brief Queue an RCCC control frame (BTH only) from a QP to its peer.
+     * \param qpn the QP here \param opcode RCCC_CREDIT or RCCC_REQUEST
+     * \param psn the PSN field \param reserved the BTH's reserved bits
+     * \return false if the QP is gone
+     */
+    bool SendRcccFrame(uint32_t qpn, uint8_t opcode, uint32_t psn, uint16_t reserved);
+    /**
+     * \brief RCCC: send a QP's request to send if it has something to send,
+     * no credit, and its receiver may not know (RdmaQpCc::TakeRcccRequest).
+     * \param qpn the QP
+     */
+    void MaybeRequestCredit(uint32_t qpn);
     /**
      * \brief RCCC: a request of `qp` leaves; spend its credit and write its
      * pull target (RdmaQpCc::OnRcccSend), keeping the count of active senders.

@@ -175,7 +175,7 @@ RdmaFrameView::IsRoceControl() const
     }
     const uint8_t op = m_bytes[opcodeAt];
     return op == RC_ACKNOWLEDGE || op == RC_ATOMIC_ACKNOWLEDGE || op == ROCE_CNP ||
-           op == RCCC_CREDIT;
+           op == RCCC_CREDIT || op == RCCC_REQUEST;
 }
 
 uint64_t

@@ -95,8 +95,8 @@ class RdmaFrameView
     /**
      * \return true for a RoCEv2 control frame: an acknowledgement (BTH opcode
      * RC ACKNOWLEDGE or RC ATOMIC ACKNOWLEDGE, IBA Table 38: ACKs and NAKs)
-     * , a CNP (opcode 0x81, IBA Annex A17.9) or an RCCC credit (0xC0,
-     * RCCC_CREDIT); false for requests, READ
+     * , a CNP (opcode 0x81, IBA Annex A17.9) or an RCCC credit or request
+     * to send (0xC0, 0xC1); false for requests, READ
      * responses, other frames and a head too short to hold the opcode
      */
     bool IsRoceControl() const;

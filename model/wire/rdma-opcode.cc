@@ -50,6 +50,7 @@ MakeOpcodeTable()
     t[RC_SEND_ONLY_WITH_INVALIDATE] = {true, EXT_IETH | P, "SEND_ONLY_WITH_INVALIDATE"};
     t[ROCE_CNP] = {true, EXT_CNP, "CNP"};
     t[RCCC_CREDIT] = {true, 0, "RCCC_CREDIT"};
+    t[RCCC_REQUEST] = {true, 0, "RCCC_REQUEST"};
     return t;
 }
 

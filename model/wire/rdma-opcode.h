@@ -49,6 +49,11 @@ enum RdmaOpcode : uint8_t
     /// cumulative credit in the PSN field (RdmaRcccPacer). 0xC0 is in the
     /// range IBA 9.2 Table 38 leaves to manufacturers (prefix 110).
     RCCC_CREDIT = 0xC0,
+    /// RCCC's request to send (this module's; UEC's RTS): BTH only, to the
+    /// receiving QP, its sender's pull target in the BTH's reserved bits, as a
+    /// request carries it; sent by a QP that has something to send and no
+    /// credit when the receiver has not heard of that need.
+    RCCC_REQUEST = 0xC1,
 };
 
 /**
