@@ -145,6 +145,58 @@ class InFlightTestCase : public TestCase
     }
 };
 
+/// RCCC through RdmaQpCc: credit gates requests, a request to send when a
+/// need arises with no credit, at most one per base RTT.
+class RcccGateTestCase : public TestCase
+{
+  public:
+    RcccGateTestCase()
+        : TestCase("rccc: no credit, no request; a request to send at most once per base RTT")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t frame = PAYLOAD + RdmaQpCc::FRAME_OVERHEAD_BYTES;
+        Ptr<RdmaQpCc> cc = CreateObject<RdmaQpCc>();
+        // No window (no ACK asked for by it): RCCC alone, as UEC's -receiver_cc_only.
+        cc->Setup(CreateObject<RdmaNoCc>(), nullptr, DataRate("100Gbps"), MicroSeconds(10));
+        cc->EnableRccc(2 * frame); // two packets of speculative credit
+        uint16_t target = 0;
+        for (uint32_t psn = 0; psn < 2; ++psn)
+        {
+            RoceFrame f;
+            f.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
+            f.bth.SetPsn(psn);
+            f.payload = RdmaPayload::Zeros(PAYLOAD);
+            cc->OnPacketSent(f, PAYLOAD);
+            cc->OnRcccSend(f, 10 * PAYLOAD, 0, 1);
+            NS_TEST_EXPECT_MSG_EQ(f.bth.GetAckReq(), (psn == 1), "the last the credit allows asks");
+        }
+        NS_TEST_EXPECT_MSG_EQ(cc->GetState()->m_noCredit, true, "speculative credit spent");
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target),
+                              false,
+                              "still speculating: its requests carried the need");
+        RdmaAckInfo ack;
+        RoceFrame a;
+        a.bth.SetOpcode(RC_ACKNOWLEDGE);
+        a.bth.SetPsn(0);
+        a.aeth.SetAck();
+        cc->OnPacketReceived(a, ack, nullptr, false); // speculation ends
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(0, 0, 1, target), false, "nothing to send");
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target), true, "asks");
+        NS_TEST_EXPECT_MSG_GT(target, 0, "for its backlog");
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target),
+                              false,
+                              "not again within a base RTT");
+        // Credit arrives: the QP may send again.
+        NS_TEST_EXPECT_MSG_EQ(cc->OnRcccCredit(40), true, "unblocked");
+        NS_TEST_EXPECT_MSG_EQ(cc->GetState()->m_noCredit, false, "credit");
+        Simulator::Destroy();
+    }
+};
+
 /// The suite.
 class RdmaQpCcTestSuite : public TestSuite
 {
@@ -153,6 +205,7 @@ class RdmaQpCcTestSuite : public TestSuite
         : TestSuite("rdma-qp-cc", UNIT)
     {
         AddTestCase(new InFlightTestCase, TestCase::QUICK);
+        AddTestCase(new RcccGateTestCase, TestCase::QUICK);
     }
 };
 

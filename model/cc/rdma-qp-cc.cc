@@ -454,7 +454,7 @@ RdmaQpCc::TakeRcccRequest(uint64_t unsent,
     const Time now = Simulator::Now();
     if (!m_rcccOn || !m_initialized || m_rccc.CanSend() || m_rccc.IsSpeculating() ||
         unsent + resend == 0 ||
-        (!m_rcccLastRequest.IsNegative() && now - m_rcccLastRequest < m_state->m_baseRtt))
+        (!m_rcccLastRequest.IsStrictlyNegative() && now - m_rcccLastRequest < m_state->m_baseRtt))
     {
         return false;
     }
