@@ -805,6 +805,9 @@ RdmaNic::MaybeRequestCredit(uint32_t qpn)
         SendRcccFrame(qpn, RCCC_REQUEST, 0, target))
     {
         ++m_stats.rcccRequestsSent;
+        // Asked again a base RTT later while the QP still waits (the request,
+        // or the credit for it, may be lost; or the need may have grown).
+        Simulator::Schedule(m_baseRtt, &RdmaNic::MaybeRequestCredit, this, qpn);
     }
 }
 
