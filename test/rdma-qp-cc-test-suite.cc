@@ -118,12 +118,26 @@ class InFlightTestCase : public TestCase
             // The same SACK again takes nothing more.
             cc->OnPacketReceived(Nak(AethHeader::NAK_PSN_SEQUENCE_ERROR, 0, 5), ack, nullptr, true);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "a repeated SACK");
+            // PSN 5 sent again (a timeout queued it before its SACK came): a
+            // spurious copy, not in flight (regression: it held NSCC's window
+            // shut with nothing else in flight, and a flow never ended).
+            RoceFrame again;
+            again.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
+            again.bth.SetPsn(5);
+            again.payload = RdmaPayload::Zeros(PAYLOAD);
+            cc->OnPacketSent(again, PAYLOAD);
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "a copy of a SACKed one");
+            // PSN 0 resent (it was taken as lost): in flight again.
+            RoceFrame zero = again;
+            zero.bth.SetPsn(0);
+            cc->OnPacketSent(zero, PAYLOAD);
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 9 * frame, "a resend of a lost one");
             // PSN 7 trimmed: out of flight before the algorithm hears of it.
             cc->OnPacketReceived(Nak(AethHeader::NAK_TRIMMED, 0, 7), ack, nullptr, false);
-            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 7 * frame, "PSN 7 trimmed");
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "PSN 7 trimmed");
             NS_TEST_ASSERT_MSG_EQ(ops->trimNaks, 1, "one trimming NAK");
             NS_TEST_ASSERT_MSG_EQ(ops->trimBytes, frame, "of one request");
-            NS_TEST_ASSERT_MSG_EQ(ops->inFlightAt, 7 * frame, "seen without it");
+            NS_TEST_ASSERT_MSG_EQ(ops->inFlightAt, 8 * frame, "seen without it");
             // The cumulative ACK of PSNs 0-9 takes the rest, and counts all ten acknowledged.
             RoceFrame a;
             a.bth.SetOpcode(RC_ACKNOWLEDGE);

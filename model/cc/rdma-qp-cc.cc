@@ -227,7 +227,7 @@ RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
     {
         NS_ABORT_MSG_IF(frameBytes > UINT16_MAX,
                         "RdmaQpCc: a frame of " << frameBytes << " bytes does not fit a record");
-        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true});
+        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true, false});
         m_inFlightBytes += frameBytes;
         return;
     }
@@ -239,7 +239,12 @@ RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
         {
             r.sent = now;
             r.resent = true;
-            if (!r.inFlight)
+            // A copy of what was SACKed (a timeout queued it before the SACK
+            // came) is spurious: counted in flight, it would hold a window
+            // closed until the cumulative ACK passed it, with nothing else
+            // in flight and no timer (a flow of UEC's 8:1 oversubscribed
+            // permutation never ended).
+            if (!r.inFlight && !r.sacked)
             {
                 r.inFlight = true;
                 m_inFlightBytes += r.bytes;
@@ -385,6 +390,7 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
             if (Record* r = FindRecord(frame.aeth.GetMsn() & 0xFFFFFF))
             {
                 LeaveFlight(*r);
+                r->sacked = true;
             }
         }
         m_state->m_bytesInFlight = m_inFlightBytes;

@@ -346,10 +346,6 @@ void
 RdmaSelectiveRepeat::AddSack(RdmaRecoveryState& state, uint32_t sackPsn, Time now)
 {
     state.sacked.insert(sackPsn);
-    // Delivered: no longer to be sent again (a timeout may have queued it
-    // before its SACK came; resent, it would count as in flight until the
-    // cumulative ACK passed it, and a window below it would wait for that).
-    state.retransmit.erase(sackPsn);
     if (state.sacked.size() == 1 || PsnDiff(PsnAdd(sackPsn, 1), state.highestSacked) > 0)
     {
         state.highestSacked = PsnAdd(sackPsn, 1);
