@@ -231,16 +231,12 @@ RdmaRcccPacer::OnRequest(uint32_t qpn, uint16_t wireTarget)
 }
 
 void
-RdmaRcccPacer::OnTrimmed(uint32_t qpn, uint16_t wireTarget, uint32_t bytes)
+RdmaRcccPacer::OnTrimmed(uint32_t qpn, uint16_t wireTarget)
 {
     TakeTarget(qpn, wireTarget);
-    // The target the headers carry was its sender's before the loss: the
-    // resend needs credit beyond it, which the receiver knows of first.
-    Sink& s = Get(qpn);
-    s.highestTarget = std::max(s.highestTarget, s.latestPull) + QuantaCeil(bytes);
-    if (!s.active)
+    if (!Get(qpn).active)
     {
-        Activate(qpn);
+        Activate(qpn); // the resend needs credit (its sender asks if it has none)
     }
 }
 

@@ -805,9 +805,6 @@ RdmaNic::MaybeRequestCredit(uint32_t qpn)
         SendRcccFrame(qpn, RCCC_REQUEST, 0, target))
     {
         ++m_stats.rcccRequestsSent;
-        // Asked again a base RTT later while the QP still waits (the request,
-        // or the credit for it, may be lost; or the need may have grown).
-        Simulator::Schedule(m_baseRtt, &RdmaNic::MaybeRequestCredit, this, qpn);
     }
 }
 
@@ -932,9 +929,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         ++m_stats.rxTrimmed;
         if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
         {
-            m_rccc->OnTrimmed(qp->GetQpn(),
-                              f.bth.GetReservedBits(),
-                              qp->GetMtuBytes() + RdmaQpCc::FRAME_OVERHEAD_BYTES);
+            m_rccc->OnTrimmed(qp->GetQpn(), f.bth.GetReservedBits());
         }
         if (cc->OnTrimmed())
         {
