@@ -30,8 +30,10 @@ CompositeQueue), IRN's RtoLow and RtoHigh both at htsim_uec's timeout, the arriv
 switch.trim.QueuedVictimProbability; htsim_uec's CompositeQueue trims the
 newest queued frame half the time), IRN's selective repeat with a reorder
 window of 64 and its BDP-FC cap at 3 BDPs (UEC has none; NSCC's window, at
-most 1.5 BDPs, limits the QP), ACKs in class 7 with the trimmed headers
-(htsim_uec serves control packets first), --cc (nscc by default) and REPS
+most 1.5 BDPs, limits the QP), an ACK or SACK every 16,384 bytes received
+and at once for a CE mark, a request that asks and a trimmed header
+(transport.irn.AckBytes; UecSink's _bytes_unacked_threshold), ACKs in class
+7 with the trimmed headers (htsim_uec serves control packets first), --cc (nscc by default) and REPS
 entropy (nic.Entropy = reps) for a case with many paths, one path per QP
 for ``-paths 1``. An htsim ``-cwnd N`` (packets) becomes
 cc.nscc.InitialWindow = N x 4,150 bytes; ``-planes P`` topology.planes = P
@@ -98,6 +100,10 @@ PLANS = {
     # its binary. Its queues hold 35 packets, its RTO is 150 us and six drains.
     'eqds': ([], True, 'none'),
 }
+
+#: htsim_uec's sink answers once this many bytes arrived (uec.cpp
+#: UecSink::_bytes_unacked_threshold), or at once for ECN, AR or a duplicate
+ACK_BYTES_THRESHOLD = 16384
 
 #: csg-htsim's EQDS queue (main_eqds.cpp DEFAULT_QUEUE_SIZE, packets)
 EQDS_QUEUE_PACKETS = 35
@@ -232,6 +238,7 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
             '--transport.irn.RtoLow=%dns' % net['rto_ns'],
             '--transport.irn.RtoHigh=%dns' % net['rto_ns'],
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
+            '--transport.irn.AckBytes=%d' % ACK_BYTES_THRESHOLD,
             '--nic.AckPriority=7',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),

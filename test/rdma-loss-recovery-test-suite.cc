@@ -21,6 +21,7 @@
 #include "ns3/uinteger.h"
 
 #include <map>
+#include <tuple>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -875,6 +876,171 @@ class SackAfterFilledGapTestCase : public TestCase
     }
 };
 
+/// A WRITE request of a 10-packet, 1 KiB-per-packet WRITE to B, as A's requester builds it.
+RoceFrame
+WriteRequest(const TwoHosts& h, uint32_t psn, bool ackReq, bool ce)
+{
+    RoceFrame f;
+    f.bth.SetOpcode(psn == 0 ? RC_RDMA_WRITE_FIRST
+                             : (psn == 9 ? RC_RDMA_WRITE_LAST : RC_RDMA_WRITE_MIDDLE));
+    f.bth.SetDestQp(h.qpB->GetQpn());
+    f.bth.SetPsn(psn);
+    f.bth.SetAckReq(ackReq);
+    f.reth.SetVirtualAddress(TwoHosts::VA_B);
+    f.reth.SetRkey(h.mrB->GetRkey());
+    f.reth.SetDmaLength(10 * 1024);
+    f.payload = Create<Packet>(1024);
+    f.ecn = ce ? 3 : 2;
+    return f;
+}
+
+/// AckBytes: the responder answers by bytes received, in order or not.
+class AckBytesTestCase : public TestCase
+{
+  public:
+    AckBytesTestCase()
+        : TestCase("AckBytes 4096, 1 KiB requests: ACK after 0-3, at once for CE-marked 4; "
+                   "past the lost 5, the SACK after 6-9 (bitmap 0xF); the resent 5 asks and "
+                   "its ACK covers 9 (UET 1.0 ACK coalescing, htsim_uec's UecSink)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts h(LossyPair::Make("ns3::RdmaSelectiveRepeat"));
+        h.qpB->GetLossRecovery()->SetAttribute("AckBytes", UintegerValue(4096));
+        Ptr<AckCatcher> atA = CreateObject<AckCatcher>();
+        h.SetReceiveErrorModel(0, atA);
+        // PSN, AckReq, CE; 1 us apart, so each answer leaves before the next arrives.
+        const std::vector<std::tuple<uint32_t, bool, bool>> arrivals = {
+            {0, false, false},
+            {1, false, false},
+            {2, false, false},
+            {3, false, false},
+            {4, false, true},
+            {6, false, false},
+            {7, false, false},
+            {8, false, false},
+            {9, false, false},
+            {5, true, false}};
+        for (std::size_t k = 0; k < arrivals.size(); ++k)
+        {
+            const auto [psn, ackReq, ce] = arrivals[k];
+            Simulator::Schedule(MicroSeconds(k), [&h, psn = psn, ackReq = ackReq, ce = ce]() {
+                h.qpB->Receive(WriteRequest(h, psn, ackReq, ce));
+            });
+        }
+        Simulator::Stop(MicroSeconds(50));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(atA->acks.size(), 4, "four answers for ten requests");
+        const auto& a = atA->acks;
+        NS_TEST_EXPECT_MSG_EQ(a[0].aeth.GetSyndromeType(), AethHeader::ACK, "an ACK");
+        NS_TEST_EXPECT_MSG_EQ(a[0].bth.GetPsn(), 3, "after 4 KiB: 0-3");
+        NS_TEST_EXPECT_MSG_EQ(a[1].bth.GetPsn(), 4, "CE-marked 4 at once");
+        NS_TEST_EXPECT_MSG_EQ(+a[2].aeth.GetSyndrome(),
+                              +RoceFrame::SEQUENCE_NAK_SYNDROME,
+                              "past the gap, a SACK");
+        NS_TEST_EXPECT_MSG_EQ(a[2].bth.GetPsn(), 5, "5 expected");
+        NS_TEST_EXPECT_MSG_EQ(a[2].aeth.GetMsn(), 9, "the newest arrival");
+        NS_TEST_EXPECT_MSG_EQ(a[2].sackBitmap, 0xF, "6, 7, 8, 9 (bits 0-3 past 5)");
+        NS_TEST_EXPECT_MSG_EQ(a[3].aeth.GetSyndromeType(), AethHeader::ACK, "an ACK");
+        NS_TEST_EXPECT_MSG_EQ(a[3].bth.GetPsn(), 9, "the resend asked: all of 0-9");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(h.wcB, IBV_WC_SUCCESS) +
+                                  TwoHosts::Count(h.wcA, IBV_WC_SUCCESS),
+                              0,
+                              "a WRITE completes nothing at B");
+        Simulator::Destroy();
+    }
+};
+
+/// AckBytes on real losses: the same retransmissions, far fewer answers.
+class AckBytesLossTestCase : public TestCase
+{
+  public:
+    AckBytesLossTestCase()
+        : TestCase("AckBytes 16384, PSNs 5 and 40 of 64 lost (1 KiB each): each resent once, "
+                   "no timeout, at most one answer per 16 requests and a few more")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LossyPair p("ns3::RdmaSelectiveRepeat");
+        for (Ptr<RdmaQueuePair> qp : {p.h.qpA, p.h.qpB})
+        {
+            qp->GetLossRecovery()->SetAttribute("AckBytes", UintegerValue(16384));
+        }
+        p.toB->Drop(5, {1});
+        p.toB->Drop(40, {1});
+        p.Write(1, 0, 64, 23);
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
+        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 64 * 1024, 23),
+                              true,
+                              "bytes");
+        std::vector<uint32_t> expect = {5, 40};
+        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "exactly 5 and 40, once each");
+        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
+        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, 0, "none spurious");
+        // 66 requests arrive: 64 / 16 by bytes, the two resends, the last of
+        // the message (AckReq every 64 and on the last) and the two holes' SACKs.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(p.h.qpA->GetStats().nakSeqReceived, 4, "SACKs");
+        Simulator::Destroy();
+    }
+};
+
+/// Regression: a trimmed request's NAK overtaken by a later ACK was dropped as stale.
+class StaleTrimNakTestCase : public TestCase
+{
+  public:
+    StaleTrimNakTestCase()
+        : TestCase("A trim NAK for PSN 5 (expected PSN 2) arriving after an ACK of 0-3 still "
+                   "resends 5 at once (a sprayed ACK overtook it; it waited for the "
+                   "retransmission timer)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts h(LossyPair::Make("ns3::RdmaSelectiveRepeat"));
+        Resent resent(h.qpA);
+        Ptr<AckCatcher> atB = CreateObject<AckCatcher>(); // B gets nothing
+        h.SetReceiveErrorModel(1, atB);
+        TwoHosts::Fill(h.mrA, TwoHosts::VA_A, 8 * 1024, 5);
+        RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 8 * 1024);
+        w.remoteAddr = TwoHosts::VA_B;
+        h.qpA->PostSend(w);
+        auto response = [&h](uint32_t psn, bool trimNak) {
+            RoceFrame f;
+            f.bth.SetOpcode(RC_ACKNOWLEDGE);
+            f.bth.SetDestQp(h.qpA->GetQpn());
+            f.bth.SetPsn(psn);
+            if (trimNak)
+            {
+                f.aeth.SetNak(AethHeader::NAK_TRIMMED);
+                f.aeth.SetMsn(5);
+            }
+            else
+            {
+                f.aeth.SetAck();
+            }
+            return f;
+        };
+        Simulator::Schedule(MicroSeconds(5), [&]() { h.qpA->Receive(response(3, false)); });
+        Simulator::Schedule(MicroSeconds(6), [&]() { h.qpA->Receive(response(2, true)); });
+        Simulator::Stop(MicroSeconds(50)); // the timer is 1 ms
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ((resent.psns == std::vector<uint32_t>{5}), true, "5 resent");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().nakTrimReceived, 1, "the NAK counted");
+        NS_TEST_EXPECT_MSG_EQ(h.qpA->GetStats().timeouts, 0, "no timeout");
+        Simulator::Destroy();
+    }
+};
+
 /// The responder's reordering counters on one loss.
 class ReorderCountersTestCase : public TestCase
 {
@@ -963,6 +1129,9 @@ class RdmaLossRecoveryTestSuite : public TestSuite
         AddTestCase(new IrnSackCoalescingTestCase(1), TestCase::QUICK);
         AddTestCase(new IrnSackCoalescingTestCase(8), TestCase::QUICK);
         AddTestCase(new SackAfterFilledGapTestCase, TestCase::QUICK);
+        AddTestCase(new AckBytesTestCase, TestCase::QUICK);
+        AddTestCase(new AckBytesLossTestCase, TestCase::QUICK);
+        AddTestCase(new StaleTrimNakTestCase, TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaGoBackN"), TestCase::QUICK);
         AddTestCase(new ReorderCountersTestCase("ns3::RdmaSelectiveRepeat"), TestCase::QUICK);
     }

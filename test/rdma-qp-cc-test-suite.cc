@@ -178,6 +178,7 @@ class RcccGateTestCase : public TestCase
         cc->Setup(CreateObject<RdmaNoCc>(), nullptr, DataRate("100Gbps"), MicroSeconds(10));
         cc->EnableRccc(2 * frame); // two packets of speculative credit
         uint16_t target = 0;
+        Time retry;
         for (uint32_t psn = 0; psn < 2; ++psn)
         {
             RoceFrame f;
@@ -189,21 +190,30 @@ class RcccGateTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(f.bth.GetAckReq(), (psn == 1), "the last the credit allows asks");
         }
         NS_TEST_EXPECT_MSG_EQ(cc->GetState()->m_noCredit, true, "speculative credit spent");
-        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target),
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target, retry),
                               false,
                               "still speculating: its requests carried the need");
+        NS_TEST_EXPECT_MSG_EQ(retry, Time(0), "nor later");
         RdmaAckInfo ack;
         RoceFrame a;
         a.bth.SetOpcode(RC_ACKNOWLEDGE);
         a.bth.SetPsn(0);
         a.aeth.SetAck();
         cc->OnPacketReceived(a, ack, nullptr, false); // speculation ends
-        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(0, 0, 1, target), false, "nothing to send");
-        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target), true, "asks");
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(0, 0, 1, target, retry),
+                              false,
+                              "nothing to send");
+        NS_TEST_EXPECT_MSG_EQ(retry, Time(0), "nor later");
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target, retry),
+                              true,
+                              "asks");
         NS_TEST_EXPECT_MSG_GT(target, 0, "for its backlog");
-        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target),
+        NS_TEST_EXPECT_MSG_EQ(cc->TakeRcccRequest(10 * PAYLOAD, 0, 1, target, retry),
                               false,
                               "not again within a base RTT");
+        NS_TEST_EXPECT_MSG_EQ(retry,
+                              cc->GetState()->m_baseRtt,
+                              "but once the base RTT since the last has passed");
         // Credit arrives: the QP may send again.
         NS_TEST_EXPECT_MSG_EQ(cc->OnRcccCredit(40), true, "unblocked");
         NS_TEST_EXPECT_MSG_EQ(cc->GetState()->m_noCredit, false, "credit");

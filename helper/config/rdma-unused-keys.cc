@@ -92,6 +92,18 @@ Rules()
     static const std::vector<Rule> rules = [] {
         std::vector<Rule> r;
         // Loss recovery (transport.recovery): each policy's attributes.
+        for (const char* k : {"transport.irn.SackCoalescing", "transport.irn.SackDelay"})
+        {
+            r.push_back(Key(k, [](const RdmaConfig& c) {
+                const std::string why = UnlessValue("transport.recovery", {"irn"})(c);
+                if (!why.empty() || c.GetUinteger("transport.irn.AckBytes") == 0)
+                {
+                    return why;
+                }
+                return "transport.irn.AckBytes = " + c.Get("transport.irn.AckBytes") +
+                       " (the responder answers by bytes)";
+            }));
+        }
         r.push_back(Group("transport.irn", UnlessValue("transport.recovery", {"irn"})));
         r.push_back(Group("transport.gbn", UnlessValue("transport.recovery", {"go-back-n"})));
         // Congestion control: each algorithm's attributes.

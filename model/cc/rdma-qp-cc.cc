@@ -210,13 +210,20 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
     if (m_state->m_window.Get() > 0 && !frame.bth.GetAckReq() &&
-        (m_ackEveryPacketWithWindow || m_inFlightBytes >= m_state->m_window))
+        ((m_ackEveryPacketWithWindow && !m_responderCoalesces) ||
+         m_inFlightBytes >= m_state->m_window))
     {
         // ACK-clocked: every packet asks for its ACK. Or at least the one
         // that closes the window, or the QP would wait for its ACK timeout.
         frame.bth.SetAckReq(true);
         ++m_stats.ackReqForced;
     }
+}
+
+void
+RdmaQpCc::SetResponderCoalesces(bool on)
+{
+    m_responderCoalesces = on;
 }
 
 void
@@ -392,6 +399,17 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
                 LeaveFlight(*r);
                 r->sacked = true;
             }
+            // A coalesced SACK's bitmap: bit i, PSN psn + 1 + i, arrived too.
+            for (uint64_t bits = frame.hasSackBitmap ? frame.sackBitmap : 0; bits != 0;
+                 bits &= bits - 1)
+            {
+                const int bit = __builtin_ctzll(bits);
+                if (Record* r = FindRecord(PsnAdd(psn, 1 + bit)))
+                {
+                    LeaveFlight(*r);
+                    r->sacked = true;
+                }
+            }
         }
         m_state->m_bytesInFlight = m_inFlightBytes;
         m_ops->OnNak(m_state);
@@ -455,13 +473,19 @@ bool
 RdmaQpCc::TakeRcccRequest(uint64_t unsent,
                           uint64_t resend,
                           uint32_t activeSenders,
-                          uint16_t& target)
+                          uint16_t& target,
+                          Time& retry)
 {
     const Time now = Simulator::Now();
+    retry = Time(0);
     if (!m_rcccOn || !m_initialized || m_rccc.CanSend() || m_rccc.IsSpeculating() ||
-        unsent + resend == 0 ||
-        (!m_rcccLastRequest.IsStrictlyNegative() && now - m_rcccLastRequest < m_state->m_baseRtt))
+        unsent + resend == 0)
     {
+        return false;
+    }
+    if (!m_rcccLastRequest.IsStrictlyNegative() && now - m_rcccLastRequest < m_state->m_baseRtt)
+    {
+        retry = m_rcccLastRequest + m_state->m_baseRtt - now;
         return false;
     }
     m_rcccLastRequest = now;

@@ -159,6 +159,14 @@ class RdmaQpCc : public Object
     void OnTimeout();
 
     /**
+     * \brief The peer's responder answers every so many bytes by itself
+     * (RdmaLossRecovery::GetAckBytes): under a window, only the request
+     * that fills it asks for its ACK, not every one.
+     * \param on whether it does
+     */
+    void SetResponderCoalesces(bool on);
+
+    /**
      * \brief Gate the QP's requests by RCCC's receiver credit (RdmaRcccSender),
      * from its first request on. Call before the QP sends.
      * \param maxCredit bytes: the speculative credit and the most held
@@ -181,9 +189,17 @@ class RdmaQpCc : public Object
      * \param unsent bytes not yet sent once \param resend bytes queued to resend
      * \param activeSenders QPs of the NIC with something to send (>= 1)
      * \param target set to the pull target to carry
+     * \param retry set, when only the spacing held it back, to how long
+     * until it may (else zero): a response that found the QP blocked is not
+     * forgotten, or the last one before the responder went quiet leaves
+     * the QP to its retransmission timer
      * \return true to send one
      */
-    bool TakeRcccRequest(uint64_t unsent, uint64_t resend, uint32_t activeSenders, uint16_t& target);
+    bool TakeRcccRequest(uint64_t unsent,
+                         uint64_t resend,
+                         uint32_t activeSenders,
+                         uint16_t& target,
+                         Time& retry);
     /**
      * \brief An RCCC credit frame arrived for the QP.
      * \param wirePull its PSN field
@@ -276,6 +292,7 @@ class RdmaQpCc : public Object
     uint64_t m_inFlightBytes{0};       //!< bytes of the records in flight
     bool m_echoCe{false};              //!< a CE-marked request arrived since the last response
     bool m_ackEveryPacketWithWindow{true}; //!< AckEveryPacketWithWindow attribute
+    bool m_responderCoalesces{false};      //!< the responder answers by AckBytes
     bool m_hasEcho{false};             //!< m_echo holds records to echo
     IntHeader m_echo;                  //!< INT records of the latest request received
     std::vector<HopClock> m_hopClocks; //!< per (slot, egress) seen, sender side

@@ -454,6 +454,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
               m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    cc->SetResponderCoalesces(qp->GetLossRecovery()->GetAckBytes() > 0);
     if (m_rccc->IsEnabled())
     {
         if (!m_rccc->IsSetUp())
@@ -500,6 +501,7 @@ RdmaNic::DestroyQp(Ptr<RdmaQueuePair> qp)
     {
         const Ptr<RdmaQpCc> cc = entry->cc;
         m_rcccActive -= entry->rcccActive ? 1 : 0;
+        Simulator::Cancel(entry->rcccRetry);
         if (m_rccc)
         {
             m_rccc->RemoveQp(qp->GetQpn());
@@ -795,16 +797,28 @@ RdmaNic::SendRcccFrame(uint32_t qpn, uint8_t opcode, uint32_t psn, uint16_t rese
 void
 RdmaNic::MaybeRequestCredit(uint32_t qpn)
 {
-    const QpEntry* entry = m_qps.Find(qpn);
+    QpEntry* entry = m_qps.Find(qpn);
+    if (!entry || !entry->cc->HasRccc())
+    {
+        return;
+    }
     uint16_t target = 0;
-    if (entry && entry->cc->HasRccc() &&
-        entry->cc->TakeRcccRequest(entry->qp->GetUnsentBytes(),
+    Time retry;
+    if (entry->cc->TakeRcccRequest(entry->qp->GetUnsentBytes(),
                                    entry->qp->GetResendBytes(),
                                    std::max<uint32_t>(m_rcccActive, 1),
-                                   target) &&
-        SendRcccFrame(qpn, RCCC_REQUEST, 0, target))
+                                   target,
+                                   retry))
     {
-        ++m_stats.rcccRequestsSent;
+        if (SendRcccFrame(qpn, RCCC_REQUEST, 0, target))
+        {
+            ++m_stats.rcccRequestsSent;
+        }
+    }
+    else if (retry.IsStrictlyPositive() && !entry->rcccRetry.IsRunning())
+    {
+        // Once, when the spacing allows: asked again then only if still blocked.
+        entry->rcccRetry = Simulator::Schedule(retry, &RdmaNic::MaybeRequestCredit, this, qpn);
     }
 }
 

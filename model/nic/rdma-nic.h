@@ -396,6 +396,7 @@ class RdmaNic : public Object
         Ptr<RdmaQueuePair> qp; //!< the QP
         Ptr<RdmaQpCc> cc;      //!< its congestion control
         bool rcccActive{false}; //!< counted in m_rcccActive (something left to send)
+        EventId rcccRetry;      //!< a request to send held back by its spacing
     };
 
     RdmaQpnTable<QpEntry> m_qps;                               //!< by QPN

@@ -76,6 +76,12 @@ RdmaLossRecovery::GetSackCoalescing() const
     return 1;
 }
 
+uint32_t
+RdmaLossRecovery::GetAckBytes() const
+{
+    return 0;
+}
+
 Time
 RdmaLossRecovery::GetSackDelay() const
 {
@@ -224,6 +230,23 @@ RdmaSelectiveRepeat::GetTypeId()
                           TimeValue(MicroSeconds(2)),
                           MakeTimeAccessor(&RdmaSelectiveRepeat::m_sackDelay),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("AckBytes",
+                          "Request payload bytes after which the responder answers, bytes, "
+                          "counted over every request that arrives, in order or not: a "
+                          "cumulative ACK, or past a gap a SACK with its bitmap (as "
+                          "SackCoalescing's). It answers at once too for a request that asks "
+                          "(AckReq), one marked CE, a duplicate and a trimmed header. The "
+                          "requester then asks for an ACK only with the request that fills "
+                          "its window, the last of a message and a resend (besides "
+                          "AckReqInterval), not with every request under a window "
+                          "(RdmaQpCc::AckEveryPacketWithWindow). This is the Ultra Ethernet "
+                          "Transport 1.0's ACK coalescing; htsim_uec's sink answers every "
+                          "16,384 bytes (UecSink::_bytes_unacked_threshold). Default 0: "
+                          "AckReq and SackCoalescing decide; with AckBytes set, "
+                          "SackCoalescing and SackDelay are not used.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaSelectiveRepeat::m_ackBytes),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("RecoverAll",
                           "false (the default): the requester resends what the reorder rule "
                           "declares lost (IRN, SIGCOMM 2018 section 3.1). true: on the NAK that "
@@ -246,7 +269,8 @@ RdmaSelectiveRepeat::RdmaSelectiveRepeat()
       m_reorderWindow(1),
       m_reorderTime(0),
       m_sackCoalescing(1),
-      m_sackDelay(MicroSeconds(2))
+      m_sackDelay(MicroSeconds(2)),
+      m_ackBytes(0)
 {
 }
 
@@ -389,6 +413,12 @@ Time
 RdmaSelectiveRepeat::GetSackDelay() const
 {
     return m_sackDelay;
+}
+
+uint32_t
+RdmaSelectiveRepeat::GetAckBytes() const
+{
+    return m_ackBytes;
 }
 
 uint32_t

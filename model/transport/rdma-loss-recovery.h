@@ -122,6 +122,13 @@ class RdmaLossRecovery : public Object
      */
     virtual Time GetSackDelay() const;
     /**
+     * \return request payload bytes after which the responder answers,
+     * whatever the order they arrived in (a cumulative ACK, or past a gap a
+     * SACK with its bitmap); 0 (the default) = AckReq and GetSackCoalescing
+     * decide
+     */
+    virtual uint32_t GetAckBytes() const;
+    /**
      * \return how long a go-back-N responder waits before it NAKs the same
      * gap again while out-of-order packets keep arriving; 0 (the default) =
      * once per gap, as IBA 9.7.5.1.2 says
@@ -312,6 +319,7 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
                       Time now) override;
     uint32_t GetSackCoalescing() const override;
     Time GetSackDelay() const override;
+    uint32_t GetAckBytes() const override;
     void OnAck(RdmaRecoveryState& state) override;
     void OnTrimmed(RdmaRecoveryState& state, uint32_t expectedPsn, uint32_t trimmedPsn) override;
     void OnTimeout(RdmaRecoveryState& state) override;
@@ -379,6 +387,7 @@ class RdmaSelectiveRepeat : public RdmaLossRecovery
     Time m_reorderTime;          //!< time after the first SACK past a PSN that declares it lost
     uint32_t m_sackCoalescing;   //!< out-of-order arrivals reported per SACK
     Time m_sackDelay;            //!< longest wait of an unreported out-of-order arrival
+    uint32_t m_ackBytes;         //!< payload bytes per answer (0: AckReq decides)
     bool m_recoverAll{false};    //!< RecoverAll: resend every PSN not SACKed at an episode's start
 };
 

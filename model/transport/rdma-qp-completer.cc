@@ -599,9 +599,35 @@ RdmaQpCompleter::OnRnrTimerExpired(uint32_t psn)
 }
 
 void
+RdmaQpCompleter::OnTrimNak(uint32_t psn, const AethHeader& aeth)
+{
+    // The request at the MSN field's PSN was trimmed: lost, known at once,
+    // and the network still carries the QP's packets, so no retry is
+    // consumed (a go-back-N sequence NAK consumes one).
+    ++m_qp->MutableStats().nakTrimReceived;
+    m_qp->GetLossRecovery()->OnTrimmed(m_sq.state, psn, aeth.GetMsn() & 0xFFFFFF);
+    UpdateLossTimer();
+    // The fabric carried the request's headers and it is resent at once:
+    // its retransmission timeout runs from now, as UEC's per-packet timers
+    // do (else a packet trimmed again and again times out while its NAKs
+    // keep coming).
+    UpdateTimer(true);
+}
+
+void
 RdmaQpCompleter::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap)
 {
-    if (PsnDiff(psn, m_sq.state.una) < 0 || RecoverLostResponses(psn))
+    if (PsnDiff(psn, m_sq.state.una) < 0)
+    {
+        if (aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED)
+        {
+            // Overtaken by a later ACK (responses sprayed over paths): its
+            // PSN is stale, but the request it names is still lost.
+            OnTrimNak(psn, aeth);
+        }
+        return;
+    }
+    if (RecoverLostResponses(psn))
     {
         return;
     }
@@ -614,17 +640,7 @@ RdmaQpCompleter::OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sac
     }
     if (aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED)
     {
-        // The request at the MSN field's PSN was trimmed: lost, known at
-        // once, and the network still carries the QP's packets, so no retry
-        // is consumed (a go-back-N sequence NAK consumes one).
-        ++m_qp->MutableStats().nakTrimReceived;
-        m_qp->GetLossRecovery()->OnTrimmed(m_sq.state, psn, aeth.GetMsn());
-        UpdateLossTimer();
-        // The fabric carried the request's headers and it is resent at once:
-        // its retransmission timeout runs from now, as UEC's per-packet
-        // timers do (else a packet trimmed again and again times out while
-        // its NAKs keep coming).
-        UpdateTimer(true);
+        OnTrimNak(psn, aeth);
         return;
     }
     RdmaWcStatus status = IBV_WC_REM_OP_ERR;

@@ -141,6 +141,14 @@ class RdmaQpCompleter
      * \param sackBitmap a coalesced SACK's bitmap (RoceFrame::sackBitmap), or null
      */
     void OnNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap);
+    /**
+     * \brief A trimmed request's NAK (AethHeader::NAK_TRIMMED): the request
+     * its MSN field names is resent at once, even when a later ACK overtook
+     * the NAK and made its PSN stale.
+     * \param psn the NAK's PSN (the responder's expected PSN)
+     * \param aeth its AETH
+     */
+    void OnTrimNak(uint32_t psn, const AethHeader& aeth);
     /// A PSN sequence error NAK for `psn` (after what it acknowledges).
     void OnSequenceNak(uint32_t psn, const AethHeader& aeth, const uint64_t* sackBitmap);
 

@@ -218,6 +218,13 @@ RdmaQpRequester::BuildPacket(RoceFrame& frame)
     }
     const bool wasIdle = m_sq.state.highestSent == m_sq.state.una;
     FillPacket(*w, psn, frame);
+    if (retransmission && !frame.bth.GetAckReq() && m_qp->GetLossRecovery()->GetAckBytes() > 0)
+    {
+        // A coalescing responder answers a resend at once (UET 1.0; UecSrc
+        // sets AR on every retransmission).
+        frame.bth.SetAckReq(true);
+        NoteAckRequested();
+    }
     if (!retransmission && !w->readAtomic && frame.payload)
     {
         m_unsentBytes -= std::min<uint64_t>(m_unsentBytes, frame.payload->GetSize());

@@ -47,7 +47,8 @@ RdmaQpResponder::RdmaQpResponder(RdmaQueuePair* qp)
       m_writeRemaining(0),
       m_writeLength(0),
       m_sackPending(0),
-      m_sackNewest(0)
+      m_sackNewest(0),
+      m_unansweredBytes(0)
 {
 }
 
@@ -154,6 +155,7 @@ RdmaQpResponder::HasPendingAck() const
 void
 RdmaQpResponder::QueueAck(uint32_t psn)
 {
+    m_unansweredBytes = 0;
     if (m_outOfOrder.empty() && m_sackPending > 0)
     {
         // Nothing past a gap: this ACK reports what a coalesced SACK had yet to.
@@ -183,6 +185,7 @@ RdmaQpResponder::QueueAeth(uint32_t psn, uint8_t syndrome)
 void
 RdmaQpResponder::QueuePsnNak(AethHeader::NakCode nakCode, uint32_t psn)
 {
+    m_unansweredBytes = 0;
     AethHeader a;
     a.SetNak(nakCode);
     Response r;
@@ -241,6 +244,7 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
         return;
     }
     NoteArrival(psn, d);
+    m_unansweredBytes += frame.payload ? frame.payload->GetSize() : 0;
     if (d > 0)
     {
         ++m_qp->MutableStats().outOfSequence;
@@ -267,7 +271,27 @@ RdmaQpResponder::ReceiveRequest(const RoceFrame& frame)
             break;
         }
     }
-    if (drained && !(m_responses.size() && m_responses.back().thenError))
+    const bool failed = m_responses.size() && m_responses.back().thenError;
+    const uint32_t ackBytes = m_qp->GetLossRecovery()->GetAckBytes();
+    if (ackBytes > 0)
+    {
+        if (failed || !(AnswerDue(frame, ackBytes) || HasPendingAck()))
+        {
+            return;
+        }
+        if (m_outOfOrder.empty())
+        {
+            QueueAck(PsnAdd(m_ePsn, -1)); // cumulative: covers what was drained too
+            return;
+        }
+        if (HasPendingAck())
+        {
+            m_responses.pop_back(); // past a gap, the SACK says it and more
+        }
+        QueueSack();
+        return;
+    }
+    if (drained && !failed)
     {
         const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
         if (coalescing > 1 && !HasPendingAck())
@@ -370,6 +394,19 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
         {
             m_outOfOrder.emplace(psn, frame);
         }
+        const uint32_t ackBytes = m_qp->GetLossRecovery()->GetAckBytes();
+        if (ackBytes > 0)
+        {
+            if (PsnDiff(m_sackNewest, m_ePsn) <= 0 || PsnDiff(psn, m_sackNewest) > 0)
+            {
+                m_sackNewest = psn; // the SACK names the newest arrival
+            }
+            if (AnswerDue(frame, ackBytes) || frame.bth.GetAckReq())
+            {
+                QueueSack();
+            }
+            return;
+        }
         const uint32_t coalescing = m_qp->GetLossRecovery()->GetSackCoalescing();
         if (coalescing > 1)
         {
@@ -397,6 +434,12 @@ RdmaQpResponder::HandleOutOfSequence(const RoceFrame& frame)
     }
 }
 
+bool
+RdmaQpResponder::AnswerDue(const RoceFrame& frame, uint32_t ackBytes) const
+{
+    return m_unansweredBytes >= ackBytes || frame.ecn == 3;
+}
+
 void
 RdmaQpResponder::CoalesceSack(uint32_t psn, uint32_t coalescing)
 {
@@ -417,6 +460,7 @@ RdmaQpResponder::CoalesceSack(uint32_t psn, uint32_t coalescing)
 void
 RdmaQpResponder::QueueSack()
 {
+    m_unansweredBytes = 0;
     m_sackPending = 0;
     m_sackTimer.Cancel();
     if (m_outOfOrder.empty())

@@ -186,6 +186,14 @@ class RdmaQpResponder
      * \param coalescing the loss recovery's SackCoalescing
      */
     void CoalesceSack(uint32_t psn, uint32_t coalescing);
+    /**
+     * \brief Selective repeat with AckBytes: whether the request just
+     * counted makes an answer due (AckBytes of payload unanswered, or it is
+     * marked CE; UET 1.0's ACK coalescing, htsim_uec's UecSink).
+     * \param frame the request \param ackBytes the loss recovery's AckBytes
+     * \return whether to queue the ACK or SACK now
+     */
+    bool AnswerDue(const RoceFrame& frame, uint32_t ackBytes) const;
     /// Queue the coalesced SACK of the out-of-order arrivals not yet reported.
     void QueueSack();
     /// SackDelay has passed since the first unreported out-of-order arrival.
@@ -262,6 +270,7 @@ class RdmaQpResponder
     uint32_t m_sackPending;                     //!< out-of-order arrivals no SACK reported yet
     uint32_t m_sackNewest;                      //!< the newest of them
     EventId m_sackTimer;                        //!< SackDelay after the first of them
+    uint32_t m_unansweredBytes;                 //!< payload arrived since the last ACK/SACK/NAK
 };
 
 } // namespace ns3

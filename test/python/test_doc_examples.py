@@ -203,8 +203,9 @@ LONG['scripts/multipath_study.py --out out/multipath --parts alistorage,failure,
 LONG['scripts/multipath_study.py --out out/multipath'] = (
     'the whole study at the configs\' sizes, hours on two cores', 'parse')
 # doc/trimming.rst, "Side by side with UEC's simulator": it needs htsim_uec built
-LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases single,bidir,'
-     'incast16,outcast-incast,perm16,perm16-1path,incast128,incast1024,perm1024'] = (
+LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --plan sender --cases '
+     'single,bidir,incast16,incast128,incast1024,incast3-1,outcast-incast,perm16,perm16-inc,'
+     'perm16-1path,perm1024,perm1024-inc,perm1024-1path,oversub4,oversub8'] = (
     "needs UEC's htsim_uec built from a uet-htsim checkout; minutes", 'parse')
 # doc/planes.rst, "Beside UEC's simulator": htsim_uec built with its planes assert removed
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases perm16,'

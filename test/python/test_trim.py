@@ -4,6 +4,7 @@ resent once, no timer fires; the trimmed frames on the wire are valid
 RoCEv2 (their ICRC recomputed by scapy); bad trimming keys are refused."""
 
 import csv
+import json
 import os
 
 import pytest
@@ -144,3 +145,33 @@ def test_an_incast_under_nscc_recovers_every_trim_without_a_timer(run_example, t
     assert s['trimming']['trimmed_frames'] == s['retransmissions']
     assert s['recovery']['timeouts'] == 0
     assert not [x for x in s.get('warnings', []) if 'retransmission timeouts' in x]
+
+
+def test_ack_bytes_answers_by_bytes_and_names_sack_coalescing_unused(run_example, tmp_path):
+    """transport.irn.AckBytes (UET 1.0's ACK coalescing): the same flows end
+    with about a quarter of the answers at 16 KiB per answer and 4 KiB
+    packets; SackCoalescing beside it is named unused."""
+    tiny = os.path.join(TOP, 'examples', 'configs', 'tiny.ini')
+    # A permutation of 1 MB flows on a star: no queue, no CE mark.
+    common = ['-c', tiny, '--traffic.pattern=permutation', '--traffic.size=1000000',
+              '--transport.recovery=irn', '--transport.irn.BdpBytes=4000000',
+              '--transport.pathMtu=4096', '--quiet']
+    answers = {}
+    for ack_bytes in (0, 16384):
+        out = tmp_path / ('ack%d' % ack_bytes)
+        # NSCC: a window algorithm, so without AckBytes every request asks for its ACK.
+        r = run_example('rdma-sim', *common, '--transport.irn.AckBytes=%d' % ack_bytes,
+                        '--cc.algorithm=nscc', '--output.dir=%s' % out)
+        assert r.returncode == 0, r.stderr
+        s = json.load(open(out / 'summary.json'))
+        assert s['flows']['incomplete'] == 0 and s['flows']['failed'] == 0
+        answers[ack_bytes] = (s['link_transmissions'], s['data_packets_delivered'])
+    (frames0, data0), (frames16, data16) = answers[0], answers[16384]
+    assert data0 == data16 > 0, answers
+    # Per packet delivered: its hops, and an ACK's hops back for each, or each fourth.
+    assert frames16 < 0.8 * frames0, answers
+    r = run_example('rdma-sim', *common, '--transport.irn.AckBytes=16384',
+                    '--transport.irn.SackCoalescing=4', '--output.dir=%s' % (tmp_path / 'both'))
+    assert r.returncode == 0, r.stderr
+    assert ('transport.irn.SackCoalescing = 4 is not used: transport.irn.AckBytes = 16384'
+            in r.stderr), r.stderr
