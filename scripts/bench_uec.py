@@ -193,7 +193,8 @@ def read_topo(path):
     return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
 
 
-def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds=False):
+def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds=False,
+             ack_bytes=ACK_BYTES_THRESHOLD):
     """rdma-sim's arguments for one case."""
     opts = dict(zip(options[::2], options[1::2]))
     paths = int(opts.get('-paths', '64'))
@@ -238,7 +239,7 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
             '--transport.irn.RtoLow=%dns' % net['rto_ns'],
             '--transport.irn.RtoHigh=%dns' % net['rto_ns'],
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
-            '--transport.irn.AckBytes=%d' % ACK_BYTES_THRESHOLD,
+            '--transport.irn.AckBytes=%d' % ack_bytes,
             '--nic.AckPriority=7',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),
@@ -284,6 +285,9 @@ def main():
     ap.add_argument('--queued-victim', type=float, default=0,
                     help="rdma-sim's switch.trim.QueuedVictimProbability (default 0, the "
                          "module's; htsim's CompositeQueue: 0.5)")
+    ap.add_argument('--ack-bytes', type=int, default=ACK_BYTES_THRESHOLD,
+                    help="rdma-sim's transport.irn.AckBytes (default %d, htsim_uec's; 0: an "
+                         "answer for each request)" % ACK_BYTES_THRESHOLD)
     ap.add_argument('--out', default='out/bench-uec')
     a = ap.parse_args()
     htsim_cc, rccc, default_cc = PLANS[a.plan]
@@ -313,7 +317,7 @@ def main():
                 if who == 'ours':
                     rc, _, err, wall, rss = run_timed(
                         [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
-                                 a.queued_victim, rccc, a.plan == 'eqds'))
+                                 a.queued_victim, rccc, a.plan == 'eqds', a.ack_bytes))
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)

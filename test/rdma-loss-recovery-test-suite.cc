@@ -738,28 +738,32 @@ class IrnSackBitmapRuleTestCase : public TestCase
     }
 };
 
-/// SACK coalescing on real losses: fewer SACKs, the same retransmissions.
-class IrnSackCoalescingTestCase : public TestCase
+/// PSNs 5 and 40 of a 64-packet WRITE lost once, IRN with one attribute set on both QPs.
+class TwoLossesTestCase : public TestCase
 {
-  public:
-    /// \param coalescing SackCoalescing of both QPs
-    explicit IrnSackCoalescingTestCase(uint32_t coalescing)
-        : TestCase("IRN, SackCoalescing " + std::to_string(coalescing) +
-                   ": PSNs 5 and 40 of 64 lost are each resent once, no timeout; " +
-                   (coalescing == 1 ? "a SACK per out-of-order arrival"
-                                    : "one SACK per " + std::to_string(coalescing) +
-                                          " out-of-order arrivals or SackDelay")),
-          m_coalescing(coalescing)
+  protected:
+    /// \param name the test's name
+    explicit TwoLossesTestCase(const std::string& name)
+        : TestCase(name)
     {
     }
 
-  private:
-    void DoRun() override
+    /**
+     * Run it and check what holds for any answering policy: the WRITE
+     * completes with its bytes, 5 and 40 are resent once each, no timeout,
+     * nothing spurious.
+     * \param attribute the RdmaSelectiveRepeat attribute \param value its value
+     * \param a set to A's (the requester's) stats \param b set to B's
+     */
+    void RunTwoLosses(const std::string& attribute,
+                      uint32_t value,
+                      RdmaQueuePair::Stats& a,
+                      RdmaQueuePair::Stats& b)
     {
         LossyPair p("ns3::RdmaSelectiveRepeat");
         for (Ptr<RdmaQueuePair> qp : {p.h.qpA, p.h.qpB})
         {
-            qp->GetLossRecovery()->SetAttribute("SackCoalescing", UintegerValue(m_coalescing));
+            qp->GetLossRecovery()->SetAttribute(attribute, UintegerValue(value));
         }
         p.toB->Drop(5, {1});
         p.toB->Drop(40, {1});
@@ -771,9 +775,35 @@ class IrnSackCoalescingTestCase : public TestCase
                               "bytes");
         std::vector<uint32_t> expect = {5, 40};
         NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "exactly 5 and 40, once each");
-        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
-        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
+        a = p.h.qpA->GetStats();
+        b = p.h.qpB->GetStats();
+        NS_TEST_EXPECT_MSG_EQ(a.timeouts, 0, "no timeout");
         NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, 0, "none spurious");
+        Simulator::Destroy();
+    }
+};
+
+/// SACK coalescing on real losses: fewer SACKs, the same retransmissions.
+class IrnSackCoalescingTestCase : public TwoLossesTestCase
+{
+  public:
+    /// \param coalescing SackCoalescing of both QPs
+    explicit IrnSackCoalescingTestCase(uint32_t coalescing)
+        : TwoLossesTestCase("IRN, SackCoalescing " + std::to_string(coalescing) +
+                   ": PSNs 5 and 40 of 64 lost are each resent once, no timeout; " +
+                   (coalescing == 1 ? "a SACK per out-of-order arrival"
+                                    : "one SACK per " + std::to_string(coalescing) +
+                                          " out-of-order arrivals or SackDelay")),
+          m_coalescing(coalescing)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaQueuePair::Stats a;
+        RdmaQueuePair::Stats b;
+        RunTwoLosses("SackCoalescing", m_coalescing, a, b);
         NS_TEST_EXPECT_MSG_GT(b.outOfSequence, 2 * m_coalescing, "arrivals behind each hole");
         if (m_coalescing == 1)
         {
@@ -788,8 +818,7 @@ class IrnSackCoalescingTestCase : public TestCase
                                         "about 1/N of the out-of-order arrivals");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(b.nakSeqSent, 2, "at least one per hole");
         }
-        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().nakSeqReceived, b.nakSeqSent, "all arrived");
-        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_EQ(a.nakSeqReceived, b.nakSeqSent, "all arrived");
     }
 
     uint32_t m_coalescing; //!< SackCoalescing
@@ -955,40 +984,24 @@ class AckBytesTestCase : public TestCase
 };
 
 /// AckBytes on real losses: the same retransmissions, far fewer answers.
-class AckBytesLossTestCase : public TestCase
+class AckBytesLossTestCase : public TwoLossesTestCase
 {
   public:
     AckBytesLossTestCase()
-        : TestCase("AckBytes 16384, PSNs 5 and 40 of 64 lost (1 KiB each): each resent once, "
-                   "no timeout, at most one answer per 16 requests and a few more")
+        : TwoLossesTestCase("AckBytes 16384, PSNs 5 and 40 of 64 lost (1 KiB each): each resent "
+                            "once, no timeout, at most one answer per 16 requests and a few more")
     {
     }
 
   private:
     void DoRun() override
     {
-        LossyPair p("ns3::RdmaSelectiveRepeat");
-        for (Ptr<RdmaQueuePair> qp : {p.h.qpA, p.h.qpB})
-        {
-            qp->GetLossRecovery()->SetAttribute("AckBytes", UintegerValue(16384));
-        }
-        p.toB->Drop(5, {1});
-        p.toB->Drop(40, {1});
-        p.Write(1, 0, 64, 23);
-        Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Count(p.h.wcA, IBV_WC_SUCCESS), 1, "completed");
-        NS_TEST_EXPECT_MSG_EQ(TwoHosts::Holds(p.h.mrB, TwoHosts::VA_B, 64 * 1024, 23),
-                              true,
-                              "bytes");
-        std::vector<uint32_t> expect = {5, 40};
-        NS_TEST_EXPECT_MSG_EQ((p.resentA.psns == expect), true, "exactly 5 and 40, once each");
-        NS_TEST_EXPECT_MSG_EQ(p.h.qpA->GetStats().timeouts, 0, "no timeout");
-        const RdmaQueuePair::Stats& b = p.h.qpB->GetStats();
-        NS_TEST_EXPECT_MSG_EQ(b.spuriousRetransmissions, 0, "none spurious");
+        RdmaQueuePair::Stats a;
+        RdmaQueuePair::Stats b;
+        RunTwoLosses("AckBytes", 16384, a, b);
         // 66 requests arrive: 64 / 16 by bytes, the two resends, the last of
         // the message (AckReq every 64 and on the last) and the two holes' SACKs.
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(p.h.qpA->GetStats().nakSeqReceived, 4, "SACKs");
-        Simulator::Destroy();
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(a.nakSeqReceived, 4, "SACKs");
     }
 };
 
