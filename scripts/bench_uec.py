@@ -33,8 +33,10 @@ window of 64 and its BDP-FC cap at 3 BDPs (UEC has none; NSCC's window, at
 most 1.5 BDPs, limits the QP), an ACK or SACK every 16,384 bytes received
 and at once for a CE mark, a request that asks and a trimmed header
 (transport.irn.AckBytes; UecSink's _bytes_unacked_threshold), ACKs in class
-7 with the trimmed headers (htsim_uec serves control packets first), --cc (nscc by default) and REPS
-entropy (nic.Entropy = reps) for a case with many paths, one path per QP
+7 with the trimmed headers (htsim_uec serves control packets first), --cc (nscc by default) and
+htsim_uec's default load balancing for a case with many paths (nic.Entropy = mixed: REPS's
+recycled entropies, else the next of -paths entropies not penalized by ECN or trimming;
+nic.EntropyPaths = -paths), one path per QP
 for ``-paths 1``. An htsim ``-cwnd N`` (packets) becomes
 cc.nscc.InitialWindow = N x 4,150 bytes; ``-planes P`` topology.planes = P
 (a NIC port on each of P fat trees; the BDP-FC cap at 3 BDPs of the P
@@ -241,9 +243,11 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
             '--transport.irn.AckBytes=%d' % ack_bytes,
             '--nic.AckPriority=7',
-            '--nic.Entropy=%s' % ('qp' if paths == 1 else 'reps'),
+            '--nic.Entropy=%s' % ('qp' if paths == 1 else 'mixed'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),
             '--output.qlenInterval=0s', '--output.dir=%s' % out, '--force', '-q']
+    if paths > 1:
+        args.append('--nic.EntropyPaths=%d' % paths)
     if rccc:
         args.append('--cc.rccc.Enabled=true')
     if '-cwnd' in opts and cc == 'nscc':

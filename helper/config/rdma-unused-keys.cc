@@ -116,6 +116,9 @@ Rules()
                               : "cc.algorithm = " + v + " (it takes effect with " + a + ")";
             }));
         }
+        // Entropy: each NIC policy's attributes.
+        r.push_back(Key("nic.RepsBufferSize", UnlessValue("nic.Entropy", {"reps", "mixed"})));
+        r.push_back(Key("nic.EntropyPaths", UnlessValue("nic.Entropy", {"mixed"})));
         // Load balancing: each policy's attributes.
         r.push_back(Group("switch.drill", UnlessValue("switch.LoadBalancing", {"Drill"})));
         r.push_back(Group("switch.letflow", UnlessValue("switch.LoadBalancing", {"LetFlow"})));

@@ -1099,7 +1099,8 @@ RdmaExperimentSpec::WarnUnmarkable(const RdmaConfig& c)
 {
     const std::string algo = c.Get("cc.algorithm");
     if (!c.GetBool("switch.EcnEnabled") ||
-        (algo != "dcqcn" && algo != "dctcp" && algo != "nscc" && c.Get("nic.Entropy") != "reps"))
+        (algo != "dcqcn" && algo != "dctcp" && algo != "nscc" && c.Get("nic.Entropy") != "reps" &&
+         c.Get("nic.Entropy") != "mixed"))
     {
         return;
     }

@@ -196,7 +196,13 @@ uint16_t
 RdmaRepsEntropy::Pick(uint32_t qpn, uint32_t /* destQpn */)
 {
     uint16_t port = 0;
-    return BufferOf(qpn).Next(port) ? port : Draw();
+    return BufferOf(qpn).Next(port) ? port : Explore(qpn);
+}
+
+uint16_t
+RdmaRepsEntropy::Explore(uint32_t /* qpn */)
+{
+    return Draw();
 }
 
 void
@@ -249,6 +255,74 @@ RdmaRepsEntropy::DoDispose()
 {
     m_reps.clear();
     RdmaEntropy::DoDispose();
+}
+
+TypeId
+RdmaMixedEntropy::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaMixedEntropy")
+                            .SetParent<RdmaRepsEntropy>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<RdmaMixedEntropy>();
+    return tid;
+}
+
+RdmaPathPenalty&
+RdmaMixedEntropy::PenaltyOf(uint32_t qpn)
+{
+    auto it = m_penalty.find(qpn);
+    if (it == m_penalty.end())
+    {
+        it = m_penalty
+                 .emplace(qpn,
+                          RdmaPathPenalty(Params().entropyPaths, [this]() { return Draw(); }))
+                 .first;
+    }
+    return it->second;
+}
+
+uint16_t
+RdmaMixedEntropy::Explore(uint32_t qpn)
+{
+    return PenaltyOf(qpn).Next([this]() { return Draw(); });
+}
+
+void
+RdmaMixedEntropy::Acked(const RoceFrame& f, bool sack)
+{
+    const bool response = f.bth.GetOpcode() == RC_ACKNOWLEDGE;
+    const bool ack = response && f.aeth.GetSyndromeType() == AethHeader::ACK;
+    const bool trimNak = response && f.aeth.GetSyndromeType() == AethHeader::NAK &&
+                         f.aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED;
+    auto it = m_penalty.find(f.bth.GetDestQp());
+    if (it != m_penalty.end() && (trimNak || (f.bth.GetBecn() && (ack || sack))))
+    {
+        // The packet the response is about: the one ACKed, or the trimmed or
+        // SACKed one its MSN field names (UecSrc feeds back that path).
+        const uint32_t psn = ack ? f.bth.GetPsn() : f.aeth.GetMsn();
+        uint16_t port = 0;
+        if (BufferOf(f.bth.GetDestQp()).EntropyOf(psn, port))
+        {
+            it->second.Penalize(port,
+                                trimNak ? RdmaPathPenalty::TRIM_PENALTY
+                                        : RdmaPathPenalty::ECN_PENALTY);
+        }
+    }
+    RdmaRepsEntropy::Acked(f, sack);
+}
+
+void
+RdmaMixedEntropy::Forget(uint32_t qpn)
+{
+    m_penalty.erase(qpn);
+    RdmaRepsEntropy::Forget(qpn);
+}
+
+void
+RdmaMixedEntropy::DoDispose()
+{
+    m_penalty.clear();
+    RdmaRepsEntropy::DoDispose();
 }
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #ifndef RDMA_ENTROPY_H
 #define RDMA_ENTROPY_H
 
+#include "rdma-path-penalty.h"
 #include "rdma-reps.h"
 
 #include "ns3/nstime.h"
@@ -28,6 +29,7 @@ struct RdmaEntropyParams
 {
     const Time& flowletTimeout;     //!< idle gap that ends a flowlet
     const uint32_t& repsBufferSize; //!< REPS: recycled ports kept per QP
+    const uint32_t& entropyPaths;   //!< mixed: the entropies each QP walks
 };
 
 /**
@@ -192,12 +194,45 @@ class RdmaRepsEntropy : public RdmaEntropy
 
   protected:
     void DoDispose() override;
-
-  private:
     /// \return QP qpn's buffer (made on first use) \param qpn the QP
     RdmaReps& BufferOf(uint32_t qpn);
+    /**
+     * \brief A QP has no recycled entropy: a new one to explore with.
+     * \param qpn the QP
+     * \return the port (here a random one)
+     */
+    virtual uint16_t Explore(uint32_t qpn);
 
+  private:
     std::unordered_map<uint32_t, RdmaReps> m_reps; //!< by QPN
+};
+
+/**
+ * \ingroup rdma
+ * \brief htsim_uec's default load balancer (uet-htsim's UecMpMixed): REPS's
+ * recycled entropies first, and with none a walk over the QP's
+ * RdmaNic::EntropyPaths entropies that skips those penalized by ECN echoes
+ * and trimmed packets' NAKs (RdmaPathPenalty), instead of a random draw.
+ */
+class RdmaMixedEntropy : public RdmaRepsEntropy
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    void Acked(const RoceFrame& f, bool sack) override;
+    void Forget(uint32_t qpn) override;
+
+  protected:
+    void DoDispose() override;
+    uint16_t Explore(uint32_t qpn) override;
+
+  private:
+    /// \return QP qpn's penalties (made on first use) \param qpn the QP
+    RdmaPathPenalty& PenaltyOf(uint32_t qpn);
+    std::unordered_map<uint32_t, RdmaPathPenalty> m_penalty; //!< by QPN
 };
 
 } // namespace ns3

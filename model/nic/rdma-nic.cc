@@ -189,7 +189,9 @@ RdmaNic::GetTypeId()
                           "flowlet (a new random port after FlowletTimeout without a "
                           "frame: LetFlow, NSDI 2017) or reps (REPS, arXiv:2407.21625: reuse "
                           "the ports of requests ACKed without ECN echo, else a new random "
-                          "one). Ports are drawn from the NIC's own random stream "
+                          "one) or mixed (htsim_uec's default, uet-htsim's UecMpMixed: "
+                          "reps's recycled ports, else the next of EntropyPaths ports not "
+                          "penalized by ECN echoes or trimmed packets' NAKs). Ports are drawn from the NIC's own random stream "
                           "(AssignStreams).",
                           EnumValue(RdmaNic::ENTROPY_QP),
                           MakeEnumAccessor(&RdmaNic::SetEntropy, &RdmaNic::GetEntropy),
@@ -200,7 +202,17 @@ RdmaNic::GetTypeId()
                                           RdmaNic::ENTROPY_FLOWLET,
                                           "flowlet",
                                           RdmaNic::ENTROPY_REPS,
-                                          "reps"))
+                                          "reps",
+                                          RdmaNic::ENTROPY_MIXED,
+                                          "mixed"))
+            .AddAttribute("EntropyPaths",
+                          "Entropy = mixed: the entropies (UDP source ports) each QP walks "
+                          "when it has none recycled, skipping those penalized by ECN echoes "
+                          "and trimmed packets' NAKs (uet-htsim's UecMpBitmap; its -paths, "
+                          "128 in UEC's validation plan), 1-16384.",
+                          UintegerValue(128),
+                          MakeUintegerAccessor(&RdmaNic::m_entropyPaths),
+                          MakeUintegerChecker<uint32_t>(1, 16384))
             .AddAttribute("RepsBufferSize",
                           "Entropy = reps: entries of each QP's buffer of recycled ports, "
                           "entries (8, the buffer of REPS's evaluation, arXiv:2407.21625).",
@@ -242,7 +254,8 @@ RdmaNic::RdmaNic()
       m_entropy(ENTROPY_QP),
       m_flowletTimeout(MicroSeconds(100)),
       m_repsBufferSize(8),
-      m_entropyParams{m_flowletTimeout, m_repsBufferSize}
+      m_entropyPaths(128),
+      m_entropyParams{m_flowletTimeout, m_repsBufferSize, m_entropyPaths}
 {
     SetEntropy(ENTROPY_QP);
     m_qpFactory.SetTypeId(RdmaQueuePair::GetTypeId());
@@ -679,6 +692,9 @@ RdmaNic::SetEntropy(Entropy mode)
         break;
     case ENTROPY_REPS:
         factory.SetTypeId(RdmaRepsEntropy::GetTypeId());
+        break;
+    case ENTROPY_MIXED:
+        factory.SetTypeId(RdmaMixedEntropy::GetTypeId());
         break;
     }
     Ptr<RdmaEntropy> policy = factory.Create<RdmaEntropy>();

@@ -220,6 +220,7 @@ class RdmaNic : public Object
         ENTROPY_PACKET,  //!< a new random port per frame (oblivious spraying)
         ENTROPY_FLOWLET, //!< a new random port after an idle gap of FlowletTimeout
         ENTROPY_REPS,    //!< REPS: recycle ports ACKed without ECN echo (RdmaReps)
+        ENTROPY_MIXED,   //!< htsim_uec's: REPS, else ports not penalized (RdmaPathPenalty)
     };
 
     /**
@@ -415,7 +416,8 @@ class RdmaNic : public Object
     Entropy m_entropy;                                         //!< source-port choice
     Time m_flowletTimeout;                                     //!< FlowletTimeout
     uint32_t m_repsBufferSize;                                 //!< RepsBufferSize
-    RdmaEntropyParams m_entropyParams;                         //!< the two, for the policy
+    uint32_t m_entropyPaths;                                   //!< EntropyPaths
+    RdmaEntropyParams m_entropyParams;                         //!< the three, for the policy
     Ptr<RdmaEntropy> m_entropyPolicy;                          //!< Entropy's policy
     /// A frame and the port it leaves on.
     typedef std::pair<Ptr<RdmaFrame>, uint32_t> PortFrame;

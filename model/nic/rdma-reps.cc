@@ -46,6 +46,22 @@ RdmaReps::OnSent(uint32_t psn, uint16_t entropy)
     m_sent.push_back({psn & 0xFFFFFF, entropy, false});
 }
 
+bool
+RdmaReps::EntropyOf(uint32_t psn, uint16_t& entropy) const
+{
+    psn &= 0xFFFFFF;
+    bool found = false;
+    for (const Sent& s : m_sent)
+    {
+        if (s.psn == psn)
+        {
+            entropy = s.ev; // the latest copy's
+            found = true;
+        }
+    }
+    return found;
+}
+
 void
 RdmaReps::Recycle(uint16_t entropy)
 {

@@ -66,6 +66,12 @@ class RdmaReps
      */
     void OnSack(uint32_t expectedPsn, uint32_t sackPsn, bool ecnEcho);
 
+    /**
+     * \brief The entropy a PSN was last sent with, while no ACK covers it.
+     * \param psn the PSN \param[out] entropy its entropy
+     * \return false if no copy of it is remembered
+     */
+    bool EntropyOf(uint32_t psn, uint16_t& entropy) const;
     /// \return how many entropies are valid in the buffer
     uint32_t GetValid() const
     {

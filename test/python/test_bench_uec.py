@@ -39,7 +39,8 @@ def test_rdma_sim_gets_htsim_uec_network(tmp_path):
     # One BDP of queue per port and ECN from 0.2 to 0.8 of it, in 4,150-byte packets.
     for a in ('--topology.k=4', '--link.queue.MaxBytes=178450', '--ecn.kmin=37350',
               '--ecn.kmax=145250', '--ecn.pmax=1', '--switch.trim.Classes=8',
-              '--nic.Entropy=reps', '--sim.stopTime=3000us',
+              '--nic.Entropy=mixed', '--nic.EntropyPaths=64', '--sim.stopTime=3000us',
+              '--transport.irn.AckBytes=16384',
               '--cc.nscc.InitialWindow=207500', '--transport.irn.BdpBytes=525852',
               '--switch.trim.MaxBytes=356900'):
         assert a in args
