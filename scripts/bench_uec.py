@@ -42,7 +42,10 @@ cc.nscc.InitialWindow = N x 4,150 bytes; ``-planes P`` topology.planes = P
 (a NIC port on each of P fat trees; the BDP-FC cap at 3 BDPs of the P
 ports' rate); ``-failed N`` topology.slowLinks, the first aggregation
 switch's links from its first N cores at 25 % in that direction, their
-queue and ECN band scaled with them (htsim's failed links).
+queue and ECN band scaled with them (htsim's failed links). RCCC alone
+(--plan rcv, eqds) on a ``-topo`` oversubscribed above 1:1 also controls
+the receivers' credit rate (cc.rccc.OversubscribedCc, its lowest rate 0.9 /
+the ratio), as htsim_uec turns on its OversubscribedCC there.
 
 The two alternate per run (which goes first flips each run), so both see
 the same machine. Tail FCT is the last flow's end (htsim's "finished at",
@@ -171,8 +174,10 @@ def fat_tree_k(nodes):
 
 def read_topo(path):
     """htsim's 2-tier .topo file (topologies/*.topo) as rdma-sim's leaf-spine:
-    {'leaves', 'spines', 'hostsPerLeaf'}; ValueError on what it does not map
-    (other tiers, rates, latencies or switch latency)."""
+    {'leaves', 'spines', 'hostsPerLeaf'}, and its oversubscription ratio (its
+    tier 0's Oversubscribed, 1 if absent: FatTreeTopology's
+    get_oversubscription_ratio); ValueError on what it does not map (other
+    tiers, rates, latencies or switch latency)."""
     tiers, where, nodes = {}, None, None
     with open(path) as f:
         for line in f:
@@ -192,7 +197,8 @@ def read_topo(path):
                    or t.get('Switch_Latency_ns', '0') != '0' for t in (t0, t1))):
         raise ValueError('%s: only 2 tiers of 100 Gb/s, 1 us links map to a leaf-spine' % path)
     per_leaf = int(t0['Radix_Down'])
-    return {'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf}
+    return ({'leaves': nodes // per_leaf, 'spines': int(t0['Radix_Up']), 'hostsPerLeaf': per_leaf},
+            int(t0.get('Oversubscribed', '1')))
 
 
 def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds=False,
@@ -202,8 +208,9 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
     paths = int(opts.get('-paths', '64'))
     planes = int(opts.get('-planes', '1'))
     nodes = matrix_nodes(matrix)
+    ratio = 1
     if '-topo' in opts:
-        ls = read_topo(os.path.join(topo_dir, opts['-topo']))
+        ls, ratio = read_topo(os.path.join(topo_dir, opts['-topo']))
         net = network(2)
         fabric = (['--topology.type=leaf-spine', '--topology.oversubscription=0',
                    '--topology.fabricRate=100Gbps']
@@ -250,6 +257,11 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
         args.append('--nic.EntropyPaths=%d' % paths)
     if rccc:
         args.append('--cc.rccc.Enabled=true')
+        if cc == 'none' and ratio > 1:
+            # htsim_uec turns on its receiver's OversubscribedCC for RCCC alone on
+            # an oversubscribed topology, its lowest rate 0.9 / the ratio (>= 0.01).
+            args += ['--cc.rccc.OversubscribedCc=true',
+                     '--cc.rccc.OversubscribedMinRate=%g' % max(0.9 / ratio, 0.01)]
     if '-cwnd' in opts and cc == 'nscc':
         args.append('--cc.nscc.InitialWindow=%d' % (int(opts['-cwnd']) * PACKET_BYTES))
     return args

@@ -176,6 +176,87 @@ class RcccPacerTestCase : public TestCase
     }
 };
 
+
+/// RCCC's receiver rate control for oversubscribed fabrics (htsim_uec's OversubscribedCC).
+class RcccRateControlTestCase : public TestCase
+{
+  public:
+    RcccRateControlTestCase()
+        : TestCase("RCCC rate control: trimmed share cuts the rate (1 -> 0.8), a CE-marked "
+                   "average above 0.3 cuts it by (g - 0.3) x 0.5 (-> 0.72), clean intervals "
+                   "add 0.01 x 2^n (0.73, 0.75, 0.79), the minimum holds")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaRcccRateControl rc(0.5);
+        double rate = 0;
+        NS_TEST_EXPECT_MSG_EQ(rc.IsQuiet(), true, "nothing yet");
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 1.0, 1e-12, "at most 1");
+        auto arrive = [&rc](int whole, int marked, int trimmed) {
+            for (int i = 0; i < whole; ++i)
+            {
+                rc.OnRequest(i < marked);
+            }
+            for (int i = 0; i < trimmed; ++i)
+            {
+                rc.OnTrimmed();
+            }
+        };
+        arrive(8, 0, 2);
+        NS_TEST_EXPECT_MSG_EQ(rc.IsQuiet(), false, "arrivals");
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.8, 1e-12, "2 of 10 trimmed");
+        arrive(10, 10, 0); // g = 0.5 x 0 + 0.5 x 1 = 0.5
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.8 * (1 - 0.2 * 0.5), 1e-12, "MD");
+        arrive(10, 0, 0); // g = 0.25: no cut
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.73, 1e-12, "+0.01");
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.75, 1e-12, "+0.02");
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.79, 1e-12, "+0.04");
+        arrive(0, 0, 10);
+        rate = rc.Update();
+        NS_TEST_EXPECT_MSG_EQ_TOL(rate, 0.5, 1e-12, "all trimmed: the minimum");
+        // In the pacer: grants spaced by the rate once an interval (0.75-1.25 x
+        // 1.5 base RTTs) has seen only trimmed headers.
+        std::vector<Time> grants;
+        Ptr<RdmaRcccPacer> pacer = CreateObject<RdmaRcccPacer>();
+        pacer->SetAttribute("OversubscribedCc", BooleanValue(true));
+        pacer->SetAttribute("OversubscribedMinRate", DoubleValue(0.5));
+        pacer->SetBaseRtt(MicroSeconds(10));
+        pacer->Setup(DataRate("100Gbps"),
+                     1 << 20,
+                     MakeCallback(+[](std::vector<Time>* g, uint32_t, uint32_t) {
+                         g->push_back(Simulator::Now());
+                     }).Bind(&grants));
+        for (int i = 0; i < 10; ++i)
+        {
+            pacer->CountArrival(true, false);
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(pacer->GetRate(), 1.0, 1e-12, "until the interval ends");
+        double at20 = 0;
+        Simulator::Schedule(MicroSeconds(19), [pacer]() { pacer->OnRequest(7, 1000); });
+        // The first interval ends by 18.75 us, the second not before 22.5 us.
+        Simulator::Schedule(MicroSeconds(20), [pacer, &at20]() { at20 = pacer->GetRate(); });
+        Simulator::Stop(MicroSeconds(30));
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ_TOL(at20, 0.5, 1e-12, "cut to the minimum");
+        NS_TEST_ASSERT_MSG_GT(grants.size(), 2u, "grants");
+        // 16 KiB at 0.5 x 0.99 x 100 Gb/s: 2.648 us apart.
+        NS_TEST_EXPECT_MSG_EQ_TOL((grants[2] - grants[1]).GetSeconds(),
+                                  16384 * 8 / (0.5 * 0.99 * 100e9),
+                                  1e-9,
+                                  "half the pull rate");
+        pacer->Dispose();
+        Simulator::Destroy();
+    }
+};
 /// The suite.
 class RdmaRcccTestSuite : public TestSuite
 {
@@ -185,6 +266,7 @@ class RdmaRcccTestSuite : public TestSuite
     {
         AddTestCase(new RcccSenderTestCase, TestCase::QUICK);
         AddTestCase(new RcccPacerTestCase, TestCase::QUICK);
+        AddTestCase(new RcccRateControlTestCase, TestCase::QUICK);
     }
 };
 

@@ -161,7 +161,22 @@ RdmaRcccPacer::GetTypeId()
                           "model: 4 MTUs of 4 KiB).",
                           UintegerValue(16384),
                           MakeUintegerAccessor(&RdmaRcccPacer::m_creditPerPull),
-                          MakeUintegerChecker<uint32_t>(RdmaRcccSender::QUANTUM_BYTES));
+                          MakeUintegerChecker<uint32_t>(RdmaRcccSender::QUANTUM_BYTES))
+            .AddAttribute("OversubscribedCc",
+                          "The receiver also controls its credit rate by the CE marks and "
+                          "trimmed headers of what arrives (RdmaRcccRateControl), for RCCC "
+                          "alone on a fabric whose core is oversubscribed: htsim_uec's "
+                          "OversubscribedCC, which it turns on there by itself. Default false.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaRcccPacer::m_oversubscribedCc),
+                          MakeBooleanChecker())
+            .AddAttribute("OversubscribedMinRate",
+                          "With OversubscribedCc: the lowest credit rate, a share of PullRate "
+                          "in (0, 1] (htsim_uec: 0.9 / the oversubscription ratio, at least "
+                          "0.01).",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&RdmaRcccPacer::m_minRate),
+                          MakeDoubleChecker<double>(1e-6, 1));
     return tid;
 }
 
@@ -173,6 +188,9 @@ void
 RdmaRcccPacer::DoDispose()
 {
     m_timer.Cancel();
+    m_controlTimer.Cancel();
+    m_rateControl.reset();
+    m_intervalRng = nullptr;
     m_sinks.clear();
     m_active.clear();
     m_idle.clear();
@@ -199,6 +217,58 @@ RdmaRcccPacer::Setup(DataRate lineRate, uint64_t maxCredit, SendCredit send)
     m_pullBytesPerSecond = lineRate.GetBitRate() * m_pullRate / 8;
     m_maxCreditQuanta = maxCredit / RdmaRcccSender::QUANTUM_BYTES;
     m_send = send;
+}
+
+void
+RdmaRcccPacer::SetBaseRtt(Time baseRtt)
+{
+    m_baseRtt = baseRtt;
+}
+
+void
+RdmaRcccPacer::CountArrival(bool trimmed, bool ce)
+{
+    if (!m_oversubscribedCc)
+    {
+        return;
+    }
+    if (!m_rateControl)
+    {
+        m_rateControl = std::make_unique<RdmaRcccRateControl>(m_minRate);
+        m_intervalRng = CreateObject<UniformRandomVariable>();
+    }
+    trimmed ? m_rateControl->OnTrimmed() : m_rateControl->OnRequest(ce);
+    if (!m_controlTimer.IsRunning())
+    {
+        ScheduleControl();
+    }
+}
+
+void
+RdmaRcccPacer::ScheduleControl()
+{
+    // OversubscribedCC::nextInterval: (0.75 + U / 2) x 1.5 base RTTs.
+    const double factor = (0.75 + m_intervalRng->GetValue(0, 1) / 2) * 1.5;
+    m_controlTimer = Simulator::Schedule(Seconds(factor * m_baseRtt.GetSeconds()),
+                                         &RdmaRcccPacer::ControlRate,
+                                         this);
+}
+
+void
+RdmaRcccPacer::ControlRate()
+{
+    const bool quiet = m_rateControl->IsQuiet();
+    if (m_rateControl->Update() >= 1 && quiet)
+    {
+        return; // idle at full rate: the next arrival starts an interval
+    }
+    ScheduleControl();
+}
+
+double
+RdmaRcccPacer::GetRate() const
+{
+    return m_rateControl ? m_rateControl->GetRate() : 1.0;
 }
 
 RdmaRcccPacer::Sink&
@@ -329,7 +399,7 @@ RdmaRcccPacer::Pace()
     // nothing still takes 1 KiB's time, as UecPullPacer).
     const uint64_t quanta = granted > 0 ? granted : 1024 / RdmaRcccSender::QUANTUM_BYTES;
     m_timer = Simulator::Schedule(
-        Seconds(quanta * RdmaRcccSender::QUANTUM_BYTES / m_pullBytesPerSecond),
+        Seconds(quanta * RdmaRcccSender::QUANTUM_BYTES / (m_pullBytesPerSecond * GetRate())),
         &RdmaRcccPacer::Pace,
         this);
 }

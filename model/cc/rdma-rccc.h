@@ -5,14 +5,18 @@
 #ifndef RDMA_RCCC_H
 #define RDMA_RCCC_H
 
+#include "rdma-rccc-rate-control.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <unordered_map>
 
 namespace ns3
@@ -165,6 +169,21 @@ class RdmaRcccPacer : public Object
      * \param send called for each credit frame to send
      */
     void Setup(DataRate lineRate, uint64_t maxCredit, SendCredit send);
+    /**
+     * \brief With OversubscribedCc, the rate control's interval is drawn
+     * from 0.75-1.25 x 1.5 x this (htsim_uec: its network's unloaded RTT).
+     * \param baseRtt the base RTT
+     */
+    void SetBaseRtt(Time baseRtt);
+    /**
+     * \brief A data request arrived for a QP of this NIC, whole or trimmed:
+     * with OversubscribedCc, counted by the rate control.
+     * \param trimmed whether only its headers arrived
+     * \param ce whether it was CE-marked
+     */
+    void CountArrival(bool trimmed, bool ce);
+    /// \return the share of PullRate credit is granted at (1 without OversubscribedCc)
+    double GetRate() const;
 
     /**
      * \brief A request arrived for a QP of this NIC (UecSink::handlePullTarget).
@@ -217,6 +236,10 @@ class RdmaRcccPacer : public Object
     void Activate(uint32_t qpn);
     /// \brief Send the next credit frame and schedule the one after.
     void Pace();
+    /// \brief Start the next rate-control interval (OversubscribedCc).
+    void ScheduleControl();
+    /// \brief A rate-control interval ended: update the rate, go on unless idle.
+    void ControlRate();
 
     bool m_enabled{false};          //!< Enabled attribute
     double m_pullRate{0.99};        //!< PullRate attribute
@@ -228,6 +251,12 @@ class RdmaRcccPacer : public Object
     std::deque<uint32_t> m_active;  //!< QPs that want credit, in turn
     std::deque<uint32_t> m_idle;    //!< QPs whose demand is met
     EventId m_timer;                //!< the next credit frame
+    bool m_oversubscribedCc{false}; //!< OversubscribedCc attribute
+    double m_minRate{0.01};         //!< OversubscribedMinRate attribute
+    Time m_baseRtt{MicroSeconds(12)}; //!< the rate control's RTT
+    std::unique_ptr<RdmaRcccRateControl> m_rateControl; //!< made at the first arrival
+    Ptr<UniformRandomVariable> m_intervalRng; //!< made with it
+    EventId m_controlTimer;         //!< the rate control's next interval
     Stats m_stats;                  //!< counters
 };
 

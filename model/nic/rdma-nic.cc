@@ -472,6 +472,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     {
         if (!m_rccc->IsSetUp())
         {
+            m_rccc->SetBaseRtt(m_baseRtt);
             m_rccc->Setup(m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
                           GetRcccMaxCredit(),
                           MakeCallback(&RdmaNic::SendCredit, this));
@@ -960,6 +961,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
         if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
         {
             m_rccc->OnTrimmed(qp->GetQpn(), f.bth.GetReservedBits());
+            m_rccc->CountArrival(true, f.ecn == 3);
         }
         if (cc->OnTrimmed())
         {
@@ -980,6 +982,7 @@ RdmaNic::OnFrameReceived(Ptr<QbbNetDevice> device, Ptr<RdmaFrame> frame)
     if (cc->HasRccc() && !RdmaIsResponseOpcode(f.bth.GetOpcode()))
     {
         m_rccc->OnRequest(qp->GetQpn(), f.bth.GetReservedBits());
+        m_rccc->CountArrival(false, f.ecn == 3);
     }
     // Selective repeat's SACK: a sequence NAK to a QP whose responder keeps
     // what arrives out of order.

@@ -113,6 +113,11 @@ def test_failed_links_and_topology_files(tmp_path):
               '--topology.hostsPerLeaf=32', '--topology.oversubscription=0',
               '--topology.fabricRate=100Gbps', '--link.queue.MaxBytes=120350'):
         assert a in ls
+    assert not any('OversubscribedCc' in a for a in ls)
+    # RCCC alone on its 4:1 topology: htsim_uec's receiver OversubscribedCC, 0.9 / 4.
+    rcv = bench_uec.our_args(str(cm), ['-topo', 'ls.topo'], 'none', 'o', str(tmp_path), rccc=True)
+    assert '--cc.rccc.OversubscribedCc=true' in rcv
+    assert '--cc.rccc.OversubscribedMinRate=0.225' in rcv
     topo.write_text(topo.read_text().replace('Downlink_speed_Gbps 100\nRadix_Down 32\nDownlink',
                                              'Downlink_speed_Gbps 400\nRadix_Down 32\nDownlink'))
     with pytest.raises(ValueError, match='only 2 tiers of 100 Gb/s'):
