@@ -115,9 +115,11 @@ class InFlightTestCase : public TestCase
             RdmaAckInfo ack;
             cc->OnPacketReceived(Nak(AethHeader::NAK_PSN_SEQUENCE_ERROR, 0, 5), ack, nullptr, true);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "SACK of PSN 5");
+            NS_TEST_ASSERT_MSG_EQ(ack.ackedBytes, frame, "PSN 5 delivered (RFC 6675 DeliveredData)");
             // The same SACK again takes nothing more.
             cc->OnPacketReceived(Nak(AethHeader::NAK_PSN_SEQUENCE_ERROR, 0, 5), ack, nullptr, true);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "a repeated SACK");
+            NS_TEST_ASSERT_MSG_EQ(ack.ackedBytes, 0, "nothing delivered twice");
             // PSN 5 sent again (a timeout queued it before its SACK came): a
             // spurious copy, not in flight (regression: it held NSCC's window
             // shut with nothing else in flight, and a flow never ended).
@@ -138,14 +140,15 @@ class InFlightTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(ops->trimNaks, 1, "one trimming NAK");
             NS_TEST_ASSERT_MSG_EQ(ops->trimBytes, frame, "of one request");
             NS_TEST_ASSERT_MSG_EQ(ops->inFlightAt, 8 * frame, "seen without it");
-            // The cumulative ACK of PSNs 0-9 takes the rest, and counts all ten acknowledged.
+            // The cumulative ACK of PSNs 0-9 takes the rest, and counts the nine
+            // not SACKed before as delivered.
             RoceFrame a;
             a.bth.SetOpcode(RC_ACKNOWLEDGE);
             a.bth.SetPsn(9);
             a.aeth.SetAck();
             cc->OnPacketReceived(a, ack, nullptr, false);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 0, "all acknowledged");
-            NS_TEST_ASSERT_MSG_EQ(ack.ackedBytes, 10 * frame, "ten acknowledged");
+            NS_TEST_ASSERT_MSG_EQ(ack.ackedBytes, 9 * frame, "nine more delivered");
         }
         {
             // Go-back-N: the MSN field is the message sequence number, no PSN.

@@ -261,6 +261,33 @@ RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
     }
 }
 
+void
+RdmaQpCc::Sack(const RoceFrame& frame, RdmaAckInfo& ack)
+{
+    const Time now = Simulator::Now();
+    auto deliver = [this, &ack, now](Record* r, bool sample) {
+        if (!r || r->sacked)
+        {
+            return;
+        }
+        LeaveFlight(*r);
+        r->sacked = true;
+        ack.ackedBytes += r->bytes; // delivered (RFC 6675's DeliveredData; UecSrc's SACK)
+        if (sample && !r->resent && ack.rtt.IsZero())
+        {
+            ack.rtt = now - TimeStep(r->sent);
+        }
+    };
+    // The MSN field names the request that arrived (the one the SACK answers).
+    deliver(FindRecord(frame.aeth.GetMsn() & 0xFFFFFF), true);
+    // A coalesced SACK's bitmap: bit i, PSN psn + 1 + i, arrived too.
+    const uint32_t psn = frame.bth.GetPsn();
+    for (uint64_t bits = frame.hasSackBitmap ? frame.sackBitmap : 0; bits != 0; bits &= bits - 1)
+    {
+        deliver(FindRecord(PsnAdd(psn, 1 + __builtin_ctzll(bits))), false);
+    }
+}
+
 RdmaQpCc::Record*
 RdmaQpCc::FindRecord(uint32_t psn)
 {
@@ -305,8 +332,12 @@ RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
         {
             break;
         }
-        ack.ackedBytes += r.bytes;
-        ack.rtt = r.resent ? Time(0) : Simulator::Now() - TimeStep(r.sent);
+        if (!r.sacked)
+        {
+            // A SACKed one was counted, and sampled, when its SACK came.
+            ack.ackedBytes += r.bytes;
+            ack.rtt = r.resent ? Time(0) : Simulator::Now() - TimeStep(r.sent);
+        }
         if (r.inFlight)
         {
             m_inFlightBytes -= r.bytes;
@@ -373,6 +404,10 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
                   frame.aeth.GetSyndromeValue() == AethHeader::NAK_TRIMMED;
     }
     Acknowledge(psn, !nak, ack);
+    if (seqNak && sack)
+    {
+        Sack(frame, ack);
+    }
     if (ack.rtt.IsStrictlyPositive())
     {
         ++m_stats.rttSamples;
@@ -390,26 +425,6 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
         if (!m_records.empty() && m_records.front().psn == psn)
         {
             LeaveFlight(m_records.front());
-        }
-        if (sack)
-        {
-            // The MSN field names the request that arrived: delivered.
-            if (Record* r = FindRecord(frame.aeth.GetMsn() & 0xFFFFFF))
-            {
-                LeaveFlight(*r);
-                r->sacked = true;
-            }
-            // A coalesced SACK's bitmap: bit i, PSN psn + 1 + i, arrived too.
-            for (uint64_t bits = frame.hasSackBitmap ? frame.sackBitmap : 0; bits != 0;
-                 bits &= bits - 1)
-            {
-                const int bit = __builtin_ctzll(bits);
-                if (Record* r = FindRecord(PsnAdd(psn, 1 + bit)))
-                {
-                    LeaveFlight(*r);
-                    r->sacked = true;
-                }
-            }
         }
         m_state->m_bytesInFlight = m_inFlightBytes;
         m_ops->OnNak(m_state);

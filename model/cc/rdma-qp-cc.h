@@ -239,6 +239,16 @@ class RdmaQpCc : public Object
      * \return the record of the request with that PSN, or null
      */
     Record* FindRecord(uint32_t psn);
+    /**
+     * \brief A selective-repeat SACK arrived: the request its MSN field names
+     * and each its bitmap marks are delivered. Each not SACKed before leaves
+     * the bytes in flight and counts in ack.ackedBytes (RFC 6675's
+     * DeliveredData; UecSrc counts a SACK's bytes as received); the named
+     * one, if sent once, gives the RTT sample when the cumulative part gave
+     * none (UecSrc samples the packet an ACK answers).
+     * \param frame the SACK \param ack the ACK's information, added to
+     */
+    void Sack(const RoceFrame& frame, RdmaAckInfo& ack);
     /// \brief Take a record out of the bytes in flight (delivered, or lost). \param r the record
     void LeaveFlight(Record& r);
 
