@@ -116,6 +116,16 @@ Rules()
                               : "cc.algorithm = " + v + " (it takes effect with " + a + ")";
             }));
         }
+        // RCCC: its settings without it; its rate control's floor without that.
+        r.push_back(Key("cc.rccc.OversubscribedMinRate", [](const RdmaConfig& c) {
+            const std::string why = UnlessValue("cc.rccc.Enabled", {"true"})(c);
+            return !why.empty() ? why : UnlessValue("cc.rccc.OversubscribedCc", {"true"})(c);
+        }));
+        for (const char* k :
+             {"cc.rccc.PullRate", "cc.rccc.CreditPerPull", "cc.rccc.OversubscribedCc"})
+        {
+            r.push_back(Key(k, UnlessValue("cc.rccc.Enabled", {"true"})));
+        }
         // Entropy: each NIC policy's attributes.
         r.push_back(Key("nic.RepsBufferSize", UnlessValue("nic.Entropy", {"reps", "mixed"})));
         r.push_back(Key("nic.EntropyPaths", UnlessValue("nic.Entropy", {"mixed"})));

@@ -93,3 +93,20 @@ def test_bad_rccc_values_exit_2_naming_the_key(run_example, tmp_path, args, key)
                     '--output.dir=%s' % out)
     assert r.returncode == 2 and key in r.stderr, r.stderr
     assert not out.exists()
+
+
+def test_rccc_settings_without_rccc_are_named_unused(run_example, tmp_path):
+    """RCCC's settings in a run without it, and its rate control's floor
+    without the rate control, are named unused (nothing silently ignored)."""
+    base = ['--topology.type=star', '--topology.hosts=2', '--traffic.pattern=incast',
+            '--traffic.fanIn=1', '--traffic.size=10000', '--quiet']
+    r = run_example('rdma-sim', *base, '--cc.rccc.OversubscribedCc=true',
+                    '--output.dir=%s' % (tmp_path / 'a'))
+    assert r.returncode == 0, r.stderr
+    assert ('cc.rccc.OversubscribedCc = true is not used: cc.rccc.Enabled = false'
+            in r.stderr), r.stderr
+    r = run_example('rdma-sim', *base, '--cc.rccc.Enabled=true',
+                    '--cc.rccc.OversubscribedMinRate=0.2', '--output.dir=%s' % (tmp_path / 'b'))
+    assert r.returncode == 0, r.stderr
+    assert ('cc.rccc.OversubscribedMinRate = 0.2 is not used: cc.rccc.OversubscribedCc = false'
+            in r.stderr), r.stderr
