@@ -46,20 +46,29 @@ RdmaReps::OnSent(uint32_t psn, uint16_t entropy)
     m_sent.push_back({psn & 0xFFFFFF, entropy, false});
 }
 
-bool
-RdmaReps::EntropyOf(uint32_t psn, uint16_t& entropy) const
+RdmaReps::Sent*
+RdmaReps::Latest(uint32_t psn)
 {
-    psn &= 0xFFFFFF;
-    bool found = false;
-    for (const Sent& s : m_sent)
+    // The latest copy sent of the PSN (a resend's, if any): the newest match.
+    for (auto it = m_sent.rbegin(); it != m_sent.rend(); ++it)
     {
-        if (s.psn == psn)
+        if (it->psn == psn)
         {
-            entropy = s.ev; // the latest copy's
-            found = true;
+            return &*it;
         }
     }
-    return found;
+    return nullptr;
+}
+
+bool
+RdmaReps::EntropyOf(uint32_t psn, uint16_t& entropy)
+{
+    const Sent* s = Latest(psn & 0xFFFFFF);
+    if (s)
+    {
+        entropy = s->ev;
+    }
+    return s != nullptr;
 }
 
 void
@@ -87,15 +96,7 @@ void
 RdmaReps::OnAck(uint32_t psn, bool ecnEcho)
 {
     psn &= 0xFFFFFF;
-    // The latest copy sent of the ACKed PSN (a resend's, if any).
-    Sent* acked = nullptr;
-    for (Sent& s : m_sent)
-    {
-        if (s.psn == psn)
-        {
-            acked = &s;
-        }
-    }
+    Sent* acked = Latest(psn);
     if (acked && !acked->recycled && !ecnEcho)
     {
         Recycle(acked->ev);
@@ -108,14 +109,7 @@ RdmaReps::OnSack(uint32_t expectedPsn, uint32_t sackPsn, bool ecnEcho)
 {
     sackPsn &= 0xFFFFFF;
     Forget((expectedPsn - 1) & 0xFFFFFF);
-    Sent* arrived = nullptr;
-    for (Sent& s : m_sent)
-    {
-        if (s.psn == sackPsn)
-        {
-            arrived = &s;
-        }
-    }
+    Sent* arrived = Latest(sackPsn);
     if (arrived && !arrived->recycled)
     {
         arrived->recycled = true;

@@ -71,7 +71,7 @@ class RdmaReps
      * \param psn the PSN \param[out] entropy its entropy
      * \return false if no copy of it is remembered
      */
-    bool EntropyOf(uint32_t psn, uint16_t& entropy) const;
+    bool EntropyOf(uint32_t psn, uint16_t& entropy);
     /// \return how many entropies are valid in the buffer
     uint32_t GetValid() const
     {
@@ -89,6 +89,8 @@ class RdmaReps
 
     /// Put an entropy in the buffer (the oldest is overwritten when full).
     void Recycle(uint16_t entropy);
+    /// \return the latest copy sent of PSN psn (24 bits), or null \param psn the PSN
+    Sent* Latest(uint32_t psn);
     /// Forget every sent copy at or before PSN `psn`.
     void Forget(uint32_t psn);
 
