@@ -128,15 +128,6 @@ def number(x, fmt):
     return '-' if x is None else fmt % x
 
 
-def rst_table(header, rows):
-    """A reStructuredText simple table."""
-    cols = list(zip(header, *rows))
-    widths = [max(len(str(v)) for v in col) for col in cols]
-    rule = '  '.join('=' * w for w in widths)
-    line = lambda vals: '  '.join(str(v).ljust(w) for v, w in zip(vals, widths)).rstrip()
-    return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] + [rule])
-
-
 def cct(f):
     """The CCT in us, or what an incomplete run got to: '> 100 ms'."""
     if f['cct_us'] is not None:
@@ -145,26 +136,26 @@ def cct(f):
 
 
 def tables(study):
-    a = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'PFC pauses',
-                   'ECN marks', 'out of order', 'resent', 'data packets'),
-                  [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
-                    f['pause_frames'], f['ecn_marks'], f['out_of_order'], f['retransmissions'],
-                    f['data_packets'])
-                   for f in study['allreduce']])
-    b = rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'slowest pair',
-                   'its end (us)', 'PFC pauses', 'ECN marks', 'data packets'),
-                  [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
-                    '-' if f['slowest_src'] is None else '%d -> %d' % (f['slowest_src'],
-                                                                       f['slowest_dst']),
-                    number(f['slowest_pair_us'], '%.1f'), f['pause_frames'], f['ecn_marks'],
-                    f['data_packets'])
-                   for f in study['moe']])
-    c = rst_table(('placement', 'job', 'ranks', 'iteration times (us)', 'PFC pauses',
-                   'ECN marks'),
-                  [(p['placement'], j, v['ranks'],
-                    ', '.join(number(t, '%.1f') for t in v['iterations_us']), p['pause_frames'],
-                    p['ecn_marks'])
-                   for p in study['jobs'] for j, v in sorted(p['jobs'].items())])
+    a = ra.rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'PFC pauses',
+                      'ECN marks', 'out of order', 'resent', 'data packets'),
+                     [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
+                       f['pause_frames'], f['ecn_marks'], f['out_of_order'], f['retransmissions'],
+                       f['data_packets'])
+                      for f in study['allreduce']])
+    b = ra.rst_table(('cc', 'load balancing', 'CCT (us)', 'busbw (Gb/s)', 'slowest pair',
+                      'its end (us)', 'PFC pauses', 'ECN marks', 'data packets'),
+                     [(f['cc'], f['lb'], cct(f), number(f['busbw_gbps'], '%.2f'),
+                       '-' if f['slowest_src'] is None else '%d -> %d' % (f['slowest_src'],
+                                                                          f['slowest_dst']),
+                       number(f['slowest_pair_us'], '%.1f'), f['pause_frames'], f['ecn_marks'],
+                       f['data_packets'])
+                      for f in study['moe']])
+    c = ra.rst_table(('placement', 'job', 'ranks', 'iteration times (us)', 'PFC pauses',
+                      'ECN marks'),
+                     [(p['placement'], j, v['ranks'],
+                       ', '.join(number(t, '%.1f') for t in v['iterations_us']), p['pause_frames'],
+                       p['ecn_marks'])
+                      for p in study['jobs'] for j, v in sorted(p['jobs'].items())])
     return a, b, c
 
 

@@ -660,3 +660,12 @@ def _is_number(v):
     except ValueError:
         return False
     return True
+
+
+def rst_table(header, rows):
+    """A reStructuredText simple table of these rows under this header."""
+    cols = list(zip(header, *rows))
+    widths = [max(len(str(v)) for v in col) for col in cols]
+    rule = '  '.join('=' * w for w in widths)
+    line = lambda vals: '  '.join(str(v).ljust(w) for v, w in zip(vals, widths)).rstrip()
+    return '\n'.join([rule, line(header), rule] + [line(r) for r in rows] + [rule])

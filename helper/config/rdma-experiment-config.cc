@@ -241,14 +241,15 @@ AddTrafficKeys(RdmaConfig& c)
              Duration());
     c.AddKey("traffic.background",
              "none",
-             "incast: none, or poisson (flows among every host but the receiver, sizes from "
-             "traffic.cdf at traffic.backgroundLoad over traffic.duration from traffic.start: "
-             "the victims of what the incast does to the fabric)",
-             MakeEnumChecker(0, "none", 1, "poisson"));
+             "flows beside an incast or the jobs: none; poisson (sizes from traffic.cdf at "
+             "traffic.backgroundLoad over traffic.duration from traffic.start, among every host "
+             "but an incast's receiver, or with traffic.pattern = collective among every host: "
+             "a rail fabric's GPU NICs); or, with traffic.pattern = collective, flow-file "
+             "(traffic.flowFile's flows)",
+             MakeEnumChecker(0, "none", 1, "poisson", 2, "flow-file"));
     c.AddKey("traffic.backgroundLoad",
              "0.3",
-             "incast with traffic.background = poisson: offered load per host, fraction of its "
-             "line rate");
+             "traffic.background = poisson: offered load per host, fraction of its line rate");
     c.AddKey("traffic.writeWeight", "1", "operation mix: weight of RDMA WRITE",
              Weight());
     c.AddKey("traffic.readWeight", "0", "operation mix: weight of RDMA READ",

@@ -145,38 +145,55 @@ Rules()
         }
         // Traffic: each pattern's keys (RdmaExperimentSpec's MakeFlows).
         const auto poissonOnly = [](const RdmaConfig& c) {
-            return RdmaDrawsPoisson(c) ? std::string()
-                                   : "traffic.pattern = " + c.Get("traffic.pattern") +
-                                         " draws no Poisson flows (it takes effect with poisson, "
-                                         "or incast with traffic.background = poisson)";
+            return RdmaDrawsPoisson(c)
+                       ? std::string()
+                       : "traffic.pattern = " + c.Get("traffic.pattern") +
+                             " draws no Poisson flows (it takes effect with poisson, "
+                             "or incast or collective with traffic.background = "
+                             "poisson)";
         };
         r.push_back(Key("traffic.load", UnlessValue("traffic.pattern", {"poisson"})));
         r.push_back(Key("traffic.cdf", poissonOnly));
         r.push_back(Key("traffic.duration", poissonOnly));
         r.push_back(Key("traffic.backgroundLoad", [](const RdmaConfig& c) {
-            return c.Get("traffic.pattern") == "incast" && c.Get("traffic.background") == "poisson"
+            return c.Get("traffic.pattern") != "poisson" && RdmaDrawsPoisson(c)
                        ? std::string()
-                       : std::string("it is the load of traffic.background = poisson under "
-                                     "traffic.pattern = incast, and this run has none");
+                       : std::string("it is the load of traffic.background = poisson beside an "
+                                     "incast or jobs, and this run has none");
         }));
-        for (const char* k : {"traffic.background",
-                              "traffic.fanIn",
-                              "traffic.receiver",
-                              "traffic.repeats",
-                              "traffic.interval"})
+        r.push_back(
+            Key("traffic.background", UnlessValue("traffic.pattern", {"incast", "collective"})));
+        for (const char* k :
+             {"traffic.fanIn", "traffic.receiver", "traffic.repeats", "traffic.interval"})
         {
             r.push_back(Key(k, UnlessValue("traffic.pattern", {"incast"})));
         }
         r.push_back(
             Key("traffic.size", UnlessValue("traffic.pattern", {"incast", "permutation", "all-to-all"})));
-        r.push_back(Key("traffic.flowFile", UnlessValue("traffic.pattern", {"flow-file"})));
+        r.push_back(Key("traffic.flowFile", [](const RdmaConfig& c) {
+            return c.Get("traffic.pattern") == "flow-file" ||
+                           (c.Get("traffic.pattern") == "collective" &&
+                            c.Get("traffic.background") == "flow-file")
+                       ? std::string()
+                       : "traffic.pattern = " + c.Get("traffic.pattern") +
+                             " reads no flow file (it takes effect with flow-file, or collective "
+                             "with traffic.background = flow-file)";
+        }));
         r.push_back(
             Key("traffic.connectionMatrix", UnlessValue("traffic.pattern", {"connection-matrix"})));
         for (const char* k : {"traffic.writeWeight", "traffic.readWeight", "traffic.sendWeight"})
         {
-            r.push_back(Key(k,
-                            UnlessValue("traffic.pattern",
-                                        {"poisson", "incast", "permutation", "all-to-all"})));
+            r.push_back(Key(k, [](const RdmaConfig& c) {
+                const std::string p = c.Get("traffic.pattern");
+                return p == "poisson" || p == "incast" || p == "permutation" || p == "all-to-all" ||
+                               RdmaDrawsPoisson(c)
+                           ? std::string()
+                           : "traffic.pattern = " + p +
+                                 " draws no flows (the mix applies to "
+                                 "poisson, incast, permutation and "
+                                 "all-to-all, and to traffic.background "
+                                 "= poisson)";
+            }));
         }
         r.push_back(Key("traffic.start", [](const RdmaConfig& c) {
             return c.Get("traffic.pattern") == "connection-matrix"
@@ -194,9 +211,10 @@ Rules()
             }));
         }
         const auto flowsOnly = [](const RdmaConfig& c) {
-            return c.Get("traffic.pattern") == "collective"
-                       ? std::string("traffic.pattern = collective (it configures the runner "
-                                     "of flows, and this run has jobs)")
+            return c.Get("traffic.pattern") == "collective" && c.Get("traffic.background") == "none"
+                       ? std::string("traffic.pattern = collective with traffic.background = "
+                                     "none (it configures the runner of flows, and this run has "
+                                     "jobs only)")
                        : std::string();
         };
         r.push_back({{"", "", "ns3::RdmaFlowRunner"}, flowsOnly});
@@ -256,7 +274,8 @@ bool
 RdmaDrawsPoisson(const RdmaConfig& c)
 {
     const std::string p = c.Get("traffic.pattern");
-    return p == "poisson" || (p == "incast" && c.Get("traffic.background") == "poisson");
+    return p == "poisson" ||
+           ((p == "incast" || p == "collective") && c.Get("traffic.background") == "poisson");
 }
 
 std::vector<std::string>

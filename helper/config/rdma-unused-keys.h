@@ -52,7 +52,7 @@ std::vector<RdmaUnusedKey> RdmaUnusedKeys(const RdmaConfig& c,
                                         uint32_t ranks);
 
 /// \return whether the run draws Poisson flows (traffic.pattern = poisson, or
-/// incast with traffic.background = poisson) \param c the configuration
+/// incast or collective with traffic.background = poisson) \param c the configuration
 bool RdmaDrawsPoisson(const RdmaConfig& c);
 
 /// \return the keys of c whose value was set (origin not "default") \param c the configuration

@@ -7,9 +7,9 @@
 #include "rdma-conga-fabric.h"
 
 #include "ns3/boolean.h"
-#include "ns3/integer.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/integer.h"
 #include "ns3/rdma-build-progress.h"
 #include "ns3/rdma-interrupt.h"
 #include "ns3/rdma-mpi.h"
@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <memory>
 
 namespace ns3
 {
@@ -242,7 +243,10 @@ RdmaExperimentBuilder::StartFlows()
     try
     {
         m_runner->SetFlows(m_spec.flows);
-        m_runner->SetAllDoneCallback(AllDoneCallback());
+        if (!m_spec.flows.empty() || m_spec.jobs.empty())
+        {
+            m_runner->SetAllDoneCallback(AllDoneCallback());
+        }
         m_runner->AssignStreams(2000);
         m_runner->Start();
     }
@@ -262,7 +266,7 @@ RdmaExperimentBuilder::StartJobs()
     m_collectives = CreateObject<RdmaCollectiveRunner>();
     m_collectives->SetHosts(Nics());
     m_collectives->SetConnectionConfig(m_spec.connection);
-    if (m_spec.fastForward != "off" && m_spec.linkFailures.empty())
+    if (m_spec.fastForward != "off" && m_spec.linkFailures.empty() && m_spec.flows.empty())
     {
         m_collectives->SetAttribute("FastForward", BooleanValue(true));
     }
@@ -317,14 +321,34 @@ RdmaExperimentBuilder::FarHosts() const
 Callback<void>
 RdmaExperimentBuilder::AllDoneCallback()
 {
+    ++m_busyRunners;
+    auto called = std::make_shared<bool>(false);
+    return Callback<void>([this, called]() {
+        if (!*called)
+        {
+            *called = true;
+            RunnerDone();
+        }
+    });
+}
+
+void
+RdmaExperimentBuilder::RunnerDone()
+{
+    // Flows beside jobs: the run ends when both are done.
+    if (--m_busyRunners > 0)
+    {
+        return;
+    }
     if (m_spec.partition.ranks > 1)
     {
         // This rank's work is done; others may still need its nodes (their
         // ACKs, their transit), so it runs on to sim.stopTime, and the
         // run's end is the last rank's (RdmaMpi's report).
-        return Callback<void>([this]() { m_localDone = Simulator::Now(); });
+        m_localDone = Simulator::Now();
+        return;
     }
-    return MakeCallback(static_cast<void (*)()>(&Simulator::Stop));
+    Simulator::Stop();
 }
 
 RdmaExperimentBuilder::~RdmaExperimentBuilder() = default;
@@ -442,27 +466,33 @@ RdmaExperimentBuilder::Simulate(std::ostream* progressStream)
     const uint64_t packetsExpected = window.packetsExpected;
     const Time stopTime = m_spec.stopTime;
     auto measure = [&]() {
+        RdmaProgress::Work w;
         if (m_collectives)
         {
-            RdmaProgress::Work w;
-            w.what = "collectives";
+            w.what = flows.empty() ? "collectives" : "collectives and flows";
             w.flowsDone = m_collectives->GetCompletedCount() + m_collectives->GetFailedCount();
             w.flowsTotal = m_collectives->GetCollectiveCount();
             const uint64_t total = m_collectives->GetTotalBytes();
             w.delivered = total ? double(m_collectives->GetLandedBytes()) / total : 1.0;
-            return w;
+            if (flows.empty())
+            {
+                return w;
+            }
         }
-        RdmaProgress::Work w;
-        w.flowsDone = m_runner->GetCompletedCount() + m_runner->GetFailedCount();
-        w.flowsTotal = flows.size();
-        // Each PSN's payload once: resent copies are not more data delivered.
+        w.flowsDone += m_runner->GetCompletedCount() + m_runner->GetFailedCount();
+        w.flowsTotal += flows.size();
+        // Each PSN's payload once: resent copies are not more data delivered
+        // (beside jobs: the jobs' packets count too, so it is only a guide).
         uint64_t delivered = 0;
         for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
         {
             delivered +=
                 m_topo.GetNic(h) ? m_topo.GetNic(h)->GetQpStatsTotal().payloadPacketsPlaced : 0;
         }
-        w.delivered = packetsExpected ? double(delivered) / packetsExpected : 1.0;
+        const double flowShare =
+            packetsExpected ? std::min(1.0, double(delivered) / packetsExpected) : 1.0;
+        // Beside jobs: the lesser of the two shares, the part still to come.
+        w.delivered = m_collectives ? std::min(w.delivered, flowShare) : flowShare;
         return w;
     };
     RdmaProgress progress(progressStream,

@@ -124,9 +124,12 @@ class RdmaExperimentBuilder
     /// \return per host index, null where this rank simulates the host, else
     /// its ids (RdmaTopologyHelper::GetHostIds; several ranks)
     std::vector<Ptr<RdmaNicIds>> FarHosts() const;
-    /// \return what a runner calls when its work here is done: stop the
-    /// simulation, or with several ranks record when (GetLocalDoneTime)
+    /// \return what a runner calls when its work here is done: once every
+    /// runner with work (flows, jobs) has called, stop the simulation, or with
+    /// several ranks record when (GetLocalDoneTime)
     Callback<void> AllDoneCallback();
+    /// \brief One runner's work here is done (AllDoneCallback).
+    void RunnerDone();
     /// \return the NIC helper for this experiment \param baseRtt the NICs' base RTT
     RdmaHelper MakeNicHelper(Time baseRtt) const;
     /**
@@ -149,6 +152,7 @@ class RdmaExperimentBuilder
     std::unique_ptr<RdmaStatsHelper> m_stats; //!< after the runner started
     RdmaMemoryCensus* m_census;               //!< sim.census, or nullptr
     Time m_localDone;                         //!< several ranks: local work all done
+    uint32_t m_busyRunners{0};                //!< runners whose work is not done
 };
 
 } // namespace ns3

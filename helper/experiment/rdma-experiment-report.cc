@@ -346,25 +346,32 @@ UnfinishedWarning(const RdmaExperimentSpec& spec, const Figures& f)
     const uint64_t flows = f.flows - f.completed - f.failed;
     const uint64_t collectives =
         f.collectives - f.collectivesDone - f.collectivesFailed - f.collectivesNotRun;
-    if ((f.jobs ? collectives : flows) == 0)
+    if (flows == 0 && collectives == 0)
     {
         return "";
     }
     std::ostringstream w;
     w.setf(std::ios::fixed);
     w.precision(3);
-    w << (f.jobs ? collectives : flows) << " of " << (f.jobs ? f.collectives : f.flows)
-      << (f.jobs ? " collectives" : " flows") << " were still running when the run ended at "
-      << f.simSeconds * 1e3 << " ms (" << spec.config.GetOrigin("sim.stopTime")
-      << ": sim.stopTime = " << spec.config.Get("sim.stopTime") << "): ";
-    if (f.jobs)
+    if (collectives > 0)
     {
-        w << "their completion times are not in the figures above";
+        w << collectives << " of " << f.collectives << " collectives" << (flows > 0 ? " and " : "");
     }
-    else
+    if (flows > 0)
     {
-        w << "the slowdown percentiles leave them out and they are the tail; each size bucket "
-             "counts them, with the lower bound of their slowdowns (time so far over the "
+        w << flows << " of " << f.flows << " flows";
+    }
+    w << " were still running when the run ended at " << f.simSeconds * 1e3 << " ms ("
+      << spec.config.GetOrigin("sim.stopTime")
+      << ": sim.stopTime = " << spec.config.Get("sim.stopTime") << "): ";
+    if (collectives > 0)
+    {
+        w << "their completion times are not in the figures above" << (flows > 0 ? "; " : "");
+    }
+    if (flows > 0)
+    {
+        w << "the slowdown percentiles leave the flows out and they are the tail; each size "
+             "bucket counts them, with the lower bound of their slowdowns (time so far over the "
              "ideal) and of the percentiles with them (summary.json fct_slowdown: unfinished, "
              "unfinished_slowdown_at_least, with_unfinished_at_least)";
     }
@@ -642,16 +649,17 @@ SummaryText(const RdmaExperimentSpec& spec, const Figures& f)
             text.push_back(l.str());
         }
     }
-    else
+    if (!f.jobs || f.flows > 0)
     {
-        text.push_back("flows: " + std::to_string(f.completed) + " of " +
-                       std::to_string(f.flows) + " done, " + std::to_string(f.failed) +
-                       " failed");
+        // Flows, or flows beside the jobs (traffic.background).
+        text.push_back(std::string(f.jobs ? "flows beside the jobs: " : "flows: ") +
+                       std::to_string(f.completed) + " of " + std::to_string(f.flows) + " done, " +
+                       std::to_string(f.failed) + " failed");
         text.push_back("FCT slowdown by size (bytes): p50 / p95 / p99 (flows)");
-    }
-    for (const auto& b : f.jobs ? std::vector<RdmaSlowdownBucket>() : f.buckets)
-    {
-        text.push_back(BucketLine(b));
+        for (const auto& b : f.buckets)
+        {
+            text.push_back(BucketLine(b));
+        }
     }
     text.push_back(PfcAndDropsLine(f));
     if (f.planes.size() > 1)

@@ -331,7 +331,9 @@ IncastFlows(const RdmaConfig& c,
     if (background != "poisson")
     {
         throw RdmaConfigError(c.GetOrigin("traffic.background") + ": traffic.background = '" +
-                              background + "': expected none or poisson");
+                              background +
+                              "': expected none or poisson beside an incast (a flow file goes "
+                              "beside jobs, with traffic.pattern = collective)");
     }
     auto incast = gen.Incast(ic);
     std::vector<uint32_t> others;
@@ -346,6 +348,19 @@ IncastFlows(const RdmaConfig& c,
     return RdmaFlowGenerator::Merge({incast, victims});
 }
 
+/// \return the flow generator, its streams from 1000 and the operation mix of
+/// the traffic.*Weight keys \param c the configuration
+Ptr<RdmaFlowGenerator>
+MakeGenerator(const RdmaConfig& c)
+{
+    Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
+    gen->AssignStreams(1000);
+    gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
+                         c.GetDouble("traffic.readWeight"),
+                         c.GetDouble("traffic.sendWeight"));
+    return gen;
+}
+
 /// \return the flows traffic.pattern's generator draws among nHosts hosts
 /// \throws RdmaConfigError
 std::vector<RdmaFlow>
@@ -356,11 +371,7 @@ GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts, 
     {
         hosts[i] = i;
     }
-    Ptr<RdmaFlowGenerator> gen = CreateObject<RdmaFlowGenerator>();
-    gen->AssignStreams(1000);
-    gen->SetOperationMix(c.GetDouble("traffic.writeWeight"),
-                         c.GetDouble("traffic.readWeight"),
-                         c.GetDouble("traffic.sendWeight"));
+    Ptr<RdmaFlowGenerator> gen = MakeGenerator(c);
     if (pattern == "poisson")
     {
         return PoissonFlows(c, *gen, hosts, "traffic.load", hostRate);
@@ -385,6 +396,70 @@ GenerateFlows(const RdmaConfig& c, const std::string& pattern, uint32_t nHosts, 
     throw RdmaConfigError(c.GetOrigin("traffic.pattern") + ": traffic.pattern = '" + pattern +
                           "': expected poisson, incast, permutation, all-to-all, flow-file, "
                           "connection-matrix or collective");
+}
+
+/**
+ * \return the flows beside the jobs (traffic.pattern = collective) that
+ * traffic.background asks for: none; Poisson arrivals among the fabric's
+ * hosts (a rail fabric's GPU NICs, not their NVLink ports) at
+ * traffic.backgroundLoad; or traffic.flowFile's flows, which may name NICs
+ * only \param c the configuration \param spec the topology
+ * \throws RdmaConfigError
+ */
+std::vector<RdmaFlow>
+BackgroundFlows(const RdmaConfig& c, const RdmaTopologySpec& spec)
+{
+    const std::string background = c.Get("traffic.background");
+    if (background == "none")
+    {
+        return {};
+    }
+    // A rail fabric's NICs are host indices 0 .. GPUs - 1; its NVLink ports
+    // reach their own server only.
+    const uint32_t nics = spec.servers.count > 0 ? spec.servers.GetGpus() : spec.GetNHosts();
+    try
+    {
+        if (background == "flow-file")
+        {
+            if (c.Get("traffic.flowFile").empty())
+            {
+                throw RdmaConfigError(c.GetOrigin("traffic.background") +
+                                      ": traffic.background = flow-file needs traffic.flowFile");
+            }
+            std::vector<RdmaFlow> flows = ReadFlowFile(c, spec);
+            for (const RdmaFlow& f : flows)
+            {
+                if (f.src >= nics || f.dst >= nics)
+                {
+                    throw RdmaConfigError(
+                        c.GetInputPath("traffic.flowFile") + ": flow " + std::to_string(f.id) +
+                        " names node " + std::to_string(std::max(f.src, f.dst)) +
+                        ", a GPU's NVLink port: flows beside the jobs go between NICs (nodes 0 "
+                        ".. " +
+                        std::to_string(nics - 1) + ")");
+                }
+            }
+            return flows;
+        }
+        std::vector<uint32_t> hosts(nics);
+        for (uint32_t i = 0; i < nics; ++i)
+        {
+            hosts[i] = i;
+        }
+        return PoissonFlows(c,
+                            *MakeGenerator(c),
+                            hosts,
+                            "traffic.backgroundLoad",
+                            spec.GetHostLinkRate());
+    }
+    catch (const RdmaConfigError&)
+    {
+        throw;
+    }
+    catch (const std::exception& e)
+    {
+        throw RdmaConfigError("traffic (background " + background + "): " + e.what());
+    }
 }
 
 /// \return the workload \throws RdmaConfigError
@@ -977,6 +1052,11 @@ RdmaExperimentSpec::MakeTraffic(const RdmaConfig& c)
         {
             trafficEnd = std::max(trafficEnd, j.start);
         }
+        flows = BackgroundFlows(c, topology);
+        if (!flows.empty())
+        {
+            WarnMixedHostRates(c);
+        }
     }
     else
     {
@@ -1015,9 +1095,13 @@ RdmaExperimentSpec::WarnMixedHostRates(const RdmaConfig& c)
     }
     uint64_t lo = UINT64_MAX;
     uint64_t hi = 0;
+    // A rail fabric's flows go between its NICs (node ids 0 .. GPUs - 1),
+    // not its NVLink ports.
+    const uint32_t nics = topology.servers.count > 0 ? topology.servers.GetGpus() : UINT32_MAX;
     for (const auto& l : topology.links)
     {
-        if (!topology.isSwitch[l.a] || !topology.isSwitch[l.b])
+        const uint32_t host = topology.isSwitch[l.a] ? l.b : l.a;
+        if ((!topology.isSwitch[l.a] || !topology.isSwitch[l.b]) && host < nics)
         {
             lo = std::min(lo, l.rate.GetBitRate());
             hi = std::max(hi, l.rate.GetBitRate());
@@ -1147,22 +1231,28 @@ RdmaExperimentSpec::CheckRanks(const RdmaConfig& c)
     }
     CheckConga(c);
     CheckJobRanks(c);
-    if (fastForward != "off" && jobs.size() == 1 && !linkFailures.empty())
+    if (fastForward != "off" && jobs.size() == 1 && !flows.empty())
+    {
+        // A replay would not see the flows on the job's links.
+        Warn(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
+             ": flows run beside the job (traffic.background), which a replayed "
+             "collective would not see; every packet is simulated");
+    }
+    else if (fastForward != "off" && jobs.size() == 1 && !linkFailures.empty())
     {
         // A replay would not see a link fail inside it.
-        warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
-                           ": links fail in this run (topology.failLinks, topology.failNodes, "
-                           "topology.failPlanes), "
-                           "which a replayed collective would not see; every packet is "
-                           "simulated");
+        Warn(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
+             ": links fail in this run (topology.failLinks, topology.failNodes, "
+             "topology.failPlanes), "
+             "which a replayed collective would not see; every packet is "
+             "simulated");
     }
     if (fastForward != "off" && jobs.size() != 1)
     {
-        warnings.push_back(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
-                           ": only the collectives of a single job are replayed (" +
-                           (jobs.empty() ? std::string("here: flows")
-                                         : std::to_string(jobs.size()) + " jobs") +
-                           "); every packet is simulated");
+        Warn(c.GetOrigin("sim.fastForward") + ": sim.fastForward = " + fastForward +
+             ": only the collectives of a single job are replayed (" +
+             (jobs.empty() ? std::string("here: flows") : std::to_string(jobs.size()) + " jobs") +
+             "); every packet is simulated");
     }
     if (fastForward != "off" && partition.ranks > 1)
     {
