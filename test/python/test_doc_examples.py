@@ -109,6 +109,10 @@ LONG['scripts/collective_study.py -o out/collective-study'] = (
     'the same study, README', 'parse')
 LONG['scripts/collective_study.py -o out/collective-study-256 --set collective.bytes=256MiB '
      '--set sim.stopTime=2s'] = ('the same study at 256 MiB, hours here', 'parse')
+# doc/rdma.rst, "Collectives and jobs": storage beside training
+LONG['scripts/background_study.py -o out/background-study --figure doc/figures/background-study'] = (
+    '30 runs of 32 ranks and up to 60,000 flows, ~5 min (test_background_study runs it small)',
+    'parse')
 LONG['build/examples/rdma-sim --topology.type=fat-tree --topology.k=16 --traffic.pattern=collective '
      '--collective.bytes=2MiB --cc.algorithm=none --transport.pathMtu=4096 '
      '--output.qlenInterval=0s --output.dir=out/scale/allreduce-1024'] = (
