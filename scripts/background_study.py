@@ -23,7 +23,6 @@ OUTPUT/background-study.png and .pdf, or to --figure PATH.
 
 import argparse
 import csv
-import json
 import os
 import sys
 
@@ -47,13 +46,7 @@ def parse_args(argv):
     p.add_argument('--cc', default='dcqcn,none',
                    help='congestion controls (default dcqcn,none: DCQCN, and PFC alone)')
     p.add_argument('--seeds', default='1,2,3', help='seeds of every point (default 1,2,3)')
-    p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
-                   help='a key set for every run (repeatable)')
-    p.add_argument('--sim', help='rdma-sim binary (default: as scripts/sweep.py)')
-    p.add_argument('-j', '--jobs', type=int, default=2, help='runs at a time (default 2)')
-    p.add_argument('--timeout', type=float, help='seconds a run may take')
-    p.add_argument('--figure', help='figure path without extension '
-                                    '(default OUTPUT/background-study)')
+    sweep.add_study_options(p, 'background-study')
     args = p.parse_args(argv)
     try:
         args.load_values = [float(x) for x in args.loads.split(',')]
@@ -63,25 +56,6 @@ def parse_args(argv):
         p.error('--loads %s: each load is a fraction of the NIC rate, above 0 and below 1'
                 % args.loads)
     return args
-
-
-def run_sweep(args, name, grid):
-    """Run (or resume) one sweep of the config; return its results.csv rows."""
-    argv = ['-c', CONFIG, '-o', os.path.join(args.output, name), '-j', str(args.jobs),
-            '--no-progress', '--seeds', args.seeds]
-    for key, values in grid:
-        argv += ['--grid', '%s=%s' % (key, values)]
-    for kv in args.set:
-        argv += ['--set', kv]
-    if args.sim:
-        argv += ['--sim', args.sim]
-    if args.timeout:
-        argv += ['--timeout', str(args.timeout)]
-    status = sweep.main(argv)
-    if status != 0:
-        raise SystemExit(status)
-    with open(os.path.join(args.output, name, 'results.csv'), newline='') as f:
-        return list(csv.DictReader(f))
 
 
 def point_runs(root, row):
@@ -177,24 +151,19 @@ def draw(points, title=None):
 
 def main(argv=None):
     args = parse_args(argv)
-    alone = run_sweep(args, 'alone', [('cc.algorithm', args.cc),
-                                      ('traffic.background', 'none')])
-    beside = run_sweep(args, 'beside', [('cc.algorithm', args.cc),
-                                        ('traffic.backgroundLoad', args.loads)])
+    seeds = ['--seeds', args.seeds, '--grid', 'cc.algorithm=' + args.cc]
+    alone = sweep.run_study_sweep(CONFIG, os.path.join(args.output, 'alone'),
+                                  seeds + ['--grid', 'traffic.background=none'], args)
+    beside = sweep.run_study_sweep(CONFIG, os.path.join(args.output, 'beside'),
+                                   seeds + ['--grid', 'traffic.backgroundLoad=' + args.loads],
+                                   args)
     points = pooled(os.path.join(args.output, 'alone'), alone, lambda r: 0.0)
     points += pooled(os.path.join(args.output, 'beside'), beside,
                      lambda r: float(r['traffic.backgroundLoad']))
     order = {cc: i for i, cc in enumerate(args.cc.split(','))}
     points.sort(key=lambda p: (order.get(p['cc'], len(order)), p['load']))
-    text = table(points) + '\n'
-    print(text)
-    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
-        f.write(text)
-    with open(os.path.join(args.output, 'study.json'), 'w') as f:
-        json.dump(points, f, indent=1, sort_keys=True)
-    for path in rp.save(draw(points), args.figure or os.path.join(args.output,
-                                                                    'background-study')):
-        print(path)
+    rp.write_study(args.output, table(points) + '\n', points, draw(points),
+                   args.figure or os.path.join(args.output, 'background-study'))
     return 0
 
 

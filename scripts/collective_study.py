@@ -28,7 +28,6 @@ and .pdf, or to --figure PATH.
 
 import argparse
 import csv
-import json
 import os
 import sys
 
@@ -53,34 +52,15 @@ STUDIES = (
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('-o', '--output', required=True, help='output root: a sweep folder per study')
-    p.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
-                   help='a key set for every run (repeatable)')
-    p.add_argument('--sim', help='rdma-sim binary (default: as scripts/sweep.py)')
-    p.add_argument('-j', '--jobs', type=int, default=2, help='runs at a time (default 2)')
-    p.add_argument('--timeout', type=float, help='seconds a run may take')
-    p.add_argument('--figure', help='figure path without extension '
-                                    '(default OUTPUT/collective-study)')
+    sweep.add_study_options(p, 'collective-study')
     return p.parse_args(argv)
 
 
 def run_sweeps(args):
     """Run (or resume) each study's sweep; return {name: results.csv rows}."""
-    rows = {}
-    for name, config, grid in STUDIES:
-        argv = ['-c', os.path.join(CONFIGS, config), '-o', os.path.join(args.output, name),
-                '-j', str(args.jobs), '--no-progress'] + grid
-        for kv in args.set:
-            argv += ['--set', kv]
-        if args.sim:
-            argv += ['--sim', args.sim]
-        if args.timeout:
-            argv += ['--timeout', str(args.timeout)]
-        status = sweep.main(argv)
-        if status != 0:
-            raise SystemExit(status)
-        with open(os.path.join(args.output, name, 'results.csv'), newline='') as f:
-            rows[name] = list(csv.DictReader(f))
-    return rows
+    return {name: sweep.run_study_sweep(os.path.join(CONFIGS, config),
+                                        os.path.join(args.output, name), grid, args)
+            for name, config, grid in STUDIES}
 
 
 def read_rows(path):
@@ -228,14 +208,8 @@ def main(argv=None):
         'jobs': [job_figures(os.path.join(args.output, 'jobs'), r) for r in rows['jobs']],
     }
     text = '\n\n'.join(tables(study)) + '\n'
-    print(text)
-    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
-        f.write(text)
-    with open(os.path.join(args.output, 'study.json'), 'w') as f:
-        json.dump(study, f, indent=1, sort_keys=True)
-    for path in rp.save(draw(study), args.figure or os.path.join(args.output,
-                                                                    'collective-study')):
-        print(path)
+    rp.write_study(args.output, text, study, draw(study),
+                   args.figure or os.path.join(args.output, 'collective-study'))
     return 0
 
 

@@ -9,6 +9,7 @@ draws.
 """
 
 import argparse
+import json
 import math
 import os
 import re
@@ -382,6 +383,19 @@ def save(fig, output):
         paths.append(path)
     plt.close(fig)
     return paths
+
+
+def write_study(output, text, data, fig, figure):
+    """A study's outputs: print its tables and write them to OUTPUT/study.txt,
+    its figures to OUTPUT/study.json, and the figure to FIGURE.png and .pdf
+    (printing the paths)."""
+    print(text)
+    with open(os.path.join(output, 'study.txt'), 'w') as f:
+        f.write(text)
+    with open(os.path.join(output, 'study.json'), 'w') as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    for path in save(fig, figure):
+        print(path)
 
 
 def run_label(path):

@@ -453,6 +453,37 @@ def unused_grid_keys(grid_keys, unused, names):
     return errors, notes
 
 
+def add_study_options(parser, figure):
+    """A study's options for its sweeps (--set, --sim, -j, --timeout) and its
+    figure (--figure, default OUTPUT/FIGURE), as run_study_sweep reads them."""
+    parser.add_argument('--set', action='append', default=[], metavar='KEY=VALUE',
+                        help='a key set for every run (repeatable)')
+    parser.add_argument('--sim', help='rdma-sim binary (default: as scripts/sweep.py)')
+    parser.add_argument('-j', '--jobs', type=int, default=2, help='runs at a time (default 2)')
+    parser.add_argument('--timeout', type=float, help='seconds a run may take')
+    parser.add_argument('--figure', help='figure path without extension (default OUTPUT/%s)'
+                                         % figure)
+
+
+def run_study_sweep(config, output, grid, options):
+    """Run (or resume) a study's sweep of CONFIG into OUTPUT with these --grid
+    (and --seeds) arguments and the study's options (.jobs, .set, .sim,
+    .timeout); return its results.csv rows. A sweep that is not all ok ends
+    the study with its exit status."""
+    argv = ['-c', config, '-o', output, '-j', str(options.jobs), '--no-progress'] + grid
+    for kv in options.set:
+        argv += ['--set', kv]
+    if options.sim:
+        argv += ['--sim', options.sim]
+    if options.timeout:
+        argv += ['--timeout', str(options.timeout)]
+    status = main(argv)
+    if status != 0:
+        raise SystemExit(status)
+    with open(os.path.join(output, RESULTS), newline='') as f:
+        return list(csv.DictReader(f))
+
+
 def main(argv=None):
     args = parse_args(argv)
     points = expand(args.grid_keys, args.seed_list)

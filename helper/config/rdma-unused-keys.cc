@@ -152,7 +152,16 @@ Rules()
                              "or incast or collective with traffic.background = "
                              "poisson)";
         };
-        r.push_back(Key("traffic.load", UnlessValue("traffic.pattern", {"poisson"})));
+        r.push_back(Key("traffic.load", [](const RdmaConfig& c) {
+            if (c.Get("traffic.pattern") == "poisson")
+            {
+                return std::string();
+            }
+            return "traffic.pattern = " + c.Get("traffic.pattern") +
+                   (c.Get("traffic.background") == "poisson"
+                        ? std::string(" (the flows beside it take traffic.backgroundLoad)")
+                        : std::string(" (it takes effect with poisson)"));
+        }));
         r.push_back(Key("traffic.cdf", poissonOnly));
         r.push_back(Key("traffic.duration", poissonOnly));
         r.push_back(Key("traffic.backgroundLoad", [](const RdmaConfig& c) {

@@ -16,7 +16,6 @@ import csv
 import json
 import os
 
-import pytest
 
 from conftest import TOP
 
@@ -141,6 +140,12 @@ def test_bad_background_inputs_exit_2_naming_the_key(run_example, tmp_path):
         r = run_example('rdma-sim', '--output.dir=%s' % out, *args)
         assert r.returncode == 2 and message in r.stderr, (args, r.returncode, r.stderr)
         assert not out.exists(), 'nothing written'
+    # The pattern's load key in place of the background's: named, with the right one.
+    r = run_example('rdma-sim', '--quiet', '--output.dir=%s' % (tmp_path / 'l'), *ring,
+                    '--traffic.background=poisson', '--traffic.load=0.5',
+                    '--traffic.duration=100us', '--job.iterations=1')
+    assert r.returncode == 0 and 'traffic.load = 0.5 is not used: traffic.pattern = collective ' \
+        '(the flows beside it take traffic.backgroundLoad)' in r.stderr, r.stderr
     # Beside a permutation it is not used, and says so.
     r = run_example('rdma-sim', '--quiet', '--output.dir=%s' % (tmp_path / 'p'),
                     '--traffic.pattern=permutation', '--traffic.background=poisson')
