@@ -12,6 +12,10 @@
 import os
 
 MODULE = 'rdma'
+# Chakra's schema (MLCommons Chakra, schema/protobuf/et_def.proto) and the
+# source protoc makes of it.
+PROTO = 'helper/workload/chakra/et_def.proto'
+PROTO_CC = 'helper/workload/chakra/et_def.pb.cc'
 
 
 def _load_reader(top):
@@ -62,6 +66,12 @@ def configure(conf):
     # (helper/parallel/rdma-partition-metis.cc); no pkg-config file either.
     have_metis = conf.check(header_name='metis.h', lib='metis', features='cxx cxxprogram',
                             uselib_store='METIS', mandatory=False)
+    # Protocol Buffers read Chakra execution traces (helper/workload/
+    # rdma-chakra-trace.cc); protoc compiles their schema at build time.
+    have_protobuf = conf.check(header_name='google/protobuf/message_lite.h', lib='protobuf',
+                               features='cxx cxxprogram', uselib_store='PROTOBUF',
+                               mandatory=False)
+    have_protoc = conf.find_program('protoc', var='PROTOC', mandatory=False)
     missing = []
     if not have_zlib:
         missing.append('zlib not found (Debian: apt-get install zlib1g-dev)')
@@ -70,6 +80,9 @@ def configure(conf):
                        '(Debian: apt-get install libboost-program-options-dev)')
     if not have_metis:
         missing.append('METIS not found (Debian: apt-get install libmetis-dev)')
+    if not have_protobuf or not have_protoc:
+        missing.append('Protocol Buffers not found '
+                       '(Debian: apt-get install libprotobuf-dev protobuf-compiler)')
     conf.env['ENABLE_RDMA'] = not missing
     conf.report_optional_feature('rdma', 'RDMA (RoCEv2) module', not missing,
                                  '; '.join(missing))
@@ -86,9 +99,17 @@ def build(bld):
     files = _module_files(bld)
     deps = list(files.dependencies)
 
+    # Chakra's execution-trace schema, compiled by protoc into the build
+    # folder (helper/workload/chakra/et_def.pb.cc and .h).
+    bld(rule='${PROTOC} --cpp_out=${TGT[0].parent.abspath()} '
+             '-I${SRC[0].parent.abspath()} ${SRC[0].abspath()}',
+        source=PROTO, target=[PROTO_CC, PROTO_CC[:-3] + '.h'])
+
     module = bld.create_ns3_module(MODULE, deps)
-    module.source = list(files.sources)
-    module.use += ['ZLIB', 'BOOST_PO', 'METIS']
+    module.source = list(files.sources) + [PROTO_CC]
+    module.use += ['ZLIB', 'BOOST_PO', 'METIS', 'PROTOBUF']
+    # Relative includes are looked up in the build folder too: et_def.pb.h.
+    module.includes = [os.path.dirname(PROTO)]
 
     # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
     module.env.append_value('DEFINES', [
@@ -98,7 +119,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library(MODULE)
     module_test.source = list(files.tests)
-    module_test.use += ['ZLIB', 'BOOST_PO', 'METIS']
+    module_test.use += ['ZLIB', 'BOOST_PO', 'METIS', 'PROTOBUF']
     # The suites read their vectors from test/data (see "#ifdef
     # RDMA_TEST_DATA_DIR" in the tests); waf passes each define as one
     # argument, so the quotes reach the compiler and make a string literal.

@@ -9,6 +9,7 @@
 #   1. apt: a deb-src line for bookworm (added as
 #      /etc/apt/sources.list.d/rdma-deb-src.sources if apt has none), and the
 #      build tools (cmake, g++, python3, dpkg-dev, zlib1g-dev, libmetis-dev,
+#      libprotobuf-dev, protobuf-compiler,
 #      ninja-build).
 #   2. ns-3.37 source: "apt-get source --download-only ns3" + "dpkg-source -x"
 #      into $CACHE, reused when already extracted.
@@ -71,7 +72,8 @@ LTO=${RDMA_COMPAT_LTO:-0}
 MPI=${RDMA_COMPAT_MPI:-0}
 SUITE_PREFIX=rdma
 DEB_SRC_FILE=/etc/apt/sources.list.d/rdma-deb-src.sources
-PACKAGES=(cmake g++ make python3 dpkg-dev xz-utils zlib1g-dev libmetis-dev)
+PACKAGES=(cmake g++ make python3 dpkg-dev xz-utils zlib1g-dev libmetis-dev libprotobuf-dev
+          protobuf-compiler)
 OPTIONAL_PACKAGES=(ninja-build)
 [ "$MPI" = 1 ] && PACKAGES+=(libopenmpi-dev openmpi-bin)
 # ns-3's driver and our helpers run on Debian's interpreter, not whatever

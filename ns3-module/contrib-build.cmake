@@ -27,6 +27,8 @@ if(NS3_STATIC)
 endif()
 find_package(ZLIB REQUIRED)
 find_package(Boost REQUIRED COMPONENTS program_options)
+# Chakra's et_def.proto, compiled here (RDMA_CHAKRA_GEN_DIR).
+include(${CMAKE_CURRENT_LIST_DIR}/chakra-proto.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/find-metis.cmake)
 if(NS3_STATIC)
   rdma_find_metis(STATIC_OPTIONAL)
@@ -74,9 +76,10 @@ endforeach()
 
 build_lib(
   LIBNAME rdma
-  SOURCE_FILES ${RDMA_SOURCES}
+  SOURCE_FILES ${RDMA_SOURCES} ${RDMA_CHAKRA_GEN_DIR}/et_def.pb.cc
   HEADER_FILES ${RDMA_HEADERS}
   LIBRARIES_TO_LINK ${_rdma_libs} ${_rdma_mpi_libs} ZLIB::ZLIB Boost::program_options rdma-metis
+                    ${Protobuf_LIBRARIES}
   TEST_SOURCES ${RDMA_TEST_SOURCES}
 )
 # Shipped data (flow-size CDFs) and the ns-3 version for summary.json.
@@ -89,6 +92,7 @@ foreach(_t ${librdma} ${librdma}-obj)
   if(TARGET ${_t})
     target_compile_definitions(${_t} PRIVATE RDMA_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data"
                                RDMA_NS3_VERSION="${_rdma_ns3_version}")
+    target_include_directories(${_t} SYSTEM PRIVATE ${RDMA_CHAKRA_GEN_DIR} ${Protobuf_INCLUDE_DIRS})
     if(RDMA_METIS_MISSING)
       target_compile_definitions(${_t} PRIVATE RDMA_NO_METIS)
     endif()

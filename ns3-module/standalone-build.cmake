@@ -80,6 +80,8 @@ add_library(ns3-rdma SHARED ${RDMA_SOURCES})
 target_include_directories(ns3-rdma PUBLIC $<BUILD_INTERFACE:${RDMA_INCLUDE_DIR}>)
 # Boost.Program_options is public: rdma-sim parses its command line with it too.
 target_link_libraries(ns3-rdma PUBLIC ${_ns3_targets} Boost::program_options PRIVATE ZLIB::ZLIB rdma-metis rdma-flags)
+include(${CMAKE_CURRENT_LIST_DIR}/chakra-proto.cmake)
+rdma_chakra_proto(ns3-rdma)
 target_compile_definitions(ns3-rdma PRIVATE RDMA_DATA_DIR="${PROJECT_SOURCE_DIR}/data"
                            RDMA_NS3_VERSION="${ns3_VERSION}")
 set_target_properties(ns3-rdma PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)

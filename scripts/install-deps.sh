@@ -3,7 +3,8 @@
 # build and test: the compiler and CMake, ns-3.37 (libns3-dev, and ns3 whose
 # files its CMake config names), zlib (ICRC), Boost.Program_options (the
 # rdma-sim config and command line), METIS (the rank map of distributed runs),
-# nlohmann-json (summary.json), the sweep and
+# nlohmann-json (summary.json), Protocol Buffers (Chakra execution traces:
+# libprotobuf-dev and protoc; python3-protobuf writes traces in the tests), the sweep and
 # plot scripts' libraries (numpy, matplotlib, scipy for Student's t intervals,
 # Dask's distributed, tqdm), and the
 # tests' outside oracles (tshark, python3-scapy) and runner (python3-pytest), and clang with
@@ -16,7 +17,9 @@
 set -eu
 
 PACKAGES="cmake g++ make libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev zlib1g-dev
-libboost-program-options-dev libmetis-dev nlohmann-json3-dev pybind11-dev python3-dev
+libboost-program-options-dev libmetis-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler
+python3-protobuf
+pybind11-dev python3-dev
 python3-numpy python3-matplotlib python3-scipy python3-distributed python3-tqdm
 tshark python3-scapy python3-pytest clang libclang-rt-14-dev python3-sphinx
 libopenmpi-dev openmpi-bin dpkg-dev xz-utils ninja-build"

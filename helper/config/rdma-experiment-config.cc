@@ -292,9 +292,16 @@ AddJobKeys(RdmaConfig& c)
              "job.sequence: per layer compute times and tensor-, data- or expert-parallel "
              "collectives; several separated by commas: a job each, side by side (several "
              "tenants; relative paths: from the config file's folder)");
+    c.AddKey("job.chakra",
+             "",
+             "collective: Chakra execution traces giving the iteration instead of job.sequence "
+             "(MLCommons Chakra's et_def.proto): a prefix, <prefix>.0.et, <prefix>.1.et, ... "
+             "a rank each, or a folder of one such set (relative: from the config file's "
+             "folder); compute nodes are delays, collective nodes this module's schedules");
     c.AddKey("job.workloadCommScale",
              "1",
-             "collective: factor on every job.workload collective's bytes (SimAI's comm_scale), "
+             "collective: factor on every job.workload or job.chakra collective's bytes "
+             "(SimAI's comm_scale), "
              "to run a smaller copy of a workload",
              MakeDoubleChecker<double>(1e-9, 1e9));
     c.AddKey("job.iterations", "1", "collective: iterations each job runs",

@@ -232,8 +232,10 @@ Rules()
         for (const char* k : {"collective.type", "collective.bytes"})
         {
             r.push_back(Key(k, [](const RdmaConfig& c) {
-                return c.Get("traffic.pattern") == "collective" && !c.Get("job.workload").empty()
-                           ? std::string("job.workload gives every collective and its size")
+                const bool file = !c.Get("job.workload").empty() || !c.Get("job.chakra").empty();
+                return c.Get("traffic.pattern") == "collective" && file
+                           ? std::string("job.workload or job.chakra gives every collective and "
+                                         "its size")
                            : std::string();
             }));
         }

@@ -32,7 +32,7 @@ RdmaCollectiveRunner::KnownEntry(const JobState& s, uint32_t r, uint64_t target,
         {
             return false;
         }
-        at += item.compute;
+        at += item.GetCompute(r);
     }
     return true;
 }

@@ -567,8 +567,8 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
     const RdmaJobItem& item = s.job.items[rank.item % nItems];
     if (!item.collective)
     {
-        rank.itemEnd = Simulator::Now() + item.compute;
-        Simulator::Schedule(item.compute, &RdmaCollectiveRunner::LeaveItem, this, j, r);
+        rank.itemEnd = Simulator::Now() + item.GetCompute(r);
+        Simulator::Schedule(item.GetCompute(r), &RdmaCollectiveRunner::LeaveItem, this, j, r);
         return;
     }
     RdmaCollectiveRecord& rec = s.records[rank.seq];

@@ -33,12 +33,21 @@ struct RdmaJobItem
 {
     /// The collective's schedule; null for a compute gap.
     std::shared_ptr<const RdmaCollectiveSchedule> collective;
-    Time compute; //!< a compute gap: how long each rank computes
+    Time compute; //!< a compute gap: how long each rank computes (the longest, with rankCompute)
     /// The parallelism group a workload file runs the collective in ("TP",
     /// "DP", "EP", "DP_EP": RdmaSimaiGroupName), empty for job.sequence's
     /// collectives (the whole job)
     std::string group;
     std::string layer; //!< a workload file's layer and phase ("attention fwd"), else empty
+    /// A compute gap whose ranks compute for different times (Chakra traces):
+    /// per rank, its time; empty: every rank computes `compute`
+    std::vector<Time> rankCompute{};
+
+    /// \return how long rank r computes in this gap \param r the rank
+    Time GetCompute(uint32_t r) const
+    {
+        return rankCompute.empty() ? compute : rankCompute[r];
+    }
 };
 
 /**

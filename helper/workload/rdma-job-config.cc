@@ -4,6 +4,7 @@
 
 #include "rdma-job-config.h"
 
+#include "rdma-chakra-steps.h"
 #include "rdma-simai-workload.h"
 
 #include "ns3/nstime.h"
@@ -15,9 +16,9 @@
 #include <cctype>
 #include <cmath>
 #include <map>
-#include <tuple>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -865,6 +866,161 @@ MakeSequenceItems(const RdmaConfig& c, uint32_t ranks, std::vector<std::string>*
     return items;
 }
 
+/**
+ * \return a collective of a Chakra trace as the runner's kind, or false for
+ * one it has no schedule of \param type et_def.proto's CollectiveCommType name
+ * \param kind receives the kind
+ */
+bool
+ChakraKind(const std::string& type, RdmaCollectiveKind& kind)
+{
+    static const std::map<std::string, RdmaCollectiveKind> kinds{
+        {"ALL_REDUCE", RdmaCollectiveKind::ALL_REDUCE},
+        // PyTorch's ProcessGroupNCCL::barrier is an all-reduce of one element.
+        {"BARRIER", RdmaCollectiveKind::ALL_REDUCE},
+        {"ALL_GATHER", RdmaCollectiveKind::ALL_GATHER},
+        {"REDUCE_SCATTER", RdmaCollectiveKind::REDUCE_SCATTER},
+        {"REDUCE_SCATTER_BLOCK", RdmaCollectiveKind::REDUCE_SCATTER},
+        {"BROADCAST", RdmaCollectiveKind::BROADCAST},
+        {"ALL_TO_ALL", RdmaCollectiveKind::ALL_TO_ALL}};
+    auto it = kinds.find(type);
+    if (it == kinds.end())
+    {
+        return false;
+    }
+    kind = it->second;
+    return true;
+}
+
+/**
+ * \return one iteration of job.chakra's traces, a rank per file, each
+ * collective's schedule built (RdmaChakraSteps) \param c the configuration
+ * \param topo the topology \param nHosts hosts ranks can take \param warnings
+ * receives what the traces ask and is left out
+ * \throws RdmaConfigError naming the key, or the file and node
+ */
+JobPlan
+MakeChakraItems(const RdmaConfig& c,
+                const RdmaTopologySpec& topo,
+                uint32_t nHosts,
+                std::vector<std::string>* warnings)
+{
+    for (const char* k : {"job.workload", "job.sequence"})
+    {
+        if (!c.Get(k).empty())
+        {
+            throw RdmaConfigError(KeyText(c, k) + ": job.chakra gives the iteration; set " +
+                                  "one of job.chakra, job.workload and job.sequence");
+        }
+    }
+    if (c.GetUinteger("job.count") != 1)
+    {
+        throw RdmaConfigError(KeyText(c, "job.count") + ": job.chakra's traces are one job");
+    }
+    RdmaChakraTrace trace;
+    std::vector<RdmaChakraStep> steps;
+    std::vector<std::string> notes;
+    try
+    {
+        trace = RdmaReadChakraTrace(c.GetPath("job.chakra"));
+        steps = RdmaChakraSteps(trace, &notes);
+    }
+    catch (const std::runtime_error& e)
+    {
+        throw RdmaConfigError(c.GetOrigin("job.chakra") + ": job.chakra: " + e.what());
+    }
+    JobPlan plan;
+    plan.ranks = static_cast<uint32_t>(trace.ranks.size());
+    const uint32_t ranksSet = static_cast<uint32_t>(c.GetUinteger("job.ranks"));
+    if (ranksSet != 0 && ranksSet != plan.ranks)
+    {
+        throw RdmaConfigError(KeyText(c, "job.ranks") + ": job.chakra has " +
+                              std::to_string(plan.ranks) + " ranks (a trace file each)");
+    }
+    if (plan.ranks < 2 || plan.ranks > nHosts)
+    {
+        throw RdmaConfigError(c.GetOrigin("job.chakra") + ": job.chakra has " +
+                              std::to_string(plan.ranks) + " ranks (a trace file each): " +
+                              (plan.ranks < 2 ? std::string("expected at least 2")
+                                              : "the topology has " + std::to_string(nHosts) +
+                                                    (topo.servers.count > 0 ? " GPUs" : " hosts")));
+    }
+    CheckJobRanks(c, topo, plan.ranks);
+    const uint64_t least =
+        uint64_t(plan.ranks) * c.GetUinteger("collective.channels"); // BuildPlanned's floor
+    const double scale = c.GetDouble("job.workloadCommScale");
+    std::map<std::pair<RdmaCollectiveKind, uint64_t>, std::shared_ptr<const RdmaCollectiveSchedule>>
+        built;
+    uint64_t raised = 0;
+    std::string firstRaised;
+    for (const RdmaChakraStep& step : steps)
+    {
+        RdmaJobItem item;
+        if (!step.collective)
+        {
+            item.compute = *std::max_element(step.compute.begin(), step.compute.end());
+            if (std::any_of(step.compute.begin(), step.compute.end(), [&](Time t) {
+                    return t != item.compute;
+                }))
+            {
+                item.rankCompute = step.compute;
+            }
+            plan.items.push_back(item);
+            continue;
+        }
+        Planned p;
+        if (!ChakraKind(step.type, p.kind))
+        {
+            throw RdmaConfigError(c.GetOrigin("job.chakra") + ": job.chakra: " + step.where +
+                                  ": comm_type " + step.type +
+                                  " has no schedule here: expected ALL_REDUCE, ALL_GATHER, "
+                                  "REDUCE_SCATTER, REDUCE_SCATTER_BLOCK, BROADCAST, "
+                                  "ALL_TO_ALL or BARRIER");
+        }
+        p.where = c.GetOrigin("job.chakra") + ": job.chakra: " + step.where;
+        p.bytesFrom = p.where;
+        p.algorithm = PickAlgorithm(c, p.kind, "", p.where);
+        // A BARRIER is an all-reduce of one float32; the rest scale as a
+        // SimAI workload's do (job.workloadCommScale, SimAI's comm_scale).
+        p.bytes = step.type == "BARRIER"
+                      ? 4
+                      : static_cast<uint64_t>(std::llround(double(step.bytes) * scale));
+        if (p.bytes < least)
+        {
+            firstRaised = raised++ == 0 ? step.where : firstRaised;
+            p.bytes = least;
+        }
+        auto& schedule = built[{p.kind, p.bytes}];
+        if (!schedule)
+        {
+            schedule = BuildPlanned(c, p, plan.ranks);
+        }
+        item.collective = schedule;
+        item.layer = step.where.substr(step.where.rfind(" (") + 2);
+        item.layer.pop_back(); // the node's name
+        plan.items.push_back(item);
+    }
+    if (plan.items.empty())
+    {
+        throw RdmaConfigError(c.GetOrigin("job.chakra") + ": job.chakra: " + trace.files[0] +
+                              ": no compute and no collective: nothing to run");
+    }
+    if (raised > 0)
+    {
+        notes.push_back(firstRaised + ": " + std::to_string(raised) +
+                        " collective(s) smaller than ranks x collective.channels bytes (a "
+                        "BARRIER is an all-reduce of 4 bytes) are raised to that");
+    }
+    if (warnings)
+    {
+        for (const std::string& n : notes)
+        {
+            warnings->push_back("job.chakra: " + n);
+        }
+    }
+    return plan;
+}
+
 } // namespace
 
 void
@@ -894,6 +1050,10 @@ RdmaMakeJobs(const RdmaConfig& c,
     const uint32_t nHosts = rail ? servers.GetGpus() : topo.GetNHosts();
     const uint32_t g = servers.gpusPerServer;
     const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
+    if (!c.Get("job.chakra").empty())
+    {
+        return PlaceJobs(c, topo, {MakeChakraItems(c, topo, nHosts, warnings)}, nHosts);
+    }
     if (!c.Get("job.workload").empty())
     {
         const std::vector<std::string> paths = c.GetInputPaths("job.workload");

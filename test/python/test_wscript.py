@@ -114,13 +114,16 @@ class FakeConfigure(object):
     """Answers check_cfg/check as told, and records the calls."""
 
     def __init__(self, top, pkg_config_has_zlib=True, compiler_has_zlib=True, has_boost=True,
-                 has_metis=True):
+                 has_metis=True, has_protobuf=True, has_protoc=True):
         self.path = FakeNode(top)
         self.env = FakeEnv(MODULES_NOT_BUILT=[])
         self.pkg_config_has_zlib = pkg_config_has_zlib
         self.compiler_has_zlib = compiler_has_zlib
         self.has_boost = has_boost
         self.has_metis = has_metis
+        self.has_protobuf = has_protobuf
+        self.has_protoc = has_protoc
+        self.find_program_calls = []
         self.check_cfg_calls = []
         self.check_calls = []
         self.features = []
@@ -134,8 +137,18 @@ class FakeConfigure(object):
         self.check_calls.append(kw)
         found = ((kw.get('lib') == 'z' and self.compiler_has_zlib) or
                  (kw.get('lib') == 'boost_program_options' and self.has_boost) or
-                 (kw.get('lib') == 'metis' and self.has_metis))
+                 (kw.get('lib') == 'metis' and self.has_metis) or
+                 (kw.get('lib') == 'protobuf' and self.has_protobuf))
         return self._answer(found, kw)
+
+    def find_program(self, name, var=None, mandatory=True):
+        self.find_program_calls.append((name, var))
+        if name == 'protoc' and self.has_protoc:
+            self.env[var] = ['/usr/bin/protoc']
+            return self.env[var]
+        if mandatory:
+            raise FakeFatal('program %s not found' % name)
+        return False
 
     def _answer(self, found, kw):
         if found:
@@ -252,7 +265,15 @@ def test_declares_module_rdma_with_listed_dependencies(real_build, expected):
 
 
 def test_module_sources_are_exactly_the_list(real_build, expected):
-    assert real_build.modules['rdma'].source == expected['sources']
+    # The list, and the source protoc makes of Chakra's schema.
+    assert real_build.modules['rdma'].source == expected['sources'] + [
+        'helper/workload/chakra/et_def.pb.cc']
+    (gen,) = [g for g in real_build.generators if getattr(g, 'rule', None)]
+    assert gen.source == 'helper/workload/chakra/et_def.proto'
+    assert gen.target == ['helper/workload/chakra/et_def.pb.cc',
+                          'helper/workload/chakra/et_def.pb.h']
+    assert '${PROTOC} --cpp_out=' in gen.rule
+    assert real_build.modules['rdma'].includes == ['helper/workload/chakra']
     assert 'model/wire/bth-header.cc' in real_build.modules['rdma'].source
 
 
@@ -276,8 +297,8 @@ def test_test_library_gets_the_data_dir_define(real_build):
     assert not [d for d in real_build.modules['rdma'].env['DEFINES'] if 'RDMA_TEST_DATA_DIR' in d]
 
 
-def test_zlib_boost_and_metis_are_used(real_build):
-    for lib in ('ZLIB', 'BOOST_PO', 'METIS'):
+def test_zlib_boost_metis_and_protobuf_are_used(real_build):
+    for lib in ('ZLIB', 'BOOST_PO', 'METIS', 'PROTOBUF'):
         assert lib in real_build.modules['rdma'].use
         assert lib in real_build.test_libraries['rdma'].use
 
@@ -379,6 +400,17 @@ def test_configure_without_metis_drops_the_module(tmp_path):
     assert 'libmetis-dev' in reason and 'Boost' not in reason
 
 
+def test_configure_without_protobuf_or_protoc_drops_the_module(tmp_path):
+    for k, missing in enumerate(({'has_protobuf': False}, {'has_protoc': False})):
+        conf = configure_synthetic(tmp_path / str(k), **missing)
+        assert conf.env['MODULES_NOT_BUILT'] == ['rdma']
+        reason = [f[3] for f in conf.features if f[0] == 'rdma'][0]
+        assert 'libprotobuf-dev protobuf-compiler' in reason and 'METIS' not in reason
+    conf = configure_synthetic(tmp_path / 'all')
+    assert ('protoc', 'PROTOC') in conf.find_program_calls
+    assert conf.env['LIB_PROTOBUF'] == ['protobuf']
+
+
 def test_configure_checks_the_real_list():
     # The real tree's list is valid and zlib is taken as found.
     conf = FakeConfigure(TOP)
@@ -436,7 +468,8 @@ def line_of(text, needle):
 def test_synthetic_tree_builds(tmp_path):
     top = make_tree(str(tmp_path / 'rdma'), GOOD_LIST)
     bld = run_build(top, ENABLE_EXAMPLES=True)
-    assert bld.modules['rdma'].source == ['model/a.cc', 'model/b.cc']
+    assert bld.modules['rdma'].source == ['model/a.cc', 'model/b.cc',
+                                          'helper/workload/chakra/et_def.pb.cc']
     assert bld.modules['rdma'].dependencies == ['core', 'network']
     assert bld.headers_of('rdma').source == ['model/a.h']
     assert bld.test_libraries['rdma'].source == ['test/a-test-suite.cc']
