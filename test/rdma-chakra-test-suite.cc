@@ -257,6 +257,16 @@ class StepsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(w2[0].find("2 collective(s) could run beside other nodes"),
                               std::string::npos,
                               w2[0]);
+
+        // A compute node without a duration takes none, and says so.
+        std::vector<std::string> w3;
+        RdmaChakraSteps(Trace({{Comp(1, 0), Coll(2, "ALL_GATHER", 4096, {1})},
+                               {Comp(1, 0), Coll(2, "ALL_GATHER", 4096, {1})}}),
+                        &w3);
+        NS_TEST_ASSERT_MSG_EQ(w3.size(), 1u, "the untimed compute");
+        NS_TEST_EXPECT_MSG_NE(w3[0].find("2 COMP_NODE(s) without duration_micros"),
+                              std::string::npos,
+                              w3[0]);
     }
 };
 

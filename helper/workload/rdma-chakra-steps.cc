@@ -27,6 +27,7 @@ struct RankWalk
     std::vector<Time> gaps; //!< the compute before each collective, then after the last
     std::vector<const RdmaChakraNode*> collectives; //!< in the order run
     uint64_t memoryNodes{0};                        //!< MEM_LOAD_NODE and MEM_STORE_NODE left out
+    uint64_t untimed{0};                            //!< COMP_NODEs without duration_micros
     uint64_t overlapped{0}; //!< collectives run while other nodes were ready too
     std::string group;      //!< a pg_name seen, or empty
 };
@@ -91,6 +92,7 @@ Walk(const std::vector<RdmaChakraNode>& nodes, const std::string& file)
         {
         case RdmaChakraNode::COMPUTE:
             w.gaps.back() += n.duration;
+            w.untimed += n.duration.IsZero();
             --readyCompute;
             ++computeRun;
             break;
@@ -234,16 +236,19 @@ RdmaChakraSteps(const RdmaChakraTrace& t, std::vector<std::string>* warnings)
             c.collective = true;
             c.type = first.collectives[k]->collective;
             c.bytes = first.collectives[k]->bytes;
+            c.name = first.collectives[k]->name;
             c.where = NodeText(t.files[0], *first.collectives[k]);
             steps.push_back(c);
         }
     }
     uint64_t memory = 0;
+    uint64_t untimed = 0;
     uint64_t overlapped = 0;
     std::string group;
     for (const RankWalk& w : walks)
     {
         memory += w.memoryNodes;
+        untimed += w.untimed;
         overlapped += w.overlapped;
         group = group.empty() ? w.group : group;
     }
@@ -253,6 +258,13 @@ RdmaChakraSteps(const RdmaChakraTrace& t, std::vector<std::string>* warnings)
                             " (and the other ranks' files): " + std::to_string(memory) +
                             " memory node(s) (MEM_LOAD_NODE, MEM_STORE_NODE) are left out: "
                             "they take no time here");
+    }
+    if (warnings && untimed > 0)
+    {
+        warnings->push_back(t.files[0] +
+                            " (and the other ranks' files): " + std::to_string(untimed) +
+                            " COMP_NODE(s) without duration_micros take no time here "
+                            "(ASTRA-sim's roofline model, from num_ops, is not run)");
     }
     if (warnings && overlapped > 0)
     {

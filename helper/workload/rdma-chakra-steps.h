@@ -28,6 +28,7 @@ struct RdmaChakraStep
     std::string type;
     uint64_t bytes{0};         //!< collective: comm_size
     std::vector<Time> compute; //!< compute gap: per rank, its COMP_NODE durations summed
+    std::string name;          //!< collective: rank 0's node's name
     std::string where;         //!< collective: rank 0's file and node, for messages
 };
 

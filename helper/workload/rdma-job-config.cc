@@ -996,8 +996,7 @@ MakeChakraItems(const RdmaConfig& c,
             schedule = BuildPlanned(c, p, plan.ranks);
         }
         item.collective = schedule;
-        item.layer = step.where.substr(step.where.rfind(" (") + 2);
-        item.layer.pop_back(); // the node's name
+        item.layer = step.name;
         plan.items.push_back(item);
     }
     if (plan.items.empty())
