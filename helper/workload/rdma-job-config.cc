@@ -895,14 +895,16 @@ ChakraKind(const std::string& type, RdmaCollectiveKind& kind)
 /**
  * \return one iteration of job.chakra's traces, a rank per file, each
  * collective's schedule built (RdmaChakraSteps) \param c the configuration
- * \param topo the topology \param nHosts hosts ranks can take \param warnings
- * receives what the traces ask and is left out
+ * \param topo the topology \param nHosts hosts ranks can take \param limit
+ * what the schedules may take (each distinct collective's, counted once
+ * built) \param warnings receives what the traces ask and is left out
  * \throws RdmaConfigError naming the key, or the file and node
  */
 JobPlan
 MakeChakraItems(const RdmaConfig& c,
                 const RdmaTopologySpec& topo,
                 uint32_t nHosts,
+                const RdmaScheduleLimit& limit,
                 std::vector<std::string>* warnings)
 {
     for (const char* k : {"job.workload", "job.sequence"})
@@ -952,6 +954,7 @@ MakeChakraItems(const RdmaConfig& c,
     std::map<std::pair<RdmaCollectiveKind, uint64_t>, std::shared_ptr<const RdmaCollectiveSchedule>>
         built;
     uint64_t raised = 0;
+    uint64_t used = 0; // bytes of the schedules built so far
     std::string firstRaised;
     for (const RdmaChakraStep& step : steps)
     {
@@ -994,6 +997,18 @@ MakeChakraItems(const RdmaConfig& c,
         if (!schedule)
         {
             schedule = BuildPlanned(c, p, plan.ranks);
+            used += schedule->GetMemoryBytes();
+            if (limit.bytes > 0 && used > limit.bytes)
+            {
+                throw RdmaConfigError(
+                    "sim.maxMemory: " + p.where + ": its " + RdmaCollectiveName(p.kind) + " of " +
+                    std::to_string(p.bytes) + " bytes on " + std::to_string(plan.ranks) +
+                    " ranks takes the job's schedules to " + RdmaFormatByteSize(used) +
+                    ", more than the limit of " + RdmaFormatByteSize(limit.bytes) + " (" +
+                    limit.source +
+                    "); scale the bytes down (job.workloadCommScale) or send larger chunks "
+                    "(collective.chunkBytes)");
+            }
         }
         item.collective = schedule;
         item.layer = step.name;
@@ -1051,7 +1066,7 @@ RdmaMakeJobs(const RdmaConfig& c,
     const auto count = static_cast<uint32_t>(c.GetUinteger("job.count"));
     if (!c.Get("job.chakra").empty())
     {
-        return PlaceJobs(c, topo, {MakeChakraItems(c, topo, nHosts, warnings)}, nHosts);
+        return PlaceJobs(c, topo, {MakeChakraItems(c, topo, nHosts, limit, warnings)}, nHosts);
     }
     if (!c.Get("job.workload").empty())
     {

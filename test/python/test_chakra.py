@@ -226,3 +226,17 @@ def test_bad_traces_and_keys_exit_2_naming_the_file_node_or_key(et, run_example,
     r = run_example('rdma-sim', '--output.dir=%s' % (tmp_path / 'p'),
                     '--job.chakra=%s' % differ)
     assert r.returncode == 2 and 'take effect with traffic.pattern = collective' in r.stderr
+
+
+def test_schedules_past_sim_max_memory_exit_2_naming_the_node(et, run_example, tmp_path):
+    # 64 ranks' all-to-all of 64 MiB in 4 KiB chunks: 64 x 63 pairs x 256
+    # WRITEs, over 40 MiB of schedule, refused once built against 64 MiB.
+    prefix = write_trace(et, str(tmp_path / 'a2a'), [[(1, 'coll', {
+        'type': 'ALL_TO_ALL', 'bytes': 64 << 20})]] * 64)
+    out = tmp_path / 'o'
+    r = run(run_example, out, '--job.chakra=%s' % prefix, '--topology.k=8',
+            '--collective.chunkBytes=4096', '--sim.maxMemory=64MiB')
+    assert r.returncode == 2, r.stderr
+    assert 'sim.maxMemory: ' in r.stderr and '%s.0.et: node 1 (coll1): its all-to-all' % prefix \
+        in r.stderr, r.stderr
+    assert not out.exists()
