@@ -31,14 +31,16 @@ failed=""
 # user types or a wire carries: bad values per key family, SIGINT/SIGTERM
 # and full disks mid-run, every rdma-sim output and error, malformed
 # topology files, rdma-hop-floor's inputs, and the pcaps read back by
-# tshark and scapy. Left out: test_slow_receiver.py and
+# tshark and scapy, Chakra traces (the protobuf reader on real and damaged
+# traces) and flows beside jobs (two runners ending one run). Left out: test_slow_receiver.py and
 # test_hpcc_fidelity.py (about a minute together under ASan; their code
 # paths are the sanitized rdma-slow-receiver, rdma-hpcc-config and
 # example/rdma-sim CTest tests), the bindings', sweep and plot tests (the
 # rdmasim module), and the build-mode tests (no program run).
 SANITIZED_PYTEST="test_bad_values.py test_faults.py test_rdma_sim.py
 test_topology_example.py test_hop_floor.py test_pcap_oracles.py test_pfc_pcap.py
-test_transport_pcap.py test_fast_forward.py test_trim.py test_planes.py"
+test_transport_pcap.py test_fast_forward.py test_trim.py test_planes.py test_chakra.py
+test_background.py"
 
 # stage NAME PATTERN COMMAND...: runs COMMAND with its output shown and kept;
 # the summary line names NAME, PASS or FAIL (COMMAND's exit status), the
