@@ -8,6 +8,8 @@
  * job runs (RdmaChakraSteps) on traces built here.
  */
 
+#include "rdma-test-data.h"
+
 #include "ns3/rdma-chakra-steps.h"
 #include "ns3/rdma-chakra-trace.h"
 #include "ns3/rdma-data-dir.h"
@@ -38,22 +40,6 @@ Bytes(const std::string& path)
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-/// \return the message of what f throws, or "" if it does not
-template <typename F>
-std::string
-ErrorOf(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::runtime_error& e)
-    {
-        return e.what();
-    }
-    return "";
 }
 
 /// The generator's traces read back: the nodes, kinds, sizes and dependencies it wrote.
@@ -121,8 +107,8 @@ class GeneratorTracesTestCase : public TestCase
             std::filesystem::copy_file(Generated(f), dir + "/" + f);
         }
         NS_TEST_EXPECT_MSG_EQ(RdmaReadChakraTrace(dir).ranks.size(), 4u, "the folder's set");
-        const std::string many =
-            ErrorOf([] { RdmaReadChakraTrace(RdmaDataDir() + "/chakra/generator"); });
+        const std::string many = rdmatest::ErrorOf<std::runtime_error>(
+            [] { RdmaReadChakraTrace(RdmaDataDir() + "/chakra/generator"); });
         NS_TEST_EXPECT_MSG_NE(many.find("expected one set of Chakra traces"),
                               std::string::npos,
                               many);
@@ -145,7 +131,8 @@ class BadTracesTestCase : public TestCase
         const std::string good = Bytes(Generated("ALL_REDUCE.0.et"));
         const std::string f = "x.0.et";
         auto parse = [&f](const std::string& bytes) {
-            return ErrorOf([&] { RdmaParseChakraRank(bytes, f, nullptr); });
+            return rdmatest::ErrorOf<std::runtime_error>(
+                [&] { RdmaParseChakraRank(bytes, f, nullptr); });
         };
         NS_TEST_EXPECT_MSG_EQ(parse(""),
                               f + ": empty: expected a GlobalMetadata message, then the nodes",
@@ -163,7 +150,8 @@ class BadTracesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_NE(twice.find("its id is given to an earlier node too"),
                               std::string::npos,
                               twice);
-        const std::string none = ErrorOf([] { RdmaReadChakraTrace("/nonexistent/trace"); });
+        const std::string none = rdmatest::ErrorOf<std::runtime_error>(
+            [] { RdmaReadChakraTrace("/nonexistent/trace"); });
         NS_TEST_EXPECT_MSG_EQ(none.rfind("/nonexistent/trace.0.et: cannot open", 0), 0u, none);
     }
 };
@@ -284,7 +272,8 @@ class StepsErrorsTestCase : public TestCase
     void DoRun() override
     {
         auto error = [](std::vector<std::vector<RdmaChakraNode>> ranks) {
-            return ErrorOf([&] { RdmaChakraSteps(Trace(std::move(ranks)), nullptr); });
+            return rdmatest::ErrorOf<std::runtime_error>(
+                [&] { RdmaChakraSteps(Trace(std::move(ranks)), nullptr); });
         };
         RdmaChakraNode partial = Coll(1, "ALL_REDUCE", 64);
         partial.involvedDims = {true, false};

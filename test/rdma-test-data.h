@@ -49,11 +49,12 @@ std::vector<uint8_t> ToBytes(Ptr<const Packet> p);
 std::string ToHex(const std::vector<uint8_t>& bytes);
 
 /**
- * \brief The message of the RdmaConfigError a call throws.
+ * \brief The message of the error a call throws (an RdmaConfigError, or
+ * the type E names).
  * \param f the call
  * \return the error's message, or "" if it throws none
  */
-template <typename F>
+template <typename E = RdmaConfigError, typename F>
 std::string
 ErrorOf(F f)
 {
@@ -61,7 +62,7 @@ ErrorOf(F f)
     {
         f();
     }
-    catch (const RdmaConfigError& e)
+    catch (const E& e)
     {
         return e.what();
     }
