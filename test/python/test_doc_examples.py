@@ -113,6 +113,7 @@ LONG['scripts/collective_study.py -o out/collective-study-256 --set collective.b
 LONG['scripts/background_study.py -o out/background-study --figure doc/figures/background-study'] = (
     '30 runs of 32 ranks and up to 60,000 flows, ~5 min (test_background_study runs it small)',
     'parse')
+LONG['scripts/background_study.py -o out/background-study'] = ('the same study, README', 'parse')
 LONG['build/examples/rdma-sim --topology.type=fat-tree --topology.k=16 --traffic.pattern=collective '
      '--collective.bytes=2MiB --cc.algorithm=none --transport.pathMtu=4096 '
      '--output.qlenInterval=0s --output.dir=out/scale/allreduce-1024'] = (
