@@ -187,6 +187,17 @@ Coll(uint64_t id, const std::string& type, uint64_t bytes, std::vector<uint64_t>
     return n;
 }
 
+/// A COMM_SEND_NODE (dst >= 0) or COMM_RECV_NODE (src >= 0) of bytes with comm_tag 0
+RdmaChakraNode
+P2p(uint64_t id, bool send, int64_t peer, uint64_t bytes, std::vector<uint64_t> deps = {})
+{
+    RdmaChakraNode n =
+        Node(id, send ? RdmaChakraNode::SEND : RdmaChakraNode::RECV, std::move(deps));
+    n.peer = peer;
+    n.bytes = bytes;
+    return n;
+}
+
 /// \return a trace of these ranks' nodes, files r<k>.et
 RdmaChakraTrace
 Trace(std::vector<std::vector<RdmaChakraNode>> ranks)
@@ -225,10 +236,10 @@ class StepsTestCase : public TestCase
         std::vector<std::string> warnings;
         const auto steps = RdmaChakraSteps(t, &warnings);
         NS_TEST_ASSERT_MSG_EQ(steps.size(), 3u, "gap, collective, gap");
-        NS_TEST_EXPECT_MSG_EQ(steps[0].collective, false, "compute first");
+        NS_TEST_EXPECT_MSG_EQ(steps[0].kind, RdmaChakraStep::COMPUTE, "compute first");
         NS_TEST_EXPECT_MSG_EQ(steps[0].compute[0], MicroSeconds(10), "rank 0's 10 us");
         NS_TEST_EXPECT_MSG_EQ(steps[0].compute[1], MicroSeconds(20), "rank 1's 20 us");
-        NS_TEST_EXPECT_MSG_EQ(steps[1].collective, true, "then the all-reduce");
+        NS_TEST_EXPECT_MSG_EQ(steps[1].kind, RdmaChakraStep::COLLECTIVE, "then the all-reduce");
         NS_TEST_EXPECT_MSG_EQ(steps[1].type, "ALL_REDUCE", "its type");
         NS_TEST_EXPECT_MSG_EQ(steps[1].bytes, uint64_t(1) << 20, "its size");
         NS_TEST_EXPECT_MSG_EQ(steps[1].where, "r.0.et: node 2 (n2)", "rank 0's node");
@@ -242,7 +253,7 @@ class StepsTestCase : public TestCase
                                {Comp(1, 10), Coll(2, "ALL_GATHER", 4096)}}),
                         &w2);
         NS_TEST_ASSERT_MSG_EQ(w2.size(), 1u, "the overlap the trace allows");
-        NS_TEST_EXPECT_MSG_NE(w2[0].find("2 collective(s) could run beside other nodes"),
+        NS_TEST_EXPECT_MSG_NE(w2[0].find("2 communication node(s) could run beside other nodes"),
                               std::string::npos,
                               w2[0]);
 
@@ -258,13 +269,78 @@ class StepsTestCase : public TestCase
     }
 };
 
+/// Sends and receives: matched, merged into steps the ranks take in turn.
+class StepsPointToPointTestCase : public TestCase
+{
+  public:
+    StepsPointToPointTestCase()
+        : TestCase("Steps: sends matched with receives as MPI matches them, each rank's "
+                   "consecutive ones one step, a forward after its receive, compute first")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A pipeline of three stages: rank 0 computes and sends, rank 1
+        // receives, computes and forwards, rank 2 receives.
+        const auto steps = RdmaChakraSteps(
+            Trace({{Comp(1, 10), P2p(2, true, 1, 4096, {1})},
+                   {P2p(1, false, 0, 4096), Comp(2, 5, {1}), P2p(3, true, 2, 4096, {2})},
+                   {P2p(1, false, 1, 4096)}}),
+            nullptr);
+        NS_TEST_ASSERT_MSG_EQ(steps.size(), 4u, "compute, send, compute, send");
+        NS_TEST_EXPECT_MSG_EQ(steps[0].kind, RdmaChakraStep::COMPUTE, "rank 0 computes first");
+        NS_TEST_EXPECT_MSG_EQ(steps[0].compute[0], MicroSeconds(10), "10 us");
+        NS_TEST_EXPECT_MSG_EQ(steps[0].compute[1], Time(0), "rank 1 has no compute yet");
+        NS_TEST_ASSERT_MSG_EQ(steps[1].kind, RdmaChakraStep::TRANSFERS, "then its send");
+        NS_TEST_ASSERT_MSG_EQ(steps[1].transfers.size(), 1u, "only 0 -> 1: 1 -> 2 comes later");
+        NS_TEST_EXPECT_MSG_EQ(steps[1].transfers[0].src, 0u, "from rank 0");
+        NS_TEST_EXPECT_MSG_EQ(steps[1].transfers[0].dst, 1u, "to rank 1");
+        NS_TEST_EXPECT_MSG_EQ(steps[1].where, "r.0.et: node 2 (n2)", "the send's node");
+        NS_TEST_EXPECT_MSG_EQ(steps[2].compute[1], MicroSeconds(5), "rank 1's 5 us");
+        NS_TEST_ASSERT_MSG_EQ(steps[3].transfers.size(), 1u, "then 1 -> 2");
+        NS_TEST_EXPECT_MSG_EQ(steps[3].transfers[0].src, 1u, "from rank 1");
+
+        // Without the compute, rank 1 forwards in the same step, after its receive.
+        const auto relay =
+            RdmaChakraSteps(Trace({{P2p(1, true, 1, 4096)},
+                                   {P2p(1, false, 0, 4096), P2p(2, true, 2, 4096, {1})},
+                                   {P2p(1, false, 1, 4096)}}),
+                            nullptr);
+        NS_TEST_ASSERT_MSG_EQ(relay.size(), 1u, "one step");
+        NS_TEST_ASSERT_MSG_EQ(relay[0].transfers.size(), 2u, "both sends");
+        NS_TEST_EXPECT_MSG_EQ(relay[0].transfers[1].src, 1u, "the forward");
+        NS_TEST_EXPECT_MSG_EQ((relay[0].transfers[1].after == std::vector<uint32_t>{0}),
+                              true,
+                              "after the receive of transfer 0");
+
+        // Tags: rank 0 sends tag 2 then tag 1; rank 1 receives tag 1 then
+        // tag 2. Each receive takes the send of its tag: one step, no order.
+        RdmaChakraNode a = P2p(1, true, 1, 100);
+        a.tag = 2;
+        RdmaChakraNode b = P2p(2, true, 1, 200, {1});
+        b.tag = 1;
+        RdmaChakraNode c = P2p(1, false, 0, 200);
+        c.tag = 1;
+        RdmaChakraNode d = P2p(2, false, 0, 100, {1});
+        d.tag = 2;
+        const auto tagged = RdmaChakraSteps(Trace({{a, b}, {c, d}}), nullptr);
+        NS_TEST_ASSERT_MSG_EQ(tagged.size(), 1u, "one step");
+        NS_TEST_ASSERT_MSG_EQ(tagged[0].transfers.size(), 2u, "two sends");
+        NS_TEST_EXPECT_MSG_EQ(tagged[0].transfers[0].bytes, 100u, "tag 2's 100 bytes");
+        NS_TEST_EXPECT_MSG_EQ(tagged[0].transfers[1].bytes, 200u, "tag 1's 200 bytes");
+    }
+};
+
 /// Traces the steps cannot run: each refused, naming the file and node.
 class StepsErrorsTestCase : public TestCase
 {
   public:
     StepsErrorsTestCase()
-        : TestCase("Steps refused: a missing dependency, a cycle, point-to-point, a collective "
-                   "without comm_type or on some dimensions, ranks that differ")
+        : TestCase("Steps refused: a missing dependency, a cycle, a send or receive without a "
+                   "peer, a match, one size or a place, a collective without comm_type or on "
+                   "some dimensions, ranks that differ")
     {
     }
 
@@ -277,14 +353,37 @@ class StepsErrorsTestCase : public TestCase
         };
         RdmaChakraNode partial = Coll(1, "ALL_REDUCE", 64);
         partial.involvedDims = {true, false};
-        RdmaChakraNode send = Node(1, RdmaChakraNode::SEND);
-        send.peer = 1;
+        RdmaChakraNode noPeer = Node(1, RdmaChakraNode::SEND);
+        RdmaChakraNode big = P2p(1, false, 0, 64);
+        big.bytes = 128;
         const std::vector<std::pair<std::vector<std::vector<RdmaChakraNode>>, std::string>> cases{
             {{{Comp(1, 1, {7})}},
              "r.0.et: node 1 (n1) depends on node 7, which the file does not have"},
             {{{Comp(1, 1, {2}), Comp(2, 1, {1})}},
              "r.0.et: node 1 (n1) is on a cycle of dependencies"},
-            {{{send}}, "r.0.et: node 1 (n1): COMM_SEND_NODE: point-to-point nodes are not run"},
+            {{{noPeer}, {}},
+             "r.0.et: node 1 (n1): a COMM_SEND_NODE without comm_dst: the peer rank is not given"},
+            {{{P2p(1, true, 5, 64)}, {}},
+             "r.0.et: node 1 (n1): comm_dst 5: not a rank of the job (ranks 0 to 1, a file each)"},
+            {{{P2p(1, false, 0, 64)}, {}}, "r.0.et: node 1 (n1): comm_src 0: the node's own rank"},
+            {{{P2p(1, true, 1, 64)}, {}},
+             "r.0.et: node 1 (n1): COMM_SEND_NODE to rank 1 (comm_tag 0) has no match: rank 0 "
+             "sends 1 time(s) to rank 1 with comm_tag 0, rank 1 receives 0 time(s) from it with "
+             "that tag"},
+            {{{P2p(1, true, 1, 64)}, {big}},
+             "r.0.et: node 1 (n1): COMM_SEND_NODE to rank 1 (comm_tag 0) sends 64 bytes, its "
+             "COMM_RECV_NODE (r.1.et: node 1 (n1)) receives 128"},
+            // Rank 1 receives only after an all-reduce rank 0 comes to after its send.
+            {{{P2p(1, true, 1, 64), Coll(2, "ALL_REDUCE", 64, {1})},
+              {Coll(1, "ALL_REDUCE", 64), P2p(2, false, 0, 64, {1})}},
+             "r.0.et: node 1 (n1): COMM_SEND_NODE to rank 1 (comm_tag 0) cannot run: rank 1 "
+             "comes to its match (r.1.et: node 2 (n2)) only after r.1.et: node 1 (n1), which "
+             "waits for this rank"},
+            // Both receive first.
+            {{{P2p(1, false, 1, 64), P2p(2, true, 1, 64, {1})},
+              {P2p(1, false, 0, 64), P2p(2, true, 0, 64, {1})}},
+             "r.0.et: node 2 (n2): COMM_SEND_NODE to rank 1 (comm_tag 0) waits for a receive "
+             "before it, whose sender waits in turn for this rank"},
             {{{Coll(1, "", 64)}}, "r.0.et: node 1 (n1): a COMM_COLL_NODE without comm_type"},
             {{{partial}}, "r.0.et: node 1 (n1): involved_dim leaves out a network dimension"},
             {{{Coll(1, "ALL_REDUCE", 64)}, {Coll(1, "ALL_REDUCE", 128)}},
@@ -292,7 +391,7 @@ class StepsErrorsTestCase : public TestCase
              "(r.0.et: node 1 (n1)) is ALL_REDUCE of 64 bytes"},
             {{{Coll(1, "ALL_REDUCE", 64)},
               {Coll(1, "ALL_REDUCE", 64), Coll(2, "ALL_REDUCE", 64, {1})}},
-             "r.1.et: rank 1 runs 2 collectives, rank 0 (r.0.et) 1"},
+             "r.0.et: rank 0 runs 1 collectives, rank 1 (r.1.et) 2"},
         };
         for (const auto& [ranks, expected] : cases)
         {
@@ -316,6 +415,7 @@ class RdmaChakraTestSuite : public TestSuite
         AddTestCase(new GeneratorTracesTestCase, TestCase::QUICK);
         AddTestCase(new BadTracesTestCase, TestCase::QUICK);
         AddTestCase(new StepsTestCase, TestCase::QUICK);
+        AddTestCase(new StepsPointToPointTestCase, TestCase::QUICK);
         AddTestCase(new StepsErrorsTestCase, TestCase::QUICK);
     }
 };

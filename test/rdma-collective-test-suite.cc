@@ -498,52 +498,7 @@ class RdmaCollectiveScheduleTestSuite : public TestSuite
 
 RdmaCollectiveScheduleTestSuite g_rdmaCollectiveScheduleTestSuite; //!< static instance
 
-/// A job on a star of hosts, run to its end.
-struct StarJob
-{
-    /// \param hosts hosts of the star \param job the job (hosts filled if empty)
-    /// \param reduceRate the runner's ReduceRate \param fastForward its FastForward
-    StarJob(uint32_t hosts,
-            RdmaJob job,
-            const std::string& reduceRate = "4000Gbps",
-            bool fastForward = false)
-    {
-        rdmatest::Star::Options o;
-        o.hosts = hosts;
-        star = std::make_unique<rdmatest::Star>(o);
-        runner = CreateObject<RdmaCollectiveRunner>();
-        runner->SetAttribute("ReduceRate", DataRateValue(DataRate(reduceRate)));
-        runner->SetAttribute("FastForward", BooleanValue(fastForward));
-        runner->SetHosts(star->nics);
-        if (job.hosts.empty())
-        {
-            for (uint32_t h = 0; h < hosts; ++h)
-            {
-                job.hosts.push_back(h);
-            }
-        }
-        runner->AddJob(job);
-        runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
-        runner->Start();
-        Simulator::Stop(Seconds(1));
-        Simulator::Run();
-        records = runner->GetCollectiveRecords();
-        iterations = runner->GetIterationRecords();
-    }
-
-    ~StarJob()
-    {
-        runner->Dispose();
-        runner = nullptr;
-        star.reset();
-        Simulator::Destroy();
-    }
-
-    std::unique_ptr<rdmatest::Star> star;          //!< the fabric
-    Ptr<RdmaCollectiveRunner> runner;              //!< the engine
-    std::vector<RdmaCollectiveRecord> records;     //!< its records
-    std::vector<RdmaIterationRecord> iterations;   //!< its iterations
-};
+using rdmatest::StarJob;
 
 /// \return a shared schedule \param k kind \param a algorithm \param n ranks
 /// \param s bytes \param c channels \param chunk chunk bytes

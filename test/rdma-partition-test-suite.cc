@@ -473,6 +473,7 @@ class RankShareCollectivesTestCase : public TestCase
         RdmaCollectiveRecord r;
         r.iteration = it;
         r.start = start;
+        r.started = true;
         r.end = end;
         r.ranksEntered = 2;
         r.ranksDone = 2;

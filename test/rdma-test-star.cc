@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/qbb-helper.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -95,6 +96,39 @@ Star::Count(uint32_t host, RdmaWcStatus status) const
         n += wc.status == status;
     }
     return n;
+}
+
+StarJob::StarJob(uint32_t hosts, RdmaJob job, const std::string& reduceRate, bool fastForward)
+{
+    Star::Options o;
+    o.hosts = hosts;
+    star = std::make_unique<Star>(o);
+    runner = CreateObject<RdmaCollectiveRunner>();
+    runner->SetAttribute("ReduceRate", DataRateValue(DataRate(reduceRate)));
+    runner->SetAttribute("FastForward", BooleanValue(fastForward));
+    runner->SetHosts(star->nics);
+    if (job.hosts.empty())
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            job.hosts.push_back(h);
+        }
+    }
+    runner->AddJob(job);
+    runner->SetAllDoneCallback(MakeCallback(static_cast<void (*)()>(&Simulator::Stop)));
+    runner->Start();
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    records = runner->GetCollectiveRecords();
+    iterations = runner->GetIterationRecords();
+}
+
+StarJob::~StarJob()
+{
+    runner->Dispose();
+    runner = nullptr;
+    star.reset();
+    Simulator::Destroy();
 }
 
 } // namespace rdmatest

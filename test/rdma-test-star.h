@@ -7,11 +7,13 @@
 
 #include "ns3/node-container.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/rdma-collective-runner.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-switch.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,26 @@ struct Star
      * \return its completions with that status
      */
     uint32_t Count(uint32_t host, RdmaWcStatus status) const;
+};
+
+/**
+ * A training job (RdmaCollectiveRunner) on a Star of hosts, run to its end
+ * (or 1 s); the simulator is destroyed with it.
+ */
+struct StarJob
+{
+    /// \param hosts hosts of the star \param job the job (hosts 0..n-1 if empty)
+    /// \param reduceRate the runner's ReduceRate \param fastForward its FastForward
+    StarJob(uint32_t hosts,
+            RdmaJob job,
+            const std::string& reduceRate = "4000Gbps",
+            bool fastForward = false);
+    ~StarJob();
+
+    std::unique_ptr<Star> star;                  //!< the fabric
+    Ptr<RdmaCollectiveRunner> runner;            //!< the engine
+    std::vector<RdmaCollectiveRecord> records;   //!< its records
+    std::vector<RdmaIterationRecord> iterations; //!< its iterations
 };
 
 } // namespace rdmatest

@@ -316,8 +316,9 @@ AddCollectiveKeys(RdmaConfig& c)
 {
     c.AddKey("collective.type",
              "all-reduce",
-             "collective: all-reduce, all-gather, reduce-scatter, broadcast (from rank 0) or "
-             "all-to-all, when job.sequence is empty",
+             "collective: all-reduce, all-gather, reduce-scatter, broadcast (from rank 0), "
+             "all-to-all or send-recv (nccl-tests' sendrecv: rank r to r + 1), when "
+             "job.sequence is empty",
              MakeEnumChecker(0,
                              "all-reduce",
                              1,
@@ -327,7 +328,9 @@ AddCollectiveKeys(RdmaConfig& c)
                              3,
                              "broadcast",
                              4,
-                             "all-to-all"));
+                             "all-to-all",
+                             5,
+                             "send-recv"));
     c.AddKey("collective.bytes",
              "67108864",
              "collective: the size S of a collective, bytes (nccl-tests' size: the buffer of "
@@ -336,10 +339,22 @@ AddCollectiveKeys(RdmaConfig& c)
              MakeUintegerChecker<uint64_t>(1));
     c.AddKey("collective.algorithm",
              "auto",
-             "collective: auto (ring; pairwise for all-to-all), ring, tree (NCCL's double binary "
-             "tree, all-reduce), halving-doubling (Rabenseifner, all-reduce, power-of-two ranks) "
-             "or pairwise (all-to-all), where job.sequence names none",
-             MakeEnumChecker(0, "auto", 1, "ring", 2, "tree", 3, "halving-doubling", 4, "pairwise"));
+             "collective: auto (ring; pairwise for all-to-all, direct for send-recv), ring, "
+             "tree (NCCL's double binary tree, all-reduce), halving-doubling (Rabenseifner, "
+             "all-reduce, power-of-two ranks), pairwise (all-to-all) or direct (send-recv), "
+             "where job.sequence names none",
+             MakeEnumChecker(0,
+                             "auto",
+                             1,
+                             "ring",
+                             2,
+                             "tree",
+                             3,
+                             "halving-doubling",
+                             4,
+                             "pairwise",
+                             5,
+                             "direct"));
     c.AddKey("collective.chunkBytes",
              "524288",
              "collective: largest RDMA WRITE with immediate, bytes (NCCL's Simple protocol: "
@@ -508,7 +523,9 @@ AddSimKeys(RdmaConfig& c)
     c.AddKey("sim.ranks",
              "0",
              "processes of one distributed simulation (ns-3's mpi module, `make mpi`; "
-             "doc/mpi.rst): 0 takes mpirun's -np (1 without mpirun); any other value must equal it",
+             "doc/mpi.rst): 0 takes mpirun's -np (1 without mpirun); any other value must equal "
+             "it, except with rdma-sim --check outside mpirun, which checks the launch of that "
+             "many ranks (scripts/launch_mpi.py)",
              MakeUintegerChecker<uint32_t>());
     c.AddKey("sim.partition",
              "",

@@ -98,6 +98,7 @@ CollectiveFields(Record& r, F f)
     f(r.iteration);
     f(r.item);
     f(r.start);
+    f(r.started);
     f(r.end);
     f(r.ranksEntered);
     f(r.ranksDone);

@@ -153,6 +153,11 @@ FromMessage(const ChakraProtoMsg::Node& n, const std::string& file)
         {
             node.peer = Integer(a, where);
         }
+        else if (a.name() == "comm_tag" &&
+                 (node.kind == RdmaChakraNode::SEND || node.kind == RdmaChakraNode::RECV))
+        {
+            node.tag = Integer(a, where);
+        }
         else if (a.name() == "pg_name")
         {
             if (a.value_case() != AttributeProto::kStringVal)

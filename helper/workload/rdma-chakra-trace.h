@@ -43,6 +43,7 @@ struct RdmaChakraNode
     std::string collective;
     uint64_t bytes{0}; //!< COLLECTIVE, SEND, RECV: comm_size (bytes)
     int64_t peer{-1};  //!< SEND: comm_dst; RECV: comm_src; -1 if the node has none
+    int64_t tag{0};    //!< SEND, RECV: comm_tag (0 if the node has none)
     std::string group; //!< COLLECTIVE: pg_name, empty if none
     /// COLLECTIVE: involved_dim, one flag per network dimension (ASTRA-sim);
     /// empty if the node has none
@@ -73,8 +74,8 @@ struct RdmaChakraTrace
  * \throws std::runtime_error naming the file (and node, or byte offset) on
  *         a missing or unreadable file, a folder with no set or several, a
  *         message that does not parse, a node id given twice, an attribute
- *         of the wrong type (comm_type, comm_size, comm_src, comm_dst:
- *         integers; pg_name: a string; involved_dim: a bool list), or a
+ *         of the wrong type (comm_type, comm_size, comm_src, comm_dst,
+ *         comm_tag: integers; pg_name: a string; involved_dim: a bool list), or a
  *         negative size
  */
 RdmaChakraTrace RdmaReadChakraTrace(const std::string& where);

@@ -45,6 +45,11 @@ RdmaCollectiveRunner::BeginCollective(uint32_t j, uint32_t r)
     const Time now = Simulator::Now();
     RdmaCollectiveMemo::Key key;
     key.schedule = s.job.items[first.item % s.job.items.size()].collective.get();
+    if (key.schedule->GetActiveRanks() != s.ranks.size())
+    {
+        m_memo.NotKeyed(); // a replay ends every rank's part; some ranks have none
+        return;
+    }
     key.entries.resize(s.ranks.size());
     for (uint32_t k = 0; k < s.ranks.size(); ++k)
     {

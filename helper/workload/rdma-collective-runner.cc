@@ -111,10 +111,11 @@ RdmaCollectiveRecord::GetBusBw() const
 void
 RdmaCollectiveRecord::Merge(const RdmaCollectiveRecord& other)
 {
-    if (other.ranksEntered > 0)
+    if (other.started)
     {
-        start = ranksEntered > 0 ? std::min(start, other.start) : other.start;
+        start = started ? std::min(start, other.start) : other.start;
     }
+    started = started || other.started;
     ranksEntered += other.ranksEntered;
     ranksDone += other.ranksDone;
     end = std::max(end, other.end);
@@ -133,7 +134,7 @@ RdmaCollectiveRecord::Merge(const RdmaCollectiveRecord& other)
         lastLanded = other.lastLanded;
         lastKey = other.lastKey;
     }
-    completed = schedule && ranksDone == schedule->GetRanks();
+    completed = schedule && ranksDone == schedule->GetActiveRanks();
 }
 
 Time
@@ -320,10 +321,17 @@ RdmaCollectiveRunner::MakeRecords(JobState& s, uint32_t j)
         }
     }
     s.iterations.resize(job.iterations);
+    // The busiest rank's compute (ranks may compute in different gaps: a
+    // pipeline's stages), which is every rank's when they compute alike.
     Time compute(0);
-    for (const auto& item : job.items)
+    for (uint32_t r = 0; r < job.hosts.size(); ++r)
     {
-        compute += item.collective ? Time(0) : item.compute;
+        Time own(0);
+        for (const auto& item : job.items)
+        {
+            own += item.collective ? Time(0) : item.GetCompute(r);
+        }
+        compute = std::max(compute, own);
     }
     for (uint32_t it = 0; it < job.iterations; ++it)
     {
@@ -571,13 +579,28 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
         Simulator::Schedule(item.GetCompute(r), &RdmaCollectiveRunner::LeaveItem, this, j, r);
         return;
     }
+    if (!item.collective->IsActive(r))
+    {
+        // Not one of its ranks (point-to-point, groups that leave it out):
+        // it goes on at once, its sequence number counted as theirs are.
+        ++rank.seq;
+        Simulator::ScheduleNow(&RdmaCollectiveRunner::LeaveItem, this, j, r);
+        return;
+    }
     RdmaCollectiveRecord& rec = s.records[rank.seq];
     if (m_fastForward && m_memo.IsRecording(j) && rank.seq > s.recordingSeq)
     {
         m_memo.NextEntered(j); // the recorded collective's end now depends on this one
     }
-    if (rec.ranksEntered++ == 0)
+    // A send-recv starts when a sender comes to it (a receiver waiting
+    // before is the program's wait, not the transfer's); any other
+    // collective when its first rank does.
+    const bool opens = item.collective->GetKind() != RdmaCollectiveKind::SEND_RECV ||
+                       !item.collective->GetSends(r).empty();
+    ++rec.ranksEntered;
+    if (opens && !rec.started)
     {
+        rec.started = true;
         rec.start = Simulator::Now();
         if (m_fastForward)
         {
@@ -598,7 +621,8 @@ RdmaCollectiveRunner::EnterItem(uint32_t j, uint32_t r)
     }
     rank.endKnown = false;
     const RdmaCollectiveSchedule& c = *item.collective;
-    if (m_fastForward && rec.ranksEntered == 1 && !s.steady && RdmaSteadyCollective::IsStream(c))
+    if (m_fastForward && rec.ranksEntered == 1 && !s.steady && c.GetActiveRanks() == c.GetRanks() &&
+        RdmaSteadyCollective::IsStream(c))
     {
         s.steady = std::make_unique<RdmaSteadyCollective>(c, m_steadyWindow, m_steadyTolerance);
         s.steadySeq = rank.seq;
@@ -746,7 +770,7 @@ RdmaCollectiveRunner::CheckRankDone(uint32_t j, uint32_t r)
         }
         ++rank.seq;
         rec.end = Simulator::Now(); // the last rank done so far
-        if (++rec.ranksDone == s.ranks.size())
+        if (++rec.ranksDone == rec.schedule->GetActiveRanks())
         {
             rec.completed = true;
             if (replayed)

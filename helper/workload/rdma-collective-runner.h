@@ -73,10 +73,12 @@ struct RdmaJob
  * \ingroup rdma
  * \brief One collective of one iteration of a job, measured.
  *
- * start is when its first rank entered it, end when its last rank had
- * every receive landed (and reduced) and every WRITE completed (ACKed):
- * CCT = end - start. algbw and busbw are nccl-tests' (bytes / CCT, times
- * RdmaBusBandwidthFactor).
+ * start is when its first rank entered it (a send-recv's: its first
+ * sending rank; a receiver that waits before is not the transfer's time),
+ * end when its last rank had every receive landed (and reduced) and every
+ * WRITE completed (ACKed): CCT = end - start. A rank with no send and no
+ * receive in it (RdmaCollectiveSchedule::IsActive) is not one of its ranks. algbw and busbw are
+ * nccl-tests' (bytes / CCT, times RdmaBusBandwidthFactor).
  */
 struct RdmaCollectiveRecord
 {
@@ -84,11 +86,12 @@ struct RdmaCollectiveRecord
     uint32_t iteration{0}; //!< iteration, from 0
     uint32_t item{0};      //!< index of the collective in the iteration's items
     std::shared_ptr<const RdmaCollectiveSchedule> schedule; //!< what ran
-    Time start;                //!< first rank entered
+    Time start;                //!< first rank (send-recv: sending rank) entered, if started
+    bool started{false};       //!< start is set
     Time end;                  //!< last rank done (valid if completed)
     uint32_t ranksEntered{0};  //!< ranks that entered it
     uint32_t ranksDone{0};     //!< ranks done with it
-    bool completed{false};     //!< every rank done
+    bool completed{false};     //!< every active rank done
     bool failed{false};        //!< a WRITE completed with an error
     /// If failed: the rank whose work request completed in error first, its
     /// host, when, and the status (IBV_WC_RETRY_EXC_ERR across a failed link)
@@ -128,9 +131,10 @@ struct RdmaCollectiveRecord
 /**
  * \ingroup rdma
  * \brief One iteration of a job, measured: from its first rank's start to
- * its last rank's end; compute is the sum of the iteration's compute gaps
- * (each rank computes them in turn), the rest of the time is exposed
- * communication (the model does not overlap the two).
+ * its last rank's end; compute is the busiest rank's compute gaps, summed
+ * (each rank computes them in turn; every rank's when the ranks compute
+ * alike), the rest of the time is exposed communication, waits included
+ * (the model does not overlap the two).
  */
 struct RdmaIterationRecord
 {
@@ -139,7 +143,7 @@ struct RdmaIterationRecord
     uint32_t ranks{0};        //!< the job's ranks
     Time start;               //!< first rank started it
     Time end;                 //!< last rank finished it (valid if completed)
-    Time compute;             //!< the iteration's compute gaps, summed
+    Time compute;             //!< the busiest rank's compute gaps, summed
     uint32_t ranksDone{0};    //!< ranks done with it
     bool started{false};      //!< a rank started it
     bool completed{false};    //!< every rank finished it

@@ -66,7 +66,7 @@ std::vector<std::string>
 CollectiveNames()
 {
     std::vector<std::string> names;
-    for (uint8_t k = 0; k <= static_cast<uint8_t>(RdmaCollectiveKind::ALL_TO_ALL); ++k)
+    for (uint8_t k = 0; k <= static_cast<uint8_t>(RdmaCollectiveKind::SEND_RECV); ++k)
     {
         names.emplace_back(RdmaCollectiveName(static_cast<RdmaCollectiveKind>(k)));
     }
@@ -948,18 +948,78 @@ MakeChakraItems(const RdmaConfig& c,
                                                     (topo.servers.count > 0 ? " GPUs" : " hosts")));
     }
     CheckJobRanks(c, topo, plan.ranks);
-    const uint64_t least =
-        uint64_t(plan.ranks) * c.GetUinteger("collective.channels"); // BuildPlanned's floor
+    const uint64_t channels = c.GetUinteger("collective.channels");
+    const uint64_t least = uint64_t(plan.ranks) * channels; // BuildPlanned's floor
     const double scale = c.GetDouble("job.workloadCommScale");
     std::map<std::pair<RdmaCollectiveKind, uint64_t>, std::shared_ptr<const RdmaCollectiveSchedule>>
         built;
     uint64_t raised = 0;
     uint64_t used = 0; // bytes of the schedules built so far
     std::string firstRaised;
+    std::map<std::vector<uint64_t>, std::shared_ptr<const RdmaCollectiveSchedule>> builtP2p;
+    const auto count = [&](const std::shared_ptr<const RdmaCollectiveSchedule>& schedule,
+                           const std::string& where,
+                           const std::string& what) {
+        used += schedule->GetMemoryBytes();
+        if (limit.bytes > 0 && used > limit.bytes)
+        {
+            throw RdmaConfigError(
+                "sim.maxMemory: " + where + ": its " + what + " on " + std::to_string(plan.ranks) +
+                " ranks takes the job's schedules to " + RdmaFormatByteSize(used) +
+                ", more than the limit of " + RdmaFormatByteSize(limit.bytes) + " (" +
+                limit.source +
+                "); scale the bytes down (job.workloadCommScale) or send larger chunks "
+                "(collective.chunkBytes)");
+        }
+    };
     for (const RdmaChakraStep& step : steps)
     {
         RdmaJobItem item;
-        if (!step.collective)
+        if (step.kind == RdmaChakraStep::TRANSFERS)
+        {
+            const std::string where = c.GetOrigin("job.chakra") + ": job.chakra: " + step.where;
+            std::vector<RdmaCollectiveSchedule::Transfer> transfers;
+            std::vector<uint64_t> key; // the transfers as numbers, to build each once
+            for (const RdmaChakraTransfer& x : step.transfers)
+            {
+                RdmaCollectiveSchedule::Transfer y;
+                y.src = x.src;
+                y.dst = x.dst;
+                y.after = x.after;
+                y.bytes = static_cast<uint64_t>(std::llround(double(x.bytes) * scale));
+                if (y.bytes < channels)
+                {
+                    firstRaised = raised++ == 0 ? step.where : firstRaised;
+                    y.bytes = channels;
+                }
+                key.insert(key.end(), {y.src, y.dst, y.bytes, y.after.size()});
+                key.insert(key.end(), y.after.begin(), y.after.end());
+                transfers.push_back(std::move(y));
+            }
+            auto& schedule = builtP2p[key];
+            if (!schedule)
+            {
+                try
+                {
+                    schedule = std::make_shared<RdmaCollectiveSchedule>(
+                        RdmaCollectiveSchedule::PointToPoint(
+                            plan.ranks,
+                            transfers,
+                            channels,
+                            c.GetUinteger("collective.chunkBytes")));
+                }
+                catch (const std::invalid_argument& e)
+                {
+                    throw RdmaConfigError(where + ": " + e.what());
+                }
+                count(schedule, where, std::to_string(transfers.size()) + " send(s)");
+            }
+            item.collective = schedule;
+            item.layer = step.name;
+            plan.items.push_back(item);
+            continue;
+        }
+        if (step.kind == RdmaChakraStep::COMPUTE)
         {
             item.compute = *std::max_element(step.compute.begin(), step.compute.end());
             if (std::any_of(step.compute.begin(), step.compute.end(), [&](Time t) {
@@ -997,18 +1057,10 @@ MakeChakraItems(const RdmaConfig& c,
         if (!schedule)
         {
             schedule = BuildPlanned(c, p, plan.ranks);
-            used += schedule->GetMemoryBytes();
-            if (limit.bytes > 0 && used > limit.bytes)
-            {
-                throw RdmaConfigError(
-                    "sim.maxMemory: " + p.where + ": its " + RdmaCollectiveName(p.kind) + " of " +
-                    std::to_string(p.bytes) + " bytes on " + std::to_string(plan.ranks) +
-                    " ranks takes the job's schedules to " + RdmaFormatByteSize(used) +
-                    ", more than the limit of " + RdmaFormatByteSize(limit.bytes) + " (" +
-                    limit.source +
-                    "); scale the bytes down (job.workloadCommScale) or send larger chunks "
-                    "(collective.chunkBytes)");
-            }
+            count(schedule,
+                  p.where,
+                  std::string(RdmaCollectiveName(p.kind)) + " of " + std::to_string(p.bytes) +
+                      " bytes");
         }
         item.collective = schedule;
         item.layer = step.name;
@@ -1023,7 +1075,8 @@ MakeChakraItems(const RdmaConfig& c,
     {
         notes.push_back(firstRaised + ": " + std::to_string(raised) +
                         " collective(s) smaller than ranks x collective.channels bytes (a "
-                        "BARRIER is an all-reduce of 4 bytes) are raised to that");
+                        "BARRIER is an all-reduce of 4 bytes), or send(s) smaller than "
+                        "collective.channels bytes, are raised to that");
     }
     if (warnings)
     {

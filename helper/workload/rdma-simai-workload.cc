@@ -277,7 +277,9 @@ ParsePreamble(RdmaTextReader& r, std::vector<std::string>& tokens, RdmaSimaiWork
     {
         w.warnings.push_back(At(w.path, r.GetLine()) + "pp: " + std::to_string(w.pp) +
                              ": pipeline stages are not modelled: every rank runs every layer, "
-                             "and the stages' sends of pp_comm bytes are left out");
+                             "and the stages' sends of pp_comm bytes are left out (SimAI adds "
+                             "them analytically, zero at its default pp_overlap_ratio of 1; "
+                             "a Chakra trace's sends run)");
     }
 }
 

@@ -16,13 +16,10 @@ namespace
 {
 
 /// Names of RdmaCollectiveKind, by value.
-const char* const g_collectiveNames[] = {"all-reduce",
-                                         "all-gather",
-                                         "reduce-scatter",
-                                         "broadcast",
-                                         "all-to-all"};
+const char* const g_collectiveNames[] =
+    {"all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all", "send-recv"};
 /// Names of RdmaCollectiveAlgorithm, by value.
-const char* const g_algorithmNames[] = {"ring", "tree", "halving-doubling", "pairwise"};
+const char* const g_algorithmNames[] = {"ring", "tree", "halving-doubling", "pairwise", "direct"};
 
 /**
  * \brief What each byte range of one rank's buffer depends on: the
@@ -265,6 +262,8 @@ RdmaCollectiveAlgorithms(RdmaCollectiveKind kind)
         return {A::RING, A::TREE, A::HALVING_DOUBLING};
     case RdmaCollectiveKind::ALL_TO_ALL:
         return {A::PAIRWISE};
+    case RdmaCollectiveKind::SEND_RECV:
+        return {A::DIRECT};
     default:
         return {A::RING};
     }
@@ -279,6 +278,7 @@ RdmaBusBandwidthFactor(RdmaCollectiveKind kind, uint32_t ranks)
     case RdmaCollectiveKind::ALL_REDUCE:
         return 2 * (n - 1) / n;
     case RdmaCollectiveKind::BROADCAST:
+    case RdmaCollectiveKind::SEND_RECV:
         return 1;
     default:
         return (n - 1) / n;
@@ -364,6 +364,8 @@ RdmaCollectiveSchedule::Build(RdmaCollectiveKind kind,
     case RdmaCollectiveKind::ALL_TO_ALL:
         s = PairwiseAllToAll(ranks, bytes, channels, chunkBytes);
         break;
+    case RdmaCollectiveKind::SEND_RECV:
+        return SendRecvRing(ranks, bytes, channels, chunkBytes); // finished
     }
     s.Finish();
     return s;
@@ -671,6 +673,7 @@ RdmaCollectiveSchedule::IndexByRank()
     m_recvs.assign(m_ranks, {});
     m_sendIndex.assign(nOps, 0);
     m_recvIndex.assign(nOps, 0);
+    m_activeRanks = 0;
     for (uint32_t i = 0; i < nOps; ++i)
     {
         const Op& op = m_ops[i];
@@ -678,6 +681,10 @@ RdmaCollectiveSchedule::IndexByRank()
         m_sends[op.src].push_back(i);
         m_recvIndex[i] = static_cast<uint32_t>(m_recvs[op.dst].size());
         m_recvs[op.dst].push_back(i);
+    }
+    for (uint32_t r = 0; r < m_ranks; ++r)
+    {
+        m_activeRanks += IsActive(r) ? 1 : 0;
     }
 }
 

@@ -28,6 +28,11 @@ enum class RdmaCollectiveKind : uint8_t
     REDUCE_SCATTER = 2, //!< rank r ends with the sum of every rank's piece r
     BROADCAST = 3,      //!< every rank ends with rank 0's buffer
     ALL_TO_ALL = 4,     //!< rank r's piece p goes to rank p (MoE dispatch and combine)
+    /// Point-to-point sends (ncclSend and ncclRecv; pipeline stages, a
+    /// Chakra trace's COMM_SEND_NODE): each transfer carries its bytes from
+    /// one rank to another. As a collective of n ranks, nccl-tests'
+    /// sendrecv: rank r sends S to r + 1 mod n.
+    SEND_RECV = 5,
 };
 
 /**
@@ -40,12 +45,15 @@ enum class RdmaCollectiveAlgorithm : uint8_t
     TREE = 1,             //!< NCCL's double binary tree (all-reduce)
     HALVING_DOUBLING = 2, //!< recursive halving then doubling (Rabenseifner; all-reduce)
     PAIRWISE = 3,         //!< pairwise exchange, step k to rank r + k (all-to-all)
+    DIRECT = 4,           //!< each transfer straight from sender to receiver (send-recv)
 };
 
-/// \return "all-reduce", "all-gather", "reduce-scatter", "broadcast" or "all-to-all"
+/// \return "all-reduce", "all-gather", "reduce-scatter", "broadcast", "all-to-all" or
+/// "send-recv"
 /// \param kind a collective
 const char* RdmaCollectiveName(RdmaCollectiveKind kind);
-/// \return "ring", "tree", "halving-doubling" or "pairwise" \param algorithm an algorithm
+/// \return "ring", "tree", "halving-doubling", "pairwise" or "direct" \param algorithm an
+/// algorithm
 const char* RdmaCollectiveAlgorithmName(RdmaCollectiveAlgorithm algorithm);
 /**
  * \brief Parse a collective's name (as RdmaCollectiveName writes it).
@@ -65,7 +73,7 @@ std::vector<RdmaCollectiveAlgorithm> RdmaCollectiveAlgorithms(RdmaCollectiveKind
  * compares with the link's rate.
  * \param kind the collective \param ranks n (>= 1)
  * \return 2(n-1)/n for all-reduce; (n-1)/n for all-gather, reduce-scatter
- *         and all-to-all; 1 for broadcast
+ *         and all-to-all; 1 for broadcast and send-recv
  */
 double RdmaBusBandwidthFactor(RdmaCollectiveKind kind, uint32_t ranks);
 
@@ -114,6 +122,18 @@ class RdmaCollectiveSchedule
         uint64_t offset{0};  //!< first byte in the buffer
         uint64_t bytes{0};   //!< payload bytes (>= 1)
         bool reduce{false};  //!< the receiver reduces it into its own data
+    };
+
+    /// One point-to-point transfer (PointToPoint).
+    struct Transfer
+    {
+        uint32_t src{0};   //!< sending rank
+        uint32_t dst{0};   //!< receiving rank
+        uint64_t bytes{0}; //!< payload bytes (>= channels)
+        /// Earlier transfers (their indices) received by src that must have
+        /// landed before this one is sent: what the sender's program does
+        /// before its send (a pipeline stage forwards what it received)
+        std::vector<uint32_t> after{};
     };
 
     /**
@@ -216,6 +236,29 @@ class RdmaCollectiveSchedule
                                                            uint64_t chunkBytes);
 
     /**
+     * \brief Point-to-point transfers as one schedule (a group of ncclSend
+     * and ncclRecv calls, ncclGroupStart to ncclGroupEnd): each transfer
+     * cut into c equal parts, one per channel, each part into chunks of at
+     * most chunkBytes; a transfer's operations wait for those of the
+     * transfers it comes after and for nothing else. Ranks with no
+     * transfer do nothing. GetBytes() is the largest transfer's bytes,
+     * GetGroupRanks() the ranks that send or receive.
+     * \param ranks n (>= 2)
+     * \param transfers the transfers (at least one)
+     * \param channels c (>= 1)
+     * \param chunkBytes the largest WRITE (>= 1)
+     * \return the finished schedule, kind SEND_RECV, algorithm DIRECT
+     * \throws std::invalid_argument naming the transfer: a rank out of
+     *         range, a rank sending to itself, fewer bytes than channels, or
+     *         an `after` that names a transfer not earlier or not received by
+     *         its sender
+     */
+    static RdmaCollectiveSchedule PointToPoint(uint32_t ranks,
+                                               const std::vector<Transfer>& transfers,
+                                               uint32_t channels,
+                                               uint64_t chunkBytes);
+
+    /**
      * \brief Derive what every operation waits for and index the operations
      * by rank (see the class description). Call once, after the last Add.
      */
@@ -243,8 +286,15 @@ class RdmaCollectiveSchedule
     RdmaCollectiveAlgorithm GetAlgorithm() const;
     /// \return n
     uint32_t GetRanks() const;
-    /// \return the ranks of one group, nccl-tests' n (GetRanks() unless Grouped)
+    /// \return the ranks of one group, nccl-tests' n (GetRanks() unless Grouped
+    /// or PointToPoint)
     uint32_t GetGroupRanks() const;
+    /// \return the ranks that send or receive anything (a collective's are
+    /// all of them; a Grouped schedule's, its groups'; PointToPoint's, its
+    /// transfers' ends)
+    uint32_t GetActiveRanks() const;
+    /// \return whether a rank sends or receives anything \param rank the rank
+    bool IsActive(uint32_t rank) const;
     /// \return S
     uint64_t GetBytes() const;
     /// \return the channels
@@ -362,6 +412,15 @@ class RdmaCollectiveSchedule
     /// \param parts n \param i which
     static std::pair<uint64_t, uint64_t> Part(uint64_t total, uint64_t parts, uint64_t i);
     /**
+     * \brief nccl-tests' sendrecv as a collective: rank r sends S to r + 1 mod n.
+     * \param ranks n \param bytes S \param channels c \param chunkBytes largest WRITE
+     * \return the finished schedule (PointToPoint's)
+     */
+    static RdmaCollectiveSchedule SendRecvRing(uint32_t ranks,
+                                               uint64_t bytes,
+                                               uint32_t channels,
+                                               uint64_t chunkBytes);
+    /**
      * \brief Add a ring over n segments of every channel's part: in step k
      * rank r sends segment (r - k) mod n to r + 1.
      * \param steps steps \param reduceSteps the first this many steps reduce
@@ -388,6 +447,7 @@ class RdmaCollectiveSchedule
     std::vector<uint32_t> m_sendIndex;   //!< per op
     std::vector<uint32_t> m_recvIndex;   //!< per op
     uint32_t m_mostOpsPerQp{0};          //!< per (src, dst, channel)
+    uint32_t m_activeRanks{0};           //!< ranks that send or receive
 };
 
 } // namespace ns3

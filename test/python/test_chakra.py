@@ -54,7 +54,8 @@ def write_trace(et, prefix, ranks):
     """Write <prefix>.<r>.et per rank as Chakra's protolib.encodeMessage does:
     GlobalMetadata, then the nodes, each after its length as a varint.
     ranks: per rank, a list of (id, kind, fields) with kind 'comp' (us),
-    'coll' (type, bytes) or 'send'; fields['deps'] lists data_deps."""
+    'coll' (type, bytes), 'send' (dst, bytes, tag) or 'recv' (src, bytes,
+    tag); fields['deps'] lists data_deps."""
     for r, nodes in enumerate(ranks):
         with open('%s.%d.et' % (prefix, r), 'wb') as f:
             meta = et.GlobalMetadata(version='0.0.4').SerializeToString()
@@ -70,10 +71,15 @@ def write_trace(et, prefix, ranks):
                     n.attr.append(et.AttributeProto(name='comm_type',
                                                     int64_val=getattr(et, fields['type'])))
                     n.attr.append(et.AttributeProto(name='comm_size', int64_val=fields['bytes']))
-                elif kind == 'send':
-                    n.type = et.COMM_SEND_NODE
-                    n.attr.append(et.AttributeProto(name='comm_dst', int64_val=fields['dst']))
+                elif kind in ('send', 'recv'):
+                    # As Chakra's converters write them: both ends, the size and a tag.
+                    n.type = et.COMM_SEND_NODE if kind == 'send' else et.COMM_RECV_NODE
+                    src, dst = (r, fields['dst']) if kind == 'send' else (fields['src'], r)
+                    n.attr.append(et.AttributeProto(name='comm_src', int32_val=src))
+                    n.attr.append(et.AttributeProto(name='comm_dst', int32_val=dst))
                     n.attr.append(et.AttributeProto(name='comm_size', int64_val=fields['bytes']))
+                    n.attr.append(et.AttributeProto(name='comm_tag',
+                                                    int32_val=fields.get('tag', 0)))
                 data = n.SerializeToString()
                 f.write(varint(len(data)) + data)
     return prefix
@@ -126,8 +132,9 @@ def test_the_generators_other_traces_run_or_are_refused_for_their_reason(run_exa
     for name, why in (('one_metadata_node_all_types', 'no compute and no collective'),
                       ('one_remote_mem_load_node', 'no compute and no collective'),
                       ('one_remote_mem_store_node', 'no compute and no collective'),
-                      ('one_comm_send_node', 'COMM_SEND_NODE: point-to-point nodes are not run'),
-                      ('one_comm_recv_node', 'COMM_RECV_NODE: point-to-point nodes are not run')):
+                      # The generator's send and receive name no peer (no comm_dst, comm_src).
+                      ('one_comm_send_node', 'a COMM_SEND_NODE without comm_dst'),
+                      ('one_comm_recv_node', 'a COMM_RECV_NODE without comm_src')):
         out = tmp_path / name
         r = run(run_example, out, '--job.chakra=%s' % os.path.join(GENERATED, name))
         assert r.returncode == 2 and why in r.stderr, (name, r.stderr)
@@ -191,7 +198,7 @@ def test_what_the_trace_allows_and_is_not_taken_is_said(et, run_example, tmp_pat
         (1, 'comp', {'us': 50}), (2, 'coll', {'type': 'ALL_GATHER', 'bytes': 65536})]] * 4)
     r = run(run_example, tmp_path / 'o', '--job.chakra=%s' % prefix)
     assert r.returncode == 0, r.stderr
-    assert '4 collective(s) could run beside other nodes' in r.stderr, r.stderr
+    assert '4 communication node(s) could run beside other nodes' in r.stderr, r.stderr
     summary = json.load(open(tmp_path / 'o' / 'summary.json'))
     assert any('could run beside other nodes' in w for w in summary['warnings'])
 
@@ -203,7 +210,10 @@ def test_bad_traces_and_keys_exit_2_naming_the_file_node_or_key(et, run_example,
     missing = write_trace(et, str(tmp_path / 'missing'), [[(1, 'comp', {'us': 1, 'deps': [9]})]] * 2)
     gather = write_trace(et, str(tmp_path / 'gather'), [[(1, 'coll', {'type': 'GATHER',
                                                                        'bytes': 4096})]] * 2)
-    send = write_trace(et, str(tmp_path / 'send'), [[(1, 'send', {'dst': 1, 'bytes': 64})]] * 2)
+    send = write_trace(et, str(tmp_path / 'send'), [[(1, 'send', {'dst': 1, 'bytes': 64})],
+                                                    [(1, 'comp', {'us': 1})]])
+    outside = write_trace(et, str(tmp_path / 'outside'), [[(1, 'send', {'dst': 2, 'bytes': 64})],
+                                                          [(1, 'recv', {'src': 0, 'bytes': 64})]])
     ok = write_trace(et, str(tmp_path / 'ok'), [[(1, 'coll', ar)]] * 2)
     cases = [
         (('--job.chakra=%s' % differ,),
@@ -211,7 +221,10 @@ def test_bad_traces_and_keys_exit_2_naming_the_file_node_or_key(et, run_example,
         (('--job.chakra=%s' % missing,),
          '%s.0.et: node 1 (comp1) depends on node 9, which the file does not have' % missing),
         (('--job.chakra=%s' % gather,), 'comm_type GATHER has no schedule here'),
-        (('--job.chakra=%s' % send,), 'COMM_SEND_NODE: point-to-point nodes are not run'),
+        (('--job.chakra=%s' % send,),
+         '%s.0.et: node 1 (send1): COMM_SEND_NODE to rank 1 (comm_tag 0) has no match' % send),
+        (('--job.chakra=%s' % outside,),
+         '%s.0.et: node 1 (send1): comm_dst 2: not a rank of the job' % outside),
         (('--job.chakra=%s' % (tmp_path / 'none'),), 'none.0.et: cannot open'),
         (('--job.chakra=%s' % GENERATED,), 'expected one set of Chakra traces'),
         (('--job.chakra=%s' % ok, '--job.ranks=4'), 'job.ranks = 4: job.chakra has 2 ranks'),
@@ -240,3 +253,94 @@ def test_schedules_past_sim_max_memory_exit_2_naming_the_node(et, run_example, t
     assert 'sim.maxMemory: ' in r.stderr and '%s.0.et: node 1 (coll1): its all-to-all' % prefix \
         in r.stderr, r.stderr
     assert not out.exists()
+
+
+def gpipe(stages, micro, fwd_us, bwd_us, size):
+    """A GPipe iteration (Huang et al., NeurIPS'19) as Chakra traces: each
+    stage runs every microbatch forward (receive the activation, compute,
+    send it on), then every one backward (receive the gradient, compute,
+    send it back); each node waits for the one before it."""
+    ranks = []
+    for s in range(stages):
+        nodes = []
+
+        def add(kind, fields):
+            if nodes:
+                fields['deps'] = [nodes[-1][0]]
+            nodes.append((len(nodes) + 1, kind, fields))
+        for m in range(micro):
+            if s > 0:
+                add('recv', {'src': s - 1, 'bytes': size, 'tag': m})
+            add('comp', {'us': fwd_us})
+            if s < stages - 1:
+                add('send', {'dst': s + 1, 'bytes': size, 'tag': m})
+        for m in range(micro):
+            if s < stages - 1:
+                add('recv', {'src': s + 1, 'bytes': size, 'tag': 100 + m})
+            add('comp', {'us': bwd_us})
+            if s > 0:
+                add('send', {'dst': s - 1, 'bytes': size, 'tag': 100 + m})
+        ranks.append(nodes)
+    return ranks
+
+
+def program_time(ranks, transfer_ns):
+    """Each rank's nodes in turn: a compute takes its time, a send
+    transfer_ns (until it is acknowledged), a receive waits until its send
+    has landed, transfer_ns after the send began. Returns the last rank's end."""
+    now = [0] * len(ranks)
+    at = [0] * len(ranks)
+    landed = {}  # (src, dst, tag) -> when
+    while any(at[r] < len(ranks[r]) for r in range(len(ranks))):
+        moved = False
+        for r, nodes in enumerate(ranks):
+            while at[r] < len(nodes):
+                _, kind, f = nodes[at[r]]
+                if kind == 'comp':
+                    now[r] += f['us'] * 1000
+                elif kind == 'send':
+                    landed[(r, f['dst'], f['tag'])] = now[r] + transfer_ns
+                    now[r] += transfer_ns
+                else:
+                    key = (f['src'], r, f['tag'])
+                    if key not in landed:
+                        break
+                    now[r] = max(now[r], landed[key])
+                at[r] += 1
+                moved = True
+        assert moved, 'the program deadlocks'
+    return max(now)
+
+
+def test_a_pipeline_of_sends_and_receives_takes_its_programs_time(et, run_example, tmp_path):
+    # 4 stages, 4 microbatches of 4 MiB activations; 100 us forward, 200 us
+    # backward. One hop's time T is a 2-rank send-recv's CCT (nccl-tests'
+    # sendrecv, job.sequence) on the same fabric.
+    size = 4 << 20
+    ref = tmp_path / 'hop'
+    r = run(run_example, ref, '--job.ranks=2', '--job.sequence=send-recv %d' % size)
+    assert r.returncode == 0, r.stderr
+    (hop,) = rows(ref / 'collectives.csv')
+    assert (hop['collective'], hop['algorithm'], hop['ranks']) == ('send-recv', 'direct', '2')
+    assert hop['busbw_gbps'] == hop['algbw_gbps']  # nccl-tests: busbw = algbw for sendrecv
+    transfer = int(hop['cct_ns'])
+    ranks = gpipe(4, 4, 100, 200, size)
+    prefix = write_trace(et, str(tmp_path / 'gpipe'), ranks)
+    out = tmp_path / 'o'
+    r = run(run_example, out, '--job.chakra=%s' % prefix)
+    assert r.returncode == 0, r.stderr
+    (it,) = rows(out / 'jobs.csv')
+    assert it['status'] == 'done'
+    expected = program_time(ranks, transfer)
+    assert abs(int(it['time_ns']) - expected) <= 0.02 * expected, (it['time_ns'], expected)
+    sends = rows(out / 'collectives.csv')
+    assert {c['collective'] for c in sends} == {'send-recv'}
+    assert all(int(c['bytes']) == size for c in sends)
+    # Each stage computes 4 x (100 + 200) us, at its own times: the
+    # iteration's compute is the busiest stage's, the rest is transfers and
+    # the pipeline's bubbles.
+    assert int(it['compute_ns']) == 1200000
+    # A send starts when its sender comes to it: stage 0's first activation
+    # goes after its 100 us of compute, though stage 1 waits from 0.
+    assert int(sends[0]['start_ns']) == 100000, sends[0]
+    assert abs(int(sends[0]['cct_ns']) - transfer) <= 0.02 * transfer
