@@ -34,6 +34,7 @@
 #include "ns3/rdma-interrupt.h"
 #include "ns3/rdma-key-names.h"
 #include "ns3/rdma-mpi.h"
+#include "ns3/rdma-partition.h"
 #include "ns3/rdma-version.h"
 
 #include <boost/program_options.hpp>
@@ -202,10 +203,13 @@ Main(int argc, char* argv[])
             "with --print-config: only the keys whose value is not their default and that the "
             "run uses (what it prints runs the same experiment again with -c)")(
             "check",
-            "check every key and input as a run does (files, workload, output folder), "
-            "run nothing, exit 0")("force", "write into a non-empty output folder")(
-            "quiet,q",
-            "no progress line on stderr")("version", "print the module's and ns-3's versions and exit");
+            "check every key and input as a run does (files, workload, output folder, the "
+            "memory estimate), run nothing, exit 0; with sim.ranks = N outside mpirun, as the "
+            "launch of N ranks would (the partition, each rank's part)")(
+            "force",
+            "write into a non-empty output folder")("quiet,q", "no progress line on stderr")(
+            "version",
+            "print the module's and ns-3's versions and exit");
         po::options_description keys("configuration keys (see --help)");
         for (const auto& k : config.GetKeys())
         {
@@ -281,11 +285,23 @@ Main(int argc, char* argv[])
         experiment.SetForce(vm.count("force") != 0);
         if (vm.count("check"))
         {
+            // Outside a launch, sim.ranks = N checks the launch of N ranks
+            // before it (doc/mpi.rst, "On a cluster"): the partition, and
+            // each rank's part against sim.maxMemory.
+            const uint64_t planned = config.GetUinteger("sim.ranks");
+            const bool plan = RdmaMpi::GetSize() == 1 && planned > 1;
+            if (plan)
+            {
+                RdmaPartition::SetWorld(0, static_cast<uint32_t>(planned));
+            }
             std::size_t collectives = 0;
-            const std::size_t flows = experiment.Check(&collectives);
-            std::cout << "rdma-sim: configuration checked, "
-                      << (collectives ? collectives : flows)
-                      << (collectives ? " collectives" : " flows")
+            std::string memory;
+            const std::size_t flows = experiment.Check(&collectives, &memory);
+            std::cout << "rdma-sim: configuration checked"
+                      << (plan ? " as a launch of " + std::to_string(planned) + " MPI ranks"
+                               : std::string())
+                      << ", " << (collectives ? collectives : flows)
+                      << (collectives ? " collectives" : " flows") << "; " << memory
                       << "; nothing run, nothing written\n";
             return 0;
         }

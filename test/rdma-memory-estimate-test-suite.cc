@@ -7,12 +7,13 @@
  * RdmaTopologyHelper::SetBuildProgress).
  */
 
+#include "ns3/nstime.h"
 #include "ns3/rdma-build-progress.h"
 #include "ns3/rdma-byte-size.h"
 #include "ns3/rdma-memory-estimate.h"
+#include "ns3/rdma-partition.h"
 #include "ns3/rdma-topology-helper.h"
 #include "ns3/rdma-value-check.h"
-#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
@@ -271,8 +272,10 @@ class RdmaAvailableMemoryTestCase : public TestCase
 {
   public:
     RdmaAvailableMemoryTestCase()
-        : TestCase("available memory: MemAvailable of the proc meminfo file, above 0 and at most the "
-                   "physical memory; the ranks on this machine that share it")
+        : TestCase(
+              "available memory: MemAvailable of the proc meminfo file, above 0 and at most the "
+              "physical memory; the ranks on this machine that share it (Open MPI, MPICH, "
+              "Slurm's tasks per node, else every rank)")
     {
     }
 
@@ -295,6 +298,26 @@ class RdmaAvailableMemoryTestCase : public TestCase
         setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
         NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 3u, "Open MPI's mpirun");
         unsetenv("MPI_LOCALNRANKS");
+        unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        // Slurm's srun: "2(x3),1" is 2 tasks on each of nodes 0-2, 1 on node 3.
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode("2(x3),1", 0), 2u, "node 0");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode("2(x3),1", 2), 2u, "node 2");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode("2(x3),1", 3), 1u, "node 3");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode("2(x3),1", 4), 0u, "no node 4");
+        NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode("8", 0), 8u, "one node");
+        for (const char* bad : {"", "x", "2(x0)", "2(3)", "0", "2(x3"})
+        {
+            NS_TEST_EXPECT_MSG_EQ(RdmaSlurmTasksOnNode(bad, 0), 0u, "'" << bad << "'");
+        }
+        setenv("SLURM_STEP_TASKS_PER_NODE", "4(x2),3", 1);
+        setenv("SLURM_NODEID", "2", 1);
+        NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 3u, "srun: node 2 runs 3 of the step's tasks");
+        unsetenv("SLURM_STEP_TASKS_PER_NODE");
+        unsetenv("SLURM_NODEID");
+        // Another launcher: every rank counted as on this machine.
+        RdmaPartition::SetWorld(0, 6);
+        NS_TEST_EXPECT_MSG_EQ(RdmaLocalRanks(), 6u, "no launcher variable: all 6 ranks");
+        RdmaPartition::SetWorld(0, 1);
         if (saved)
         {
             setenv("OMPI_COMM_WORLD_LOCAL_SIZE", keep.c_str(), 1);

@@ -639,16 +639,20 @@ MemoryLimit(const RdmaConfig& c, std::string& source)
  * \param c the configuration
  * \param estimate the run's estimate
  * \param what what the estimate covers: "this run" or "this fabric alone"
+ * \return what was checked: "<what> needs about X, within the limit of Y (source)"
  * \throws RdmaConfigError
  */
-void
+std::string
 CheckMemory(const RdmaConfig& c, const RdmaMemoryEstimate& estimate, const std::string& what)
 {
     std::string source;
     const uint64_t limit = MemoryLimit(c, source);
     if (limit == 0 || estimate.GetTotalBytes() <= limit)
     {
-        return;
+        return what + " needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
+               (limit == 0
+                    ? std::string(" (no limit known)")
+                    : ", within the limit of " + RdmaFormatByteSize(limit) + " (" + source + ")");
     }
     throw RdmaConfigError(
         "sim.maxMemory: " + what + " needs about " + RdmaFormatByteSize(estimate.GetTotalBytes()) +
@@ -880,7 +884,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     if (RdmaPartition::GetWorldSize() <= 1)
     {
-        CheckMemory(c, memory, "this run");
+        memoryCheck = CheckMemory(c, memory, "this run");
     }
     MakePartition(c);
     CheckPartMemory(c);
@@ -1449,10 +1453,11 @@ RdmaExperimentSpec::CheckPartMemory(const RdmaConfig& c)
         }
     }
     memory = largest;
-    CheckMemory(c,
-                memory,
-                "rank " + std::to_string(largestRank) + "'s part of this run (the largest of " +
-                    std::to_string(partition.ranks) + " ranks)");
+    memoryCheck =
+        CheckMemory(c,
+                    memory,
+                    "rank " + std::to_string(largestRank) + "'s part of this run (the largest of " +
+                        std::to_string(partition.ranks) + " ranks)");
 }
 
 uint32_t

@@ -104,6 +104,9 @@ struct RdmaExperimentSpec
     RdmaMemoryEstimate memory;       //!< what building it (on several ranks: the largest
                                      //!< rank's part) will take, within sim.maxMemory
     RdmaPartition partition;         //!< each node's rank (sim.ranks, sim.partition[Rule])
+    /// What sim.maxMemory was checked against: "this run needs about X,
+    /// within the limit of Y (source)", or the largest rank's part
+    std::string memoryCheck;
     std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
     bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
     /// What the configuration earned short of an error, each printed to

@@ -98,9 +98,13 @@ RdmaExperiment::PrintSummary(std::ostream& os) const
 }
 
 std::size_t
-RdmaExperiment::Check(std::size_t* collectives) const
+RdmaExperiment::Check(std::size_t* collectives, std::string* memory) const
 {
     const RdmaExperimentSpec spec(m_impl->config, m_impl->write, m_impl->force);
+    if (memory)
+    {
+        *memory = spec.memoryCheck;
+    }
     if (collectives)
     {
         *collectives = 0;

@@ -75,9 +75,13 @@ class RdmaExperiment
      * \return the number of flows the run would start
      * \param collectives if not null, set to the number of collectives the
      *        run's jobs would run (traffic.pattern = collective; else 0)
+     * \param memory if not null, set to what sim.maxMemory was checked
+     *        against: the run's estimate, or on several ranks (sim.ranks,
+     *        or RdmaPartition::SetWorld to check a launch before it) the
+     *        largest rank's part, and the limit
      * \throws RdmaConfigError on the first bad key or input, as Run()
      */
-    std::size_t Check(std::size_t* collectives = nullptr) const;
+    std::size_t Check(std::size_t* collectives = nullptr, std::string* memory = nullptr) const;
 
     /**
      * \brief The configuration a run would use: the merged keys with

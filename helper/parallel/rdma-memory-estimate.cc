@@ -4,12 +4,14 @@
 
 #include "rdma-memory-estimate.h"
 
+#include "rdma-partition.h"
+
 #include "ns3/rdma-byte-size.h"
 
 #include <algorithm>
 #include <cstdlib>
-#include <initializer_list>
 #include <fstream>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 #include <unistd.h>
@@ -292,6 +294,43 @@ RdmaAvailableMemory()
 }
 
 uint32_t
+RdmaSlurmTasksOnNode(const std::string& tasksPerNode, uint32_t node)
+{
+    // "2(x3),1": nodes 0 to 2 run 2 tasks each, node 3 one (srun(1),
+    // SLURM_STEP_TASKS_PER_NODE).
+    std::istringstream in(tasksPerNode);
+    std::string item;
+    uint32_t first = 0;
+    while (std::getline(in, item, ','))
+    {
+        unsigned long tasks = 0;
+        unsigned long repeat = 1;
+        char open = 0;
+        char x = 0;
+        char close = 0;
+        std::istringstream one(item);
+        if (!(one >> tasks) || tasks == 0)
+        {
+            return 0;
+        }
+        if (one >> open)
+        {
+            if (open != '(' || !(one >> x >> repeat >> close) || x != 'x' || close != ')' ||
+                repeat == 0)
+            {
+                return 0;
+            }
+        }
+        if (node < first + repeat)
+        {
+            return static_cast<uint32_t>(tasks);
+        }
+        first += static_cast<uint32_t>(repeat);
+    }
+    return 0;
+}
+
+uint32_t
 RdmaLocalRanks()
 {
     // Set by the launchers for each process they start: Open MPI's mpirun
@@ -304,7 +343,19 @@ RdmaLocalRanks()
             return static_cast<uint32_t>(std::atoi(value));
         }
     }
-    return 1;
+    // Slurm's srun: the step's tasks per node, and this task's node.
+    const char* perNode = std::getenv("SLURM_STEP_TASKS_PER_NODE");
+    const char* node = std::getenv("SLURM_NODEID");
+    if (perNode && node && std::atoi(node) >= 0)
+    {
+        const uint32_t here = RdmaSlurmTasksOnNode(perNode, static_cast<uint32_t>(std::atoi(node)));
+        if (here > 0)
+        {
+            return here;
+        }
+    }
+    // Another launcher: as if every rank ran on this machine (the safe side).
+    return RdmaPartition::GetWorldSize();
 }
 
 } // namespace ns3

@@ -214,12 +214,24 @@ uint64_t RdmaAvailableMemory();
 
 /**
  * \ingroup rdma
- * \brief The processes of this run on this machine, as the MPI launcher
- * says (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS):
- * they share RdmaAvailableMemory().
- * \return the count (1 without a launcher)
+ * \brief The processes of this run on this machine, as the launcher says:
+ * Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE, MPICH's MPI_LOCALNRANKS, or
+ * Slurm's srun (SLURM_STEP_TASKS_PER_NODE at SLURM_NODEID); with none of
+ * them, every rank of the run (RdmaPartition::GetWorldSize: as if all were
+ * on this machine). They share RdmaAvailableMemory().
+ * \return the count (1 in a sequential run)
  */
 uint32_t RdmaLocalRanks();
+
+/**
+ * \ingroup rdma
+ * \brief Slurm's tasks on one node of a step, from its compressed list.
+ * \param tasksPerNode SLURM_STEP_TASKS_PER_NODE's form: counts separated by
+ *        commas, each repeated over (xN) nodes: "2(x3),1"
+ * \param node the node's index in the step (SLURM_NODEID)
+ * \return the node's tasks, 0 if the list does not parse or is too short
+ */
+uint32_t RdmaSlurmTasksOnNode(const std::string& tasksPerNode, uint32_t node);
 
 } // namespace ns3
 

@@ -87,6 +87,13 @@ LONG = {
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
         ('a system TestSuite that CTest runs already', 'suite'),
 }
+LONG['scripts/launch_mpi.py -n 64 --mem-per-rank 6GiB --sbatch run.sbatch --nodes 4 '
+     '--time 02:00:00 -- -c examples/configs/fat-tree-k8-permutation.ini --topology.k=32 '
+     '--sim.partition=parts.txt --output.dir=/shared/out/k32'] = (
+    'a cluster\'s launch: needs the MPI build and a partition file of the user\'s', 'parse')
+LONG['scripts/launch_mpi.py -n 2 -- -c examples/configs/fat-tree-k8-permutation.ini '
+     '--output.dir=out/k8-on-2'] = (
+    'mpirun with the MPI build: test_mpi_launch.py runs it', 'parse')
 LONG['rdma-sim -c examples/configs/hpcc-fat-ws-dcqcn.ini --cc.preset=nvidia '
      '--traffic.flowFile=data/flows/ws_fat_l30_t0.005.txt'] = (
     'the 5 ms HPCC file with the nvidia preset, ~2 min', 'check')
