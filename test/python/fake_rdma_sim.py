@@ -125,7 +125,8 @@ def main(argv):
         fail("output folder '%s' is not empty (--force writes into it)" % out)
     if '--check' in flags:
         log_call('FAKE_RDMA_SIM_CHECKS', out)
-        print('rdma-sim: configuration checked, %d flows; nothing run, nothing written' % nflows)
+        print('rdma-sim: configuration checked, %d flows; this run needs about 24.00 MiB, within '
+              'the limit of 8.00 GiB (sim.maxMemory = 8GiB); nothing run, nothing written' % nflows)
         return 0
     os.makedirs(out, exist_ok=True)
     log_call('FAKE_RDMA_SIM_COUNTER', out)

@@ -438,7 +438,9 @@ def test_check_runs_every_check_and_nothing_else(run_example, tmp_path):
         r = run_example('rdma-sim', '-c', os.path.join(folder, name), '--check',
                         '--output.dir=%s' % out)
         assert r.returncode == 0, '%s: %s' % (name, r.stderr)
-        flows = re.match(r'rdma-sim: configuration checked, (\d+) (flows|collectives); nothing run',
+        # The count, then what the memory estimate was held against.
+        flows = re.match(r'rdma-sim: configuration checked, (\d+) (flows|collectives); this run '
+                         r'needs about [0-9.]+ [KMG]iB, within the limit of .*; nothing run',
                          r.stdout)
         assert flows and int(flows.group(1)) > 0, r.stdout
         assert not out.exists()
