@@ -177,30 +177,55 @@ class RunnerPassThroughTestCase : public TestCase
 {
   public:
     RunnerPassThroughTestCase()
-        : TestCase("runner: a rank with no transfer goes on at once; the send's record starts "
-                   "at its first sender's or receiver's entry and counts its 2 ranks")
+        : TestCase("runner: a rank with no transfer, or in no group of a grouped collective, "
+                   "goes on at once; the record starts at its own ranks' entry and counts "
+                   "them only")
     {
     }
 
   private:
     void DoRun() override
     {
-        RdmaJob job;
-        job.items.push_back(Gap({MicroSeconds(10), MicroSeconds(10), Time(0)}));
-        job.items.push_back(Step(3, {Xfer(0, 1, 1 << 20)}));
-        StarJob run(3, job);
-        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one send");
-        const RdmaCollectiveRecord& r = run.records[0];
-        NS_TEST_EXPECT_MSG_EQ(r.completed, true, "done");
-        NS_TEST_EXPECT_MSG_EQ(r.start, MicroSeconds(10), "started when its ranks came to it");
-        NS_TEST_EXPECT_MSG_EQ(r.ranksEntered, 2u, "its two ranks entered");
-        NS_TEST_EXPECT_MSG_EQ(r.ranksDone, 2u, "its two ranks done");
-        NS_TEST_EXPECT_MSG_EQ(r.lastSrc, 0u, "from rank 0");
-        NS_TEST_EXPECT_MSG_EQ(r.lastDst, 1u, "to rank 1");
-        NS_TEST_EXPECT_MSG_EQ(run.runner->GetLandedBytes(), uint64_t(1) << 20, "landed once");
-        NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 1u, "one iteration");
-        NS_TEST_EXPECT_MSG_EQ(run.iterations[0].completed, true, "every rank finished it");
-        NS_TEST_EXPECT_MSG_EQ(run.iterations[0].end, r.end, "ending with the send");
+        {
+            RdmaJob job;
+            job.items.push_back(Gap({MicroSeconds(10), MicroSeconds(10), Time(0)}));
+            job.items.push_back(Step(3, {Xfer(0, 1, 1 << 20)}));
+            StarJob run(3, job);
+            NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one send");
+            const RdmaCollectiveRecord& r = run.records[0];
+            NS_TEST_EXPECT_MSG_EQ(r.completed, true, "done");
+            NS_TEST_EXPECT_MSG_EQ(r.start, MicroSeconds(10), "started when its ranks came to it");
+            NS_TEST_EXPECT_MSG_EQ(r.ranksEntered, 2u, "its two ranks entered");
+            NS_TEST_EXPECT_MSG_EQ(r.ranksDone, 2u, "its two ranks done");
+            NS_TEST_EXPECT_MSG_EQ(r.lastSrc, 0u, "from rank 0");
+            NS_TEST_EXPECT_MSG_EQ(r.lastDst, 1u, "to rank 1");
+            NS_TEST_EXPECT_MSG_EQ(run.runner->GetLandedBytes(), uint64_t(1) << 20, "landed once");
+            NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 1u, "one iteration");
+            NS_TEST_EXPECT_MSG_EQ(run.iterations[0].completed, true, "every rank finished it");
+            NS_TEST_EXPECT_MSG_EQ(run.iterations[0].end, r.end, "ending with the send");
+        }
+
+        // The same for a collective whose groups leave a rank out (a
+        // Grouped schedule): rank 2, in no group, came to it first and
+        // used to set its start and count among its ranks.
+        RdmaJob grouped;
+        grouped.items.push_back(Gap({MicroSeconds(10), MicroSeconds(10), Time(0)}));
+        RdmaJobItem ar;
+        ar.collective = std::make_shared<const RdmaCollectiveSchedule>(
+            RdmaCollectiveSchedule::Grouped(RdmaCollectiveSchedule::Build(Kind::ALL_REDUCE,
+                                                                          Algorithm::RING,
+                                                                          2,
+                                                                          1 << 20,
+                                                                          1,
+                                                                          65536),
+                                            {{0, 1}},
+                                            3));
+        grouped.items.push_back(ar);
+        StarJob g(3, grouped);
+        NS_TEST_ASSERT_MSG_EQ(g.records.size(), 1u, "one all-reduce");
+        NS_TEST_EXPECT_MSG_EQ(g.records[0].start, MicroSeconds(10), "its group's entry");
+        NS_TEST_EXPECT_MSG_EQ(g.records[0].ranksDone, 2u, "its group's two ranks");
+        NS_TEST_EXPECT_MSG_EQ(g.records[0].completed, true, "done");
     }
 };
 
