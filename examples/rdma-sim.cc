@@ -196,9 +196,11 @@ Main(int argc, char* argv[])
             "config,c",
             po::value<std::string>(),
             "INI configuration file (default: the embedded default experiment, or none with "
-            "--hpcc.config)")("print-config",
-                              "print the configuration a run would use (keys merged, "
-                              "hpcc.config and cc.preset applied, each with its origin) and exit")(
+            "--hpcc.config)")(
+            "print-config",
+            "print the configuration a run would use (keys merged, "
+            "hpcc.config, cc.preset and nic.preset applied, each with its origin) and "
+            "exit")(
             "changed",
             "with --print-config: only the keys whose value is not their default and that the "
             "run uses (what it prints runs the same experiment again with -c)")(

@@ -16,6 +16,8 @@
  * 1 ns.
  */
 
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/pcie-link.h"
 #include "ns3/simulator.h"
@@ -329,6 +331,87 @@ class PcieDirectionsTestCase : public TestCase
     }
 };
 
+/// The device's DMA engine: start intervals per 128 bytes, one read's data
+/// path rate (not a cap on reads in flight), and the data-link overhead.
+class PcieDeviceEngineTestCase : public TestCase
+{
+  public:
+    PcieDeviceEngineTestCase()
+        : TestCase("the DMA engine spaces transfers by ceil(B over 128) intervals; a read ends no "
+                   "sooner than ser(24) + L + B over ReadDataPathRate, reads in flight overlap; "
+                   "DLLPs stretch serialization by 1 over (1 - overhead)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double L = 850e3;
+        {
+            // A 200-byte read holds the engine two 16 ns intervals, so the
+            // 64-byte read after it starts at 32 ns.
+            Ptr<PcieLink> link = CreateObject<PcieLink>();
+            link->SetAttribute("ReadIssueInterval", TimeValue(NanoSeconds(16)));
+            Recorder rec(2);
+            link->DmaRead(200, rec.Cb(0));
+            link->DmaRead(64, rec.Cb(1));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(rec.done[0].GetPicoSeconds()),
+                                      SerPs(24) + L + SerPs(200 + 20),
+                                      1000,
+                                      "first read, started at once (ps)");
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(rec.done[1].GetPicoSeconds()),
+                                      32e3 + SerPs(24) + L + SerPs(64 + 20),
+                                      1000,
+                                      "second read, started after 2 x 16 ns (ps)");
+            Simulator::Destroy();
+        }
+        {
+            // Writes: 64 bytes is one 20 ns interval.
+            Ptr<PcieLink> link = CreateObject<PcieLink>();
+            link->SetAttribute("WriteIssueInterval", TimeValue(NanoSeconds(20)));
+            Recorder rec(2);
+            link->DmaWrite(64, rec.Cb(0));
+            link->DmaWrite(64, rec.Cb(1));
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(rec.done[1].GetPicoSeconds()),
+                                      20e3 + SerPs(64 + 24),
+                                      1000,
+                                      "second write, started after 20 ns (ps)");
+            Simulator::Destroy();
+        }
+        {
+            // A 10 Gb/s data path: a 1000-byte read takes 800 ns more than
+            // its round trip; four at once all end then (4 x 10 Gb/s).
+            Ptr<PcieLink> link = CreateObject<PcieLink>();
+            link->SetAttribute("ReadDataPathRate", DataRateValue(DataRate("10Gbps")));
+            Recorder rec(4);
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                link->DmaRead(1000, rec.Cb(i));
+            }
+            Simulator::Run();
+            for (uint32_t i = 0; i < 4; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(double(rec.done[i].GetPicoSeconds()),
+                                          SerPs(24) + L + 800e3,
+                                          1000,
+                                          "read " << i + 1 << " bound by its data path (ps)");
+            }
+            NS_TEST_EXPECT_MSG_EQ(link->GetDmaReads(), 4u, "four reads counted");
+            Simulator::Destroy();
+        }
+        {
+            Ptr<PcieLink> link = CreateObject<PcieLink>();
+            link->SetAttribute("DataLinkOverhead", DoubleValue(0.2));
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(link->GetSerializationTime(280).GetPicoSeconds()),
+                                      SerPs(280) / 0.8,
+                                      1000,
+                                      "a 256-byte write TLP at 80 % of the rate (ps)");
+        }
+    }
+};
+
 /// The PCIe suite.
 class RdmaPcieTestSuite : public TestSuite
 {
@@ -341,6 +424,7 @@ class RdmaPcieTestSuite : public TestSuite
         AddTestCase(new PcieReadTestCase, TestCase::QUICK);
         AddTestCase(new PcieTagLimitTestCase, TestCase::QUICK);
         AddTestCase(new PcieDirectionsTestCase, TestCase::QUICK);
+        AddTestCase(new PcieDeviceEngineTestCase, TestCase::QUICK);
     }
 };
 

@@ -439,6 +439,12 @@ AddNicKeys(RdmaConfig& c)
     c.AddKey("nic.pipeline",
              "false",
              "model each NIC's pipeline, PCIe link and QPC/MPT/MTT caches (false: zero-cost NIC)");
+    c.AddKey("nic.preset",
+             "none",
+             "a measured NIC's profile (RdmaNicPreset): none (the attribute defaults) or nfp6000 "
+             "(the NFP-6000's DMA engine and PCIe Gen3 x8 link on pcie-bench's Broadwell host, "
+             "SIGCOMM 2018); it sets nic.pipeline = true and its nic.hw, pcie and cache keys, "
+             "each with its source (--print-config); keys set in the file or command line win");
     c.AddAttributeGroup("nic.tx", "ns3::RdmaTxScheduler");
     c.AddAttributeGroup("nic.hw", "ns3::RdmaNicPipeline");
     c.AddAttributeGroup("nic.rx", "ns3::RdmaNicRxBuffer");

@@ -10,16 +10,17 @@
 #include "ns3/int-header.h"
 #include "ns3/rdma-byte-size.h"
 #include "ns3/rdma-cc-preset.h"
+#include "ns3/rdma-connection-matrix.h"
 #include "ns3/rdma-data-dir.h"
 #include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-flow-generator.h"
 #include "ns3/rdma-flow-size-cdf.h"
 #include "ns3/rdma-hpcc-config.h"
-#include "ns3/rdma-connection-matrix.h"
 #include "ns3/rdma-hpcc-flow-file.h"
 #include "ns3/rdma-hpcc-topology-reader.h"
 #include "ns3/rdma-implied-settings.h"
 #include "ns3/rdma-job-config.h"
+#include "ns3/rdma-nic-preset.h"
 #include "ns3/rdma-page-size.h"
 #include "ns3/rdma-pcap-output.h"
 #include "ns3/rdma-topology-helper.h"
@@ -32,8 +33,8 @@
 #include "ns3/switch-mmu.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <dirent.h>
+#include <initializer_list>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -871,6 +872,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     // by the NIC rate, the first host's link rate (as the HPCC simulator's
     // get_nic_rate).
     RdmaApplyCcPreset(c, topology.GetHostLinkRate());
+    RdmaApplyNicPreset(c);
     RdmaApplyImpliedSettings(c);
     CheckSwitchBuffers(c, topology);
     CheckIntRates(c, topology);

@@ -45,6 +45,7 @@ BAD = {
         ('ecn.pmax', 'nan', 'expected a finite number from 0 to 1'),
         ('topology.errorRate', '1.5', 'expected a finite number from 0 to 1'),
         ('cc.dcqcn.G', '1e999', 'expected a finite number'),
+        ('pcie.DataLinkOverhead', '0.9', 'expected a finite number from 0 to 0.5'),
     ],
     'integer': [
         ('traffic.priority', '9', 'expected a whole number <= 7'),
@@ -65,6 +66,7 @@ BAD = {
         ('sim.partitionRule', 'greedy', 'expected one of auto,metis,by-tor,by-pod,by-server'),
         ('link.queue.Scheduler', 'Random', 'expected one of'),
         ('nic.Entropy', 'spray', 'expected one of qp,packet,flowlet,reps'),
+        ('nic.preset', 'cx7', 'expected one of none, nfp6000'),
     ],
     'size': [
         ('sim.maxMemory', 'lots', 'expected a size with its unit'),

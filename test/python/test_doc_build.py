@@ -18,8 +18,8 @@ from conftest import TOP
 
 DOC = os.path.join(TOP, 'doc')
 #: the pages of doc/index.rst's table of contents
-PAGES = ('rdma', 'benchmarks', 'large-fabrics', 'switch-port', 'mpi', 'fast-forward', 'trimming', 'planes',
-         'tree')
+PAGES = ('rdma', 'nic-measurements', 'benchmarks', 'large-fabrics', 'switch-port', 'mpi',
+         'fast-forward', 'trimming', 'planes', 'tree')
 
 
 def sphinx_build():

@@ -1,0 +1,52 @@
+"""Reading data/nic-measurements/: one CSV per published source, '# key: text'
+header lines (source, url, nic, host, notes), then a CSV header and rows with
+the columns of COLUMNS (data/nic-measurements/README.md)."""
+
+import csv
+import os
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DIR = os.path.join(TOP, 'data', 'nic-measurements')
+COLUMNS = ('figure', 'nic', 'operation', 'message_bytes', 'x_name', 'x_value', 'x_unit',
+           'y_name', 'y_value', 'y_unit', 'where', 'quote')
+
+
+class MeasurementError(ValueError):
+    """A measurements file that does not have the documented shape."""
+
+
+def read(path):
+    """Returns (header, rows): header a dict of the '# key: text' lines, rows a
+    list of dicts with COLUMNS as keys (text values). Raises
+    MeasurementError naming the file and line when the CSV header is not
+    COLUMNS or a row has another number of fields."""
+    header, lines = {}, []
+    with open(path, newline='') as f:
+        for number, line in enumerate(f, 1):
+            if line.startswith('# '):
+                key, sep, text = line[2:].partition(':')
+                if sep:
+                    header[key.strip()] = text.strip()
+            elif line.strip():
+                lines.append((number, line))
+    if not lines:
+        raise MeasurementError('%s: no CSV header' % path)
+    rows = []
+    reader = csv.reader([text for _, text in lines])
+    first = next(reader)
+    if tuple(first) != COLUMNS:
+        raise MeasurementError('%s:%d: the CSV header is not %s' %
+                               (path, lines[0][0], ','.join(COLUMNS)))
+    for (number, _), fields in zip(lines[1:], reader):
+        if len(fields) != len(COLUMNS):
+            raise MeasurementError('%s:%d: %d fields, expected %d' %
+                                   (path, number, len(fields), len(COLUMNS)))
+        rows.append(dict(zip(COLUMNS, fields)))
+    return header, rows
+
+
+def points(rows, operation, y_name):
+    """The (message_bytes, y_value) pairs of the rows of one operation and
+    quantity, as floats, in file order."""
+    return [(float(r['message_bytes']), float(r['y_value'])) for r in rows
+            if r['operation'] == operation and r['y_name'] == y_name]
