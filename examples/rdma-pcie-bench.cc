@@ -196,25 +196,14 @@ main(int argc, char* argv[])
     cmd.AddValue("transfers", "DMAs per test and size", transfers);
     cmd.AddValue("out", "CSV file (default: standard output)", out);
     // The preset first, so --ns3::PcieLink::X on the command line wins.
-    for (int i = 1; i < argc; ++i)
+    try
     {
-        std::string a = argv[i];
-        if (a.rfind("--preset=", 0) == 0)
-        {
-            preset = a.substr(9);
-        }
+        RdmaApplyPresetArgument(argc, argv);
     }
-    if (!preset.empty())
+    catch (const std::invalid_argument& e)
     {
-        try
-        {
-            RdmaSetPcieDefaults(preset);
-        }
-        catch (const std::invalid_argument& e)
-        {
-            std::cerr << "rdma-pcie-bench: --preset: " << e.what() << "\n";
-            return 2;
-        }
+        std::cerr << "rdma-pcie-bench: --preset: " << e.what() << "\n";
+        return 2;
     }
     cmd.Parse(argc, argv);
     std::vector<std::pair<std::string, uint64_t>> runs;

@@ -7,7 +7,9 @@
  * PCIe Gen3 x16 by default) behind a fully associative LRU cache of C
  * entries; host B's NIC costs no time. Each of N QPs keeps --window 64-byte
  * WRITEs posted; N runs over powers of two up to --maxQps (and C, C + 1).
- * --maxMisses sets the cache's outstanding-miss limit (default 32).
+ * --maxMisses sets the cache's outstanding-miss limit (default 32);
+ * --preset=NAME sets A's PCIe link to a nic.preset's (RdmaNicPreset), before
+ * any --ns3::PcieLink::ATTRIBUTE=VALUE.
  * One CSV row per (C, N):
  *
  *   cache_entries,backing,qps_wanted,qps_made,writes_per_s,payload_gbps,
@@ -240,6 +242,19 @@ main(int argc, char* argv[])
     cmd.AddValue("window", "64-byte WRITEs kept posted per QP", window);
     cmd.AddValue("warm", "warm-up before measuring", warm);
     cmd.AddValue("span", "measurement window", span);
+    std::string preset;
+    cmd.AddValue("preset",
+                 "a nic.preset whose pcie keys set A's PCIe link (RdmaNicPreset)",
+                 preset);
+    try
+    {
+        RdmaApplyPresetArgument(argc, argv);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "rdma-qp-scaling: --preset: " << e.what() << "\n";
+        return 2;
+    }
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_UNLESS(backing == "Sram" || backing == "CardDram" || backing == "HostMemory",
                         "rdma-qp-scaling: --backing=" << backing

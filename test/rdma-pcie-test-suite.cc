@@ -404,6 +404,16 @@ class PcieDeviceEngineTestCase : public TestCase
         {
             Ptr<PcieLink> link = CreateObject<PcieLink>();
             link->SetAttribute("DataLinkOverhead", DoubleValue(0.2));
+            // Writes of 1 KiB: 1024 + 4 x 24 bytes at 126.03 Gb/s x 0.8.
+            NS_TEST_EXPECT_MSG_EQ_TOL(double(link->GetWriteThroughput(1024).GetBitRate()),
+                                      GEN3_X16_BPS * 0.8 * 1024 / 1120,
+                                      1e6,
+                                      "link-bound write throughput (bit/s)");
+            // An engine of 20 ns per 128 bytes: 8 x 20 ns for 1 KiB, 51.2 Gb/s.
+            link->SetAttribute("WriteIssueInterval", TimeValue(NanoSeconds(20)));
+            NS_TEST_EXPECT_MSG_EQ(link->GetWriteThroughput(1024).GetBitRate(),
+                                  51200000000u,
+                                  "engine-bound write throughput (bit/s)");
             NS_TEST_EXPECT_MSG_EQ_TOL(double(link->GetSerializationTime(280).GetPicoSeconds()),
                                       SerPs(280) / 0.8,
                                       1000,

@@ -148,4 +148,24 @@ RdmaSetPcieDefaults(const std::string& name)
     }
 }
 
+std::string
+RdmaApplyPresetArgument(int argc, char* argv[])
+{
+    const std::string flag = "--preset=";
+    std::string name;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        if (a.rfind(flag, 0) == 0)
+        {
+            name = a.substr(flag.size());
+        }
+    }
+    if (!name.empty())
+    {
+        RdmaSetPcieDefaults(name);
+    }
+    return name;
+}
+
 } // namespace ns3

@@ -63,6 +63,19 @@ void RdmaApplyNicPreset(RdmaConfig& c);
  */
 void RdmaSetPcieDefaults(const std::string& name);
 
+/**
+ * \ingroup rdma
+ * \brief Find --preset=NAME among a program's arguments and apply it with
+ * RdmaSetPcieDefaults, before CommandLine::Parse sets the
+ * --ns3::PcieLink::ATTRIBUTE=VALUE defaults, so that those win wherever they
+ * stand (the last --preset counts).
+ * \param argc the argument count
+ * \param argv the arguments
+ * \return the name, or "" without --preset
+ * \throws std::invalid_argument if the name is not a profile
+ */
+std::string RdmaApplyPresetArgument(int argc, char* argv[]);
+
 } // namespace ns3
 
 #endif // RDMA_NIC_PRESET_H

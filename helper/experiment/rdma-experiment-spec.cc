@@ -8,6 +8,8 @@
 
 #include "ns3/double.h"
 #include "ns3/int-header.h"
+#include "ns3/object-factory.h"
+#include "ns3/pcie-link.h"
 #include "ns3/rdma-byte-size.h"
 #include "ns3/rdma-cc-preset.h"
 #include "ns3/rdma-connection-matrix.h"
@@ -35,6 +37,7 @@
 #include <algorithm>
 #include <dirent.h>
 #include <initializer_list>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -883,6 +886,7 @@ RdmaExperimentSpec::RdmaExperimentSpec(const RdmaConfig& configIn, bool write, b
     ReadNic(c);
     ReadEcn(c);
     WarnUnmarkable(c);
+    WarnSlowPcie(c);
     memory = RdmaMemoryEstimate(topology, flows, pipeline);
     if (RdmaPartition::GetWorldSize() <= 1)
     {
@@ -1159,6 +1163,32 @@ RdmaExperimentSpec::ReadNic(const RdmaConfig& c)
     }
     baseRttSet = c.GetOrigin("nic.BaseRtt") != "default";
     rxBufferOrigin = c.GetOrigin("nic.rx.BufferBytes");
+}
+
+void
+RdmaExperimentSpec::WarnSlowPcie(const RdmaConfig& c)
+{
+    if (!pipeline)
+    {
+        return;
+    }
+    ObjectFactory f("ns3::PcieLink");
+    for (const auto& [attribute, value] : c.GetGroupValues("pcie"))
+    {
+        f.Set(attribute, StringValue(value));
+    }
+    const DataRate writes = f.Create<PcieLink>()->GetWriteThroughput(mtuBytes);
+    const DataRate port = topology.GetHostLinkRate();
+    if (writes < port)
+    {
+        std::ostringstream w;
+        w << "the NICs' PCIe link writes " << mtuBytes << "-byte payloads at "
+          << std::setprecision(3) << writes.GetBitRate() / 1e9 << " Gb/s, below the "
+          << port.GetBitRate() / 1e9 << " Gb/s host links (pcie keys"
+          << (c.Get("nic.preset") == "none" ? "" : ", nic.preset = " + c.Get("nic.preset"))
+          << "): a receiver at line rate fills its receive buffer and pauses its switch";
+        Warn(w.str());
+    }
 }
 
 void

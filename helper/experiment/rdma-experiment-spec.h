@@ -150,6 +150,10 @@ struct RdmaExperimentSpec
     /// ecn.kmin is at or above the switch buffer, so no frame is ever marked.
     /// \param c the configuration (ecn read)
     void WarnUnmarkable(const RdmaConfig& c);
+    /// \brief Warn when the NICs' PCIe link (pcie keys) writes a full frame's
+    /// payload slower than the hosts' links bring it in: receivers at line
+    /// rate then fill their receive buffers and pause. \param c the configuration
+    void WarnSlowPcie(const RdmaConfig& c);
     /// \brief Fill connection, mtuBytes, congestionControl, lossRecovery and
     /// irnBdpSet. \param c the configuration
     void ReadTransport(const RdmaConfig& c);

@@ -272,6 +272,16 @@ PcieLink::GetWriteWireBytes(uint64_t bytes) const
     return bytes + CeilDiv(bytes, m_mps) * (m_tlpHeaderBytes + TLP_FRAMING_BYTES);
 }
 
+DataRate
+PcieLink::GetWriteThroughput(uint64_t bytes) const
+{
+    NS_ABORT_MSG_IF(bytes == 0, "PcieLink::GetWriteThroughput: zero bytes");
+    const double linkPs = static_cast<double>(SerializationPs(GetWriteWireBytes(bytes)));
+    const double enginePs = static_cast<double>(CeilDiv(bytes, m_engineChunkBytes)) *
+                            static_cast<double>(m_writeIssueInterval.GetPicoSeconds());
+    return DataRate(static_cast<uint64_t>(std::llround(bytes * 8e12 / std::max(linkPs, enginePs))));
+}
+
 uint64_t
 PcieLink::GetReadRequestCount(uint64_t bytes) const
 {

@@ -147,6 +147,17 @@ class PcieLink : public Object
      */
     Time GetSerializationTime(uint64_t wireBytes) const;
 
+    /**
+     * \brief The payload rate of DMA writes of one size issued back to back:
+     * the link's rate less TLP and data-link overhead, or the DMA engine's
+     * WriteIssueInterval per EngineChunkBytes, whichever is slower. A NIC
+     * whose writes are slower than its port cannot place what arrives at
+     * line rate.
+     * \param bytes payload bytes of each write, at least 1
+     * \return the payload rate
+     */
+    DataRate GetWriteThroughput(uint64_t bytes) const;
+
     /// \return DMA reads completed
     uint64_t GetDmaReads() const;
     /// \return DMA writes completed

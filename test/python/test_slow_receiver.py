@@ -81,3 +81,30 @@ def test_refused_configuration_exits_2_writing_nothing(tmp_path):
     assert "slow-receiver.ini: unknown key 'topology." in r.stderr
     assert 'Traceback' not in r.stderr
     assert not out.exists()
+
+
+def test_a_nic_slower_on_pcie_than_its_port_pauses_at_any_page_size(run_example, tmp_path):
+    """nic.preset = nfp6000 (pcie-bench's NFP-6000: PCIe Gen3 x8, its DMA engine taking
+    20 ns per 128 bytes of a write) writes 1 KiB payloads at 51.2 Gb/s: on 100 Gb/s host
+    links the incast's receiver pauses its switch even with 2 MiB pages, where the
+    default NIC (Gen3 x16) sends none, and rdma-sim says why before it runs. At 40 Gb/s,
+    the NFP-6000's own port rate, there is no warning."""
+    def run(name, *extra):
+        out = tmp_path / name
+        r = run_example('rdma-sim', '-c', CONFIG, '-q', '--output.dir=%s' % out,
+                        '--cache.mtt.PageBytes=2097152', *['--' + s for s in SHORT], *extra)
+        assert r.returncode == 0, r.stderr
+        return r, json.load(open(out / 'summary.json'))['pfc']['pause_frames_from_hosts']
+
+    warning = ("the NICs' PCIe link writes 1024-byte payloads at 51.2 Gb/s, below the 100 Gb/s "
+               "host links (pcie keys, nic.preset = nfp6000)")
+    r, pauses = run('nfp6000', '--nic.preset=nfp6000')
+    assert warning in r.stderr
+    assert pauses > 0
+    r, pauses = run('default')
+    assert 'PCIe link writes' not in r.stderr
+    assert pauses == 0
+    r = run_example('rdma-sim', '-c', CONFIG, '--check', '--output.dir=%s' % (tmp_path / 'c'),
+                    '--nic.preset=nfp6000', '--topology.hostRate=40Gbps')
+    assert r.returncode == 0, r.stderr
+    assert 'PCIe link writes' not in r.stderr
