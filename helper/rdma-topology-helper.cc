@@ -29,7 +29,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaTopologyHelper");
 
 RdmaTopologyHelper::RdmaTopologyHelper()
-    : m_ecmpSeedSet(false)
 {
     m_switchFactory.SetTypeId("ns3::RdmaSwitch");
 }
@@ -66,7 +65,6 @@ void
 RdmaTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switchFactory.Set(name, value);
-    m_ecmpSeedSet = m_ecmpSeedSet || name == "EcmpSeed";
 }
 
 void
@@ -359,10 +357,12 @@ RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevi
             continue;
         }
         Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
-        if (!m_ecmpSeedSet)
-        {
-            sw->SetAttribute("EcmpSeed", UintegerValue(s + 1));
-        }
+        // Each switch its own hash (no polarization between tiers), offset by
+        // the EcmpSeed set (SetSwitchAttribute or the attribute's default,
+        // rdma-sim's switch.EcmpSeed): S + index + 1, the same on every rank.
+        UintegerValue base;
+        sw->GetAttribute("EcmpSeed", base);
+        sw->SetAttribute("EcmpSeed", UintegerValue(static_cast<uint32_t>(base.Get() + s + 1)));
         // The switch made its MMU (RdmaSwitch's constructor); set it up before AddPort.
         for (const auto& [name, value] : m_mmuAttributes)
         {

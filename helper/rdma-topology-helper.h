@@ -53,7 +53,8 @@ namespace ns3
  *   the HPCC simulator;
  * - per switch, an RdmaSwitch (SetSwitchAttribute()) with a SwitchMmu
  *   (SetMmuAttribute()), aggregated to its node, its ports added in link
- *   order, EcmpSeed = its switch index + 1 unless set;
+ *   order, EcmpSeed = S + its switch index + 1, S the EcmpSeed set (0
+ *   unless set), so that no two switches hash alike;
  *   with the RED marking of SetSwitchEcn() on every port and class if set;
  * - routes: for every switch and every host, RdmaSwitch::AddRoute() for
  *   each next hop RdmaRouteComputer gives (an ECMP group when more than
@@ -308,7 +309,6 @@ class RdmaTopologyHelper : public RdmaFabric
     ObjectFactory m_switchFactory;                      //!< makes the switches
     std::vector<std::pair<std::string, Ptr<const AttributeValue>>>
         m_mmuAttributes; //!< SetMmuAttribute's, set on each switch's own MMU
-    bool m_ecmpSeedSet;                                 //!< user set EcmpSeed
     bool m_ecn{false};                                  //!< SetSwitchEcn was called
     SwitchEcnParams m_ecnParams;                        //!< its marking
     /// SlowLink's transmitters: the device (after InstallLinks) -> its share of the rate

@@ -35,67 +35,70 @@ RdmaSwitch::GetTypeId()
             .AddConstructor<RdmaSwitch>()
             .AddAttribute("EcmpSeed",
                           "Seed of this switch's ECMP flow hash; give switches different seeds "
-                          "so that consecutive tiers do not split flows alike (polarization).",
+                          "so that consecutive tiers do not split flows alike (polarization). "
+                          "RdmaTopologyHelper, and so rdma-sim's switch.EcmpSeed, gives switch "
+                          "i the seed EcmpSeed + i + 1: another value draws another placement "
+                          "of the same flows.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("LoadBalancing",
-                          "How a frame picks one of its destination's equal-cost ports: Ecmp "
-                          "(per-flow 5-tuple hash, RFC 2992), Spray (per packet, uniform), "
-                          "Drill (DRILL, SIGCOMM'17), LetFlow (flowlets, NSDI'17), Adaptive "
-                          "(per packet, the least-loaded port not paused) or Conga (CONGA, "
-                          "SIGCOMM'14: flowlets on the least congested uplink of a two-tier "
-                          "leaf-spine, from congestion fed back between leaves). Each policy's "
-                          "own attributes are those of its TypeId (ns3::RdmaDrill, "
-                          "ns3::RdmaLetFlow, ns3::RdmaConga).",
-                          EnumValue(RdmaSwitch::LB_ECMP),
-                          MakeEnumAccessor(&RdmaSwitch::SetLoadBalancing,
-                                           &RdmaSwitch::GetLoadBalancing),
-                          MakeEnumChecker(RdmaSwitch::LB_ECMP,
-                                          "Ecmp",
-                                          RdmaSwitch::LB_SPRAY,
-                                          "Spray",
-                                          RdmaSwitch::LB_DRILL,
-                                          "Drill",
-                                          RdmaSwitch::LB_LETFLOW,
-                                          "LetFlow",
-                                          RdmaSwitch::LB_ADAPTIVE,
-                                          "Adaptive",
-                                          RdmaSwitch::LB_CONGA,
-                                          "Conga"))
-            .AddAttribute("EcnEnabled",
-                          "Mark ECN-capable frames CE, RED-style on the egress class queue "
-                          "(RdmaEcnMarker with SwitchEcnParams; DCQCN's congestion point).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaSwitch::SetEcnEnabled,
-                                              &RdmaSwitch::GetEcnEnabled),
-                          MakeBooleanChecker())
-            .AddAttribute("EcnAtDequeue",
-                          "Decide ECN marks as frames leave the egress queue, on the bytes "
-                          "still queued behind them (shared-buffer switch ASICs; the HPCC "
-                          "simulator's SwitchNode::SwitchNotifyDequeue). False: as they join "
-                          "it, on the bytes ahead of them.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&RdmaSwitch::SetEcnAtDequeue,
-                                              &RdmaSwitch::GetEcnAtDequeue),
-                          MakeBooleanChecker())
-            .AddAttribute("IntEnabled",
-                          "Stamp an INT hop record (IntHeader, HPCC) on frames to UDP port "
-                          "IntHeader::UDP_PORT.",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::SetIntEnabled,
-                                              &RdmaSwitch::GetIntEnabled),
-                          MakeBooleanChecker())
-            .AddAttribute("IntAtDequeue",
-                          "Stamp INT records as frames leave the egress queue, as the HPCC "
-                          "simulator does (SwitchNode::SwitchNotifyDequeue): departure time, "
-                          "bytes the port sent before the frame, bytes queued behind it. "
-                          "False: as they join it (arrival time, bytes sent by then, bytes "
-                          "queued ahead).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaSwitch::SetIntAtDequeue,
-                                              &RdmaSwitch::GetIntAtDequeue),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "LoadBalancing",
+                "How a frame picks one of its destination's equal-cost ports: Ecmp "
+                "(per-flow 5-tuple hash, RFC 2992), Spray (per packet, uniform), "
+                "Drill (DRILL, SIGCOMM'17), LetFlow (flowlets, NSDI'17), Adaptive "
+                "(per packet, the least-loaded port not paused) or Conga (CONGA, "
+                "SIGCOMM'14: flowlets on the least congested uplink of a two-tier "
+                "leaf-spine, from congestion fed back between leaves). Each policy's "
+                "own attributes are those of its TypeId (ns3::RdmaDrill, "
+                "ns3::RdmaLetFlow, ns3::RdmaConga).",
+                EnumValue(RdmaSwitch::LB_ECMP),
+                MakeEnumAccessor(&RdmaSwitch::SetLoadBalancing, &RdmaSwitch::GetLoadBalancing),
+                MakeEnumChecker(RdmaSwitch::LB_ECMP,
+                                "Ecmp",
+                                RdmaSwitch::LB_SPRAY,
+                                "Spray",
+                                RdmaSwitch::LB_DRILL,
+                                "Drill",
+                                RdmaSwitch::LB_LETFLOW,
+                                "LetFlow",
+                                RdmaSwitch::LB_ADAPTIVE,
+                                "Adaptive",
+                                RdmaSwitch::LB_CONGA,
+                                "Conga"))
+            .AddAttribute(
+                "EcnEnabled",
+                "Mark ECN-capable frames CE, RED-style on the egress class queue "
+                "(RdmaEcnMarker with SwitchEcnParams; DCQCN's congestion point).",
+                BooleanValue(true),
+                MakeBooleanAccessor(&RdmaSwitch::SetEcnEnabled, &RdmaSwitch::GetEcnEnabled),
+                MakeBooleanChecker())
+            .AddAttribute(
+                "EcnAtDequeue",
+                "Decide ECN marks as frames leave the egress queue, on the bytes "
+                "still queued behind them (shared-buffer switch ASICs; the HPCC "
+                "simulator's SwitchNode::SwitchNotifyDequeue). False: as they join "
+                "it, on the bytes ahead of them.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&RdmaSwitch::SetEcnAtDequeue, &RdmaSwitch::GetEcnAtDequeue),
+                MakeBooleanChecker())
+            .AddAttribute(
+                "IntEnabled",
+                "Stamp an INT hop record (IntHeader, HPCC) on frames to UDP port "
+                "IntHeader::UDP_PORT.",
+                BooleanValue(false),
+                MakeBooleanAccessor(&RdmaSwitch::SetIntEnabled, &RdmaSwitch::GetIntEnabled),
+                MakeBooleanChecker())
+            .AddAttribute(
+                "IntAtDequeue",
+                "Stamp INT records as frames leave the egress queue, as the HPCC "
+                "simulator does (SwitchNode::SwitchNotifyDequeue): departure time, "
+                "bytes the port sent before the frame, bytes queued behind it. "
+                "False: as they join it (arrival time, bytes sent by then, bytes "
+                "queued ahead).",
+                BooleanValue(false),
+                MakeBooleanAccessor(&RdmaSwitch::SetIntAtDequeue, &RdmaSwitch::GetIntAtDequeue),
+                MakeBooleanChecker())
             .AddAttribute("DecrementTtl",
                           "Decrement the IPv4 TTL / IPv6 Hop Limit of every frame forwarded "
                           "and drop frames that arrive with 1 or 0 (TTL_EXPIRED; RFC 1812 "

@@ -66,3 +66,21 @@ def test_bad_policy_input_exits_2_naming_the_key(run_example, tmp_path, args, me
     assert r.returncode == 2
     assert message in r.stderr
     assert not out.exists()
+
+
+def test_ecmp_seed_draws_another_placement(run_example, tmp_path):
+    """switch.EcmpSeed was set on every switch and then overwritten by the
+    topology's own per-switch seeds, so any value gave the default's answers.
+    Now switch i hashes with EcmpSeed + i + 1: 0 is the default, another value
+    places the same flows elsewhere (another fct.csv), and the same value
+    twice gives the same file."""
+    def fct(name, *args):
+        run(run_example, tmp_path / name, *args)
+        return (tmp_path / name / 'fct.csv').read_bytes()
+
+    default = fct('default')
+    assert fct('seed0', '--switch.EcmpSeed=0') == default
+    seven = fct('seed7', '--switch.EcmpSeed=7')
+    assert seven != default
+    assert fct('seed7-again', '--switch.EcmpSeed=7') == seven
+    assert fct('seed1', '--switch.EcmpSeed=1') not in (default, seven)
