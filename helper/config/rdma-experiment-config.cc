@@ -549,9 +549,11 @@ AddSimKeys(RdmaConfig& c)
              MakeEnumChecker(0, "auto", 1, "metis", 2, "by-tor", 3, "by-pod", 4, "by-server"));
     c.AddKey("sim.mpiSync",
              "granted-time",
-             "synchronization of several ranks: granted-time (ns-3's DistributedSimulatorImpl, "
-             "global windows) or null-message (NullMessageSimulatorImpl, per-neighbor)",
-             MakeEnumChecker(0, "granted-time", 1, "null-message"));
+             "synchronization of several ranks: granted-time (global windows, the frames "
+             "of a window to one rank in one MPI message), granted-time-per-frame (ns-3's "
+             "DistributedSimulatorImpl, an MPI message per frame) or null-message "
+             "(NullMessageSimulatorImpl, per-neighbor, an MPI message per frame)",
+             MakeEnumChecker(0, "granted-time", 1, "null-message", 2, "granted-time-per-frame"));
     c.AddKey("sim.stopTime",
              "100ms",
              "hard end of the simulation; flows not done by then are reported INCOMPLETE",

@@ -721,7 +721,7 @@ namespace
 
 /**
  * \return the frames rank `me`'s devices sent on links to other ranks
- * (the messages it sent to them)
+ * (sent in granted-time windows' batches, or as messages of their own)
  */
 uint64_t
 FramesToOtherRanks(const RdmaTopologyHelper& topo, const RdmaPartition& part, uint32_t me)
@@ -743,8 +743,10 @@ FramesToOtherRanks(const RdmaTopologyHelper& topo, const RdmaPartition& part, ui
 
 /**
  * \brief MergeRanks' step at rank 0: every rank's packed share (RdmaRankShare,
- * then "sent N switches S ports P": FramesToOtherRanks, and the switches
- * and ports the rank built) unpacked into `shares`.
+ * then "sent N switches S ports P messages M windows W": FramesToOtherRanks,
+ * the switches and ports the rank built, and the MPI messages of frames it
+ * sent in its granted-time windows, RdmaMpi::GetWindowCounters) unpacked
+ * into `shares`.
  * \return the summary's mpi.per_rank rows, one per rank
  */
 nlohmann::ordered_json
@@ -763,7 +765,10 @@ UnpackShares(const std::vector<std::string>& parts,
         uint64_t sent = 0;
         uint64_t switches = 0;
         uint64_t ports = 0;
-        tail >> word >> sent >> word >> switches >> word >> ports;
+        uint64_t messages = 0;
+        uint64_t windows = 0;
+        tail >> word >> sent >> word >> switches >> word >> ports >> word >> messages >> word >>
+            windows;
         perRank.push_back({{"rank", r},
                            {"nodes", part.GetNodesPerRank()[r]},
                            {"flows", s.flows.size()},
@@ -771,6 +776,8 @@ UnpackShares(const std::vector<std::string>& parts,
                            {"wall_time_s", s.wallSeconds},
                            {"flows_done_s", s.localDone.GetSeconds()},
                            {"frames_sent_to_other_ranks", sent},
+                           {"mpi_messages_sent", messages},
+                           {"windows", windows},
                            {"switches_built", switches},
                            {"ports_built", ports}});
     }
@@ -852,10 +859,12 @@ MergeRanks(const RdmaExperimentSpec& spec,
     const auto body = [](const std::string& csv) { return csv.substr(csv.find('\n') + 1); };
     mine.pfcRows = body(pfcCsv);
     mine.qlenRows = body(qlenCsv);
+    const RdmaMpi::WindowCounters window = RdmaMpi::GetWindowCounters();
     std::string packed =
         mine.Pack() + "sent " + std::to_string(FramesToOtherRanks(topo, part, me)) + " switches " +
         std::to_string(topo.GetNSwitchesBuilt()) + " ports " +
-        std::to_string(topo.GetDevices().GetN()) + "\n";
+        std::to_string(topo.GetDevices().GetN()) + " messages " +
+        std::to_string(window.messagesSent) + " windows " + std::to_string(window.windows) + "\n";
     const std::vector<std::string> parts = RdmaMpi::Gather(packed);
     if (parts.empty())
     {

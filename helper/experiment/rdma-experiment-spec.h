@@ -107,7 +107,7 @@ struct RdmaExperimentSpec
     /// What sim.maxMemory was checked against: "this run needs about X,
     /// within the limit of Y (source)", or the largest rank's part
     std::string memoryCheck;
-    std::string mpiSync;             //!< sim.mpiSync (granted-time or null-message)
+    std::string mpiSync;             //!< sim.mpiSync (granted-time[-per-frame] or null-message)
     bool conga{false};               //!< switch.LoadBalancing = Conga (a two-tier leaf-spine)
     /// What the configuration earned short of an error, each printed to
     /// stderr ("rdma-sim: warning: ...") as it is found and listed in

@@ -13,6 +13,7 @@
 #ifdef NS3_MPI
 #include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"
+#include "ns3/rdma-window-mpi-interface.h"
 #include "ns3/string.h"
 
 #include <mpi.h>
@@ -93,15 +94,27 @@ RdmaMpi::EnableSimulator(const std::string& sync)
 #ifdef NS3_MPI
     NS_ABORT_MSG_IF(g_simulatorEnabled, "RdmaMpi::EnableSimulator: enabled already");
     const bool nullMessage = sync == "null-message";
+    const bool perFrame = sync == "granted-time-per-frame";
+    NS_ABORT_MSG_UNLESS(nullMessage || perFrame || sync == "granted-time",
+                        "RdmaMpi::EnableSimulator: unknown synchronization " << sync);
     // MpiInterface picks its communication by ns-3's own type names ...
     GlobalValue::Bind("SimulatorImplementationType",
                       StringValue(nullMessage ? "ns3::NullMessageSimulatorImpl"
                                               : "ns3::DistributedSimulatorImpl"));
     MpiInterface::Enable(MPI_COMM_WORLD);
-    // ... and the simulator, made at its first use, is the same with an
-    // IsExpired() right under RdmaEventScheduler's order.
+    // ... and the simulator, made at its first use, is the module's:
+    // granted-time: RdmaDistributedSimulatorImpl, whose frames between
+    // ranks go in one message per window and rank (its interface enabled
+    // here, where every rank is); granted-time-per-frame and null-message:
+    // ns-3's, one message per frame, with an IsExpired() right under
+    // RdmaEventScheduler's order.
+    if (!nullMessage && !perFrame)
+    {
+        RdmaWindowMpiInterface::Enable();
+    }
     GlobalValue::Bind("SimulatorImplementationType",
                       StringValue(nullMessage ? "ns3::RdmaNullMessageSimulatorImpl"
+                                  : perFrame  ? "ns3::RdmaPerFrameSimulatorImpl"
                                               : "ns3::RdmaDistributedSimulatorImpl"));
     g_simulatorEnabled = true;
 #else
@@ -116,6 +129,7 @@ RdmaMpi::DisableSimulator()
 #ifdef NS3_MPI
     if (g_simulatorEnabled)
     {
+        RdmaWindowMpiInterface::Disable();
         MpiInterface::Disable();
         g_simulatorEnabled = false;
     }
@@ -126,6 +140,22 @@ bool
 RdmaMpi::IsSimulatorEnabled()
 {
     return g_simulatorEnabled;
+}
+
+RdmaMpi::WindowCounters
+RdmaMpi::GetWindowCounters()
+{
+    WindowCounters c;
+#ifdef NS3_MPI
+    if (RdmaWindowMpiInterface::IsEnabled())
+    {
+        c.windows = RdmaWindowMpiInterface::GetWindows();
+        c.messagesSent = RdmaWindowMpiInterface::GetMessagesSent();
+        c.framesSent = RdmaWindowMpiInterface::GetFramesSent();
+        c.bytesSent = RdmaWindowMpiInterface::GetBytesSent();
+    }
+#endif
+    return c;
 }
 
 std::vector<std::string>

@@ -43,15 +43,31 @@ class RdmaMpi
      * \brief Make ns-3 simulate in parallel, before anything uses the
      * simulator: MpiInterface::Enable on MPI_COMM_WORLD for granted-time
      * or null-message, and SimulatorImplementationType =
-     * ns3::RdmaDistributedSimulatorImpl or ns3::RdmaNullMessageSimulatorImpl
-     * (ns-3's two with RdmaEventScheduler's IsExpired()).
-     * \param sync "granted-time" or "null-message"
+     * ns3::RdmaDistributedSimulatorImpl (granted-time windows, frames
+     * between ranks one message per window and rank: RdmaWindowMpiInterface,
+     * enabled here), or ns-3's with RdmaEventScheduler's IsExpired() and
+     * one message per frame: ns3::RdmaPerFrameSimulatorImpl (ns-3's
+     * granted-time windows) or ns3::RdmaNullMessageSimulatorImpl.
+     * \param sync "granted-time", "granted-time-per-frame" or "null-message"
      */
     static void EnableSimulator(const std::string& sync);
     /// Undo EnableSimulator (MpiInterface::Disable), after Simulator::Destroy.
     static void DisableSimulator();
     /// \return whether EnableSimulator is in effect
     static bool IsSimulatorEnabled();
+
+    /// What this rank's granted-time windows sent (RdmaWindowMpiInterface).
+    struct WindowCounters
+    {
+        uint64_t windows{0};      //!< windows ended (exchanges)
+        uint64_t messagesSent{0}; //!< MPI messages of frames sent
+        uint64_t framesSent{0};   //!< frames in them
+        uint64_t bytesSent{0};    //!< bytes in them
+    };
+
+    /// \return this rank's window counters (all 0 with null messages or
+    /// without MPI)
+    static WindowCounters GetWindowCounters();
     /**
      * \brief Gather one string from every rank at rank 0 (MPI_Gatherv).
      * \param part this rank's

@@ -10,11 +10,12 @@
 #include "ns3/log.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
+#include "ns3/node-list.h"
 #include "ns3/node.h"
 #include "ns3/rdma-event-key-tag.h"
 #include "ns3/rdma-event-scheduler.h"
+#include "ns3/rdma-window-mpi-interface.h"
 #include "ns3/simulator.h"
-
 
 namespace ns3
 {
@@ -53,16 +54,23 @@ QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
     }
     const Ptr<Node> node = device->GetNode();
     NS_ABORT_MSG_UNLESS(node, "QbbRemoteChannel::Attach: the device needs its node first");
-    if (node->GetSystemId() == MpiInterface::GetSystemId())
+    if (node->GetSystemId() != MpiInterface::GetSystemId())
     {
-        NS_ABORT_MSG_IF(device->GetObject<MpiReceiver>(),
-                        "QbbRemoteChannel::Attach: node " << node->GetId() << " device "
-                                                          << device->GetIfIndex()
-                                                          << " has an MpiReceiver already");
-        Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
-        rx->SetReceiveCallback(MakeCallback(&QbbRemoteChannel::Arrive, this).Bind(device));
-        device->AggregateObject(rx);
+        return true;
     }
+    if (RdmaWindowMpiInterface::IsEnabled())
+    {
+        // Granted-time windows: frames come in batches, to Deliver().
+        RdmaWindowMpiInterface::SetReceiveCallback(MakeCallback(&QbbRemoteChannel::Deliver));
+        return true;
+    }
+    NS_ABORT_MSG_IF(device->GetObject<MpiReceiver>(),
+                    "QbbRemoteChannel::Attach: node " << node->GetId() << " device "
+                                                      << device->GetIfIndex()
+                                                      << " has an MpiReceiver already");
+    Ptr<MpiReceiver> rx = CreateObject<MpiReceiver>();
+    rx->SetReceiveCallback(MakeCallback(&QbbRemoteChannel::Arrive, this).Bind(device));
+    device->AggregateObject(rx);
     return true;
 }
 
@@ -77,25 +85,35 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
         PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
     // The key QbbChannel's arrival would take, taken now as it does.
     const uint64_t order = RdmaEventScheduler::TakeKey();
-    // What MPI carries: a copy (the frame's own Packet may be shared), tagged.
+    NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
+    const Time arrival = Simulator::Now() + wireTime + GetDelay();
+    const Ptr<Node> dstNode = dst->GetNode();
+    if (RdmaWindowMpiInterface::IsEnabled())
+    {
+        // Into this window's batch for the other rank, the key beside it.
+        RdmaWindowMpiInterface::SendFrame(rdmaFrame->ToPacket(),
+                                          arrival,
+                                          order,
+                                          dstNode->GetId(),
+                                          dst->GetIfIndex(),
+                                          dstNode->GetSystemId());
+        ++m_sent;
+        return true;
+    }
+    // What ns-3's per-frame MPI message carries: a copy (the frame's own
+    // Packet may be shared), tagged.
     const Ptr<Packet> frame = rdmaFrame->ToPacket()->Copy();
     frame->AddPacketTag(RdmaEventKeyTag(order));
     const uint32_t bytes = frame->GetSerializedSize() + MESSAGE_HEADER_BYTES;
     NS_ABORT_MSG_IF(bytes > MAX_MESSAGE_BYTES,
                     "QbbRemoteChannel: a " << frame->GetSize() << "-byte frame to node "
-                                           << dst->GetNode()->GetId() << " serializes to "
-                                           << bytes << " bytes, above ns-3.37's "
-                                           << MAX_MESSAGE_BYTES
+                                           << dstNode->GetId() << " serializes to " << bytes
+                                           << " bytes, above ns-3.37's " << MAX_MESSAGE_BYTES
                                            << "-byte MPI message buffer (real payload bytes "
                                               "need a smaller MTU across ranks)");
     // The message lands one time step early (see the class comment); a
     // wire time of at least one step keeps it at or past the lookahead.
-    NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
-    const Time arrival = Simulator::Now() + wireTime + GetDelay();
-    MpiInterface::SendPacket(frame,
-                             arrival - TimeStep(1),
-                             dst->GetNode()->GetId(),
-                             dst->GetIfIndex());
+    MpiInterface::SendPacket(frame, arrival - TimeStep(1), dstNode->GetId(), dst->GetIfIndex());
     ++m_sent;
     return true;
 }
@@ -109,6 +127,29 @@ QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
                         "QbbRemoteChannel: a frame from another rank without its event key");
     RdmaEventScheduler::SetNextKey(order.GetKey());
     Simulator::Schedule(TimeStep(1), &QbbRemoteChannel::PassUp, device, RdmaFrame::Wrap(frame));
+}
+
+void
+QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
+{
+    const Ptr<Node> node = NodeList::GetNode(record.node);
+    NS_ABORT_MSG_UNLESS(record.ifIndex < node->GetNDevices(),
+                        "QbbRemoteChannel: a frame from another rank for node "
+                            << record.node << " device " << record.ifIndex << ", which it lacks");
+    const Ptr<QbbNetDevice> device = DynamicCast<QbbNetDevice>(node->GetDevice(record.ifIndex));
+    const Ptr<QbbRemoteChannel> channel =
+        device ? DynamicCast<QbbRemoteChannel>(device->GetChannel()) : nullptr;
+    NS_ABORT_MSG_UNLESS(channel,
+                        "QbbRemoteChannel: a frame from another rank for node "
+                            << record.node << " device " << record.ifIndex
+                            << ", not on a link between ranks");
+    ++channel->m_received;
+    RdmaEventScheduler::SetNextKey(record.key);
+    Simulator::ScheduleWithContext(record.node,
+                                   TimeStep(record.arrivalTs) - Simulator::Now(),
+                                   &QbbRemoteChannel::PassUp,
+                                   device,
+                                   RdmaFrame::Wrap(record.frame));
 }
 
 uint64_t

@@ -7,6 +7,8 @@
 
 #include "qbb-channel.h"
 
+#include "ns3/rdma-frame-batch.h"
+
 namespace ns3
 {
 
@@ -19,46 +21,54 @@ namespace ns3
  * Built only when ns-3 has its mpi module (NS3_MPI). The model is ns-3's
  * PointToPointRemoteChannel: a frame that starts at time t with wire time w
  * toward the device on the other rank is serialized (Packet::Serialize:
- * bytes, packet and byte tags, metadata) and sent as one MPI message
- * (MpiInterface::SendPacket) for its arrival time t + w + Delay; the
- * receiving rank schedules it in the receiving node's context and hands
- * it to the device's MpiReceiver, aggregated to every
- * local device of a remote channel by Attach(), which passes it up as
- * QbbChannel does. The arrival time is the one QbbChannel gives, so the
- * models on either side see the same frames at the same times; the
- * channel's Delay is the lookahead the synchronization algorithm takes
- * from the link (it must be above 0).
+ * bytes, packet and byte tags, metadata) and sent for its arrival time
+ * t + w + Delay; the receiving rank schedules its arrival at that time in
+ * the receiving node's context, and it is passed up as QbbChannel does.
+ * The arrival time is the one QbbChannel gives, so the models on either
+ * side see the same frames at the same times; the channel's Delay is the
+ * lookahead the synchronization algorithm takes from the link (it must be
+ * above 0).
  *
  * Order at one time (RdmaEventScheduler): the arrival event of a frame
  * runs with the key QbbChannel gives it, taken by the sender when the
- * frame starts (TakeKey) and carried in the message as an RdmaEventKeyTag.
- * ns-3's MPI interfaces schedule MpiReceiver::Receive themselves, when the
- * rank reads its messages, with whatever key comes next; so the message is
- * stamped one time step before the arrival, and the receive callback
- * schedules the arrival itself one step later with the carried key
- * (SetNextKey). The arrival then runs among the receiving node's events of
- * its time where it runs in a sequential run. The early stamp stays within
- * the lookahead both synchronizations take from the Delay attribute: a
- * frame's wire time is at least one step, so the stamp is at least
- * Now() + Delay, the earliest time a peer can have been granted.
+ * frame starts (TakeKey) and carried with the frame; the receiving rank
+ * schedules the arrival with it (SetNextKey). The arrival then runs among
+ * the receiving node's events of its time where it runs in a sequential
+ * run.
+ *
+ * How the frame travels depends on the synchronization:
+ * - granted-time (RdmaDistributedSimulatorImpl): into the window's batch
+ *   for the other rank (RdmaWindowMpiInterface::SendFrame), the key beside
+ *   it; at the window's end each batch goes as one MPI message and the
+ *   receiving rank schedules each frame's arrival (Deliver()). No limit on
+ *   a frame's size.
+ * - null-message (ns-3's NullMessageMpiInterface): one MPI message per
+ *   frame (MpiInterface::SendPacket), the key as a packet tag
+ *   (RdmaEventKeyTag). ns-3's interfaces schedule MpiReceiver::Receive
+ *   themselves, when the rank reads its messages, with whatever key comes
+ *   next; so the message is stamped one time step before the arrival, and
+ *   the receive callback (Arrive(); an MpiReceiver is aggregated to every
+ *   local device of a remote channel by Attach()) schedules the arrival one
+ *   step later with the carried key. The early stamp stays within the
+ *   lookahead: a frame's wire time is at least one step, so the stamp is
+ *   at least Now() + Delay, the earliest time a peer can have been
+ *   granted. ns-3.37's receive buffers hold MAX_MPI_MSG_SIZE = 2000 bytes
+ *   per message (null-message-mpi-interface.cc): a frame whose serialized
+ *   form (with its event key tag and 24 bytes of times, node and device)
+ *   is longer ends the run with an error naming the sizes. Zero payloads
+ *   (the module's default, RdmaMemoryRegion not in data mode) serialize as
+ *   a length, so any MTU fits; real payload bytes fit up to about 1.9 KB.
  *
  * Each rank builds every channel (every node exists on every rank, with
  * its system id); a device on this rank transmits, the other end's device
  * is never run here. Link failures (SetLinkDown) act on this rank's copy
- * only: frames already sent as messages are not lost.
- *
- * ns-3.37's receive buffers hold MAX_MPI_MSG_SIZE = 2000 bytes per message
- * (granted-time-window-mpi-interface.h, null-message-mpi-interface.cc): a
- * frame whose serialized form (with its event key tag and 24 bytes of
- * times, node and device) is longer ends the run with an error naming the
- * sizes. Zero payloads (the module's default, RdmaMemoryRegion not in data
- * mode) serialize as a length, so any MTU fits; real payload bytes fit up
- * to about 1.9 KB.
+ * only: frames already sent are not lost.
  */
 class QbbRemoteChannel : public QbbChannel
 {
   public:
-    /// ns-3.37's per-message receive buffer, bytes (MAX_MPI_MSG_SIZE).
+    /// ns-3.37's per-message receive buffer, bytes (MAX_MPI_MSG_SIZE), for
+    /// null-message synchronization's per-frame messages.
     static constexpr uint32_t MAX_MESSAGE_BYTES = 2000;
     /// Bytes SendPacket puts before the packet: arrival time, node, device
     /// (16), and with null messages a guarantee time (8 more).
@@ -74,17 +84,19 @@ class QbbRemoteChannel : public QbbChannel
     ~QbbRemoteChannel() override;
 
     /**
-     * \brief Attach a device; a device of a node on this rank gets an
-     * MpiReceiver (aggregated) that passes the frames arriving from the
-     * other rank up to it.
+     * \brief Attach a device. A device of a node on this rank receives the
+     * frames from the other rank: under granted-time windows through
+     * Deliver() (set as RdmaWindowMpiInterface's receive callback), under
+     * null messages through an MpiReceiver aggregated to it.
      * \param device the device (its node set)
      * \return false if two devices are attached already
      */
     bool Attach(Ptr<QbbNetDevice> device) override;
 
     /**
-     * \brief Send a frame to the device on the other rank as an MPI
-     * message arriving at Now() + wireTime + Delay.
+     * \brief Send a frame to the device on the other rank, arriving at
+     * Now() + wireTime + Delay (in this window's batch, or as an MPI
+     * message of its own under null messages).
      * \param frame the frame
      * \param src the transmitting device (one of the two attached)
      * \param wireTime the frame's wire time
@@ -92,10 +104,19 @@ class QbbRemoteChannel : public QbbChannel
      */
     bool TransmitStart(Ptr<RdmaFrame> frame, const QbbNetDevice* src, Time wireTime) override;
 
-    /// \return frames this rank's end sent as MPI messages
+    /// \return frames this rank's end sent to the other rank
     uint64_t GetSentFrames() const;
-    /// \return frames this rank's end received as MPI messages
+    /// \return frames this rank's end received from the other rank
     uint64_t GetReceivedFrames() const;
+
+    /**
+     * \brief A frame of a batch from another rank (RdmaWindowMpiInterface's
+     * receive callback, at a window's end): schedule its arrival at the
+     * receiving device, in the receiving node's context, with the key it
+     * carries.
+     * \param record the frame, its arrival time, key, node and device
+     */
+    static void Deliver(const RdmaFrameBatch::Record& record);
 
   private:
     /**

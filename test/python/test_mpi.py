@@ -3,7 +3,7 @@
 
 Every run gives the sequential outputs byte for byte: fct.csv (after
 sorting by flow id), fct.txt, pfc.csv, qlen.csv, cache.csv and the
-summary's counters, at 2 and 4 ranks, with either synchronization, on the
+summary's counters, at 2 and 4 ranks, with any synchronization, on the
 k=4 default, the HPCC simulator's 1 ms file (METIS partition) and a k=16
 permutation (1024 hosts, by-pod). RdmaEventScheduler orders the events of
 one time by the node that scheduled them and its own count, the same on
@@ -162,6 +162,43 @@ def test_null_message_sync_gives_the_same_answers(sequential, tmp_path, name):
     assert_same_answers(out, sequential[name])
     with open(out / 'summary.json') as f:
         assert json.load(f)['mpi']['sync'] == 'null-message'
+
+
+@needs_mpi
+@pytest.mark.parametrize('ranks', [2, 4])
+def test_granted_time_sends_one_message_per_window_and_rank(sequential, tmp_path, ranks):
+    """Granted-time windows (RdmaDistributedSimulatorImpl): the frames a
+    rank sends to one other rank within one window go as one MPI message
+    (RdmaWindowMpiInterface), so a rank sends at most windows x (ranks - 1)
+    messages, far fewer than its frames; every rank ends the same windows
+    (the exchange is collective). ns-3's per-frame engine
+    (sim.mpiSync = granted-time-per-frame) gives the same answers and sends
+    no batch."""
+    out = tmp_path / 'mpi'
+    r = run(ranks, CONFIGS['hpcc-1ms'], out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert_same_answers(out, sequential['hpcc-1ms'])
+    with open(out / 'summary.json') as f:
+        mpi = json.load(f)['mpi']
+    assert mpi['sync'] == 'granted-time'
+    rows = mpi['per_rank']
+    assert len({row['windows'] for row in rows}) == 1, rows
+    for row in rows:
+        assert row['windows'] > 0, row
+        assert 0 < row['mpi_messages_sent'] <= row['windows'] * (ranks - 1), row
+        # Batched: many frames a message on the HPCC 1 ms file.
+        assert row['frames_sent_to_other_ranks'] > 10 * row['mpi_messages_sent'], row
+    if ranks == 2:
+        out = tmp_path / 'per-frame'
+        r = run(2, CONFIGS['hpcc-1ms'] + ['--sim.mpiSync=granted-time-per-frame'], out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert_same_answers(out, sequential['hpcc-1ms'])
+        with open(out / 'summary.json') as f:
+            mpi = json.load(f)['mpi']
+        assert mpi['sync'] == 'granted-time-per-frame'
+        for row in mpi['per_rank']:
+            assert row['frames_sent_to_other_ranks'] > 0, row
+            assert row['mpi_messages_sent'] == 0 and row['windows'] == 0, row
 
 
 @pytest.mark.parametrize('args,ranks,reason', [

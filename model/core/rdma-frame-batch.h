@@ -1,0 +1,105 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_FRAME_BATCH_H
+#define RDMA_FRAME_BATCH_H
+
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup rdma
+ * \brief The frames one rank sends to one other rank within one
+ * granted-time window, serialized back to back: the body of one MPI
+ * message (RdmaWindowMpiInterface, doc/mpi.rst "How it works").
+ *
+ * ns-3.37's GrantedTimeWindowMpiInterface::SendPacket sends each frame as
+ * a message of its own: its arrival time (8 bytes), node and interface
+ * index (4 each), then Packet::Serialize's output. A batch holds the same
+ * fields per frame and the frame's event key (RdmaEventScheduler::TakeKey),
+ * which per-frame messages carry as a packet tag (RdmaEventKeyTag):
+ *
+ *     arrival (8) | key (8) | node (4) | interface (4) | length (4) | 0 (4)
+ *     | Packet::Serialize output (length bytes) | zeros to a multiple of 8
+ *
+ * in the host's byte order (the ranks of one run are one build on one kind
+ * of machine, as ns-3's own messages assume). Packet::Serialize writes and
+ * Packet(buffer, size, true) reads 32-bit words, so every record starts at
+ * a multiple of 8 bytes of the buffer (std::vector's storage is aligned for
+ * any scalar). Nothing here calls MPI: the batch is built and read in any
+ * build.
+ */
+class RdmaFrameBatch
+{
+  public:
+    /// Bytes of a record before the serialized packet.
+    static constexpr uint32_t HEADER_BYTES = 32;
+
+    /// One frame of a batch, as read back.
+    struct Record
+    {
+        uint64_t arrivalTs; //!< arrival at the receiving device, in time steps
+        uint64_t key;       //!< the arrival event's key (RdmaEventScheduler)
+        uint32_t node;      //!< receiving node id
+        uint32_t ifIndex;   //!< receiving device's interface index on it
+        Ptr<Packet> frame;  //!< the frame, deserialized
+    };
+
+    /**
+     * \brief Append a frame.
+     * \param frame the frame (serialized with its tags and metadata)
+     * \param arrival its arrival time at the receiving device
+     * \param key its arrival event's key
+     * \param node the receiving node id
+     * \param ifIndex the receiving device's interface index
+     */
+    void Append(Ptr<const Packet> frame,
+                Time arrival,
+                uint64_t key,
+                uint32_t node,
+                uint32_t ifIndex);
+
+    /// \return frames appended since the last Clear()
+    uint32_t GetFrames() const;
+    /// \return bytes of the batch (a multiple of 8)
+    std::size_t GetBytes() const;
+    /// \return the batch's bytes (GetBytes() of them)
+    const uint8_t* GetData() const;
+    /// \return the earliest arrival appended since the last Clear(), in
+    /// time steps (INT64_MAX if none)
+    uint64_t GetEarliestArrival() const;
+    /// Empty the batch (its storage kept for the next window).
+    void Clear();
+
+    /**
+     * \brief Read a received batch, record by record in the order they
+     * were appended. A malformed batch (a length past its end, a record
+     * not on an 8-byte boundary) ends the run with an error.
+     * \param data the batch's bytes, aligned to 8 bytes
+     * \param bytes their number
+     * \param each called once per record
+     * \return the number of records
+     */
+    static uint32_t Read(const uint8_t* data,
+                         std::size_t bytes,
+                         const std::function<void(const Record&)>& each);
+
+  private:
+    std::vector<uint64_t> m_words;            //!< the batch, in 8-byte words (aligned)
+    uint32_t m_frames{0};                     //!< records in it
+    uint64_t m_earliest{uint64_t(INT64_MAX)}; //!< earliest arrival, time steps
+};
+
+} // namespace ns3
+
+#endif // RDMA_FRAME_BATCH_H
