@@ -635,6 +635,78 @@ class MttPageTestCase : public TestCase
 };
 
 /**
+ * Way partitions (Tenants). An 8-line fully associative cache; tenant 1
+ * (the victim) fills its 4 keys, tenant 2 sweeps 100 keys of its own (a
+ * noisy neighbour), then the victim looks its keys up again. Shared
+ * (Tenants = 1): the sweep evicts every victim line under each policy (100
+ * fills, 8 lines), so the 4 lookups miss again: 8 victim misses. Two
+ * partitions of 4 ways: the sweep fills only tenant 2's 4 ways, the
+ * victim's 4 lookups hit (4 misses, its first fills), and tenant 2 holds
+ * exactly 4 lines (its last 4 keys under LRU and FIFO). Each lookup runs
+ * alone (the simulator runs to its completion), so no fill is in flight.
+ */
+class TenantPartitionTestCase : public TestCase
+{
+  public:
+    TenantPartitionTestCase()
+        : TestCase("two way partitions keep a tenant's 4 entries through another's sweep of "
+                   "100 keys; shared, the sweep evicts them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (auto policy : {NicCache::LRU, NicCache::FIFO, NicCache::RANDOM, NicCache::LFU})
+        {
+            for (uint32_t tenants : {1u, 2u})
+            {
+                Ptr<NicCache> cache = MakeCache(8, 8, policy, MakeDram());
+                cache->SetAttribute("Tenants", UintegerValue(tenants));
+                uint32_t victimHits = 0;
+                auto lookupAll = [&](uint64_t first, uint64_t n, uint32_t tenant) {
+                    for (uint64_t k = first; k < first + n; ++k)
+                    {
+                        Completions done(1);
+                        cache->Lookup(k, false, done.Cb(0), 0, tenant);
+                        Simulator::Run();
+                        victimHits += tenant == 1 && done.hit[0] == 1;
+                    }
+                };
+                lookupAll(0, 4, 1);
+                lookupAll(100, 100, 2);
+                lookupAll(0, 4, 1);
+                const bool shared = tenants == 1;
+                NS_TEST_EXPECT_MSG_EQ(victimHits,
+                                      shared ? 0 : 4,
+                                      "victim hits after the sweep, Tenants = " << tenants);
+                NS_TEST_EXPECT_MSG_EQ(cache->GetTenantMisses(1),
+                                      shared ? 8 : 4,
+                                      "victim misses, Tenants = " << tenants);
+                NS_TEST_EXPECT_MSG_EQ(cache->GetTenantMisses(2), 100, "the sweep misses");
+                uint32_t held = 0;
+                for (uint64_t k = 100; k < 200; ++k)
+                {
+                    held += cache->Probe(k);
+                }
+                if (!shared)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(held, 4, "tenant 2 holds its 4 ways");
+                }
+                if (!shared && (policy == NicCache::LRU || policy == NicCache::FIFO))
+                {
+                    for (uint64_t k = 196; k < 200; ++k)
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(cache->Probe(k), true, "its newest key " << k);
+                    }
+                }
+                Simulator::Destroy();
+            }
+        }
+    }
+};
+
+/**
  * The random policy draws from the cache's own stream: the same stream
  * gives the same hits, another stream other hits.
  */
@@ -691,6 +763,7 @@ class RdmaNicCacheTestSuite : public TestSuite
         AddTestCase(new HostMemoryTestCase, TestCase::QUICK);
         AddTestCase(new MttPageTestCase, TestCase::QUICK);
         AddTestCase(new RandomStreamTestCase, TestCase::QUICK);
+        AddTestCase(new TenantPartitionTestCase, TestCase::QUICK);
     }
 };
 

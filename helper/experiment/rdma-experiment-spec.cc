@@ -573,7 +573,8 @@ MakeCongestionControl(const RdmaConfig& c)
 /**
  * \brief Check each table's cache geometry and backing store, which the
  * caches would otherwise refuse mid-run (NicCache, NicMemory abort):
- * Entries a multiple of Ways, a CardDram store with a positive DramBandwidth.
+ * Entries a multiple of Ways, Tenants at most Ways, a CardDram store with a
+ * positive DramBandwidth.
  * \param c the configuration \throws RdmaConfigError
  */
 void
@@ -593,6 +594,13 @@ CheckCaches(const RdmaConfig& c)
                                   ": expected " + g + ".Entries (" + std::to_string(entries) +
                                   ") to be a multiple of " + g + ".Ways (" + std::to_string(ways) +
                                   ")");
+        }
+        const uint64_t tenants = c.GetUinteger(g + ".Tenants");
+        if (tenants > ways)
+        {
+            throw RdmaConfigError(c.GetOrigin(g + ".Tenants") + ": " + g + ".Tenants = " +
+                                  c.Get(g + ".Tenants") + ": expected at most " + g + ".Ways (" +
+                                  std::to_string(ways) + "): each tenant needs a way of its own");
         }
         const std::string bandwidth = g + ".memory.DramBandwidth";
         if (c.Get(g + ".memory.Kind") == "CardDram" && c.GetBitRate(bandwidth) == 0)

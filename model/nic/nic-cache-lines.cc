@@ -171,23 +171,72 @@ NicCacheLines::ChooseVictim(uint32_t set, Policy policy, Ptr<UniformRandomVariab
         }
         return NIL;
     }
-    case LFU: {
-        uint32_t best = NIL;
-        for (uint32_t l = base; l < base + m_ways; ++l)
-        {
-            const Line& c = m_lines[l];
-            if (c.pending)
-            {
-                continue;
-            }
-            if (best == NIL || c.uses < m_lines[best].uses ||
-                (c.uses == m_lines[best].uses && c.lastUse < m_lines[best].lastUse))
-            {
-                best = l;
-            }
-        }
-        return best;
+    case LFU:
+        return LeastFrequent(base, base + m_ways);
     }
+    return NIL;
+}
+
+uint32_t
+NicCacheLines::LeastFrequent(uint32_t lo, uint32_t hi) const
+{
+    uint32_t best = NIL;
+    for (uint32_t l = lo; l < hi; ++l)
+    {
+        const Line& c = m_lines[l];
+        if (c.pending)
+        {
+            continue;
+        }
+        if (best == NIL || c.uses < m_lines[best].uses ||
+            (c.uses == m_lines[best].uses && c.lastUse < m_lines[best].lastUse))
+        {
+            best = l;
+        }
+    }
+    return best;
+}
+
+uint32_t
+NicCacheLines::ChooseVictimIn(uint32_t set,
+                              Policy policy,
+                              Ptr<UniformRandomVariable> rng,
+                              uint32_t firstWay,
+                              uint32_t endWay)
+{
+    const uint32_t lo = set * m_ways + firstWay;
+    const uint32_t hi = set * m_ways + endWay;
+    auto inside = [lo, hi](uint32_t l) { return l >= lo && l < hi; };
+    // Walking from the tail meets the set's invalid lines first, then the
+    // valid ones from the least recently used (LRU) or oldest (FIFO).
+    uint32_t candidates = 0;
+    for (uint32_t l = m_tail[set]; l != NIL; l = m_lines[l].prev)
+    {
+        if (!inside(l) || m_lines[l].pending)
+        {
+            continue;
+        }
+        if (!m_lines[l].valid || policy == LRU || policy == FIFO)
+        {
+            return l;
+        }
+        ++candidates;
+    }
+    if (candidates == 0)
+    {
+        return NIL;
+    }
+    if (policy == LFU)
+    {
+        return LeastFrequent(lo, hi);
+    }
+    uint32_t k = rng->GetInteger(0, candidates - 1);
+    for (uint32_t l = lo; l < hi; ++l)
+    {
+        if (!m_lines[l].pending && k-- == 0)
+        {
+            return l;
+        }
     }
     return NIL;
 }

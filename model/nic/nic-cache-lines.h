@@ -28,7 +28,8 @@ class UniformRandomVariable;
  * one; otherwise, among the lines not waiting for a fill: the one nearest
  * the tail (LRU, FIFO), a uniform one (RANDOM, from the stream given) or the
  * one with the fewest lookups since its fill, ties to the least recently
- * used (LFU). NicCache decides when a line moves (MoveToHead on a lookup
+ * used (LFU). ChooseVictimIn makes the same choice among a range of a
+ * set's ways (a way partition). NicCache decides when a line moves (MoveToHead on a lookup
  * under LRU and on a fill, MoveToTail when it is invalidated).
  */
 class NicCacheLines
@@ -83,12 +84,35 @@ class NicCacheLines
      * \return a line to fill in set, or NIL if every line is pending
      */
     uint32_t ChooseVictim(uint32_t set, Policy policy, Ptr<UniformRandomVariable> rng);
+    /**
+     * \brief The victim among the ways [firstWay, endWay) of a set only (a
+     * way partition): an invalid line of those ways first, then the policy's
+     * choice among those not waiting for a fill.
+     * \param set a set
+     * \param policy the replacement policy
+     * \param rng the RANDOM policy's stream
+     * \param firstWay first way of the partition
+     * \param endWay one past its last way, at most Ways and above firstWay
+     * \return a line to fill, or NIL if every line of the partition is pending
+     */
+    uint32_t ChooseVictimIn(uint32_t set,
+                            Policy policy,
+                            Ptr<UniformRandomVariable> rng,
+                            uint32_t firstWay,
+                            uint32_t endWay);
     /// \param line move to the head of its set's list
     void MoveToHead(uint32_t line);
     /// \param line move to the tail of its set's list
     void MoveToTail(uint32_t line);
 
   private:
+    /**
+     * \param lo first line
+     * \param hi one past the last line
+     * \return the line of [lo, hi) not waiting for a fill with the fewest
+     * lookups since its fill, ties to the least recently used; NIL if none
+     */
+    uint32_t LeastFrequent(uint32_t lo, uint32_t hi) const;
     /// \param line unlink from its set's list
     void Unlink(uint32_t line);
     /**

@@ -44,6 +44,14 @@ NicCache::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&NicCache::m_ways),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("Tenants",
+                          "Way partitions: a lookup of tenant u (its protection domain) fills "
+                          "only the ways [t Ways / Tenants, (t + 1) Ways / Tenants) of its set, "
+                          "t = u mod Tenants, as Intel CAT partitions a cache by ways. "
+                          "1 (the default): every tenant shares every line. At most Ways.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&NicCache::m_tenants),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("ReplacementPolicy",
                           "Victim choice among a set's lines not waiting for a fill: Lru (the "
                           "default), Fifo, Random (the cache's own stream, AssignStreams) or "
@@ -127,6 +135,7 @@ NicCache::GetTypeId()
 NicCache::NicCache()
     : m_entries(1024),
       m_ways(4),
+      m_tenants(1),
       m_policy(LRU),
       m_entryBytes(64),
       m_clockHz(250000000),
@@ -223,11 +232,15 @@ NicCache::Build()
 }
 
 void
-NicCache::Lookup(uint64_t key, bool write, Callback<void, bool> done, uint32_t requester)
+NicCache::Lookup(uint64_t key,
+                 bool write,
+                 Callback<void, bool> done,
+                 uint32_t requester,
+                 uint32_t tenant)
 {
-    NS_LOG_FUNCTION(this << key << write << requester);
+    NS_LOG_FUNCTION(this << key << write << requester << tenant);
     NS_ABORT_MSG_IF(!m_memory, "NicCache: attribute Memory is not set");
-    Request req{key, write, done, Simulator::Now(), requester};
+    Request req{key, write, done, Simulator::Now(), requester, tenant};
     if (m_memory->GetKind() == NicMemory::SRAM)
     {
         // The whole table is on chip: no misses.
@@ -275,6 +288,7 @@ NicCache::Process(Request& req, bool queued)
         }
         NS_LOG_LOGIC("miss " << req.key << " merged with the fill in flight");
         ++m_misses;
+        ++m_tenantMisses[req.tenant];
         ++m_merged;
         m_missTrace(req.key);
         m_waiters[line].push_back(req);
@@ -286,7 +300,23 @@ NicCache::Process(Request& req, bool queued)
         return false;
     }
     uint32_t set = static_cast<uint32_t>(req.key % m_lines.GetSets());
-    uint32_t victim = m_lines.ChooseVictim(set, m_policy, m_rng);
+    uint32_t victim = NicCacheLines::NIL;
+    if (m_tenants > 1)
+    {
+        NS_ABORT_MSG_IF(m_tenants > m_ways,
+                        "NicCache: attribute Tenants (" << m_tenants << ") is above Ways ("
+                                                        << m_ways << ")");
+        const uint32_t t = req.tenant % m_tenants;
+        victim = m_lines.ChooseVictimIn(set,
+                                        m_policy,
+                                        m_rng,
+                                        t * m_ways / m_tenants,
+                                        (t + 1) * m_ways / m_tenants);
+    }
+    else
+    {
+        victim = m_lines.ChooseVictim(set, m_policy, m_rng);
+    }
     if (victim == NicCacheLines::NIL)
     {
         return false;
@@ -319,6 +349,7 @@ NicCache::Process(Request& req, bool queued)
     ++m_outstanding;
     NS_LOG_LOGIC("miss " << req.key << ", fill into line " << victim);
     ++m_misses;
+    ++m_tenantMisses[req.tenant];
     m_missTrace(req.key);
     m_waiters[victim].push_back(req);
     m_memory->Fetch(m_entryBytes, MakeCallback(&NicCache::FillDone, this, victim));
@@ -475,6 +506,12 @@ NicCache::GetSets() const
 }
 
 uint32_t
+NicCache::GetTenants() const
+{
+    return m_tenants;
+}
+
+uint32_t
 NicCache::GetOccupancy() const
 {
     return m_occupancy;
@@ -502,6 +539,13 @@ uint64_t
 NicCache::GetMisses() const
 {
     return m_misses;
+}
+
+uint64_t
+NicCache::GetTenantMisses(uint32_t tenant) const
+{
+    auto it = m_tenantMisses.find(tenant);
+    return it == m_tenantMisses.end() ? 0 : it->second;
 }
 
 uint64_t
@@ -558,6 +602,7 @@ NicCache::ResetCounters()
     NS_LOG_FUNCTION(this);
     m_hits = 0;
     m_misses = 0;
+    m_tenantMisses.clear();
     m_merged = 0;
     m_evictions = 0;
     m_writeBacks = 0;

@@ -67,6 +67,16 @@ class UniformRandomVariable;
  * every lookup hits after HitCycles, nothing is evicted, and the geometry
  * is not used; the capacity is the memory's (NicMemory::Allocate).
  *
+ * Tenants (way partitioning). With Tenants = T > 1 the ways of every set
+ * are split in T partitions, [t x Ways / T, (t + 1) x Ways / T) for
+ * partition t, and a lookup of tenant u fills only lines of partition
+ * u mod T: one tenant's misses never evict another's entries, as Intel's
+ * Cache Allocation Technology partitions a last-level cache by ways
+ * (Intel SDM vol. 3B, 18.19). Hits find an entry in any way. T = 1 (the
+ * default) shares every line, the exposure to a noisy neighbour that
+ * sweeps the table (Husky, USENIX Security 2023). RdmaNicTables makes the
+ * tenant of a lookup its protection domain.
+ *
  * Timing not modelled: port contention (the cache accepts any number of
  * lookups per cycle; the NIC pipeline's stages bound the rate) and the
  * write-back buffer's capacity.
@@ -127,8 +137,14 @@ class NicCache : public Object
      * \param done called when the entry is available, with whether the
      * lookup hit; never called before Lookup returns
      * \param requester who waits (e.g. the QPN), for GetStallTime
+     * \param tenant whose entry it is (a protection domain): with Tenants
+     *        > 1 a miss fills only partition tenant mod Tenants
      */
-    void Lookup(uint64_t key, bool write, Callback<void, bool> done, uint32_t requester = 0);
+    void Lookup(uint64_t key,
+                bool write,
+                Callback<void, bool> done,
+                uint32_t requester = 0,
+                uint32_t tenant = 0);
     /**
      * \brief Whether an entry is present and filled, without touching the
      * replacement state or the counters.
@@ -188,6 +204,8 @@ class NicCache : public Object
     uint32_t GetEntryBytes() const;
     /// \return the number of sets, Entries / Ways
     uint32_t GetSets() const;
+    /// \return the number of way partitions, Tenants
+    uint32_t GetTenants() const;
     /// \return valid (filled or being filled) lines
     uint32_t GetOccupancy() const;
     /// \return one NIC clock cycle
@@ -199,6 +217,11 @@ class NicCache : public Object
     uint64_t GetHits() const;
     /// \return lookups classified as misses (merged ones included)
     uint64_t GetMisses() const;
+    /**
+     * \param tenant a tenant given to Lookup
+     * \return its lookups classified as misses (merged ones included)
+     */
+    uint64_t GetTenantMisses(uint32_t tenant) const;
     /// \return misses that joined a fill already in flight
     uint64_t GetMergedMisses() const;
     /// \return valid entries evicted
@@ -251,6 +274,7 @@ class NicCache : public Object
         Callback<void, bool> done; //!< caller's callback
         Time start;                //!< when Lookup was called
         uint32_t requester;        //!< for stall accounting
+        uint32_t tenant;           //!< whose entry (way partition)
     };
 
     /// \brief Set up the lines for the current geometry (abort on a bad one).
@@ -275,6 +299,7 @@ class NicCache : public Object
 
     uint32_t m_entries;               //!< lines
     uint32_t m_ways;                  //!< ways per set
+    uint32_t m_tenants;               //!< way partitions
     Policy m_policy;                  //!< replacement policy
     uint32_t m_entryBytes;            //!< bytes per entry (fetch/write-back size)
     uint64_t m_clockHz;               //!< NIC clock, Hz
@@ -299,6 +324,7 @@ class NicCache : public Object
 
     uint64_t m_hits{0};                         //!< hits
     uint64_t m_misses{0};                       //!< misses
+    std::unordered_map<uint32_t, uint64_t> m_tenantMisses; //!< tenant -> misses
     uint64_t m_merged{0};                       //!< merged misses
     uint64_t m_evictions{0};                    //!< evictions
     uint64_t m_writeBacks{0};                   //!< dirty evictions

@@ -525,10 +525,11 @@ RdmaNicPipeline::Run(Direction* d, uint32_t job)
     case LOOKUP: {
         auto table = RdmaNicTables::Table(s.table);
         // QPC lookups update the context (PSN, MSN): they dirty the entry.
-        m_tables->GetCache(table)->Lookup(s.arg,
-                                          table == RdmaNicTables::QPC,
-                                          MakeCallback(&RdmaNicPipeline::LookupDone, this, d, job),
-                                          j.qpn);
+        m_tables->Lookup(table,
+                         s.arg,
+                         table == RdmaNicTables::QPC,
+                         MakeCallback(&RdmaNicPipeline::LookupDone, this, d, job),
+                         j.qpn);
         break;
     }
     case DMA_READ:

@@ -191,10 +191,18 @@ RdmaNicTables::GetQpcEntryBytes() const
 }
 
 bool
-RdmaNicTables::AllocateQp(uint32_t qpn)
+RdmaNicTables::AllocateQp(uint32_t qpn, uint32_t tenant)
 {
-    NS_LOG_FUNCTION(this << qpn);
-    return m_qpc->GetMemory()->Allocate(1);
+    NS_LOG_FUNCTION(this << qpn << tenant);
+    if (!m_qpc->GetMemory()->Allocate(1))
+    {
+        return false;
+    }
+    if (tenant != 0)
+    {
+        m_qpTenant[qpn] = tenant;
+    }
+    return true;
 }
 
 void
@@ -203,12 +211,17 @@ RdmaNicTables::ReleaseQp(uint32_t qpn)
     NS_LOG_FUNCTION(this << qpn);
     m_qpc->Invalidate(qpn);
     m_qpc->GetMemory()->Release(1);
+    m_qpTenant.erase(qpn);
 }
 
 bool
-RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes)
+RdmaNicTables::AllocateMr(uint32_t key,
+                          uint64_t addr,
+                          uint64_t length,
+                          uint64_t pageBytes,
+                          uint32_t tenant)
 {
-    NS_LOG_FUNCTION(this << key << addr << length << pageBytes);
+    NS_LOG_FUNCTION(this << key << addr << length << pageBytes << tenant);
     Ptr<NicMemory> mpt = m_mpt->GetMemory();
     if (!mpt->Allocate(1))
     {
@@ -223,6 +236,10 @@ RdmaNicTables::AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t
         m_pages.erase(MptKey(key));
         mpt->Release(1);
         return false;
+    }
+    if (tenant != 0)
+    {
+        m_mrTenant[MptKey(key)] = tenant;
     }
     return true;
 }
@@ -239,6 +256,7 @@ RdmaNicTables::ReleaseMr(uint32_t key, uint64_t addr, uint64_t length)
     uint64_t pages = MttPages(key, addr, length);
     m_mtt->GetMemory()->Release(pages);
     m_pages.erase(MptKey(key));
+    m_mrTenant.erase(MptKey(key));
 }
 
 uint64_t
@@ -271,6 +289,25 @@ uint64_t
 RdmaNicTables::MttPages(uint32_t key, uint64_t va, uint64_t length) const
 {
     return PageOf(key).PagesSpanned(va, length);
+}
+
+void
+RdmaNicTables::Lookup(Table table,
+                      uint64_t key,
+                      bool write,
+                      Callback<void, bool> done,
+                      uint32_t requester)
+{
+    GetCache(table)->Lookup(key, write, done, requester, GetTenant(table, key));
+}
+
+uint32_t
+RdmaNicTables::GetTenant(Table table, uint64_t key) const
+{
+    const auto& owners = table == QPC ? m_qpTenant : m_mrTenant;
+    // An MTT key carries its region's key index above the page bits.
+    auto it = owners.find(table == MTT ? key >> MTT_PAGE_BITS : key);
+    return it == owners.end() ? 0 : it->second;
 }
 
 std::vector<RdmaNicTables::Counters>

@@ -57,6 +57,10 @@ class PcieLink;
  * cache; IRN (Mittal et al., SIGCOMM 2018, section 6) puts its whole
  * design at 3-10 % more NIC resources.
  *
+ * Tenants. Each QP and region belongs to a tenant, the protection domain
+ * it was made in (AllocateQp, AllocateMr); Lookup passes it to the cache,
+ * whose Tenants attribute can partition the ways among tenants.
+ *
  * Defaults: all three tables in Sram with unlimited capacity (no misses).
  * Configure a table through its cache's and memory's own attributes
  * (QpcCache/Entries, QpcCache/Memory/Kind, ...) or with ConfigureTable.
@@ -108,6 +112,26 @@ class RdmaNicTables : public Object
 
     /// \param table a table \return its cache
     Ptr<NicCache> GetCache(Table table) const;
+    /**
+     * \brief Look an entry up in one table's cache as its tenant
+     * (NicCache::Lookup with the tenant of the QP or region the key is of).
+     * \param table the table
+     * \param key its key: a QPN, MptKey(key) or MttKey(key, va)
+     * \param write whether the lookup modifies the entry
+     * \param done called with whether it hit
+     * \param requester who waits, for the stall time
+     */
+    void Lookup(Table table,
+                uint64_t key,
+                bool write,
+                Callback<void, bool> done,
+                uint32_t requester);
+    /**
+     * \param table the table
+     * \param key its key
+     * \return the tenant of the QP or region the key is of (0 if unknown)
+     */
+    uint32_t GetTenant(Table table, uint64_t key) const;
     /// \param table a table \return its name: "qpc", "mpt" or "mtt"
     static const char* GetTableName(Table table);
 
@@ -120,8 +144,12 @@ class RdmaNicTables : public Object
     /// \return the bytes of one QPC entry (the QPC cache's EntryBytes)
     uint32_t GetQpcEntryBytes() const;
 
-    /// \param qpn a new QP's number \return false if the QPC store is full
-    bool AllocateQp(uint32_t qpn);
+    /**
+     * \param qpn a new QP's number
+     * \param tenant its protection domain's handle
+     * \return false if the QPC store is full
+     */
+    bool AllocateQp(uint32_t qpn, uint32_t tenant = 0);
     /// \param qpn a destroyed QP's number: its entry is dropped and freed
     void ReleaseQp(uint32_t qpn);
     /**
@@ -130,9 +158,14 @@ class RdmaNicTables : public Object
      * \param length bytes, at least 1
      * \param pageBytes the region's page size (RdmaPageSize's rule; aborts
      *        otherwise); 0 (default): the MTT cache's PageBytes
+     * \param tenant its protection domain's handle
      * \return false, reserving nothing, if the MPT or MTT store is full
      */
-    bool AllocateMr(uint32_t key, uint64_t addr, uint64_t length, uint64_t pageBytes = 0);
+    bool AllocateMr(uint32_t key,
+                    uint64_t addr,
+                    uint64_t length,
+                    uint64_t pageBytes = 0,
+                    uint32_t tenant = 0);
     /**
      * \param key the region's L_Key
      * \param addr first virtual address
@@ -192,6 +225,8 @@ class RdmaNicTables : public Object
     Ptr<NicCache> m_mtt; //!< address-translation cache
     std::unordered_map<uint64_t, RdmaPageSize>
         m_pages; //!< page size by MPT key, if not the cache's
+    std::unordered_map<uint64_t, uint32_t> m_qpTenant; //!< tenant by QPN, if not 0
+    std::unordered_map<uint64_t, uint32_t> m_mrTenant; //!< tenant by MPT key, if not 0
 
     /// \param key an L_Key or R_Key
     /// \return the region's page, or the MTT cache's if it was given none

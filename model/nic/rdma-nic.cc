@@ -391,7 +391,8 @@ RdmaNic::RegMr(Ptr<RdmaProtectionDomain> pd,
     }
     // Key = index << 8 | a per-NIC variant byte, as ConnectX keys look.
     const uint32_t key = m_ids->TakeKey();
-    if (m_pipeline && !m_pipeline->GetTables()->AllocateMr(key, addr, length, pageBytes))
+    if (m_pipeline &&
+        !m_pipeline->GetTables()->AllocateMr(key, addr, length, pageBytes, pd->GetHandle()))
     {
         NS_LOG_INFO("RegMr: MPT/MTT table full (ENOMEM)");
         return nullptr;
@@ -440,7 +441,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
         return nullptr;
     }
     const uint32_t qpn = m_ids->PeekQpn();
-    if (m_pipeline && !m_pipeline->GetTables()->AllocateQp(qpn))
+    if (m_pipeline && !m_pipeline->GetTables()->AllocateQp(qpn, init.pd->GetHandle()))
     {
         NS_LOG_INFO("CreateQp: QPC table full (ENOMEM)");
         return nullptr;

@@ -54,6 +54,7 @@ BAD = {
         ('sim.seed', '4294967296', 'expected a whole number >= 1'),
         ('transport.retryCnt', '8', 'expected a whole number <= 7'),
         ('cache.qpc.Entries', '0', 'expected a whole number >= 1'),
+        ('cache.mtt.Tenants', '0', 'expected a whole number >= 1'),
         ('link.Mtu', '1.5', 'expected a whole number'),
         ('transport.irn.ReorderWindow', '0', 'expected a whole number >= 1'),
         ('transport.irn.ReorderWindow', '-2', 'expected a whole number >= 1'),

@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""A victim tenant's bandwidth while another tenant on its NIC sweeps a context table.
+
+  scripts/noisy_neighbor_study.py -o out/noisy-neighbor [--tables mtt,qpc] [--bench PATH]
+
+Runs rdma-noisy-neighbor for each table (the attacker sweeps E entries of
+the MTT, the MPT or the QPC; E = 0 is the victim alone, E = 1 an attacker
+that sweeps nothing) with the cache shared (Tenants = 1) and split in two
+way partitions (Tenants = 2), and writes:
+
+  OUT/noisy-neighbor.csv   rdma-noisy-neighbor's rows, every table
+  OUT/study.txt            per table and partitioning: the largest loss,
+                           the loss of an attacker that sweeps nothing, and
+                           the victim's misses
+  OUT/noisy-neighbor.png   (and .pdf) the victim's bandwidth loss and its
+                           misses against E, with the published BlueField-3
+                           point ("up to 93.9 %", data/nic-measurements/
+                           noisy-neighbor-bluefield3-2025-abstract.csv)
+
+Exit status 0; 1 if rdma-noisy-neighbor fails; 2 for bad arguments.
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nic_measurements as nm  # noqa: E402
+import rdmasim_plotting as rp  # noqa: E402
+
+DATA = os.path.join(nm.DIR, 'noisy-neighbor-bluefield3-2025-abstract.csv')
+TABLES = ('mtt', 'mpt', 'qpc')
+SWEEP = (0, 1, 16, 64, 256, 512, 1024, 2048, 4096)
+
+
+def default_bench():
+    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(nm.TOP, 'build'))
+    return os.path.join(build, 'examples', 'rdma-noisy-neighbor')
+
+
+def run_bench(bench, table, sweep):
+    """rdma-noisy-neighbor's rows for one table, both partitionings."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'nn.csv')
+        cmd = [bench, '--table=' + table, '--tenants=1,2',
+               '--sweep=' + ','.join(str(e) for e in sweep), '--out=' + out]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError('%s exited %d: %s' % (' '.join(cmd), r.returncode, r.stderr.strip()))
+        with open(out) as f:
+            return list(csv.DictReader(f))
+
+
+def published_loss(path):
+    """The published largest bandwidth loss, percent (the abstract's 'up to')."""
+    _, rows = nm.read(path)
+    for r in rows:
+        if r['y_name'] == 'bandwidth_loss_pct_max':
+            return float(r['y_value'])
+    raise nm.MeasurementError('%s: no bandwidth_loss_pct_max row' % path)
+
+
+def summary(rows, published):
+    lines = ['rdma-noisy-neighbor: the victim\'s bandwidth loss against the victim alone '
+             '(published: BlueField-3, up to %.1f %%)' % published,
+             '%-5s %-8s %15s %15s %12s %16s' % ('table', 'tenants', 'no sweep (E=1)',
+                                                'largest loss', 'at E', 'victim misses')]
+    for table in dict.fromkeys(r['table'] for r in rows):
+        for tenants in ('1', '2'):
+            pts = [r for r in rows if r['table'] == table and r['tenants'] == tenants]
+            one = [r for r in pts if r['attacker_entries'] == '1']
+            worst = max(pts, key=lambda r: float(r['victim_loss_pct']))
+            misses = sum(int(r['victim_misses']) for r in pts)
+            lines.append('%-5s %-8s %14.1f%% %14.1f%% %12s %16d' % (
+                table, 'shared' if tenants == '1' else '2 parts',
+                float(one[0]['victim_loss_pct']) if one else float('nan'),
+                float(worst['victim_loss_pct']), worst['attacker_entries'], misses))
+    lines.append('victim misses: the swept table\'s misses of the victim, summed over the sweep')
+    return '\n'.join(lines) + '\n'
+
+
+def draw(rows, published):
+    fig, (loss, misses) = rp.figure(ncols=2, width=4.2, height=3.0)
+    for table in dict.fromkeys(r['table'] for r in rows):
+        for tenants, style in (('1', '-'), ('2', '--')):
+            pts = [r for r in rows if r['table'] == table and r['tenants'] == tenants
+                   and int(r['attacker_entries']) > 0]
+            x = [int(r['attacker_entries']) for r in pts]
+            label = '%s, %s' % (table.upper(), 'shared' if tenants == '1' else '2 way partitions')
+            line, = loss.plot(x, [float(r['victim_loss_pct']) for r in pts], style, marker='o',
+                              label=label)
+            misses.plot(x, [int(r['victim_misses']) for r in pts], style, marker='o',
+                        color=line.get_color(), label=label)
+    loss.axhline(published, color='black', linestyle=':', linewidth=1)
+    loss.annotate('BlueField-3, up to %.1f %%' % published, (1, published),
+                  xytext=(0, -12), textcoords='offset points', fontsize='x-small')
+    for ax, ylabel in ((loss, 'victim bandwidth lost (%)'), (misses, 'victim misses (1 ms)')):
+        ax.set_xscale('log', base=2)
+        ax.set_xlabel('entries the attacker sweeps (E)')
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(bottom=0)
+    loss.set_ylim(0, 100)
+    misses.legend(fontsize='x-small')
+    fig.suptitle('A victim QP beside a tenant sweeping the NIC\'s tables (model defaults)',
+                 fontsize='small')
+    return fig
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('-o', '--output', required=True, help='output folder')
+    p.add_argument('--tables', default=','.join(TABLES),
+                   help='tables to sweep, comma separated (default %(default)s)')
+    p.add_argument('--sweep', default=','.join(str(e) for e in SWEEP),
+                   help='the attacker\'s entries E, comma separated, 0 first '
+                        '(default %(default)s)')
+    p.add_argument('--bench', default=default_bench(),
+                   help='rdma-noisy-neighbor (default: $RDMA_BUILD_DIR or build/, examples/)')
+    p.add_argument('--data', default=DATA, help='the published point (default %(default)s)')
+    args = p.parse_args(argv)
+    tables = args.tables.split(',')
+    bad = [t for t in tables if t not in TABLES]
+    if bad:
+        p.error('--tables: %s is not one of %s' % (', '.join(bad), ', '.join(TABLES)))
+    try:
+        sweep = [int(e) for e in args.sweep.split(',')]
+    except ValueError:
+        p.error('--sweep: %r is not a list of numbers' % args.sweep)
+    if not sweep or sweep[0] != 0 or any(e < 0 for e in sweep):
+        p.error('--sweep: expected 0 (the victim alone) first, then positive numbers')
+    try:
+        published = published_loss(args.data)
+    except (OSError, nm.MeasurementError) as e:
+        sys.stderr.write('noisy_neighbor_study.py: %s\n' % e)
+        return 2
+    try:
+        rows = [r for t in tables for r in run_bench(args.bench, t, sweep)]
+    except (OSError, RuntimeError) as e:
+        sys.stderr.write('noisy_neighbor_study.py: %s\n' % e)
+        return 2 if 'exited 2' in str(e) else 1
+    os.makedirs(args.output, exist_ok=True)
+    with open(os.path.join(args.output, 'noisy-neighbor.csv'), 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    text = summary(rows, published)
+    print(text, end='')
+    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
+        f.write(text)
+    for path in rp.save(draw(rows, published), os.path.join(args.output, 'noisy-neighbor')):
+        print(path)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
