@@ -20,21 +20,26 @@
  *    region (mtt) or one of E one-page regions (mpt), posted on its 4 QPs
  *    in turn, or on QP n mod E of E (qpc).
  *
- * For each cache partitioning in --tenants (NicCache's Tenants: 1 shares
- * every line, 2 gives each tenant half the ways) and each E in --sweep
- * (0: no attacker, the baseline) one CSV row:
+ * For each isolation in --isolation and each E in --sweep (0: no attacker,
+ * the baseline) one CSV row. The isolations:
  *
- *   table,tenants,attacker_entries,victim_gbps,victim_loss_pct,
+ *   none     the swept cache shared (NicCache Tenants = 1), QPs taking
+ *            turns at the TX arbiter (RdmaTxScheduler ByTenant = false)
+ *   cache    the cache in two way partitions, one a tenant (Tenants = 2)
+ *   arbiter  tenants taking turns before their QPs (ByTenant = true)
+ *   both     the two
+ *
+ *   table,isolation,attacker_entries,victim_gbps,victim_loss_pct,
  *   victim_latency_us,victim_latency_factor,attacker_writes_per_s,
  *   victim_misses,attacker_misses
  *
  * victim_loss_pct and victim_latency_factor are against the row with E = 0
- * of the same partitioning; misses count the swept table's, from --warm
+ * of the same isolation; misses count the swept table's, from --warm
  * to its end (--span). E = 1 is an attacker of the same kind that sweeps
  * nothing: what it takes is the pipeline's share, not the cache's.
  * Example:
  *
- *   ./rdma-noisy-neighbor --table=mtt --tenants=1,2 --sweep=0,512,2048,8192 --out=nn.csv
+ *   ./rdma-noisy-neighbor --table=mtt --isolation=none,both --sweep=0,1,2048 --out=nn.csv
  */
 
 #include "ns3/core-module.h"
@@ -64,6 +69,7 @@ struct Setup
     uint32_t entries{1024};                         //!< its cache's lines
     uint32_t ways{4};                               //!< its cache's ways
     uint32_t tenants{1};                            //!< its cache's partitions
+    bool byTenant{false};                           //!< the TX arbiter's turns by tenant
     uint32_t sweep{0};                              //!< E, the attacker's entries
     uint32_t victimBytes{16384};                    //!< one victim WRITE
     uint32_t victimWindow{4};                       //!< victim WRITEs posted
@@ -220,6 +226,7 @@ Run(const Setup& s)
     Ptr<RdmaNic> a = rdma.Install(nodes.Get(0), devices.Get(0), Ipv4Address("10.0.0.1"));
     Ptr<RdmaNic> b = rdma.Install(nodes.Get(1), devices.Get(1), Ipv4Address("10.0.0.2"));
     a->SetPipeline(CreateObject<RdmaNicPipeline>());
+    a->GetTxScheduler()->SetAttribute("ByTenant", BooleanValue(s.byTenant));
     Ptr<RdmaNicTables> tables = a->GetPipeline()->GetTables();
     Ptr<NicCache> swept = tables->GetCache(s.table);
     swept->SetAttribute("Entries", UintegerValue(s.entries));
@@ -329,16 +336,16 @@ main(int argc, char* argv[])
     Time::SetResolution(Time::PS);
     Setup s;
     std::string table = "mtt";
-    std::string tenants = "1,2";
+    std::string isolation = "none,cache,arbiter,both";
     std::string sweep = "0,1,256,1024,4096";
     std::string out = "rdma-noisy-neighbor.csv";
     CommandLine cmd(__FILE__);
     cmd.AddValue("table", "the table the attacker sweeps: mtt, mpt or qpc", table);
     cmd.AddValue("cacheEntries", "the swept table's cache lines", s.entries);
     cmd.AddValue("ways", "the swept table's cache ways", s.ways);
-    cmd.AddValue("tenants",
-                 "cache partitionings to run (NicCache Tenants), comma separated",
-                 tenants);
+    cmd.AddValue("isolation",
+                 "isolations to run, comma separated: none, cache, arbiter, both",
+                 isolation);
     cmd.AddValue("sweep",
                  "the attacker's entries E to run (0: no attacker), comma separated",
                  sweep);
@@ -359,7 +366,18 @@ main(int argc, char* argv[])
     }
     s.table = table == "mtt" ? RdmaNicTables::MTT
                              : (table == "mpt" ? RdmaNicTables::MPT : RdmaNicTables::QPC);
-    const std::vector<uint32_t> partitions = Numbers("tenants", tenants, 1);
+    std::vector<std::string> isolations;
+    std::istringstream in(isolation);
+    for (std::string item; std::getline(in, item, ',');)
+    {
+        if (item != "none" && item != "cache" && item != "arbiter" && item != "both")
+        {
+            std::cerr << "rdma-noisy-neighbor: --isolation: '" << item
+                      << "' is not none, cache, arbiter or both\n";
+            return 2;
+        }
+        isolations.push_back(item);
+    }
     const std::vector<uint32_t> sizes = Numbers("sweep", sweep, 0);
     if (s.ways == 0 || s.entries % s.ways != 0)
     {
@@ -367,14 +385,10 @@ main(int argc, char* argv[])
                   << ") must be a multiple of --ways (" << s.ways << ")\n";
         return 2;
     }
-    for (uint32_t t : partitions)
+    if (isolations.empty() || s.ways < 2)
     {
-        if (t > s.ways)
-        {
-            std::cerr << "rdma-noisy-neighbor: --tenants=" << t << " is above --ways=" << s.ways
-                      << "\n";
-            return 2;
-        }
+        std::cerr << "rdma-noisy-neighbor: --isolation is empty, or --ways is below 2\n";
+        return 2;
     }
     if (s.victimBytes == 0 || VICTIM_BYTES % s.victimBytes != 0 || s.victimWindow == 0 ||
         s.attackerWindow == 0 || s.warm < s.attackerStart)
@@ -390,11 +404,12 @@ main(int argc, char* argv[])
         std::cerr << "rdma-noisy-neighbor: cannot write --out=" << out << "\n";
         return 2;
     }
-    csv << "table,tenants,attacker_entries,victim_gbps,victim_loss_pct,victim_latency_us,"
+    csv << "table,isolation,attacker_entries,victim_gbps,victim_loss_pct,victim_latency_us,"
            "victim_latency_factor,attacker_writes_per_s,victim_misses,attacker_misses\n";
-    for (uint32_t t : partitions)
+    for (const std::string& iso : isolations)
     {
-        s.tenants = t;
+        s.tenants = iso == "cache" || iso == "both" ? 2 : 1;
+        s.byTenant = iso == "arbiter" || iso == "both";
         Result base;
         for (uint32_t e : sizes)
         {
@@ -407,10 +422,10 @@ main(int argc, char* argv[])
             const bool hasBase = base.victimGbps > 0;
             const double loss = hasBase ? 100.0 * (1 - r.victimGbps / base.victimGbps) : 0;
             const double factor = hasBase ? r.victimLatencyUs / base.victimLatencyUs : 0;
-            csv << table << ',' << t << ',' << e << ',' << r.victimGbps << ',' << loss << ','
+            csv << table << ',' << iso << ',' << e << ',' << r.victimGbps << ',' << loss << ','
                 << r.victimLatencyUs << ',' << factor << ',' << r.attackerPerS << ','
                 << r.victimMisses << ',' << r.attackerMisses << '\n';
-            std::cout << table << " tenants=" << t << " E=" << e << " victim=" << r.victimGbps
+            std::cout << table << ' ' << iso << " E=" << e << " victim=" << r.victimGbps
                       << " Gb/s (" << loss << " % lost) latency=" << r.victimLatencyUs
                       << " us attacker=" << r.attackerPerS / 1e6 << " M/s" << std::endl;
         }

@@ -5,15 +5,16 @@
 
 Runs rdma-noisy-neighbor for each table (the attacker sweeps E entries of
 the MTT, the MPT or the QPC; E = 0 is the victim alone, E = 1 an attacker
-that sweeps nothing) with the cache shared (Tenants = 1) and split in two
-way partitions (Tenants = 2), and writes:
+that sweeps nothing) and each isolation: none (a shared cache, QPs taking
+turns at the TX arbiter), cache (two way partitions), arbiter (tenants
+taking turns before QPs) and both; and writes:
 
   OUT/noisy-neighbor.csv   rdma-noisy-neighbor's rows, every table
-  OUT/study.txt            per table and partitioning: the largest loss,
-                           the loss of an attacker that sweeps nothing, and
-                           the victim's misses
-  OUT/noisy-neighbor.png   (and .pdf) the victim's bandwidth loss and its
-                           misses against E, with the published BlueField-3
+  OUT/study.txt            per table and isolation: the loss of an attacker
+                           that sweeps nothing, the largest loss, and the
+                           victim's misses
+  OUT/noisy-neighbor.png   (and .pdf) the victim's bandwidth loss against E,
+                           a panel a table, with the published BlueField-3
                            point ("up to 93.9 %", data/nic-measurements/
                            noisy-neighbor-bluefield3-2025-abstract.csv)
 
@@ -34,6 +35,9 @@ import rdmasim_plotting as rp  # noqa: E402
 DATA = os.path.join(nm.DIR, 'noisy-neighbor-bluefield3-2025-abstract.csv')
 TABLES = ('mtt', 'mpt', 'qpc')
 SWEEP = (0, 1, 16, 64, 256, 512, 1024, 2048, 4096)
+ISOLATIONS = ('none', 'cache', 'arbiter', 'both')
+NAMES = {'none': 'none (shared)', 'cache': 'cache partitions', 'arbiter': 'arbiter by tenant',
+         'both': 'both'}
 
 
 def default_bench():
@@ -42,10 +46,10 @@ def default_bench():
 
 
 def run_bench(bench, table, sweep):
-    """rdma-noisy-neighbor's rows for one table, both partitionings."""
+    """rdma-noisy-neighbor's rows for one table, every isolation."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, 'nn.csv')
-        cmd = [bench, '--table=' + table, '--tenants=1,2',
+        cmd = [bench, '--table=' + table, '--isolation=' + ','.join(ISOLATIONS),
                '--sweep=' + ','.join(str(e) for e in sweep), '--out=' + out]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
@@ -66,16 +70,16 @@ def published_loss(path):
 def summary(rows, published):
     lines = ['rdma-noisy-neighbor: the victim\'s bandwidth loss against the victim alone '
              '(published: BlueField-3, up to %.1f %%)' % published,
-             '%-5s %-8s %15s %15s %12s %16s' % ('table', 'tenants', 'no sweep (E=1)',
+             '%-5s %-18s %15s %13s %7s %14s' % ('table', 'isolation', 'no sweep (E=1)',
                                                 'largest loss', 'at E', 'victim misses')]
     for table in dict.fromkeys(r['table'] for r in rows):
-        for tenants in ('1', '2'):
-            pts = [r for r in rows if r['table'] == table and r['tenants'] == tenants]
+        for isolation in ISOLATIONS:
+            pts = [r for r in rows if r['table'] == table and r['isolation'] == isolation]
             one = [r for r in pts if r['attacker_entries'] == '1']
             worst = max(pts, key=lambda r: float(r['victim_loss_pct']))
             misses = sum(int(r['victim_misses']) for r in pts)
-            lines.append('%-5s %-8s %14.1f%% %14.1f%% %12s %16d' % (
-                table, 'shared' if tenants == '1' else '2 parts',
+            lines.append('%-5s %-18s %14.1f%% %12.1f%% %7s %14d' % (
+                table, NAMES[isolation],
                 float(one[0]['victim_loss_pct']) if one else float('nan'),
                 float(worst['victim_loss_pct']), worst['attacker_entries'], misses))
     lines.append('victim misses: the swept table\'s misses of the victim, summed over the sweep')
@@ -83,27 +87,25 @@ def summary(rows, published):
 
 
 def draw(rows, published):
-    fig, (loss, misses) = rp.figure(ncols=2, width=4.2, height=3.0)
-    for table in dict.fromkeys(r['table'] for r in rows):
-        for tenants, style in (('1', '-'), ('2', '--')):
-            pts = [r for r in rows if r['table'] == table and r['tenants'] == tenants
+    tables = list(dict.fromkeys(r['table'] for r in rows))
+    fig, axes = rp.figure(ncols=len(tables), width=3.2, height=3.0, sharey=True)
+    axes = axes if len(tables) > 1 else [axes]
+    for ax, table in zip(axes, tables):
+        for isolation, style in zip(ISOLATIONS, ('-', '--', '-.', ':')):
+            pts = [r for r in rows if r['table'] == table and r['isolation'] == isolation
                    and int(r['attacker_entries']) > 0]
-            x = [int(r['attacker_entries']) for r in pts]
-            label = '%s, %s' % (table.upper(), 'shared' if tenants == '1' else '2 way partitions')
-            line, = loss.plot(x, [float(r['victim_loss_pct']) for r in pts], style, marker='o',
-                              label=label)
-            misses.plot(x, [int(r['victim_misses']) for r in pts], style, marker='o',
-                        color=line.get_color(), label=label)
-    loss.axhline(published, color='black', linestyle=':', linewidth=1)
-    loss.annotate('BlueField-3, up to %.1f %%' % published, (1, published),
-                  xytext=(0, -12), textcoords='offset points', fontsize='x-small')
-    for ax, ylabel in ((loss, 'victim bandwidth lost (%)'), (misses, 'victim misses (1 ms)')):
+            ax.plot([int(r['attacker_entries']) for r in pts],
+                    [float(r['victim_loss_pct']) for r in pts], style, marker='o',
+                    markersize=3, label=NAMES[isolation])
+        ax.axhline(published, color='black', linestyle=':', linewidth=1)
+        ax.set_title('attacker sweeps the %s' % table.upper(), fontsize='small')
         ax.set_xscale('log', base=2)
-        ax.set_xlabel('entries the attacker sweeps (E)')
-        ax.set_ylabel(ylabel)
-        ax.set_ylim(bottom=0)
-    loss.set_ylim(0, 100)
-    misses.legend(fontsize='x-small')
+        ax.set_xlabel('entries swept (E)')
+        ax.set_ylim(0, 100)
+    axes[0].set_ylabel('victim bandwidth lost (%)')
+    axes[0].annotate('BlueField-3, up to %.1f %%' % published, (1, published),
+                     xytext=(0, -12), textcoords='offset points', fontsize='x-small')
+    axes[-1].legend(fontsize='x-small', loc='lower right')
     fig.suptitle('A victim QP beside a tenant sweeping the NIC\'s tables (model defaults)',
                  fontsize='small')
     return fig

@@ -515,6 +515,90 @@ class CnpTestCase : public TestCase
 };
 
 /// The suite.
+/**
+ * Tenants taking turns (ByTenant). On A, tenant 1 (A's first PD) has one
+ * QP and tenant 2 (a second PD) three, all backlogged with 1 KiB packets.
+ * QPs taking turns: each of the four sends a quarter of the packets.
+ * Tenants taking turns: tenant 1's QP sends half of them and each of
+ * tenant 2's a sixth (within 2 packets: the cut may fall mid-round).
+ */
+class ByTenantTestCase : public TestCase
+{
+  public:
+    /// \param byTenant the ByTenant attribute
+    explicit ByTenantTestCase(bool byTenant)
+        : TestCase(byTenant ? "tenants take turns: one QP of one tenant sends as many packets "
+                              "as three QPs of another"
+                            : "QPs take turns: four QPs of two tenants send a quarter each"),
+          m_byTenant(byTenant)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TwoHosts::Options o;
+        o.dataMode = false;
+        TwoHosts h(o);
+        h.nicA->GetTxScheduler()->SetAttribute("ByTenant", BooleanValue(m_byTenant));
+        auto [ia, ib] = MoreQpAttrs(h);
+        ia.pd = h.nicA->AllocPd();
+        std::vector<Ptr<RdmaQueuePair>> senders{h.qpA};
+        std::vector<uint32_t> receivers{h.qpB->GetQpn()};
+        for (int i = 0; i < 3; ++i)
+        {
+            Ptr<RdmaQueuePair> a = h.nicA->CreateQp(ia);
+            Ptr<RdmaQueuePair> b = h.nicB->CreateQp(ib);
+            NS_TEST_ASSERT_MSG_EQ(RdmaHelper::Connect(a, h.nicA, b, h.nicB), 0, "connect");
+            senders.push_back(a);
+            receivers.push_back(b->GetQpn());
+        }
+        std::map<uint32_t, uint64_t> packets;
+        Time stopAt = MicroSeconds(20); // every QP backlogged until then
+        h.devices.Get(0)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(+[](std::map<uint32_t, uint64_t>* n, Time stop, Ptr<const Packet> p) {
+                RoceFrame f;
+                if (Simulator::Now() < stop &&
+                    RoceFrame::ParseEthernetFrame(p, f, false) == RoceFrame::OK)
+                {
+                    ++(*n)[f.bth.GetDestQp()];
+                }
+            }).Bind(&packets, stopAt));
+        // Tenant 2's own region, where its QPs read.
+        Ptr<RdmaMemoryRegion> mr2 =
+            h.nicA->RegMr(ia.pd, TwoHosts::VA_A, h.mrA->GetLength(), IBV_ACCESS_LOCAL_WRITE);
+        for (Ptr<RdmaQueuePair> qp : senders)
+        {
+            RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 1, TwoHosts::VA_A, 512 * 1024);
+            w.remoteAddr = TwoHosts::VA_B;
+            if (qp != h.qpA)
+            {
+                w.sgList[0].lkey = mr2->GetLkey();
+            }
+            qp->PostSend(w);
+        }
+        Simulator::Stop(stopAt);
+        Simulator::Run();
+        uint64_t total = 0;
+        for (uint32_t q : receivers)
+        {
+            total += packets[q];
+        }
+        NS_TEST_ASSERT_MSG_GT(total, 100, "the port was busy");
+        for (std::size_t i = 0; i < receivers.size(); ++i)
+        {
+            double share = m_byTenant ? (i == 0 ? 0.5 : 1.0 / 6) : 0.25;
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs(double(packets[receivers[i]]) - share * total),
+                                        2.0,
+                                        "QP " << i << "'s packets of " << total);
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_byTenant; //!< tenants take turns
+};
+
 class RdmaTxSchedulerTestSuite : public TestSuite
 {
   public:
@@ -530,6 +614,8 @@ class RdmaTxSchedulerTestSuite : public TestSuite
         AddTestCase(new CnpTestCase(), TestCase::QUICK);
         AddTestCase(new ResponsesFirstTestCase(false), TestCase::QUICK);
         AddTestCase(new ResponsesFirstTestCase(true), TestCase::QUICK);
+        AddTestCase(new ByTenantTestCase(false), TestCase::QUICK);
+        AddTestCase(new ByTenantTestCase(true), TestCase::QUICK);
     }
 };
 

@@ -1152,6 +1152,14 @@ RdmaExperimentSpec::ReadNic(const RdmaConfig& c)
 {
     pipeline = c.GetBool("nic.pipeline");
     census = c.GetBool("sim.census");
+    if (c.GetBool("nic.tx.ByTenant") && c.Get("nic.tx.Mode") == "DeficitRoundRobin")
+    {
+        // Tenants take a packet a turn (RdmaTxRound); a deficit is per QP.
+        throw RdmaConfigError(c.GetOrigin("nic.tx.ByTenant") +
+                              ": nic.tx.ByTenant = true: expected nic.tx.Mode = RoundRobin "
+                              "(tenants take a packet a turn), not DeficitRoundRobin (" +
+                              c.GetOrigin("nic.tx.Mode") + ")");
+    }
     const uint64_t pageBytes = c.GetUinteger("cache.mtt.PageBytes");
     if (!RdmaPageSize::IsValid(pageBytes))
     {

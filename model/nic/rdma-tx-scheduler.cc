@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/rdma-protection-domain.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -51,7 +52,17 @@ RdmaTxScheduler::GetTypeId()
                           "the QPs in the round per packet.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaTxScheduler::m_responsesFirst),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute(
+                "ByTenant",
+                "Whether tenants (protection domains) take turns before their QPs "
+                "do: a hierarchical round robin (Bennett and Zhang, SIGCOMM 1996), "
+                "so a tenant's share of the packets does not grow with its QPs; a "
+                "tenant takes one packet a turn (Mode RoundRobin only). "
+                "Off (default): every QP takes its own turn.",
+                BooleanValue(false),
+                MakeBooleanAccessor(&RdmaTxScheduler::SetByTenant, &RdmaTxScheduler::GetByTenant),
+                MakeBooleanChecker());
     return tid;
 }
 
@@ -70,7 +81,7 @@ RdmaTxScheduler::DoDispose()
 {
     m_timer.Cancel();
     m_flows.Clear();
-    m_round.clear();
+    m_round.Clear();
     m_paced = decltype(m_paced)();
     m_txReady = Callback<void>();
     Object::DoDispose();
@@ -92,6 +103,7 @@ RdmaTxScheduler::AddQp(Ptr<RdmaQueuePair> qp, Ptr<RdmaCcState> cc)
     f.nextTx = Time(0);
     f.deficit = 0;
     f.where = IDLE;
+    f.tenant = qp->GetPd() ? qp->GetPd()->GetHandle() : 0;
 }
 
 void
@@ -120,7 +132,7 @@ RdmaTxScheduler::Notify(uint32_t qpn)
     if (f && f->where == IDLE)
     {
         f->where = READY;
-        m_round.push_back(qpn);
+        m_round.Push(qpn, f->tenant);
     }
 }
 
@@ -136,7 +148,7 @@ RdmaTxScheduler::ReleaseDue()
         if (f && f->where == PACED)
         {
             f->where = READY;
-            m_round.push_back(qpn);
+            m_round.Push(qpn, f->tenant);
         }
     }
 }
@@ -144,31 +156,34 @@ RdmaTxScheduler::ReleaseDue()
 Ptr<RdmaQueuePair>
 RdmaTxScheduler::Next()
 {
+    NS_ABORT_MSG_IF(m_mode == DEFICIT_ROUND_ROBIN && m_round.ByTenant(),
+                    "RdmaTxScheduler: attribute ByTenant needs Mode RoundRobin (tenants take a "
+                    "packet a turn; a deficit is per QP)");
     ReleaseDue();
     Time now = Simulator::Now();
     if (m_responsesFirst)
     {
         PromoteResponse(now);
     }
-    while (!m_round.empty())
+    while (!m_round.Empty())
     {
-        uint32_t qpn = m_round.front();
+        uint32_t qpn = m_round.Front();
         Flow* found = m_flows.Find(qpn);
         if (!found || found->where != READY)
         {
-            m_round.pop_front(); // destroyed
+            m_round.Drop(); // destroyed
             continue;
         }
         Flow& f = *found;
         if (!CanSend(f))
         {
-            m_round.pop_front();
+            m_round.Drop();
             f.where = IDLE;
             continue;
         }
         if (f.nextTx > now)
         {
-            m_round.pop_front();
+            m_round.Drop();
             f.where = PACED;
             m_paced.emplace(f.nextTx, qpn);
             continue;
@@ -176,8 +191,7 @@ RdmaTxScheduler::Next()
         if (m_mode == DEFICIT_ROUND_ROBIN && f.deficit <= 0)
         {
             f.deficit += m_quantum;
-            m_round.pop_front();
-            m_round.push_back(qpn);
+            m_round.Rotate();
             continue;
         }
         return f.qp;
@@ -189,20 +203,10 @@ RdmaTxScheduler::Next()
 void
 RdmaTxScheduler::PromoteResponse(Time now)
 {
-    for (auto it = m_round.begin(); it != m_round.end(); ++it)
-    {
-        const Flow* f = m_flows.Find(*it);
-        if (f && f->where == READY && f->nextTx <= now && f->qp->HasResponse())
-        {
-            if (it != m_round.begin())
-            {
-                const uint32_t qpn = *it;
-                m_round.erase(it);
-                m_round.push_front(qpn);
-            }
-            return;
-        }
-    }
+    m_round.PromoteFirst([this, now](uint32_t qpn) {
+        const Flow* f = m_flows.Find(qpn);
+        return f && f->where == READY && f->nextTx <= now && f->qp->HasResponse();
+    });
 }
 
 void
@@ -220,21 +224,20 @@ RdmaTxScheduler::Sent(uint32_t qpn, uint32_t bytes)
         f.nextTx = Simulator::Now() + Seconds(bytes * 8.0 / bps);
         f.deficit -= bytes;
     }
-    if (m_round.empty() || m_round.front() != qpn)
+    if (m_round.Empty() || m_round.Front() != qpn)
     {
         return;
     }
-    if (m_mode == ROUND_ROBIN || bytes == 0)
+    if (bytes == 0)
+    {
+        m_round.Drop();
+        f.where = IDLE;
+    }
+    else if (m_mode == ROUND_ROBIN)
     {
         // Round robin: its turn is over. DRR keeps the QP at the front while
         // its deficit is positive; Next() moves it on otherwise.
-        m_round.pop_front();
-        if (bytes == 0)
-        {
-            f.where = IDLE;
-            return;
-        }
-        m_round.push_back(qpn);
+        m_round.Rotate();
     }
 }
 
@@ -281,6 +284,18 @@ RdmaTxScheduler::GetNextTxTime(uint32_t qpn) const
 {
     const Flow* f = m_flows.Find(qpn);
     return f ? f->nextTx : Time(0);
+}
+
+void
+RdmaTxScheduler::SetByTenant(bool byTenant)
+{
+    m_round.SetTenants(byTenant);
+}
+
+bool
+RdmaTxScheduler::GetByTenant() const
+{
+    return m_round.ByTenant();
 }
 
 uint64_t

@@ -11,6 +11,7 @@
 #include "ns3/object.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-qpn-table.h"
+#include "ns3/rdma-tx-round.h"
 
 #include <cstdint>
 #include <deque>
@@ -40,6 +41,10 @@ class RdmaQueuePair;
  *    may start at t + b x 8 / m_rate (m_rate read when the packet is sent);
  *  - window: when m_window > 0, a QP whose m_bytesInFlight >= m_window may
  *    send only responses (ACKs, READ responses), which no window counts.
+ *
+ * Tenants (the ByTenant attribute): the protection domains with a QP that
+ * may send take turns first, and each then gives its QPs their turns
+ * (RdmaTxRound), so a tenant's share does not grow with its QP count.
  *
  * A QP that waits for its pacing time leaves the round and sits in a
  * min-heap by its time; one timer runs for the earliest of them (not one
@@ -130,6 +135,7 @@ class RdmaTxScheduler : public Object
         Time nextTx;           //!< earliest start of its next packet
         int64_t deficit{0};    //!< DRR deficit, bytes
         Where where{IDLE};     //!< where it is
+        uint32_t tenant{0};    //!< its protection domain (ByTenant)
     };
 
     /// A heap entry: (time, qpn), earliest first.
@@ -149,12 +155,16 @@ class RdmaTxScheduler : public Object
     void ArmTimer();
     /// The timer expired.
     void TimerExpired();
+    /// \param byTenant the ByTenant attribute
+    void SetByTenant(bool byTenant);
+    /// \return the ByTenant attribute
+    bool GetByTenant() const;
 
     Mode m_mode;                                //!< arbitration
     uint32_t m_quantum;                         //!< DRR quantum, bytes
     bool m_responsesFirst;                      //!< responses ahead of the round
     RdmaQpnTable<Flow> m_flows; //!< by QPN
-    std::deque<uint32_t> m_round;               //!< QPs in the round, next first
+    RdmaTxRound m_round;        //!< QPs in the round, next first
     std::priority_queue<PacedEntry, std::vector<PacedEntry>, std::greater<PacedEntry>>
         m_paced;                 //!< QPs waiting for pacing
     EventId m_timer;             //!< the one pacing timer

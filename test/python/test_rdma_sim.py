@@ -174,6 +174,9 @@ def test_unknown_key_names_file_and_line_and_writes_nothing(run_example, tmp_pat
     (('--nic.pipeline=true', '--cache.qpc.Entries=2', '--cache.qpc.memory.Kind=CardDram'),
      "command line --cache.qpc.Entries: cache.qpc.Entries = 2: expected cache.qpc.Entries (2) "
      "to be a multiple of cache.qpc.Ways (4)"),
+    (('--nic.tx.ByTenant=true', '--nic.tx.Mode=DeficitRoundRobin'),
+     "command line --nic.tx.ByTenant: nic.tx.ByTenant = true: expected nic.tx.Mode = RoundRobin "
+     "(tenants take a packet a turn), not DeficitRoundRobin (command line --nic.tx.Mode)"),
     (('--nic.pipeline=true', '--cache.mtt.Tenants=8'),
      "command line --cache.mtt.Tenants: cache.mtt.Tenants = 8: expected at most cache.mtt.Ways "
      "(4): each tenant needs a way of its own"),
