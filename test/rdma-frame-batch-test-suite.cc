@@ -8,7 +8,9 @@
 // comes back with its arrival time, event key, node, interface and its
 // bytes and tags, in the order appended; records stay on 8-byte
 // boundaries (Packet::Serialize writes 32-bit words); a frame above
-// ns-3.37's 2000-byte per-frame message fits.
+// ns-3.37's 2000-byte per-frame message fits. A notice (a record with no
+// frame: a time, key, node and argument) rides between frames and comes
+// back in its place, its time counted in the batch's earliest.
 
 #include "ns3/packet.h"
 #include "ns3/rdma-event-key-tag.h"
@@ -113,6 +115,51 @@ class OneBufferTestCase : public TestCase
     }
 };
 
+/// Notices among frames: read back in their place, with no frame.
+class NoticeTestCase : public TestCase
+{
+  public:
+    NoticeTestCase()
+        : TestCase("a notice rides between frames and comes back in its place, with no frame")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFrameBatch batch;
+        batch.Append(Create<Packet>(13), NanoSeconds(3000), 5, 40, 2);
+        batch.AppendNotice(NanoSeconds(2500), 6, 41, 123456);
+        batch.Append(Create<Packet>(64), NanoSeconds(3100), 7, 42, 1);
+        NS_TEST_EXPECT_MSG_EQ(batch.GetFrames(), 2, "two frames");
+        NS_TEST_EXPECT_MSG_EQ(batch.GetNotices(), 1, "one notice");
+        NS_TEST_EXPECT_MSG_EQ(batch.GetEarliestArrival(),
+                              uint64_t(NanoSeconds(2500).GetTimeStep()),
+                              "the notice's time is the earliest");
+        std::vector<uint64_t> received(batch.GetBytes() / 8);
+        std::memcpy(received.data(), batch.GetData(), batch.GetBytes());
+        std::vector<RdmaFrameBatch::Record> got;
+        const uint32_t n =
+            RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(received.data()),
+                                 batch.GetBytes(),
+                                 [&](const RdmaFrameBatch::Record& r) { got.push_back(r); });
+        NS_TEST_ASSERT_MSG_EQ(n, 3, "three records");
+        NS_TEST_EXPECT_MSG_EQ(bool(got[0].frame), true, "a frame first");
+        NS_TEST_EXPECT_MSG_EQ(got[0].ifIndex, 2, "its interface");
+        NS_TEST_EXPECT_MSG_EQ(bool(got[1].frame), false, "then the notice, with no frame");
+        NS_TEST_EXPECT_MSG_EQ(got[1].arrivalTs,
+                              uint64_t(NanoSeconds(2500).GetTimeStep()),
+                              "its time");
+        NS_TEST_EXPECT_MSG_EQ(got[1].key, 6, "its key");
+        NS_TEST_EXPECT_MSG_EQ(got[1].node, 41, "its node");
+        NS_TEST_EXPECT_MSG_EQ(got[1].argument, 123456, "its argument");
+        NS_TEST_EXPECT_MSG_EQ(got[2].frame->GetSize(), 64, "then the second frame");
+        NS_TEST_EXPECT_MSG_EQ(got[2].ifIndex, 1, "its interface");
+        batch.Clear();
+        NS_TEST_EXPECT_MSG_EQ(batch.GetNotices(), 0, "cleared");
+    }
+};
+
 /// The suite.
 class RdmaFrameBatchTestSuite : public TestSuite
 {
@@ -121,6 +168,7 @@ class RdmaFrameBatchTestSuite : public TestSuite
         : TestSuite("rdma-frame-batch", UNIT)
     {
         AddTestCase(new OneBufferTestCase, TestCase::QUICK);
+        AddTestCase(new NoticeTestCase, TestCase::QUICK);
     }
 };
 

@@ -239,6 +239,7 @@ RdmaExperimentBuilder::StartFlows()
     if (m_spec.partition.ranks > 1)
     {
         m_runner->SetFarHosts(FarHosts());
+        CloseFarResponders();
     }
     try
     {
@@ -254,6 +255,26 @@ RdmaExperimentBuilder::StartFlows()
     {
         Abandon(std::string("traffic: ") + e.what());
     }
+}
+
+void
+RdmaExperimentBuilder::CloseFarResponders()
+{
+    if (!RdmaMpi::CanSendNotices())
+    {
+        return; // null messages, ns-3's per-frame messages: kept to the end
+    }
+    // Due the longest delay of a link between ranks and a step after the
+    // requester's completion: past the window it is sent in on any rank
+    // (a rank's lookahead is the smallest delay of its own links between
+    // ranks), so the responder's rank has not passed it.
+    const Time after = m_spec.partition.longestCrossDelay + TimeStep(1);
+    m_runner->SetFarCloseCallback(Callback<void, uint32_t, uint32_t>([this, after](uint32_t host,
+                                                                                   uint32_t flow) {
+        const uint32_t node = m_topo.GetHostIds(host)->GetNode();
+        RdmaMpi::SendNotice(Simulator::Now() + after, node, m_spec.partition.rankOf[node], flow);
+    }));
+    RdmaMpi::SetNoticeHandler(MakeCallback(&RdmaFlowRunner::CloseResponder, m_runner));
 }
 
 void

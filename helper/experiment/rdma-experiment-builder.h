@@ -116,6 +116,10 @@ class RdmaExperimentBuilder
     void BuildHosts();
     /// Make the flow runner (this rank's hosts when distributed) and start it.
     void StartFlows();
+    /// With granted-time batches, have the flow runner close a far
+    /// responder's QP on its rank after its requester's completion here
+    /// (RdmaFlowRunner::SetFarCloseCallback, RdmaMpi::SendNotice).
+    void CloseFarResponders();
     /// Make the collective runner with spec.jobs (this rank's job ranks when
     /// distributed) and start it (none: nothing).
     void StartJobs();

@@ -720,6 +720,21 @@ namespace
 {
 
 /**
+ * \return the QPs open on this rank's NICs (those of the hosts it
+ * simulates) now
+ */
+uint64_t
+QpsOpen(const RdmaTopologyHelper& topo)
+{
+    uint64_t qps = 0;
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        qps += topo.GetNic(h) ? topo.GetNic(h)->GetNQps() : 0;
+    }
+    return qps;
+}
+
+/**
  * \return the frames rank `me`'s devices sent on links to other ranks
  * (sent in granted-time windows' batches, or as messages of their own)
  */
@@ -767,8 +782,9 @@ UnpackShares(const std::vector<std::string>& parts,
         uint64_t ports = 0;
         uint64_t messages = 0;
         uint64_t windows = 0;
+        uint64_t qpsOpen = 0;
         tail >> word >> sent >> word >> switches >> word >> ports >> word >> messages >> word >>
-            windows;
+            windows >> word >> qpsOpen;
         perRank.push_back({{"rank", r},
                            {"nodes", part.GetNodesPerRank()[r]},
                            {"flows", s.flows.size()},
@@ -779,7 +795,8 @@ UnpackShares(const std::vector<std::string>& parts,
                            {"mpi_messages_sent", messages},
                            {"windows", windows},
                            {"switches_built", switches},
-                           {"ports_built", ports}});
+                           {"ports_built", ports},
+                           {"qps_open_at_end", qpsOpen}});
     }
     return perRank;
 }
@@ -864,7 +881,8 @@ MergeRanks(const RdmaExperimentSpec& spec,
         mine.Pack() + "sent " + std::to_string(FramesToOtherRanks(topo, part, me)) + " switches " +
         std::to_string(topo.GetNSwitchesBuilt()) + " ports " +
         std::to_string(topo.GetDevices().GetN()) + " messages " +
-        std::to_string(window.messagesSent) + " windows " + std::to_string(window.windows) + "\n";
+        std::to_string(window.messagesSent) + " windows " + std::to_string(window.windows) +
+        " qps " + std::to_string(QpsOpen(topo)) + "\n";
     const std::vector<std::string> parts = RdmaMpi::Gather(packed);
     if (parts.empty())
     {

@@ -13,7 +13,9 @@
 #ifdef NS3_MPI
 #include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"
+#include "ns3/rdma-event-scheduler.h"
 #include "ns3/rdma-window-mpi-interface.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 
 #include <mpi.h>
@@ -152,10 +154,55 @@ RdmaMpi::GetWindowCounters()
         c.windows = RdmaWindowMpiInterface::GetWindows();
         c.messagesSent = RdmaWindowMpiInterface::GetMessagesSent();
         c.framesSent = RdmaWindowMpiInterface::GetFramesSent();
+        c.noticesSent = RdmaWindowMpiInterface::GetNoticesSent();
         c.bytesSent = RdmaWindowMpiInterface::GetBytesSent();
     }
 #endif
     return c;
+}
+
+bool
+RdmaMpi::CanSendNotices()
+{
+#ifdef NS3_MPI
+    return RdmaWindowMpiInterface::IsEnabled();
+#else
+    return false;
+#endif
+}
+
+void
+RdmaMpi::SendNotice(Time at, uint32_t node, uint32_t rank, uint32_t argument)
+{
+#ifdef NS3_MPI
+    RdmaWindowMpiInterface::SendNotice(at, RdmaEventScheduler::TakeKey(), node, argument, rank);
+#else
+    (void)at;
+    (void)node;
+    (void)rank;
+    (void)argument;
+    NS_FATAL_ERROR("RdmaMpi::SendNotice: this build has no MPI");
+#endif
+}
+
+void
+RdmaMpi::SetNoticeHandler(Callback<void, uint32_t> handler)
+{
+#ifdef NS3_MPI
+    RdmaWindowMpiInterface::SetNoticeCallback(
+        RdmaWindowMpiInterface::ReceiveCallback([handler](const RdmaFrameBatch::Record& notice) {
+            const Time at = TimeStep(notice.arrivalTs);
+            NS_ABORT_MSG_UNLESS(at > Simulator::Now(),
+                                "RdmaMpi: a notice for node " << notice.node << " due at " << at
+                                                              << ", not after the window's end");
+            RdmaEventScheduler::SetNextKey(notice.key);
+            Simulator::ScheduleWithContext(notice.node, at - Simulator::Now(), [handler, notice]() {
+                handler(notice.argument);
+            });
+        }));
+#else
+    (void)handler;
+#endif
 }
 
 std::vector<std::string>

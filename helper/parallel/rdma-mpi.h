@@ -5,6 +5,9 @@
 #ifndef RDMA_MPI_H
 #define RDMA_MPI_H
 
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,12 +65,38 @@ class RdmaMpi
         uint64_t windows{0};      //!< windows ended (exchanges)
         uint64_t messagesSent{0}; //!< MPI messages of frames sent
         uint64_t framesSent{0};   //!< frames in them
+        uint64_t noticesSent{0};  //!< notices in them (SendNotice)
         uint64_t bytesSent{0};    //!< bytes in them
     };
 
     /// \return this rank's window counters (all 0 with null messages or
     /// without MPI)
     static WindowCounters GetWindowCounters();
+    /**
+     * \return whether SendNotice carries notices to other ranks: with
+     * granted-time windows' batches (RdmaWindowMpiInterface); not with
+     * null messages or ns-3's per-frame messages, nor without MPI
+     */
+    static bool CanSendNotices();
+    /**
+     * \brief Have another rank run its notice handler (SetNoticeHandler) in
+     * a node's context at a later time, the event ordered by a key taken
+     * now in the running event's origin (RdmaEventScheduler::TakeKey), as a
+     * frame's arrival is. Rides in this window's batch for that rank.
+     * \param at when (past this window's end: at least the lookahead and
+     * one time step after now)
+     * \param node the node (on another rank)
+     * \param rank its rank
+     * \param argument the handler's argument
+     */
+    static void SendNotice(Time at, uint32_t node, uint32_t rank, uint32_t argument);
+    /**
+     * \brief What this rank does with the notices other ranks send it: the
+     * handler runs at each notice's time, in its node's context.
+     * \param handler called with the notice's argument
+     */
+    static void SetNoticeHandler(Callback<void, uint32_t> handler);
+
     /**
      * \brief Gather one string from every rank at rank 0 (MPI_Gatherv).
      * \param part this rank's

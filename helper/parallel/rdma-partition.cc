@@ -379,6 +379,7 @@ RdmaPartition::Check(const RdmaTopologySpec& spec)
         }
     }
     lookahead = Time(0);
+    longestCrossDelay = Time(0);
     crossLinks = 0;
     for (const auto& l : spec.links)
     {
@@ -396,6 +397,7 @@ RdmaPartition::Check(const RdmaTopologySpec& spec)
                 "(give it a delay or put both ends on one rank, sim.partition)");
         }
         lookahead = crossLinks == 0 ? l.delay : std::min(lookahead, l.delay);
+        longestCrossDelay = std::max(longestCrossDelay, l.delay);
         ++crossLinks;
     }
 }

@@ -58,6 +58,9 @@ struct RdmaPartition
     std::vector<uint32_t> rankOf; //!< rank of each node id
     std::string rule;             //!< the rule, for summary.json ("fat-tree by pod", ...)
     Time lookahead;               //!< smallest delay of a link between ranks (0: none)
+    Time longestCrossDelay;       //!< largest delay of a link between ranks (0: none): the
+                                  //!< longest any rank's window can be, each rank's
+                                  //!< lookahead being the smallest delay of its own
     uint32_t crossLinks{0};       //!< links between two ranks
 
     /// \return everything on rank 0 \param spec the topology

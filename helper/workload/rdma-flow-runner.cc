@@ -391,9 +391,13 @@ RdmaFlowRunner::OpenSlot(uint32_t s)
 }
 
 void
-RdmaFlowRunner::CloseSlot(uint32_t s)
+RdmaFlowRunner::CloseSlot(uint32_t s, uint32_t flow)
 {
     Slot& slot = m_slots[s];
+    if (slot.req && !IsLocal(slot.responder) && !m_farClose.IsNull())
+    {
+        m_farClose(slot.responder, flow);
+    }
     if (slot.req)
     {
         m_hosts[slot.requester].nic->DestroyQp(slot.req);
@@ -524,7 +528,7 @@ RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
     if (!m_qpReuse)
     {
         // Not from inside the QP's own completion path.
-        Simulator::ScheduleNow(&RdmaFlowRunner::CloseSlot, this, s);
+        Simulator::ScheduleNow(&RdmaFlowRunner::CloseSlot, this, s, i);
     }
     else if (!m_slots[s].backlog.empty())
     {
@@ -532,6 +536,27 @@ RdmaFlowRunner::OnCompletion(uint32_t host, const RdmaWorkCompletion& wc)
         Drain();
     }
     CheckAllDone();
+}
+
+void
+RdmaFlowRunner::SetFarCloseCallback(Callback<void, uint32_t, uint32_t> cb)
+{
+    m_farClose = cb;
+}
+
+void
+RdmaFlowRunner::CloseResponder(uint32_t flow)
+{
+    NS_ABORT_MSG_IF(flow >= m_flows.size() || !m_results[flow].started,
+                    "RdmaFlowRunner::CloseResponder: flow " << flow << " has no QP pair here");
+    const uint32_t s = m_slotOf[flow];
+    const Slot& slot = m_slots[s];
+    NS_ABORT_MSG_UNLESS(slot.open && slot.resp && !slot.req,
+                        "RdmaFlowRunner::CloseResponder: flow "
+                            << m_flows[flow].id << "'s responder QP is not open here alone");
+    NS_LOG_INFO("flow " << m_flows[flow].id << ": responder QP " << slot.resp->GetQpn()
+                        << " closed after its requester's completion on another rank");
+    CloseSlot(s, flow);
 }
 
 void

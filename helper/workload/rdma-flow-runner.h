@@ -138,6 +138,25 @@ class RdmaFlowRunner : public Object
      */
     void SetFarHosts(const std::vector<Ptr<RdmaNicIds>>& far);
     /**
+     * \brief With SetFarHosts: how to close a pair's far responder. In a
+     * sequential run the requester's completion closes both QPs of its
+     * pair; on a rank, when it closes a pair whose responder another rank
+     * simulates, the runner calls this so that rank's runner closes that
+     * QP later (CloseResponder, e.g. through RdmaMpi::SendNotice). Without
+     * it, such a responder's QP stays open to the end of the run.
+     * \param cb called with the responder's host id and the flow's index
+     */
+    void SetFarCloseCallback(Callback<void, uint32_t, uint32_t> cb);
+    /**
+     * \brief Close the responder's QP of a flow whose requester another
+     * rank simulates and has completed (its SetFarCloseCallback). Its
+     * frames have all arrived (the requester completed on them), so
+     * closing it later than the sequential run does changes nothing the
+     * fabric sees.
+     * \param flow the flow's index (in the order given to SetFlows)
+     */
+    void CloseResponder(uint32_t flow);
+    /**
      * \brief Called once when every flow has completed or failed to start
      * (e.g. to stop the simulation); with SetFarHosts, every flow whose
      * requester is local.
@@ -198,8 +217,12 @@ class RdmaFlowRunner : public Object
     void Post(uint32_t flow);
     /// Post waiting flows of the slots that freed room.
     void Drain();
-    /// Destroy a per-flow slot's QPs and recycle it.
-    void CloseSlot(uint32_t slot);
+    /**
+     * \brief Destroy a per-flow slot's QPs here and recycle it; a far
+     * responder's through the far-close callback.
+     * \param slot the slot \param flow the flow it served
+     */
+    void CloseSlot(uint32_t slot, uint32_t flow);
     /// Set up a host's PD, MR and CQ.
     void PrepareHost(uint32_t id);
     /// A completion on a host's CQ.
@@ -230,6 +253,7 @@ class RdmaFlowRunner : public Object
     uint32_t m_localDone{0};         //!< of those, completed or without a QP
     uint32_t m_qpPairs{0};           //!< QP pairs created
     Callback<void> m_allDone;        //!< all flows completed
+    Callback<void, uint32_t, uint32_t> m_farClose; //!< closes a far responder's QP
     TracedCallback<const RdmaFlow&, const RdmaFlowResult&> m_flowComplete; //!< trace
 };
 

@@ -22,6 +22,38 @@ RoundUp8(std::size_t bytes)
 }
 } // namespace
 
+namespace
+{
+/// A record's kind (its header's last word).
+enum Kind : uint32_t
+{
+    FRAME = 0,  //!< a frame and its arrival
+    NOTICE = 1, //!< a notice: no frame
+};
+} // namespace
+
+uint8_t*
+RdmaFrameBatch::AppendHeader(uint64_t ts,
+                             uint64_t key,
+                             uint32_t node,
+                             uint32_t word,
+                             uint32_t length,
+                             uint32_t kind,
+                             std::size_t bytes)
+{
+    const std::size_t at = m_words.size();
+    m_words.resize(at + bytes / 8, 0);
+    uint8_t* record = reinterpret_cast<uint8_t*>(m_words.data() + at);
+    std::memcpy(record, &ts, 8);
+    std::memcpy(record + 8, &key, 8);
+    std::memcpy(record + 16, &node, 4);
+    std::memcpy(record + 20, &word, 4);
+    std::memcpy(record + 24, &length, 4);
+    std::memcpy(record + 28, &kind, 4);
+    m_earliest = std::min(m_earliest, ts);
+    return record;
+}
+
 void
 RdmaFrameBatch::Append(Ptr<const Packet> frame,
                        Time arrival,
@@ -30,27 +62,35 @@ RdmaFrameBatch::Append(Ptr<const Packet> frame,
                        uint32_t ifIndex)
 {
     const uint32_t length = frame->GetSerializedSize();
-    const std::size_t at = m_words.size();
-    m_words.resize(at + (HEADER_BYTES + RoundUp8(length)) / 8, 0);
-    uint8_t* record = reinterpret_cast<uint8_t*>(m_words.data() + at);
-    const uint64_t ts = uint64_t(arrival.GetTimeStep());
-    const uint32_t zero = 0;
-    std::memcpy(record, &ts, 8);
-    std::memcpy(record + 8, &key, 8);
-    std::memcpy(record + 16, &node, 4);
-    std::memcpy(record + 20, &ifIndex, 4);
-    std::memcpy(record + 24, &length, 4);
-    std::memcpy(record + 28, &zero, 4);
+    uint8_t* record = AppendHeader(uint64_t(arrival.GetTimeStep()),
+                                   key,
+                                   node,
+                                   ifIndex,
+                                   length,
+                                   FRAME,
+                                   HEADER_BYTES + RoundUp8(length));
     NS_ABORT_MSG_UNLESS(frame->Serialize(record + HEADER_BYTES, length),
                         "RdmaFrameBatch: a frame did not serialize into its own size");
-    m_earliest = std::min(m_earliest, ts);
     ++m_frames;
+}
+
+void
+RdmaFrameBatch::AppendNotice(Time at, uint64_t key, uint32_t node, uint32_t argument)
+{
+    AppendHeader(uint64_t(at.GetTimeStep()), key, node, argument, 0, NOTICE, HEADER_BYTES);
+    ++m_notices;
 }
 
 uint32_t
 RdmaFrameBatch::GetFrames() const
 {
     return m_frames;
+}
+
+uint32_t
+RdmaFrameBatch::GetNotices() const
+{
+    return m_notices;
 }
 
 std::size_t
@@ -76,6 +116,7 @@ RdmaFrameBatch::Clear()
 {
     m_words.clear();
     m_frames = 0;
+    m_notices = 0;
     m_earliest = uint64_t(INT64_MAX);
 }
 
@@ -95,17 +136,31 @@ RdmaFrameBatch::Read(const uint8_t* data,
                             << at << " of " << bytes << ")");
         const uint8_t* record = data + at;
         Record r;
+        uint32_t word = 0;
         uint32_t length = 0;
+        uint32_t kind = 0;
         std::memcpy(&r.arrivalTs, record, 8);
         std::memcpy(&r.key, record + 8, 8);
         std::memcpy(&r.node, record + 16, 4);
-        std::memcpy(&r.ifIndex, record + 20, 4);
+        std::memcpy(&word, record + 20, 4);
         std::memcpy(&length, record + 24, 4);
+        std::memcpy(&kind, record + 28, 4);
+        NS_ABORT_MSG_UNLESS(kind == FRAME || (kind == NOTICE && length == 0),
+                            "RdmaFrameBatch: a record of kind " << kind << " and length " << length
+                                                                << " at byte " << at);
         const std::size_t size = HEADER_BYTES + RoundUp8(length);
         NS_ABORT_MSG_IF(size > bytes - at,
                         "RdmaFrameBatch: a " << length << "-byte frame at byte " << at
                                              << " runs past the batch's " << bytes << " bytes");
-        r.frame = Create<Packet>(record + HEADER_BYTES, length, true);
+        if (kind == FRAME)
+        {
+            r.ifIndex = word;
+            r.frame = Create<Packet>(record + HEADER_BYTES, length, true);
+        }
+        else
+        {
+            r.argument = word;
+        }
         each(r);
         at += size;
         ++records;

@@ -19,8 +19,8 @@ namespace ns3
 
 /**
  * \ingroup rdma
- * \brief The frames one rank sends to one other rank within one
- * granted-time window, serialized back to back: the body of one MPI
+ * \brief The frames (and notices) one rank sends to one other rank within
+ * one granted-time window, serialized back to back: the body of one MPI
  * message (RdmaWindowMpiInterface, doc/mpi.rst "How it works").
  *
  * ns-3.37's GrantedTimeWindowMpiInterface::SendPacket sends each frame as
@@ -31,6 +31,12 @@ namespace ns3
  *
  *     arrival (8) | key (8) | node (4) | interface (4) | length (4) | 0 (4)
  *     | Packet::Serialize output (length bytes) | zeros to a multiple of 8
+ *
+ * A notice is a record with no frame: an event the receiving rank runs in
+ * a node's context at the time it carries, with one 32-bit argument (e.g.
+ * "close the responder's QP of this flow", RdmaFlowRunner::CloseResponder):
+ *
+ *     time (8) | key (8) | node (4) | argument (4) | 0 (4) | 1 (4)
  *
  * in the host's byte order (the ranks of one run are one build on one kind
  * of machine, as ns-3's own messages assume). Packet::Serialize writes and
@@ -45,14 +51,16 @@ class RdmaFrameBatch
     /// Bytes of a record before the serialized packet.
     static constexpr uint32_t HEADER_BYTES = 32;
 
-    /// One frame of a batch, as read back.
+    /// One frame or notice of a batch, as read back.
     struct Record
     {
-        uint64_t arrivalTs; //!< arrival at the receiving device, in time steps
-        uint64_t key;       //!< the arrival event's key (RdmaEventScheduler)
-        uint32_t node;      //!< receiving node id
-        uint32_t ifIndex;   //!< receiving device's interface index on it
-        Ptr<Packet> frame;  //!< the frame, deserialized
+        uint64_t arrivalTs;   //!< arrival at the receiving device (a notice's
+                              //!< time), in time steps
+        uint64_t key;         //!< the arrival event's key (RdmaEventScheduler)
+        uint32_t node;        //!< receiving node id
+        uint32_t ifIndex{0};  //!< receiving device's interface index on it (a frame's)
+        uint32_t argument{0}; //!< a notice's argument
+        Ptr<Packet> frame;    //!< the frame, deserialized (null: a notice)
     };
 
     /**
@@ -69,14 +77,25 @@ class RdmaFrameBatch
                 uint32_t node,
                 uint32_t ifIndex);
 
+    /**
+     * \brief Append a notice (a record with no frame).
+     * \param at when the receiving rank runs it (after the window's end)
+     * \param key its event's key
+     * \param node the node in whose context it runs
+     * \param argument its argument
+     */
+    void AppendNotice(Time at, uint64_t key, uint32_t node, uint32_t argument);
+
     /// \return frames appended since the last Clear()
     uint32_t GetFrames() const;
+    /// \return notices appended since the last Clear()
+    uint32_t GetNotices() const;
     /// \return bytes of the batch (a multiple of 8)
     std::size_t GetBytes() const;
     /// \return the batch's bytes (GetBytes() of them)
     const uint8_t* GetData() const;
-    /// \return the earliest arrival appended since the last Clear(), in
-    /// time steps (INT64_MAX if none)
+    /// \return the earliest arrival (or notice's time) appended since the
+    /// last Clear(), in time steps (INT64_MAX if none)
     uint64_t GetEarliestArrival() const;
     /// Empty the batch (its storage kept for the next window).
     void Clear();
@@ -84,7 +103,8 @@ class RdmaFrameBatch
     /**
      * \brief Read a received batch, record by record in the order they
      * were appended. A malformed batch (a length past its end, a record
-     * not on an 8-byte boundary) ends the run with an error.
+     * not on an 8-byte boundary, a kind neither frame nor notice) ends the
+     * run with an error.
      * \param data the batch's bytes, aligned to 8 bytes
      * \param bytes their number
      * \param each called once per record
@@ -95,8 +115,24 @@ class RdmaFrameBatch
                          const std::function<void(const Record&)>& each);
 
   private:
+    /**
+     * \brief Append a record's header.
+     * \param ts its time, in time steps \param key its key \param node its node
+     * \param word the interface index or the argument \param length frame bytes
+     * \param kind 0: a frame, 1: a notice \param bytes the record's bytes
+     * \return where the record starts
+     */
+    uint8_t* AppendHeader(uint64_t ts,
+                          uint64_t key,
+                          uint32_t node,
+                          uint32_t word,
+                          uint32_t length,
+                          uint32_t kind,
+                          std::size_t bytes);
+
     std::vector<uint64_t> m_words;            //!< the batch, in 8-byte words (aligned)
-    uint32_t m_frames{0};                     //!< records in it
+    uint32_t m_frames{0};                     //!< frame records in it
+    uint32_t m_notices{0};                    //!< notice records in it
     uint64_t m_earliest{uint64_t(INT64_MAX)}; //!< earliest arrival, time steps
 };
 

@@ -30,9 +30,11 @@ uint32_t g_size = 1;                               //!< ranks
 std::vector<RdmaFrameBatch> g_out;                 //!< this window's batch per rank
 std::vector<std::vector<uint64_t>> g_in;           //!< receive buffer per rank (8-byte aligned)
 RdmaWindowMpiInterface::ReceiveCallback g_receive; //!< what a received frame is given to
+RdmaWindowMpiInterface::ReceiveCallback g_notice;  //!< what a received notice is given to
 uint64_t g_windows = 0;                            //!< Exchange() calls
 uint64_t g_messagesSent = 0;                       //!< messages sent
 uint64_t g_framesSent = 0;                         //!< frames in them
+uint64_t g_noticesSent = 0;                        //!< notices in them
 uint64_t g_bytesSent = 0;                          //!< bytes in them
 uint64_t g_messagesReceived = 0;                   //!< messages received
 uint64_t g_framesReceived = 0;                     //!< frames in them
@@ -54,7 +56,7 @@ RdmaWindowMpiInterface::Enable()
     g_size = uint32_t(size);
     g_out.assign(g_size, RdmaFrameBatch());
     g_in.assign(g_size, std::vector<uint64_t>());
-    g_windows = g_messagesSent = g_framesSent = g_bytesSent = 0;
+    g_windows = g_messagesSent = g_framesSent = g_noticesSent = g_bytesSent = 0;
     g_messagesReceived = g_framesReceived = 0;
     g_enabled = true;
 }
@@ -71,6 +73,7 @@ RdmaWindowMpiInterface::Disable()
     g_out.clear();
     g_in.clear();
     g_receive = ReceiveCallback();
+    g_notice = ReceiveCallback();
     g_enabled = false;
 }
 
@@ -84,6 +87,26 @@ void
 RdmaWindowMpiInterface::SetReceiveCallback(ReceiveCallback cb)
 {
     g_receive = cb;
+}
+
+void
+RdmaWindowMpiInterface::SetNoticeCallback(ReceiveCallback cb)
+{
+    g_notice = cb;
+}
+
+void
+RdmaWindowMpiInterface::SendNotice(Time at,
+                                   uint64_t key,
+                                   uint32_t node,
+                                   uint32_t argument,
+                                   uint32_t rank)
+{
+    NS_ABORT_MSG_UNLESS(g_enabled, "RdmaWindowMpiInterface::SendNotice: not enabled");
+    NS_ABORT_MSG_IF(rank >= g_size || rank == g_rank,
+                    "RdmaWindowMpiInterface::SendNotice: node "
+                        << node << " is on rank " << rank << ", not another of the " << g_size);
+    g_out[rank].AppendNotice(at, key, node, argument);
 }
 
 void
@@ -177,6 +200,7 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
                   &requests.back());
         ++g_messagesSent;
         g_framesSent += batch.GetFrames();
+        g_noticesSent += batch.GetNotices();
         g_bytesSent += batch.GetBytes();
     }
     MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
@@ -193,13 +217,18 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
         {
             continue;
         }
-        NS_ABORT_MSG_IF(g_receive.IsNull(),
-                        "RdmaWindowMpiInterface: frames arrived and no receive callback is set");
         ++g_messagesReceived;
-        g_framesReceived +=
-            RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(g_in[r].data()),
-                                 bytes,
-                                 [](const RdmaFrameBatch::Record& record) { g_receive(record); });
+        RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(g_in[r].data()),
+                             bytes,
+                             [](const RdmaFrameBatch::Record& record) {
+                                 const ReceiveCallback& cb = record.frame ? g_receive : g_notice;
+                                 NS_ABORT_MSG_IF(cb.IsNull(),
+                                                 "RdmaWindowMpiInterface: a "
+                                                     << (record.frame ? "frame" : "notice")
+                                                     << " arrived and no callback takes it");
+                                 g_framesReceived += record.frame ? 1 : 0;
+                                 cb(record);
+                             });
     }
     return smallest;
 }
@@ -220,6 +249,12 @@ uint64_t
 RdmaWindowMpiInterface::GetFramesSent()
 {
     return g_framesSent;
+}
+
+uint64_t
+RdmaWindowMpiInterface::GetNoticesSent()
+{
+    return g_noticesSent;
 }
 
 uint64_t

@@ -50,6 +50,10 @@ namespace ns3
  * they are scheduled in: RdmaEventScheduler orders the events of one time
  * by the keys they carry (doc/mpi.rst, "Event order").
  *
+ * A notice (SendNotice) rides in the same batch: an event for a node of
+ * the receiving rank at a time past the window's end, which it schedules
+ * with the key it carries (the notice callback; RdmaMpi::SetNoticeHandler).
+ *
  * Enabled by RdmaMpi::EnableSimulator for granted-time synchronization;
  * with null messages ns-3's per-frame interface stays.
  */
@@ -75,6 +79,12 @@ class RdmaWindowMpiInterface
      * \param cb the callback
      */
     static void SetReceiveCallback(ReceiveCallback cb);
+    /**
+     * \brief Set what is done with each received notice (a record with
+     * no frame).
+     * \param cb the callback
+     */
+    static void SetNoticeCallback(ReceiveCallback cb);
 
     /**
      * \brief Append a frame to this window's batch for the rank of its
@@ -96,6 +106,18 @@ class RdmaWindowMpiInterface
                           uint32_t rank);
 
     /**
+     * \brief Append a notice to this window's batch for a rank: the
+     * receiving rank's notice callback gets it at the window's end.
+     * \param at when it is due (after the window's end: at least the send
+     * time plus the lookahead and one time step)
+     * \param key its event's key (RdmaEventScheduler::TakeKey)
+     * \param node the node in whose context it is due
+     * \param argument its argument
+     * \param rank the node's rank (its system id)
+     */
+    static void SendNotice(Time at, uint64_t key, uint32_t node, uint32_t argument, uint32_t rank);
+
+    /**
      * \brief A window's end: send this window's batches, one message per
      * rank with frames for it, receive the others', schedule the frames
      * received (the receive callback), and agree on the earliest time.
@@ -115,6 +137,8 @@ class RdmaWindowMpiInterface
     static uint64_t GetMessagesSent();
     /// \return frames this rank sent in them
     static uint64_t GetFramesSent();
+    /// \return notices this rank sent in them
+    static uint64_t GetNoticesSent();
     /// \return bytes this rank sent in them
     static uint64_t GetBytesSent();
     /// \return MPI messages of frames this rank received

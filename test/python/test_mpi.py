@@ -201,6 +201,26 @@ def test_granted_time_sends_one_message_per_window_and_rank(sequential, tmp_path
             assert row['mpi_messages_sent'] == 0 and row['windows'] == 0, row
 
 
+@needs_mpi
+@pytest.mark.parametrize('ranks', [2, 4])
+def test_responders_close_on_their_rank(sequential, tmp_path, ranks):
+    """A requester's completion closes its QP pair; when the responder is on
+    another rank, the requester's rank sends that rank a notice in the
+    window's batch and the responder's QP closes there one lookahead later
+    (RdmaFlowRunner::CloseResponder), so no QP is left open at the end on
+    any rank (before, each rank kept the QPs of its responders to other
+    ranks' requesters to the end). The answers stay the sequential run's."""
+    out = tmp_path / 'mpi'
+    r = run(ranks, CONFIGS['k16-permutation'], out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert_same_answers(out, sequential['k16-permutation'])
+    with open(out / 'summary.json') as f:
+        mpi = json.load(f)['mpi']
+    assert mpi['sync'] == 'granted-time'
+    for row in mpi['per_rank']:
+        assert row['qps_open_at_end'] == 0, row
+
+
 @pytest.mark.parametrize('args,ranks,reason', [
     (['--sim.ranks=3'], 2, 'sim.ranks = 3 but the run has 2 process(es)'),
     (['--sim.scheduler=ns3::HeapScheduler'], 2, '2 ranks (sim.ranks) need '
