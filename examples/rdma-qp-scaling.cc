@@ -1,19 +1,21 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * rdma-qp-scaling: small-message throughput of an FPGA NIC against the
- * number of active QPs, for a sweep of QP-context cache sizes. Host A's NIC
+ * rdma-qp-scaling: the throughput of an FPGA NIC against the number of
+ * active QPs, for a sweep of QP-context cache sizes and of message sizes. Host A's NIC
  * has an RdmaNicPipeline whose QPC table sits in --backing (HostMemory over
  * PCIe Gen3 x16 by default) behind a fully associative LRU cache of C
- * entries; host B's NIC costs no time. Each of N QPs keeps --window 64-byte
- * WRITEs posted; N runs over powers of two up to --maxQps (and C, C + 1).
+ * entries; host B's NIC costs no time. Each of N QPs keeps --window WRITEs
+ * of each size in --bytes (default 64) posted, in packets of --pathMtu; N
+ * runs over powers of two up to --maxQps (and C, C + 1).
  * --maxMisses sets the cache's outstanding-miss limit (default 32);
  * --preset=NAME sets A's PCIe link to a nic.preset's (RdmaNicPreset), before
  * any --ns3::PcieLink::ATTRIBUTE=VALUE.
- * One CSV row per (C, N):
+ * One CSV row per (size, C, N):
  *
  *   cache_entries,backing,qps_wanted,qps_made,writes_per_s,payload_gbps,
- *   qpc_hits,qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp
+ *   qpc_hits,qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp,
+ *   bytes,path_mtu
  *
  * With Sram backing the store holds C contexts, so QP C + 1 is refused
  * (qps_made stops at C). Example:
@@ -25,6 +27,7 @@
 #include "ns3/network-module.h"
 #include "ns3/rdma-module.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -116,6 +119,8 @@ Run(uint32_t entries,
     const std::string& backing,
     uint32_t qps,
     uint32_t window,
+    uint32_t bytes,
+    uint32_t pathMtu,
     Time warm,
     Time span)
 {
@@ -142,8 +147,9 @@ Run(uint32_t entries,
     uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
     Ptr<RdmaProtectionDomain> pdA = a->AllocPd();
     Ptr<RdmaProtectionDomain> pdB = b->AllocPd();
-    Ptr<RdmaMemoryRegion> mrA = a->RegMr(pdA, VA_A, 4096, access);
-    Ptr<RdmaMemoryRegion> mrB = b->RegMr(pdB, VA_B, 4096, access);
+    const uint64_t region = std::max<uint64_t>(bytes, 4096);
+    Ptr<RdmaMemoryRegion> mrA = a->RegMr(pdA, VA_A, region, access);
+    Ptr<RdmaMemoryRegion> mrB = b->RegMr(pdB, VA_B, region, access);
     RdmaQueuePair::InitAttr initA;
     initA.pd = pdA;
     initA.sendCq = a->CreateCq(1 << 16);
@@ -154,7 +160,7 @@ Run(uint32_t entries,
     initB.recvCq = initB.sendCq;
     RdmaSendWr wr;
     wr.opcode = IBV_WR_RDMA_WRITE;
-    wr.sgList.push_back({VA_A, 64, mrA->GetLkey()});
+    wr.sgList.push_back({VA_A, bytes, mrA->GetLkey()});
     wr.rkey = mrB->GetRkey();
     wr.remoteAddr = VA_B;
     Load load(wr);
@@ -166,7 +172,10 @@ Run(uint32_t entries,
             break; // the QPC store is full (Sram): the verbs ENOMEM
         }
         Ptr<RdmaQueuePair> qb = b->CreateQp(initB);
-        NS_ABORT_MSG_IF(RdmaHelper::Connect(qa, a, qb, b) != 0, "rdma-qp-scaling: Connect");
+        RdmaConnectionConfig connection;
+        connection.pathMtu = RdmaPathMtu::FromBytes(pathMtu);
+        NS_ABORT_MSG_IF(RdmaHelper::Connect(qa, a, qb, b, connection) != 0,
+                        "rdma-qp-scaling: Connect");
         load.Add(qa);
     }
     initA.sendCq->SetCompletionCallback(MakeCallback(&Load::OnCompletion, &load));
@@ -191,9 +200,13 @@ Run(uint32_t entries,
     return p;
 }
 
-/// \return the numbers of a comma-separated list, or abort naming the option
+/**
+ * \param option the option's name, for the error
+ * \param text a comma-separated list
+ * \return its numbers, or abort naming the option
+ */
 std::vector<uint32_t>
-ParseList(const std::string& text)
+ParseList(const std::string& option, const std::string& text)
 {
     std::vector<uint32_t> v;
     std::stringstream ss(text);
@@ -211,11 +224,11 @@ ParseList(const std::string& text)
             used = 0;
         }
         NS_ABORT_MSG_IF(used != item.size() || x == 0 || x > (1u << 24),
-                        "rdma-qp-scaling: --cacheEntries: '" << item
-                                                             << "' is not a positive number");
+                        "rdma-qp-scaling: --" << option << ": '" << item
+                                              << "' is not a positive number");
         v.push_back(static_cast<uint32_t>(x));
     }
-    NS_ABORT_MSG_IF(v.empty(), "rdma-qp-scaling: --cacheEntries is empty");
+    NS_ABORT_MSG_IF(v.empty(), "rdma-qp-scaling: --" << option << " is empty");
     return v;
 }
 
@@ -239,7 +252,11 @@ main(int argc, char* argv[])
     cmd.AddValue("backing", "QPC backing store: Sram, CardDram or HostMemory", backing);
     cmd.AddValue("out", "CSV file to write", out);
     cmd.AddValue("maxMisses", "QPC cache MaxOutstandingMisses", maxMisses);
-    cmd.AddValue("window", "64-byte WRITEs kept posted per QP", window);
+    cmd.AddValue("window", "WRITEs kept posted per QP", window);
+    std::string sizes = "64";
+    cmd.AddValue("bytes", "WRITE sizes to sweep, bytes, comma separated", sizes);
+    uint32_t pathMtu = 1024;
+    cmd.AddValue("pathMtu", "path MTU, bytes: 256, 512, 1024, 2048 or 4096", pathMtu);
     cmd.AddValue("warm", "warm-up before measuring", warm);
     cmd.AddValue("span", "measurement window", span);
     std::string preset;
@@ -261,34 +278,42 @@ main(int argc, char* argv[])
                                                       << " is not Sram, CardDram or HostMemory");
     NS_ABORT_MSG_IF(maxQps == 0 || window == 0 || maxMisses == 0,
                     "rdma-qp-scaling: --maxQps, --window and --maxMisses must be > 0");
-    std::vector<uint32_t> sizes = ParseList(cacheEntries);
+    NS_ABORT_MSG_UNLESS(RdmaPathMtu::IsValidBytes(pathMtu),
+                        "rdma-qp-scaling: --pathMtu=" << pathMtu
+                                                      << " is not 256, 512, 1024, 2048 or 4096");
+    const std::vector<uint32_t> caches = ParseList("cacheEntries", cacheEntries);
+    const std::vector<uint32_t> messages = ParseList("bytes", sizes);
 
     std::ofstream csv(out);
     NS_ABORT_MSG_UNLESS(csv, "rdma-qp-scaling: cannot write --out=" << out);
     csv << "cache_entries,backing,qps_wanted,qps_made,writes_per_s,payload_gbps,qpc_hits,"
-           "qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp\n";
-    for (uint32_t c : sizes)
+           "qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp,bytes,path_mtu\n";
+    for (uint32_t bytes : messages)
     {
-        std::set<uint32_t> ns{c, c + 1};
-        for (uint32_t n = 1; n <= maxQps; n *= 2)
+        for (uint32_t c : caches)
         {
-            ns.insert(n);
-        }
-        for (uint32_t n : ns)
-        {
-            if (n > maxQps)
+            std::set<uint32_t> ns{c, c + 1};
+            for (uint32_t n = 1; n <= maxQps; n *= 2)
             {
-                continue;
+                ns.insert(n);
             }
-            Point p = Run(c, maxMisses, backing, n, window, warm, span);
-            double writes = p.writesPerS * span.GetSeconds();
-            csv << c << ',' << backing << ',' << n << ',' << p.made << ',' << p.writesPerS << ','
-                << p.writesPerS * 64 * 8 / 1e9 << ',' << p.hits << ',' << p.misses << ','
-                << p.evictions << ',' << (writes > 0 ? p.misses / writes : 0) << ','
-                << p.stallUsPerQp << '\n';
-            std::cout << "C=" << c << " N=" << n << " made=" << p.made
-                      << " rate=" << p.writesPerS / 1e6
-                      << " M/s misses/write=" << (writes > 0 ? p.misses / writes : 0) << std::endl;
+            for (uint32_t n : ns)
+            {
+                if (n > maxQps)
+                {
+                    continue;
+                }
+                Point p = Run(c, maxMisses, backing, n, window, bytes, pathMtu, warm, span);
+                double writes = p.writesPerS * span.GetSeconds();
+                csv << c << ',' << backing << ',' << n << ',' << p.made << ',' << p.writesPerS
+                    << ',' << p.writesPerS * bytes * 8 / 1e9 << ',' << p.hits << ',' << p.misses
+                    << ',' << p.evictions << ',' << (writes > 0 ? p.misses / writes : 0) << ','
+                    << p.stallUsPerQp << ',' << bytes << ',' << pathMtu << '\n';
+                std::cout << "bytes=" << bytes << " C=" << c << " N=" << n << " made=" << p.made
+                          << " rate=" << p.writesPerS / 1e6
+                          << " M/s misses/write=" << (writes > 0 ? p.misses / writes : 0)
+                          << std::endl;
+            }
         }
     }
     std::cout << "wrote " << out << std::endl;

@@ -4,6 +4,8 @@ the columns of COLUMNS (data/nic-measurements/README.md)."""
 
 import csv
 import os
+import subprocess
+import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIR = os.path.join(TOP, 'data', 'nic-measurements')
@@ -50,3 +52,22 @@ def points(rows, operation, y_name):
     quantity, as floats, in file order."""
     return [(float(r['message_bytes']), float(r['y_value'])) for r in rows
             if r['operation'] == operation and r['y_name'] == y_name]
+
+
+def default_example(name):
+    """An example's path in the build: $RDMA_BUILD_DIR or build/, examples/."""
+    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build'))
+    return os.path.join(build, 'examples', name)
+
+
+def run_example(cmd):
+    """Run an example that writes a CSV (cmd without its --out=), return the
+    CSV's rows as dicts. Raises RuntimeError naming the command and its exit
+    status ('exited N') and standard error when it fails."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'out.csv')
+        r = subprocess.run(list(cmd) + ['--out=' + out], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError('%s exited %d: %s' % (' '.join(cmd), r.returncode, r.stderr.strip()))
+        with open(out) as f:
+            return list(csv.DictReader(f))

@@ -24,9 +24,7 @@ Exit status 0; 1 if rdma-noisy-neighbor fails; 2 for bad arguments.
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nic_measurements as nm  # noqa: E402
@@ -40,22 +38,10 @@ NAMES = {'none': 'none (shared)', 'cache': 'cache partitions', 'arbiter': 'arbit
          'both': 'both'}
 
 
-def default_bench():
-    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(nm.TOP, 'build'))
-    return os.path.join(build, 'examples', 'rdma-noisy-neighbor')
-
-
 def run_bench(bench, table, sweep):
     """rdma-noisy-neighbor's rows for one table, every isolation."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, 'nn.csv')
-        cmd = [bench, '--table=' + table, '--isolation=' + ','.join(ISOLATIONS),
-               '--sweep=' + ','.join(str(e) for e in sweep), '--out=' + out]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError('%s exited %d: %s' % (' '.join(cmd), r.returncode, r.stderr.strip()))
-        with open(out) as f:
-            return list(csv.DictReader(f))
+    return nm.run_example([bench, '--table=' + table, '--isolation=' + ','.join(ISOLATIONS),
+                           '--sweep=' + ','.join(str(e) for e in sweep)])
 
 
 def published_loss(path):
@@ -89,7 +75,6 @@ def summary(rows, published):
 def draw(rows, published):
     tables = list(dict.fromkeys(r['table'] for r in rows))
     fig, axes = rp.figure(ncols=len(tables), width=3.2, height=3.0, sharey=True)
-    axes = axes if len(tables) > 1 else [axes]
     for ax, table in zip(axes, tables):
         for isolation, style in zip(ISOLATIONS, ('-', '--', '-.', ':')):
             pts = [r for r in rows if r['table'] == table and r['isolation'] == isolation
@@ -119,7 +104,7 @@ def main(argv=None):
     p.add_argument('--sweep', default=','.join(str(e) for e in SWEEP),
                    help='the attacker\'s entries E, comma separated, 0 first '
                         '(default %(default)s)')
-    p.add_argument('--bench', default=default_bench(),
+    p.add_argument('--bench', default=nm.default_example('rdma-noisy-neighbor'),
                    help='rdma-noisy-neighbor (default: $RDMA_BUILD_DIR or build/, examples/)')
     p.add_argument('--data', default=DATA, help='the published point (default %(default)s)')
     args = p.parse_args(argv)

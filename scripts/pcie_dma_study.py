@@ -22,9 +22,7 @@ rdma-pcie-bench fails; 2 for bad arguments or a malformed data file.
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nic_measurements as nm  # noqa: E402
@@ -38,22 +36,11 @@ TESTS = (('LAT_DMA_RD', 'DMA_READ', 'latency_ns_median', 'latency_ns', 'ns'),
 TARGET = 0.25
 
 
-def default_bench():
-    build = os.environ.get('RDMA_BUILD_DIR', os.path.join(nm.TOP, 'build'))
-    return os.path.join(build, 'examples', 'rdma-pcie-bench')
-
-
 def run_bench(bench, preset, test, sizes):
     """rdma-pcie-bench's rows for one test: {bytes: row dict}."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, 'dma.csv')
-        cmd = [bench, '--preset=' + preset, '--tests=' + test,
-               '--sizes=' + ','.join(str(int(s)) for s in sizes), '--out=' + out]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError('%s exited %d: %s' % (' '.join(cmd), r.returncode, r.stderr.strip()))
-        with open(out) as f:
-            return {int(row['bytes']): row for row in csv.DictReader(f)}
+    rows = nm.run_example([bench, '--preset=' + preset, '--tests=' + test,
+                           '--sizes=' + ','.join(str(int(s)) for s in sizes)])
+    return {int(row['bytes']): row for row in rows}
 
 
 def compare(bench, preset, rows):
@@ -116,7 +103,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('-o', '--output', required=True, help='output folder')
     p.add_argument('--preset', default='nfp6000', help='the nic.preset to run (default nfp6000)')
-    p.add_argument('--bench', default=default_bench(),
+    p.add_argument('--bench', default=nm.default_example('rdma-pcie-bench'),
                    help='rdma-pcie-bench (default: $RDMA_BUILD_DIR or build/, examples/)')
     p.add_argument('--data', default=DATA, help='the published points (default %(default)s)')
     args = p.parse_args(argv)
