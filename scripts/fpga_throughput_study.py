@@ -147,12 +147,8 @@ def main(argv=None):
         for r in model:
             w.writerow((r['bytes'], r['path_mtu'], '%.6g' % r['writes'], '%.4f' % r['goodput'],
                         '%.4f' % bound(r['bytes'], r['path_mtu'])))
-    text = summary(compare(model, points))
-    print(text, end='')
-    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
-        f.write(text)
-    for path in rp.save(draw(model, points), os.path.join(args.output, 'fpga-throughput')):
-        print(path)
+    nm.write_outputs(args.output, summary(compare(model, points)), draw(model, points),
+                     'fpga-throughput')
     return 0
 
 

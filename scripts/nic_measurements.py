@@ -71,3 +71,14 @@ def run_example(cmd):
             raise RuntimeError('%s exited %d: %s' % (' '.join(cmd), r.returncode, r.stderr.strip()))
         with open(out) as f:
             return list(csv.DictReader(f))
+
+
+def write_outputs(output, text, fig, name):
+    """A study's outputs: print its table, write it to OUTPUT/study.txt and
+    the figure to OUTPUT/NAME.png and .pdf (printing their paths)."""
+    import rdmasim_plotting as rp  # matplotlib only for the studies that draw
+    print(text, end='')
+    with open(os.path.join(output, 'study.txt'), 'w') as f:
+        f.write(text)
+    for path in rp.save(fig, os.path.join(output, name)):
+        print(path)

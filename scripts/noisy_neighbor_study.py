@@ -133,12 +133,8 @@ def main(argv=None):
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
-    text = summary(rows, published)
-    print(text, end='')
-    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
-        f.write(text)
-    for path in rp.save(draw(rows, published), os.path.join(args.output, 'noisy-neighbor')):
-        print(path)
+    nm.write_outputs(args.output, summary(rows, published), draw(rows, published),
+                     'noisy-neighbor')
     return 0
 
 

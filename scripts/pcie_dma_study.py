@@ -124,12 +124,7 @@ def main(argv=None):
         for p in table:
             w.writerow((p['test'], p['bytes'], p['measured'], '%.6g' % p['model'], p['unit'],
                         '%.4f' % p['ratio']))
-    text = summary(table, args.preset)
-    print(text, end='')
-    with open(os.path.join(args.output, 'study.txt'), 'w') as f:
-        f.write(text)
-    for path in rp.save(draw(table, args.preset), os.path.join(args.output, 'pcie-dma')):
-        print(path)
+    nm.write_outputs(args.output, summary(table, args.preset), draw(table, args.preset), 'pcie-dma')
     return 0
 
 

@@ -96,16 +96,22 @@ RdmaWindowMpiInterface::SetNoticeCallback(ReceiveCallback cb)
 }
 
 void
+RdmaWindowMpiInterface::CheckPeer(const char* what, uint32_t node, uint32_t rank)
+{
+    NS_ABORT_MSG_UNLESS(g_enabled, "RdmaWindowMpiInterface::" << what << ": not enabled");
+    NS_ABORT_MSG_IF(rank >= g_size || rank == g_rank,
+                    "RdmaWindowMpiInterface::" << what << ": node " << node << " is on rank "
+                                               << rank << ", not another of the " << g_size);
+}
+
+void
 RdmaWindowMpiInterface::SendNotice(Time at,
                                    uint64_t key,
                                    uint32_t node,
                                    uint32_t argument,
                                    uint32_t rank)
 {
-    NS_ABORT_MSG_UNLESS(g_enabled, "RdmaWindowMpiInterface::SendNotice: not enabled");
-    NS_ABORT_MSG_IF(rank >= g_size || rank == g_rank,
-                    "RdmaWindowMpiInterface::SendNotice: node "
-                        << node << " is on rank " << rank << ", not another of the " << g_size);
+    CheckPeer("SendNotice", node, rank);
     g_out[rank].AppendNotice(at, key, node, argument);
 }
 
@@ -117,10 +123,7 @@ RdmaWindowMpiInterface::SendFrame(Ptr<const Packet> frame,
                                   uint32_t ifIndex,
                                   uint32_t rank)
 {
-    NS_ABORT_MSG_UNLESS(g_enabled, "RdmaWindowMpiInterface::SendFrame: not enabled");
-    NS_ABORT_MSG_IF(rank >= g_size || rank == g_rank,
-                    "RdmaWindowMpiInterface::SendFrame: node "
-                        << node << " is on rank " << rank << ", not another of the " << g_size);
+    CheckPeer("SendFrame", node, rank);
     g_out[rank].Append(frame, arrival, key, node, ifIndex);
 }
 

@@ -145,6 +145,15 @@ class RdmaWindowMpiInterface
     static uint64_t GetMessagesReceived();
     /// \return frames this rank received in them
     static uint64_t GetFramesReceived();
+
+  private:
+    /**
+     * \brief Abort unless enabled and rank is another rank of the run.
+     * \param what the caller, for the message
+     * \param node the node sent to
+     * \param rank its rank
+     */
+    static void CheckPeer(const char* what, uint32_t node, uint32_t rank);
 };
 
 } // namespace ns3
