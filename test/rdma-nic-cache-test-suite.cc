@@ -677,11 +677,13 @@ class TenantPartitionTestCase : public TestCase
                 lookupAll(100, 100, 2);
                 lookupAll(0, 4, 1);
                 const bool shared = tenants == 1;
+                const uint32_t hitsExpected = shared ? 0 : 4;
+                const uint64_t missesExpected = shared ? 8 : 4;
                 NS_TEST_EXPECT_MSG_EQ(victimHits,
-                                      shared ? 0 : 4,
+                                      hitsExpected,
                                       "victim hits after the sweep, Tenants = " << tenants);
                 NS_TEST_EXPECT_MSG_EQ(cache->GetTenantMisses(1),
-                                      shared ? 8 : 4,
+                                      missesExpected,
                                       "victim misses, Tenants = " << tenants);
                 NS_TEST_EXPECT_MSG_EQ(cache->GetTenantMisses(2), 100, "the sweep misses");
                 uint32_t held = 0;
