@@ -397,13 +397,8 @@ main(int argc, char* argv[])
                      "positive and --warm come after --attackerStart\n";
         return 2;
     }
-    const std::string partial = out + ".part";
-    std::ofstream csv(partial);
-    if (!csv)
-    {
-        std::cerr << "rdma-noisy-neighbor: cannot write --out=" << out << "\n";
-        return 2;
-    }
+    // The rows are written at the end, whole: a run cut short leaves no file.
+    std::ostringstream csv;
     csv << "table,isolation,attacker_entries,victim_gbps,victim_loss_pct,victim_latency_us,"
            "victim_latency_factor,attacker_writes_per_s,victim_misses,attacker_misses\n";
     for (const std::string& iso : isolations)
@@ -430,8 +425,12 @@ main(int argc, char* argv[])
                       << " us attacker=" << r.attackerPerS / 1e6 << " M/s" << std::endl;
         }
     }
-    csv.close();
-    std::rename(partial.c_str(), out.c_str());
+    std::ofstream file(out);
+    if (!(file << csv.str()) || !file.flush())
+    {
+        std::cerr << "rdma-noisy-neighbor: cannot write --out=" << out << "\n";
+        return 2;
+    }
     std::cout << "wrote " << out << std::endl;
     return 0;
 }

@@ -284,8 +284,8 @@ main(int argc, char* argv[])
     const std::vector<uint32_t> caches = ParseList("cacheEntries", cacheEntries);
     const std::vector<uint32_t> messages = ParseList("bytes", sizes);
 
-    std::ofstream csv(out);
-    NS_ABORT_MSG_UNLESS(csv, "rdma-qp-scaling: cannot write --out=" << out);
+    // The rows are written at the end, whole: a run cut short leaves no file.
+    std::ostringstream csv;
     csv << "cache_entries,backing,qps_wanted,qps_made,writes_per_s,payload_gbps,qpc_hits,"
            "qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp,bytes,path_mtu\n";
     for (uint32_t bytes : messages)
@@ -315,6 +315,12 @@ main(int argc, char* argv[])
                           << std::endl;
             }
         }
+    }
+    std::ofstream file(out);
+    if (!(file << csv.str()) || !file.flush())
+    {
+        std::cerr << "rdma-qp-scaling: cannot write --out=" << out << "\n";
+        return 2;
     }
     std::cout << "wrote " << out << std::endl;
     return 0;
