@@ -397,7 +397,8 @@ main(int argc, char* argv[])
                      "positive and --warm come after --attackerStart\n";
         return 2;
     }
-    // The rows are written at the end, whole: a run cut short leaves no file.
+    // The rows are written at the end, whole (RdmaWriteFileAtomically): a
+    // run cut short leaves no file.
     std::ostringstream csv;
     csv << "table,isolation,attacker_entries,victim_gbps,victim_loss_pct,victim_latency_us,"
            "victim_latency_factor,attacker_writes_per_s,victim_misses,attacker_misses\n";
@@ -425,10 +426,13 @@ main(int argc, char* argv[])
                       << " us attacker=" << r.attackerPerS / 1e6 << " M/s" << std::endl;
         }
     }
-    std::ofstream file(out);
-    if (!(file << csv.str()) || !file.flush())
+    try
     {
-        std::cerr << "rdma-noisy-neighbor: cannot write --out=" << out << "\n";
+        RdmaWriteFileAtomically(out, csv.str());
+    }
+    catch (const std::runtime_error& e)
+    {
+        std::cerr << "rdma-noisy-neighbor: cannot write --out: " << e.what() << "\n";
         return 2;
     }
     std::cout << "wrote " << out << std::endl;

@@ -284,7 +284,8 @@ main(int argc, char* argv[])
     const std::vector<uint32_t> caches = ParseList("cacheEntries", cacheEntries);
     const std::vector<uint32_t> messages = ParseList("bytes", sizes);
 
-    // The rows are written at the end, whole: a run cut short leaves no file.
+    // The rows are written at the end, whole (RdmaWriteFileAtomically): a
+    // run cut short leaves no file.
     std::ostringstream csv;
     csv << "cache_entries,backing,qps_wanted,qps_made,writes_per_s,payload_gbps,qpc_hits,"
            "qpc_misses,qpc_evictions,qpc_misses_per_write,stall_us_per_qp,bytes,path_mtu\n";
@@ -316,10 +317,13 @@ main(int argc, char* argv[])
             }
         }
     }
-    std::ofstream file(out);
-    if (!(file << csv.str()) || !file.flush())
+    try
     {
-        std::cerr << "rdma-qp-scaling: cannot write --out=" << out << "\n";
+        RdmaWriteFileAtomically(out, csv.str());
+    }
+    catch (const std::runtime_error& e)
+    {
+        std::cerr << "rdma-qp-scaling: cannot write --out: " << e.what() << "\n";
         return 2;
     }
     std::cout << "wrote " << out << std::endl;

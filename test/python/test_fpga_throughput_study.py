@@ -58,5 +58,5 @@ def test_qp_scaling_refuses_an_output_it_cannot_write(build_dir, tmp_path):
     bench = os.path.join(build_dir, 'examples', 'rdma-qp-scaling')
     r = subprocess.run([bench, '--maxQps=1', '--out=%s' % (tmp_path / 'no' / 'x.csv')],
                        capture_output=True, text=True)
-    assert r.returncode == 2 and 'cannot write --out=' in r.stderr
+    assert r.returncode == 2 and "cannot write --out: " in r.stderr
     assert not (tmp_path / 'no').exists()

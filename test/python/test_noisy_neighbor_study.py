@@ -101,7 +101,7 @@ def test_bad_arguments_exit_2(build_dir, tmp_path):
     # An output it cannot write: exit 2 after the runs, no file.
     r = subprocess.run([bench(build_dir), '--out=%s' % (tmp_path / 'no' / 'x.csv'),
                         '--isolation=none', '--sweep=0'], capture_output=True, text=True)
-    assert r.returncode == 2 and 'cannot write --out=' in r.stderr
+    assert r.returncode == 2 and "cannot write --out: " in r.stderr
     r = subprocess.run(['/usr/bin/python3', SCRIPT, '-o', str(tmp_path / 'o'), '--bench',
                         bench(build_dir), '--tables=mtt,cqc'], capture_output=True, text=True)
     assert r.returncode == 2 and 'cqc is not one of mtt, mpt, qpc' in r.stderr
