@@ -9,13 +9,17 @@
  * message carries it.
  */
 
+#include "ns3/make-event.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-event-key-tag.h"
 #include "ns3/rdma-event-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -197,6 +201,80 @@ class RemoveTestCase : public TestCase
     }
 };
 
+/// An event that does nothing (the heap test's payload).
+void
+Noop()
+{
+}
+
+/**
+ * The heap against an ordered set: 5,000 events at 50 distinct times,
+ * inserted, removed by RemoveNext and by Remove in a seeded random mix;
+ * every RemoveNext returns the least (time, order scheduled) of those
+ * pending, as the total order of the header requires of any heap shape.
+ */
+class HeapOrderTestCase : public TestCase
+{
+  public:
+    HeapOrderTestCase()
+        : TestCase("RemoveNext gives the least (time, key) pending, through inserts and removes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RdmaEventScheduler> heap = CreateObject<RdmaEventScheduler>();
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(11);
+        std::vector<Ptr<EventImpl>> impls;
+        std::set<std::pair<uint64_t, uint32_t>> pending; // (time, uid): uid is the order scheduled
+        std::map<uint32_t, Scheduler::Event> byUid;
+        uint32_t uid = 0;
+        uint32_t popped = 0;
+        for (int step = 0; step < 5000; ++step)
+        {
+            const uint32_t action = u->GetInteger(0, 9);
+            if (action < 6 || pending.empty())
+            {
+                impls.push_back(MakeEvent(&Noop));
+                Scheduler::Event ev;
+                ev.impl = PeekPointer(impls.back());
+                // Never before the last event taken, as a simulator schedules.
+                ev.key.m_ts = 1000 + u->GetInteger(0, 49);
+                ev.key.m_uid = ++uid;
+                ev.key.m_context = Simulator::NO_CONTEXT;
+                heap->Insert(ev);
+                pending.insert({ev.key.m_ts, uid});
+                byUid[uid] = ev;
+            }
+            else if (action < 9)
+            {
+                const Scheduler::Event ev = heap->RemoveNext();
+                const auto least = *pending.begin();
+                NS_TEST_ASSERT_MSG_EQ(ev.key.m_ts, least.first, "step " << step << ": the time");
+                NS_TEST_ASSERT_MSG_EQ(ev.key.m_uid, least.second, "step " << step << ": the event");
+                pending.erase(pending.begin());
+                ++popped;
+            }
+            else
+            {
+                auto it = std::next(pending.begin(), u->GetInteger(0, pending.size() - 1));
+                heap->Remove(byUid[it->second]);
+                pending.erase(it);
+            }
+        }
+        while (!pending.empty())
+        {
+            const Scheduler::Event ev = heap->RemoveNext();
+            NS_TEST_ASSERT_MSG_EQ(ev.key.m_uid, pending.begin()->second, "draining: the event");
+            pending.erase(pending.begin());
+        }
+        NS_TEST_ASSERT_MSG_EQ(heap->IsEmpty(), true, "all taken");
+        NS_TEST_ASSERT_MSG_GT(popped, 1000u, "the mix took events out along the way");
+    }
+};
+
 /**
  * The key of a frame crossing ranks survives Packet::Serialize and the
  * deserializing constructor ns-3's MPI interfaces use.
@@ -244,6 +322,7 @@ class RdmaEventSchedulerTestSuite : public TestSuite
         AddTestCase(new SequenceOrderTestCase, TestCase::QUICK);
         AddTestCase(new TakenKeyTestCase, TestCase::QUICK);
         AddTestCase(new RemoveTestCase, TestCase::QUICK);
+        AddTestCase(new HeapOrderTestCase, TestCase::QUICK);
         AddTestCase(new KeyTagTestCase, TestCase::QUICK);
     }
 };

@@ -15,12 +15,14 @@
 #include "ns3/nstime.h"
 #include "ns3/pointer.h"
 #include "ns3/qbb-helper.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-module.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace ns3;
@@ -142,6 +144,73 @@ struct LossyPair
 };
 
 /// Selective repeat: a loss at the first, a middle or the last PSN of a message.
+/**
+ * RdmaOldestPsnFrom against a scan of every PSN, about the wrap at 2^24:
+ * the PSN whose distance after the cumulative ACK is least, none when every
+ * queued PSN is before it.
+ */
+class OldestPsnFromTestCase : public TestCase
+{
+  public:
+    OldestPsnFromTestCase()
+        : TestCase("the oldest queued resend at or after una, across the PSN wrap (IBA 9.7.2)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t top = 1u << 24;
+        const std::set<uint32_t> wrapped{2, 5, top - 3, top - 1};
+        const std::set<uint32_t> low{10, 20, (1u << 23) + 30};
+        uint32_t psn = 0;
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(wrapped, top - 4, psn), true, "found");
+        NS_TEST_ASSERT_MSG_EQ(psn, top - 3, "the first after una, before the wrap");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(wrapped, top - 2, psn), true, "found");
+        NS_TEST_ASSERT_MSG_EQ(psn, top - 1, "the last PSN before the wrap");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(wrapped, 0, psn), true, "found");
+        NS_TEST_ASSERT_MSG_EQ(psn, 2u, "after the wrap; top - 3 and top - 1 are before 0");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(wrapped, 6, psn),
+                              false,
+                              "2 and 5 are before 6, top - 3 is 2^24 - 9 behind it");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(low, 15, psn), true, "found");
+        NS_TEST_ASSERT_MSG_EQ(psn, 20u, "the first at or after 15");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom(low, 21, psn),
+                              false,
+                              "2^23 + 30 is more than half the PSN space ahead of 21");
+        NS_TEST_ASSERT_MSG_EQ(RdmaOldestPsnFrom({}, 0, psn), false, "nothing queued");
+        // Against the definition, on sets that straddle every position.
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(7);
+        for (int round = 0; round < 200; ++round)
+        {
+            std::set<uint32_t> psns;
+            const uint32_t base = u->GetInteger(0, top - 1);
+            for (int i = 0; i < 8; ++i)
+            {
+                psns.insert(PsnAdd(base, u->GetInteger(0, 64)));
+            }
+            const uint32_t from = PsnAdd(base, u->GetInteger(0, 64) - 16);
+            bool want = false;
+            uint32_t best = 0;
+            for (uint32_t p : psns)
+            {
+                if (PsnDiff(p, from) >= 0 && (!want || PsnDiff(p, best) < 0))
+                {
+                    best = p;
+                    want = true;
+                }
+            }
+            const bool got = RdmaOldestPsnFrom(psns, from, psn);
+            NS_TEST_ASSERT_MSG_EQ(got, want, "round " << round << ": whether one is found");
+            if (want)
+            {
+                NS_TEST_ASSERT_MSG_EQ(psn, best, "round " << round << ": the oldest after una");
+            }
+        }
+    }
+};
+
 class IrnOneLossTestCase : public TestCase
 {
   public:
@@ -1100,6 +1169,7 @@ class RdmaLossRecoveryTestSuite : public TestSuite
     RdmaLossRecoveryTestSuite()
         : TestSuite("rdma-loss-recovery", SYSTEM)
     {
+        AddTestCase(new OldestPsnFromTestCase, TestCase::QUICK);
         AddTestCase(new IrnOneLossTestCase(0, "first"), TestCase::QUICK);
         AddTestCase(new IrnOneLossTestCase(17, "middle"), TestCase::QUICK);
         AddTestCase(new IrnOneLossTestCase(31, "last"), TestCase::QUICK);

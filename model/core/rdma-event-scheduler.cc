@@ -169,7 +169,7 @@ RdmaEventScheduler::SiftUp(std::size_t i)
     const Entry moving = m_heap[i];
     while (i > 0)
     {
-        const std::size_t parent = (i - 1) / 2;
+        const std::size_t parent = (i - 1) / ARITY;
         if (!Before(moving, m_heap[parent]))
         {
             break;
@@ -187,14 +187,19 @@ RdmaEventScheduler::SiftDown(std::size_t i)
     const Entry moving = m_heap[i];
     while (true)
     {
-        std::size_t child = 2 * i + 1;
-        if (child >= n)
+        const std::size_t first = ARITY * i + 1;
+        if (first >= n)
         {
             break;
         }
-        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
+        std::size_t child = first;
+        const std::size_t last = std::min(first + ARITY, n);
+        for (std::size_t c = first + 1; c < last; ++c)
         {
-            ++child;
+            if (Before(m_heap[c], m_heap[child]))
+            {
+                child = c;
+            }
         }
         if (!Before(m_heap[child], moving))
         {

@@ -345,6 +345,24 @@ RdmaSelectiveRepeat::OnTrimmed(RdmaRecoveryState& state, uint32_t, uint32_t trim
     }
 }
 
+bool
+RdmaOldestPsnFrom(const std::set<uint32_t>& psns, uint32_t from, uint32_t& psn)
+{
+    // Numerically from `from` on, then from 0: the first PSN met is the
+    // oldest after `from`, if it is after it at all.
+    auto it = psns.lower_bound(from);
+    if (it == psns.end())
+    {
+        it = psns.begin();
+    }
+    if (it == psns.end() || PsnDiff(*it, from) < 0)
+    {
+        return false;
+    }
+    psn = *it;
+    return true;
+}
+
 void
 RdmaSelectiveRepeat::RecoverAll(RdmaRecoveryState& state)
 {

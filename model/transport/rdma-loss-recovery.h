@@ -53,6 +53,18 @@ struct RdmaRecoveryState
 
 /**
  * \ingroup rdma
+ * \brief The oldest PSN of `psns` at or after `from` in 24-bit PSN order
+ * (IBA 9.7.2: a PSN is after another when it is less than 2^23 ahead),
+ * found in logarithmic time: the next queued resend of selective repeat.
+ * \param psns PSNs, each below 2^24
+ * \param from the oldest PSN that counts (the cumulative ACK)
+ * \param[out] psn the PSN found
+ * \return whether any PSN of `psns` is at or after `from`
+ */
+bool RdmaOldestPsnFrom(const std::set<uint32_t>& psns, uint32_t from, uint32_t& psn);
+
+/**
+ * \ingroup rdma
  * \brief Loss-recovery policy of an RC QP: how a requester answers a
  * sequence NAK or a retransmission timeout, how long that timeout is, how
  * much it may have in flight, and whether its responder keeps out-of-order

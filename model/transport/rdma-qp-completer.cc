@@ -425,9 +425,13 @@ RdmaQpCompleter::HasUnknownFate() const
     uint64_t known = st.sacked.size() + st.retransmit.size();
     if (!st.sacked.empty() && !st.retransmit.empty())
     {
-        for (uint32_t p : st.retransmit)
+        // PSNs in both count once: look the smaller set's up in the larger.
+        const bool fewerQueued = st.retransmit.size() <= st.sacked.size();
+        const std::set<uint32_t>& few = fewerQueued ? st.retransmit : st.sacked;
+        const std::set<uint32_t>& many = fewerQueued ? st.sacked : st.retransmit;
+        for (uint32_t p : few)
         {
-            known -= st.sacked.count(p);
+            known -= many.count(p);
         }
     }
     return PsnDiff(st.highestSent, st.una) > static_cast<int64_t>(known);

@@ -94,16 +94,7 @@ RdmaQpRequester::NextPsnToSend(uint32_t& psn, bool& retransmission) const
         return false;
     }
     // Selective repeat: queued retransmissions first, oldest PSN first.
-    bool found = false;
-    for (uint32_t p : m_sq.state.retransmit)
-    {
-        if (PsnDiff(p, m_sq.state.una) >= 0 && (!found || PsnDiff(p, psn) < 0))
-        {
-            psn = p;
-            found = true;
-        }
-    }
-    if (found)
+    if (RdmaOldestPsnFrom(m_sq.state.retransmit, m_sq.state.una, psn))
     {
         retransmission = true;
         return true;
