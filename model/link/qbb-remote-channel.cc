@@ -48,6 +48,11 @@ bool
 QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
+    if (m_farEnd && QbbChannel::GetNDevices() >= 1)
+    {
+        NS_LOG_WARN("QbbRemoteChannel " << this << " already joins two ends");
+        return false;
+    }
     if (!QbbChannel::Attach(device))
     {
         return false;
@@ -74,6 +79,50 @@ QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
     return true;
 }
 
+void
+QbbRemoteChannel::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_farEnd)
+    {
+        m_farEnd->Dispose();
+        m_farEnd = nullptr;
+    }
+    QbbChannel::DoDispose();
+}
+
+bool
+QbbRemoteChannel::AttachFarEnd(Ptr<QbbRemotePort> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ASSERT(port);
+    if (m_farEnd || QbbChannel::GetNDevices() >= 2)
+    {
+        NS_LOG_WARN("QbbRemoteChannel " << this << " already joins two ends");
+        return false;
+    }
+    m_farEnd = port;
+    port->SetChannel(this);
+    return true;
+}
+
+std::size_t
+QbbRemoteChannel::GetNDevices() const
+{
+    return QbbChannel::GetNDevices() + (m_farEnd ? 1 : 0);
+}
+
+Ptr<NetDevice>
+QbbRemoteChannel::GetDevice(std::size_t i) const
+{
+    const std::size_t devices = QbbChannel::GetNDevices();
+    if (i < devices)
+    {
+        return QbbChannel::GetDevice(i);
+    }
+    return i == devices ? m_farEnd : nullptr;
+}
+
 bool
 QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* src, Time wireTime)
 {
@@ -81,8 +130,8 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
     {
         return false;
     }
-    const Ptr<QbbNetDevice> dst =
-        PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
+    // The other end: the far end, or a device of the other rank's node.
+    const Ptr<NetDevice> dst = PeekPointer(GetQbbDevice(0)) == src ? GetDevice(1) : GetDevice(0);
     // The key QbbChannel's arrival would take, taken now as it does.
     const uint64_t order = RdmaEventScheduler::TakeKey();
     NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
