@@ -10,7 +10,9 @@
 // boundaries (Packet::Serialize writes 32-bit words); a frame above
 // ns-3.37's 2000-byte per-frame message fits. A notice (a record with no
 // frame: a time, key, node and argument) rides between frames and comes
-// back in its place, its time counted in the batch's earliest.
+// back in its place, its time counted in the batch's earliest. A frame read
+// from a received batch stays serialized in it, and keeps it, until it is
+// made a Packet (RdmaFrameBatch::SerializedFrame).
 
 #include "ns3/packet.h"
 #include "ns3/rdma-event-key-tag.h"
@@ -32,6 +34,15 @@ Serialized(Ptr<const Packet> p)
     std::vector<uint8_t> bytes(p->GetSerializedSize());
     p->Serialize(bytes.data(), uint32_t(bytes.size()));
     return bytes;
+}
+
+/// \return a batch as another rank receives it (a buffer of its own)
+Ptr<RdmaFrameBatch::Received>
+Receive(const RdmaFrameBatch& batch)
+{
+    Ptr<RdmaFrameBatch::Received> received = Create<RdmaFrameBatch::Received>(batch.GetBytes());
+    std::memcpy(received->GetData(), batch.GetData(), batch.GetBytes());
+    return received;
 }
 
 /// Frames of one window to one rank: one buffer, read back as appended.
@@ -72,30 +83,30 @@ class OneBufferTestCase : public TestCase
                               uint64_t(NanoSeconds(4960).GetTimeStep()),
                               "the earliest arrival");
         // Received into another buffer, as MPI would.
-        std::vector<uint64_t> received(batch.GetBytes() / 8);
-        std::memcpy(received.data(), batch.GetData(), batch.GetBytes());
         uint32_t i = 0;
-        const uint32_t n = RdmaFrameBatch::Read(
-            reinterpret_cast<const uint8_t*>(received.data()),
-            batch.GetBytes(),
-            [&](const RdmaFrameBatch::Record& r) {
+        const uint32_t n =
+            RdmaFrameBatch::Read(Receive(batch), [&](const RdmaFrameBatch::Record& r) {
+                NS_TEST_EXPECT_MSG_EQ(r.frame.GetSerializedSize(),
+                                      frames[i]->GetSerializedSize(),
+                                      "serialized size of frame " << i);
+                const Ptr<Packet> frame = r.frame.ToPacket();
                 NS_TEST_EXPECT_MSG_EQ(r.arrivalTs,
                                       uint64_t(NanoSeconds(5000 - 10 * i).GetTimeStep()),
                                       "arrival of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.key, 77 + i, "key of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.node, 10 + i, "node of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.ifIndex, i % 3, "interface of frame " << i);
-                NS_TEST_EXPECT_MSG_EQ(r.frame->GetSize(), sizes[i], "size of frame " << i);
-                NS_TEST_EXPECT_MSG_EQ((Serialized(r.frame) == Serialized(frames[i])),
+                NS_TEST_EXPECT_MSG_EQ(frame->GetSize(), sizes[i], "size of frame " << i);
+                NS_TEST_EXPECT_MSG_EQ((Serialized(frame) == Serialized(frames[i])),
                                       true,
                                       "frame " << i << " serializes as sent");
                 RdmaEventKeyTag tag;
-                NS_TEST_EXPECT_MSG_EQ(r.frame->PeekPacketTag(tag), true, "tag of frame " << i);
+                NS_TEST_EXPECT_MSG_EQ(frame->PeekPacketTag(tag), true, "tag of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(tag.GetKey(), 1000 + i, "tag of frame " << i);
                 if (i == 3)
                 {
                     std::vector<uint8_t> bytes(sizes[i]);
-                    r.frame->CopyData(bytes.data(), sizes[i]);
+                    frame->CopyData(bytes.data(), sizes[i]);
                     NS_TEST_EXPECT_MSG_EQ(std::memcmp(bytes.data(), fill, sizes[i]),
                                           0,
                                           "payload bytes");
@@ -108,10 +119,10 @@ class OneBufferTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(batch.GetFrames(), 0, "cleared");
         NS_TEST_EXPECT_MSG_EQ(batch.GetBytes(), 0, "cleared");
         NS_TEST_EXPECT_MSG_EQ(batch.GetEarliestArrival(), uint64_t(INT64_MAX), "cleared");
-        NS_TEST_EXPECT_MSG_EQ(
-            RdmaFrameBatch::Read(batch.GetData(), 0, [](const RdmaFrameBatch::Record&) {}),
-            0,
-            "an empty batch has no record");
+        NS_TEST_EXPECT_MSG_EQ(RdmaFrameBatch::Read(Create<RdmaFrameBatch::Received>(0),
+                                                   [](const RdmaFrameBatch::Record&) {}),
+                              0,
+                              "an empty batch has no record");
     }
 };
 
@@ -136,12 +147,9 @@ class NoticeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(batch.GetEarliestArrival(),
                               uint64_t(NanoSeconds(2500).GetTimeStep()),
                               "the notice's time is the earliest");
-        std::vector<uint64_t> received(batch.GetBytes() / 8);
-        std::memcpy(received.data(), batch.GetData(), batch.GetBytes());
         std::vector<RdmaFrameBatch::Record> got;
         const uint32_t n =
-            RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(received.data()),
-                                 batch.GetBytes(),
+            RdmaFrameBatch::Read(Receive(batch),
                                  [&](const RdmaFrameBatch::Record& r) { got.push_back(r); });
         NS_TEST_ASSERT_MSG_EQ(n, 3, "three records");
         NS_TEST_EXPECT_MSG_EQ(bool(got[0].frame), true, "a frame first");
@@ -153,10 +161,50 @@ class NoticeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(got[1].key, 6, "its key");
         NS_TEST_EXPECT_MSG_EQ(got[1].node, 41, "its node");
         NS_TEST_EXPECT_MSG_EQ(got[1].argument, 123456, "its argument");
-        NS_TEST_EXPECT_MSG_EQ(got[2].frame->GetSize(), 64, "then the second frame");
+        NS_TEST_EXPECT_MSG_EQ(got[2].frame.ToPacket()->GetSize(), 64, "then the second frame");
         NS_TEST_EXPECT_MSG_EQ(got[2].ifIndex, 1, "its interface");
         batch.Clear();
         NS_TEST_EXPECT_MSG_EQ(batch.GetNotices(), 0, "cleared");
+    }
+};
+
+/// A frame read from a received batch keeps the batch until it is made a Packet.
+class KeptSerializedTestCase : public TestCase
+{
+  public:
+    KeptSerializedTestCase()
+        : TestCase("a received frame stays serialized in its batch, which it keeps")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFrameBatch batch;
+        const Ptr<Packet> sent = Create<Packet>(1000);
+        sent->AddPacketTag(RdmaEventKeyTag(42));
+        batch.Append(sent, NanoSeconds(3000), 5, 40, 2);
+        batch.Append(Create<Packet>(58), NanoSeconds(3010), 6, 40, 2);
+        Ptr<RdmaFrameBatch::Received> received = Receive(batch);
+        std::vector<RdmaFrameBatch::SerializedFrame> frames;
+        RdmaFrameBatch::Read(received,
+                             [&](const RdmaFrameBatch::Record& r) { frames.push_back(r.frame); });
+        NS_TEST_ASSERT_MSG_EQ(frames.size(), 2, "two frames");
+        NS_TEST_EXPECT_MSG_EQ(received->GetReferenceCount(), 3, "the frames hold the batch");
+        // What the batch was received into goes; the frames keep its bytes.
+        const RdmaFrameBatch::Received* bytes = PeekPointer(received);
+        received = nullptr;
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetReferenceCount(), 2, "held by its two frames");
+        batch.Clear();
+        const Ptr<Packet> first = frames[0].ToPacket();
+        NS_TEST_EXPECT_MSG_EQ((Serialized(first) == Serialized(sent)), true, "as sent");
+        RdmaEventKeyTag tag;
+        NS_TEST_EXPECT_MSG_EQ(first->PeekPacketTag(tag) && tag.GetKey() == 42, true, "its tag");
+        NS_TEST_EXPECT_MSG_EQ(frames[1].ToPacket()->GetSize(), 58, "the second frame");
+        frames.pop_back();
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetReferenceCount(), 1, "held by the first frame");
+        NS_TEST_EXPECT_MSG_EQ(frames[0].ToPacket()->GetSize(), 1000, "still readable");
+        NS_TEST_EXPECT_MSG_EQ(bool(RdmaFrameBatch::SerializedFrame()), false, "none: a notice");
     }
 };
 
@@ -169,6 +217,7 @@ class RdmaFrameBatchTestSuite : public TestSuite
     {
         AddTestCase(new OneBufferTestCase, TestCase::QUICK);
         AddTestCase(new NoticeTestCase, TestCase::QUICK);
+        AddTestCase(new KeptSerializedTestCase, TestCase::QUICK);
     }
 };
 

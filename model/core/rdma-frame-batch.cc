@@ -120,13 +120,71 @@ RdmaFrameBatch::Clear()
     m_earliest = uint64_t(INT64_MAX);
 }
 
-uint32_t
-RdmaFrameBatch::Read(const uint8_t* data,
-                     std::size_t bytes,
-                     const std::function<void(const Record&)>& each)
+RdmaFrameBatch::Received::Received(std::size_t bytes)
+    : m_words(bytes / 8, 0)
 {
-    NS_ABORT_MSG_UNLESS(reinterpret_cast<uintptr_t>(data) % 8 == 0 && bytes % 8 == 0,
+    NS_ABORT_MSG_UNLESS(bytes % 8 == 0,
                         "RdmaFrameBatch: a batch of " << bytes << " bytes not aligned to 8 bytes");
+}
+
+uint8_t*
+RdmaFrameBatch::Received::GetData()
+{
+    return reinterpret_cast<uint8_t*>(m_words.data());
+}
+
+const uint8_t*
+RdmaFrameBatch::Received::GetData() const
+{
+    return reinterpret_cast<const uint8_t*>(m_words.data());
+}
+
+std::size_t
+RdmaFrameBatch::Received::GetBytes() const
+{
+    return m_words.size() * 8;
+}
+
+RdmaFrameBatch::SerializedFrame::SerializedFrame(Ptr<const Received> batch,
+                                                 std::size_t offset,
+                                                 uint32_t length)
+    : m_batch(batch),
+      m_offset(uint32_t(offset)),
+      m_length(length)
+{
+    NS_ABORT_MSG_UNLESS(batch && offset % 8 == 0 && offset <= batch->GetBytes() &&
+                            length <= batch->GetBytes() - offset,
+                        "RdmaFrameBatch: a frame of " << length << " bytes at byte " << offset
+                                                      << " is not in its batch");
+}
+
+uint32_t
+RdmaFrameBatch::SerializedFrame::GetSerializedSize() const
+{
+    return m_length;
+}
+
+void
+RdmaFrameBatch::SerializedFrame::CopyTo(uint8_t* dst) const
+{
+    NS_ABORT_MSG_UNLESS(m_batch, "RdmaFrameBatch: a notice has no frame");
+    std::memcpy(dst, m_batch->GetData() + m_offset, m_length);
+}
+
+Ptr<Packet>
+RdmaFrameBatch::SerializedFrame::ToPacket() const
+{
+    NS_ABORT_MSG_UNLESS(m_batch, "RdmaFrameBatch: a notice has no frame");
+    return Create<Packet>(m_batch->GetData() + m_offset, m_length, true);
+}
+
+uint32_t
+RdmaFrameBatch::Read(Ptr<const Received> batch, const std::function<void(const Record&)>& each)
+{
+    const uint8_t* data = batch->GetData();
+    const std::size_t bytes = batch->GetBytes();
+    NS_ABORT_MSG_IF(bytes > std::size_t(UINT32_MAX),
+                    "RdmaFrameBatch: a batch of " << bytes << " bytes, above 4 GiB");
     uint32_t records = 0;
     std::size_t at = 0;
     while (at < bytes)
@@ -155,7 +213,7 @@ RdmaFrameBatch::Read(const uint8_t* data,
         if (kind == FRAME)
         {
             r.ifIndex = word;
-            r.frame = Create<Packet>(record + HEADER_BYTES, length, true);
+            r.frame = SerializedFrame(batch, at + HEADER_BYTES, length);
         }
         else
         {

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/simple-ref-count.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,11 @@ namespace ns3
  * a multiple of 8 bytes of the buffer (std::vector's storage is aligned for
  * any scalar). Nothing here calls MPI: the batch is built and read in any
  * build.
+ *
+ * A received batch (Received) is read in place: each frame read from it
+ * stays serialized there (SerializedFrame, which holds the batch) until
+ * its arrival makes a Packet of it (ToPacket), so a frame waiting for its
+ * arrival time costs its bytes once (RdmaFrameArrivals).
  */
 class RdmaFrameBatch
 {
@@ -51,16 +57,74 @@ class RdmaFrameBatch
     /// Bytes of a record before the serialized packet.
     static constexpr uint32_t HEADER_BYTES = 32;
 
+    /**
+     * \brief A received batch: its bytes, 8-byte aligned, shared by the
+     * frames read from it (SerializedFrame).
+     */
+    class Received : public SimpleRefCount<Received>
+    {
+      public:
+        /// \param bytes the batch's size, a multiple of 8 (zeroed)
+        explicit Received(std::size_t bytes);
+        /// \return where MPI writes the batch (GetBytes() of it)
+        uint8_t* GetData();
+        /// \return the batch's bytes
+        const uint8_t* GetData() const;
+        /// \return its size
+        std::size_t GetBytes() const;
+
+      private:
+        std::vector<uint64_t> m_words; //!< the batch, in 8-byte words (aligned)
+    };
+
+    /**
+     * \brief A frame of a received batch, still serialized in it (the
+     * batch is kept while any of its frames is).
+     */
+    class SerializedFrame
+    {
+      public:
+        SerializedFrame() = default;
+        /**
+         * \param batch the received batch
+         * \param offset where the frame's serialized form starts in it
+         * \param length its bytes
+         */
+        SerializedFrame(Ptr<const Received> batch, std::size_t offset, uint32_t length);
+
+        /// \return whether there is a frame (false: a notice's record)
+        explicit operator bool() const
+        {
+            return bool(m_batch);
+        }
+
+        /// \return the frame's serialized form's length, bytes
+        uint32_t GetSerializedSize() const;
+        /// \param dst where to copy the serialized form (GetSerializedSize() bytes)
+        void CopyTo(uint8_t* dst) const;
+        /**
+         * \brief Deserialize the frame (Packet(buffer, size, true)): its
+         * bytes, tags and metadata as sent.
+         * \return the frame
+         */
+        Ptr<Packet> ToPacket() const;
+
+      private:
+        Ptr<const Received> m_batch; //!< the batch it is in, or null
+        uint32_t m_offset{0};        //!< where in it (8-byte aligned)
+        uint32_t m_length{0};        //!< its length
+    };
+
     /// One frame or notice of a batch, as read back.
     struct Record
     {
-        uint64_t arrivalTs;   //!< arrival at the receiving device (a notice's
-                              //!< time), in time steps
-        uint64_t key;         //!< the arrival event's key (RdmaEventScheduler)
-        uint32_t node;        //!< receiving node id
-        uint32_t ifIndex{0};  //!< receiving device's interface index on it (a frame's)
-        uint32_t argument{0}; //!< a notice's argument
-        Ptr<Packet> frame;    //!< the frame, deserialized (null: a notice)
+        uint64_t arrivalTs;    //!< arrival at the receiving device (a notice's
+                               //!< time), in time steps
+        uint64_t key;          //!< the arrival event's key (RdmaEventScheduler)
+        uint32_t node;         //!< receiving node id
+        uint32_t ifIndex{0};   //!< receiving device's interface index on it (a frame's)
+        uint32_t argument{0};  //!< a notice's argument
+        SerializedFrame frame; //!< the frame, serialized (none: a notice)
     };
 
     /**
@@ -102,17 +166,15 @@ class RdmaFrameBatch
 
     /**
      * \brief Read a received batch, record by record in the order they
-     * were appended. A malformed batch (a length past its end, a record
-     * not on an 8-byte boundary, a kind neither frame nor notice) ends the
-     * run with an error.
-     * \param data the batch's bytes, aligned to 8 bytes
-     * \param bytes their number
+     * were appended; each frame's record refers to its bytes in the batch.
+     * A malformed batch (a length past its end, a record not on an 8-byte
+     * boundary, a kind neither frame nor notice) ends the run with an
+     * error.
+     * \param batch the batch
      * \param each called once per record
      * \return the number of records
      */
-    static uint32_t Read(const uint8_t* data,
-                         std::size_t bytes,
-                         const std::function<void(const Record&)>& each);
+    static uint32_t Read(Ptr<const Received> batch, const std::function<void(const Record&)>& each);
 
   private:
     /**

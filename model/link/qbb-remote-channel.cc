@@ -193,12 +193,7 @@ QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
                             << record.node << " device " << record.ifIndex
                             << ", not on a link between ranks");
     ++channel->m_received;
-    RdmaEventScheduler::SetNextKey(record.key);
-    Simulator::ScheduleWithContext(record.node,
-                                   TimeStep(record.arrivalTs) - Simulator::Now(),
-                                   &QbbRemoteChannel::PassUp,
-                                   device,
-                                   RdmaFrame::Wrap(record.frame));
+    PassUp(device, RdmaFrame::Wrap(record.frame.ToPacket()));
 }
 
 uint64_t

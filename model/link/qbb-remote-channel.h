@@ -40,8 +40,9 @@ namespace ns3
  * How the frame travels depends on the synchronization:
  * - granted-time (RdmaDistributedSimulatorImpl): into the window's batch
  *   for the other rank (RdmaWindowMpiInterface::SendFrame), the key beside
- *   it; at the window's end each batch goes as one MPI message and the
- *   receiving rank schedules each frame's arrival (Deliver()). No limit on
+ *   it; at the window's end each batch goes as one MPI message; the
+ *   receiving rank keeps each frame serialized until its arrival, when it
+ *   is passed up (Deliver()). No limit on
  *   a frame's size.
  * - null-message (ns-3's NullMessageMpiInterface): one MPI message per
  *   frame (MpiInterface::SendPacket), the key as a packet tag
@@ -133,10 +134,10 @@ class QbbRemoteChannel : public QbbChannel
     uint64_t GetReceivedFrames() const;
 
     /**
-     * \brief A frame of a batch from another rank (RdmaWindowMpiInterface's
-     * receive callback, at a window's end): schedule its arrival at the
-     * receiving device, in the receiving node's context, with the key it
-     * carries.
+     * \brief A frame of a batch from another rank arrives
+     * (RdmaWindowMpiInterface's receive callback, at its arrival time in
+     * the receiving node's context, with the key it carries): the Packet is
+     * made from its serialized form and passed up to the receiving device.
      * \param record the frame, its arrival time, key, node and device
      */
     static void Deliver(const RdmaFrameBatch::Record& record);
