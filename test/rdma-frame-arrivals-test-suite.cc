@@ -39,7 +39,7 @@ Ptr<RdmaFrameBatch::Received>
 Receive(const RdmaFrameBatch& batch)
 {
     Ptr<RdmaFrameBatch::Received> received = Create<RdmaFrameBatch::Received>(batch.GetBytes());
-    std::memcpy(received->GetData(), batch.GetData(), batch.GetBytes());
+    batch.CopyTo(received->GetData());
     return received;
 }
 

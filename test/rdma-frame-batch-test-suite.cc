@@ -41,7 +41,7 @@ Ptr<RdmaFrameBatch::Received>
 Receive(const RdmaFrameBatch& batch)
 {
     Ptr<RdmaFrameBatch::Received> received = Create<RdmaFrameBatch::Received>(batch.GetBytes());
-    std::memcpy(received->GetData(), batch.GetData(), batch.GetBytes());
+    batch.CopyTo(received->GetData());
     return received;
 }
 
@@ -208,6 +208,69 @@ class KeptSerializedTestCase : public TestCase
     }
 };
 
+/// A batch above one chunk: records whole, in order across chunks.
+class ChunksTestCase : public TestCase
+{
+  public:
+    ChunksTestCase()
+        : TestCase("a batch in several chunks: records whole and in order, one larger than a chunk")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFrameBatch batch;
+        const uint32_t n = 8000;
+        std::vector<uint8_t> big(RdmaFrameBatch::CHUNK_BYTES + 1000, 0x5a);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (i == n / 2)
+            {
+                batch.Append(Create<Packet>(big.data(), uint32_t(big.size())),
+                             NanoSeconds(1),
+                             7,
+                             1,
+                             0);
+            }
+            batch.Append(Create<Packet>(100 + i % 50), NanoSeconds(2 + i), 100 + i, 2, 1);
+        }
+        const std::vector<RdmaFrameBatch::Chunk> chunks = batch.GetChunks();
+        std::size_t bytes = 0;
+        bool whole = true;
+        for (const RdmaFrameBatch::Chunk& c : chunks)
+        {
+            bytes += c.bytes;
+            whole = whole && c.bytes % 8 == 0 && reinterpret_cast<uintptr_t>(c.data) % 8 == 0 &&
+                    c.bytes <= big.size() + RdmaFrameBatch::HEADER_BYTES + 64;
+        }
+        NS_TEST_EXPECT_MSG_GT(chunks.size(), 3, "several chunks");
+        NS_TEST_EXPECT_MSG_EQ(bytes, batch.GetBytes(), "the chunks hold the batch");
+        NS_TEST_EXPECT_MSG_EQ(whole, true, "aligned, whole words, no chunk beyond its record");
+        std::vector<uint64_t> keys;
+        uint32_t bigSize = 0;
+        RdmaFrameBatch::Read(Receive(batch), [&](const RdmaFrameBatch::Record& r) {
+            keys.push_back(r.key);
+            if (r.key == 7)
+            {
+                bigSize = r.frame.ToPacket()->GetSize();
+            }
+        });
+        NS_TEST_ASSERT_MSG_EQ(keys.size(), n + 1, "every record");
+        bool inOrder = true;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            inOrder = inOrder && keys[i + (i >= n / 2)] == 100 + i;
+        }
+        NS_TEST_EXPECT_MSG_EQ(inOrder, true, "in the order appended");
+        NS_TEST_EXPECT_MSG_EQ(keys[n / 2], 7, "the large one in its place");
+        NS_TEST_EXPECT_MSG_EQ(bigSize, big.size(), "whole");
+        batch.Clear();
+        NS_TEST_EXPECT_MSG_EQ(batch.GetChunks().size(), 0, "cleared");
+        NS_TEST_EXPECT_MSG_EQ(batch.GetBytes(), 0, "cleared");
+    }
+};
+
 /// The suite.
 class RdmaFrameBatchTestSuite : public TestSuite
 {
@@ -218,6 +281,7 @@ class RdmaFrameBatchTestSuite : public TestSuite
         AddTestCase(new OneBufferTestCase, TestCase::QUICK);
         AddTestCase(new NoticeTestCase, TestCase::QUICK);
         AddTestCase(new KeptSerializedTestCase, TestCase::QUICK);
+        AddTestCase(new ChunksTestCase, TestCase::QUICK);
     }
 };
 

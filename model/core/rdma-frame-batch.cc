@@ -41,9 +41,18 @@ RdmaFrameBatch::AppendHeader(uint64_t ts,
                              uint32_t kind,
                              std::size_t bytes)
 {
-    const std::size_t at = m_words.size();
-    m_words.resize(at + bytes / 8, 0);
-    uint8_t* record = reinterpret_cast<uint8_t*>(m_words.data() + at);
+    const std::size_t words = bytes / 8;
+    if (m_chunks.empty() || m_chunks.back().capacity() - m_chunks.back().size() < words)
+    {
+        // A new chunk: the record does not fit in the last one.
+        m_chunks.emplace_back();
+        m_chunks.back().reserve(std::max(CHUNK_BYTES, bytes) / 8);
+    }
+    std::vector<uint64_t>& chunk = m_chunks.back();
+    const std::size_t at = chunk.size();
+    chunk.resize(at + words, 0); // within its capacity: no reallocation
+    m_bytes += bytes;
+    uint8_t* record = reinterpret_cast<uint8_t*>(chunk.data() + at);
     std::memcpy(record, &ts, 8);
     std::memcpy(record + 8, &key, 8);
     std::memcpy(record + 16, &node, 4);
@@ -96,13 +105,31 @@ RdmaFrameBatch::GetNotices() const
 std::size_t
 RdmaFrameBatch::GetBytes() const
 {
-    return m_words.size() * 8;
+    return m_bytes;
 }
 
-const uint8_t*
-RdmaFrameBatch::GetData() const
+std::vector<RdmaFrameBatch::Chunk>
+RdmaFrameBatch::GetChunks() const
 {
-    return reinterpret_cast<const uint8_t*>(m_words.data());
+    std::vector<Chunk> chunks;
+    for (const std::vector<uint64_t>& c : m_chunks)
+    {
+        if (!c.empty())
+        {
+            chunks.push_back({reinterpret_cast<const uint8_t*>(c.data()), c.size() * 8});
+        }
+    }
+    return chunks;
+}
+
+void
+RdmaFrameBatch::CopyTo(uint8_t* dst) const
+{
+    for (const Chunk& c : GetChunks())
+    {
+        std::memcpy(dst, c.data, c.bytes);
+        dst += c.bytes;
+    }
 }
 
 uint64_t
@@ -114,7 +141,12 @@ RdmaFrameBatch::GetEarliestArrival() const
 void
 RdmaFrameBatch::Clear()
 {
-    m_words.clear();
+    m_chunks.resize(std::min<std::size_t>(m_chunks.size(), 1));
+    if (!m_chunks.empty())
+    {
+        m_chunks[0].clear();
+    }
+    m_bytes = 0;
     m_frames = 0;
     m_notices = 0;
     m_earliest = uint64_t(INT64_MAX);

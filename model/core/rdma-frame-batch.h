@@ -40,7 +40,11 @@ namespace ns3
  *     time (8) | key (8) | node (4) | argument (4) | 0 (4) | 1 (4)
  *
  * in the host's byte order (the ranks of one run are one build on one kind
- * of machine, as ns-3's own messages assume). Packet::Serialize writes and
+ * of machine, as ns-3's own messages assume). The batch is kept in chunks
+ * of CHUNK_BYTES (a record never straddles two; a larger one has a chunk
+ * of its own), sent as one message by their used parts back to back
+ * (GetChunks; an MPI derived datatype): its memory follows its bytes, with
+ * no doubling of a growing buffer and no copy when it grows. Packet::Serialize writes and
  * Packet(buffer, size, true) reads 32-bit words, so every record starts at
  * a multiple of 8 bytes of the buffer (std::vector's storage is aligned for
  * any scalar). Nothing here calls MPI: the batch is built and read in any
@@ -91,7 +95,6 @@ class RdmaFrameBatch
          * \param length its bytes
          */
         SerializedFrame(Ptr<const Received> batch, std::size_t offset, uint32_t length);
-
         /// \return whether there is a frame (false: a notice's record)
         explicit operator bool() const
         {
@@ -154,14 +157,29 @@ class RdmaFrameBatch
     uint32_t GetFrames() const;
     /// \return notices appended since the last Clear()
     uint32_t GetNotices() const;
+    /// Bytes of a chunk of a batch (CHUNK_BYTES at least each, unless a
+    /// record is larger).
+    static constexpr std::size_t CHUNK_BYTES = 256 * 1024;
+
+    /// The used part of one chunk of a batch.
+    struct Chunk
+    {
+        const uint8_t* data; //!< its first byte (8-byte aligned)
+        std::size_t bytes;   //!< bytes used (a multiple of 8)
+    };
+
     /// \return bytes of the batch (a multiple of 8)
     std::size_t GetBytes() const;
-    /// \return the batch's bytes (GetBytes() of them)
-    const uint8_t* GetData() const;
+    /// \return the used parts of its chunks, in order: the batch's bytes
+    /// are theirs back to back
+    std::vector<Chunk> GetChunks() const;
+    /// \param dst where to copy the batch's bytes (GetBytes() of them)
+    void CopyTo(uint8_t* dst) const;
     /// \return the earliest arrival (or notice's time) appended since the
     /// last Clear(), in time steps (INT64_MAX if none)
     uint64_t GetEarliestArrival() const;
-    /// Empty the batch (its storage kept for the next window).
+    /// Empty the batch (its first chunk kept for the next window, the
+    /// others freed).
     void Clear();
 
     /**
@@ -192,7 +210,8 @@ class RdmaFrameBatch
                           uint32_t kind,
                           std::size_t bytes);
 
-    std::vector<uint64_t> m_words;            //!< the batch, in 8-byte words (aligned)
+    std::vector<std::vector<uint64_t>> m_chunks; //!< the batch, in chunks of 8-byte words
+    std::size_t m_bytes{0};                      //!< bytes in all chunks
     uint32_t m_frames{0};                     //!< frame records in it
     uint32_t m_notices{0};                    //!< notice records in it
     uint64_t m_earliest{uint64_t(INT64_MAX)}; //!< earliest arrival, time steps

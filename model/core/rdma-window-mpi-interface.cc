@@ -168,6 +168,7 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
     std::vector<Ptr<RdmaFrameBatch::Received>> in(g_size);
     std::vector<MPI_Request> requests;
     requests.reserve(2 * std::size_t(g_size));
+    std::vector<MPI_Datatype> types; // a batch of several chunks: its layout
     for (uint32_t r = 0; r < g_size; ++r)
     {
         const uint64_t bytes = theirs[3 * r];
@@ -199,19 +200,48 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
                         "RdmaWindowMpiInterface: " << batch.GetBytes() << " bytes to rank " << r
                                                    << " in one window, above MPI's int count");
         requests.emplace_back();
-        MPI_Isend(batch.GetData(),
-                  int(batch.GetBytes()),
-                  MPI_BYTE,
-                  int(r),
-                  FRAMES_TAG,
-                  g_comm,
-                  &requests.back());
+        const std::vector<RdmaFrameBatch::Chunk> chunks = batch.GetChunks();
+        if (chunks.size() == 1)
+        {
+            MPI_Isend(chunks[0].data,
+                      int(chunks[0].bytes),
+                      MPI_BYTE,
+                      int(r),
+                      FRAMES_TAG,
+                      g_comm,
+                      &requests.back());
+        }
+        else
+        {
+            // The chunks' used parts as one message: bytes at their
+            // addresses (the receiver takes them back to back).
+            std::vector<int> lengths;
+            std::vector<MPI_Aint> addresses;
+            for (const RdmaFrameBatch::Chunk& c : chunks)
+            {
+                lengths.push_back(int(c.bytes));
+                addresses.emplace_back();
+                MPI_Get_address(c.data, &addresses.back());
+            }
+            types.emplace_back();
+            MPI_Type_create_hindexed(int(chunks.size()),
+                                     lengths.data(),
+                                     addresses.data(),
+                                     MPI_BYTE,
+                                     &types.back());
+            MPI_Type_commit(&types.back());
+            MPI_Isend(MPI_BOTTOM, 1, types.back(), int(r), FRAMES_TAG, g_comm, &requests.back());
+        }
         ++g_messagesSent;
         g_framesSent += batch.GetFrames();
         g_noticesSent += batch.GetNotices();
         g_bytesSent += batch.GetBytes();
     }
     MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    for (MPI_Datatype& type : types)
+    {
+        MPI_Type_free(&type);
+    }
     for (RdmaFrameBatch& batch : g_out)
     {
         batch.Clear();
