@@ -427,6 +427,9 @@ RdmaTopologyHelper::InstallRoutes()
         Report("route tables", d + 1, m_hosts.GetN());
     }
     ShareAlikeRoutes();
+    // The distance rows of every destination were for this; a run asks
+    // only a few paths again before its end (RdmaFabricPaths).
+    m_routes->ReleaseRows();
     return entries;
 }
 

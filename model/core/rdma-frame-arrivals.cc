@@ -51,6 +51,12 @@ RdmaFrameArrivals::Add(Ptr<const RdmaFrameBatch::Received> batch,
 {
     NS_LOG_FUNCTION(this << batch->GetBytes());
     const std::size_t before = m_frames.size();
+    // Room for exactly its frames, counted first: a growing vector would
+    // hold up to twice their records, and three times while it moves them.
+    std::size_t frames = 0;
+    RdmaFrameBatch::Read(batch,
+                         [&frames](const RdmaFrameBatch::Record& r) { frames += bool(r.frame); });
+    m_frames.reserve(before + frames);
     RdmaFrameBatch::Read(batch, [&](const RdmaFrameBatch::Record& record) {
         if (record.frame)
         {
@@ -65,10 +71,8 @@ RdmaFrameArrivals::Add(Ptr<const RdmaFrameBatch::Received> batch,
             notice(record);
         }
     });
-    const auto first = m_frames.begin() + std::ptrdiff_t(m_next);
-    const auto added = m_frames.begin() + std::ptrdiff_t(before);
-    std::sort(added, m_frames.end(), Earlier);
-    std::inplace_merge(first, added, m_frames.end(), Earlier);
+    // In place (std::inplace_merge would take a buffer as large).
+    std::sort(m_frames.begin() + std::ptrdiff_t(m_next), m_frames.end(), Earlier);
     if (m_next < m_frames.size() && !(m_scheduled && m_frames[m_next].key == m_scheduledKey))
     {
         // A new earliest frame (or none was scheduled): its event takes the
