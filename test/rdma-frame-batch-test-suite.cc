@@ -12,7 +12,8 @@
 // frame: a time, key, node and argument) rides between frames and comes
 // back in its place, its time counted in the batch's earliest. A frame read
 // from a received batch stays serialized in it, and keeps it, until it is
-// made a Packet (RdmaFrameBatch::SerializedFrame).
+// made a Packet (RdmaFrameBatch::SerializedFrame). A frame's compact head
+// length comes back with it.
 
 #include "ns3/packet.h"
 #include "ns3/rdma-event-key-tag.h"
@@ -139,7 +140,7 @@ class NoticeTestCase : public TestCase
     void DoRun() override
     {
         RdmaFrameBatch batch;
-        batch.Append(Create<Packet>(13), NanoSeconds(3000), 5, 40, 2);
+        batch.Append(Create<Packet>(13), NanoSeconds(3000), 5, 40, 2, 58);
         batch.AppendNotice(NanoSeconds(2500), 6, 41, 123456);
         batch.Append(Create<Packet>(64), NanoSeconds(3100), 7, 42, 1);
         NS_TEST_EXPECT_MSG_EQ(batch.GetFrames(), 2, "two frames");
@@ -154,6 +155,7 @@ class NoticeTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(n, 3, "three records");
         NS_TEST_EXPECT_MSG_EQ(bool(got[0].frame), true, "a frame first");
         NS_TEST_EXPECT_MSG_EQ(got[0].ifIndex, 2, "its interface");
+        NS_TEST_EXPECT_MSG_EQ(got[0].compactHead, 58, "its compact head's length");
         NS_TEST_EXPECT_MSG_EQ(bool(got[1].frame), false, "then the notice, with no frame");
         NS_TEST_EXPECT_MSG_EQ(got[1].arrivalTs,
                               uint64_t(NanoSeconds(2500).GetTimeStep()),
@@ -163,6 +165,8 @@ class NoticeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(got[1].argument, 123456, "its argument");
         NS_TEST_EXPECT_MSG_EQ(got[2].frame.ToPacket()->GetSize(), 64, "then the second frame");
         NS_TEST_EXPECT_MSG_EQ(got[2].ifIndex, 1, "its interface");
+        NS_TEST_EXPECT_MSG_EQ(got[2].compactHead, 0, "a Packet to keep as it is");
+        NS_TEST_EXPECT_MSG_EQ(got[1].compactHead, 0, "a notice has none");
         batch.Clear();
         NS_TEST_EXPECT_MSG_EQ(batch.GetNotices(), 0, "cleared");
     }

@@ -24,7 +24,8 @@ RoundUp8(std::size_t bytes)
 
 namespace
 {
-/// A record's kind (its header's last word).
+/// A record's kind (the low half of its header's last word; a frame's
+/// compact head is the high half).
 enum Kind : uint32_t
 {
     FRAME = 0,  //!< a frame and its arrival
@@ -68,15 +69,18 @@ RdmaFrameBatch::Append(Ptr<const Packet> frame,
                        Time arrival,
                        uint64_t key,
                        uint32_t node,
-                       uint32_t ifIndex)
+                       uint32_t ifIndex,
+                       uint32_t compactHead)
 {
+    NS_ABORT_MSG_IF(compactHead > 0xFFFF,
+                    "RdmaFrameBatch: a compact head of " << compactHead << " bytes");
     const uint32_t length = frame->GetSerializedSize();
     uint8_t* record = AppendHeader(uint64_t(arrival.GetTimeStep()),
                                    key,
                                    node,
                                    ifIndex,
                                    length,
-                                   FRAME,
+                                   FRAME | (compactHead << 16),
                                    HEADER_BYTES + RoundUp8(length));
     NS_ABORT_MSG_UNLESS(frame->Serialize(record + HEADER_BYTES, length),
                         "RdmaFrameBatch: a frame did not serialize into its own size");
@@ -235,7 +239,9 @@ RdmaFrameBatch::Read(Ptr<const Received> batch, const std::function<void(const R
         std::memcpy(&word, record + 20, 4);
         std::memcpy(&length, record + 24, 4);
         std::memcpy(&kind, record + 28, 4);
-        NS_ABORT_MSG_UNLESS(kind == FRAME || (kind == NOTICE && length == 0),
+        const uint32_t compactHead = kind >> 16;
+        kind &= 0xFFFF;
+        NS_ABORT_MSG_UNLESS(kind == FRAME || (kind == NOTICE && length == 0 && compactHead == 0),
                             "RdmaFrameBatch: a record of kind " << kind << " and length " << length
                                                                 << " at byte " << at);
         const std::size_t size = HEADER_BYTES + RoundUp8(length);
@@ -245,6 +251,7 @@ RdmaFrameBatch::Read(Ptr<const Received> batch, const std::function<void(const R
         if (kind == FRAME)
         {
             r.ifIndex = word;
+            r.compactHead = compactHead;
             r.frame = SerializedFrame(batch, at + HEADER_BYTES, length);
         }
         else

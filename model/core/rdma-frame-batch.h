@@ -30,8 +30,14 @@ namespace ns3
  * fields per frame and the frame's event key (RdmaEventScheduler::TakeKey),
  * which per-frame messages carry as a packet tag (RdmaEventKeyTag):
  *
- *     arrival (8) | key (8) | node (4) | interface (4) | length (4) | 0 (4)
- *     | Packet::Serialize output (length bytes) | zeros to a multiple of 8
+ *     arrival (8) | key (8) | node (4) | interface (4) | length (4) | 0 (2)
+ *     | compact head (2) | Packet::Serialize output (length bytes) | zeros
+ *     to a multiple of 8
+ *
+ * where "compact head" is, for a frame its sender kept in the compact form
+ * (head bytes, then zeros and the ICRC: RdmaFrame), the length of that
+ * head, so the receiving rank keeps it compact too (0: a frame to keep as
+ * the Packet it is).
  *
  * A notice is a record with no frame: an event the receiving rank runs in
  * a node's context at the time it carries, with one 32-bit argument (e.g.
@@ -127,6 +133,7 @@ class RdmaFrameBatch
         uint32_t node;         //!< receiving node id
         uint32_t ifIndex{0};   //!< receiving device's interface index on it (a frame's)
         uint32_t argument{0};  //!< a notice's argument
+        uint32_t compactHead{0}; //!< a frame's compact head bytes (0: keep it a Packet)
         SerializedFrame frame; //!< the frame, serialized (none: a notice)
     };
 
@@ -137,12 +144,15 @@ class RdmaFrameBatch
      * \param key its arrival event's key
      * \param node the receiving node id
      * \param ifIndex the receiving device's interface index
+     * \param compactHead the bytes of the head its sender kept it in the
+     *        compact form with (below 65536), or 0
      */
     void Append(Ptr<const Packet> frame,
                 Time arrival,
                 uint64_t key,
                 uint32_t node,
-                uint32_t ifIndex);
+                uint32_t ifIndex,
+                uint32_t compactHead = 0);
 
     /**
      * \brief Append a notice (a record with no frame).

@@ -121,10 +121,11 @@ RdmaWindowMpiInterface::SendFrame(Ptr<const Packet> frame,
                                   uint64_t key,
                                   uint32_t node,
                                   uint32_t ifIndex,
-                                  uint32_t rank)
+                                  uint32_t rank,
+                                  uint32_t compactHead)
 {
     CheckPeer("SendFrame", node, rank);
-    g_out[rank].Append(frame, arrival, key, node, ifIndex);
+    g_out[rank].Append(frame, arrival, key, node, ifIndex, compactHead);
 }
 
 uint64_t

@@ -100,13 +100,17 @@ class RdmaWindowMpiInterface
      * \param node the receiving node id
      * \param ifIndex the receiving device's interface index
      * \param rank the receiving node's rank (its system id)
+     * \param compactHead the bytes of the head the sender keeps the frame
+     *        in the compact form with, for the receiver to keep it so (0:
+     *        a Packet; RdmaFrameBatch::Record::compactHead)
      */
     static void SendFrame(Ptr<const Packet> frame,
                           Time arrival,
                           uint64_t key,
                           uint32_t node,
                           uint32_t ifIndex,
-                          uint32_t rank);
+                          uint32_t rank,
+                          uint32_t compactHead = 0);
 
     /**
      * \brief Append a notice to this window's batch for a rank: the

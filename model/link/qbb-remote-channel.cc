@@ -7,6 +7,7 @@
 #include "qbb-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/icrc-trailer.h"
 #include "ns3/log.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
@@ -140,12 +141,14 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
     if (RdmaWindowMpiInterface::IsEnabled())
     {
         // Into this window's batch for the other rank, the key beside it.
+        // A compact frame says its head's length, to be kept compact there.
         RdmaWindowMpiInterface::SendFrame(rdmaFrame->ToPacket(),
                                           arrival,
                                           order,
                                           dstNode->GetId(),
                                           dst->GetIfIndex(),
-                                          dstNode->GetSystemId());
+                                          dstNode->GetSystemId(),
+                                          rdmaFrame->GetHeadLength());
         ++m_sent;
         return true;
     }
@@ -178,6 +181,22 @@ QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
     Simulator::Schedule(TimeStep(1), &QbbRemoteChannel::PassUp, device, RdmaFrame::Wrap(frame));
 }
 
+Ptr<RdmaFrame>
+QbbRemoteChannel::Compacted(Ptr<Packet> packet, uint32_t head)
+{
+    NS_ABORT_MSG_IF(head > RdmaFrame::HEAD_CAPACITY ||
+                        packet->GetSize() < head + RdmaFrame::TRAILER_BYTES,
+                    "QbbRemoteChannel: a compact head of " << head << " bytes in a "
+                                                           << packet->GetSize() << "-byte frame");
+    uint8_t bytes[RdmaFrame::HEAD_CAPACITY];
+    packet->CopyData(bytes, head);
+    IcrcTrailer trailer;
+    packet->RemoveTrailer(trailer);
+    // With INT slots, as a wrapped frame has them (their egress IDs are
+    // metadata, not carried across).
+    return RdmaFrame::Compact(bytes, head, packet->GetSize() - head, trailer.GetIcrc(), true);
+}
+
 void
 QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
 {
@@ -193,7 +212,10 @@ QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
                             << record.node << " device " << record.ifIndex
                             << ", not on a link between ranks");
     ++channel->m_received;
-    PassUp(device, RdmaFrame::Wrap(record.frame.ToPacket()));
+    const Ptr<Packet> packet = record.frame.ToPacket();
+    PassUp(device,
+           record.compactHead > 0 ? Compacted(packet, record.compactHead)
+                                  : RdmaFrame::Wrap(packet));
 }
 
 uint64_t

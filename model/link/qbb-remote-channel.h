@@ -137,7 +137,8 @@ class QbbRemoteChannel : public QbbChannel
      * \brief A frame of a batch from another rank arrives
      * (RdmaWindowMpiInterface's receive callback, at its arrival time in
      * the receiving node's context, with the key it carries): the Packet is
-     * made from its serialized form and passed up to the receiving device.
+     * made from its serialized form and passed up to the receiving device,
+     * in the compact form again if its sender had it so (Compacted).
      * \param record the frame, its arrival time, key, node and device
      */
     static void Deliver(const RdmaFrameBatch::Record& record);
@@ -146,6 +147,16 @@ class QbbRemoteChannel : public QbbChannel
     void DoDispose() override;
 
   private:
+    /**
+     * \brief The compact frame a sender kept as `head` bytes of headers,
+     * then zeros and the ICRC, from its Packet (the same bytes), so it
+     * waits in this rank's queues as compact as in a sequential run.
+     * \param packet the frame as read from the batch (its trailer taken)
+     * \param head the head's bytes (RdmaFrameBatch::Record::compactHead)
+     * \return the frame
+     */
+    static Ptr<RdmaFrame> Compacted(Ptr<Packet> packet, uint32_t head);
+
     /**
      * \brief A frame's message arrived from the other rank (MpiReceiver
      * callback, one time step before the frame's arrival): schedule the
