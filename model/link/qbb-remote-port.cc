@@ -45,7 +45,7 @@ QbbRemotePort::DoDispose()
 }
 
 void
-QbbRemotePort::SetChannel(Ptr<QbbChannel> channel)
+QbbRemotePort::SetChannel(Ptr<Channel> channel)
 {
     m_channel = channel;
 }
@@ -95,7 +95,7 @@ QbbRemotePort::GetMtu() const
 bool
 QbbRemotePort::IsLinkUp() const
 {
-    return m_channel && m_channel->IsLinkUp();
+    return bool(m_channel);
 }
 
 void

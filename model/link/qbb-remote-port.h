@@ -5,8 +5,7 @@
 #ifndef QBB_REMOTE_PORT_H
 #define QBB_REMOTE_PORT_H
 
-#include "qbb-channel.h"
-
+#include "ns3/channel.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 
@@ -33,8 +32,9 @@ namespace ns3
  * scheduled for the port (Node::AddDevice would schedule its Initialize).
  *
  * Nothing is sent from a far end on this rank: Send() and SendFrom() end
- * the run with an error. It is a point-to-point device, up while its
- * channel is (QbbChannel::IsLinkUp: this rank's copy of the link).
+ * the run with an error. It is a point-to-point device, up once attached
+ * (the link's state is its channel's, QbbChannel::IsLinkUp, which the
+ * device on this rank asks).
  */
 class QbbRemotePort : public NetDevice
 {
@@ -53,7 +53,7 @@ class QbbRemotePort : public NetDevice
      * QbbRemoteChannel::AttachFarEnd).
      * \param channel the channel
      */
-    void SetChannel(Ptr<QbbChannel> channel);
+    void SetChannel(Ptr<Channel> channel);
 
     // Inherited from NetDevice.
     void SetIfIndex(const uint32_t index) override;
@@ -65,6 +65,7 @@ class QbbRemotePort : public NetDevice
     bool SetMtu(const uint16_t mtu) override;
     /// \return 0: the far end's MTU is its own rank's
     uint16_t GetMtu() const override;
+    /// \return whether it is attached to a channel
     bool IsLinkUp() const override;
     /// \param callback ignored: nothing listens to a far end here
     void AddLinkChangeCallback(Callback<void> callback) override;
@@ -94,7 +95,7 @@ class QbbRemotePort : public NetDevice
 
   private:
     Ptr<Node> m_node;          //!< the far end's node (another rank's)
-    Ptr<QbbChannel> m_channel; //!< the link between the ranks
+    Ptr<Channel> m_channel;    //!< the link between the ranks
     Mac48Address m_address;    //!< the far end's MAC address
     uint32_t m_ifIndex{0};     //!< its interface index on its own rank
 };
