@@ -13,6 +13,7 @@
 #include "ns3/node.h"
 #include "ns3/qbb-channel.h"
 #include "ns3/qbb-net-device.h"
+#include "ns3/qbb-remote-port.h"
 #include "ns3/simulator.h"
 
 #include <set>
@@ -132,9 +133,27 @@ QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
         factory.SetTypeId(remote);
         channel = factory.Create<QbbChannel>();
     }
+    // Between ranks, the end on another rank is kept as a far end only
+    // (QbbRemotePort): its device runs there.
+    const uint32_t here = Simulator::GetSystemId();
+    NS_ABORT_MSG_IF(a->GetSystemId() != b->GetSystemId() && a->GetSystemId() != here &&
+                        b->GetSystemId() != here,
+                    "QbbHelper::Install: nodes " << a->GetId() << " and " << b->GetId()
+                                                 << " are both on ranks other than this one ("
+                                                 << here << ")");
     NetDeviceContainer devices;
     for (const Ptr<Node>& node : {a, b})
     {
+        if (node->GetSystemId() != here)
+        {
+            Ptr<QbbRemotePort> far = CreateObject<QbbRemotePort>();
+            far->SetAddress(Mac48Address::Allocate());
+            far->SetNode(node);
+            NS_ABORT_MSG_UNLESS(channel->AttachFarEnd(far),
+                                "QbbHelper::Install: the channel took no far end");
+            devices.Add(far);
+            continue;
+        }
         Ptr<QbbNetDevice> dev = m_deviceFactory.Create<QbbNetDevice>();
         dev->SetTxQueue(m_queueFactory.Create<QbbEgressQueue>());
         dev->SetPfcController(m_pfcFactory.Create<QbbPfcController>());

@@ -29,7 +29,11 @@ class QbbChannel;
  * Two nodes of different system ids (ranks of a distributed simulation,
  * Node::GetSystemId()) are joined by a QbbRemoteChannel with the same
  * attributes, which exists only when ns-3 has its mpi module (NS3_MPI); the
- * run aborts otherwise.
+ * run aborts otherwise. Of such a link only the end on this rank
+ * (Simulator::GetSystemId()) gets a QbbNetDevice, added to its node; the
+ * other end is a QbbRemotePort (its node set, a MAC address allocated in
+ * the same order, not added to its node): its device runs on its own rank.
+ * One of the two nodes must be on this rank.
  *
  * Tracing (the PcapHelperForDevice and AsciiTraceHelperForDevice mixins):
  * - PCAP: one file per device, "<prefix>-<node>-<device>.pcap", link type
@@ -98,7 +102,8 @@ class QbbHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
      * \brief Link two nodes.
      * \param a first node
      * \param b second node
-     * \return the two devices, a's first
+     * \return the two devices, a's first (between ranks, the other rank's
+     *         end a QbbRemotePort)
      */
     NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b);
 

@@ -171,9 +171,7 @@ RdmaFabric::WireTime(uint32_t link, uint32_t frameBytes) const
     // QbbNetDevice::GetWireTime's rule at the link's rate as built (a slow
     // link's devices run below it: paths and ideal FCTs are the full-speed
     // fabric's), with a built device's framing (every device has the same).
-    const Ptr<QbbNetDevice> any = m_links[link].deviceA
-                                      ? m_links[link].deviceA
-                                      : StaticCast<QbbNetDevice>(m_devices.Get(0));
+    const Ptr<QbbNetDevice> any = StaticCast<QbbNetDevice>(m_devices.Get(0));
     return QbbTransmitter::WireTime(m_spec.links[link].rate, frameBytes, any->GetWireOverhead());
 }
 
@@ -188,16 +186,14 @@ RdmaFabric::AssignStreams(int64_t stream)
     for (uint32_t i = 0; i < m_links.size(); ++i)
     {
         const LinkInfo& l = m_links[i];
-        if (!l.deviceA)
+        for (const Ptr<QbbNetDevice>& dev : {l.deviceA, l.deviceB})
         {
-            stream += 2 * perDevice + (m_spec.links[i].errorRate > 0 ? 2 * perErrorModel : 0);
-            continue;
+            stream += dev ? dev->AssignStreams(stream) : perDevice;
         }
-        stream += l.deviceA->AssignStreams(stream);
-        stream += l.deviceB->AssignStreams(stream);
-        for (const Ptr<RateErrorModel>& em : l.errorModels)
+        for (uint32_t side = 0; m_spec.links[i].errorRate > 0 && side < 2; ++side)
         {
-            stream += em->AssignStreams(stream);
+            const Ptr<RateErrorModel> em = l.channel ? l.errorModels[side] : nullptr;
+            stream += em ? em->AssignStreams(stream) : perErrorModel;
         }
     }
     auto built = std::find_if(m_switches.begin(), m_switches.end(), [](const auto& sw) {

@@ -47,10 +47,14 @@ class RdmaFabric
     {
         uint32_t a;                                   //!< node id of end a
         uint32_t b;                                   //!< node id of end b
-        Ptr<QbbNetDevice> deviceA;                    //!< a's device (null: not built here)
-        Ptr<QbbNetDevice> deviceB;                    //!< b's device (null: not built here)
-        Ptr<QbbChannel> channel;                      //!< the channel (null: not built here)
-        std::vector<Ptr<RateErrorModel>> errorModels; //!< receive error models (error rate > 0)
+        /// a's device (null: another rank's, on a link not built here or
+        /// the far end of a link between ranks)
+        Ptr<QbbNetDevice> deviceA;
+        Ptr<QbbNetDevice> deviceB; //!< b's device (null as deviceA)
+        Ptr<QbbChannel> channel;   //!< the channel (null: not built here)
+        /// receive error models (error rate > 0): a's then b's, null where
+        /// the device is null
+        std::vector<Ptr<RateErrorModel>> errorModels;
     };
 
     /// \return the topology installed

@@ -49,6 +49,7 @@ RdmaRouteComputer::RdmaRouteComputer(const RdmaTopologySpec& spec, const std::ve
         1,
         std::min<std::size_t>(m_hostNode.size(), ROW_CACHE_BYTES / rowBytes));
     m_rowHost.assign(m_nRows, UNREACHABLE);
+    m_rows.resize(m_nRows);
     NS_LOG_INFO(spec.name << ": " << m_hostNode.size() << " destinations, " << m_nNodes
                           << " nodes, " << m_nRows << " distance rows kept");
 }
@@ -57,17 +58,14 @@ const uint16_t*
 RdmaRouteComputer::GetRow(uint32_t dstHost) const
 {
     const uint32_t slot = dstHost % m_nRows;
-    if (m_dist.empty())
-    {
-        m_dist.assign(std::size_t(m_nRows) * m_nNodes, FAR);
-    }
-    uint16_t* dist = &m_dist[std::size_t(slot) * m_nNodes];
+    std::vector<uint16_t>& row = m_rows[slot];
     if (m_rowHost[slot] == dstHost)
     {
-        return dist;
+        return row.data();
     }
     // Breadth-first from the destination; hosts are not transit nodes.
-    std::fill(dist, dist + m_nNodes, FAR);
+    row.assign(m_nNodes, FAR);
+    uint16_t* dist = row.data();
     const uint32_t dst = m_hostNode[dstHost];
     m_queue.clear();
     dist[dst] = 0;
@@ -91,6 +89,17 @@ RdmaRouteComputer::GetRow(uint32_t dstHost) const
     }
     m_rowHost[slot] = dstHost;
     return dist;
+}
+
+void
+RdmaRouteComputer::ReleaseRows()
+{
+    for (std::vector<uint16_t>& row : m_rows)
+    {
+        std::vector<uint16_t>().swap(row);
+    }
+    std::fill(m_rowHost.begin(), m_rowHost.end(), UNREACHABLE);
+    std::vector<uint32_t>().swap(m_queue);
 }
 
 bool

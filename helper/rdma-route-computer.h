@@ -35,7 +35,10 @@ namespace ns3
  * that destination is asked; memory: the distances of the destinations
  * asked last, 2 bytes per node each, in a direct-mapped cache of at most
  * 8 MiB (ROW_CACHE_BYTES; every destination's row at once on fabrics up to
- * about 2,000 nodes), nothing per next hop (a node's next hops are found
+ * about 2,000 nodes; a slot's row is allocated when first used, and
+ * ReleaseRows() gives them all back: RdmaTopologyHelper does once the
+ * routes are installed, as a run asks only a few paths before its end),
+ * nothing per next hop (a node's next hops are found
  * from its ports and the distances when asked, O(ports)). Installing every
  * route asks destination by destination, one BFS each. Keeping every
  * destination's row took 155 MB on a k=32 fat-tree (8192 hosts, 9472
@@ -120,6 +123,10 @@ class RdmaRouteComputer
      */
     uint64_t CountPaths(uint32_t srcHost, uint32_t dstHost) const;
 
+    /// Give back every cached distance row (a later question computes its
+    /// destination's again).
+    void ReleaseRows();
+
   private:
     /// \return whether the port's link has failed \param p a port
     bool IsDown(const Port& p) const
@@ -141,7 +148,8 @@ class RdmaRouteComputer
     std::vector<bool> m_down;               //!< per link: failed (empty: none)
     uint32_t m_nRows;                       //!< cache slots: rows kept at most
     mutable std::vector<uint32_t> m_rowHost; //!< per slot: the host its row is of, or UNREACHABLE
-    mutable std::vector<uint16_t> m_dist;    //!< [slot * nNodes + node], 0xFFFF = unreachable
+    /// per slot: its row, distance by node (0xFFFF: unreachable), empty until used
+    mutable std::vector<std::vector<uint16_t>> m_rows;
     mutable std::vector<uint32_t> m_queue;   //!< the BFS's queue
 };
 

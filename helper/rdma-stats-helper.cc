@@ -26,16 +26,19 @@ RdmaStatsHelper::RdmaStatsHelper(const RdmaTopologyHelper& topo)
     for (uint32_t i = 0; i < topo.GetNLinks(); ++i)
     {
         const auto& link = topo.GetLink(i);
-        if (!link.deviceA)
+        if (!link.channel)
         {
             continue; // another rank's (RdmaTopologyHelper under MPI)
         }
         for (Ptr<QbbNetDevice> dev : {link.deviceA, link.deviceB})
         {
             const uint32_t index = m_devices.size();
-            m_devices.push_back(dev);
-            dev->GetPfcController()->SetPauseTxWatch(
-                [this, index](uint8_t cls, uint16_t quanta) { OnPfcTx(index, cls, quanta); });
+            m_devices.push_back(dev); // null: the far end of a link between ranks
+            if (dev)
+            {
+                dev->GetPfcController()->SetPauseTxWatch(
+                    [this, index](uint8_t cls, uint16_t quanta) { OnPfcTx(index, cls, quanta); });
+            }
         }
     }
     for (uint32_t s = 0; s < topo.GetNSwitches(); ++s)
@@ -98,6 +101,10 @@ RdmaStatsHelper::GetTotals() const
     Totals t;
     for (const auto& dev : m_devices)
     {
+        if (!dev)
+        {
+            continue; // the far end of a link between ranks: counted there
+        }
         const auto& s = dev->GetStats();
         t.linkTransmissions += s.txFrames;
         t.dropsOnLinks += s.drops.Total();
@@ -153,7 +160,7 @@ RdmaStatsHelper::GetCounts() const
     c.txBytes.reserve(m_devices.size());
     for (std::size_t d = 0; d < m_devices.size(); ++d)
     {
-        c.txBytes.push_back(m_devices[d]->GetStats().txBytes +
+        c.txBytes.push_back((m_devices[d] ? m_devices[d]->GetStats().txBytes : 0) +
                             (d < m_credit.txBytes.size() ? m_credit.txBytes[d] : 0));
     }
     return c;
@@ -181,7 +188,7 @@ RdmaStatsHelper::GetTierLoads(const std::vector<uint32_t>& nodeTier, double seco
     {
         const auto& link = m_topo.GetLink(i);
         const uint32_t none = std::numeric_limits<uint32_t>::max();
-        if (!link.deviceA)
+        if (!link.channel)
         {
             continue; // another rank's: not in m_devices
         }
@@ -197,6 +204,10 @@ RdmaStatsHelper::GetTierLoads(const std::vector<uint32_t>& nodeTier, double seco
         for (std::size_t side = 0; side < 2; ++side)
         {
             const Ptr<QbbNetDevice> dev = side == 0 ? link.deviceA : link.deviceB;
+            if (!dev)
+            {
+                continue; // the far end of a link between ranks: its own rank's
+            }
             const double bits = dev->GetDataRate().GetBitRate() * seconds;
             const uint64_t bytes =
                 dev->GetStats().txBytes +

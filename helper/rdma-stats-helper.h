@@ -210,7 +210,7 @@ class RdmaStatsHelper
     void Sample();
 
     const RdmaTopologyHelper& m_topo;             //!< the fabric
-    std::vector<Ptr<QbbNetDevice>> m_devices;     //!< every device
+    std::vector<Ptr<QbbNetDevice>> m_devices;     //!< both ends of every built link (null: far end)
     std::vector<Ptr<QbbNetDevice>> m_switchPorts; //!< devices on switches
     std::vector<PfcEvent> m_pfc;                  //!< PFC frames sent, in time order
     std::vector<QlenSample> m_qlen;               //!< queue samples

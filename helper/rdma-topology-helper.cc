@@ -306,32 +306,39 @@ RdmaTopologyHelper::InstallLinks()
         m_link.SetDeviceAttribute("DataRate", DataRateValue(l.rate));
         m_link.SetChannelAttribute("Delay", TimeValue(l.delay));
         NetDeviceContainer d = m_link.Install(m_nodes.Get(l.a), m_nodes.Get(l.b));
+        // The far end of a cut link (another rank's node) is numbered as
+        // its own rank numbers its device, where frames sent to it arrive.
+        d.Get(0)->SetIfIndex(ifA);
+        d.Get(1)->SetIfIndex(ifB);
         LinkInfo info;
         info.a = l.a;
         info.b = l.b;
+        // Null for the far end of a cut link (a QbbRemotePort).
         info.deviceA = DynamicCast<QbbNetDevice>(d.Get(0));
         info.deviceB = DynamicCast<QbbNetDevice>(d.Get(1));
-        info.channel = info.deviceA->GetQbbChannel();
-        // Another rank's node has some of its ports here (the far ends of
-        // cut links): number them as its own rank does, where frames sent
-        // to it arrive.
-        info.deviceA->SetIfIndex(ifA);
-        info.deviceB->SetIfIndex(ifB);
-        if (l.errorRate > 0)
+        info.channel = (info.deviceA ? info.deviceA : info.deviceB)->GetQbbChannel();
+        for (const Ptr<QbbNetDevice>& dev : {info.deviceA, info.deviceB})
         {
-            for (const Ptr<QbbNetDevice>& dev : {info.deviceA, info.deviceB})
+            if (l.errorRate > 0)
             {
-                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-                em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                em->SetRate(l.errorRate);
-                dev->SetReceiveErrorModel(em);
+                Ptr<RateErrorModel> em;
+                if (dev)
+                {
+                    em = CreateObject<RateErrorModel>();
+                    em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                    em->SetRate(l.errorRate);
+                    dev->SetReceiveErrorModel(em);
+                }
                 info.errorModels.push_back(em);
+            }
+            if (dev)
+            {
+                m_devices.Add(dev);
             }
         }
         SlowDown(m_links.size(), info);
         ports[l.a].push_back(info.deviceA);
         ports[l.b].push_back(info.deviceB);
-        m_devices.Add(d);
         m_links.push_back(info);
         Report("links", m_links.size(), m_spec.links.size());
     }
@@ -420,6 +427,9 @@ RdmaTopologyHelper::InstallRoutes()
         Report("route tables", d + 1, m_hosts.GetN());
     }
     ShareAlikeRoutes();
+    // The distance rows of every destination were for this; a run asks
+    // only a few paths again before its end (RdmaFabricPaths).
+    m_routes->ReleaseRows();
     return entries;
 }
 

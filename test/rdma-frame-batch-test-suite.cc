@@ -10,7 +10,10 @@
 // boundaries (Packet::Serialize writes 32-bit words); a frame above
 // ns-3.37's 2000-byte per-frame message fits. A notice (a record with no
 // frame: a time, key, node and argument) rides between frames and comes
-// back in its place, its time counted in the batch's earliest.
+// back in its place, its time counted in the batch's earliest. A frame read
+// from a received batch stays serialized in it, and keeps it, until it is
+// made a Packet (RdmaFrameBatch::SerializedFrame). A frame's compact head
+// length comes back with it.
 
 #include "ns3/packet.h"
 #include "ns3/rdma-event-key-tag.h"
@@ -32,6 +35,15 @@ Serialized(Ptr<const Packet> p)
     std::vector<uint8_t> bytes(p->GetSerializedSize());
     p->Serialize(bytes.data(), uint32_t(bytes.size()));
     return bytes;
+}
+
+/// \return a batch as another rank receives it (a buffer of its own)
+Ptr<RdmaFrameBatch::Received>
+Receive(const RdmaFrameBatch& batch)
+{
+    Ptr<RdmaFrameBatch::Received> received = Create<RdmaFrameBatch::Received>(batch.GetBytes());
+    batch.CopyTo(received->GetData());
+    return received;
 }
 
 /// Frames of one window to one rank: one buffer, read back as appended.
@@ -72,30 +84,30 @@ class OneBufferTestCase : public TestCase
                               uint64_t(NanoSeconds(4960).GetTimeStep()),
                               "the earliest arrival");
         // Received into another buffer, as MPI would.
-        std::vector<uint64_t> received(batch.GetBytes() / 8);
-        std::memcpy(received.data(), batch.GetData(), batch.GetBytes());
         uint32_t i = 0;
-        const uint32_t n = RdmaFrameBatch::Read(
-            reinterpret_cast<const uint8_t*>(received.data()),
-            batch.GetBytes(),
-            [&](const RdmaFrameBatch::Record& r) {
+        const uint32_t n =
+            RdmaFrameBatch::Read(Receive(batch), [&](const RdmaFrameBatch::Record& r) {
+                NS_TEST_EXPECT_MSG_EQ(r.frame.GetSerializedSize(),
+                                      frames[i]->GetSerializedSize(),
+                                      "serialized size of frame " << i);
+                const Ptr<Packet> frame = r.frame.ToPacket();
                 NS_TEST_EXPECT_MSG_EQ(r.arrivalTs,
                                       uint64_t(NanoSeconds(5000 - 10 * i).GetTimeStep()),
                                       "arrival of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.key, 77 + i, "key of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.node, 10 + i, "node of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(r.ifIndex, i % 3, "interface of frame " << i);
-                NS_TEST_EXPECT_MSG_EQ(r.frame->GetSize(), sizes[i], "size of frame " << i);
-                NS_TEST_EXPECT_MSG_EQ((Serialized(r.frame) == Serialized(frames[i])),
+                NS_TEST_EXPECT_MSG_EQ(frame->GetSize(), sizes[i], "size of frame " << i);
+                NS_TEST_EXPECT_MSG_EQ((Serialized(frame) == Serialized(frames[i])),
                                       true,
                                       "frame " << i << " serializes as sent");
                 RdmaEventKeyTag tag;
-                NS_TEST_EXPECT_MSG_EQ(r.frame->PeekPacketTag(tag), true, "tag of frame " << i);
+                NS_TEST_EXPECT_MSG_EQ(frame->PeekPacketTag(tag), true, "tag of frame " << i);
                 NS_TEST_EXPECT_MSG_EQ(tag.GetKey(), 1000 + i, "tag of frame " << i);
                 if (i == 3)
                 {
                     std::vector<uint8_t> bytes(sizes[i]);
-                    r.frame->CopyData(bytes.data(), sizes[i]);
+                    frame->CopyData(bytes.data(), sizes[i]);
                     NS_TEST_EXPECT_MSG_EQ(std::memcmp(bytes.data(), fill, sizes[i]),
                                           0,
                                           "payload bytes");
@@ -108,10 +120,10 @@ class OneBufferTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(batch.GetFrames(), 0, "cleared");
         NS_TEST_EXPECT_MSG_EQ(batch.GetBytes(), 0, "cleared");
         NS_TEST_EXPECT_MSG_EQ(batch.GetEarliestArrival(), uint64_t(INT64_MAX), "cleared");
-        NS_TEST_EXPECT_MSG_EQ(
-            RdmaFrameBatch::Read(batch.GetData(), 0, [](const RdmaFrameBatch::Record&) {}),
-            0,
-            "an empty batch has no record");
+        NS_TEST_EXPECT_MSG_EQ(RdmaFrameBatch::Read(Create<RdmaFrameBatch::Received>(0),
+                                                   [](const RdmaFrameBatch::Record&) {}),
+                              0,
+                              "an empty batch has no record");
     }
 };
 
@@ -128,7 +140,7 @@ class NoticeTestCase : public TestCase
     void DoRun() override
     {
         RdmaFrameBatch batch;
-        batch.Append(Create<Packet>(13), NanoSeconds(3000), 5, 40, 2);
+        batch.Append(Create<Packet>(13), NanoSeconds(3000), 5, 40, 2, 58);
         batch.AppendNotice(NanoSeconds(2500), 6, 41, 123456);
         batch.Append(Create<Packet>(64), NanoSeconds(3100), 7, 42, 1);
         NS_TEST_EXPECT_MSG_EQ(batch.GetFrames(), 2, "two frames");
@@ -136,16 +148,14 @@ class NoticeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(batch.GetEarliestArrival(),
                               uint64_t(NanoSeconds(2500).GetTimeStep()),
                               "the notice's time is the earliest");
-        std::vector<uint64_t> received(batch.GetBytes() / 8);
-        std::memcpy(received.data(), batch.GetData(), batch.GetBytes());
         std::vector<RdmaFrameBatch::Record> got;
         const uint32_t n =
-            RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(received.data()),
-                                 batch.GetBytes(),
+            RdmaFrameBatch::Read(Receive(batch),
                                  [&](const RdmaFrameBatch::Record& r) { got.push_back(r); });
         NS_TEST_ASSERT_MSG_EQ(n, 3, "three records");
         NS_TEST_EXPECT_MSG_EQ(bool(got[0].frame), true, "a frame first");
         NS_TEST_EXPECT_MSG_EQ(got[0].ifIndex, 2, "its interface");
+        NS_TEST_EXPECT_MSG_EQ(got[0].compactHead, 58, "its compact head's length");
         NS_TEST_EXPECT_MSG_EQ(bool(got[1].frame), false, "then the notice, with no frame");
         NS_TEST_EXPECT_MSG_EQ(got[1].arrivalTs,
                               uint64_t(NanoSeconds(2500).GetTimeStep()),
@@ -153,10 +163,115 @@ class NoticeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(got[1].key, 6, "its key");
         NS_TEST_EXPECT_MSG_EQ(got[1].node, 41, "its node");
         NS_TEST_EXPECT_MSG_EQ(got[1].argument, 123456, "its argument");
-        NS_TEST_EXPECT_MSG_EQ(got[2].frame->GetSize(), 64, "then the second frame");
+        NS_TEST_EXPECT_MSG_EQ(got[2].frame.ToPacket()->GetSize(), 64, "then the second frame");
         NS_TEST_EXPECT_MSG_EQ(got[2].ifIndex, 1, "its interface");
+        NS_TEST_EXPECT_MSG_EQ(got[2].compactHead, 0, "a Packet to keep as it is");
+        NS_TEST_EXPECT_MSG_EQ(got[1].compactHead, 0, "a notice has none");
         batch.Clear();
         NS_TEST_EXPECT_MSG_EQ(batch.GetNotices(), 0, "cleared");
+    }
+};
+
+/// A frame read from a received batch keeps the batch until it is made a Packet.
+class KeptSerializedTestCase : public TestCase
+{
+  public:
+    KeptSerializedTestCase()
+        : TestCase("a received frame stays serialized in its batch, which it keeps")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFrameBatch batch;
+        const Ptr<Packet> sent = Create<Packet>(1000);
+        sent->AddPacketTag(RdmaEventKeyTag(42));
+        batch.Append(sent, NanoSeconds(3000), 5, 40, 2);
+        batch.Append(Create<Packet>(58), NanoSeconds(3010), 6, 40, 2);
+        Ptr<RdmaFrameBatch::Received> received = Receive(batch);
+        std::vector<RdmaFrameBatch::SerializedFrame> frames;
+        RdmaFrameBatch::Read(received,
+                             [&](const RdmaFrameBatch::Record& r) { frames.push_back(r.frame); });
+        NS_TEST_ASSERT_MSG_EQ(frames.size(), 2, "two frames");
+        NS_TEST_EXPECT_MSG_EQ(received->GetReferenceCount(), 3, "the frames hold the batch");
+        // What the batch was received into goes; the frames keep its bytes.
+        const RdmaFrameBatch::Received* bytes = PeekPointer(received);
+        received = nullptr;
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetReferenceCount(), 2, "held by its two frames");
+        batch.Clear();
+        const Ptr<Packet> first = frames[0].ToPacket();
+        NS_TEST_EXPECT_MSG_EQ((Serialized(first) == Serialized(sent)), true, "as sent");
+        RdmaEventKeyTag tag;
+        NS_TEST_EXPECT_MSG_EQ(first->PeekPacketTag(tag) && tag.GetKey() == 42, true, "its tag");
+        NS_TEST_EXPECT_MSG_EQ(frames[1].ToPacket()->GetSize(), 58, "the second frame");
+        frames.pop_back();
+        NS_TEST_EXPECT_MSG_EQ(bytes->GetReferenceCount(), 1, "held by the first frame");
+        NS_TEST_EXPECT_MSG_EQ(frames[0].ToPacket()->GetSize(), 1000, "still readable");
+        NS_TEST_EXPECT_MSG_EQ(bool(RdmaFrameBatch::SerializedFrame()), false, "none: a notice");
+    }
+};
+
+/// A batch above one chunk: records whole, in order across chunks.
+class ChunksTestCase : public TestCase
+{
+  public:
+    ChunksTestCase()
+        : TestCase("a batch in several chunks: records whole and in order, one larger than a chunk")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaFrameBatch batch;
+        const uint32_t n = 8000;
+        std::vector<uint8_t> big(RdmaFrameBatch::CHUNK_BYTES + 1000, 0x5a);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (i == n / 2)
+            {
+                batch.Append(Create<Packet>(big.data(), uint32_t(big.size())),
+                             NanoSeconds(1),
+                             7,
+                             1,
+                             0);
+            }
+            batch.Append(Create<Packet>(100 + i % 50), NanoSeconds(2 + i), 100 + i, 2, 1);
+        }
+        const std::vector<RdmaFrameBatch::Chunk> chunks = batch.GetChunks();
+        std::size_t bytes = 0;
+        bool whole = true;
+        for (const RdmaFrameBatch::Chunk& c : chunks)
+        {
+            bytes += c.bytes;
+            whole = whole && c.bytes % 8 == 0 && reinterpret_cast<uintptr_t>(c.data) % 8 == 0 &&
+                    c.bytes <= big.size() + RdmaFrameBatch::HEADER_BYTES + 64;
+        }
+        NS_TEST_EXPECT_MSG_GT(chunks.size(), 3, "several chunks");
+        NS_TEST_EXPECT_MSG_EQ(bytes, batch.GetBytes(), "the chunks hold the batch");
+        NS_TEST_EXPECT_MSG_EQ(whole, true, "aligned, whole words, no chunk beyond its record");
+        std::vector<uint64_t> keys;
+        uint32_t bigSize = 0;
+        RdmaFrameBatch::Read(Receive(batch), [&](const RdmaFrameBatch::Record& r) {
+            keys.push_back(r.key);
+            if (r.key == 7)
+            {
+                bigSize = r.frame.ToPacket()->GetSize();
+            }
+        });
+        NS_TEST_ASSERT_MSG_EQ(keys.size(), n + 1, "every record");
+        bool inOrder = true;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            inOrder = inOrder && keys[i + (i >= n / 2)] == 100 + i;
+        }
+        NS_TEST_EXPECT_MSG_EQ(inOrder, true, "in the order appended");
+        NS_TEST_EXPECT_MSG_EQ(keys[n / 2], 7, "the large one in its place");
+        NS_TEST_EXPECT_MSG_EQ(bigSize, big.size(), "whole");
+        batch.Clear();
+        NS_TEST_EXPECT_MSG_EQ(batch.GetChunks().size(), 0, "cleared");
+        NS_TEST_EXPECT_MSG_EQ(batch.GetBytes(), 0, "cleared");
     }
 };
 
@@ -169,6 +284,8 @@ class RdmaFrameBatchTestSuite : public TestSuite
     {
         AddTestCase(new OneBufferTestCase, TestCase::QUICK);
         AddTestCase(new NoticeTestCase, TestCase::QUICK);
+        AddTestCase(new KeptSerializedTestCase, TestCase::QUICK);
+        AddTestCase(new ChunksTestCase, TestCase::QUICK);
     }
 };
 

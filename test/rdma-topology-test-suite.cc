@@ -127,7 +127,7 @@ class FatTreeRoutesTestCase : public TestCase
     explicit FatTreeRoutesTestCase(uint32_t k)
         : TestCase("fat-tree k=" + std::to_string(k) +
                    " routes: distances 2, 4, 6; k over 2 uplinks per group; (k over 2)^2 paths "
-                   "across pods"),
+                   "across pods; the same after ReleaseRows"),
           m_k(k)
     {
     }
@@ -206,6 +206,12 @@ class FatTreeRoutesTestCase : public TestCase
             const uint32_t peer = r.GetPorts(otherPodEdge)[r.GetNextHop(otherPodEdge, 0, i)].peer;
             NS_TEST_ASSERT_MSG_EQ((peer >= agg0 + half && peer < agg0 + 2 * half), true, "uplink");
         }
+        // Rows given back (as after installing the routes): the same
+        // answers, each destination's row computed again when asked.
+        r.ReleaseRows();
+        NS_TEST_ASSERT_MSG_EQ(r.GetDistance(0, nHosts - 1), 6, "distance after ReleaseRows");
+        NS_TEST_ASSERT_MSG_EQ(r.GetPath(nHosts - 1, 0).size(), 6, "path after ReleaseRows");
+        NS_TEST_ASSERT_MSG_EQ(r.GetNNextHops(otherPodEdge, 0), half, "group after ReleaseRows");
     }
 
     uint32_t m_k; //!< arity

@@ -390,10 +390,14 @@ RdmaExperimentBuilder::EnterCensusPart(const std::string& what)
     }
     if (what == "links")
     {
-        const auto built = std::count_if(t.links.begin(), t.links.end(), [&](const auto& l) {
-            return m_topo.BuildsLink(l);
-        });
-        m_census->Enter("links", 2 * built, "port (device, egress queue, PFC, channel half)");
+        // A port for each end on this rank (the far end of a link between
+        // ranks is its own rank's port).
+        uint64_t ports = 0;
+        for (const auto& l : t.links)
+        {
+            ports += m_topo.IsLocalNode(l.a) + m_topo.IsLocalNode(l.b);
+        }
+        m_census->Enter("links", ports, "port (device, egress queue, PFC, channel half)");
     }
     else if (what == "switches")
     {

@@ -24,7 +24,8 @@ RoundUp8(std::size_t bytes)
 
 namespace
 {
-/// A record's kind (its header's last word).
+/// A record's kind (the low half of its header's last word; a frame's
+/// compact head is the high half).
 enum Kind : uint32_t
 {
     FRAME = 0,  //!< a frame and its arrival
@@ -41,9 +42,18 @@ RdmaFrameBatch::AppendHeader(uint64_t ts,
                              uint32_t kind,
                              std::size_t bytes)
 {
-    const std::size_t at = m_words.size();
-    m_words.resize(at + bytes / 8, 0);
-    uint8_t* record = reinterpret_cast<uint8_t*>(m_words.data() + at);
+    const std::size_t words = bytes / 8;
+    if (m_chunks.empty() || m_chunks.back().capacity() - m_chunks.back().size() < words)
+    {
+        // A new chunk: the record does not fit in the last one.
+        m_chunks.emplace_back();
+        m_chunks.back().reserve(std::max(CHUNK_BYTES, bytes) / 8);
+    }
+    std::vector<uint64_t>& chunk = m_chunks.back();
+    const std::size_t at = chunk.size();
+    chunk.resize(at + words, 0); // within its capacity: no reallocation
+    m_bytes += bytes;
+    uint8_t* record = reinterpret_cast<uint8_t*>(chunk.data() + at);
     std::memcpy(record, &ts, 8);
     std::memcpy(record + 8, &key, 8);
     std::memcpy(record + 16, &node, 4);
@@ -59,15 +69,18 @@ RdmaFrameBatch::Append(Ptr<const Packet> frame,
                        Time arrival,
                        uint64_t key,
                        uint32_t node,
-                       uint32_t ifIndex)
+                       uint32_t ifIndex,
+                       uint32_t compactHead)
 {
+    NS_ABORT_MSG_IF(compactHead > 0xFFFF,
+                    "RdmaFrameBatch: a compact head of " << compactHead << " bytes");
     const uint32_t length = frame->GetSerializedSize();
     uint8_t* record = AppendHeader(uint64_t(arrival.GetTimeStep()),
                                    key,
                                    node,
                                    ifIndex,
                                    length,
-                                   FRAME,
+                                   FRAME | (compactHead << 16),
                                    HEADER_BYTES + RoundUp8(length));
     NS_ABORT_MSG_UNLESS(frame->Serialize(record + HEADER_BYTES, length),
                         "RdmaFrameBatch: a frame did not serialize into its own size");
@@ -96,13 +109,31 @@ RdmaFrameBatch::GetNotices() const
 std::size_t
 RdmaFrameBatch::GetBytes() const
 {
-    return m_words.size() * 8;
+    return m_bytes;
 }
 
-const uint8_t*
-RdmaFrameBatch::GetData() const
+std::vector<RdmaFrameBatch::Chunk>
+RdmaFrameBatch::GetChunks() const
 {
-    return reinterpret_cast<const uint8_t*>(m_words.data());
+    std::vector<Chunk> chunks;
+    for (const std::vector<uint64_t>& c : m_chunks)
+    {
+        if (!c.empty())
+        {
+            chunks.push_back({reinterpret_cast<const uint8_t*>(c.data()), c.size() * 8});
+        }
+    }
+    return chunks;
+}
+
+void
+RdmaFrameBatch::CopyTo(uint8_t* dst) const
+{
+    for (const Chunk& c : GetChunks())
+    {
+        std::memcpy(dst, c.data, c.bytes);
+        dst += c.bytes;
+    }
 }
 
 uint64_t
@@ -114,19 +145,82 @@ RdmaFrameBatch::GetEarliestArrival() const
 void
 RdmaFrameBatch::Clear()
 {
-    m_words.clear();
+    m_chunks.resize(std::min<std::size_t>(m_chunks.size(), 1));
+    if (!m_chunks.empty())
+    {
+        m_chunks[0].clear();
+    }
+    m_bytes = 0;
     m_frames = 0;
     m_notices = 0;
     m_earliest = uint64_t(INT64_MAX);
 }
 
-uint32_t
-RdmaFrameBatch::Read(const uint8_t* data,
-                     std::size_t bytes,
-                     const std::function<void(const Record&)>& each)
+RdmaFrameBatch::Received::Received(std::size_t bytes)
+    : m_words(bytes / 8, 0)
 {
-    NS_ABORT_MSG_UNLESS(reinterpret_cast<uintptr_t>(data) % 8 == 0 && bytes % 8 == 0,
+    NS_ABORT_MSG_UNLESS(bytes % 8 == 0,
                         "RdmaFrameBatch: a batch of " << bytes << " bytes not aligned to 8 bytes");
+}
+
+uint8_t*
+RdmaFrameBatch::Received::GetData()
+{
+    return reinterpret_cast<uint8_t*>(m_words.data());
+}
+
+const uint8_t*
+RdmaFrameBatch::Received::GetData() const
+{
+    return reinterpret_cast<const uint8_t*>(m_words.data());
+}
+
+std::size_t
+RdmaFrameBatch::Received::GetBytes() const
+{
+    return m_words.size() * 8;
+}
+
+RdmaFrameBatch::SerializedFrame::SerializedFrame(Ptr<const Received> batch,
+                                                 std::size_t offset,
+                                                 uint32_t length)
+    : m_batch(batch),
+      m_offset(uint32_t(offset)),
+      m_length(length)
+{
+    NS_ABORT_MSG_UNLESS(batch && offset % 8 == 0 && offset <= batch->GetBytes() &&
+                            length <= batch->GetBytes() - offset,
+                        "RdmaFrameBatch: a frame of " << length << " bytes at byte " << offset
+                                                      << " is not in its batch");
+}
+
+uint32_t
+RdmaFrameBatch::SerializedFrame::GetSerializedSize() const
+{
+    return m_length;
+}
+
+void
+RdmaFrameBatch::SerializedFrame::CopyTo(uint8_t* dst) const
+{
+    NS_ABORT_MSG_UNLESS(m_batch, "RdmaFrameBatch: a notice has no frame");
+    std::memcpy(dst, m_batch->GetData() + m_offset, m_length);
+}
+
+Ptr<Packet>
+RdmaFrameBatch::SerializedFrame::ToPacket() const
+{
+    NS_ABORT_MSG_UNLESS(m_batch, "RdmaFrameBatch: a notice has no frame");
+    return Create<Packet>(m_batch->GetData() + m_offset, m_length, true);
+}
+
+uint32_t
+RdmaFrameBatch::Read(Ptr<const Received> batch, const std::function<void(const Record&)>& each)
+{
+    const uint8_t* data = batch->GetData();
+    const std::size_t bytes = batch->GetBytes();
+    NS_ABORT_MSG_IF(bytes > std::size_t(UINT32_MAX),
+                    "RdmaFrameBatch: a batch of " << bytes << " bytes, above 4 GiB");
     uint32_t records = 0;
     std::size_t at = 0;
     while (at < bytes)
@@ -145,7 +239,9 @@ RdmaFrameBatch::Read(const uint8_t* data,
         std::memcpy(&word, record + 20, 4);
         std::memcpy(&length, record + 24, 4);
         std::memcpy(&kind, record + 28, 4);
-        NS_ABORT_MSG_UNLESS(kind == FRAME || (kind == NOTICE && length == 0),
+        const uint32_t compactHead = kind >> 16;
+        kind &= 0xFFFF;
+        NS_ABORT_MSG_UNLESS(kind == FRAME || (kind == NOTICE && length == 0 && compactHead == 0),
                             "RdmaFrameBatch: a record of kind " << kind << " and length " << length
                                                                 << " at byte " << at);
         const std::size_t size = HEADER_BYTES + RoundUp8(length);
@@ -155,7 +251,8 @@ RdmaFrameBatch::Read(const uint8_t* data,
         if (kind == FRAME)
         {
             r.ifIndex = word;
-            r.frame = Create<Packet>(record + HEADER_BYTES, length, true);
+            r.compactHead = compactHead;
+            r.frame = SerializedFrame(batch, at + HEADER_BYTES, length);
         }
         else
         {

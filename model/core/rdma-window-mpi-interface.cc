@@ -4,6 +4,8 @@
 
 #include "rdma-window-mpi-interface.h"
 
+#include "rdma-frame-arrivals.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/mpi-interface.h"
@@ -28,8 +30,7 @@ MPI_Comm g_comm = MPI_COMM_NULL;                   //!< the interface's communic
 uint32_t g_rank = 0;                               //!< this rank
 uint32_t g_size = 1;                               //!< ranks
 std::vector<RdmaFrameBatch> g_out;                 //!< this window's batch per rank
-std::vector<std::vector<uint64_t>> g_in;           //!< receive buffer per rank (8-byte aligned)
-RdmaWindowMpiInterface::ReceiveCallback g_receive; //!< what a received frame is given to
+RdmaFrameArrivals g_arrivals;                      //!< received frames, until they arrive
 RdmaWindowMpiInterface::ReceiveCallback g_notice;  //!< what a received notice is given to
 uint64_t g_windows = 0;                            //!< Exchange() calls
 uint64_t g_messagesSent = 0;                       //!< messages sent
@@ -55,7 +56,6 @@ RdmaWindowMpiInterface::Enable()
     g_rank = uint32_t(rank);
     g_size = uint32_t(size);
     g_out.assign(g_size, RdmaFrameBatch());
-    g_in.assign(g_size, std::vector<uint64_t>());
     g_windows = g_messagesSent = g_framesSent = g_noticesSent = g_bytesSent = 0;
     g_messagesReceived = g_framesReceived = 0;
     g_enabled = true;
@@ -71,8 +71,8 @@ RdmaWindowMpiInterface::Disable()
     }
     MPI_Comm_free(&g_comm);
     g_out.clear();
-    g_in.clear();
-    g_receive = ReceiveCallback();
+    g_arrivals.Clear();
+    g_arrivals.SetArrivalCallback(ReceiveCallback());
     g_notice = ReceiveCallback();
     g_enabled = false;
 }
@@ -86,7 +86,7 @@ RdmaWindowMpiInterface::IsEnabled()
 void
 RdmaWindowMpiInterface::SetReceiveCallback(ReceiveCallback cb)
 {
-    g_receive = cb;
+    g_arrivals.SetArrivalCallback(cb);
 }
 
 void
@@ -121,10 +121,11 @@ RdmaWindowMpiInterface::SendFrame(Ptr<const Packet> frame,
                                   uint64_t key,
                                   uint32_t node,
                                   uint32_t ifIndex,
-                                  uint32_t rank)
+                                  uint32_t rank,
+                                  uint32_t compactHead)
 {
     CheckPeer("SendFrame", node, rank);
-    g_out[rank].Append(frame, arrival, key, node, ifIndex);
+    g_out[rank].Append(frame, arrival, key, node, ifIndex, compactHead);
 }
 
 uint64_t
@@ -161,8 +162,14 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
     {
         return smallest; // every rank knows: no message this window
     }
+    // The frames still waiting from earlier windows into a buffer of their
+    // own (their windows' buffers go), then each batch received into a
+    // buffer of its own, which its frames keep while they wait.
+    g_arrivals.Compact();
+    std::vector<Ptr<RdmaFrameBatch::Received>> in(g_size);
     std::vector<MPI_Request> requests;
     requests.reserve(2 * std::size_t(g_size));
+    std::vector<MPI_Datatype> types; // a batch of several chunks: its layout
     for (uint32_t r = 0; r < g_size; ++r)
     {
         const uint64_t bytes = theirs[3 * r];
@@ -173,9 +180,9 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
         NS_ABORT_MSG_IF(bytes > uint64_t(INT_MAX),
                         "RdmaWindowMpiInterface: " << bytes << " bytes from rank " << r
                                                    << " in one window, above MPI's int count");
-        g_in[r].resize(bytes / 8);
+        in[r] = Create<RdmaFrameBatch::Received>(bytes);
         requests.emplace_back();
-        MPI_Irecv(g_in[r].data(),
+        MPI_Irecv(in[r]->GetData(),
                   int(bytes),
                   MPI_BYTE,
                   int(r),
@@ -194,44 +201,66 @@ RdmaWindowMpiInterface::Exchange(uint64_t localNextTs)
                         "RdmaWindowMpiInterface: " << batch.GetBytes() << " bytes to rank " << r
                                                    << " in one window, above MPI's int count");
         requests.emplace_back();
-        MPI_Isend(batch.GetData(),
-                  int(batch.GetBytes()),
-                  MPI_BYTE,
-                  int(r),
-                  FRAMES_TAG,
-                  g_comm,
-                  &requests.back());
+        const std::vector<RdmaFrameBatch::Chunk> chunks = batch.GetChunks();
+        if (chunks.size() == 1)
+        {
+            MPI_Isend(chunks[0].data,
+                      int(chunks[0].bytes),
+                      MPI_BYTE,
+                      int(r),
+                      FRAMES_TAG,
+                      g_comm,
+                      &requests.back());
+        }
+        else
+        {
+            // The chunks' used parts as one message: bytes at their
+            // addresses (the receiver takes them back to back).
+            std::vector<int> lengths;
+            std::vector<MPI_Aint> addresses;
+            for (const RdmaFrameBatch::Chunk& c : chunks)
+            {
+                lengths.push_back(int(c.bytes));
+                addresses.emplace_back();
+                MPI_Get_address(c.data, &addresses.back());
+            }
+            types.emplace_back();
+            MPI_Type_create_hindexed(int(chunks.size()),
+                                     lengths.data(),
+                                     addresses.data(),
+                                     MPI_BYTE,
+                                     &types.back());
+            MPI_Type_commit(&types.back());
+            MPI_Isend(MPI_BOTTOM, 1, types.back(), int(r), FRAMES_TAG, g_comm, &requests.back());
+        }
         ++g_messagesSent;
         g_framesSent += batch.GetFrames();
         g_noticesSent += batch.GetNotices();
         g_bytesSent += batch.GetBytes();
     }
     MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    for (MPI_Datatype& type : types)
+    {
+        MPI_Type_free(&type);
+    }
     for (RdmaFrameBatch& batch : g_out)
     {
         batch.Clear();
     }
-    // The frames received, by sending rank and in the order sent (the
-    // scheduler orders their events by the keys they carry in any case).
+    // The frames received wait for their arrival times (RdmaFrameArrivals
+    // hands each to the receive callback then); the notices go now.
     for (uint32_t r = 0; r < g_size; ++r)
     {
-        const uint64_t bytes = theirs[3 * r];
-        if (r == g_rank || bytes == 0)
+        if (!in[r])
         {
             continue;
         }
         ++g_messagesReceived;
-        RdmaFrameBatch::Read(reinterpret_cast<const uint8_t*>(g_in[r].data()),
-                             bytes,
-                             [](const RdmaFrameBatch::Record& record) {
-                                 const ReceiveCallback& cb = record.frame ? g_receive : g_notice;
-                                 NS_ABORT_MSG_IF(cb.IsNull(),
-                                                 "RdmaWindowMpiInterface: a "
-                                                     << (record.frame ? "frame" : "notice")
-                                                     << " arrived and no callback takes it");
-                                 g_framesReceived += record.frame ? 1 : 0;
-                                 cb(record);
-                             });
+        g_framesReceived += g_arrivals.Add(in[r], [](const RdmaFrameBatch::Record& record) {
+            NS_ABORT_MSG_IF(g_notice.IsNull(),
+                            "RdmaWindowMpiInterface: a notice arrived and no callback takes it");
+            g_notice(record);
+        });
     }
     return smallest;
 }

@@ -39,9 +39,11 @@ namespace ns3
  *    arrival it sends, whichever is earlier) and the bytes it sends in all;
  * 2. if any rank sends anything, one MPI_Irecv per rank that sends here
  *    and one MPI_Isend per rank this one sends to, then MPI_Waitall;
- * 3. every received frame scheduled at its arrival time in its receiving
- *    node's context with the event key it carries (the receive callback,
- *    QbbRemoteChannel), by sending rank, in the order sent.
+ * 3. every received frame handed to the receive callback (QbbRemoteChannel)
+ *    at its arrival time, in its receiving node's context, with the event
+ *    key it carries: it waits serialized until then (RdmaFrameArrivals,
+ *    which keeps the frames still waiting from earlier windows in a buffer
+ *    of their own before the next batches are received).
  * Every rank thus learns every rank's earliest time, counting the frames
  * in flight, in the same collective: the lower bound on time stamps
  * (LBTS) that ns-3's DistributedSimulatorImpl gathers with MPI_Allgather,
@@ -74,8 +76,9 @@ class RdmaWindowMpiInterface
     static bool IsEnabled();
 
     /**
-     * \brief Set what is done with each received frame (once; every
-     * QbbRemoteChannel sets the same).
+     * \brief Set what is done with each received frame, at its arrival
+     * time in its receiving node's context (once; every QbbRemoteChannel
+     * sets the same).
      * \param cb the callback
      */
     static void SetReceiveCallback(ReceiveCallback cb);
@@ -97,13 +100,17 @@ class RdmaWindowMpiInterface
      * \param node the receiving node id
      * \param ifIndex the receiving device's interface index
      * \param rank the receiving node's rank (its system id)
+     * \param compactHead the bytes of the head the sender keeps the frame
+     *        in the compact form with, for the receiver to keep it so (0:
+     *        a Packet; RdmaFrameBatch::Record::compactHead)
      */
     static void SendFrame(Ptr<const Packet> frame,
                           Time arrival,
                           uint64_t key,
                           uint32_t node,
                           uint32_t ifIndex,
-                          uint32_t rank);
+                          uint32_t rank,
+                          uint32_t compactHead = 0);
 
     /**
      * \brief Append a notice to this window's batch for a rank: the

@@ -5,6 +5,7 @@
 #include "qbb-channel.h"
 
 #include "qbb-net-device.h"
+#include "qbb-remote-port.h"
 
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -44,10 +45,6 @@ QbbChannel::GetTypeId()
 QbbChannel::QbbChannel()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& w : m_wires)
-    {
-        w = Create<QbbWire>();
-    }
 }
 
 QbbChannel::~QbbChannel()
@@ -61,7 +58,10 @@ QbbChannel::DoDispose()
     NS_LOG_FUNCTION(this);
     for (auto& w : m_wires)
     {
-        w->Clear();
+        if (w)
+        {
+            w->Clear();
+        }
     }
     for (auto& d : m_devices)
     {
@@ -84,12 +84,23 @@ QbbChannel::Attach(Ptr<QbbNetDevice> device)
     m_devices[m_nDevices++] = device;
     if (m_nDevices == 2)
     {
+        // The wires, made when there are two devices to join (a channel
+        // between ranks, with one, has none).
         for (uint32_t dst = 0; dst < m_wires.size(); ++dst)
         {
+            m_wires[dst] = Create<QbbWire>();
             m_wires[dst]->SetEnds(PeekPointer(m_devices[1 - dst]), PeekPointer(m_devices[dst]));
         }
     }
     return true;
+}
+
+bool
+QbbChannel::AttachFarEnd(Ptr<QbbRemotePort> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_LOG_WARN("QbbChannel " << this << " joins two devices of one process, no far end");
+    return false;
 }
 
 bool
@@ -123,7 +134,10 @@ QbbChannel::SetLinkDown()
     m_linkUp = false;
     for (auto& w : m_wires)
     {
-        w->LinkDown();
+        if (w)
+        {
+            w->LinkDown();
+        }
     }
     m_linkStateTrace(false);
     for (std::size_t i = 0; i < m_nDevices; ++i)

@@ -19,6 +19,7 @@ namespace ns3
 {
 
 class QbbNetDevice;
+class QbbRemotePort;
 
 /**
  * \ingroup rdma
@@ -68,6 +69,15 @@ class QbbChannel : public Channel
      * \return false if two devices are attached already
      */
     virtual bool Attach(Ptr<QbbNetDevice> device);
+
+    /**
+     * \brief Attach the end of the link that is on another rank of a
+     * distributed run, as this rank keeps it (QbbRemotePort): only a
+     * channel between ranks has one (QbbRemoteChannel).
+     * \param port the far end
+     * \return false: a channel within one process joins two devices
+     */
+    virtual bool AttachFarEnd(Ptr<QbbRemotePort> port);
 
     /**
      * \brief Start carrying a frame (called by QbbNetDevice at the start of
@@ -124,6 +134,7 @@ class QbbChannel : public Channel
   private:
     std::array<Ptr<QbbNetDevice>, 2> m_devices; //!< the two ends
     std::array<Ptr<QbbWire>, 2> m_wires;        //!< the two directions, by receiving device
+                                                //!< (null until two devices are attached)
     std::size_t m_nDevices{0};                  //!< devices attached
     Time m_delay;                               //!< propagation delay
     bool m_linkUp{true};                        //!< link state

@@ -7,6 +7,7 @@
 #include "qbb-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/icrc-trailer.h"
 #include "ns3/log.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/mpi-receiver.h"
@@ -48,6 +49,11 @@ bool
 QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
+    if (m_farEnd && QbbChannel::GetNDevices() >= 1)
+    {
+        NS_LOG_WARN("QbbRemoteChannel " << this << " already joins two ends");
+        return false;
+    }
     if (!QbbChannel::Attach(device))
     {
         return false;
@@ -74,6 +80,50 @@ QbbRemoteChannel::Attach(Ptr<QbbNetDevice> device)
     return true;
 }
 
+void
+QbbRemoteChannel::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_farEnd)
+    {
+        m_farEnd->Dispose();
+        m_farEnd = nullptr;
+    }
+    QbbChannel::DoDispose();
+}
+
+bool
+QbbRemoteChannel::AttachFarEnd(Ptr<QbbRemotePort> port)
+{
+    NS_LOG_FUNCTION(this << port);
+    NS_ASSERT(port);
+    if (m_farEnd || QbbChannel::GetNDevices() >= 2)
+    {
+        NS_LOG_WARN("QbbRemoteChannel " << this << " already joins two ends");
+        return false;
+    }
+    m_farEnd = port;
+    port->SetChannel(this);
+    return true;
+}
+
+std::size_t
+QbbRemoteChannel::GetNDevices() const
+{
+    return QbbChannel::GetNDevices() + (m_farEnd ? 1 : 0);
+}
+
+Ptr<NetDevice>
+QbbRemoteChannel::GetDevice(std::size_t i) const
+{
+    const std::size_t devices = QbbChannel::GetNDevices();
+    if (i < devices)
+    {
+        return QbbChannel::GetDevice(i);
+    }
+    return i == devices ? m_farEnd : nullptr;
+}
+
 bool
 QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* src, Time wireTime)
 {
@@ -81,8 +131,8 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
     {
         return false;
     }
-    const Ptr<QbbNetDevice> dst =
-        PeekPointer(GetQbbDevice(0)) == src ? GetQbbDevice(1) : GetQbbDevice(0);
+    // The other end: the far end, or a device of the other rank's node.
+    const Ptr<NetDevice> dst = PeekPointer(GetQbbDevice(0)) == src ? GetDevice(1) : GetDevice(0);
     // The key QbbChannel's arrival would take, taken now as it does.
     const uint64_t order = RdmaEventScheduler::TakeKey();
     NS_ABORT_MSG_IF(wireTime < TimeStep(1), "QbbRemoteChannel: a frame with no wire time");
@@ -91,12 +141,14 @@ QbbRemoteChannel::TransmitStart(Ptr<RdmaFrame> rdmaFrame, const QbbNetDevice* sr
     if (RdmaWindowMpiInterface::IsEnabled())
     {
         // Into this window's batch for the other rank, the key beside it.
+        // A compact frame says its head's length, to be kept compact there.
         RdmaWindowMpiInterface::SendFrame(rdmaFrame->ToPacket(),
                                           arrival,
                                           order,
                                           dstNode->GetId(),
                                           dst->GetIfIndex(),
-                                          dstNode->GetSystemId());
+                                          dstNode->GetSystemId(),
+                                          rdmaFrame->GetHeadLength());
         ++m_sent;
         return true;
     }
@@ -129,6 +181,22 @@ QbbRemoteChannel::Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame)
     Simulator::Schedule(TimeStep(1), &QbbRemoteChannel::PassUp, device, RdmaFrame::Wrap(frame));
 }
 
+Ptr<RdmaFrame>
+QbbRemoteChannel::Compacted(Ptr<Packet> packet, uint32_t head)
+{
+    NS_ABORT_MSG_IF(head > RdmaFrame::HEAD_CAPACITY ||
+                        packet->GetSize() < head + RdmaFrame::TRAILER_BYTES,
+                    "QbbRemoteChannel: a compact head of " << head << " bytes in a "
+                                                           << packet->GetSize() << "-byte frame");
+    uint8_t bytes[RdmaFrame::HEAD_CAPACITY];
+    packet->CopyData(bytes, head);
+    IcrcTrailer trailer;
+    packet->RemoveTrailer(trailer);
+    // With INT slots, as a wrapped frame has them (their egress IDs are
+    // metadata, not carried across).
+    return RdmaFrame::Compact(bytes, head, packet->GetSize() - head, trailer.GetIcrc(), true);
+}
+
 void
 QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
 {
@@ -144,12 +212,10 @@ QbbRemoteChannel::Deliver(const RdmaFrameBatch::Record& record)
                             << record.node << " device " << record.ifIndex
                             << ", not on a link between ranks");
     ++channel->m_received;
-    RdmaEventScheduler::SetNextKey(record.key);
-    Simulator::ScheduleWithContext(record.node,
-                                   TimeStep(record.arrivalTs) - Simulator::Now(),
-                                   &QbbRemoteChannel::PassUp,
-                                   device,
-                                   RdmaFrame::Wrap(record.frame));
+    const Ptr<Packet> packet = record.frame.ToPacket();
+    PassUp(device,
+           record.compactHead > 0 ? Compacted(packet, record.compactHead)
+                                  : RdmaFrame::Wrap(packet));
 }
 
 uint64_t

@@ -6,6 +6,7 @@
 #define QBB_REMOTE_CHANNEL_H
 
 #include "qbb-channel.h"
+#include "qbb-remote-port.h"
 
 #include "ns3/rdma-frame-batch.h"
 
@@ -39,8 +40,9 @@ namespace ns3
  * How the frame travels depends on the synchronization:
  * - granted-time (RdmaDistributedSimulatorImpl): into the window's batch
  *   for the other rank (RdmaWindowMpiInterface::SendFrame), the key beside
- *   it; at the window's end each batch goes as one MPI message and the
- *   receiving rank schedules each frame's arrival (Deliver()). No limit on
+ *   it; at the window's end each batch goes as one MPI message; the
+ *   receiving rank keeps each frame serialized until its arrival, when it
+ *   is passed up (Deliver()). No limit on
  *   a frame's size.
  * - null-message (ns-3's NullMessageMpiInterface): one MPI message per
  *   frame (MpiInterface::SendPacket), the key as a packet tag
@@ -59,10 +61,14 @@ namespace ns3
  *   (the module's default, RdmaMemoryRegion not in data mode) serialize as
  *   a length, so any MTU fits; real payload bytes fit up to about 1.9 KB.
  *
- * Each rank builds every channel (every node exists on every rank, with
- * its system id); a device on this rank transmits, the other end's device
- * is never run here. Link failures (SetLinkDown) act on this rank's copy
- * only: frames already sent are not lost.
+ * A rank builds the channels of the links with an end on it (every node
+ * exists on every rank, with its system id): the end on this rank is a
+ * QbbNetDevice (Attach), the other end a QbbRemotePort (AttachFarEnd),
+ * which keeps only what the frames sent across are addressed to (the far
+ * node and its interface index) and what the MPI simulators ask of a
+ * channel's other end (its node). The far end's full device runs on its
+ * own rank only. Link failures (SetLinkDown) act on this rank's copy only:
+ * frames already sent are not lost.
  */
 class QbbRemoteChannel : public QbbChannel
 {
@@ -94,6 +100,24 @@ class QbbRemoteChannel : public QbbChannel
     bool Attach(Ptr<QbbNetDevice> device) override;
 
     /**
+     * \brief Attach the far end: the end of the link on another rank, as
+     * this rank keeps it (its node and interface index set, not added to
+     * its node). A channel joins one device and one far end, or two
+     * devices.
+     * \param port the far end
+     * \return false if two ends are attached already
+     */
+    bool AttachFarEnd(Ptr<QbbRemotePort> port) override;
+
+    /// \return the ends attached (devices and far end)
+    std::size_t GetNDevices() const override;
+    /**
+     * \param i 0 or 1, in the order of attachment, the devices first
+     * \return the device or far end, or null
+     */
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+    /**
      * \brief Send a frame to the device on the other rank, arriving at
      * Now() + wireTime + Delay (in this window's batch, or as an MPI
      * message of its own under null messages).
@@ -110,15 +134,29 @@ class QbbRemoteChannel : public QbbChannel
     uint64_t GetReceivedFrames() const;
 
     /**
-     * \brief A frame of a batch from another rank (RdmaWindowMpiInterface's
-     * receive callback, at a window's end): schedule its arrival at the
-     * receiving device, in the receiving node's context, with the key it
-     * carries.
+     * \brief A frame of a batch from another rank arrives
+     * (RdmaWindowMpiInterface's receive callback, at its arrival time in
+     * the receiving node's context, with the key it carries): the Packet is
+     * made from its serialized form and passed up to the receiving device,
+     * in the compact form again if its sender had it so (Compacted).
      * \param record the frame, its arrival time, key, node and device
      */
     static void Deliver(const RdmaFrameBatch::Record& record);
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /**
+     * \brief The compact frame a sender kept as `head` bytes of headers,
+     * then zeros and the ICRC, from its Packet (the same bytes), so it
+     * waits in this rank's queues as compact as in a sequential run.
+     * \param packet the frame as read from the batch (its trailer taken)
+     * \param head the head's bytes (RdmaFrameBatch::Record::compactHead)
+     * \return the frame
+     */
+    static Ptr<RdmaFrame> Compacted(Ptr<Packet> packet, uint32_t head);
+
     /**
      * \brief A frame's message arrived from the other rank (MpiReceiver
      * callback, one time step before the frame's arrival): schedule the
@@ -128,6 +166,7 @@ class QbbRemoteChannel : public QbbChannel
      */
     void Arrive(Ptr<QbbNetDevice> device, Ptr<Packet> frame);
 
+    Ptr<QbbRemotePort> m_farEnd; //!< the end on the other rank, or null
     uint64_t m_sent{0};     //!< frames sent to the other rank
     uint64_t m_received{0}; //!< frames received from the other rank
 };

@@ -130,11 +130,13 @@ def test_ranks_give_the_sequential_answers(sequential, tmp_path, name, ranks):
     assert len(mpi['per_rank']) == ranks
     assert sum(r['flows'] for r in mpi['per_rank']) == ref['flows']['total']
     assert 'mpi' not in ref
-    # Each rank builds its part only: every switch on exactly one rank, and
-    # no rank every port (a link between two other ranks' switches is not
-    # built there; RdmaTopologyHelper).
+    # Each rank builds its part only: every switch and every port on
+    # exactly one rank (a link between two other ranks' switches is not
+    # built there, and of a link between two ranks each keeps its own end's
+    # device and the other end as a QbbRemotePort; RdmaTopologyHelper).
     switches, links = FABRIC[name]
     assert sum(r['switches_built'] for r in mpi['per_rank']) == switches
+    assert sum(r['ports_built'] for r in mpi['per_rank']) == 2 * links
     for row in mpi['per_rank']:
         assert 0 < row['ports_built'] < 2 * links, row
 
