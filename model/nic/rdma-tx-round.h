@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <unordered_map>
 
 namespace ns3
@@ -81,7 +82,7 @@ class RdmaTxRound
 
     bool m_byTenant{false};      //!< tenants take turns
     std::deque<uint32_t> m_qps;  //!< flat: the QPs, next first
-    std::deque<uint32_t> m_turn; //!< by tenant: tenants with QPs, next first
+    std::list<uint32_t> m_turn;  //!< by tenant: tenants with QPs, next first (no node while empty)
     std::unordered_map<uint32_t, std::deque<uint32_t>> m_queues; //!< by tenant: its QPs
 };
 
