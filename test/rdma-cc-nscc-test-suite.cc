@@ -72,6 +72,9 @@ class NsccIncreaseTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(state->m_window.Get(), 225000, "starts at the largest window");
         NS_TEST_EXPECT_MSG_EQ(cc->GetTarget(), MicroSeconds(12), "T = the base RTT");
         NS_TEST_EXPECT_MSG_EQ(state->m_rate.Get(), DataRate("100Gbps"), "not paced");
+        NS_TEST_EXPECT_MSG_EQ(state->m_wholePacketWindow,
+                              true,
+                              "a packet starts only if all of it fits the window");
 
         state = ReferenceState();
         cc = MakeNscc();

@@ -162,6 +162,75 @@ class InFlightTestCase : public TestCase
     }
 };
 
+/// Karn's rule, with trimming: the ACK of a resend whose earlier copy was
+/// trimmed is an RTT sample (that copy cannot arrive); a resend while an
+/// earlier copy may still arrive is not (UecSrc::validateSendTs samples a
+/// resend only when unambiguous, too).
+class ResendRttSampleTestCase : public TestCase
+{
+  public:
+    ResendRttSampleTestCase()
+        : TestCase("RTT sample from the resend of a trimmed request; none from an ambiguous resend")
+    {
+    }
+
+  private:
+    /// \return an ACK of PSNs up to `psn`
+    static RoceFrame AckOf(uint32_t psn)
+    {
+        RoceFrame a;
+        a.bth.SetOpcode(RC_ACKNOWLEDGE);
+        a.bth.SetPsn(psn);
+        a.aeth.SetAck();
+        return a;
+    }
+
+    void DoRun() override
+    {
+        Ptr<FixedWindowCc> ops = CreateObject<FixedWindowCc>();
+        Ptr<RdmaQpCc> cc = TenSent(ops);
+        auto resend = [cc](uint32_t psn) {
+            RoceFrame f;
+            f.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
+            f.bth.SetPsn(psn);
+            f.payload = RdmaPayload::Zeros(PAYLOAD);
+            cc->OnPacketSent(f, PAYLOAD);
+        };
+        RdmaAckInfo ack0;
+        RdmaAckInfo ack1;
+        RdmaAckInfo ack2;
+        Simulator::Schedule(MicroSeconds(1), [&]() {
+            RdmaAckInfo nak;
+            cc->OnPacketReceived(Nak(AethHeader::NAK_TRIMMED, 0, 0), nak, nullptr, false);
+        });
+        // PSN 0 resent after its trim NAK; PSN 1 resent with no news of its
+        // first copy (as after a timeout).
+        Simulator::Schedule(MicroSeconds(2), [&]() {
+            resend(0);
+            resend(1);
+        });
+        // PSN 2's copy trimmed after it was resent: the earlier copy was
+        // in the network when the resend left.
+        Simulator::Schedule(MicroSeconds(3), [&]() { resend(2); });
+        Simulator::Schedule(MicroSeconds(4), [&]() {
+            RdmaAckInfo nak;
+            cc->OnPacketReceived(Nak(AethHeader::NAK_TRIMMED, 0, 2), nak, nullptr, false);
+        });
+        Simulator::Schedule(MicroSeconds(5), [&]() {
+            cc->OnPacketReceived(AckOf(0), ack0, nullptr, false);
+            cc->OnPacketReceived(AckOf(1), ack1, nullptr, false);
+            cc->OnPacketReceived(AckOf(2), ack2, nullptr, false);
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(ack0.rtt,
+                              MicroSeconds(3),
+                              "the resend of a trimmed request: 5 - 2 us");
+        NS_TEST_ASSERT_MSG_EQ(ack1.rtt, Time(0), "either copy may be the one acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(ack2.rtt, Time(0), "resent before the trim was known");
+        Simulator::Destroy();
+    }
+};
+
 /// RCCC through RdmaQpCc: credit gates requests, a request to send when a
 /// need arises with no credit, at most one per base RTT.
 class RcccGateTestCase : public TestCase
@@ -232,6 +301,7 @@ class RdmaQpCcTestSuite : public TestSuite
         : TestSuite("rdma-qp-cc", UNIT)
     {
         AddTestCase(new InFlightTestCase, TestCase::QUICK);
+        AddTestCase(new ResendRttSampleTestCase, TestCase::QUICK);
         AddTestCase(new RcccGateTestCase, TestCase::QUICK);
     }
 };

@@ -125,9 +125,15 @@ class PacingTestCase : public TestCase
 class WindowTestCase : public TestCase
 {
   public:
-    WindowTestCase()
-        : TestCase("window: bytes in flight never exceed the window plus one frame; "
-                   "throughput = window per RTT")
+    /// \param wholePacket RdmaCcState::m_wholePacketWindow: a packet starts
+    ///        only if all of it fits (UE 1.0's NSCC), else while any of the
+    ///        window is left (the HPCC simulator's rule)
+    explicit WindowTestCase(bool wholePacket)
+        : TestCase(wholePacket ? "whole-packet window (NSCC): bytes in flight never exceed the "
+                                 "window; throughput = window per RTT"
+                               : "window: bytes in flight never exceed the window plus one "
+                                 "frame; throughput = window per RTT"),
+          m_wholePacket(wholePacket)
     {
     }
 
@@ -142,19 +148,20 @@ class WindowTestCase : public TestCase
         WarmUp(h);
         Ptr<RdmaQpCc> cc = h.nicA->GetQpCc(h.qpA->GetQpn());
         Ptr<RdmaCcState> st = cc->GetState();
-        const uint64_t window = 8 * 1024;
+        // Eight frames and a half: the ninth would start below the window
+        // and end past it.
+        const uint64_t window = 8 * st->m_mtu + st->m_mtu / 2;
         st->m_window = window;
+        st->m_wholePacketWindow = m_wholePacket;
         Time rtt = st->m_minRtt;
         uint64_t maxInFlight = 0;
-        uint32_t maxFrame = 0;
         TxLog log;
         log.Attach(h.devices.Get(0));
         h.devices.Get(0)->TraceConnectWithoutContext(
             "PhyTxBegin",
-            MakeCallback(+[](Ptr<RdmaCcState> s, uint64_t* mx, uint32_t* mf, Ptr<const Packet> p) {
+            MakeCallback(+[](Ptr<RdmaCcState> s, uint64_t* mx, Ptr<const Packet>) {
                 *mx = std::max(*mx, s->m_bytesInFlight);
-                *mf = std::max(*mf, p->GetSize());
-            }).Bind(st, &maxInFlight, &maxFrame));
+            }).Bind(st, &maxInFlight));
         const uint32_t len = 512 * 1024;
         RdmaSendWr w = h.Wr(IBV_WR_RDMA_WRITE, 2, TwoHosts::VA_A, len);
         w.remoteAddr = TwoHosts::VA_B;
@@ -163,15 +170,22 @@ class WindowTestCase : public TestCase
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(TwoHosts::Count(h.wcA, IBV_WC_SUCCESS), 2, "both WRITEs completed");
         NS_TEST_ASSERT_MSG_EQ(h.qpA->GetStats().timeouts, 0, "no ACK timeout");
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(maxInFlight, window - 1 + maxFrame, "window respected");
-        NS_TEST_ASSERT_MSG_GT(maxInFlight, window - maxFrame, "the window is used");
-        // One window per RTT: len / (window / RTT), within 10 % (the first
-        // and last windows, ACK serialization).
-        double expect = double(len) / window * rtt.GetSeconds();
+        // A window carries 8 whole frames, or 9 when the last may cross it
+        // (a WRITE's first frame is 16 bytes longer: its RETH).
+        const uint64_t frames = m_wholePacket ? 8 : 9;
+        NS_TEST_ASSERT_MSG_EQ(maxInFlight / st->m_mtu, frames, "frames in flight at most");
+        const uint64_t bound = m_wholePacket ? window : window - 1 + st->m_mtu + 16;
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(maxInFlight, bound, "window respected");
+        const uint64_t carried = frames * st->m_mtu;
+        // One window's frames per RTT: len / (carried / RTT), within 10 %
+        // (the first and last windows, ACK serialization).
+        double expect = double(len) / carried * rtt.GetSeconds();
         double took = (log.t.back() - start).GetSeconds();
         NS_TEST_ASSERT_MSG_EQ_TOL(took, expect, expect * 0.1, "window-limited transfer time");
         Simulator::Destroy();
     }
+
+    bool m_wholePacket; //!< the window rule under test
 };
 
 /// RTT samples come from the send time of the packet an ACK answers.
@@ -606,7 +620,8 @@ class RdmaTxSchedulerTestSuite : public TestSuite
         : TestSuite("rdma-tx-scheduler", UNIT)
     {
         AddTestCase(new PacingTestCase(), TestCase::QUICK);
-        AddTestCase(new WindowTestCase(), TestCase::QUICK);
+        AddTestCase(new WindowTestCase(false), TestCase::QUICK);
+        AddTestCase(new WindowTestCase(true), TestCase::QUICK);
         AddTestCase(new RttSampleTestCase(), TestCase::QUICK);
         AddTestCase(new NoSendRecordsTestCase(), TestCase::QUICK);
         AddTestCase(new ArbitrationTestCase(false), TestCase::QUICK);

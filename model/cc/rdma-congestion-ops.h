@@ -29,7 +29,10 @@ namespace ns3
  *  - it starts a packet of b bytes no sooner than b/m_rate after the start
  *    of the QP's previous packet (pacing), and
  *  - when m_window > 0, it starts a packet only while m_bytesInFlight <
- *    m_window (so a window below one MTU still lets one packet out).
+ *    m_window (so a window below one MTU still lets one packet out: the
+ *    HPCC simulator's rule), or, with m_wholePacketWindow, only when a full
+ *    packet fits: m_bytesInFlight + m_mtu <= m_window, or nothing is in
+ *    flight (UE 1.0's NSCC; uet-htsim's UecSrc::can_send_NSCC).
  *
  * The byte counters are kept by RdmaCongestionOps' public hooks: an
  * algorithm reads them, and only the owner's loss recovery may overwrite
@@ -56,6 +59,9 @@ class RdmaCcState : public Object
     // The algorithm's output.
     TracedValue<DataRate> m_rate;   //!< pacing rate, (0, m_lineRate]
     TracedValue<uint64_t> m_window; //!< window, bytes; 0 = no window limit
+    /// m_window admits a packet only if all of it fits (set by the algorithm
+    /// in Init); false: one that starts below the window may end past it
+    bool m_wholePacketWindow{false};
     /// RCCC (RdmaRcccSender, kept by RdmaQpCc): no credit, so no request may
     /// start (a response still may), whatever m_rate and m_window allow
     bool m_noCredit{false};

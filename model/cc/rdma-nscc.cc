@@ -235,6 +235,9 @@ RdmaNscc::DoInit(Ptr<RdmaCcState> state)
     m_lastDecrease = Time(0);
     m_lastAdjust = Time(0);
     m_inFlight = 0;
+    // A packet starts only if all of it fits the window (UE 1.0's NSCC;
+    // UecSrc::can_send_NSCC: cwnd >= in flight + the packet).
+    state->m_wholePacketWindow = true;
     Apply(state);
 }
 

@@ -209,9 +209,11 @@ RdmaQpCc::OnPacketSent(RoceFrame& frame, uint32_t pathMtu, bool intEnabled)
     }
     m_ops->OnSend(m_state, frameBytes);
     m_state->m_bytesInFlight = m_inFlightBytes;
-    if (m_state->m_window.Get() > 0 && !frame.bth.GetAckReq() &&
-        ((m_ackEveryPacketWithWindow && !m_responderCoalesces) ||
-         m_inFlightBytes >= m_state->m_window))
+    const uint64_t window = m_state->m_window.Get();
+    const bool closes = m_state->m_wholePacketWindow ? m_inFlightBytes + m_state->m_mtu > window
+                                                     : m_inFlightBytes >= window;
+    if (window > 0 && !frame.bth.GetAckReq() &&
+        ((m_ackEveryPacketWithWindow && !m_responderCoalesces) || closes))
     {
         // ACK-clocked: every packet asks for its ACK. Or at least the one
         // that closes the window, or the QP would wait for its ACK timeout.
@@ -234,18 +236,22 @@ RdmaQpCc::Remember(uint32_t psn, uint32_t frameBytes)
     {
         NS_ABORT_MSG_IF(frameBytes > UINT16_MAX,
                         "RdmaQpCc: a frame of " << frameBytes << " bytes does not fit a record");
-        m_records.push_back(Record{now, psn, static_cast<uint16_t>(frameBytes), false, true, false});
+        m_records.push_back(
+            Record{now, psn, static_cast<uint16_t>(frameBytes), false, true, false, false});
         m_inFlightBytes += frameBytes;
         return;
     }
-    // Sent again: refresh its record (Karn: no RTT sample from it).
+    // Sent again: refresh its record. Its ACK gives no RTT sample (Karn) if
+    // an earlier copy could still arrive; one a trim NAK named cannot (it was
+    // cut to its headers), so the resend that follows a trim is timed.
     for (std::size_t i = 0; i < m_records.size(); ++i)
     {
         Record& r = m_records[i];
         if (r.psn == psn)
         {
             r.sent = now;
-            r.resent = true;
+            r.ambiguous = r.ambiguous || !r.trimmed;
+            r.trimmed = false;
             // A copy of what was SACKed (a timeout queued it before the SACK
             // came) is spurious: counted in flight, it would hold a window
             // closed until the cumulative ACK passed it, with nothing else
@@ -273,7 +279,7 @@ RdmaQpCc::Sack(const RoceFrame& frame, RdmaAckInfo& ack)
         LeaveFlight(*r);
         r->sacked = true;
         ack.ackedBytes += r->bytes; // delivered (RFC 6675's DeliveredData; UecSrc's SACK)
-        if (sample && !r->resent && ack.rtt.IsZero())
+        if (sample && !r->ambiguous && ack.rtt.IsZero())
         {
             ack.rtt = now - TimeStep(r->sent);
         }
@@ -336,7 +342,7 @@ RdmaQpCc::Acknowledge(uint32_t psn, bool inclusive, RdmaAckInfo& ack)
         {
             // A SACKed one was counted, and sampled, when its SACK came.
             ack.ackedBytes += r.bytes;
-            ack.rtt = r.resent ? Time(0) : Simulator::Now() - TimeStep(r.sent);
+            ack.rtt = r.ambiguous ? Time(0) : Simulator::Now() - TimeStep(r.sent);
         }
         if (r.inFlight)
         {
@@ -434,6 +440,7 @@ RdmaQpCc::OnPacketReceived(const RoceFrame& frame,
         // The MSN field names the trimmed request: lost, and no longer in flight.
         if (Record* r = FindRecord(frame.aeth.GetMsn() & 0xFFFFFF))
         {
+            r->trimmed = true;
             LeaveFlight(*r);
             m_state->m_bytesInFlight = m_inFlightBytes;
             m_ops->OnTrimNak(m_state, r->bytes);

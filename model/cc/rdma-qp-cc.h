@@ -229,9 +229,12 @@ class RdmaQpCc : public Object
         int64_t sent;     //!< when it was (last) sent, in time steps (Time::GetTimeStep)
         uint32_t psn;     //!< its PSN
         uint16_t bytes;   //!< its frame bytes (a RoCE frame is under 64 KiB)
-        bool resent : 1;   //!< sent more than once
-        bool inFlight : 1; //!< counted in m_inFlightBytes (not lost, not timed out)
-        bool sacked : 1;   //!< SACKed: delivered, so a resend of it is not in flight either
+        bool ambiguous : 1; //!< resent while an earlier copy could still arrive (Karn: no
+                            //!< RTT sample from its ACK)
+        bool inFlight : 1;  //!< counted in m_inFlightBytes (not lost, not timed out)
+        bool sacked : 1;    //!< SACKed: delivered, so a resend of it is not in flight either
+        bool trimmed : 1;   //!< its last copy sent was trimmed (a trim NAK named it): that
+                            //!< copy cannot arrive, so its resend is not ambiguous
     };
 
     /**

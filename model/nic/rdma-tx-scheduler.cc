@@ -120,9 +120,13 @@ RdmaTxScheduler::CanSend(const Flow& f)
     {
         return false;
     }
-    uint64_t window = f.cc->m_window;
-    return ((window == 0 || f.cc->m_bytesInFlight < window) && !f.cc->m_noCredit) ||
-           f.qp->HasResponse();
+    const RdmaCcState& cc = *f.cc;
+    const uint64_t window = cc.m_window;
+    const uint64_t inFlight = cc.m_bytesInFlight;
+    const bool open =
+        window == 0 || (cc.m_wholePacketWindow ? inFlight == 0 || inFlight + cc.m_mtu <= window
+                                               : inFlight < window);
+    return (open && !cc.m_noCredit) || f.qp->HasResponse();
 }
 
 void
