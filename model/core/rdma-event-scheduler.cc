@@ -169,7 +169,7 @@ RdmaEventScheduler::SiftUp(std::size_t i)
     const Entry moving = m_heap[i];
     while (i > 0)
     {
-        const std::size_t parent = (i - 1) / ARITY;
+        const std::size_t parent = (i - 1) / 2;
         if (!Before(moving, m_heap[parent]))
         {
             break;
@@ -187,19 +187,14 @@ RdmaEventScheduler::SiftDown(std::size_t i)
     const Entry moving = m_heap[i];
     while (true)
     {
-        const std::size_t first = ARITY * i + 1;
-        if (first >= n)
+        std::size_t child = 2 * i + 1;
+        if (child >= n)
         {
             break;
         }
-        std::size_t child = first;
-        const std::size_t last = std::min(first + ARITY, n);
-        for (std::size_t c = first + 1; c < last; ++c)
+        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
         {
-            if (Before(m_heap[c], m_heap[child]))
-            {
-                child = c;
-            }
+            ++child;
         }
         if (!Before(m_heap[child], moving))
         {
@@ -209,6 +204,33 @@ RdmaEventScheduler::SiftDown(std::size_t i)
         i = child;
     }
     m_heap[i] = moving;
+}
+
+void
+RdmaEventScheduler::PopRoot()
+{
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    const std::size_t n = m_heap.size();
+    if (n == 0)
+    {
+        return;
+    }
+    // Floyd's: the hole left at the root falls along the earlier child to a
+    // leaf (one comparison a level), and the last entry, one of the latest
+    // events and so seldom far from a leaf, rises from there.
+    std::size_t i = 0;
+    for (std::size_t child = 1; child < n; child = 2 * i + 1)
+    {
+        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
+        {
+            ++child;
+        }
+        m_heap[i] = m_heap[child];
+        i = child;
+    }
+    m_heap[i] = last;
+    SiftUp(i);
 }
 
 void
@@ -246,12 +268,7 @@ RdmaEventScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
     const Entry next = m_heap.front();
-    m_heap.front() = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        SiftDown(0);
-    }
+    PopRoot();
     // The simulator runs it next, in its context: what it schedules is
     // that context's.
     m_origin = next.context;

@@ -51,9 +51,10 @@ namespace ns3
  * it is of the current time (insertion order); rdma-sim's simulator
  * implementations ask this scheduler instead (DecidesExpiry()).
  *
- * The store is a 4-ary heap of 32-byte entries (time, the packed key, the
- * event): a node's four children fill two cache lines, so a removal's walk
- * down touches half the levels of ns-3's binary HeapScheduler. Insert and
+ * The store is a binary heap of 32-byte entries (time, the packed key, the
+ * event). RemoveNext moves the root's hole down to a leaf along the earlier
+ * children and lets the last entry rise from there (Floyd's variant: one
+ * comparison a level, where a plain sift-down takes two). Insert and
  * RemoveNext take O(log n), Remove (ns-3's Simulator::Remove, not used by
  * the module) a linear search by uid. The order is the entries' total order
  * (time, key, uid), whatever the heap's shape.
@@ -138,8 +139,6 @@ class RdmaEventScheduler : public Scheduler
     static uint64_t GetRunningKey();
 
   private:
-    /// Children of a heap node: four 32-byte entries, two cache lines.
-    static constexpr std::size_t ARITY = 4;
     /// An event in the heap.
     struct Entry
     {
@@ -165,13 +164,15 @@ class RdmaEventScheduler : public Scheduler
     void SiftUp(std::size_t i);
     /// Move the entry at i down to its place. \param i index
     void SiftDown(std::size_t i);
+    /// Take the root (the next event) out of the heap (Floyd's variant).
+    void PopRoot();
     /**
      * \param e an entry
      * \return it as ns-3's Event
      */
     static Event ToEvent(const Entry& e);
 
-    std::vector<Entry> m_heap;     //!< the events, a 4-ary heap from index 0
+    std::vector<Entry> m_heap;     //!< the events, a binary heap from index 0
     std::vector<uint64_t> m_next;  //!< next sequence number, by node id
     uint64_t m_nextGlobal{0};      //!< next sequence number of NO_CONTEXT
     uint32_t m_origin;             //!< context of the event running (or last run)
