@@ -497,6 +497,19 @@ class CnpGeneratorTestCase : public TestCase
                               true,
                               "interval 0: a CNP for every CE packet");
         NS_TEST_EXPECT_MSG_EQ(np->OnCongestionExperienced(MicroSeconds(200)), true, "again");
+
+        // Enabled false (a UEC NIC): CE marks counted, no CNP, in a Fork too.
+        np->SetAttribute("Enabled", BooleanValue(false));
+        const uint64_t marked = np->GetCeMarkedPackets();
+        const uint64_t sent = np->GetCnpsSent();
+        NS_TEST_EXPECT_MSG_EQ(np->OnCongestionExperienced(MicroSeconds(900)), false, "no CNP");
+        np->SetAttribute("CnpOnNak", BooleanValue(true));
+        NS_TEST_EXPECT_MSG_EQ(np->OnSequenceNakSent(MicroSeconds(1000)), false, "nor for a NAK");
+        NS_TEST_EXPECT_MSG_EQ(np->Fork()->OnCongestionExperienced(MicroSeconds(900)),
+                              false,
+                              "Fork keeps it off");
+        NS_TEST_EXPECT_MSG_EQ(np->GetCeMarkedPackets(), marked + 1, "the CE mark counted");
+        NS_TEST_EXPECT_MSG_EQ(np->GetCnpsSent(), sent, "no CNP counted");
         Simulator::Destroy();
     }
 };

@@ -22,6 +22,12 @@ RdmaApplyImpliedSettings(RdmaConfig& c)
             }
         }
     }
+    if (c.Get("cc.algorithm") == "nscc" && c.GetOrigin("cc.cnp.Enabled") == "default")
+    {
+        c.Set("cc.cnp.Enabled",
+              "false",
+              "cc.algorithm = nscc (UEC's NSCC reads ECN echoed in ACKs; its NICs send no CNPs)");
+    }
     for (const char* a : {"LosslessClasses", "PfcEnabled"})
     {
         const std::string nicKey = std::string("nic.rx.") + a;

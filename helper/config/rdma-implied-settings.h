@@ -18,6 +18,8 @@ class RdmaConfig;
  * - cc.algorithm = hpcc: nic.IntEnabled and switch.IntEnabled true (HPCC
  *   reads INT hop records that NICs and switches add: Li et al., SIGCOMM'19,
  *   section 3);
+ * - cc.algorithm = nscc: cc.cnp.Enabled false (UE 1.0's NSCC reads ECN
+ *   from the echo in its ACKs; a UEC NIC sends no RoCE CNP);
  * - nic.rx.LosslessClasses and nic.rx.PfcEnabled follow pfc.LosslessClasses
  *   and pfc.PfcEnabled (a NIC pauses the classes the switches keep lossless).
  * \param c the configuration, after cc.preset

@@ -38,6 +38,15 @@ RdmaCnpGenerator::GetTypeId()
                           "flag on every NAK).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaCnpGenerator::m_cnpOnNak),
+                          MakeBooleanChecker())
+            .AddAttribute("Enabled",
+                          "Whether the NIC sends CNPs at all. Default true (a RoCE NIC's "
+                          "notification point, whatever the sender's algorithm). False: none "
+                          "(a UEC NIC: NSCC reads congestion from the ECN echo of its ACKs; "
+                          "rdma-sim sets false for cc.algorithm = nscc when this key is not "
+                          "given).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaCnpGenerator::m_enabled),
                           MakeBooleanChecker());
     return tid;
 }
@@ -51,7 +60,8 @@ RdmaCnpGenerator::RdmaCnpGenerator()
 RdmaCnpGenerator::RdmaCnpGenerator(const RdmaCnpGenerator& other)
     : Object(other),
       m_interval(other.m_interval),
-      m_cnpOnNak(other.m_cnpOnNak)
+      m_cnpOnNak(other.m_cnpOnNak),
+      m_enabled(other.m_enabled)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -80,7 +90,7 @@ RdmaCnpGenerator::OnSequenceNakSent(Time now)
 bool
 RdmaCnpGenerator::Decide(Time now)
 {
-    if (m_sent && now - m_lastCnp < m_interval)
+    if (!m_enabled || (m_sent && now - m_lastCnp < m_interval))
     {
         return false;
     }

@@ -22,6 +22,7 @@ namespace ns3
  *
  * One instance per receiving QP (Fork() a configured prototype). It only
  * decides; the NIC builds and sends the CNP (CnpHeader, IBA Annex A17.9).
+ * With Enabled false it still counts CE marks and sends no CNP.
  */
 class RdmaCnpGenerator : public Object
 {
@@ -67,6 +68,7 @@ class RdmaCnpGenerator : public Object
 
     Time m_interval;        //!< least time between two CNPs of the QP
     bool m_cnpOnNak{false}; //!< CnpOnNak: a CNP for each sequence NAK too
+    bool m_enabled{true};   //!< Enabled: the NIC sends CNPs at all
     bool m_sent{false};     //!< a CNP has been sent
     Time m_lastCnp;         //!< when the last CNP was sent
     uint64_t m_ceMarked{0}; //!< CE-marked packets seen

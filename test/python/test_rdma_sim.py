@@ -304,6 +304,22 @@ def test_print_config_shows_what_hpcc_implies(run_example, tmp_path):
     assert 'IntEnabled = false  # command line --switch.IntEnabled' in r.stdout
 
 
+def test_nscc_implies_no_cnps(run_example, tmp_path):
+    """A UEC NIC sends no RoCE CNPs: NSCC reads ECN from its ACKs' echo.
+    With cc.algorithm = nscc the NICs' notification point is off, unless
+    the user sets cc.cnp.Enabled (CNPs had doubled the reverse path's
+    packets in UEC's 128-to-1 incast)."""
+    r = run_example('rdma-sim', '-c', TINY, '--cc.algorithm=nscc', '--print-config')
+    assert r.returncode == 0, r.stderr
+    assert ('Enabled = false  # cc.algorithm = nscc (UEC\'s NSCC reads ECN echoed in ACKs; '
+            'its NICs send no CNPs)') in r.stdout
+    r = run_example('rdma-sim', '-c', TINY, '--cc.algorithm=nscc', '--cc.cnp.Enabled=true',
+                    '--print-config')
+    assert 'Enabled = true  # command line --cc.cnp.Enabled' in r.stdout
+    r = run_example('rdma-sim', '-c', TINY, '--print-config')
+    assert re.search(r'\[cc\.cnp\][^[]*\nEnabled = true', r.stdout), 'dcqcn keeps its CNPs'
+
+
 def test_nodes_csv_names_every_node(run_example, tmp_path):
     """nodes.csv says what each node id of pfc.csv and qlen.csv is: on a k=4
     fat tree 16 hosts, 8 edge, 8 aggregation and 4 core switches, 4 pods."""
