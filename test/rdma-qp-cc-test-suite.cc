@@ -151,6 +151,24 @@ class InFlightTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(ack.ackedBytes, 9 * frame, "nine more delivered");
         }
         {
+            // The loss recovery found PSNs 3 and 4 lost (a SACK's holes): out
+            // of flight once each, in again when resent.
+            Ptr<FixedWindowCc> ops = CreateObject<FixedWindowCc>();
+            Ptr<RdmaQpCc> cc = TenSent(ops);
+            cc->OnLost(3);
+            cc->OnLost(4);
+            cc->OnLost(4);
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "two found lost");
+            RoceFrame again;
+            again.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
+            again.bth.SetPsn(3);
+            again.payload = RdmaPayload::Zeros(PAYLOAD);
+            cc->OnPacketSent(again, PAYLOAD);
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 9 * frame, "PSN 3 resent");
+            cc->OnLost(42);
+            NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 9 * frame, "a PSN never sent");
+        }
+        {
             // Go-back-N: the MSN field is the message sequence number, no PSN.
             Ptr<FixedWindowCc> ops = CreateObject<FixedWindowCc>();
             Ptr<RdmaQpCc> cc = TenSent(ops);

@@ -525,6 +525,16 @@ RdmaQpCc::OnRcccCredit(uint32_t wirePull)
 }
 
 void
+RdmaQpCc::OnLost(uint32_t psn)
+{
+    if (Record* r = FindRecord(psn))
+    {
+        LeaveFlight(*r);
+        m_state->m_bytesInFlight = m_inFlightBytes;
+    }
+}
+
+void
 RdmaQpCc::OnTimeout()
 {
     if (m_rcccOn)

@@ -148,6 +148,14 @@ class RdmaQpCc : public Object
      */
     bool OnTrimmed();
     /**
+     * \brief The QP's loss recovery found `psn` lost and queued it to be
+     * sent again (its "Lost" trace): it leaves the bytes in flight until it
+     * is resent, as after a trimming NAK. Without this, a QP whose window
+     * its lost packets filled waited for ACKs that could not come.
+     * \param psn the request's PSN
+     */
+    void OnLost(uint32_t psn);
+    /**
      * \brief The QP's responder answered a request with a PSN-sequence NAK.
      * \return true if a CNP is to be sent for it now (the notification
      *         point's CnpOnNak)

@@ -468,6 +468,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
               m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
+    qp->TraceConnectWithoutContext("Lost", MakeCallback(&RdmaQpCc::OnLost, cc));
     cc->SetResponderCoalesces(qp->GetLossRecovery()->GetAckBytes() > 0);
     if (m_rccc->IsEnabled())
     {

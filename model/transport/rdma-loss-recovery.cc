@@ -319,7 +319,7 @@ RdmaSelectiveRepeat::OnSequenceNak(RdmaRecoveryState& state,
         EnterRecovery(state);
         if (state.resent.count(expectedPsn) == 0)
         {
-            state.retransmit.insert(expectedPsn);
+            state.Lose(expectedPsn);
         }
         return;
     }
@@ -341,7 +341,7 @@ RdmaSelectiveRepeat::OnTrimmed(RdmaRecoveryState& state, uint32_t, uint32_t trim
     if (PsnDiff(trimmedPsn, state.una) >= 0 && PsnDiff(trimmedPsn, state.highestSent) < 0 &&
         state.sacked.count(trimmedPsn) == 0)
     {
-        state.retransmit.insert(trimmedPsn);
+        state.Lose(trimmedPsn);
     }
 }
 
@@ -379,7 +379,7 @@ RdmaSelectiveRepeat::RecoverAll(RdmaRecoveryState& state)
     {
         if (state.sacked.count(psn) == 0 && state.resent.count(psn) == 0)
         {
-            state.retransmit.insert(psn);
+            state.Lose(psn);
         }
     }
 }
@@ -520,7 +520,7 @@ RdmaSelectiveRepeat::DetectLosses(RdmaRecoveryState& state, Time now) const
     // SACKed is lost, and is sent again once per episode.
     if (state.resent.count(state.una) == 0 && PsnDiff(state.una, bound) < 0)
     {
-        state.retransmit.insert(state.una);
+        state.Lose(state.una);
     }
     // Holes below the bound not declared lost by an earlier one.
     uint32_t from = PsnDiff(state.scannedTo, state.una) > 0 ? state.scannedTo : state.una;
@@ -528,7 +528,7 @@ RdmaSelectiveRepeat::DetectLosses(RdmaRecoveryState& state, Time now) const
     {
         if (state.sacked.count(psn) == 0 && state.resent.count(psn) == 0)
         {
-            state.retransmit.insert(psn);
+            state.Lose(psn);
         }
     }
     if (PsnDiff(PsnAdd(bound, 1), from) > 0)
@@ -541,7 +541,7 @@ RdmaSelectiveRepeat::DetectLosses(RdmaRecoveryState& state, Time now) const
         if (PsnDiff(bound, mark) >= 0 && PsnDiff(psn, state.una) >= 0 &&
             state.sacked.count(psn) == 0)
         {
-            state.retransmit.insert(psn);
+            state.Lose(psn);
         }
     }
 }
@@ -597,7 +597,7 @@ RdmaSelectiveRepeat::OnTimeout(RdmaRecoveryState& state)
     {
         if (state.sacked.count(psn) == 0)
         {
-            state.retransmit.insert(psn);
+            state.Lose(psn);
         }
     }
 }

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -49,6 +50,22 @@ struct RdmaRecoveryState
     /// One past the highest PSN below which loss detection has declared
     /// every PSN not SACKed lost (meaningful while it is past una).
     uint32_t scannedTo{0};
+    /// PSNs queued by Lose since the owner last took them: known lost, so
+    /// no longer in flight for the congestion window (RFC 6675's pipe).
+    std::vector<uint32_t> lost;
+
+    /**
+     * \brief Queue a PSN to be sent again, as known lost (into retransmit,
+     * and once into lost).
+     * \param psn the PSN
+     */
+    void Lose(uint32_t psn)
+    {
+        if (retransmit.insert(psn).second)
+        {
+            lost.push_back(psn);
+        }
+    }
 };
 
 /**

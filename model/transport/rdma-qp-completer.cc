@@ -484,7 +484,7 @@ RdmaQpCompleter::OnTimeout()
                 {
                     m_sq.state.sacked.erase(p);
                 }
-                m_sq.state.retransmit.insert(w.nextRespPsn);
+                m_sq.state.Lose(w.nextRespPsn);
             }
         }
     }
@@ -559,7 +559,7 @@ RdmaQpCompleter::RewindTo(uint32_t psn)
     {
         // Selective repeat: the responder kept what followed; resend just this.
         m_sq.state.resent.erase(psn);
-        m_sq.state.retransmit.insert(psn);
+        m_sq.state.Lose(psn);
         return;
     }
     m_sq.state.nextPsn = psn;

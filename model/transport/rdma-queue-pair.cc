@@ -139,7 +139,14 @@ RdmaQueuePair::GetTypeId()
                             "The local ACK timer expired (IBA 9.7.6.1.3); the NIC's "
                             "congestion control listens to it.",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_timeoutTrace),
-                            "ns3::RdmaQueuePair::TimeoutTracedCallback");
+                            "ns3::RdmaQueuePair::TimeoutTracedCallback")
+            .AddTraceSource("Lost",
+                            "A request PSN the loss recovery found lost (a SACK's hole, a "
+                            "sequence or trimming NAK) and queued to be sent again; the NIC's "
+                            "congestion control takes it out of the bytes in flight (RFC 6675 "
+                            "section 4's pipe counts no lost segment).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_lostTrace),
+                            "ns3::RdmaQueuePair::LostTracedCallback");
     return tid;
 }
 
@@ -526,6 +533,16 @@ RdmaQueuePair::FailWorkRequest(bool send,
 void
 RdmaQueuePair::NotifyTx()
 {
+    // Every change that may let the QP send passes here: what the loss
+    // recovery found lost since the last one is reported first.
+    if (!m_sq.state.lost.empty())
+    {
+        for (uint32_t psn : m_sq.state.lost)
+        {
+            m_lostTrace(psn);
+        }
+        m_sq.state.lost.clear();
+    }
     if (m_txReady && HasPacket())
     {
         m_txReady(this);

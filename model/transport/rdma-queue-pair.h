@@ -264,6 +264,9 @@ class RdmaQueuePair : public Object
     typedef void (*PacketTracedCallback)(uint8_t opcode, uint32_t psn, bool retransmission);
     /// Signature of the Timeout trace (the local ACK timer expired, IBA 9.7.6.1.3).
     typedef void (*TimeoutTracedCallback)();
+    /// Signature of the Lost trace: a PSN the loss recovery found lost and
+    /// queued to be sent again.
+    typedef void (*LostTracedCallback)(uint32_t psn);
     /// Signature of the StateChange trace.
     typedef void (*StateTracedCallback)(QpState from, QpState to);
 
@@ -351,6 +354,7 @@ class RdmaQueuePair : public Object
     TracedCallback<uint8_t, uint32_t, bool> m_packetTx; //!< PacketTx trace
     TracedCallback<QpState, QpState> m_stateChange;     //!< StateChange trace
     TracedCallback<> m_timeoutTrace;                    //!< Timeout trace
+    TracedCallback<uint32_t> m_lostTrace;               //!< Lost trace
 
     friend class RdmaQpRequester;
     friend class RdmaQpResponder;

@@ -175,3 +175,17 @@ def test_ack_bytes_answers_by_bytes_and_names_sack_coalescing_unused(run_example
     assert r.returncode == 0, r.stderr
     assert ('transport.irn.SackCoalescing = 4 is not used: transport.irn.AckBytes = 16384'
             in r.stderr), r.stderr
+
+
+def test_nscc_without_trimming_finishes_every_flow(run_example, tmp_path):
+    """The same incast dropping instead of trimming, under NSCC and IRN: a
+    PSN that a SACK shows lost leaves the bytes in flight (the QP's Lost
+    trace), so its resend is not held behind a window its lost packets
+    filled. Regression: 21 of the 48 flows never ended (the timer is off
+    while every outstanding PSN is known lost or SACKed, and the window
+    stayed shut)."""
+    s = run_summary(run_example, tmp_path / 'drop', '-c', INCAST, '--cc.algorithm=nscc',
+                    '--switch.trim.Classes=0', '--quiet')
+    assert s['flows']['completed'] == 48, s['flows']
+    assert s['drops'] > 1000, 'a 200 KB buffer drops'
+    assert s['retransmissions'] >= s['drops']
