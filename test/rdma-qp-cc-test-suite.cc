@@ -65,6 +65,17 @@ class FixedWindowCc : public RdmaCongestionOps
 constexpr uint32_t PAYLOAD = 1024;
 
 /// \return a QP's CC with requests of PSNs 0-9 sent \param ops its algorithm
+/// Send (or send again) the request of PSN `psn` through `cc`
+void
+Send(Ptr<RdmaQpCc> cc, uint32_t psn)
+{
+    RoceFrame f;
+    f.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
+    f.bth.SetPsn(psn);
+    f.payload = RdmaPayload::Zeros(PAYLOAD);
+    cc->OnPacketSent(f, PAYLOAD);
+}
+
 Ptr<RdmaQpCc>
 TenSent(Ptr<FixedWindowCc> ops)
 {
@@ -72,11 +83,7 @@ TenSent(Ptr<FixedWindowCc> ops)
     cc->Setup(ops, nullptr, DataRate("100Gbps"), MicroSeconds(10));
     for (uint32_t psn = 0; psn < 10; ++psn)
     {
-        RoceFrame f;
-        f.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
-        f.bth.SetPsn(psn);
-        f.payload = RdmaPayload::Zeros(PAYLOAD);
-        cc->OnPacketSent(f, PAYLOAD);
+        Send(cc, psn);
     }
     return cc;
 }
@@ -159,11 +166,7 @@ class InFlightTestCase : public TestCase
             cc->OnLost(4);
             cc->OnLost(4);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 8 * frame, "two found lost");
-            RoceFrame again;
-            again.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
-            again.bth.SetPsn(3);
-            again.payload = RdmaPayload::Zeros(PAYLOAD);
-            cc->OnPacketSent(again, PAYLOAD);
+            Send(cc, 3);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 9 * frame, "PSN 3 resent");
             cc->OnLost(42);
             NS_TEST_ASSERT_MSG_EQ(cc->GetState()->m_bytesInFlight, 9 * frame, "a PSN never sent");
@@ -207,13 +210,6 @@ class ResendRttSampleTestCase : public TestCase
     {
         Ptr<FixedWindowCc> ops = CreateObject<FixedWindowCc>();
         Ptr<RdmaQpCc> cc = TenSent(ops);
-        auto resend = [cc](uint32_t psn) {
-            RoceFrame f;
-            f.bth.SetOpcode(RC_RDMA_WRITE_MIDDLE);
-            f.bth.SetPsn(psn);
-            f.payload = RdmaPayload::Zeros(PAYLOAD);
-            cc->OnPacketSent(f, PAYLOAD);
-        };
         RdmaAckInfo ack0;
         RdmaAckInfo ack1;
         RdmaAckInfo ack2;
@@ -224,12 +220,12 @@ class ResendRttSampleTestCase : public TestCase
         // PSN 0 resent after its trim NAK; PSN 1 resent with no news of its
         // first copy (as after a timeout).
         Simulator::Schedule(MicroSeconds(2), [&]() {
-            resend(0);
-            resend(1);
+            Send(cc, 0);
+            Send(cc, 1);
         });
         // PSN 2's copy trimmed after it was resent: the earlier copy was
         // in the network when the resend left.
-        Simulator::Schedule(MicroSeconds(3), [&]() { resend(2); });
+        Simulator::Schedule(MicroSeconds(3), [&]() { Send(cc, 2); });
         Simulator::Schedule(MicroSeconds(4), [&]() {
             RdmaAckInfo nak;
             cc->OnPacketReceived(Nak(AethHeader::NAK_TRIMMED, 0, 2), nak, nullptr, false);
