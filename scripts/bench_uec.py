@@ -33,7 +33,8 @@ window of 64 and its BDP-FC cap at 3 BDPs (UEC has none; NSCC's window, at
 most 1.5 BDPs, limits the QP), an ACK or SACK every 16,384 bytes received
 and at once for a CE mark, a request that asks and a trimmed header
 (transport.irn.AckBytes; UecSink's _bytes_unacked_threshold), ACKs in class
-7 with the trimmed headers (htsim_uec serves control packets first), --cc (nscc by default) and
+7 with the trimmed headers (htsim_uec serves control packets first), no
+CNPs (cc.cnp.Enabled = false: UEC's NICs send none, whatever the plan), --cc (nscc by default) and
 htsim_uec's default load balancing for a case with many paths (nic.Entropy = mixed: REPS's
 recycled entropies, else the next of -paths entropies not penalized by ECN or trimming;
 nic.EntropyPaths = -paths), one path per QP
@@ -249,7 +250,7 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
             '--transport.irn.RtoHigh=%dns' % net['rto_ns'],
             '--transport.irn.BdpBytes=%d' % (3 * net['bdp'] * planes),
             '--transport.irn.AckBytes=%d' % ack_bytes,
-            '--nic.AckPriority=7',
+            '--nic.AckPriority=7', '--cc.cnp.Enabled=false',
             '--nic.Entropy=%s' % ('qp' if paths == 1 else 'mixed'),
             '--sim.stopTime=%sus' % opts.get('-end', '1000'),
             '--output.qlenInterval=0s', '--output.dir=%s' % out, '--force', '-q']
