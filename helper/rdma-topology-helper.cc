@@ -345,6 +345,12 @@ RdmaTopologyHelper::InstallLinks()
     return ports;
 }
 
+uint32_t
+RdmaTopologyHelper::SwitchEcmpSeed(uint64_t set, uint32_t index)
+{
+    return static_cast<uint32_t>(set * 0x9E3779B9ULL + index + 1);
+}
+
 void
 RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevice>>>& ports)
 {
@@ -366,10 +372,10 @@ RdmaTopologyHelper::InstallSwitches(const std::vector<std::vector<Ptr<QbbNetDevi
         Ptr<RdmaSwitch> sw = m_switchFactory.Create<RdmaSwitch>();
         // Each switch its own hash (no polarization between tiers), offset by
         // the EcmpSeed set (SetSwitchAttribute or the attribute's default,
-        // rdma-sim's switch.EcmpSeed): S + index + 1, the same on every rank.
+        // rdma-sim's switch.EcmpSeed), the same on every rank.
         UintegerValue base;
         sw->GetAttribute("EcmpSeed", base);
-        sw->SetAttribute("EcmpSeed", UintegerValue(static_cast<uint32_t>(base.Get() + s + 1)));
+        sw->SetAttribute("EcmpSeed", UintegerValue(SwitchEcmpSeed(base.Get(), s)));
         // The switch made its MMU (RdmaSwitch's constructor); set it up before AddPort.
         for (const auto& [name, value] : m_mmuAttributes)
         {

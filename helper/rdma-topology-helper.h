@@ -53,8 +53,8 @@ namespace ns3
  *   the HPCC simulator;
  * - per switch, an RdmaSwitch (SetSwitchAttribute()) with a SwitchMmu
  *   (SetMmuAttribute()), aggregated to its node, its ports added in link
- *   order, EcmpSeed = S + its switch index + 1, S the EcmpSeed set (0
- *   unless set), so that no two switches hash alike;
+ *   order, EcmpSeed = SwitchEcmpSeed(S, its switch index), S the
+ *   EcmpSeed set (0 unless set), so that no two switches hash alike;
  *   with the RED marking of SetSwitchEcn() on every port and class if set;
  * - routes: for every switch and every host, RdmaSwitch::AddRoute() for
  *   each next hop RdmaRouteComputer gives (an ECMP group when more than
@@ -192,6 +192,19 @@ class RdmaTopologyHelper : public RdmaFabric
     static bool BuildsLink(const std::vector<uint32_t>& rankOf,
                            uint32_t rank,
                            const RdmaTopologySpec::Link& l);
+    /**
+     * \brief The ECMP hash seed of one switch (RdmaSwitch's EcmpSeed): index
+     * + 1 + S * 0x9E3779B9, modulo 2^32 (a Weyl sequence with the golden
+     * ratio's step), S the EcmpSeed set. S = 0 gives switch i the seed i + 1.
+     * Another S moves every switch far from every seed of S - 1, S + 1 and
+     * so on, so that a sweep of S = 0, 1, 2, ... draws independent ECMP
+     * placements: with S + index + 1, S + 1 gave switch i the seed that S
+     * gave switch i + 1, and consecutive sweeps' placements were correlated.
+     * \param set S, the EcmpSeed set (SetSwitchAttribute or its default 0)
+     * \param index the switch's index (creation order, 0 first)
+     * \return its seed
+     */
+    static uint32_t SwitchEcmpSeed(uint64_t set, uint32_t index);
 
     /**
      * \brief Build a topology (see the class description).

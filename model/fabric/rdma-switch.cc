@@ -37,8 +37,9 @@ RdmaSwitch::GetTypeId()
                           "Seed of this switch's ECMP flow hash; give switches different seeds "
                           "so that consecutive tiers do not split flows alike (polarization). "
                           "RdmaTopologyHelper, and so rdma-sim's switch.EcmpSeed, gives switch "
-                          "i the seed EcmpSeed + i + 1: another value draws another placement "
-                          "of the same flows.",
+                          "i the seed i + 1 + EcmpSeed * 0x9E3779B9 (mod 2^32; "
+                          "RdmaTopologyHelper::SwitchEcmpSeed): another value draws another, "
+                          "independent placement of the same flows.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaSwitch::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())

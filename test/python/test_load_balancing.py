@@ -71,7 +71,8 @@ def test_bad_policy_input_exits_2_naming_the_key(run_example, tmp_path, args, me
 def test_ecmp_seed_draws_another_placement(run_example, tmp_path):
     """switch.EcmpSeed was set on every switch and then overwritten by the
     topology's own per-switch seeds, so any value gave the default's answers.
-    Now switch i hashes with EcmpSeed + i + 1: 0 is the default, another value
+    Now switch i hashes with i + 1 + EcmpSeed * 0x9E3779B9 (mod 2^32): 0 is
+    the default, another value
     places the same flows elsewhere (another fct.csv), and the same value
     twice gives the same file."""
     def fct(name, *args):
