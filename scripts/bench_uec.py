@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """rdma-sim and UEC's htsim_uec side by side on cases of UEC's validation plan.
 
-Usage: bench_uec.py --htsim-uec BIN [--sim RDMA_SIM] [--cases NAME,...] [--runs N]
+Usage: bench_uec.py --htsim-uec BIN [--sim RDMA_SIM] [--cases NAME,...] [--runs N | --seeds N]
                     [--cc nscc] [--out DIR]
 
 The peer is the Ultra Ethernet Consortium's simulator, htsim_uec
@@ -55,6 +55,12 @@ are each process's own (os.wait4). Prints one row per case (medians over
 --runs) with the tail FCTs, their ratio, and each side's wall time and peak
 RSS; writes them as JSON to OUT/bench-uec.json. Exit 2 on bad input, 1 on a
 failed run.
+
+--seeds N runs each case N times with another placement each time: run i
+gives htsim_uec ``-seed i+1`` and rdma-sim ``switch.EcmpSeed = i``. Where
+flows keep one path (``-paths 1``) the tail is the worst link's collision,
+a draw of each simulator's hash; the medians over N draws compare the
+models, one draw each compares two placements.
 """
 
 import argparse
@@ -292,6 +298,10 @@ def main():
     ap.add_argument('--sim', default=os.path.join(TOP, 'build', 'examples', 'rdma-sim'))
     ap.add_argument('--cases', default='single,bidir,incast16,perm16,perm16-1path')
     ap.add_argument('--runs', type=int, default=1)
+    ap.add_argument('--seeds', type=int, default=0,
+                    help='N runs, run i with htsim_uec -seed i+1 and rdma-sim '
+                         'switch.EcmpSeed=i (another placement of the flows each); '
+                         'replaces --runs; default 0: the defaults, --runs times')
     ap.add_argument('--plan', choices=sorted(PLANS), default='sender',
                     help="which of UEC's validation plans: sender (NSCC, htsim_uec "
                          "-sender_cc_only), rcv (RCCC, -receiver_cc_only) or both "
@@ -312,11 +322,14 @@ def main():
     cases = a.cases.split(',')
     bad = [c for c in cases if c not in CASES]
     binary = os.path.abspath(a.htsim_uec)
-    if bad or a.runs < 1 or not os.access(binary, os.X_OK) or not os.access(a.sim, os.X_OK):
+    if bad or a.runs < 1 or a.seeds < 0 or not os.access(binary, os.X_OK) \
+            or not os.access(a.sim, os.X_OK):
         print('bench_uec.py: %s' % ('unknown case %s (known: %s)' % (bad, ', '.join(CASES))
-                                    if bad else 'no runnable htsim_uec or rdma-sim, or --runs '
-                                    'below 1'), file=sys.stderr)
+                                    if bad else 'no runnable htsim_uec or rdma-sim, --runs '
+                                    'below 1 or --seeds below 0'), file=sys.stderr)
         sys.exit(2)
+    if a.seeds:
+        a.runs = a.seeds
     cm_dir = os.path.join(os.path.dirname(binary), 'connection_matrices')
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -332,18 +345,20 @@ def main():
             order = ['ours', 'htsim'] if run % 2 == 0 else ['htsim', 'ours']
             for who in order:
                 if who == 'ours':
+                    seed = ['--switch.EcmpSeed=%d' % run] if a.seeds else []
                     rc, _, err, wall, rss = run_timed(
                         [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
-                                 a.queued_victim, rccc, a.plan == 'eqds', a.ack_bytes))
+                                 a.queued_victim, rccc, a.plan == 'eqds', a.ack_bytes) + seed)
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
                               file=sys.stderr)
                         sys.exit(1)
                     tail, flows = our_tail_us(ours_dir)
                 else:
+                    seed = ['-seed', str(run + 1)] if a.seeds else []
                     rc, out, err, wall, rss = run_timed(
                         ['./' + os.path.basename(binary), '-tm', matrix] + htsim_cc
-                        + options, cwd=os.path.dirname(binary))
+                        + options + seed, cwd=os.path.dirname(binary))
                     if rc != 0:
                         print('bench_uec.py: htsim_uec failed on %s:\n%s' % (name, (out + err)
                                                                               [-2000:]),
@@ -354,10 +369,11 @@ def main():
                                      'peak_rss_mb': rss})
         row = {'case': name, 'matrix': cm, 'htsim_options': ' '.join(htsim_cc + options),
                'plan': a.plan, 'cc': a.cc, 'rccc': rccc,
-               'runs': a.runs}
+               'runs': a.runs, 'seeds': a.seeds}
         for who, s in samples.items():
             tails = [x['tail_us'] for x in s]
             row[who] = {'tail_us': None if None in tails else statistics.median(tails),
+                        'tails_us': tails,
                         'flows': s[0]['flows'],
                         'wall_s': statistics.median(x['wall_s'] for x in s),
                         'peak_rss_mb': statistics.median(x['peak_rss_mb'] for x in s)}

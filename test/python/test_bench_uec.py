@@ -122,3 +122,35 @@ def test_failed_links_and_topology_files(tmp_path):
                                              'Downlink_speed_Gbps 400\nRadix_Down 32\nDownlink'))
     with pytest.raises(ValueError, match='only 2 tiers of 100 Gb/s'):
         bench_uec.our_args(str(cm), ['-topo', 'ls.topo'], 'nscc', 'o', str(tmp_path))
+
+
+def test_seeds_draw_another_placement_each_run(run_example, tmp_path):
+    """--seeds N: run i gives the peer -seed i+1 and rdma-sim switch.EcmpSeed=i,
+    and the row keeps every run's tail beside their median."""
+    peer = tmp_path / 'datacenter'
+    (peer / 'connection_matrices').mkdir(parents=True)
+    (peer / 'connection_matrices' / 'one.cm').write_text(
+        'Nodes 16\nConnections 1\n0->13 start 0 size 2000000\n')
+    fake = peer / 'htsim_uec'
+    # The stand-in ends its flow at 100 us + its -seed (0 without one).
+    fake.write_text('#!/bin/sh\nseed=0\nwhile [ $# -gt 0 ]; do [ "$1" = -seed ] && seed=$2; '
+                    'shift; done\necho "Flow f finished at 10$seed.0"\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    sim = os.path.join(os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build')),
+                       'examples', 'rdma-sim')
+    if not os.access(sim, os.X_OK):
+        pytest.skip('no rdma-sim built')
+    out = tmp_path / 'out'
+    r = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                        '--cases', 'single', '--seeds', '3', '--out', str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    row, = json.load(open(out / 'bench-uec.json'))
+    assert row['seeds'] == 3 and row['runs'] == 3
+    assert row['htsim']['tails_us'] == [101.0, 102.0, 103.0]
+    assert row['htsim']['tail_us'] == 102.0
+    # One flow has one path whatever the seed: the same tail each run.
+    assert len(set(row['ours']['tails_us'])) == 1 and len(row['ours']['tails_us']) == 3
+    bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                          '--seeds', '-1'], capture_output=True, text=True)
+    assert bad.returncode == 2 and '--seeds below 0' in bad.stderr
