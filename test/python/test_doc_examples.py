@@ -219,6 +219,10 @@ LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --pla
      'single,bidir,incast16,incast128,incast1024,incast3-1,outcast-incast,perm16,perm16-inc,'
      'perm16-1path,perm1024,perm1024-inc,perm1024-1path,oversub4,oversub8'] = (
     "needs UEC's htsim_uec built from a uet-htsim checkout; minutes", 'parse')
+# doc/trimming.rst, single-path cases over 30 placements each
+LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --plan rcv --cases '
+     'perm16-1path --seeds 30'] = (
+    "needs UEC's htsim_uec built from a uet-htsim checkout; seconds", 'parse')
 # doc/trimming.rst, the same timed with make run's build (LTO_RDMA_SIM: its rdma-sim)
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --sim LTO_RDMA_SIM '
      '--plan sender --cases incast128,oversub4,oversub8 --runs 3'] = (
