@@ -55,18 +55,26 @@ def test_rdma_sim_gets_htsim_uec_network(tmp_path):
     assert '--topology.planes=1' in args
 
 
-def test_one_case_beside_a_stand_in(run_example, tmp_path):
+def stand_in(tmp_path, script):
+    """A stand-in htsim_uec (a shell `script`) beside the 'single' case's
+    matrix, and the built rdma-sim (the test skips without one)."""
     peer = tmp_path / 'datacenter'
     (peer / 'connection_matrices').mkdir(parents=True)
     (peer / 'connection_matrices' / 'one.cm').write_text(
         'Nodes 16\nConnections 1\n0->13 start 0 size 2000000\n')
     fake = peer / 'htsim_uec'
-    fake.write_text('#!/bin/sh\necho "Flow Uec_0_13 flowId 1 uecSrc 0 finished at 100.0"\n')
+    fake.write_text(script)
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     sim = os.path.join(os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build')),
                        'examples', 'rdma-sim')
     if not os.access(sim, os.X_OK):
         pytest.skip('no rdma-sim built')
+    return fake, sim
+
+
+def test_one_case_beside_a_stand_in(run_example, tmp_path):
+    fake, sim = stand_in(
+        tmp_path, '#!/bin/sh\necho "Flow Uec_0_13 flowId 1 uecSrc 0 finished at 100.0"\n')
     out = tmp_path / 'out'
     r = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
                         '--cases', 'single', '--out', str(out)], capture_output=True, text=True)
@@ -127,19 +135,10 @@ def test_failed_links_and_topology_files(tmp_path):
 def test_seeds_draw_another_placement_each_run(run_example, tmp_path):
     """--seeds N: run i gives the peer -seed i+1 and rdma-sim switch.EcmpSeed=i,
     and the row keeps every run's tail beside their median."""
-    peer = tmp_path / 'datacenter'
-    (peer / 'connection_matrices').mkdir(parents=True)
-    (peer / 'connection_matrices' / 'one.cm').write_text(
-        'Nodes 16\nConnections 1\n0->13 start 0 size 2000000\n')
-    fake = peer / 'htsim_uec'
     # The stand-in ends its flow at 100 us + its -seed (0 without one).
-    fake.write_text('#!/bin/sh\nseed=0\nwhile [ $# -gt 0 ]; do [ "$1" = -seed ] && seed=$2; '
-                    'shift; done\necho "Flow f finished at 10$seed.0"\n')
-    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
-    sim = os.path.join(os.environ.get('RDMA_BUILD_DIR', os.path.join(TOP, 'build')),
-                       'examples', 'rdma-sim')
-    if not os.access(sim, os.X_OK):
-        pytest.skip('no rdma-sim built')
+    fake, sim = stand_in(tmp_path, '#!/bin/sh\nseed=0\nwhile [ $# -gt 0 ]; do '
+                         '[ "$1" = -seed ] && seed=$2; shift; done\n'
+                         'echo "Flow f finished at 10$seed.0"\n')
     out = tmp_path / 'out'
     r = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
                         '--cases', 'single', '--seeds', '3', '--out', str(out)],
