@@ -12,7 +12,10 @@
 #      libprotobuf-dev, protobuf-compiler,
 #      ninja-build).
 #   2. ns-3.37 source: "apt-get source --download-only ns3" + "dpkg-source -x"
-#      into $CACHE, reused when already extracted.
+#      into $CACHE, reused when already extracted.  With RDMA_COMPAT_LTO or
+#      RDMA_COMPAT_MPI (make run's and make mpi's ns-3), then the patches in
+#      ns3-module/patches/ (each one's header says what it changes and why);
+#      the compatibility build is Debian's ns-3 as it is.
 #   3. contrib/rdma -> this tree (install-into-ns3.sh).
 #   4. ./ns3 configure -d release --enable-modules=rdma --enable-examples
 #      --enable-tests: ns-3 itself resolves rdma's dependencies from the
@@ -305,6 +308,21 @@ fetch_ns3() {
     echo "extracted $(find_ns3_tree)"
 }
 
+# --- 2b. patches (make run's and make mpi's ns-3 only) -----------------------
+
+patch_ns3() {
+    # Each ns3-module/patches/*.patch (its header says what and why), once:
+    # one that reverses cleanly is in already (the tree is reused).
+    local p
+    for p in "$TREE"/ns3-module/patches/*.patch; do
+        if patch -d "$NS3_DIR" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
+            echo "in already: $(basename "$p")"
+        else
+            patch -d "$NS3_DIR" -p1 -N -f <"$p" || return 1
+        fi
+    done
+}
+
 # --- 3. install --------------------------------------------------------------
 
 install_module() {
@@ -462,6 +480,9 @@ step apt prepare_apt
 step fetch-ns3 fetch_ns3
 NS3_DIR=$(find_ns3_tree)
 log "ns-3 tree: $NS3_DIR (version $(cat "$NS3_DIR/VERSION"))"
+if [ "$LTO" = 1 ] || [ "$MPI" = 1 ]; then
+    step patch-ns3 patch_ns3
+fi
 step install install_module
 step configure configure_ns3
 run_check configure-scan configure_scan
