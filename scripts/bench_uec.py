@@ -21,7 +21,9 @@ rdma-sim runs the same case with the same matrix (traffic.pattern =
 connection-matrix) on the same network: topology.type = fat-tree with k^3/4
 = the node count (or leaf-spine with the .topo's leaves, spines and hosts
 per leaf, uplinks at 100 Gb/s), 100 Gb/s and 1 us links,
-transport.pathMtu = 4096, PFC off, link.queue.MaxBytes = htsim_uec's queue
+link.WireOverhead = 0 (htsim_uec's queues time a packet by its size alone:
+no preamble, FCS or gap; the 24 bytes a frame otherwise adds made each
+64-byte trimmed header 37 % longer on the wire), transport.pathMtu = 4096, PFC off, link.queue.MaxBytes = htsim_uec's queue
 on every port (the shared buffer set large enough never to decide first),
 ECN from its low to its high threshold with pmax 1 (marking at dequeue, on
 the bytes behind), trimming of the data class (switch.trim.Classes = 8) with
@@ -245,7 +247,7 @@ def our_args(matrix, options, cc, out, topo_dir=None, victim=0, rccc=False, eqds
                    rto_ns=round(150000 + EQDS_QUEUE_PACKETS * PACKET_BYTES * 6 * 8 / 100))
     args = ['--topology.planes=%d' % planes] + fabric + [
             '--traffic.pattern=connection-matrix', '--traffic.connectionMatrix=%s' % matrix,
-            '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
+            '--link.WireOverhead=0', '--transport.pathMtu=4096', '--pfc.PfcEnabled=false',
             '--pfc.BufferSize=1000000000', '--link.queue.MaxBytes=%d' % net['queue'],
             '--ecn.kmin=%d' % net['ecn_low'], '--ecn.kmax=%d' % net['ecn_high'], '--ecn.pmax=1',
             '--switch.trim.Classes=8', '--switch.trim.MaxBytes=%d' % (2 * net['queue']),

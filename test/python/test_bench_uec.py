@@ -42,7 +42,8 @@ def test_rdma_sim_gets_htsim_uec_network(tmp_path):
               '--nic.Entropy=mixed', '--nic.EntropyPaths=64', '--sim.stopTime=3000us',
               '--transport.irn.AckBytes=16384',
               '--cc.nscc.InitialWindow=207500', '--transport.irn.BdpBytes=525852',
-              '--switch.trim.MaxBytes=356900'):
+              # htsim_uec times a packet by its size alone: no preamble, FCS or gap.
+              '--switch.trim.MaxBytes=356900', '--link.WireOverhead=0'):
         assert a in args
     assert '--transport.irn.RtoHigh=100656ns' in args and '--cc.rccc.Enabled=true' not in args
     assert '--cc.rccc.Enabled=true' in bench_uec.our_args(str(cm), [], 'none', 'o', rccc=True)
