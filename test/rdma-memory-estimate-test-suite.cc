@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-build-progress.h"
 #include "ns3/rdma-byte-size.h"
+#include "ns3/rdma-value-text.h"
 #include "ns3/rdma-memory-estimate.h"
 #include "ns3/rdma-partition.h"
 #include "ns3/rdma-topology-helper.h"
@@ -246,6 +247,25 @@ class RdmaByteSizeTestCase : public TestCase
             uint64_t v = 7;
             NS_TEST_EXPECT_MSG_EQ(RdmaParseByteSize(bad, &v), false, bad);
             NS_TEST_EXPECT_MSG_EQ(v, 7, "left alone on failure");
+        }
+        // The number part: digits, one '.', an exponent only when it has digits.
+        for (const auto& [text, length] :
+             std::vector<std::pair<std::string, std::size_t>>{{"12", 2},
+                                                              {"1.5KiB", 3},
+                                                              {"5.", 2},
+                                                              {".25us", 3},
+                                                              {"1e9", 3},
+                                                              {"2E-3s", 4},
+                                                              {"1e", 1},
+                                                              {"1e+", 1},
+                                                              {"1eB", 1},
+                                                              {"1.2.3", 3},
+                                                              {".", 0},
+                                                              {"", 0},
+                                                              {"-1", 0},
+                                                              {"e5", 0}})
+        {
+            NS_TEST_EXPECT_MSG_EQ(RdmaDecimalLength(text), length, text);
         }
         NS_TEST_EXPECT_MSG_EQ(RdmaFormatByteSize(512), "512 B", "bytes");
         NS_TEST_EXPECT_MSG_EQ(RdmaFormatByteSize(1536), "1.50 KiB", "KiB");

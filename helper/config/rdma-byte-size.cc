@@ -4,9 +4,10 @@
 
 #include "rdma-byte-size.h"
 
+#include "rdma-value-text.h"
+
 #include <cmath>
 #include <cstdio>
-#include <regex>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,6 @@ namespace ns3
 bool
 RdmaParseByteSize(const std::string& text, uint64_t* bytes)
 {
-    static const std::regex size("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?([A-Za-z]*)");
     static const std::vector<std::pair<std::string, double>> units{
         {"", 1},
         {"B", 1},
@@ -29,15 +29,15 @@ RdmaParseByteSize(const std::string& text, uint64_t* bytes)
         {"MiB", 1024.0 * 1024},
         {"GiB", 1024.0 * 1024 * 1024},
         {"TiB", 1024.0 * 1024 * 1024 * 1024}};
-    std::smatch m;
-    if (!std::regex_match(text, m, size))
+    const std::size_t length = RdmaDecimalLength(text);
+    if (length == 0)
     {
         return false;
     }
-    const std::string number = m.str(1) + m.str(2);
+    const std::string number = text.substr(0, length);
     for (const auto& [unit, factor] : units)
     {
-        if (unit == m.str(3))
+        if (text.compare(length, std::string::npos, unit) == 0)
         {
             const double v = std::strtod(number.c_str(), nullptr) * factor;
             if (!std::isfinite(v) || v >= 18446744073709551616.0)

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -144,23 +143,15 @@ Expected(const AttributeChecker& checker)
 bool
 IsNumber(const std::string& s)
 {
-    static const std::regex number("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
-    return std::regex_match(s, number);
+    return !s.empty() && RdmaDecimalLength(s) == s.size();
 }
 
 /// \return the number at the start of s, its text's length in *used (0: none)
 double
 LeadingNumber(const std::string& s, std::size_t* used)
 {
-    static const std::regex number("^([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
-    std::smatch m;
-    if (!std::regex_search(s, m, number))
-    {
-        *used = 0;
-        return 0;
-    }
-    *used = m.length(0);
-    return std::strtod(m.str(0).c_str(), nullptr);
+    *used = RdmaDecimalLength(s);
+    return *used == 0 ? 0 : std::strtod(s.substr(0, *used).c_str(), nullptr);
 }
 
 /// \return whether the text is a time ns-3 parses to what it says

@@ -87,4 +87,42 @@ RdmaRateText(DataRate r)
     return text.empty() ? std::to_string(r.GetBitRate()) + "bps" : text;
 }
 
+std::size_t
+RdmaDecimalLength(const std::string& text)
+{
+    const auto digitsFrom = [&text](std::size_t i) {
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9')
+        {
+            ++i;
+        }
+        return i;
+    };
+    std::size_t end = digitsFrom(0);
+    bool digits = end > 0;
+    if (end < text.size() && text[end] == '.')
+    {
+        const std::size_t fraction = digitsFrom(end + 1);
+        digits = digits || fraction > end + 1;
+        end = fraction;
+    }
+    if (!digits)
+    {
+        return 0;
+    }
+    if (end < text.size() && (text[end] == 'e' || text[end] == 'E'))
+    {
+        std::size_t i = end + 1;
+        if (i < text.size() && (text[i] == '+' || text[i] == '-'))
+        {
+            ++i;
+        }
+        const std::size_t exponent = digitsFrom(i);
+        if (exponent > i)
+        {
+            end = exponent;
+        }
+    }
+    return end;
+}
+
 } // namespace ns3

@@ -32,6 +32,18 @@ std::string RdmaTimeText(Time t);
  */
 std::string RdmaRateText(DataRate r);
 
+/**
+ * \ingroup rdma
+ * \brief The length of the unsigned decimal number at the start of a text:
+ * digits with at most one '.' and at least one digit ("12", "1.5", "5.",
+ * ".25"), then an exponent if one follows whole ("e9", "E-3": "1e" is the
+ * number "1" before the text "e"). The number part of a time, a rate or a
+ * byte size in a configuration value.
+ * \param text the text
+ * \return the number's length in characters; 0 where the text starts with none
+ */
+std::size_t RdmaDecimalLength(const std::string& text);
+
 } // namespace ns3
 
 #endif /* RDMA_VALUE_TEXT_H */
