@@ -92,6 +92,10 @@ RdmaFindLink(const RdmaTopologySpec& topo,
 std::vector<RdmaLinkFailure>
 RdmaParseLinkFailures(const std::string& text, const RdmaTopologySpec& topo)
 {
+    if (text.empty())
+    {
+        return {}; // none (and no pattern compiled: most runs)
+    }
     static const std::regex item("([0-9]{1,9})-([0-9]{1,9})@(\\S+)");
     std::vector<RdmaLinkFailure> out;
     std::set<uint32_t> named;
@@ -124,6 +128,10 @@ ParseIdItems(const std::string& text,
              const std::function<std::string(uint32_t)>& unknown,
              const std::function<bool(uint32_t, const RdmaTopologySpec::Link&)>& has)
 {
+    if (text.empty())
+    {
+        return {}; // none (and no pattern compiled: most runs)
+    }
     static const std::regex item("([0-9]{1,9})@(\\S+)");
     std::vector<RdmaLinkFailure> out;
     std::set<uint32_t> named;

@@ -17,6 +17,10 @@ namespace ns3
 std::vector<RdmaSlowLink>
 RdmaParseSlowLinks(const std::string& text, const RdmaTopologySpec& topo)
 {
+    if (text.empty())
+    {
+        return {}; // none (and no pattern compiled: most runs)
+    }
     static const std::regex item("([0-9]{1,9})([->])([0-9]{1,9}):([0-9]*\\.?[0-9]+)");
     std::vector<RdmaSlowLink> out;
     std::set<uint32_t> named;
