@@ -214,8 +214,8 @@ Main(int argc, char* argv[])
             "print the module's and ns-3's versions and exit");
         // The keys the command line names, so that "--group.key value" parses
         // too. Only those: Boost looks an option up by walking every one it
-        // knows, and all of the hundreds of keys took 19 M instructions, a
-        // fifth of a small run.
+        // knows, and all of the hundreds of keys took 11 M instructions, a
+        // tenth of a small run.
         po::options_description keys("configuration keys (see --help)");
         for (int i = 1; i < argc; ++i)
         {
