@@ -225,8 +225,10 @@ LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --pla
     "needs UEC's htsim_uec built from a uet-htsim checkout; seconds", 'parse')
 # doc/trimming.rst, the same timed with make run's build (LTO_RDMA_SIM: its rdma-sim)
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --sim LTO_RDMA_SIM '
-     '--plan sender --cases incast128,oversub4,oversub8 --runs 3'] = (
-    "needs UEC's htsim_uec built from a uet-htsim checkout and make run's build; minutes",
+     '--plan sender --runs 3 --cases single,bidir,incast16,incast128,incast1024,incast3-1,'
+     'outcast-incast,perm16,perm16-inc,perm16-1path,perm1024,perm1024-inc,perm1024-1path,'
+     'oversub4,oversub8'] = (
+    "needs UEC's htsim_uec built from a uet-htsim checkout and make run's build; ten minutes",
     'parse')
 # doc/planes.rst, "Beside UEC's simulator": htsim_uec built with its planes assert removed
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases perm16,'
