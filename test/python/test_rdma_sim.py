@@ -279,6 +279,22 @@ def test_keys_in_either_case_and_sizes_with_units(run_example, tmp_path):
     assert r.returncode == 2 and "%s:3: 'ecn.kmin' is set twice (first at %s:2)" % (cfg, cfg) in r.stderr
 
 
+
+def test_key_and_value_as_two_words(run_example):
+    """--group.key value reads as --group.key=value: rdma-sim declares to
+    Boost.Program_options the keys its command line names (only those, for
+    start-up time), so the word after one is its value; a key given twice is
+    refused."""
+    r = run_example('rdma-sim', '-c', TINY, '--traffic.load', '0.5', '--ecn.kmin=40KB',
+                    '--ecn.kmax', '160KB', '--print-config')
+    assert r.returncode == 0, r.stderr
+    assert '\nload = 0.5  # command line --traffic.load' in r.stdout
+    assert '\nkmin = 40000  # command line --ecn.kmin (40KB)' in r.stdout
+    assert '\nkmax = 160000  # command line --ecn.kmax (160KB)' in r.stdout
+    r = run_example('rdma-sim', '-c', TINY, '--traffic.load', '0.5', '--traffic.load=0.6',
+                    '--print-config')
+    assert r.returncode == 2 and "'--traffic.load' cannot be specified more than once" in r.stderr
+
 def test_version(run_example):
     r = run_example('rdma-sim', '--version')
     assert r.returncode == 0, r.stderr
