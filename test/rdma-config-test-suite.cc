@@ -207,6 +207,56 @@ class RdmaConfigApplyTestCase : public TestCase
     }
 };
 
+/// Every rdma-sim key's default is a value its own checker takes (AddKey
+/// checks a default only in builds with NS_ASSERT), and a summary writes
+/// times and rates in the units a user types.
+class RdmaConfigDefaultsTestCase : public TestCase
+{
+  public:
+    RdmaConfigDefaultsTestCase()
+        : TestCase("every rdma-sim key's default passes its own checker")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RdmaConfig schema = RdmaMakeExperimentConfig();
+        uint32_t checked = 0;
+        for (const auto& key : schema.GetKeys())
+        {
+            if (!key.checker)
+            {
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(RdmaCheckValue(key.checker, key.defaultValue),
+                                  "",
+                                  key.name << " = " << key.defaultValue);
+            ++checked;
+        }
+        NS_TEST_EXPECT_MSG_GT(checked, 250u, "the schema's keys with a checker");
+        const auto checkerOf = [&schema](const std::string& name) {
+            for (const auto& key : schema.GetKeys())
+            {
+                if (key.name == name)
+                {
+                    return key.checker;
+                }
+            }
+            return Ptr<const AttributeChecker>();
+        };
+        NS_TEST_EXPECT_MSG_EQ(
+            RdmaValueText(checkerOf("link.DataRate"), schema.Get("link.DataRate")),
+            "100Gbps",
+            "a rate key's default as a user types it");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(checkerOf("sim.stopTime"), "abc"),
+                              "abc",
+                              "a time that is no time is written as it is");
+        NS_TEST_EXPECT_MSG_EQ(RdmaValueText(checkerOf("link.Mtu"), "1500"),
+                              "1500",
+                              "a number is written as it is");
+    }
+};
 
 /// Keys set that the run does not use: each named with its reason.
 class RdmaUnusedKeysTestCase : public TestCase
@@ -388,6 +438,7 @@ class RdmaConfigTestSuite : public TestSuite
         AddTestCase(new RdmaConfigApplyTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigUserInputTestCase, TestCase::QUICK);
         AddTestCase(new RdmaConfigHostileValuesTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaConfigDefaultsTestCase, TestCase::QUICK);
         AddTestCase(new RdmaUnusedKeysTestCase, TestCase::QUICK);
     }
 };

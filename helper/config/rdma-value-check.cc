@@ -447,12 +447,20 @@ RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
 std::string
 RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
 {
-    if (!checker || !RdmaCheckValue(checker, text).empty())
+    if (!checker)
     {
         return text;
     }
+    // Only times and rates have a form to normalize: other values are
+    // returned as they are, unchecked (a summary writes every key).
     const std::string type = checker->GetValueTypeName();
-    if (type.find("TimeValue") != std::string::npos)
+    const bool isTime = type.find("TimeValue") != std::string::npos;
+    if ((!isTime && type.find("DataRateValue") == std::string::npos) ||
+        !RdmaCheckValue(checker, text).empty())
+    {
+        return text;
+    }
+    if (isTime)
     {
         TimeValue v;
         v.DeserializeFromString(text, checker);

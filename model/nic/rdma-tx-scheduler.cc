@@ -224,8 +224,14 @@ RdmaTxScheduler::Sent(uint32_t qpn, uint32_t bytes)
     Flow& f = *found;
     if (bytes > 0)
     {
-        double bps = static_cast<double>(f.cc->m_rate.Get().GetBitRate());
-        f.nextTx = Simulator::Now() + Seconds(bytes * 8.0 / bps);
+        const uint64_t bps = f.cc->m_rate.Get().GetBitRate();
+        if (bps != f.gapBps || bytes != f.gapBytes)
+        {
+            f.gapBps = bps;
+            f.gapBytes = bytes;
+            f.gapTime = Seconds(bytes * 8.0 / static_cast<double>(bps));
+        }
+        f.nextTx = Simulator::Now() + f.gapTime;
         f.deficit -= bytes;
     }
     if (m_round.Empty() || m_round.Front() != qpn)

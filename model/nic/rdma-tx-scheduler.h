@@ -136,6 +136,10 @@ class RdmaTxScheduler : public Object
         int64_t deficit{0};    //!< DRR deficit, bytes
         Where where{IDLE};     //!< where it is
         uint32_t tenant{0};    //!< its protection domain (ByTenant)
+        uint64_t gapBps{0};    //!< the rate gapTime was worked out at, bit/s
+        uint32_t gapBytes{0};  //!< the packet size gapTime was worked out for
+        Time gapTime;          //!< gapBytes' time at gapBps (a rate changes
+                               //!< seldom next to packets sent: kept, not redone)
     };
 
     /// A heap entry: (time, qpn), earliest first.
