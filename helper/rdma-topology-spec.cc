@@ -67,7 +67,7 @@ RdmaTopologySpec::GetHostLinkRate() const
             return DataRate(l.rate.GetBitRate() * planes);
         }
     }
-    return DataRate("100Gbps");
+    return DataRate(100'000'000'000ULL);
 }
 
 void

@@ -39,7 +39,7 @@ RdmaCcState::GetTypeId()
 }
 
 RdmaCcState::RdmaCcState()
-    : m_rate(DataRate("100Gbps")),
+    : m_rate(DataRate(100'000'000'000ULL)),
       m_window(0)
 {
 }

@@ -52,7 +52,7 @@ class RdmaCcState : public Object
     RdmaCcState();
 
     // Path constants, set by the owner before RdmaCongestionOps::Init.
-    DataRate m_lineRate{DataRate("100Gbps")}; //!< the NIC port's rate, the highest m_rate
+    DataRate m_lineRate{DataRate(100'000'000'000ULL)}; //!< the NIC port's rate, the highest m_rate
     uint32_t m_mtu{1000};                     //!< bytes of one full packet
     Time m_baseRtt{MicroSeconds(10)};         //!< RTT of the empty path (HPCC's T), > 0
 

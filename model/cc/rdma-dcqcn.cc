@@ -157,9 +157,9 @@ RdmaDcqcn::RdmaDcqcn()
       m_timeReset(MicroSeconds(55)),
       m_byteReset(10 * 1024 * 1024),
       m_threshold(5),
-      m_aiRate(DataRate("40Mbps")),
-      m_haiRate(DataRate("400Mbps")),
-      m_minRate(DataRate("100Mbps"))
+      m_aiRate(DataRate(40'000'000ULL)),
+      m_haiRate(DataRate(400'000'000ULL)),
+      m_minRate(DataRate(100'000'000ULL))
 {
     NS_LOG_FUNCTION(this);
 }
@@ -220,9 +220,9 @@ RdmaDcqcn::NvidiaFirmwareDefaults()
         {"TimeReset", Create<TimeValue>(MicroSeconds(300))},
         {"ByteReset", Create<UintegerValue>(32767)},
         {"Threshold", Create<UintegerValue>(1)},
-        {"AiRate", Create<DataRateValue>(DataRate("5Mbps"))},
-        {"HaiRate", Create<DataRateValue>(DataRate("50Mbps"))},
-        {"MinRate", Create<DataRateValue>(DataRate("1Mbps"))},
+        {"AiRate", Create<DataRateValue>(DataRate(5'000'000ULL))},
+        {"HaiRate", Create<DataRateValue>(DataRate(50'000'000ULL))},
+        {"MinRate", Create<DataRateValue>(DataRate(1'000'000ULL))},
     };
 }
 

@@ -68,7 +68,7 @@ RdmaHpcc::RdmaHpcc()
       m_maxStage(5),
       m_rateAi(DataRate(0)),
       m_fastReact(true),
-      m_minRate(DataRate("100Mbps"))
+      m_minRate(DataRate(100'000'000ULL))
 {
     NS_LOG_FUNCTION(this);
 }

@@ -91,7 +91,7 @@ RdmaTimely::RdmaTimely()
       m_delta(DataRate(0)),
       m_haiFactor(5),
       m_haiThreshold(5),
-      m_minRate(DataRate("100Mbps"))
+      m_minRate(DataRate(100'000'000ULL))
 {
     NS_LOG_FUNCTION(this);
 }

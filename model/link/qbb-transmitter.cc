@@ -26,7 +26,7 @@ QbbTransmitter::QbbTransmitter(QbbDeviceStats& stats,
     : m_wireTimeBytes{g_noCachedSize, g_noCachedSize},
       m_stats(stats),
       m_txEndTrace(txEnd),
-      m_rate(DataRate("100Gbps")),
+      m_rate(DataRate(100'000'000'000ULL)),
       m_wireOverhead(RdmaWire::WIRE_OVERHEAD_BYTES)
 {
 }

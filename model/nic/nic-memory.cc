@@ -85,7 +85,7 @@ NicMemory::NicMemory()
     : m_kind(SRAM),
       m_capacity(0),
       m_dramLatency(NanoSeconds(100)),
-      m_dramBandwidth(DataRate("153.6Gbps"))
+      m_dramBandwidth(DataRate(153'600'000'000ULL))
 {
     NS_LOG_FUNCTION(this);
 }

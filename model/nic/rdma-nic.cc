@@ -465,7 +465,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
     auto cc = CreateObject<RdmaQpCc>();
     cc->Setup(m_ccPrototype->Fork(),
               m_cnpPrototype->Fork(),
-              m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
+              m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate(100'000'000'000ULL),
               m_baseRtt);
     qp->TraceConnectWithoutContext("Timeout", MakeCallback(&RdmaQpCc::OnTimeout, cc));
     qp->TraceConnectWithoutContext("Lost", MakeCallback(&RdmaQpCc::OnLost, cc));
@@ -475,7 +475,7 @@ RdmaNic::CreateQp(const RdmaQueuePair::InitAttr& init)
         if (!m_rccc->IsSetUp())
         {
             m_rccc->SetBaseRtt(m_baseRtt);
-            m_rccc->Setup(m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps"),
+            m_rccc->Setup(m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate(100'000'000'000ULL),
                           GetRcccMaxCredit(),
                           MakeCallback(&RdmaNic::SendCredit, this));
         }
@@ -859,7 +859,7 @@ RdmaNic::SpendCredit(uint32_t qpn, RoceFrame& f)
 uint64_t
 RdmaNic::GetRcccMaxCredit() const
 {
-    const DataRate rate = m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate("100Gbps");
+    const DataRate rate = m_ports.GetN() > 0 ? m_ports.GetRate() : DataRate(100'000'000'000ULL);
     return static_cast<uint64_t>(1.5 * rate.GetBitRate() * m_baseRtt.GetSeconds() / 8);
 }
 
