@@ -90,12 +90,14 @@ void
 QbbHelper::SetQueueAttribute(std::string name, const AttributeValue& value)
 {
     m_queueFactory.Set(name, value);
+    m_queueSet = true;
 }
 
 void
 QbbHelper::SetPfcAttribute(std::string name, const AttributeValue& value)
 {
     m_pfcFactory.Set(name, value);
+    m_pfcSet = true;
 }
 
 void
@@ -155,8 +157,16 @@ QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
             continue;
         }
         Ptr<QbbNetDevice> dev = m_deviceFactory.Create<QbbNetDevice>();
-        dev->SetTxQueue(m_queueFactory.Create<QbbEgressQueue>());
-        dev->SetPfcController(m_pfcFactory.Create<QbbPfcController>());
+        // A device starts with a queue and a controller of the attribute
+        // defaults: made again only when this helper sets attributes of them.
+        if (m_queueSet)
+        {
+            dev->SetTxQueue(m_queueFactory.Create<QbbEgressQueue>());
+        }
+        if (m_pfcSet)
+        {
+            dev->SetPfcController(m_pfcFactory.Create<QbbPfcController>());
+        }
         dev->SetAddress(Mac48Address::Allocate());
         node->AddDevice(dev);
         dev->Attach(channel);

@@ -165,6 +165,8 @@ class QbbHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
     ObjectFactory m_queueFactory;   //!< makes their egress queues
     ObjectFactory m_pfcFactory;     //!< makes their PFC controllers
     ObjectFactory m_channelFactory; //!< makes the channels
+    bool m_queueSet{false};         //!< SetQueueAttribute was called
+    bool m_pfcSet{false};           //!< SetPfcAttribute was called
 };
 
 } // namespace ns3
