@@ -156,7 +156,8 @@ class RdmaLoadBalancer : public Object
     std::vector<Ptr<QbbNetDevice>> m_ports; //!< the switch's ports, by index
     bool m_seesFrames{false};               //!< call DoForwarded
     bool m_controlByHash{false};            //!< ControlByHash: ACKs, NAKs, CNPs by the flow hash
-    Ptr<UniformRandomVariable> m_rng;       //!< Draw's stream
+    Ptr<UniformRandomVariable> m_rng;       //!< Draw's stream (made at the first draw)
+    int64_t m_stream{-1};                   //!< its number (AssignStreams), -1: automatic
 };
 
 } // namespace ns3

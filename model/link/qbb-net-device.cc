@@ -154,7 +154,6 @@ QbbNetDevice::QbbNetDevice()
       m_corruptTailBytes(4)
 {
     NS_LOG_FUNCTION(this);
-    m_corruptRng = CreateObject<UniformRandomVariable>();
     SetTxQueue(CreateObject<QbbEgressQueue>());
     SetPfcController(CreateObject<QbbPfcController>());
     // One event object serves every transmission (adopt MakeEvent's reference).
@@ -463,7 +462,11 @@ int64_t
 QbbNetDevice::AssignStreams(int64_t stream)
 {
     NS_LOG_FUNCTION(this << stream);
-    m_corruptRng->SetStream(stream);
+    m_corruptStream = stream;
+    if (m_corruptRng)
+    {
+        m_corruptRng->SetStream(stream);
+    }
     return 1;
 }
 

@@ -471,7 +471,8 @@ class QbbNetDevice : public NetDevice
     uint32_t m_ifIndex{0};                   //!< interface index
     Mac48Address m_address;                  //!< MAC address
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
-    Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit
+    Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit (made at first use)
+    int64_t m_corruptStream{-1};             //!< its stream (AssignStreams), -1: automatic
     QbbDscpClassMap m_dscpMap;     //!< DSCP to class
 
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive

@@ -22,10 +22,7 @@ RdmaEcnMarker::GetTypeId()
     return tid;
 }
 
-RdmaEcnMarker::RdmaEcnMarker()
-    : m_rng(CreateObject<UniformRandomVariable>())
-{
-}
+RdmaEcnMarker::RdmaEcnMarker() = default;
 
 RdmaEcnMarker::~RdmaEcnMarker() = default;
 
@@ -67,6 +64,12 @@ RdmaEcnMarker::ShouldMark(uint8_t cls, uint64_t queueBytes) const
     if (p >= 1)
     {
         return FORCED_MARK;
+    }
+    if (p > 0 && !m_rng)
+    {
+        // A marker on its own draws from its own stream, made at its first
+        // draw; a switch gives its markers one (SetRandomVariable).
+        m_rng = CreateObject<UniformRandomVariable>();
     }
     if (p > 0 && m_rng->GetValue() < p)
     {

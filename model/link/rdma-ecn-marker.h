@@ -82,7 +82,7 @@ class RdmaEcnMarker : public Object
 
   private:
     std::array<SwitchEcnParams, RdmaWire::NUM_CLASSES> m_params; //!< per class
-    Ptr<UniformRandomVariable> m_rng;                            //!< marking draws
+    mutable Ptr<UniformRandomVariable> m_rng; //!< marking draws (its own made at the first draw)
 };
 
 } // namespace ns3
