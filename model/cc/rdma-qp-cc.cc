@@ -297,7 +297,17 @@ RdmaQpCc::Sack(const RoceFrame& frame, RdmaAckInfo& ack)
 RdmaQpCc::Record*
 RdmaQpCc::FindRecord(uint32_t psn)
 {
-    // Records are in PSN order (Remember appends only past the newest).
+    // Records are in PSN order (Remember appends only past the newest),
+    // usually one a PSN from the oldest: try its place first.
+    if (m_records.empty())
+    {
+        return nullptr;
+    }
+    const int32_t guess = PsnDiff(psn, m_records[0].psn);
+    if (guess >= 0 && std::size_t(guess) < m_records.size() && m_records[guess].psn == psn)
+    {
+        return &m_records[guess];
+    }
     std::size_t lo = 0;
     std::size_t hi = m_records.size();
     while (lo < hi)
