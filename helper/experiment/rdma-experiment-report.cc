@@ -436,7 +436,16 @@ SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
     {
         values[k.name] = RdmaValueText(k.checker, c.Get(k.name));
     }
-    j["config"] = values;
+    // Appended in the map's (sorted, unique) order: an ordered_json object
+    // looks each key up among those before it when given a whole map.
+    nlohmann::ordered_json config = nlohmann::ordered_json::object();
+    auto& members = config.get_ref<nlohmann::ordered_json::object_t&>();
+    members.reserve(values.size());
+    for (auto& [name, text] : values)
+    {
+        members.emplace_back(name, std::move(text));
+    }
+    j["config"] = std::move(config);
     j["seed"] = spec.seed;
     j["icrc_computed"] = spec.icrc;
     j["versions"] = {{"rdma", RdmaModuleVersion()}, {"ns3", RdmaNs3Version()}};
