@@ -429,7 +429,11 @@ std::string
 SummaryJson(const RdmaExperimentSpec& spec, const Figures& f)
 {
     const RdmaConfig& c = spec.config;
-    nlohmann::ordered_json j;
+    // Room for every member first: an ordered_json object is a vector whose
+    // members are copied, not moved, when it grows (their keys are const),
+    // and the config member holds hundreds of keys.
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    j.get_ref<nlohmann::ordered_json::object_t&>().reserve(64);
     // Times and rates in the units a reader reads ("500us", not "+5e+08ps").
     std::map<std::string, std::string> values;
     for (const auto& k : c.GetKeys())
