@@ -2,7 +2,7 @@
 """rdma-sim and UEC's htsim_uec side by side on cases of UEC's validation plan.
 
 Usage: bench_uec.py --htsim-uec BIN [--sim RDMA_SIM] [--cases NAME,...] [--runs N | --seeds N]
-                    [--cc nscc] [--out DIR]
+                    [--instructions] [--cc nscc] [--out DIR]
 
 The peer is the Ultra Ethernet Consortium's simulator, htsim_uec
 (github.com/ultraethernet/uet-htsim, htsim/sim/datacenter/main_uec.cpp),
@@ -58,6 +58,12 @@ are each process's own (os.wait4). Prints one row per case (medians over
 RSS; writes them as JSON to OUT/bench-uec.json. Exit 2 on bad input, 1 on a
 failed run.
 
+--instructions runs each side once under Valgrind's callgrind (Debian's
+valgrind) and reports the instructions each executes (its "I refs", the
+whole process: start-up, simulation, outputs) instead of wall time: a count
+that does not move with the machine's load or clock, as wall time on a
+shared machine does, so two sides compare on any day.
+
 --seeds N runs each case N times with another placement each time: run i
 gives htsim_uec ``-seed i+1`` and rdma-sim ``switch.EcmpSeed = i``. Where
 flows keep one path (``-paths 1``) the tail is the worst link's collision,
@@ -71,6 +77,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -149,6 +156,15 @@ CASES = {
     # assert removed.
     'perm16-2planes': ('perm_16n_16c_2MB.cm', ['-end', '1000', '-paths', '128', '-planes', '2']),
 }
+
+
+CALLGRIND = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null']
+
+
+def instructions(stderr):
+    """The instructions callgrind counted ("I refs") in its stderr, or None."""
+    m = re.search(r'I\s+refs:\s+([\d,]+)', stderr)
+    return int(m.group(1).replace(',', '')) if m else None
 
 
 def run_timed(cmd, cwd=None):
@@ -317,6 +333,8 @@ def main():
     ap.add_argument('--ack-bytes', type=int, default=ACK_BYTES_THRESHOLD,
                     help="rdma-sim's transport.irn.AckBytes (default %d, htsim_uec's; 0: an "
                          "answer for each request)" % ACK_BYTES_THRESHOLD)
+    ap.add_argument('--instructions', action='store_true',
+                    help="count each side's instructions under callgrind (valgrind), once")
     ap.add_argument('--out', default='out/bench-uec')
     a = ap.parse_args()
     htsim_cc, rccc, default_cc = PLANS[a.plan]
@@ -332,6 +350,14 @@ def main():
         sys.exit(2)
     if a.seeds:
         a.runs = a.seeds
+    prefix = []
+    if a.instructions:
+        if a.seeds or a.runs > 1 or not shutil.which('valgrind'):
+            print('bench_uec.py: --instructions %s' % (
+                'counts one run: no --runs or --seeds' if a.seeds or a.runs > 1 else
+                'needs valgrind (Debian: apt install valgrind)'), file=sys.stderr)
+            sys.exit(2)
+        prefix = CALLGRIND
     cm_dir = os.path.join(os.path.dirname(binary), 'connection_matrices')
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -349,7 +375,7 @@ def main():
                 if who == 'ours':
                     seed = ['--switch.EcmpSeed=%d' % run] if a.seeds else []
                     rc, _, err, wall, rss = run_timed(
-                        [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
+                        prefix + [a.sim] + our_args(matrix, options, a.cc, ours_dir, os.path.dirname(binary),
                                  a.queued_victim, rccc, a.plan == 'eqds', a.ack_bytes) + seed)
                     if rc != 0:
                         print('bench_uec.py: rdma-sim failed on %s:\n%s' % (name, err[-2000:]),
@@ -359,7 +385,7 @@ def main():
                 else:
                     seed = ['-seed', str(run + 1)] if a.seeds else []
                     rc, out, err, wall, rss = run_timed(
-                        ['./' + os.path.basename(binary), '-tm', matrix] + htsim_cc
+                        prefix + ['./' + os.path.basename(binary), '-tm', matrix] + htsim_cc
                         + options + seed, cwd=os.path.dirname(binary))
                     if rc != 0:
                         print('bench_uec.py: htsim_uec failed on %s:\n%s' % (name, (out + err)
@@ -368,7 +394,7 @@ def main():
                         sys.exit(1)
                     tail, flows = htsim_tail_us(out)
                 samples[who].append({'tail_us': tail, 'flows': flows, 'wall_s': wall,
-                                     'peak_rss_mb': rss})
+                                     'peak_rss_mb': rss, 'instructions': instructions(err)})
         row = {'case': name, 'matrix': cm, 'htsim_options': ' '.join(htsim_cc + options),
                'plan': a.plan, 'cc': a.cc, 'rccc': rccc,
                'runs': a.runs, 'seeds': a.seeds}
@@ -378,16 +404,25 @@ def main():
                         'tails_us': tails,
                         'flows': s[0]['flows'],
                         'wall_s': statistics.median(x['wall_s'] for x in s),
-                        'peak_rss_mb': statistics.median(x['peak_rss_mb'] for x in s)}
+                        'peak_rss_mb': statistics.median(x['peak_rss_mb'] for x in s),
+                        'instructions': s[0]['instructions'] if a.instructions else None}
         o, h = row['ours']['tail_us'], row['htsim']['tail_us']
         row['tail_ratio'] = o / h if o and h else None
         rows.append(row)
-        print('%-15s tail %s us (htsim_uec %s us, %s)  wall %.2f s (%.2f s)  peak %.0f MB '
-              '(%.0f MB)  flows %d (%d)' % (
+        if a.instructions:
+            oi, hi = row['ours']['instructions'], row['htsim']['instructions']
+            row['instruction_ratio'] = oi / hi if oi and hi else None
+            cost = 'instructions %.1f M (%.1f M, %s)' % (
+                (oi or 0) / 1e6, (hi or 0) / 1e6,
+                '%.2fx' % row['instruction_ratio'] if row['instruction_ratio'] else '-')
+        else:
+            cost = 'wall %.2f s (%.2f s)  peak %.0f MB (%.0f MB)' % (
+                row['ours']['wall_s'], row['htsim']['wall_s'], row['ours']['peak_rss_mb'],
+                row['htsim']['peak_rss_mb'])
+        print('%-15s tail %s us (htsim_uec %s us, %s)  %s  flows %d (%d)' % (
                   name, '%.1f' % o if o else 'unfinished', '%.1f' % h if h else 'unfinished',
-                  '%.3fx' % row['tail_ratio'] if row['tail_ratio'] else '-',
-                  row['ours']['wall_s'], row['htsim']['wall_s'], row['ours']['peak_rss_mb'],
-                  row['htsim']['peak_rss_mb'], row['ours']['flows'], row['htsim']['flows']),
+                  '%.3fx' % row['tail_ratio'] if row['tail_ratio'] else '-', cost,
+                  row['ours']['flows'], row['htsim']['flows']),
               flush=True)
     with open(os.path.join(a.out, 'bench-uec.json'), 'w') as f:
         json.dump(rows, f, indent=1)

@@ -9,7 +9,8 @@
 # Dask's distributed, tqdm), and the
 # tests' outside oracles (tshark, python3-scapy) and runner (python3-pytest), and clang with
 # its sanitizer and libFuzzer runtimes (libclang-rt-14-dev) for the sanitizer build and the
-# fuzz harnesses, Sphinx for the documentation (make doc), and OpenMPI with
+# fuzz harnesses, Valgrind (scripts/bench_uec.py --instructions counts each
+# side's instructions with callgrind), Sphinx for the documentation (make doc), and OpenMPI with
 # the tools that unpack ns-3's source (make mpi, which make test builds; its
 # ns3-module/check-compat.sh adds the deb-src line for Debian's ns3 source
 # package when apt has none). Installs only what is
@@ -21,7 +22,7 @@ libboost-program-options-dev libmetis-dev nlohmann-json3-dev libprotobuf-dev pro
 python3-protobuf
 pybind11-dev python3-dev
 python3-numpy python3-matplotlib python3-scipy python3-distributed python3-tqdm
-tshark python3-scapy python3-pytest clang libclang-rt-14-dev python3-sphinx
+tshark python3-scapy python3-pytest clang libclang-rt-14-dev python3-sphinx valgrind
 libopenmpi-dev openmpi-bin dpkg-dev xz-utils ninja-build"
 
 missing=""

@@ -154,3 +154,29 @@ def test_seeds_draw_another_placement_each_run(run_example, tmp_path):
     bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
                           '--seeds', '-1'], capture_output=True, text=True)
     assert bad.returncode == 2 and '--seeds below 0' in bad.stderr
+
+
+def test_instructions_count_each_side_under_callgrind(run_example, tmp_path):
+    """--instructions: each side runs once under callgrind and the row gives
+    the instructions each executed (callgrind's "I refs") and their ratio."""
+    fake, sim = stand_in(
+        tmp_path, '#!/bin/sh\necho "Flow Uec_0_13 flowId 1 uecSrc 0 finished at 100.0"\n')
+    out = tmp_path / 'out'
+    r = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                        '--cases', 'single', '--instructions', '--out', str(out)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    row, = json.load(open(out / 'bench-uec.json'))
+    ours, peer = row['ours']['instructions'], row['htsim']['instructions']
+    # A shell that echoes one line runs well under 10 M instructions; rdma-sim
+    # building a 36-node fat tree and sending 2 MB, well over.
+    assert 0 < peer < 10e6 < ours
+    assert row['instruction_ratio'] == pytest.approx(ours / peer)
+    assert 'instructions %.1f M' % (ours / 1e6) in r.stdout
+    assert 170 < row['ours']['tail_us'] < 180, 'the run is the same under callgrind'
+    assert bench_uec.instructions('==1== I   refs:      61,738,163\n') == 61738163
+    assert bench_uec.instructions('no count') is None
+    bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
+                          '--cases', 'single', '--instructions', '--runs', '2'],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and 'counts one run' in bad.stderr
