@@ -230,6 +230,12 @@ LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --sim
      'oversub4,oversub8'] = (
     "needs UEC's htsim_uec built from a uet-htsim checkout and make run's build; ten minutes",
     'parse')
+# doc/trimming.rst, instructions counted under callgrind (make run's build)
+LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --sim LTO_RDMA_SIM '
+     '--instructions --cases single,bidir,incast16,incast3-1,outcast-incast,perm16,perm16-inc,'
+     'perm16-1path'] = (
+    "needs UEC's htsim_uec built from a uet-htsim checkout and make run's build; minutes",
+    'parse')
 # doc/planes.rst, "Beside UEC's simulator": htsim_uec built with its planes assert removed
 LONG['scripts/bench_uec.py --htsim-uec PATH/htsim/sim/datacenter/htsim_uec --cases perm16,'
      'perm16-2planes'] = ("needs UEC's htsim_uec built from a uet-htsim checkout", 'parse')
