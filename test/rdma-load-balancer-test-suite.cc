@@ -7,6 +7,7 @@
 // state the test sets.
 
 #include "ns3/qbb-helper.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-module.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -147,6 +148,56 @@ class SprayTestCase : public TestCase
             // Binomial(4000, 1/4): mean 1000, sd 27; 150 is more than 5 sd.
             NS_TEST_EXPECT_MSG_LT(std::abs(int(n) - 1000), 150, "port " << port);
         }
+        Simulator::Destroy();
+    }
+};
+
+/// A policy's random variable is made at its first draw, on the stream
+/// AssignStreams gave: the draws do not depend on what was made before it.
+class StreamAtFirstDrawTestCase : public TestCase
+{
+  public:
+    StreamAtFirstDrawTestCase()
+        : TestCase("Spray: AssignStreams' stream decides the draws, made at the first draw or not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<uint32_t> first;
+        std::vector<uint32_t> second;
+        {
+            Ports p("ns3::RdmaSpray", 4); // AssignStreams(7) before any draw
+            for (int k = 0; k < 64; ++k)
+            {
+                first.push_back(p.Pick(42));
+            }
+        }
+        {
+            // Other random variables made in between take automatic streams.
+            std::vector<Ptr<UniformRandomVariable>> others(5);
+            for (auto& u : others)
+            {
+                u = CreateObject<UniformRandomVariable>();
+                u->GetValue();
+            }
+            Ports p("ns3::RdmaSpray", 4);
+            for (int k = 0; k < 64; ++k)
+            {
+                second.push_back(p.Pick(42));
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ((first == second), true, "stream 7's draws, both times");
+        // And they are stream 7's: a uniform variable on it draws the same ports.
+        Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
+        u->SetStream(7);
+        uint32_t same = 0;
+        for (uint32_t port : first)
+        {
+            same += (u->GetInteger(0, 3) == port);
+        }
+        NS_TEST_EXPECT_MSG_EQ(same, 64u, "Spray draws GetInteger(0, ports - 1) on stream 7");
         Simulator::Destroy();
     }
 };
@@ -356,6 +407,7 @@ class RdmaLoadBalancerTestSuite : public TestSuite
     {
         AddTestCase(new EcmpTestCase, TestCase::QUICK);
         AddTestCase(new SprayTestCase, TestCase::QUICK);
+        AddTestCase(new StreamAtFirstDrawTestCase, TestCase::QUICK);
         AddTestCase(new DrillTestCase, TestCase::QUICK);
         AddTestCase(new LetFlowTestCase, TestCase::QUICK);
         AddTestCase(new AdaptiveTestCase, TestCase::QUICK);
