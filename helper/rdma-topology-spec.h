@@ -36,7 +36,7 @@ class RdmaTopologyError : public std::runtime_error
  */
 struct RdmaLinkParams
 {
-    DataRate rate{100'000'000'000ULL};      //!< line rate, bit/s, both directions
+    DataRate rate{100'000'000'000ULL}; //!< line rate, bit/s, both directions
     Time delay{NanoSeconds(1000)}; //!< one-way propagation delay
     /// Probability that a frame is corrupted on reception, either direction
     /// (per frame, as the HPCC simulator's error_rate; 0 for none)
@@ -68,7 +68,7 @@ struct RdmaTopologySpec
     {
         uint32_t a{0};                 //!< node id of one end
         uint32_t b{0};                 //!< node id of the other end
-        DataRate rate{100'000'000'000ULL};      //!< line rate, bit/s
+        DataRate rate{100'000'000'000ULL}; //!< line rate, bit/s
         Time delay{NanoSeconds(1000)}; //!< one-way propagation delay
         double errorRate{0};           //!< frame corruption probability on reception
         uint32_t tier{0};              //!< generator level (0 = host link)

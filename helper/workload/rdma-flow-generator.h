@@ -67,7 +67,7 @@ class RdmaFlowGenerator : public Object
     struct PoissonConfig
     {
         std::vector<uint32_t> hosts;    //!< the hosts (>= 2); each sends and receives
-        DataRate hostRate{100'000'000'000ULL};   //!< each host's link rate (traffic_gen.py -b)
+        DataRate hostRate{100'000'000'000ULL}; //!< each host's link rate (traffic_gen.py -b)
         double load{0.3};               //!< offered load per host, fraction of hostRate, (0, 1]
         Time start{Seconds(0)};         //!< start of the arrival window (HPCC: 2 s)
         Time duration{MilliSeconds(1)}; //!< length of the arrival window (traffic_gen.py -t)

@@ -260,7 +260,7 @@ class QbbPfcController : public Object
     // the reference count): order only, no behaviour.
     uint8_t m_pausedMask{0};                       //!< bit c: the peer paused class c
     uint8_t m_pendingMask{0};                      //!< classes of the frame to send
-    DataRate m_rate{100'000'000'000ULL};                    //!< the port's line rate
+    DataRate m_rate{100'000'000'000ULL};           //!< the port's line rate
     std::function<void()> m_transmit;              //!< asks the port to transmit
     uint8_t m_rxEnable{0xFF};                      //!< RxEnable attribute
     uint16_t m_holdQuanta{0xFFFF};                 //!< PauseQuanta attribute
