@@ -43,34 +43,21 @@ RdmaLoadBalancer::AddPort(Ptr<QbbNetDevice> port)
 int64_t
 RdmaLoadBalancer::AssignStreams(int64_t stream)
 {
-    m_stream = stream;
-    if (m_rng)
-    {
-        m_rng->SetStream(stream);
-    }
+    m_rng.Assign(stream);
     return 1;
 }
 
 uint32_t
 RdmaLoadBalancer::Draw(uint32_t n)
 {
-    if (!m_rng)
-    {
-        // Made at the first draw (ECMP never draws), on AssignStreams' stream.
-        m_rng = CreateObject<UniformRandomVariable>();
-        if (m_stream >= 0)
-        {
-            m_rng->SetStream(m_stream);
-        }
-    }
-    return m_rng->GetInteger(0, n - 1);
+    return m_rng.Get()->GetInteger(0, n - 1);
 }
 
 void
 RdmaLoadBalancer::DoDispose()
 {
     m_ports.clear();
-    m_rng = nullptr;
+    m_rng.Dispose();
     Object::DoDispose();
 }
 

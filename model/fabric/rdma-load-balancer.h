@@ -12,6 +12,7 @@
 #include "ns3/qbb-net-device.h"
 #include "ns3/rdma-frame-view.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-stream-at-first-draw.h"
 
 #include <cstdint>
 #include <vector>
@@ -156,8 +157,7 @@ class RdmaLoadBalancer : public Object
     std::vector<Ptr<QbbNetDevice>> m_ports; //!< the switch's ports, by index
     bool m_seesFrames{false};               //!< call DoForwarded
     bool m_controlByHash{false};            //!< ControlByHash: ACKs, NAKs, CNPs by the flow hash
-    Ptr<UniformRandomVariable> m_rng;       //!< Draw's stream (made at the first draw)
-    int64_t m_stream{-1};                   //!< its number (AssignStreams), -1: automatic
+    RdmaStreamAtFirstDraw m_rng;            //!< Draw's stream (ECMP never draws)
 };
 
 } // namespace ns3

@@ -131,17 +131,7 @@ QbbNetDevice::CorruptCopy(const RdmaFrame& frame)
     const uint32_t beyondHeader =
         size > ETHERNET_HEADER_BYTES ? size - ETHERNET_HEADER_BYTES : size;
     const uint32_t span = std::min(m_corruptTailBytes, beyondHeader);
-    if (!m_corruptRng)
-    {
-        // Made at the first corruption (most links never corrupt), on the
-        // stream AssignStreams gave, if it was called.
-        m_corruptRng = CreateObject<UniformRandomVariable>();
-        if (m_corruptStream >= 0)
-        {
-            m_corruptRng->SetStream(m_corruptStream);
-        }
-    }
-    const uint32_t bit = m_corruptRng->GetInteger(0, span * 8 - 1);
+    const uint32_t bit = m_corruptRng.Get()->GetInteger(0, span * 8 - 1);
     const uint32_t byte = size - span + bit / 8;
     bytes[byte] ^= static_cast<uint8_t>(1U << (bit % 8));
     NS_LOG_LOGIC("flipped bit " << bit % 8 << " of byte " << byte << " of " << size);

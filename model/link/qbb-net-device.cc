@@ -178,7 +178,7 @@ QbbNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
-    m_corruptRng = nullptr;
+    m_corruptRng.Dispose();
     m_txReadyCallback.Nullify();
     m_frameRxCallback.Nullify();
     m_rxCallback.Nullify();
@@ -462,11 +462,7 @@ int64_t
 QbbNetDevice::AssignStreams(int64_t stream)
 {
     NS_LOG_FUNCTION(this << stream);
-    m_corruptStream = stream;
-    if (m_corruptRng)
-    {
-        m_corruptRng->SetStream(stream);
-    }
+    m_corruptRng.Assign(stream);
     return 1;
 }
 

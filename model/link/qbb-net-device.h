@@ -19,6 +19,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/rdma-stream-at-first-draw.h"
 #include "ns3/rdma-wire.h"
 #include "ns3/traced-callback.h"
 
@@ -32,7 +33,6 @@ namespace ns3
 class QbbChannel;
 class ErrorModel;
 class Node;
-class UniformRandomVariable;
 
 /**
  * \ingroup rdma
@@ -471,8 +471,7 @@ class QbbNetDevice : public NetDevice
     uint32_t m_ifIndex{0};                   //!< interface index
     Mac48Address m_address;                  //!< MAC address
     uint32_t m_corruptTailBytes;             //!< span of the flipped bit, bytes from the end
-    Ptr<UniformRandomVariable> m_corruptRng; //!< position of the flipped bit (made at first use)
-    int64_t m_corruptStream{-1};             //!< its stream (AssignStreams), -1: automatic
+    RdmaStreamAtFirstDraw m_corruptRng; //!< position of the flipped bit (most links never corrupt)
     QbbDscpClassMap m_dscpMap;     //!< DSCP to class
 
     FrameReceiveCallback m_frameRxCallback;                //!< raw-frame receive
