@@ -176,6 +176,26 @@ def test_patched_ns3_draws_debians_numbers(sequential, build_dir, tmp_path):
 
 
 @needs_mpi
+def test_patched_ns3_reads_ns_attribute_default(sequential, build_dir, tmp_path):
+    """ns3-module/patches/construct-self-no-copies.patch builds an
+    attribute's full name only when NS_ATTRIBUTE_DEFAULT gives values: with
+    one given (each switch's ECMP seed), make mpi's build still takes it, as
+    Debian's libns3 does, and the flows move the same way in both."""
+    env = dict(os.environ, NS_ATTRIBUTE_DEFAULT='ns3::RdmaSwitch::EcmpSeed=12345')
+    outs = {}
+    for name, sim in (('patched', SIM),
+                      ('debian', os.path.join(build_dir, 'examples', 'rdma-sim'))):
+        outs[name] = tmp_path / name
+        r = subprocess.run([sim, '--quiet', '--force', '--output.dir=%s' % outs[name]] +
+                           CONFIGS['k4-default'],
+                           capture_output=True, text=True, timeout=600, env=env)
+        assert r.returncode == 0, r.stderr
+    moved = rows(outs['patched'] / 'fct.csv', flow_id)
+    assert moved == rows(outs['debian'] / 'fct.csv', flow_id)
+    assert moved != rows(sequential['k4-default'] / 'fct.csv', flow_id)
+
+
+@needs_mpi
 @pytest.mark.parametrize('name', ['k4-default', 'hpcc-1ms'])
 def test_null_message_sync_gives_the_same_answers(sequential, tmp_path, name):
     out = tmp_path / 'mpi'
