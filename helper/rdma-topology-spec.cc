@@ -80,11 +80,49 @@ RdmaTopologySpec::AddLink(uint32_t a, uint32_t b, const RdmaLinkParams& params, 
     l.delay = params.delay;
     l.errorRate = params.errorRate;
     l.tier = tier;
-    std::ostringstream where;
-    where << name << ": link " << links.size();
-    l.where = where.str();
-    links.push_back(l);
+    l.where = name + ": link " + std::to_string(links.size());
+    links.push_back(std::move(l));
 }
+
+namespace
+{
+
+/**
+ * \param l a link
+ * \param n the topology's nodes
+ * \return what is wrong with it, or "" (a stream is made only for an error:
+ * Validate asks this of every link of fabrics of thousands)
+ */
+std::string
+LinkProblem(const RdmaTopologySpec::Link& l, uint32_t n)
+{
+    if (l.a >= n || l.b >= n)
+    {
+        return "node " + std::to_string(l.a >= n ? l.a : l.b) + " does not exist (" +
+               std::to_string(n) + " nodes, ids 0-" + std::to_string(n == 0 ? 0 : n - 1) + ")";
+    }
+    if (l.a == l.b)
+    {
+        return "links node " + std::to_string(l.a) + " to itself";
+    }
+    if (l.rate.GetBitRate() == 0)
+    {
+        return "rate must be above 0 bit/s";
+    }
+    if (l.delay.IsStrictlyNegative())
+    {
+        return "delay must not be negative";
+    }
+    if (!(l.errorRate >= 0 && l.errorRate <= 1))
+    {
+        std::ostringstream err;
+        err << "error rate " << l.errorRate << " is not a probability in [0, 1]";
+        return err.str();
+    }
+    return "";
+}
+
+} // namespace
 
 void
 RdmaTopologySpec::Validate() const
@@ -93,31 +131,10 @@ RdmaTopologySpec::Validate() const
     std::vector<uint32_t> degree(n, 0);
     for (const Link& l : links)
     {
-        std::ostringstream err;
-        if (l.a >= n || l.b >= n)
+        const std::string problem = LinkProblem(l, n);
+        if (!problem.empty())
         {
-            err << l.where << ": node " << (l.a >= n ? l.a : l.b) << " does not exist (" << n
-                << " nodes, ids 0-" << (n == 0 ? 0 : n - 1) << ")";
-        }
-        else if (l.a == l.b)
-        {
-            err << l.where << ": links node " << l.a << " to itself";
-        }
-        else if (l.rate.GetBitRate() == 0)
-        {
-            err << l.where << ": rate must be above 0 bit/s";
-        }
-        else if (l.delay.IsStrictlyNegative())
-        {
-            err << l.where << ": delay must not be negative";
-        }
-        else if (!(l.errorRate >= 0 && l.errorRate <= 1))
-        {
-            err << l.where << ": error rate " << l.errorRate << " is not a probability in [0, 1]";
-        }
-        if (!err.str().empty())
-        {
-            throw RdmaTopologyError(err.str());
+            throw RdmaTopologyError(l.where + ": " + problem);
         }
         ++degree[l.a];
         ++degree[l.b];

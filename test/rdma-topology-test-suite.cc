@@ -310,6 +310,25 @@ class BadSpecTestCase : public TestCase
         s.links[1].errorRate = 2;
         e = ErrorOf([&] { s.Validate(); });
         NS_TEST_ASSERT_MSG_NE(e.find("star 2: link 1: error rate 2"), std::string::npos, e);
+        // Each of the link checks, with the link named.
+        const auto linkError = [&](const std::function<void(RdmaTopologySpec::Link&)>& edit) {
+            RdmaTopologySpec t = RdmaTopologySpec::Star(2, p);
+            edit(t.links[0]);
+            return ErrorOf([&] { t.Validate(); });
+        };
+        e = linkError([](RdmaTopologySpec::Link& l) { l.b = 7; });
+        NS_TEST_ASSERT_MSG_EQ(e, "star 2: link 0: node 7 does not exist (3 nodes, ids 0-2)", e);
+        e = linkError([](RdmaTopologySpec::Link& l) { l.b = l.a; });
+        NS_TEST_ASSERT_MSG_NE(e.find("star 2: link 0: links node "), std::string::npos, e);
+        NS_TEST_ASSERT_MSG_NE(e.find(" to itself"), std::string::npos, e);
+        e = linkError([](RdmaTopologySpec::Link& l) { l.rate = DataRate(0); });
+        NS_TEST_ASSERT_MSG_EQ(e, "star 2: link 0: rate must be above 0 bit/s", e);
+        e = linkError([](RdmaTopologySpec::Link& l) { l.delay = NanoSeconds(-1); });
+        NS_TEST_ASSERT_MSG_EQ(e, "star 2: link 0: delay must not be negative", e);
+        e = linkError([](RdmaTopologySpec::Link& l) { l.errorRate = 1.5; });
+        NS_TEST_ASSERT_MSG_EQ(e,
+                              "star 2: link 0: error rate 1.5 is not a probability in [0, 1]",
+                              e);
         s = RdmaTopologySpec::Star(2, p);
         s.AddLink(0, 2, p, 0); // host 0 now dual-homed
         e = ErrorOf([&] { s.Validate(); });

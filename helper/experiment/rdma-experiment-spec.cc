@@ -776,6 +776,8 @@ CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
     const uint32_t lossless = static_cast<uint32_t>(__builtin_popcountll(mask & 0xFF));
     const uint32_t maxFrame = static_cast<uint32_t>(c.GetUinteger("link.Mtu")) +
                               RdmaWire::ETHERNET_HEADER_BYTES + RdmaWire::VLAN_TAG_BYTES;
+    const uint64_t reserved = c.GetUinteger("pfc.ReservedBytes");
+    const uint64_t headroom = c.GetUinteger("pfc.HeadroomBytes");
     std::vector<uint64_t> fixed(t.GetNNodes(), 0);
     std::vector<uint32_t> ports(t.GetNNodes(), 0);
     for (const auto& l : t.links)
@@ -784,8 +786,8 @@ CheckSwitchBuffers(const RdmaConfig& c, const RdmaTopologySpec& t)
         {
             if (t.isSwitch[end])
             {
-                fixed[end] += SwitchMmu::PortFixedBytes(c.GetUinteger("pfc.ReservedBytes"),
-                                                        c.GetUinteger("pfc.HeadroomBytes"),
+                fixed[end] += SwitchMmu::PortFixedBytes(reserved,
+                                                        headroom,
                                                         lossless,
                                                         l.rate,
                                                         l.delay,
