@@ -69,8 +69,10 @@ class WireTimeTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(20), NanoSeconds(672), "20 B padded");
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(60), NanoSeconds(672), "60 B minimum");
         NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(61), NanoSeconds(680), "61 B");
-        // Sizes in turn (the last two are kept): each still by the formula.
-        const uint32_t sizes[] = {1000, 61, 1000, 61, 20, 1000, 20, 61, 1000};
+        // Sizes in turn, fewer and more than the kept six, found at every
+        // place of the kept ones and evicted: each still by the formula.
+        const uint32_t sizes[] = {1000, 61,  1000, 61, 20, 1000, 20,  61,  1000, 100,  200, 300,
+                                  400,  500, 1000, 61, 20, 100,  600, 700, 61,   1000, 20,  700};
         for (uint32_t b : sizes)
         {
             NS_TEST_EXPECT_MSG_EQ(dev->GetWireTime(b),

@@ -23,19 +23,19 @@ constexpr uint32_t g_noCachedSize = std::numeric_limits<uint32_t>::max();
 
 QbbTransmitter::QbbTransmitter(QbbDeviceStats& stats,
                                const TracedCallback<Ptr<const Packet>>& txEnd)
-    : m_wireTimeBytes{g_noCachedSize, g_noCachedSize},
-      m_stats(stats),
+    : m_stats(stats),
       m_txEndTrace(txEnd),
       m_rate(DataRate(100'000'000'000ULL)),
       m_wireOverhead(RdmaWire::WIRE_OVERHEAD_BYTES)
 {
+    m_wireTimeBytes.fill(g_noCachedSize);
 }
 
 void
 QbbTransmitter::SetDataRate(DataRate rate)
 {
     m_rate = rate;
-    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+    m_wireTimeBytes.fill(g_noCachedSize);
 }
 
 DataRate
@@ -48,7 +48,7 @@ void
 QbbTransmitter::SetWireOverhead(uint32_t bytes)
 {
     m_wireOverhead = bytes;
-    m_wireTimeBytes = {g_noCachedSize, g_noCachedSize};
+    m_wireTimeBytes.fill(g_noCachedSize);
 }
 
 uint32_t
@@ -64,14 +64,23 @@ QbbTransmitter::GetWireTime(uint32_t frameBytes) const
     {
         return m_wireTime[0];
     }
-    if (frameBytes != m_wireTimeBytes[1])
+    // Found further down, or computed in the place of the oldest: either way
+    // it moves to the front and the ones before it move back by one.
+    std::size_t i = 1;
+    while (i + 1 < WIRE_TIMES_KEPT && m_wireTimeBytes[i] != frameBytes)
     {
-        m_wireTime[1] = WireTime(m_rate, frameBytes, m_wireOverhead);
-        m_wireTimeBytes[1] = frameBytes;
+        ++i;
     }
-    std::swap(m_wireTimeBytes[0], m_wireTimeBytes[1]); // most recent first
-    std::swap(m_wireTime[0], m_wireTime[1]);
-    return m_wireTime[0];
+    const Time t = m_wireTimeBytes[i] == frameBytes ? m_wireTime[i]
+                                                    : WireTime(m_rate, frameBytes, m_wireOverhead);
+    for (; i > 0; --i)
+    {
+        m_wireTimeBytes[i] = m_wireTimeBytes[i - 1];
+        m_wireTime[i] = m_wireTime[i - 1];
+    }
+    m_wireTimeBytes[0] = frameBytes;
+    m_wireTime[0] = t;
+    return t;
 }
 
 Time

@@ -57,9 +57,11 @@ class QbbTransmitter
     /// \return what each frame adds on the wire, bytes
     uint32_t GetWireOverhead() const;
     /**
-     * \brief WireTime() at this transmitter's rate and overhead; the last two
-     * frame sizes' results are kept (a port sends mostly full data frames and
-     * ACKs), which saves a 128-bit division per frame.
+     * \brief WireTime() at this transmitter's rate and overhead; the results
+     * of the last WIRE_TIMES_KEPT frame sizes are kept, most recent first (a
+     * port sends a few sizes: full data frames, ACKs, SACKs with their
+     * bitmap, trimmed headers and their NAKs), which saves a 128-bit
+     * division per frame.
      * \param frameBytes Ethernet frame bytes without FCS
      * \return the wire time
      */
@@ -111,8 +113,10 @@ class QbbTransmitter
     mutable Ptr<RdmaFrame> m_frame; //!< frame being serialized, or null (settled lazily)
     Time m_end;                     //!< when the current transmission ends
     bool m_completionPending{false}; //!< m_completion is scheduled (only Dispose cancels it)
-    mutable std::array<uint32_t, 2> m_wireTimeBytes; //!< frame sizes of the cached wire times
-    mutable std::array<Time, 2> m_wireTime;          //!< GetWireTime of each, latest first
+    /// Frame sizes whose wire times GetWireTime keeps.
+    static constexpr std::size_t WIRE_TIMES_KEPT = 6;
+    mutable std::array<uint32_t, WIRE_TIMES_KEPT> m_wireTimeBytes; //!< sizes, latest first
+    mutable std::array<Time, WIRE_TIMES_KEPT> m_wireTime;          //!< GetWireTime of each
     Ptr<EventImpl> m_completion;                     //!< the completion event, reused
     QbbDeviceStats& m_stats;                         //!< the device's counters
     const TracedCallback<Ptr<const Packet>>& m_txEndTrace; //!< the device's PhyTxEnd

@@ -5,6 +5,7 @@
 #include "roce-frame.h"
 
 #include "icrc-trailer.h"
+#include "rdma-frame-editor.h"
 #include "rdma-int-codec.h"
 #include "rdma-opcode.h"
 #include "rdma-raw-header.h"
@@ -243,8 +244,7 @@ WriteIpHeader(const RoceFrame& f, uint32_t udpLength, Buffer::Iterator& i)
         ip.SetPayloadSize(udpLength);
         ip.SetSource(f.srcIpv4);
         ip.SetDestination(f.dstIpv4);
-        ip.EnableChecksum();
-        ip.Serialize(i);
+        ip.Serialize(i); // checksum 0: RoceFrame::Build sets it over the bytes
     }
     i.Next(f.ipv6 ? IPV6_HEADER : IPV4_HEADER);
 }
@@ -371,6 +371,15 @@ RoceFrame::Build(bool ethernet,
     uint8_t head[64 + HEAD_MAX];
     NS_ASSERT(headers <= sizeof(head));
     hb.CopyData(head, headers);
+    if (!ipv6)
+    {
+        // The IPv4 header checksum (RFC 791), summed over the header's bytes
+        // here: ns-3's Ipv4Header sums them through a Buffer iterator, a
+        // fifth of this function's instructions.
+        const uint16_t sum = RdmaFrameEditor::Ipv4Checksum(head + l2, IPV4_HEADER);
+        head[l2 + 10] = static_cast<uint8_t>(sum >> 8);
+        head[l2 + 11] = static_cast<uint8_t>(sum);
+    }
 
     // The ICRC over IP header .. pad. A payload of zeros has its CRC found
     // from the headers' (MakeBody extends it over real bytes).
