@@ -56,6 +56,10 @@ RdmaEventScheduler::~RdmaEventScheduler()
 uint64_t
 RdmaEventScheduler::NextKey(uint32_t origin)
 {
+    if (origin < m_next.size() && m_next[origin] <= SEQUENCE_MASK)
+    {
+        return (uint64_t(origin) << SEQUENCE_BITS) | m_next[origin]++; // a node's, as mostly
+    }
     uint64_t seq;
     uint64_t index;
     if (origin == Simulator::NO_CONTEXT)
