@@ -184,6 +184,7 @@ ResentJson(const Figures& f)
             {"spurious", q.spuriousRetransmissions},
             {"after_qp_gone", f.totals.requestsToGoneQps},
             {"lost_in_fabric", f.totals.dropsOnLinks + f.totals.dropsInSwitches},
+            {"trimmed_in_fabric", f.totals.trimmed},
             {"in_flight_or_replacing_losses", rest}};
 }
 
@@ -624,9 +625,19 @@ ReorderingLine(const RdmaQueuePair::Stats& q, const RdmaStatsHelper::Totals& t)
         const int64_t rest = int64_t(q.retransmissions) - int64_t(q.spuriousRetransmissions) -
                              int64_t(t.requestsToGoneQps);
         l << " (a copy of the PSN had arrived), " << t.requestsToGoneQps
-          << " after their QP was gone, " << rest
-          << (t.dropsOnLinks + t.dropsInSwitches > 0 ? " in flight at the end or replacing losses"
-                                                     : " in flight at the end (no frame lost)");
+          << " after their QP was gone, " << rest;
+        // A trimmed frame lost its payload as a dropped one lost all of it:
+        // the resends that replace them are among the rest.
+        const uint64_t lost = t.dropsOnLinks + t.dropsInSwitches;
+        if (lost + t.trimmed == 0)
+        {
+            l << " in flight at the end (no frame lost or trimmed)";
+        }
+        else
+        {
+            l << " in flight at the end or replacing the " << lost << " frames lost and "
+              << t.trimmed << " trimmed";
+        }
     }
     return l.str();
 }

@@ -29,6 +29,26 @@ def test_trimmed_packets_are_resent_once_and_nothing_is_dropped(run_example, tmp
     assert off['recovery']['timeouts'] > 0, 'dropping leaves tail losses to the timer'
 
 
+def test_resends_that_replace_trimmed_frames_are_said_so(run_example, tmp_path):
+    """The resends replace trimmed frames: the reordering block counts the
+    trimmed beside the lost, and the screen's line says the rest replaces
+    them (it had called them all in flight, "no frame lost")."""
+    r = run_example('rdma-sim', '-c', INCAST, '--output.dir=%s' % tmp_path)
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(str(tmp_path), 'summary.json')) as f:
+        s = json.load(f)
+    resent = s['reordering']['resent']
+    assert resent['lost_in_fabric'] == 0
+    assert resent['trimmed_in_fabric'] == s['trimming']['trimmed_frames'] > 1000
+    rest = resent['in_flight_or_replacing_losses']
+    assert rest == resent['packets'] - resent['spurious'] - resent['after_qp_gone']
+    line = [x for x in r.stdout.splitlines() if x.startswith('reordering:')]
+    assert len(line) == 1, r.stdout
+    assert line[0].endswith('%d in flight at the end or replacing the 0 frames lost and %d trimmed'
+                            % (rest, resent['trimmed_in_fabric'])), line[0]
+    assert 'no frame lost' not in r.stdout
+
+
 def test_trimmed_frames_are_valid_rocev2(run_example, tmp_path):
     pytest.importorskip('scapy.contrib.roce')
     out = tmp_path / 'pcap'
