@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <vector>
@@ -73,6 +74,146 @@ class PathPenaltyTestCase : public TestCase
         }
         NS_TEST_EXPECT_MSG_EQ(seen.size(), 3u, "3 ports, each twice in 6 calls");
         NS_TEST_EXPECT_MSG_EQ(seen.count(port[3]), 0u, "not the fourth");
+    }
+};
+
+/**
+ * RdmaPathPenalty against UecMpBitmap's walk taken step by step: when every
+ * entropy has a score, a call passes one whole round (one wrap, one draw)
+ * and ends at the position it began, under the new order. The class takes
+ * that round at once; the ports, the scores and the draws must be the walk's.
+ */
+class PathPenaltyFullRoundTestCase : public TestCase
+{
+  public:
+    PathPenaltyFullRoundTestCase()
+        : TestCase("PathPenalty, 1 to 16 paths, every score from 0 to 15: each call gives the "
+                   "port, leaves the scores and takes the draws of uet-htsim's step-by-step walk, "
+                   "whole rounds with every entropy penalized included")
+    {
+    }
+
+  private:
+    /// The walk one position at a time (UecMpBitmap::nextEntropy's loop).
+    struct Walk
+    {
+        uint32_t mask{0};
+        uint32_t paths{0};
+        uint16_t upper{0};
+        uint32_t xr{0};
+        uint32_t index{0};
+        std::vector<uint8_t> score;
+
+        void Advance(const std::function<uint16_t()>& draw)
+        {
+            if (++index > mask)
+            {
+                index = 0;
+                xr = draw() & mask;
+            }
+        }
+
+        uint16_t Next(const std::function<uint16_t()>& draw)
+        {
+            while (((index ^ xr) & mask) >= paths)
+            {
+                Advance(draw);
+            }
+            uint32_t e = (index ^ xr) & mask;
+            bool skipped = false;
+            for (uint32_t tried = 0; score[e] > 0 && tried <= mask; ++tried)
+            {
+                if (!skipped)
+                {
+                    --score[e];
+                    skipped = true;
+                }
+                do
+                {
+                    Advance(draw);
+                    e = (index ^ xr) & mask;
+                } while (e >= paths);
+            }
+            const auto port = static_cast<uint16_t>(upper | ((index ^ xr) & mask));
+            Advance(draw);
+            return port;
+        }
+    };
+
+    void DoRun() override
+    {
+        // One linear congruential sequence feeds both sides, each its own copy.
+        uint32_t classState = 12345;
+        uint32_t walkState = 12345;
+        uint64_t classDraws = 0;
+        uint64_t walkDraws = 0;
+        const std::function<uint16_t()> classDraw = [&]() {
+            ++classDraws;
+            classState = classState * 1103515245U + 12345U;
+            return static_cast<uint16_t>(classState >> 16);
+        };
+        const std::function<uint16_t()> walkDraw = [&]() {
+            ++walkDraws;
+            walkState = walkState * 1103515245U + 12345U;
+            return static_cast<uint16_t>(walkState >> 16);
+        };
+        uint32_t fullRounds = 0;
+        for (uint32_t paths : {1U, 2U, 3U, 4U, 7U, 8U, 16U})
+        {
+            RdmaPathPenalty p(paths, classDraw);
+            Walk w;
+            w.paths = paths;
+            while (w.mask + 1 < paths)
+            {
+                w.mask = (w.mask << 1) | 1;
+            }
+            w.upper = static_cast<uint16_t>(0xC000 | (walkDraw() & ~w.mask & 0x3FFF));
+            w.xr = walkDraw() & w.mask;
+            w.score.assign(paths, 0);
+            for (uint32_t call = 0; call < 400; ++call)
+            {
+                // Every 40 calls, penalize every port; in between, now and
+                // then one (trim or ECN), so scores run from 15 down to 0.
+                if (call % 40 == 0)
+                {
+                    for (uint32_t i = 0; i < paths; ++i)
+                    {
+                        const auto port = static_cast<uint16_t>(w.upper | i);
+                        for (int k = 0; k < 4; ++k)
+                        {
+                            p.Penalize(port, RdmaPathPenalty::TRIM_PENALTY);
+                        }
+                        w.score[i] = RdmaPathPenalty::MAX_PENALTY;
+                    }
+                }
+                else if (call % 7 == 3)
+                {
+                    const uint32_t i = (call * 5) % paths;
+                    const uint8_t penalty =
+                        call % 2 ? RdmaPathPenalty::TRIM_PENALTY : RdmaPathPenalty::ECN_PENALTY;
+                    p.Penalize(static_cast<uint16_t>(w.upper | i), penalty);
+                    w.score[i] = static_cast<uint8_t>(
+                        std::min<uint32_t>(w.score[i] + penalty, RdmaPathPenalty::MAX_PENALTY));
+                }
+                bool all = paths == w.mask + 1;
+                for (uint8_t sc : w.score)
+                {
+                    all = all && sc > 1;
+                }
+                fullRounds += all ? 1 : 0;
+                NS_TEST_ASSERT_MSG_EQ(p.Next(classDraw),
+                                      w.Next(walkDraw),
+                                      paths << " paths, call " << call);
+                NS_TEST_ASSERT_MSG_EQ(classDraws, walkDraws, paths << " paths, call " << call);
+                for (uint32_t i = 0; i < paths; ++i)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(+p.GetPenalty(static_cast<uint16_t>(w.upper | i)),
+                                          +w.score[i],
+                                          paths << " paths, call " << call << ", entropy " << i);
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(fullRounds, 500u, "whole rounds with every entropy penalized");
     }
 };
 
@@ -163,6 +304,7 @@ class RdmaMixedEntropyTestSuite : public TestSuite
         : TestSuite("rdma-mixed-entropy", UNIT)
     {
         AddTestCase(new PathPenaltyTestCase, TestCase::QUICK);
+        AddTestCase(new PathPenaltyFullRoundTestCase, TestCase::QUICK);
         AddTestCase(new MixedEntropyTestCase, TestCase::QUICK);
     }
 };

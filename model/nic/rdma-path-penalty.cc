@@ -56,8 +56,20 @@ RdmaPathPenalty::Next(const std::function<uint16_t()>& draw)
     {
         if (!skipped)
         {
-            --m_penalty[entropy]; // a skip forgives a little, once per call
+            // A skip forgives a little, once per call.
+            if (--m_penalty[entropy] == 0)
+            {
+                --m_penalized;
+            }
             skipped = true;
+            if (m_penalized == paths && paths == m_mask + 1)
+            {
+                // Every entropy still has a score, and none changes during
+                // the walk: it would pass all P positions, one round that
+                // wraps (and draws) once and ends where it began.
+                m_xor = draw() & m_mask;
+                break;
+            }
         }
         do
         {
@@ -82,6 +94,10 @@ RdmaPathPenalty::Penalize(uint16_t port, uint8_t penalty)
         return;
     }
     uint8_t& score = m_penalty[port & m_mask];
+    if (score == 0 && penalty > 0)
+    {
+        ++m_penalized;
+    }
     score = static_cast<uint8_t>(std::min<uint32_t>(score + penalty, MAX_PENALTY));
 }
 

@@ -67,6 +67,7 @@ class RdmaPathPenalty
     uint32_t m_xor;                 //!< this round's order
     uint32_t m_index{0};            //!< position in the round
     std::vector<uint8_t> m_penalty; //!< score per entropy index
+    uint32_t m_penalized{0};        //!< entropies whose score is above 0
 };
 
 } // namespace ns3
