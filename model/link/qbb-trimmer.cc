@@ -5,10 +5,12 @@
 #include "qbb-trimmer.h"
 
 #include "ns3/double.h"
-
+#include "ns3/icrc-trailer.h"
 #include "ns3/int-header.h"
 #include "ns3/log.h"
+#include "ns3/rdma-frame-editor.h"
 #include "ns3/rdma-frame-view.h"
+#include "ns3/rdma-wire.h"
 #include "ns3/roce-frame.h"
 #include "ns3/uinteger.h"
 
@@ -134,9 +136,105 @@ QbbTrimmer::AboveThreshold(uint8_t cls, uint64_t queueBytes) const
     return m_threshold > 0 && Trims(cls) && queueBytes >= m_threshold;
 }
 
+namespace
+{
+
+/// \return the 16-bit big-endian value at p \param p two bytes
+uint16_t
+ReadU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
+
+/// Write v big-endian at p \param p two bytes \param v the value
+void
+WriteU16(uint8_t* p, uint32_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+
+} // namespace
+
+Ptr<RdmaFrame>
+QbbTrimmer::TrimCompact(const RdmaFrame& frame, bool& done) const
+{
+    // The head of a compact frame is every header up to the payload, as
+    // RoceFrame::Build wrote it; the rest is the payload's zeros, the pad
+    // and the ICRC. The trimmed frame is that head with the fields that
+    // depend on the payload or mark the trim rewritten: what parsing the
+    // frame and building it again without its payload gives, byte for byte.
+    done = false;
+    const uint32_t headLen = frame.GetHeadLength();
+    uint8_t head[RdmaFrame::HEAD_CAPACITY];
+    if (frame.CopyData(head, headLen) != headLen || headLen < RdmaWire::ETHERNET_HEADER_BYTES)
+    {
+        return nullptr;
+    }
+    uint32_t ip = RdmaWire::ETHERNET_HEADER_BYTES;
+    uint16_t type = ReadU16(head + 12);
+    const bool tagged = type == RdmaWire::ETHERTYPE_VLAN;
+    if (tagged)
+    {
+        ip += RdmaWire::VLAN_TAG_BYTES;
+        type = ReadU16(head + 16);
+    }
+    const bool ipv6 = type == RoceFrame::ETHERTYPE_IPV6;
+    if (!ipv6 && (type != RoceFrame::ETHERTYPE_IPV4 || head[ip] != 0x45))
+    {
+        return nullptr; // another L3, or IPv4 options: parse it (Trim)
+    }
+    const uint32_t udp = ip + (ipv6 ? RdmaWire::IPV6_HEADER_BYTES : RdmaWire::IPV4_HEADER_BYTES);
+    const uint32_t bth = udp + RdmaWire::UDP_HEADER_BYTES;
+    if (headLen < bth + RdmaWire::BTH_BYTES || head[ipv6 ? ip + 6 : ip + 9] != 17 ||
+        ReadU16(head + udp + 2) != RoceFrame::UDP_PORT)
+    {
+        return nullptr;
+    }
+    done = true;
+    if (frame.GetSize() == headLen + RdmaFrame::TRAILER_BYTES)
+    {
+        return nullptr; // no payload (an ACK, a request without data, a trimmed frame)
+    }
+    if (tagged)
+    {
+        head[14] = static_cast<uint8_t>((head[14] & 0x1F) | (m_trimClass << 5)); // PCP
+    }
+    const uint32_t trailer = RdmaFrame::TRAILER_BYTES;
+    if (ipv6)
+    {
+        // Traffic class: 4 bits in each of the first two bytes.
+        const uint8_t tos = static_cast<uint8_t>(m_dscp << 2 | ((head[ip + 1] >> 4) & 0x3));
+        head[ip] = static_cast<uint8_t>((head[ip] & 0xF0) | (tos >> 4));
+        head[ip + 1] = static_cast<uint8_t>((head[ip + 1] & 0x0F) | (tos << 4));
+        WriteU16(head + ip + 4, headLen - udp + trailer);
+    }
+    else
+    {
+        head[ip + 1] = static_cast<uint8_t>(m_dscp << 2 | (head[ip + 1] & 0x3));
+        WriteU16(head + ip + 2, headLen - ip + trailer);
+        WriteU16(head + ip + 10,
+                 RdmaFrameEditor::Ipv4Checksum(head + ip, RdmaWire::IPV4_HEADER_BYTES));
+    }
+    WriteU16(head + udp + 4, headLen - udp + trailer);
+    head[bth + 1] &= 0xCF; // PadCnt 0 (IBA 9.2.4): no payload, no pad
+    const uint32_t icrc =
+        IcrcTrailer::Compute(ipv6 ? IcrcTrailer::IPV6 : IcrcTrailer::IPV4, head + ip, headLen - ip);
+    return RdmaFrame::Compact(head, headLen, 0, icrc);
+}
+
 Ptr<RdmaFrame>
 QbbTrimmer::Trim(RdmaFrame& frame) const
 {
+    if (frame.IsCompact() && !frame.HasIntSlots())
+    {
+        bool done = false;
+        Ptr<RdmaFrame> trimmed = TrimCompact(frame, done);
+        if (done)
+        {
+            return trimmed;
+        }
+    }
     RoceFrame f;
     IntHeader intHeader;
     bool hasInt = false;

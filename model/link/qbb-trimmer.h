@@ -108,6 +108,16 @@ class QbbTrimmer : public Object
     int64_t AssignStreams(int64_t stream);
 
   private:
+    /**
+     * \brief Trim a compact frame without an INT header by rewriting its
+     * head's bytes (Trim's result, without parsing and building the frame).
+     * \param frame the frame
+     * \param done set true when the answer is final; false leaves the frame
+     *        to Trim's parse (another L3, IPv4 options, not RoCEv2)
+     * \return the trimmed frame, or null (no payload, or not done)
+     */
+    Ptr<RdmaFrame> TrimCompact(const RdmaFrame& frame, bool& done) const;
+
     uint8_t m_classes{0};    //!< Classes attribute: bit c = class c is trimmed
     uint8_t m_trimClass{7};  //!< TrimClass attribute
     uint8_t m_dscp{63};      //!< Dscp attribute

@@ -143,6 +143,12 @@ class RdmaFrame : public SimpleRefCount<RdmaFrame, empty, RdmaFrameDeleter>
         return m_wrapped ? 0 : m_headLen;
     }
 
+    /// \return whether the head holds an INT header (its slots' egress IDs kept)
+    bool HasIntSlots() const
+    {
+        return m_intSlots;
+    }
+
     /// \return the bytes of the record's allocation: the fixed part, the
     /// head (compact) and the INT egress slots, rounded up to 8
     uint32_t GetRecordBytes() const
