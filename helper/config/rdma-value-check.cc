@@ -257,8 +257,7 @@ IntegerTextOk(const std::string& s, bool isSigned)
 
 /// \return whether the text is acceptable to hand to the checker's DeserializeFromString
 bool
-TextOk(const std::string& type, const std::string& info, const std::string& s,
-       Ptr<const AttributeChecker> checker)
+TextOk(const std::string& type, const std::string& s, Ptr<const AttributeChecker> checker)
 {
     static const std::vector<std::string> stockTypes{"DoubleValue",
                                                      "IntegerValue",
@@ -301,7 +300,8 @@ TextOk(const std::string& type, const std::string& info, const std::string& s,
     }
     if (type.find("EnumValue") != std::string::npos)
     {
-        std::istringstream names(info);
+        std::istringstream names(
+            checker->HasUnderlyingTypeInformation() ? checker->GetUnderlyingTypeInformation() : "");
         std::string name;
         while (std::getline(names, name, '|'))
         {
@@ -413,21 +413,27 @@ class RdmaDataRateChecker : public DataRateChecker
     DataRate m_min; //!< the smallest rate accepted
 };
 
-} // namespace
-
+/**
+ * RdmaCheckValue, keeping the value read.
+ * \param checker the attribute's checker
+ * \param type its GetValueTypeName()
+ * \param text the value as typed
+ * \param value receives the value read (when "" is returned)
+ * \return RdmaCheckValue's answer
+ */
 std::string
-RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
+CheckAndRead(Ptr<const AttributeChecker> checker,
+             const std::string& type,
+             const std::string& text,
+             Ptr<AttributeValue>& value)
 {
-    const std::string type = checker->GetValueTypeName();
-    const std::string info =
-        checker->HasUnderlyingTypeInformation() ? checker->GetUnderlyingTypeInformation() : "";
     const bool isString = type.find("StringValue") != std::string::npos;
     const std::string unitError = UnitError(type, text, checker);
     if (!unitError.empty())
     {
         return unitError;
     }
-    if (!TextOk(type, info, text, checker))
+    if (!TextOk(type, text, checker))
     {
         return isString ? "text without blanks" : Expected(*checker);
     }
@@ -441,7 +447,21 @@ RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
     {
         return Expected(*checker) + ", not negative";
     }
-    return checker->Check(*v) ? "" : Expected(*checker);
+    if (!checker->Check(*v))
+    {
+        return Expected(*checker);
+    }
+    value = v;
+    return "";
+}
+
+} // namespace
+
+std::string
+RdmaCheckValue(Ptr<const AttributeChecker> checker, const std::string& text)
+{
+    Ptr<AttributeValue> value;
+    return CheckAndRead(checker, checker->GetValueTypeName(), text, value);
 }
 
 std::string
@@ -454,23 +474,23 @@ RdmaValueText(Ptr<const AttributeChecker> checker, const std::string& text)
     // Only times and rates have a form to normalize: other values are
     // returned as they are, unchecked (a summary writes every key).
     const std::string type = checker->GetValueTypeName();
-    const bool isTime = type.find("TimeValue") != std::string::npos;
-    if ((!isTime && type.find("DataRateValue") == std::string::npos) ||
-        !RdmaCheckValue(checker, text).empty())
+    if (type.find("TimeValue") == std::string::npos &&
+        type.find("DataRateValue") == std::string::npos)
     {
         return text;
     }
-    if (isTime)
+    Ptr<AttributeValue> value;
+    if (!CheckAndRead(checker, type, text, value).empty())
     {
-        TimeValue v;
-        v.DeserializeFromString(text, checker);
-        return RdmaTimeText(v.Get());
+        return text;
     }
-    if (type.find("DataRateValue") != std::string::npos)
+    if (const auto* time = dynamic_cast<const TimeValue*>(PeekPointer(value)))
     {
-        DataRateValue v;
-        v.DeserializeFromString(text, checker);
-        return RdmaRateText(v.Get());
+        return RdmaTimeText(time->Get());
+    }
+    if (const auto* rate = dynamic_cast<const DataRateValue*>(PeekPointer(value)))
+    {
+        return RdmaRateText(rate->Get());
     }
     return text;
 }
