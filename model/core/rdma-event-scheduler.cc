@@ -8,6 +8,7 @@
 #include "ns3/assert.h"
 #include "ns3/event-impl.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -25,6 +26,18 @@ namespace
 {
 /// Mask of the sequence number in a packed key.
 constexpr uint64_t SEQUENCE_MASK = (uint64_t(1) << RdmaEventScheduler::SEQUENCE_BITS) - 1;
+
+/**
+ * \return the calendar's bucket width as a power of two of time steps: the
+ * first at least 2 ns long (a few events of a fabric's; the order does not
+ * depend on it)
+ */
+uint32_t
+BucketShift()
+{
+    const int64_t steps = NanoSeconds(2).GetTimeStep();
+    return steps <= 1 ? 0 : uint32_t(64 - __builtin_clzll(uint64_t(steps - 1)));
+}
 } // namespace
 
 TypeId
@@ -38,7 +51,8 @@ RdmaEventScheduler::GetTypeId()
 }
 
 RdmaEventScheduler::RdmaEventScheduler()
-    : m_origin(Simulator::NO_CONTEXT)
+    : m_calendar(BucketShift()),
+      m_origin(Simulator::NO_CONTEXT)
 {
     NS_LOG_FUNCTION(this);
     s_active = this;
@@ -142,20 +156,6 @@ RdmaEventScheduler::GetSequence(uint64_t key)
     return key & SEQUENCE_MASK;
 }
 
-bool
-RdmaEventScheduler::Before(const Entry& a, const Entry& b)
-{
-    if (a.ts != b.ts)
-    {
-        return a.ts < b.ts;
-    }
-    if (a.key != b.key)
-    {
-        return a.key < b.key;
-    }
-    return a.uid < b.uid;
-}
-
 Scheduler::Event
 RdmaEventScheduler::ToEvent(const Entry& e)
 {
@@ -165,76 +165,6 @@ RdmaEventScheduler::ToEvent(const Entry& e)
     ev.key.m_uid = e.uid;
     ev.key.m_context = e.context;
     return ev;
-}
-
-void
-RdmaEventScheduler::SiftUp(std::size_t i)
-{
-    const Entry moving = m_heap[i];
-    while (i > 0)
-    {
-        const std::size_t parent = (i - 1) / 2;
-        if (!Before(moving, m_heap[parent]))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[parent];
-        i = parent;
-    }
-    m_heap[i] = moving;
-}
-
-void
-RdmaEventScheduler::SiftDown(std::size_t i)
-{
-    const std::size_t n = m_heap.size();
-    const Entry moving = m_heap[i];
-    while (true)
-    {
-        std::size_t child = 2 * i + 1;
-        if (child >= n)
-        {
-            break;
-        }
-        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
-        {
-            ++child;
-        }
-        if (!Before(m_heap[child], moving))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[child];
-        i = child;
-    }
-    m_heap[i] = moving;
-}
-
-void
-RdmaEventScheduler::PopRoot()
-{
-    const Entry last = m_heap.back();
-    m_heap.pop_back();
-    const std::size_t n = m_heap.size();
-    if (n == 0)
-    {
-        return;
-    }
-    // Floyd's: the hole left at the root falls along the earlier child to a
-    // leaf (one comparison a level), and the last entry, one of the latest
-    // events and so seldom far from a leaf, rises from there.
-    std::size_t i = 0;
-    for (std::size_t child = 1; child < n; child = 2 * i + 1)
-    {
-        if (child + 1 < n && Before(m_heap[child + 1], m_heap[child]))
-        {
-            ++child;
-        }
-        m_heap[i] = m_heap[child];
-        i = child;
-    }
-    m_heap[i] = last;
-    SiftUp(i);
 }
 
 void
@@ -250,29 +180,27 @@ RdmaEventScheduler::Insert(const Event& ev)
     {
         key = NextKey(m_origin);
     }
-    m_heap.push_back(Entry{ev.key.m_ts, key, ev.impl, ev.key.m_uid, ev.key.m_context});
-    SiftUp(m_heap.size() - 1);
+    m_calendar.Insert(Entry{ev.key.m_ts, key, ev.impl, ev.key.m_uid, ev.key.m_context});
 }
 
 bool
 RdmaEventScheduler::IsEmpty() const
 {
-    return m_heap.empty();
+    return m_calendar.IsEmpty();
 }
 
 Scheduler::Event
 RdmaEventScheduler::PeekNext() const
 {
-    NS_ASSERT(!m_heap.empty());
-    return ToEvent(m_heap.front());
+    NS_ASSERT(!m_calendar.IsEmpty());
+    return ToEvent(m_calendar.PeekNext());
 }
 
 Scheduler::Event
 RdmaEventScheduler::RemoveNext()
 {
-    NS_ASSERT(!m_heap.empty());
-    const Entry next = m_heap.front();
-    PopRoot();
+    NS_ASSERT(!m_calendar.IsEmpty());
+    const Entry next = m_calendar.RemoveNext();
     // The simulator runs it next, in its context: what it schedules is
     // that context's.
     m_origin = next.context;
@@ -289,20 +217,9 @@ RdmaEventScheduler::RemoveNext()
 void
 RdmaEventScheduler::Remove(const Event& ev)
 {
-    for (std::size_t i = 0; i < m_heap.size(); ++i)
+    if (m_calendar.Remove(ev.key.m_uid))
     {
-        if (m_heap[i].uid == ev.key.m_uid)
-        {
-            NS_ASSERT(m_heap[i].impl == ev.impl);
-            m_heap[i] = m_heap.back();
-            m_heap.pop_back();
-            if (i < m_heap.size())
-            {
-                SiftUp(i);
-                SiftDown(i);
-            }
-            return;
-        }
+        return;
     }
     NS_ABORT_MSG("RdmaEventScheduler::Remove: event uid " << ev.key.m_uid << " is not scheduled");
 }

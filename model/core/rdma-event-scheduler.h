@@ -5,6 +5,8 @@
 #ifndef RDMA_EVENT_SCHEDULER_H
 #define RDMA_EVENT_SCHEDULER_H
 
+#include "rdma-event-calendar.h"
+
 #include "ns3/event-id.h"
 #include "ns3/scheduler.h"
 
@@ -51,13 +53,12 @@ namespace ns3
  * it is of the current time (insertion order); rdma-sim's simulator
  * implementations ask this scheduler instead (DecidesExpiry()).
  *
- * The store is a binary heap of 32-byte entries (time, the packed key, the
- * event). RemoveNext moves the root's hole down to a leaf along the earlier
- * children and lets the last entry rise from there (Floyd's variant: one
- * comparison a level, where a plain sift-down takes two). Insert and
- * RemoveNext take O(log n), Remove (ns-3's Simulator::Remove, not used by
- * the module) a linear search by uid. The order is the entries' total order
- * (time, key, uid), whatever the heap's shape.
+ * The store is an RdmaEventCalendar (a calendar queue of 32-byte entries:
+ * time, the packed key, the event) with buckets of about 2 ns: Insert and
+ * RemoveNext take O(1) on the model's spread of events, Remove (ns-3's
+ * Simulator::Remove, not used by the module) a linear search by uid. The
+ * order is the entries' total order (time, key, uid), whatever the
+ * buckets.
  */
 class RdmaEventScheduler : public Scheduler
 {
@@ -139,40 +140,21 @@ class RdmaEventScheduler : public Scheduler
     static uint64_t GetRunningKey();
 
   private:
-    /// An event in the heap.
-    struct Entry
-    {
-        uint64_t ts;     //!< time, in time steps
-        uint64_t key;    //!< (origin, sequence), packed
-        EventImpl* impl; //!< the event
-        uint32_t uid;    //!< ns-3's uid (last tie-break; ties only between
-                         //!< the MPI machinery's own events)
-        uint32_t context; //!< the context it runs in
-    };
+    /// An event in the calendar.
+    using Entry = RdmaEventCalendar::Entry;
 
-    /**
-     * \param a an entry \param b an entry
-     * \return whether a runs before b
-     */
-    static bool Before(const Entry& a, const Entry& b);
     /**
      * \param origin a context
      * \return the next key of that origin (its sequence number taken)
      */
     uint64_t NextKey(uint32_t origin);
-    /// Move the entry at i up to its place. \param i index
-    void SiftUp(std::size_t i);
-    /// Move the entry at i down to its place. \param i index
-    void SiftDown(std::size_t i);
-    /// Take the root (the next event) out of the heap (Floyd's variant).
-    void PopRoot();
     /**
      * \param e an entry
      * \return it as ns-3's Event
      */
     static Event ToEvent(const Entry& e);
 
-    std::vector<Entry> m_heap;     //!< the events, a binary heap from index 0
+    mutable RdmaEventCalendar m_calendar; //!< the events (a peek moves them between stores)
     std::vector<uint64_t> m_next;  //!< next sequence number, by node id
     uint64_t m_nextGlobal{0};      //!< next sequence number of NO_CONTEXT
     uint32_t m_origin;             //!< context of the event running (or last run)

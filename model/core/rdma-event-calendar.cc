@@ -1,0 +1,207 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-event-calendar.h"
+
+#include "ns3/assert.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+/// Ring slot of a bucket.
+constexpr uint64_t SLOT_MASK = RdmaEventCalendar::RING_BUCKETS - 1;
+/// Entries a ring slot's vector may keep room for when empty: a bucket
+/// holds a few events, a burst's (every host at one time) thousands.
+constexpr std::size_t KEPT_CAPACITY = 32;
+/// Words of the ring's bitmap.
+constexpr uint32_t WORDS = RdmaEventCalendar::RING_BUCKETS / 64;
+
+static_assert((RdmaEventCalendar::RING_BUCKETS & SLOT_MASK) == 0 &&
+                  RdmaEventCalendar::RING_BUCKETS % 64 == 0,
+              "the ring is a power of two of at least 64 buckets");
+
+/// The heaps' order for the standard heap algorithms (a max-heap of
+/// "runs later", so the front runs first); a type, so that it inlines.
+struct RunsLater
+{
+    /// \param a an entry \param b an entry \return whether a runs after b
+    bool operator()(const RdmaEventCalendar::Entry& a, const RdmaEventCalendar::Entry& b) const
+    {
+        return RdmaEventCalendar::Before(b, a);
+    }
+};
+
+/// The heaps' order.
+constexpr RunsLater Later{};
+
+/**
+ * \param v a heap
+ * \param uid an event's uid
+ * \return whether it was there (then taken out, the heap restored)
+ */
+bool
+EraseFromHeap(std::vector<RdmaEventCalendar::Entry>& v, uint32_t uid)
+{
+    auto it = std::find_if(v.begin(), v.end(), [uid](const auto& e) { return e.uid == uid; });
+    if (it == v.end())
+    {
+        return false;
+    }
+    v.erase(it);
+    std::make_heap(v.begin(), v.end(), Later);
+    return true;
+}
+} // namespace
+
+RdmaEventCalendar::RdmaEventCalendar(uint32_t shift)
+    : m_shift(shift),
+      m_ring(RING_BUCKETS),
+      m_occupied(WORDS, 0)
+{
+    NS_ASSERT(shift < 64);
+}
+
+void
+RdmaEventCalendar::Place(const Entry& e)
+{
+    const uint64_t bucket = e.ts >> m_shift;
+    if (bucket - m_current < RING_BUCKETS)
+    {
+        const uint64_t slot = bucket & SLOT_MASK;
+        m_ring[slot].push_back(e);
+        m_occupied[slot / 64] |= uint64_t(1) << (slot % 64);
+        ++m_inRing;
+    }
+    else
+    {
+        m_far.push_back(e);
+        std::push_heap(m_far.begin(), m_far.end(), Later);
+    }
+}
+
+void
+RdmaEventCalendar::Insert(const Entry& e)
+{
+    ++m_size;
+    if ((e.ts >> m_shift) <= m_current)
+    {
+        m_now.insert(std::upper_bound(m_now.begin(), m_now.end(), e, Later), e);
+        return;
+    }
+    Place(e);
+}
+
+void
+RdmaEventCalendar::Refill()
+{
+    uint64_t next = UINT64_MAX;
+    if (m_inRing > 0)
+    {
+        // The first slot set after the current bucket's, going round once:
+        // the ring holds buckets m_current+1 .. m_current+N-1 only.
+        const uint64_t start = (m_current + 1) & SLOT_MASK;
+        for (uint32_t i = 0; i <= WORDS; ++i)
+        {
+            const uint32_t w = (start / 64 + i) % WORDS;
+            uint64_t bits = m_occupied[w];
+            if (i == 0)
+            {
+                bits &= ~uint64_t(0) << (start % 64);
+            }
+            if (bits != 0)
+            {
+                const uint64_t slot = w * 64 + uint64_t(__builtin_ctzll(bits));
+                next = m_current + 1 + ((slot - start) & SLOT_MASK);
+                break;
+            }
+        }
+        NS_ASSERT(next != UINT64_MAX);
+    }
+    if (!m_far.empty())
+    {
+        next = std::min(next, m_far.front().ts >> m_shift);
+    }
+    m_current = next;
+    // The far heap's events that the ring now spans move into it (the new
+    // current bucket's included).
+    while (!m_far.empty() && (m_far.front().ts >> m_shift) - m_current < RING_BUCKETS)
+    {
+        std::pop_heap(m_far.begin(), m_far.end(), Later);
+        Place(m_far.back());
+        m_far.pop_back();
+    }
+    const uint64_t slot = m_current & SLOT_MASK;
+    m_now.swap(m_ring[slot]); // the empty vector's capacity goes to the ring
+    if (m_ring[slot].capacity() > KEPT_CAPACITY)
+    {
+        std::vector<Entry>().swap(m_ring[slot]); // a burst's: freed, not passed round
+    }
+    m_occupied[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+    m_inRing -= m_now.size();
+    if (m_now.size() > 1)
+    {
+        std::sort(m_now.begin(), m_now.end(), Later);
+    }
+}
+
+const RdmaEventCalendar::Entry&
+RdmaEventCalendar::PeekNext()
+{
+    Advance();
+    NS_ASSERT(!m_now.empty());
+    return m_now.back();
+}
+
+RdmaEventCalendar::Entry
+RdmaEventCalendar::RemoveNext()
+{
+    Advance();
+    NS_ASSERT(!m_now.empty());
+    const Entry e = m_now.back();
+    m_now.pop_back();
+    --m_size;
+    return e;
+}
+
+bool
+RdmaEventCalendar::Remove(uint32_t uid)
+{
+    auto now =
+        std::find_if(m_now.begin(), m_now.end(), [uid](const Entry& e) { return e.uid == uid; });
+    bool found = now != m_now.end();
+    if (found)
+    {
+        m_now.erase(now); // still sorted
+    }
+    found = found || EraseFromHeap(m_far, uid);
+    for (uint64_t slot = 0; !found && slot < RING_BUCKETS; ++slot)
+    {
+        std::vector<Entry>& bucket = m_ring[slot];
+        auto it = std::find_if(bucket.begin(), bucket.end(), [uid](const Entry& e) {
+            return e.uid == uid;
+        });
+        if (it != bucket.end())
+        {
+            *it = bucket.back();
+            bucket.pop_back();
+            if (bucket.empty())
+            {
+                m_occupied[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+            }
+            --m_inRing;
+            found = true;
+        }
+    }
+    if (found)
+    {
+        --m_size;
+    }
+    return found;
+}
+
+} // namespace ns3
