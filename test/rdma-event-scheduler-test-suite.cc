@@ -237,7 +237,8 @@ class HeapOrderTestCase : public TestCase
             const uint32_t action = u->GetInteger(0, 9);
             if (action < 6 || pending.empty())
             {
-                impls.push_back(MakeEvent(&Noop));
+                impls.push_back(
+                    Ptr<EventImpl>(MakeEvent(&Noop), false)); // MakeEvent gives the one reference
                 Scheduler::Event ev;
                 ev.impl = PeekPointer(impls.back());
                 // Never before the last event taken, as a simulator schedules.
