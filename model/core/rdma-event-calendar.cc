@@ -25,8 +25,9 @@ static_assert((RdmaEventCalendar::RING_BUCKETS & SLOT_MASK) == 0 &&
                   RdmaEventCalendar::RING_BUCKETS % 64 == 0,
               "the ring is a power of two of at least 64 buckets");
 
-/// The heaps' order for the standard heap algorithms (a max-heap of
-/// "runs later", so the front runs first); a type, so that it inlines.
+/// "Runs later": the far heap is a max-heap of it (its front runs first)
+/// and the current bucket is sorted by it (latest first, taken from the
+/// back); a type, so that it inlines.
 struct RunsLater
 {
     /// \param a an entry \param b an entry \return whether a runs after b
@@ -36,7 +37,7 @@ struct RunsLater
     }
 };
 
-/// The heaps' order.
+/// That order.
 constexpr RunsLater Later{};
 
 /**
