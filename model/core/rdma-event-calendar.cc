@@ -41,21 +41,14 @@ struct RunsLater
 constexpr RunsLater Later{};
 
 /**
- * \param v a heap
+ * \param v entries
  * \param uid an event's uid
- * \return whether it was there (then taken out, the heap restored)
+ * \return where that event is in v, or v.end()
  */
-bool
-EraseFromHeap(std::vector<RdmaEventCalendar::Entry>& v, uint32_t uid)
+std::vector<RdmaEventCalendar::Entry>::iterator
+FindUid(std::vector<RdmaEventCalendar::Entry>& v, uint32_t uid)
 {
-    auto it = std::find_if(v.begin(), v.end(), [uid](const auto& e) { return e.uid == uid; });
-    if (it == v.end())
-    {
-        return false;
-    }
-    v.erase(it);
-    std::make_heap(v.begin(), v.end(), Later);
-    return true;
+    return std::find_if(v.begin(), v.end(), [uid](const auto& e) { return e.uid == uid; });
 }
 } // namespace
 
@@ -172,37 +165,38 @@ RdmaEventCalendar::RemoveNext()
 bool
 RdmaEventCalendar::Remove(uint32_t uid)
 {
-    auto now =
-        std::find_if(m_now.begin(), m_now.end(), [uid](const Entry& e) { return e.uid == uid; });
-    bool found = now != m_now.end();
-    if (found)
+    if (auto it = FindUid(m_now, uid); it != m_now.end())
     {
-        m_now.erase(now); // still sorted
+        m_now.erase(it); // still sorted
     }
-    found = found || EraseFromHeap(m_far, uid);
-    for (uint64_t slot = 0; !found && slot < RING_BUCKETS; ++slot)
+    else if (auto far = FindUid(m_far, uid); far != m_far.end())
     {
-        std::vector<Entry>& bucket = m_ring[slot];
-        auto it = std::find_if(bucket.begin(), bucket.end(), [uid](const Entry& e) {
-            return e.uid == uid;
-        });
-        if (it != bucket.end())
+        m_far.erase(far);
+        std::make_heap(m_far.begin(), m_far.end(), Later);
+    }
+    else
+    {
+        uint64_t slot = 0;
+        auto found = m_ring[0].end();
+        while (slot < RING_BUCKETS && (found = FindUid(m_ring[slot], uid)) == m_ring[slot].end())
         {
-            *it = bucket.back();
-            bucket.pop_back();
-            if (bucket.empty())
-            {
-                m_occupied[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-            }
-            --m_inRing;
-            found = true;
+            ++slot;
         }
+        if (slot == RING_BUCKETS)
+        {
+            return false;
+        }
+        std::vector<Entry>& bucket = m_ring[slot];
+        *found = bucket.back(); // the ring's buckets are unsorted
+        bucket.pop_back();
+        if (bucket.empty())
+        {
+            m_occupied[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+        }
+        --m_inRing;
     }
-    if (found)
-    {
-        --m_size;
-    }
-    return found;
+    --m_size;
+    return true;
 }
 
 } // namespace ns3
