@@ -196,6 +196,28 @@ def test_patched_ns3_reads_ns_attribute_default(sequential, build_dir, tmp_path)
 
 
 @needs_mpi
+def test_patched_ns3_registers_a_type_named_first_on_the_command_line(build_dir, tmp_path):
+    """ns3-module/patches/typeid-registration-at-first-use.patch registers a
+    type when it is first looked up by name, not before main. A scheduler
+    nothing else uses, named by sim.scheduler, is found (and checked to be a
+    Scheduler) by make mpi's build as by Debian's libns3, and the run is the
+    same; a name no type has still exits 2 naming the key, after every
+    pending type has registered."""
+    args = CONFIGS['k4-default'] + ['--sim.scheduler=ns3::CalendarScheduler']
+    outs = {}
+    for name, sim in (('patched', SIM),
+                      ('debian', os.path.join(build_dir, 'examples', 'rdma-sim'))):
+        outs[name] = tmp_path / name
+        r = subprocess.run([sim, '--quiet', '--force', '--output.dir=%s' % outs[name]] + args,
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+    assert rows(outs['patched'] / 'fct.csv', flow_id) == rows(outs['debian'] / 'fct.csv', flow_id)
+    r = run(1, ['--sim.scheduler=ns3::NoSuchScheduler'], tmp_path / 'bad')
+    assert r.returncode == 2
+    assert "sim.scheduler = 'ns3::NoSuchScheduler'" in r.stderr
+
+
+@needs_mpi
 @pytest.mark.parametrize('name', ['k4-default', 'hpcc-1ms'])
 def test_null_message_sync_gives_the_same_answers(sequential, tmp_path, name):
     out = tmp_path / 'mpi'
