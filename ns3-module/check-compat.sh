@@ -311,16 +311,15 @@ fetch_ns3() {
 # --- 2b. patches (make run's and make mpi's ns-3 only) -----------------------
 
 patch_ns3() {
-    # Each ns3-module/patches/*.patch (its header says what and why), once:
-    # one that reverses cleanly is in already (the tree is reused).
-    local p
-    for p in "$TREE"/ns3-module/patches/*.patch; do
-        if patch -d "$NS3_DIR" -p1 -R --dry-run -s -f <"$p" >/dev/null 2>&1; then
-            echo "in already: $(basename "$p")"
-        else
-            patch -d "$NS3_DIR" -p1 -N -f <"$p" || return 1
-        fi
-    done
+    # ns3-module/patch-ns3.sh (the tree records the patches it carries);
+    # a tree carrying another set is extracted again.
+    local rc=0
+    "$TREE/ns3-module/patch-ns3.sh" "$TREE/ns3-module/patches" "$NS3_DIR" || rc=$?
+    [ "$rc" -eq 3 ] || return "$rc"
+    rm -rf "$(dirname "$NS3_DIR")" || return 1
+    fetch_ns3 || return 1
+    [ "$(find_ns3_tree)" = "$NS3_DIR" ] || { echo "ns-3 tree moved to $(find_ns3_tree)"; return 1; }
+    "$TREE/ns3-module/patch-ns3.sh" "$TREE/ns3-module/patches" "$NS3_DIR"
 }
 
 # --- 3. install --------------------------------------------------------------
