@@ -316,6 +316,7 @@ patch_ns3() {
     local rc=0
     "$TREE/ns3-module/patch-ns3.sh" "$TREE/ns3-module/patches" "$NS3_DIR" || rc=$?
     [ "$rc" -eq 3 ] || return "$rc"
+    log "patch-ns3: the cached ns-3 tree carries another set of patches; extracting it again (a build from scratch follows)" >&3
     rm -rf "$(dirname "$NS3_DIR")" || return 1
     fetch_ns3 || return 1
     [ "$(find_ns3_tree)" = "$NS3_DIR" ] || { echo "ns-3 tree moved to $(find_ns3_tree)"; return 1; }
