@@ -431,7 +431,7 @@ build_progress() {
 # our file in a "note: in expansion of macro" or "required from here" line.
 build_warnings() {
     local ours="(contrib/rdma|$TREE)/[^:]*:[0-9]+:"
-    local pattern="$ours([0-9]+:)? warning:|$ours[0-9]+: +(note: in expansion of macro|required from here)"
+    local pattern="${ours}([0-9]+:)? warning:|${ours}[0-9]+: +(note: in expansion of macro|required from here)"
     if grep -Eq "$pattern" "$LOGS/build.log"; then
         grep -E "$pattern" "$LOGS/build.log" | sort -u
         return 1
