@@ -175,6 +175,20 @@ def test_patched_ns3_draws_debians_numbers(sequential, build_dir, tmp_path):
         assert json.load(a)['flows'] == json.load(b)['flows']
 
 
+def run_patched_and_debian(build_dir, tmp_path, args, env=None):
+    """rdma-sim of make mpi's build (patched ns-3) and of the standalone
+    build (Debian's libns3), one process each, with the same arguments;
+    {'patched': out dir, 'debian': out dir}."""
+    outs = {}
+    for name, sim in (('patched', SIM),
+                      ('debian', os.path.join(build_dir, 'examples', 'rdma-sim'))):
+        outs[name] = tmp_path / name
+        r = subprocess.run([sim, '--quiet', '--force', '--output.dir=%s' % outs[name]] + args,
+                           capture_output=True, text=True, timeout=600, env=env)
+        assert r.returncode == 0, r.stderr
+    return outs
+
+
 @needs_mpi
 def test_patched_ns3_reads_ns_attribute_default(sequential, build_dir, tmp_path):
     """ns3-module/patches/construct-self-no-copies.patch builds an
@@ -182,14 +196,7 @@ def test_patched_ns3_reads_ns_attribute_default(sequential, build_dir, tmp_path)
     one given (each switch's ECMP seed), make mpi's build still takes it, as
     Debian's libns3 does, and the flows move the same way in both."""
     env = dict(os.environ, NS_ATTRIBUTE_DEFAULT='ns3::RdmaSwitch::EcmpSeed=12345')
-    outs = {}
-    for name, sim in (('patched', SIM),
-                      ('debian', os.path.join(build_dir, 'examples', 'rdma-sim'))):
-        outs[name] = tmp_path / name
-        r = subprocess.run([sim, '--quiet', '--force', '--output.dir=%s' % outs[name]] +
-                           CONFIGS['k4-default'],
-                           capture_output=True, text=True, timeout=600, env=env)
-        assert r.returncode == 0, r.stderr
+    outs = run_patched_and_debian(build_dir, tmp_path, CONFIGS['k4-default'], env)
     moved = rows(outs['patched'] / 'fct.csv', flow_id)
     assert moved == rows(outs['debian'] / 'fct.csv', flow_id)
     assert moved != rows(sequential['k4-default'] / 'fct.csv', flow_id)
@@ -204,13 +211,7 @@ def test_patched_ns3_registers_a_type_named_first_on_the_command_line(build_dir,
     same; a name no type has still exits 2 naming the key, after every
     pending type has registered."""
     args = CONFIGS['k4-default'] + ['--sim.scheduler=ns3::CalendarScheduler']
-    outs = {}
-    for name, sim in (('patched', SIM),
-                      ('debian', os.path.join(build_dir, 'examples', 'rdma-sim'))):
-        outs[name] = tmp_path / name
-        r = subprocess.run([sim, '--quiet', '--force', '--output.dir=%s' % outs[name]] + args,
-                           capture_output=True, text=True, timeout=600)
-        assert r.returncode == 0, r.stderr
+    outs = run_patched_and_debian(build_dir, tmp_path, args)
     assert rows(outs['patched'] / 'fct.csv', flow_id) == rows(outs['debian'] / 'fct.csv', flow_id)
     r = run(1, ['--sim.scheduler=ns3::NoSuchScheduler'], tmp_path / 'bad')
     assert r.returncode == 2
