@@ -52,8 +52,11 @@ the ratio), as htsim_uec turns on its OversubscribedCC there.
 
 The two alternate per run (which goes first flips each run), so both see
 the same machine. Tail FCT is the last flow's end (htsim's "finished at",
-rdma-sim's start + FCT in fct.csv), in microseconds; wall time and peak RSS
-are each process's own (os.wait4). Prints one row per case (medians over
+rdma-sim's start + FCT in fct.csv), in microseconds; wall time is each
+process's own (os.wait4), and so is htsim_uec's peak RSS, which cannot read
+below this Python's own (Linux keeps the forking process's high-water mark
+across execve: such a peak prints as "at most"); rdma-sim's peak RSS is its
+summary.json's (the kernel's VmHWM). Prints one row per case (medians over
 --runs) with the tail FCTs, their ratio, and each side's wall time and peak
 RSS; writes them as JSON to OUT/bench-uec.json. Exit 2 on bad input, 1 on a
 failed run.
@@ -77,6 +80,7 @@ import json
 import math
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -165,6 +169,12 @@ def instructions(stderr):
     """The instructions callgrind counted ("I refs") in its stderr, or None."""
     m = re.search(r'I\s+refs:\s+([\d,]+)', stderr)
     return int(m.group(1).replace(',', '')) if m else None
+
+
+def python_peak_mb():
+    """This Python's own peak RSS, MiB: the least a child's ru_maxrss reads
+    (Linux keeps the forking process's high-water mark across execve)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def run_timed(cmd, cwd=None):
@@ -382,6 +392,9 @@ def main():
                               file=sys.stderr)
                         sys.exit(1)
                     tail, flows = our_tail_us(ours_dir)
+                    if not a.instructions:
+                        with open(os.path.join(ours_dir, 'summary.json')) as f:
+                            rss = json.load(f)['peak_rss_mb']  # its own VmHWM
                 else:
                     seed = ['-seed', str(run + 1)] if a.seeds else []
                     rc, out, err, wall, rss = run_timed(
@@ -405,6 +418,8 @@ def main():
                         'flows': s[0]['flows'],
                         'wall_s': statistics.median(x['wall_s'] for x in s),
                         'peak_rss_mb': statistics.median(x['peak_rss_mb'] for x in s),
+                        'peak_rss_at_most': who == 'htsim' and statistics.median(
+                            x['peak_rss_mb'] for x in s) <= python_peak_mb(),
                         'instructions': s[0]['instructions'] if a.instructions else None}
         o, h = row['ours']['tail_us'], row['htsim']['tail_us']
         row['tail_ratio'] = o / h if o and h else None
@@ -416,8 +431,9 @@ def main():
                 (oi or 0) / 1e6, (hi or 0) / 1e6,
                 '%.2fx' % row['instruction_ratio'] if row['instruction_ratio'] else '-')
         else:
-            cost = 'wall %.2f s (%.2f s)  peak %.0f MB (%.0f MB)' % (
+            cost = 'wall %.3f s (%.3f s)  peak %.0f MB (%s%.0f MB)' % (
                 row['ours']['wall_s'], row['htsim']['wall_s'], row['ours']['peak_rss_mb'],
+                'at most ' if row['htsim']['peak_rss_at_most'] else '',
                 row['htsim']['peak_rss_mb'])
         print('%-15s tail %s us (htsim_uec %s us, %s)  %s  flows %d (%d)' % (
                   name, '%.1f' % o if o else 'unfinished', '%.1f' % h if h else 'unfinished',

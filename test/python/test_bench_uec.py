@@ -85,6 +85,12 @@ def test_one_case_beside_a_stand_in(run_example, tmp_path):
     # 2 MB across the idle fat tree: 489 frames at 100 Gb/s plus the RTT (176.9 us).
     assert 170 < row['ours']['tail_us'] < 180 and row['ours']['flows'] == 1
     assert row['tail_ratio'] == pytest.approx(row['ours']['tail_us'] / 100.0)
+    # rdma-sim's peak is its own (summary.json); the shell stand-in's reads no
+    # lower than the forking Python's, and says so.
+    summary = json.load(open(out / 'single' / 'summary.json'))
+    assert row['ours']['peak_rss_mb'] == summary['peak_rss_mb']
+    assert row['htsim']['peak_rss_at_most'] and not row['ours']['peak_rss_at_most']
+    assert '(at most ' in r.stdout
     bad = subprocess.run([sys.executable, SCRIPT, '--htsim-uec', str(fake), '--sim', sim,
                           '--cases', 'nope'], capture_output=True, text=True)
     assert bad.returncode == 2 and 'unknown case' in bad.stderr
