@@ -31,6 +31,7 @@
 #include "ns3/rdma-experiment-config.h"
 #include "ns3/rdma-experiment.h"
 #include "ns3/rdma-fast-forward-check.h"
+#include "ns3/rdma-huge-page-heap.h"
 #include "ns3/rdma-interrupt.h"
 #include "ns3/rdma-key-names.h"
 #include "ns3/rdma-mpi.h"
@@ -58,6 +59,8 @@ int Main(int argc, char* argv[]);
 int
 main(int argc, char* argv[])
 {
+    // First, before the heap grows: frames, events and QPs on 2 MiB pages.
+    RdmaHugePageHeap::Enable();
     // Under mpirun (the MPI build, `make mpi`), one rank of a distributed
     // run; every rank runs the same checks, so a bad input exits 2 on all.
     RdmaMpi::Init(&argc, &argv);

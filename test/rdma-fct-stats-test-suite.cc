@@ -11,11 +11,13 @@
 #include "ns3/rdma-module.h"
 #include "ns3/test.h"
 
+#include <cerrno>
 #include <cmath>
-
+#include <cstring>
 #include <dirent.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace ns3;
 using namespace ns3::rdmatest;
@@ -295,6 +297,27 @@ class AtomicWriteTestCase : public TestCase
             e = x.what();
         }
         NS_TEST_EXPECT_MSG_EQ(e.rfind("/nonexistent-dir/fct.csv: cannot create", 0), 0u, e);
+        // A new file (the output stage's): written whole with a plain
+        // create's mode; one that exists is refused and left as it was.
+        const std::string fresh = dir + "/qlen.csv";
+        RdmaWriteNewFile(fresh, "time_ns\n");
+        NS_TEST_EXPECT_MSG_EQ(Slurp(fresh), "time_ns\n", "written");
+        struct stat st;
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        NS_TEST_ASSERT_MSG_EQ(::stat(fresh.c_str(), &st), 0, "exists");
+        NS_TEST_EXPECT_MSG_EQ((st.st_mode & 0777), (0666 & ~mask), "a plain create's mode");
+        e.clear();
+        try
+        {
+            RdmaWriteNewFile(fresh, "other\n");
+        }
+        catch (const std::runtime_error& x)
+        {
+            e = x.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(e, fresh + ": cannot create it: " + std::strerror(EEXIST), e);
+        NS_TEST_EXPECT_MSG_EQ(Slurp(fresh), "time_ns\n", "left as it was");
     }
 };
 

@@ -84,7 +84,7 @@ RdmaOutputStage::Write(const std::string& name, const std::string& content)
     fs::create_directories(staged.parent_path(), ec);
     try
     {
-        RdmaWriteFileAtomically(staged.string(), content);
+        RdmaWriteNewFile(staged.string(), content);
     }
     catch (const std::runtime_error& e)
     {
@@ -121,7 +121,7 @@ RdmaOutputStage::Commit(const std::vector<std::string>& replaces)
     std::set<fs::path> staged;
     for (const auto& from : files)
     {
-        staged.insert(fs::relative(from, m_stage));
+        staged.insert(from.lexically_relative(m_stage));
     }
     for (const std::string& r : replaces)
     {
@@ -158,7 +158,7 @@ RdmaOutputStage::Commit(const std::vector<std::string>& replaces)
     }
     for (const auto& from : files)
     {
-        const fs::path to = fs::path(m_dir) / fs::relative(from, m_stage);
+        const fs::path to = fs::path(m_dir) / from.lexically_relative(m_stage);
         fs::create_directories(to.parent_path(), ec);
         fs::rename(from, to, ec);
         if (ec && error.empty())

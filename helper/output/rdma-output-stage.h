@@ -17,14 +17,15 @@ namespace ns3
  *
  * Open() creates the output folder if it is missing (and the parents it
  * needs) and a private staging folder inside it; Write() puts a file in the
- * stage (RdmaWriteFileAtomically: written, flushed); Commit() renames every
+ * stage (RdmaWriteNewFile: no one reads the stage); Commit() renames every
  * staged file into the output folder with SIGINT and SIGTERM held, so an
  * interrupt lands before or after the whole set. Until Commit, the output
  * folder holds nothing new: an error (a full disk, ENOSPC; a file size
  * limit, EFBIG) or an interrupt before Commit, and the destructor removes
  * the stage and the folders Open created, leaving the output folder as it
  * was before the run. A file Commit replaces is replaced by rename(2),
- * whole.
+ * whole. Nothing is forced to the disk (no fsync; RdmaWriteFileAtomically
+ * says what an operating-system crash leaves).
  */
 class RdmaOutputStage
 {
