@@ -29,6 +29,7 @@ struct State
     bool enabled{false};
     std::string reason;
     uint64_t reserved{0};
+    void* filler{nullptr}; //!< the block that aligns the heap's top (AlignTop)
 };
 
 State&
@@ -71,6 +72,39 @@ MemTotalBytes()
     }
     return 0;
 }
+
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+/**
+ * Make the heap's free top begin at a huge page's boundary. The kernel gives
+ * a huge page only to a 2 MiB-aligned range that lies whole in the marked
+ * heap, and the first bytes of the top rarely begin one: a run whose heap
+ * stays under 2 MiB would otherwise get none. One block (the filler, never
+ * freed) takes the top up to the next boundary; it is touched only at its
+ * two ends, so it costs no memory past the first page. If the top does not
+ * then begin at the boundary (the block came from elsewhere), the block is
+ * given back and nothing changes.
+ */
+void
+AlignTop(State& s)
+{
+    constexpr uintptr_t kHuge = 2 << 20;
+    const auto brk = reinterpret_cast<uintptr_t>(::sbrk(0));
+    const uintptr_t top = brk - mallinfo2().keepcost; // the main arena's top ends at the break
+    const uintptr_t boundary = (top + kHuge - 1) / kHuge * kHuge;
+    if (boundary - top < 64 || boundary >= brk)
+    {
+        return; // at the boundary already (or no room)
+    }
+    // A chunk of malloc(n) spans n plus its 8-byte size field, rounded up to
+    // 16 (glibc's request2size): n = distance - 8 spans the distance exactly.
+    s.filler = std::malloc(boundary - top - 8);
+    if (brk - mallinfo2().keepcost != boundary)
+    {
+        std::free(s.filler);
+        s.filler = nullptr;
+    }
+}
+#endif
 
 /// Why the heap cannot be put on huge pages here ("" if it can).
 std::string
@@ -163,6 +197,7 @@ RdmaHugePageHeap::Enable()
         return false;
     }
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    AlignTop(s);
     s.reserved = end - start;
     s.enabled = true;
     return true;

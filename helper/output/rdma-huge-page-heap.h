@@ -30,9 +30,13 @@ namespace ns3
  * the heap, from its first byte to the new break, MADV_HUGEPAGE (madvise(2); Linux's
  * Documentation/admin-guide/mm/transhuge.rst). Blocks up to 32 MiB come
  * from that heap too (M_MMAP_THRESHOLD, glibc's own largest threshold;
- * setting M_TOP_PAD stops glibc moving the threshold by itself). The heap
- * then grows into huge pages as it is touched, while there is a free one;
- * the kernel falls back to 4 KiB pages otherwise.
+ * setting M_TOP_PAD stops glibc moving the threshold by itself). The
+ * kernel gives a huge page only to a 2 MiB-aligned range that lies whole in
+ * the marked heap, so one block, never freed and touched only at its two
+ * ends, takes the heap's free top up to the next 2 MiB boundary: a run whose
+ * heap stays under 2 MiB gets one too. The heap then grows into huge pages
+ * as it is touched, while there is a free one; the kernel falls back to
+ * 4 KiB pages otherwise.
  *
  * Nothing is done (and glibc's malloc keeps its defaults) when:
  *  - the kernel offers no huge pages on request
