@@ -11,10 +11,14 @@
 #include <fstream>
 #include <vector>
 
-#if defined(__linux__) && defined(__GLIBC__)
+#if defined(__linux__) && defined(__GLIBC__) &&                                                    \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#if defined(MADV_HUGEPAGE)
+#define RDMA_HUGE_PAGE_HEAP 1 // Linux's madvise, glibc's mallopt and mallinfo2 (2.33)
+#endif
 #endif
 
 namespace ns3
@@ -73,7 +77,7 @@ MemTotalBytes()
     return 0;
 }
 
-#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+#ifdef RDMA_HUGE_PAGE_HEAP
 /**
  * Make the heap's free top begin at a huge page's boundary. The kernel gives
  * a huge page only to a 2 MiB-aligned range that lies whole in the marked
@@ -110,7 +114,7 @@ AlignTop(State& s)
 std::string
 WhyNot()
 {
-#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+#ifdef RDMA_HUGE_PAGE_HEAP
     const std::string thp = ChosenWord("/sys/kernel/mm/transparent_hugepage/enabled");
     if (thp != "always" && thp != "madvise")
     {
@@ -131,7 +135,7 @@ WhyNot()
     }
     return "";
 #else
-    return "not Linux with glibc";
+    return "not Linux with glibc 2.33 or later";
 #endif
 }
 
@@ -151,7 +155,7 @@ RdmaHugePageHeap::Enable()
     {
         return false;
     }
-#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+#ifdef RDMA_HUGE_PAGE_HEAP
     constexpr uint64_t kHuge = 2 << 20;
     constexpr uint64_t kDefaultTopPad = 128 << 10; // mallopt(3)
     constexpr int kBlock = 64 << 10;               // below the mmap threshold

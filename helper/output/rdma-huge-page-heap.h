@@ -39,6 +39,7 @@ namespace ns3
  * 4 KiB pages otherwise.
  *
  * Nothing is done (and glibc's malloc keeps its defaults) when:
+ *  - the system is not Linux with glibc 2.33 or later (mallinfo2);
  *  - the kernel offers no huge pages on request
  *    (/sys/kernel/mm/transparent_hugepage/enabled is "never", or missing);
  *  - the kernel counts address space strictly (/proc/sys/vm/overcommit_memory
