@@ -78,6 +78,8 @@ MemTotalBytes()
 }
 
 #ifdef RDMA_HUGE_PAGE_HEAP
+constexpr uintptr_t kHuge = 2 << 20; //!< a transparent huge page on x86-64, bytes
+
 /**
  * Make the heap's free top begin at a huge page's boundary. The kernel gives
  * a huge page only to a 2 MiB-aligned range that lies whole in the marked
@@ -91,7 +93,6 @@ MemTotalBytes()
 void
 AlignTop(State& s)
 {
-    constexpr uintptr_t kHuge = 2 << 20;
     const auto brk = reinterpret_cast<uintptr_t>(::sbrk(0));
     const uintptr_t top = brk - mallinfo2().keepcost; // the main arena's top ends at the break
     const uintptr_t boundary = (top + kHuge - 1) / kHuge * kHuge;
@@ -156,7 +157,6 @@ RdmaHugePageHeap::Enable()
         return false;
     }
 #ifdef RDMA_HUGE_PAGE_HEAP
-    constexpr uint64_t kHuge = 2 << 20;
     constexpr uint64_t kDefaultTopPad = 128 << 10; // mallopt(3)
     constexpr int kBlock = 64 << 10;               // below the mmap threshold
     // mallopt takes an int: at most 2 GiB less a huge page.
