@@ -100,11 +100,16 @@ fuzz: sanitize-build
 # LTO_DIR (default $RDMA_LTO_DIR, else /var/tmp/rdma-compat-lto): where
 # bench-lto builds; its rdma-sim.path names the rdma-sim built, which
 # scripts/sweep.py and loss_sweep.py run when not told (scripts/rdmasim_binary.py).
+# PGO=1 (default): bench-lto's build is profile-guided, trained once on the
+# shipped configurations (ns3-module/pgo-train.sh); PGO=retrain trains again
+# (after changing the model), PGO=0 builds without a profile.
 COMPAT_DIR ?= /var/tmp/rdma-compat
 LTO_DIR ?= $(or $(RDMA_LTO_DIR),/var/tmp/rdma-compat-lto)
 BENCH_RUNS ?= 1
+PGO ?= 1
 bench-lto: deps
-	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 ns3-module/check-compat.sh --build-only
+	RDMA_COMPAT_DIR=$(LTO_DIR) RDMA_COMPAT_LTO=1 RDMA_COMPAT_FILTER=1 RDMA_COMPAT_PGO=$(PGO) \
+	  ns3-module/check-compat.sh --build-only
 
 bench: bench-lto
 	scripts/bench.py --runs $(BENCH_RUNS) --sim "$$(cat $(LTO_DIR)/rdma-sim.path)"

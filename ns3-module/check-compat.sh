@@ -46,6 +46,14 @@
 #                      --build-only only, and only rdma-sim and
 #                      rdma-hop-floor are built. Give it its own
 #                      RDMA_COMPAT_DIR.
+#   RDMA_COMPAT_PGO    with RDMA_COMPAT_LTO=1: 1 builds profile-guided
+#                      (GCC's -fprofile-generate, the training runs of
+#                      ns3-module/pgo-train.sh, then -fprofile-use): two
+#                      builds the first time, then the profile is kept in
+#                      the cache and only changed files are compiled again,
+#                      by it. retrain: train and rebuild again (after
+#                      changes to the model, whose new code the old profile
+#                      does not cover). 0 (default): no profile.
 #   RDMA_COMPAT_MPI    1 builds with ns-3's mpi module (./ns3 configure
 #                      --enable-mpi, ns-3's NS3_MPI) against Debian's OpenMPI
 #                      (libopenmpi-dev, openmpi-bin, installed in step 1), for
@@ -73,6 +81,11 @@ JOBS=${RDMA_COMPAT_JOBS:-2}
 FILTER=${RDMA_COMPAT_FILTER:-0}
 LTO=${RDMA_COMPAT_LTO:-0}
 MPI=${RDMA_COMPAT_MPI:-0}
+PGO=${RDMA_COMPAT_PGO:-0}
+# The profile phase configure_ns3 builds for: none, generate or use.
+PGO_PHASE=none
+# The log of the step running (step sets it).
+STEP_LOG=/dev/null
 SUITE_PREFIX=rdma
 DEB_SRC_FILE=/etc/apt/sources.list.d/rdma-deb-src.sources
 PACKAGES=(cmake g++ make python3 dpkg-dev xz-utils zlib1g-dev libmetis-dev libprotobuf-dev
@@ -94,6 +107,14 @@ for arg in "$@"; do
     esac
 done
 
+case "$PGO" in
+    0|1|retrain) ;;
+    *) echo "check-compat.sh: RDMA_COMPAT_PGO=$PGO: expected 0, 1 or retrain" >&2; exit 2 ;;
+esac
+if [ "$PGO" != 0 ] && [ "$LTO" != 1 ]; then
+    echo "check-compat.sh: RDMA_COMPAT_PGO needs RDMA_COMPAT_LTO=1 (the benchmark build)" >&2
+    exit 2
+fi
 if [ "$LTO" = 1 ] && [ "$BUILD_ONLY" = 0 ]; then
     echo "check-compat.sh: RDMA_COMPAT_LTO=1 builds the benchmark programs only: use --build-only" >&2
     exit 2
@@ -150,6 +171,7 @@ step() {
     local logfile=$LOGS/$name.log t0 rc=0
     t0=$(date +%s)
     log "$name: $*"
+    STEP_LOG=$logfile
     "$@" >"$logfile" 2>&1 || rc=$?
     if [ "$rc" -eq 0 ]; then
         record "$name" ok "$(( $(date +%s) - t0 ))s"
@@ -361,12 +383,24 @@ configure_ns3() {
     if [ "$LTO" = 1 ]; then
         # GCC's LTO objects need ld.bfd (or gold): lld, which ns-3 picks when
         # installed, reads only LLVM's. USING_FAST_LINKER set skips that pick.
-        args+=(--enable-static -- -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD)
+        # The profile flags are passed in every phase, empty without one:
+        # CMake keeps CMAKE_CXX_FLAGS in its cache.
+        local pgo=""
+        case "$PGO_PHASE" in
+            generate) pgo="-fprofile-generate -fprofile-update=single" ;;
+            # Functions the training never ran are compiled as without a
+            # profile (partial training), not for size; a function changed
+            # since the training has no profile (coverage mismatch), which
+            # is not an error.
+            use) pgo="-fprofile-use -fprofile-partial-training -Wno-missing-profile -Wno-coverage-mismatch" ;;
+        esac
+        args+=(--enable-static -- -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD
+               "-DCMAKE_CXX_FLAGS=$pgo" "-DCMAKE_EXE_LINKER_FLAGS=$pgo")
     else
         args+=(--disable-static -- -DNS3_LINK_TIME_OPTIMIZATION=OFF -UUSING_FAST_LINKER)
     fi
     (cd "$NS3_DIR" && "$PYTHON" ./ns3 "${args[@]}") || return 1
-    grep -q 'Processing contrib/rdma' "$LOGS/configure.log" || {
+    grep -q 'Processing contrib/rdma' "$STEP_LOG" || {
         echo "ns-3 did not process contrib/rdma"; return 1; }
 }
 
@@ -407,7 +441,7 @@ build_ns3() {
         # take Boost's archive (not position-independent code).
         targets=(--target rdma-sim rdma-hop-floor)
     fi
-    build_progress "$LOGS/build.log" &
+    build_progress "$STEP_LOG" &
     local watcher=$! rc=0
     cmake --build "$NS3_DIR/cmake-cache" -j "$JOBS" "${targets[@]}" || rc=$?
     kill "$watcher" 2>/dev/null
@@ -473,6 +507,14 @@ run_suites() {
     done
 }
 
+# The instrumented rdma-sim's training runs (ns3-module/pgo-train.sh).
+pgo_train() {
+    local sim
+    sim=$(find "$NS3_DIR/build/contrib/rdma" -maxdepth 1 -type f -name 'ns3*-rdma-sim*' | head -n 1)
+    [ -n "$sim" ] || { echo "no rdma-sim under $NS3_DIR/build/contrib/rdma"; return 1; }
+    "$TREE/ns3-module/pgo-train.sh" "$sim" "$NS3_DIR/cmake-cache"
+}
+
 # --- main --------------------------------------------------------------------
 
 log "tree $TREE, cache $CACHE, $JOBS jobs"
@@ -484,6 +526,22 @@ if [ "$LTO" = 1 ] || [ "$MPI" = 1 ]; then
     step patch-ns3 patch_ns3
 fi
 step install install_module
+if [ "$PGO" != 0 ]; then
+    # The profile is kept in the cmake cache (the .gcda files beside the
+    # objects, and this mark once the training ran whole): --fresh drops it.
+    PGO_MARK=$NS3_DIR/cmake-cache/rdma-pgo-trained
+    if [ "$PGO" = retrain ] || [ "$FRESH" = 1 ] || [ ! -f "$PGO_MARK" ]; then
+        rm -f "$PGO_MARK"
+        PGO_PHASE=generate
+        log "profile-guided build: an instrumented build and its training runs first"
+        step pgo-configure configure_ns3
+        step pgo-build build_ns3
+        step pgo-train pgo_train
+        touch "$PGO_MARK"
+        FRESH=0
+    fi
+    PGO_PHASE=use
+fi
 step configure configure_ns3
 run_check configure-scan configure_scan
 step build build_ns3
