@@ -383,8 +383,8 @@ configure_ns3() {
     if [ "$LTO" = 1 ]; then
         # GCC's LTO objects need ld.bfd (or gold): lld, which ns-3 picks when
         # installed, reads only LLVM's. USING_FAST_LINKER set skips that pick.
-        # The profile flags are passed in every phase, empty without one:
-        # CMake keeps CMAKE_CXX_FLAGS in its cache.
+        # The profile flags are passed in every phase and mode, empty
+        # without one: CMake keeps CMAKE_CXX_FLAGS in its cache.
         local pgo=""
         case "$PGO_PHASE" in
             generate) pgo="-fprofile-generate -fprofile-update=single" ;;
@@ -397,7 +397,9 @@ configure_ns3() {
         args+=(--enable-static -- -DNS3_LINK_TIME_OPTIMIZATION=ON -DUSING_FAST_LINKER=BFD
                "-DCMAKE_CXX_FLAGS=$pgo" "-DCMAKE_EXE_LINKER_FLAGS=$pgo")
     else
-        args+=(--disable-static -- -DNS3_LINK_TIME_OPTIMIZATION=OFF -UUSING_FAST_LINKER)
+        # (Empty: a cache once configured for a profile compiles without.)
+        args+=(--disable-static -- -DNS3_LINK_TIME_OPTIMIZATION=OFF -UUSING_FAST_LINKER
+               -DCMAKE_CXX_FLAGS= -DCMAKE_EXE_LINKER_FLAGS=)
     fi
     (cd "$NS3_DIR" && "$PYTHON" ./ns3 "${args[@]}") || return 1
     grep -q 'Processing contrib/rdma' "$STEP_LOG" || {

@@ -82,8 +82,8 @@ LONG = {
     '--job.ranks=128 --job.workloadCommScale=1 --sim.stopTime=10s --sim.fastForward=on '
     '--output.dir=out/gpt13b-fast':
         ('AICB\'s GPT-13B on 128 GPUs, an iteration, ~2 min', 'check'),
-    'RDMA_COMPAT_LTO=1 ns3-module/check-compat.sh --build-only':
-        ('builds ns-3 from source, ~15 min', 'shell'),
+    'RDMA_COMPAT_LTO=1 RDMA_COMPAT_PGO=1 ns3-module/check-compat.sh --build-only':
+        ('builds ns-3 from source twice, ~25 min', 'shell'),
     'build/test/rdma-test-runner --suite=rdma-cc-network --verbose':
         ('a system TestSuite that CTest runs already', 'suite'),
 }
