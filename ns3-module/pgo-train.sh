@@ -15,8 +15,9 @@
 # spraying a fat-tree permutation, HPCC's workload files, collectives and a
 # training job beside storage flows, a PFC storm from a slow receiver and
 # the NIC's context caches. None is a benchmark case (scripts/bench*.py),
-# so a benchmark does not measure its own training. Outputs go to a temporary folder, removed at the end.
-# Exit 1 if a run fails (its output is shown).
+# so a benchmark does not measure its own training. Outputs go to a
+# temporary folder, removed at the end. Exit 1 if a run fails (its output
+# is shown), 2 on a usage error.
 set -u -o pipefail
 
 if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -d "$2" ]; then
