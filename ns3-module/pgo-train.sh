@@ -31,7 +31,10 @@ TRAINING=(tiny incast incast-trim irn-vs-roce-roce irn-vs-roce-irn multipath-per
           hpcc-fat-ws-dcqcn collective-ring storage-beside-training slow-receiver qp-scaling)
 
 find "$CACHE_DIR" -name '*.gcda' -delete
-OUT=$(mktemp -d "${TMPDIR:-/tmp}/rdma-pgo-train.XXXXXX") || exit 1
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/rdma-pgo-train.XXXXXX") || {
+    echo "pgo-train.sh: cannot create a temporary folder under ${TMPDIR:-/tmp}"
+    exit 1
+}
 trap 'rm -rf "$OUT"' EXIT
 for name in "${TRAINING[@]}"; do
     t0=$SECONDS
