@@ -32,7 +32,7 @@ TRAINING=(tiny incast incast-trim irn-vs-roce-roce irn-vs-roce-irn multipath-per
 
 find "$CACHE_DIR" -name '*.gcda' -delete
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/rdma-pgo-train.XXXXXX") || {
-    echo "pgo-train.sh: cannot create a temporary folder under ${TMPDIR:-/tmp}"
+    echo "pgo-train.sh: cannot create a temporary folder under ${TMPDIR:-/tmp}" >&2
     exit 1
 }
 trap 'rm -rf "$OUT"' EXIT
@@ -40,15 +40,15 @@ for name in "${TRAINING[@]}"; do
     t0=$SECONDS
     if ! "$SIM" -c "$CONFIGS/$name.ini" --output.dir="$OUT/$name" --force --quiet \
             >"$OUT/$name.log" 2>&1; then
-        echo "pgo-train.sh: $name.ini failed:"
-        tail -n 20 "$OUT/$name.log"
+        echo "pgo-train.sh: $name.ini failed:" >&2
+        tail -n 20 "$OUT/$name.log" >&2
         exit 1
     fi
     echo "pgo-train.sh: $name.ini ($((SECONDS - t0)) s)"
 done
 count=$(find "$CACHE_DIR" -name '*.gcda' | wc -l)
 if [ "$count" -eq 0 ]; then
-    echo "pgo-train.sh: the runs wrote no .gcda file under $CACHE_DIR (not an instrumented build?)"
+    echo "pgo-train.sh: the runs wrote no .gcda file under $CACHE_DIR (not an instrumented build?)" >&2
     exit 1
 fi
 echo "pgo-train.sh: ${#TRAINING[@]} runs, $count profile files"

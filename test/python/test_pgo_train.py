@@ -84,8 +84,8 @@ def test_a_failed_run_fails_the_training_and_shows_its_output(tmp_path):
     cache.mkdir()
     r = run(stand_in(tmp_path, cache, fail=training()[2]), cache)
     assert r.returncode == 1
-    assert training()[2] + '.ini failed' in r.stdout
-    assert 'a run failed here' in r.stdout
+    assert training()[2] + '.ini failed' in r.stderr
+    assert 'a run failed here' in r.stderr
     assert len((tmp_path / 'calls.txt').read_text().splitlines()) == 3  # stopped there
 
 
@@ -97,7 +97,7 @@ def test_runs_that_write_no_profile_are_an_error(tmp_path):
     plain.chmod(0o755)
     r = run(plain, cache)
     assert r.returncode == 1
-    assert 'no .gcda file' in r.stdout
+    assert 'no .gcda file' in r.stderr
 
 
 def test_usage_errors_exit_2(tmp_path):
